@@ -1,0 +1,178 @@
+
+val negb : bool -> bool
+
+val fst : ('a1 * 'a2) -> 'a1
+
+val snd : ('a1 * 'a2) -> 'a2
+
+val app : 'a1 list -> 'a1 list -> 'a1 list
+
+module Nat :
+ sig
+  val divmod : int -> int -> int -> int -> int * int
+ end
+
+val nth : int -> 'a1 list -> 'a1 -> 'a1
+
+val nth_error : 'a1 list -> int -> 'a1 option
+
+val last : 'a1 list -> 'a1 -> 'a1
+
+val map : ('a1 -> 'a2) -> 'a1 list -> 'a2 list
+
+val flat_map : ('a1 -> 'a2 list) -> 'a1 list -> 'a2 list
+
+val fold_left : ('a1 -> 'a2 -> 'a1) -> 'a2 list -> 'a1 -> 'a1
+
+val fold_right : ('a2 -> 'a1 -> 'a1) -> 'a1 -> 'a2 list -> 'a1
+
+val existsb : ('a1 -> bool) -> 'a1 list -> bool
+
+val forallb : ('a1 -> bool) -> 'a1 list -> bool
+
+val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
+
+val seq : int -> int -> int list
+
+val prod0 : int list -> int
+
+val memb : int -> int list -> bool
+
+val nodupb : int list -> bool
+
+val list_eqb : int list -> int list -> bool
+
+val upd : 'a1 list -> int -> 'a1 -> 'a1 list
+
+val split_last : int list -> (int list * int) option
+
+type axis = int
+
+type mesh = (axis * int) list
+
+val mesh_axes : mesh -> axis list
+
+val axis_size : mesh -> axis -> int
+
+val mesh_size : mesh -> int
+
+val mesh_wf : mesh -> bool
+
+type device = axis -> int
+
+val set_coord : device -> axis -> int -> device
+
+val radix : mesh -> device -> axis list -> int
+
+val set_radix : mesh -> axis list -> int -> device -> device
+
+val rank : mesh -> device -> int
+
+val device_of_rank : mesh -> int -> device
+
+type dimty = axis list * int
+
+type ty = dimty list
+
+val shards : mesh -> dimty -> int
+
+val extent : mesh -> dimty -> int
+
+val local_shape : mesh -> ty -> int list
+
+val local_size : mesh -> ty -> int
+
+val global_shape : ty -> int list
+
+val ty_axes : ty -> axis list
+
+val dim_wf : mesh -> dimty -> bool
+
+val ty_wf : mesh -> ty -> bool
+
+val offset : mesh -> dimty -> device -> int
+
+type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
+               sp_r : int }
+
+val split_mesh : split -> mesh -> mesh
+
+val split_axes : split -> axis list -> axis list
+
+val split_ty : split -> ty -> ty
+
+val split_ok : mesh -> split -> bool
+
+type refinement = split list
+
+val refine_ok : mesh -> refinement -> bool
+
+val refine_mesh : refinement -> mesh -> mesh
+
+val refine_ty : refinement -> ty -> ty
+
+type collective =
+| DynSlice of int * axis
+| AllGather of int
+| AllToAll of int * int
+| AllPermute of ty
+
+type plan = collective list
+
+type ('e, 'a) res =
+| OK of 'a
+| Error of 'e
+
+type step_error =
+| DimOutOfRange of int
+| AxisNotInMesh of axis
+| AxisInUse of axis
+| SliceNotDividing of int * axis
+| GatherUnsharded of int
+| SameDims of int
+| AllToAllNotDividing of int * axis
+| PermuteIllFormed
+| PermuteGlobalShape
+| PermuteLocalShape
+
+val set_dim : ty -> int -> dimty -> ty
+
+val step_type : mesh -> ty -> collective -> (step_error, ty) res
+
+val dim_of : ty -> int -> dimty
+
+val last_axis : axis list -> axis
+
+val holder_from : mesh -> ty -> ty -> device -> device -> device
+
+val holder : mesh -> ty -> ty -> device -> device
+
+val recv_count : mesh -> ty -> collective -> int -> int
+
+type check_error =
+| BadMesh
+| BadSource
+| BadTarget
+| GlobalShapeMismatch
+| StepFailed of int * step_error
+| WrongFinalType of ty
+
+type step_report = { sr_collective : collective; sr_type : ty;
+                     sr_local_size : int; sr_recv : (int -> int) }
+
+type report = { rp_steps : step_report list; rp_peak : int }
+
+val dimty_eqb : dimty -> dimty -> bool
+
+val ty_eqb : ty -> ty -> bool
+
+val check_steps :
+  mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res
+
+val check : mesh -> ty -> ty -> plan -> (check_error, report) res
+
+val max_over_ranks : mesh -> (int -> int) -> int
+
+val overlap : int -> int -> int -> int -> int
+
+val lower_bound_recv : mesh -> ty -> ty -> int -> int

@@ -1,0 +1,92 @@
+(** * The plan checker.
+
+    [check m src tgt p] type-checks [p] step by step from [src] and reports
+    each step's type, local size and elements received per rank, the peak
+    local size, and that the plan ends at [tgt].  [Checkerproof.v] proves
+    that an accepted plan moves every device's source box to its target box,
+    and that the reported peak and traffic are those of the execution. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics.
+
+Inductive check_error : Type :=
+| BadMesh                          (** repeated axis name or size 0 *)
+| BadSource                        (** the source type is not well-formed *)
+| BadTarget                        (** the target type is not well-formed *)
+| GlobalShapeMismatch              (** source and target global shapes differ *)
+| StepFailed (i : nat) (e : step_error)   (** step [i] (from 0) does not apply *)
+| WrongFinalType (t : ty).         (** the plan ends at [t], not at the target *)
+
+Record step_report : Type := {
+  sr_collective : collective;
+  sr_type : ty;                    (** the type after the step *)
+  sr_local_size : nat;             (** its local size *)
+  sr_recv : nat -> nat             (** elements received, per rank *)
+}.
+
+Record report : Type := {
+  rp_steps : list step_report;
+  rp_peak : nat                    (** largest local size along the plan *)
+}.
+
+Definition dimty_eqb (d e : dimty) : bool :=
+  list_eqb (fst d) (fst e) && Nat.eqb (snd d) (snd e).
+
+Fixpoint ty_eqb (t u : ty) : bool :=
+  match t, u with
+  | [], [] => true
+  | d :: t', e :: u' => dimty_eqb d e && ty_eqb t' u'
+  | _, _ => false
+  end.
+
+(** Type-check the steps of [p] from type [t]; [i] numbers the steps. *)
+Fixpoint check_steps (m : mesh) (t : ty) (p : plan) (i : nat)
+  : res check_error (list step_report * ty) :=
+  match p with
+  | [] => OK ([], t)
+  | k :: p' =>
+      match step_type m t k with
+      | Error e => Error (StepFailed i e)
+      | OK t' =>
+          match check_steps m t' p' (S i) with
+          | Error e => Error e
+          | OK (reps, final) =>
+              OK ({| sr_collective := k; sr_type := t'; sr_local_size := local_size m t';
+                     sr_recv := recv_count m t k |} :: reps, final)
+          end
+      end
+  end.
+
+Definition check (m : mesh) (src tgt : ty) (p : plan) : res check_error report :=
+  if negb (mesh_wf m) then Error BadMesh
+  else if negb (ty_wf m src) then Error BadSource
+  else if negb (ty_wf m tgt) then Error BadTarget
+  else if negb (list_eqb (global_shape src) (global_shape tgt)) then Error GlobalShapeMismatch
+  else
+    match check_steps m src p 0 with
+    | Error e => Error e
+    | OK (reps, final) =>
+        if ty_eqb final tgt
+        then OK {| rp_steps := reps;
+                   rp_peak := fold_left Nat.max (map sr_local_size reps) (local_size m src) |}
+        else Error (WrongFinalType final)
+    end.
+
+(** ** Quantities the command line reports (not part of the trusted claims) *)
+
+(** The largest value of [f] over the ranks of [m]. *)
+Definition max_over_ranks (m : mesh) (f : nat -> nat) : nat :=
+  fold_left (fun acc r => Nat.max acc (f r)) (seq 0 (mesh_size m)) 0.
+
+(** Length of the overlap of [[a, a + n)] and [[b, b + k)]. *)
+Definition overlap (a n b k : nat) : nat := Nat.min (a + n) (b + k) - Nat.max a b.
+
+(** Elements of rank [r]'s target box that are not in its source box: no plan
+    can make [r] receive fewer. *)
+Definition lower_bound_recv (m : mesh) (src tgt : ty) (r : nat) : nat :=
+  let c := device_of_rank m r in
+  local_size m tgt
+  - prod (map (fun de => overlap (offset m (fst de) c) (extent m (fst de))
+                                 (offset m (snd de) c) (extent m (snd de)))
+              (combine src tgt)).

@@ -1,0 +1,37 @@
+(** * Extraction of the checker (and, later, the planner) to OCaml.
+
+    [nat] becomes OCaml's [int].  This is sound only below the bound that the
+    command line checks at its boundary (see [codegen/]): every global extent,
+    every product of extents and the mesh size stay below 2^50, so no
+    intermediate value of these functions reaches [max_int] (2^62 - 1). *)
+
+From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
+From Redist Require Import Model Semantics Checker.
+
+(* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
+Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
+Extract Inlined Constant Coq.Init.Nat.modulo => "(fun a b -> if b = 0 then a else a mod b)".
+Extract Inlined Constant Coq.Init.Nat.ltb => "(<)".
+Extract Inlined Constant Coq.Init.Nat.leb => "(<=)".
+Extract Inlined Constant Coq.Init.Nat.max => "Stdlib.max".
+Extract Inlined Constant Coq.Init.Nat.min => "Stdlib.min".
+Extract Inlined Constant Coq.Init.Nat.sub => "(fun a b -> Stdlib.max 0 (a - b))".
+Extract Inlined Constant Coq.Init.Nat.add => "(+)".
+Extract Inlined Constant Coq.Init.Nat.mul => "( * )".
+Extract Inlined Constant Coq.Init.Nat.eqb => "(=)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.modulo => "(fun a b -> if b = 0 then a else a mod b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.ltb => "(<)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.leb => "(<=)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.max => "Stdlib.max".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.min => "Stdlib.min".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.sub => "(fun a b -> Stdlib.max 0 (a - b))".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.add => "(+)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.mul => "( * )".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.eqb => "(=)".
+
+Extraction "redist_core.ml"
+  mesh_wf ty_wf axis_size mesh_size local_shape local_size extent shards offset
+  device_of_rank rank radix
+  step_type check recv_count max_over_ranks lower_bound_recv
+  refine_ok refine_mesh refine_ty.
