@@ -52,7 +52,11 @@ build: deps
 all: build
 
 # ---- tests ----------------------------------------------------------------
+# Core suites first; each component's fragment appends its own targets to
+# TEST_SUITES (and defines them).
 include tests/suites.mk
+-include codegen/codegen.mk
+-include runtime/runtime.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)
