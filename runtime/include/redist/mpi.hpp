@@ -1,0 +1,152 @@
+// redist runtime, MPI backend.
+//
+// Usage (what generated code does):
+//
+//     redist::Mesh mesh;
+//     const int axes[] = {2, 4};
+//     if (auto st = redist::Mesh::create(MPI_COMM_WORLD, axes, 2, &mesh); !st.ok()) ...
+//     const redist::Group groups[] = {{4, 2}, {1, 4}};
+//     if (auto st = mesh.prepare(groups, 2); !st.ok()) ...   // once, collective
+//     // hot path: straight-line calls, no allocation
+//     st = redist::all_gather(mesh, {1, 4}, layout, 0, a, a_bytes, b, b_bytes, scratch, scratch_bytes);
+//
+// Collective calls and agreement.  Every rank of the mesh must make the same
+// sequence of collective calls (create, prepare, all_permute; and the group
+// collectives all_gather / all_to_all on every member of the group) with the
+// same group, layout, dims and permutation table; only the buffers differ.
+// Each call first checks its arguments locally.  With argument agreement on
+// (the default, see Mesh::set_agreement), the members then combine their
+// verdicts with one small allreduce before moving data, so an error that one
+// rank detects (e.g. only its buffer is too short) makes every member return
+// an error (remote_error on the others) instead of leaving them blocked.
+// With agreement off, an error on a subset of ranks leaves the others
+// blocked in MPI; errors caused by arguments that are equal on all ranks
+// are still reported by all of them without communication.
+// dyn_slice never communicates.
+//
+// MPI errors on the runtime's communicators are returned (MPI_ERRORS_RETURN)
+// as backend_error with MPI's message.  Messages are sent as MPI_BYTE with an
+// int count, so one message (a whole local array for all_gather and
+// all_permute, one chunk for all_to_all) must be below 2 GiB (too_large).
+#pragma once
+
+// The deprecated MPI C++ bindings do not compile warning-free; this header
+// and the runtime use only the C API.
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "redist/local.hpp"
+#include "redist/redist.hpp"
+
+namespace redist {
+
+// A mesh of devices over an MPI communicator.  Owns a duplicate of the
+// communicator and the sub-communicators of its prepared groups, and frees
+// them in its destructor (which must run before MPI_Finalize).  Move-only;
+// a moved-from or default-constructed Mesh is empty (size() == 0) and every
+// call on it fails with invalid_argument.
+class Mesh {
+ public:
+  Mesh() = default;
+  Mesh(const Mesh&) = delete;
+  Mesh& operator=(const Mesh&) = delete;
+  Mesh(Mesh&& other) noexcept;
+  Mesh& operator=(Mesh&& other) noexcept;
+  ~Mesh();
+
+  // Collective over `comm`.  Fails (on every rank alike) if comm is
+  // MPI_COMM_NULL, naxes is not in 1..kMaxRank, an axis size is < 1, or the
+  // communicator size differs from the product of the axis sizes.
+  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out);
+
+  // Creates and caches the sub-communicator of every group in the list
+  // (already cached ones and groups of size 1 are skipped).  Collective over
+  // the mesh: every rank passes the same list.  Invalid groups fail on every
+  // rank (the verdict is always agreed, whatever set_agreement says).
+  Status prepare(const Group* groups, std::size_t count);
+
+  // Whether collectives agree on argument errors before moving data (default
+  // true; costs one allreduce of an int per call).
+  void set_agreement(bool on) { agreement_ = on; }
+  bool agreement() const { return agreement_; }
+
+  int size() const { return size_; }
+  int rank() const { return rank_; }
+  int naxes() const { return naxes_; }
+  int axis_size(int axis) const { return axis_sizes_[axis]; }   // 0 <= axis < naxes()
+  int axis_stride(int axis) const;                              // product of later axis sizes
+  int coord(int axis) const { return coord_of(rank_, axis); }   // this device's coordinate
+  int coord_of(int rank, int axis) const;                       // (rank / stride) % size
+  // Row-major rank of a coordinate vector of naxes() entries; -1 if any is out of range.
+  int rank_of(const int* coords) const;
+  // This device's position k in group g (its coordinate on g's axis).
+  int index_in(Group g) const { return group_index(rank_, g); }
+  MPI_Comm comm() const { return comm_; }
+
+  // The cached communicator of g (rank k in it is member k).  Fails with
+  // mesh_mismatch if g was not prepared.  Does not allocate.
+  Status group_comm(Group g, MPI_Comm* out) const;
+
+  // Shared by the collectives: validates g against this mesh.
+  Status check_group(Group g) const;
+
+ private:
+  struct Cached {
+    Group group;
+    MPI_Comm comm;
+  };
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int size_ = 0;
+  int rank_ = -1;
+  int naxes_ = 0;
+  int axis_sizes_[kMaxRank] = {};
+  bool agreement_ = true;
+  std::vector<Cached> groups_;
+};
+
+// All collectives: `layout` is the calling device's source layout; src /
+// dst / scratch are (pointer, bytes) pairs, each at least as long as the call
+// needs (longer is fine: only the prefix is used).  The destination gets the
+// result layout named below.  Nothing is written to dst on error.
+
+// Keeps chunk index_in(g) of g.size equal chunks along `dim`
+// (dst layout dyn_slice_out(layout, dim, g.size)).  g.size must divide
+// extent[dim].  Local: no communication, no prepare needed.
+Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim,
+                 const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+
+// dst = concatenation along `dim` of the members' src, k = 0..g.size-1
+// (dst layout all_gather_out(layout, dim, g.size)).
+// Scratch: all_gather_scratch_bytes(layout, dim, g.size).
+Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim,
+                  const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                  void* scratch, std::size_t scratch_bytes);
+
+// Member k cuts src along t into g.size equal chunks and sends chunk j to
+// member j; dst is the concatenation along s of the chunks received, in
+// order of k (dst layout all_to_all_out(layout, s, t, g.size)).
+// s != t; g.size must divide extent[t].
+// Scratch: all_to_all_scratch_bytes(layout, s, t, g.size).
+Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
+                  const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                  void* scratch, std::size_t scratch_bytes);
+
+// recv_from has mesh.size() entries; rank r's dst becomes a copy of rank
+// recv_from[r]'s src (same layout on every rank).  A rank that receives from
+// itself copies locally.  Uses nonblocking point-to-point on the mesh
+// communicator; every rank must call it with the same table.  No scratch.
+Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
+                   const Layout& layout, const void* src, std::size_t src_bytes,
+                   void* dst, std::size_t dst_bytes);
+
+}  // namespace redist

@@ -1,0 +1,153 @@
+// redist runtime: backend-independent vocabulary shared by every backend.
+//
+// A local array is dense, row-major, of rank 1..kMaxRank, with elements of
+// 1, 2, 4, 8 or 16 bytes; the runtime only moves bytes and never looks at
+// element values.  Devices are numbered row-major over the mesh axes (the
+// first axis most significant), which is also their MPI rank.
+//
+// Workspace rule (what generated code allocates once, before the hot path):
+//
+//     workspace_bytes = 2 * peak_local_bytes + max_scratch_bytes
+//
+// where peak_local_bytes is the largest bytes(layout) of any type along the
+// plan and max_scratch_bytes the largest *_scratch_bytes(...) of any step.
+// The workspace is split into ping-pong buffers
+//     A = [0, peak), B = [peak, 2*peak), scratch = [2*peak, 2*peak + max_scratch)
+// and step i reads from one of A/B and writes to the other.  Source,
+// destination and scratch of one call must not overlap (checked).
+// The *_scratch_bytes functions below are constexpr so that a generator can
+// evaluate them at compile time, or replicate their formula.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace redist {
+
+inline constexpr int kMaxRank = 8;
+
+enum class Errc {
+  ok = 0,
+  invalid_argument,  // bad rank/dim/element size/extents/group/table entry
+  buffer_too_small,  // a (pointer, bytes) pair is shorter than the call needs
+  mesh_mismatch,     // communicator size != mesh size, group not prepared
+  overlap,           // source, destination and scratch overlap
+  too_large,         // a message does not fit MPI's int count
+  backend_error,     // the communication library reported an error
+  remote_error,      // another rank of the group reported an error (see mpi.hpp)
+};
+
+// Result of every fallible call.  The ok status carries no message and never
+// allocates; an error carries a one-line message naming what is wrong.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Errc code, std::string message) : code_(code), message_(std::move(message)) {}
+  bool ok() const { return code_ == Errc::ok; }
+  Errc code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  Errc code_ = Errc::ok;
+  std::string message_;
+};
+
+const char* errc_name(Errc code);
+
+// Shape of a local array.  Entries of `extent` at positions >= ndim are
+// ignored.  Valid when 1 <= ndim <= kMaxRank, every used extent >= 1 and
+// elem_bytes is 1, 2, 4, 8 or 16 (see validate_layout).
+struct Layout {
+  int ndim;
+  std::size_t extent[kMaxRank];
+  std::size_t elem_bytes;
+};
+
+Status validate_layout(const Layout& layout);
+
+constexpr std::size_t num_elements(const Layout& l) {
+  std::size_t n = 1;
+  for (int i = 0; i < l.ndim && i < kMaxRank; ++i) n *= l.extent[i];
+  return n;
+}
+
+constexpr std::size_t bytes(const Layout& l) { return num_elements(l) * l.elem_bytes; }
+
+// Product of the extents before `dim`: how many separate contiguous runs a
+// chunk along `dim` consists of.  1 means chunks along `dim` are contiguous.
+constexpr std::size_t outer_count(const Layout& l, int dim) {
+  std::size_t n = 1;
+  for (int i = 0; i < dim && i < l.ndim && i < kMaxRank; ++i) n *= l.extent[i];
+  return n;
+}
+
+constexpr Layout with_extent(Layout l, int dim, std::size_t extent) {
+  if (dim >= 0 && dim < kMaxRank) l.extent[dim] = extent;
+  return l;
+}
+
+// A collective's group in rank space: the members of rank r's group are
+// base + k*stride for k = 0..size-1, base = r - group_index(r)*stride, and
+// member k is the device whose coordinate on the group's (sub-)axis is k.
+// For mesh axis x, stride = product of the sizes of the axes after x; the
+// sub-axis x_lo of x has x's stride, x_hi has stride(x) * |x_lo|.
+// Valid for a mesh of P devices when stride >= 1, size >= 1 and
+// stride * size divides P.
+struct Group {
+  int stride;
+  int size;
+};
+
+constexpr int group_index(int rank, Group g) { return (rank / g.stride) % g.size; }
+constexpr int group_member(int rank, Group g, int k) {
+  return rank - group_index(rank, g) * g.stride + k * g.stride;
+}
+
+// ---- result layouts -------------------------------------------------------
+// dyn_slice(dim, parts): extent[dim] / parts.
+constexpr Layout dyn_slice_out(const Layout& in, int dim, std::size_t parts) {
+  return with_extent(in, dim, parts == 0 ? 0 : in.extent[dim] / parts);
+}
+// all_gather(dim) over a group of `size`: extent[dim] * size.
+constexpr Layout all_gather_out(const Layout& in, int dim, std::size_t size) {
+  return with_extent(in, dim, in.extent[dim] * size);
+}
+// all_to_all(s, t) over a group of `size`: extent[s] * size, extent[t] / size.
+constexpr Layout all_to_all_out(const Layout& in, int s, int t, std::size_t size) {
+  return with_extent(with_extent(in, s, in.extent[s] * size), t,
+                     size == 0 ? 0 : in.extent[t] / size);
+}
+
+// ---- scratch each collective needs (bytes) --------------------------------
+// Exact requirements: a collective fails with buffer_too_small if given less.
+// For invalid arguments they return 0 and the collective reports the error.
+
+// dyn_slice is a strided copy from source to destination.
+constexpr std::size_t dyn_slice_scratch_bytes(const Layout&, int, std::size_t) { return 0; }
+
+// all_gather receives member-major ([k][whole local array]); that is already
+// the result layout iff outer_count(in, dim) == 1 (e.g. dim 0).  Otherwise
+// the blocks are received into scratch and interleaved into the destination.
+constexpr std::size_t all_gather_scratch_bytes(const Layout& in, int dim, std::size_t size) {
+  if (dim < 0 || dim >= in.ndim || size <= 1) return 0;
+  return outer_count(in, dim) == 1 ? 0 : size * bytes(in);
+}
+
+// all_to_all sends chunk j (cut along t) to member j and concatenates what
+// it receives along s.  The send side needs packing iff chunks along t are
+// not contiguous (outer_count(in, t) > 1); the receive side needs unpacking
+// iff blocks along s of the result are not contiguous
+// (outer_count(all_to_all_out(in, s, t, size), s) > 1).  Either or both
+// need one local array of scratch: when both do, the destination itself
+// holds the packed send buffer.
+constexpr std::size_t all_to_all_scratch_bytes(const Layout& in, int s, int t, std::size_t size) {
+  if (s < 0 || t < 0 || s >= in.ndim || t >= in.ndim || s == t || size <= 1) return 0;
+  const bool pack = outer_count(in, t) > 1;
+  const bool unpack = outer_count(all_to_all_out(in, s, t, size), s) > 1;
+  return (pack || unpack) ? bytes(in) : 0;
+}
+
+// all_permute sends the source and receives straight into the destination.
+constexpr std::size_t all_permute_scratch_bytes(const Layout&) { return 0; }
+
+}  // namespace redist

@@ -1,0 +1,124 @@
+#include "redist/local.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace redist::local {
+
+namespace {
+
+std::string str(std::size_t v) { return std::to_string(v); }
+
+// Checks shared by the three kernels: layout, dim, divisibility.
+Status check_split(const Layout& l, int dim, std::size_t parts, const char* what) {
+  if (Status st = validate_layout(l); !st.ok()) return st;
+  if (Status st = check_dim(l, dim, what); !st.ok()) return st;
+  if (parts < 1 || parts >= (std::size_t{1} << 23))
+    return {Errc::invalid_argument, std::string(what) + ": part count " + str(parts) + " is invalid"};
+  return {};
+}
+
+Status check_io(const void* src, std::size_t src_bytes, std::size_t src_need,
+                void* dst, std::size_t dst_bytes, std::size_t dst_need) {
+  if (Status st = check_buffer(src, src_bytes, src_need, "source"); !st.ok()) return st;
+  if (Status st = check_buffer(dst, dst_bytes, dst_need, "destination"); !st.ok()) return st;
+  return check_disjoint(src, src_need, "source", dst, dst_need, "destination");
+}
+
+}  // namespace
+
+std::size_t inner_bytes(const Layout& l, int dim) {
+  std::size_t n = l.elem_bytes;
+  for (int i = dim + 1; i < l.ndim; ++i) n *= l.extent[i];
+  return n;
+}
+
+Status check_dim(const Layout& l, int dim, const char* what) {
+  if (dim < 0 || dim >= l.ndim)
+    return {Errc::invalid_argument, std::string(what) + ": dim " + std::to_string(dim) +
+                                        " is out of range for a rank-" + std::to_string(l.ndim) +
+                                        " array"};
+  return {};
+}
+
+Status check_buffer(const void* p, std::size_t have, std::size_t need, const char* what) {
+  if (need > 0 && p == nullptr) return {Errc::invalid_argument, std::string(what) + " is null"};
+  if (have < need)
+    return {Errc::buffer_too_small,
+            std::string(what) + " has " + str(have) + " bytes, needs " + str(need)};
+  return {};
+}
+
+Status check_disjoint(const void* a, std::size_t a_bytes, const char* a_name, const void* b,
+                      std::size_t b_bytes, const char* b_name) {
+  if (a_bytes == 0 || b_bytes == 0) return {};
+  const auto pa = reinterpret_cast<std::uintptr_t>(a);
+  const auto pb = reinterpret_cast<std::uintptr_t>(b);
+  if (pa < pb + b_bytes && pb < pa + a_bytes)
+    return {Errc::overlap, std::string(a_name) + " and " + b_name + " overlap"};
+  return {};
+}
+
+Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, const void* src,
+             std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_split(l, dim, parts, "dyn_slice"); !st.ok()) return st;
+  const std::size_t extent = l.extent[dim];
+  if (extent % parts != 0)
+    return {Errc::invalid_argument, "dyn_slice: extent " + str(extent) + " of dim " +
+                                        std::to_string(dim) + " is not divisible by " + str(parts)};
+  if (index >= parts)
+    return {Errc::invalid_argument,
+            "dyn_slice: chunk index " + str(index) + " is not below " + str(parts)};
+  const std::size_t total = bytes(l);
+  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total / parts); !st.ok()) return st;
+
+  const std::size_t outer = outer_count(l, dim);
+  const std::size_t inner = inner_bytes(l, dim);
+  const std::size_t run = extent / parts * inner;
+  const auto* in = static_cast<const unsigned char*>(src) + index * run;
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::size_t o = 0; o < outer; ++o) std::memcpy(out + o * run, in + o * extent * inner, run);
+  return {};
+}
+
+Status pack_chunks(const Layout& l, int dim, std::size_t parts, const void* src,
+                   std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_split(l, dim, parts, "pack"); !st.ok()) return st;
+  const std::size_t extent = l.extent[dim];
+  if (extent % parts != 0)
+    return {Errc::invalid_argument, "pack: extent " + str(extent) + " of dim " +
+                                        std::to_string(dim) + " is not divisible by " + str(parts)};
+  const std::size_t total = bytes(l);
+  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;
+
+  const std::size_t outer = outer_count(l, dim);
+  const std::size_t inner = inner_bytes(l, dim);
+  const std::size_t run = extent / parts * inner;
+  const std::size_t chunk = outer * run;
+  const auto* in = static_cast<const unsigned char*>(src);
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t j = 0; j < parts; ++j)
+      std::memcpy(out + j * chunk + o * run, in + (o * parts + j) * run, run);
+  return {};
+}
+
+Status concat_blocks(const Layout& block, int dim, std::size_t parts, const void* src,
+                     std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_split(block, dim, parts, "unpack"); !st.ok()) return st;
+  const std::size_t block_bytes = bytes(block);
+  const std::size_t total = block_bytes * parts;
+  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;
+
+  const std::size_t outer = outer_count(block, dim);
+  const std::size_t run = block.extent[dim] * inner_bytes(block, dim);
+  const auto* in = static_cast<const unsigned char*>(src);
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t k = 0; k < parts; ++k)
+      std::memcpy(out + (o * parts + k) * run, in + k * block_bytes + o * run, run);
+  return {};
+}
+
+}  // namespace redist::local
