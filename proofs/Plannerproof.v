@@ -1,0 +1,273 @@
+(** * What the planner guarantees.
+
+    The planner returns either a candidate that its own validation accepted
+    (checker, peak, normal form) or the easy plan on the unrefined mesh.  So
+    the checker always accepts its result (the easy plan is accepted for every
+    well-formed problem: [easy_plan_run]), and when the planner reports a
+    normal-form plan ([planner_in_normal_form]), its peak is at most
+    [max(|src|, |tgt|)] and it has the normal-form shape. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Radix Planner.
+
+(** ** Running types and the checker *)
+
+Lemma run_type_app : forall m t p1 p2,
+  run_type m t (p1 ++ p2) =
+  match run_type m t p1 with Some t' => run_type m t' p2 | None => None end.
+Proof.
+  intros m t p1. revert t. induction p1 as [|k p1 IH]; intros t p2; simpl; [reflexivity |].
+  destruct (step_type m t k); [apply IH | reflexivity].
+Qed.
+
+Lemma check_steps_run_type : forall m p t t' i, run_type m t p = Some t' ->
+  exists reps, check_steps m t p i = OK (reps, t').
+Proof.
+  intros m p. induction p as [|k p IH]; intros t t' i H; simpl in *.
+  - inversion H; subst. eauto.
+  - destruct (step_type m t k) as [u|]; [| discriminate].
+    destruct (IH u t' (S i) H) as [reps Hr]. rewrite Hr. eauto.
+Qed.
+
+Lemma list_eqb_refl : forall xs, list_eqb xs xs = true.
+Proof. intros xs. apply list_eqb_eq. reflexivity. Qed.
+
+Lemma ty_eqb_refl : forall t, ty_eqb t t = true.
+Proof.
+  induction t as [|[xs n] t IH]; simpl; [reflexivity |].
+  unfold dimty_eqb. simpl. rewrite list_eqb_refl, Nat.eqb_refl, IH. reflexivity.
+Qed.
+
+(** The well-formedness conditions of a redistribution problem. *)
+Definition problem_wf (m : mesh) (src tgt : ty) : Prop :=
+  mesh_wf m = true /\ ty_wf m src = true /\ ty_wf m tgt = true
+  /\ global_shape src = global_shape tgt.
+
+Lemma check_of_run_type : forall m src tgt p, problem_wf m src tgt ->
+  run_type m src p = Some tgt -> exists rep, check m src tgt p = OK rep.
+Proof.
+  intros m src tgt p [Hm [Hs [Ht Hg]]] Hr. unfold check.
+  rewrite Hm, Hs, Ht, Hg, list_eqb_refl. simpl.
+  destruct (check_steps_run_type m p src tgt 0 Hr) as [reps ->].
+  rewrite ty_eqb_refl. eauto.
+Qed.
+
+(** ** The easy plan type-checks *)
+
+Lemma upd_middle : forall A (pre post : list A) x v,
+  upd (pre ++ x :: post) (length pre) v = pre ++ v :: post.
+Proof. intros A pre. induction pre as [|a pre IH]; intros; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
+
+Lemma nth_error_middle : forall A (pre post : list A) x,
+  nth_error (pre ++ x :: post) (length pre) = Some x.
+Proof. intros A pre. induction pre; intros; simpl; auto. Qed.
+
+Lemma run_gathers_dim : forall m (pre post : ty) (n : nat) (xs : list axis),
+  run_type m (pre ++ (xs, n) :: post) (repeat (AllGather (length pre)) (length xs))
+  = Some (pre ++ ([], n) :: post).
+Proof.
+  intros m pre post n xs. induction xs as [|a xs IH] using rev_ind; [reflexivity |].
+  rewrite app_length, Nat.add_comm. simpl.
+  rewrite nth_error_middle, split_last_snoc. unfold set_dim. rewrite upd_middle. exact IH.
+Qed.
+
+Definition unsharded (t : ty) : ty := map (fun d => ([], snd d)) t.
+
+Lemma run_gather_all : forall m t pre,
+  run_type m (pre ++ t) (gather_all_from (length pre) t) = Some (pre ++ unsharded t).
+Proof.
+  intros m t. induction t as [|[xs n] t IH]; intros pre; simpl; [reflexivity |].
+  rewrite run_type_app, run_gathers_dim.
+  replace (S (length pre)) with (length (pre ++ [([], n)])) by (rewrite app_length; simpl; lia).
+  specialize (IH (pre ++ [([], n)])). rewrite <- !app_assoc in IH. exact IH.
+Qed.
+
+Lemma ty_axes_app : forall t u, ty_axes (t ++ u) = ty_axes t ++ ty_axes u.
+Proof. intros. unfold ty_axes. apply flat_map_app. Qed.
+
+Lemma ty_axes_unsharded : forall t, ty_axes (unsharded t) = [].
+Proof. induction t; simpl; auto. Qed.
+
+Lemma prod_sizes_pos : forall m xs, mesh_wf m = true ->
+  (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= prod (map (axis_size m) xs).
+Proof.
+  intros m xs Hm Hin. apply prod_pos. intros s Hs. apply in_map_iff in Hs.
+  destruct Hs as [x [<- Hx]]. apply mesh_wf_size_pos; auto.
+Qed.
+
+(** Slicing an unsharded dimension by its target axes, in order, is valid. *)
+Lemma run_slices_dim : forall m (pre post : ty) (n : nat) (xs ys zs : list axis),
+  mesh_wf m = true -> ty_wf m (pre ++ (xs, n) :: post) = true ->
+  xs = ys ++ zs ->
+  run_type m (pre ++ (ys, n) :: unsharded post) (map (DynSlice (length pre)) zs)
+  = Some (pre ++ (xs, n) :: unsharded post).
+Proof.
+  intros m pre post n xs ys zs Hm Hw. revert ys.
+  induction zs as [|z zs IH]; intros ys Hxs; simpl.
+  - rewrite app_nil_r in Hxs. subst. reflexivity.
+  - pose proof (ty_wf_NoDup _ _ Hw) as Hnd.
+    pose proof (ty_wf_dims _ _ Hw (xs, n)) as Hd.
+    assert (Hd' : dim_wf m (xs, n) = true) by (apply Hd, in_or_app; simpl; auto).
+    unfold dim_wf in Hd'. simpl in Hd'. apply andb_true_iff in Hd'. destruct Hd' as [Hd' Hdiv].
+    apply andb_true_iff in Hd'. destruct Hd' as [Hax _].
+    rewrite forallb_forall in Hax.
+    assert (Hin : forall x, In x xs -> In x (mesh_axes m)) by (intros x Hx; apply memb_In, Hax, Hx).
+    rewrite nth_error_middle.
+    assert (Hz : In z xs) by (subst; apply in_or_app; simpl; auto).
+    rewrite (proj2 (memb_In _ _) (Hin z Hz)). simpl.
+    assert (Hfree : memb z (ty_axes (pre ++ (ys, n) :: unsharded post)) = false).
+    { apply memb_false_notIn. rewrite ty_axes_app. simpl.
+      rewrite ty_axes_unsharded, app_nil_r. rewrite ty_axes_app in Hnd. simpl in Hnd.
+      subst xs. rewrite <- app_assoc in Hnd. simpl in Hnd.
+      rewrite app_assoc in Hnd. apply NoDup_remove_2 in Hnd.
+      intros Hc. apply Hnd. apply in_or_app. left. exact Hc. }
+    rewrite Hfree. simpl.
+    assert (Hext : extent m (ys, n) mod axis_size m z = 0).
+    { unfold extent, shards. simpl. apply Nat.eqb_eq in Hdiv. unfold shards in Hdiv. simpl in Hdiv.
+      subst xs. rewrite map_app, prod_app in Hdiv. simpl in Hdiv.
+      assert (Hy : 1 <= prod (map (axis_size m) ys))
+        by (apply prod_sizes_pos; auto; intros x Hx; apply Hin, in_or_app; auto).
+      apply Nat.mod_divide in Hdiv; [| pose proof (prod_sizes_pos m (z :: zs) Hm) as Hp;
+        simpl in Hp; assert (1 <= axis_size m z * prod (map (axis_size m) zs)) by
+        (apply Hp; intros x Hx; apply Hin, in_or_app; auto); nia].
+      destruct Hdiv as [k Hk]. rewrite Hk.
+      replace (k * (prod (map (axis_size m) ys) * (axis_size m z * prod (map (axis_size m) zs))))
+        with ((k * axis_size m z * prod (map (axis_size m) zs)) * prod (map (axis_size m) ys)) by ring.
+      rewrite Nat.div_mul by lia.
+      replace (k * axis_size m z * prod (map (axis_size m) zs))
+        with ((k * prod (map (axis_size m) zs)) * axis_size m z) by ring.
+      apply Nat.mod_mul. pose proof (mesh_wf_size_pos m z Hm (Hin z Hz)). lia. }
+    rewrite Hext. simpl. unfold set_dim. rewrite upd_middle.
+    apply (IH (ys ++ [z])). rewrite Hxs, <- app_assoc. reflexivity.
+Qed.
+
+Lemma run_slice_all : forall m t pre, mesh_wf m = true -> ty_wf m (pre ++ t) = true ->
+  run_type m (pre ++ unsharded t) (slice_all_from (length pre) t) = Some (pre ++ t).
+Proof.
+  intros m t. induction t as [|[xs n] t IH]; intros pre Hm Hw; [reflexivity |].
+  change (unsharded ((xs, n) :: t)) with (([], n) :: unsharded t).
+  cbn [slice_all_from fst]. rewrite run_type_app.
+  rewrite (run_slices_dim m pre t n xs [] xs Hm Hw eq_refl).
+  replace (S (length pre)) with (length (pre ++ [(xs, n)])) by (rewrite app_length; simpl; lia).
+  specialize (IH (pre ++ [(xs, n)]) Hm). rewrite <- !app_assoc in IH. simpl in IH. auto.
+Qed.
+
+Lemma unsharded_global : forall s t, global_shape s = global_shape t -> unsharded s = unsharded t.
+Proof.
+  induction s as [|[xs n] s IH]; intros [|[ys k] t] H; simpl in *; try discriminate; auto.
+  inversion H. f_equal. auto.
+Qed.
+
+Theorem easy_plan_run : forall m src tgt, problem_wf m src tgt ->
+  run_type m src (easy_plan src tgt) = Some tgt.
+Proof.
+  intros m src tgt [Hm [Hs [Ht Hg]]]. unfold easy_plan. rewrite run_type_app.
+  pose proof (run_gather_all m src []) as H1. simpl in H1. rewrite H1.
+  rewrite (unsharded_global src tgt Hg).
+  exact (run_slice_all m tgt [] Hm Ht).
+Qed.
+
+(** ** The choice among candidates *)
+
+Lemma best_spec : forall m src tgt cs rf p c, best m src tgt cs = Some (rf, p, c) ->
+  In (rf, p) cs /\ assess m src tgt rf p = Some c.
+Proof.
+  intros m src tgt cs. induction cs as [|[rf0 p0] cs IH]; intros rf p c H; simpl in H;
+    [discriminate |].
+  destruct (assess m src tgt rf0 p0) as [c0|] eqn:Ha.
+  - destruct (best m src tgt cs) as [[[rf1 p1] c1]|] eqn:Hb.
+    + destruct (cost_lt c1 c0).
+      * inversion H; subst. destruct (IH rf p c eq_refl). split; [right |]; auto.
+      * inversion H; subst. split; [left |]; auto.
+    + inversion H; subst. split; [left |]; auto.
+  - destruct (IH rf p c H). split; [right |]; auto.
+Qed.
+
+Lemma assess_spec : forall m src tgt rf p c, assess m src tgt rf p = Some c ->
+  refine_ok m rf = true
+  /\ (exists rep, check (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt) p = OK rep)
+  /\ trace_peak_ok (refine_mesh rf m) (refine_ty rf src) p
+       (Nat.max (local_size m src) (local_size m tgt)) = true
+  /\ normal_form p = true.
+Proof.
+  intros m src tgt rf p c H. unfold assess in H.
+  destruct (refine_ok m rf); [| discriminate].
+  destruct (check _ _ _ p) as [rep|] eqn:Hc; [| discriminate].
+  destruct (trace_peak_ok _ _ p _ && normal_form p) eqn:Hb; [| discriminate].
+  apply andb_true_iff in Hb. destruct Hb. eauto.
+Qed.
+
+Lemma planner_choice_spec : forall m src tgt rf p,
+  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
+  exists c, assess m src tgt rf p = Some c.
+Proof.
+  intros m src tgt rf p H Hp. unfold planner_in_normal_form, planner in *.
+  destruct (planner_choice m src tgt) as [[[rf0 p0] c]|] eqn:Hc; [| discriminate].
+  inversion Hp; subst. apply best_spec in Hc. destruct Hc. eauto.
+Qed.
+
+(** ** Headline theorems *)
+
+(** The refinement is valid and the checker accepts the plan on the refined problem. *)
+Theorem plan_total : forall m src tgt rf p, problem_wf m src tgt ->
+  planner m src tgt = (rf, p) ->
+  refine_ok m rf = true
+  /\ exists rep, check (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt) p = OK rep.
+Proof.
+  intros m src tgt rf p Hwf Hp. unfold planner in Hp.
+  destruct (planner_choice m src tgt) as [[[rf0 p0] c]|] eqn:Hc.
+  - inversion Hp; subst. unfold planner_choice in Hc. apply best_spec in Hc.
+    destruct Hc as [_ Ha]. apply assess_spec in Ha. tauto.
+  - inversion Hp; subst. split; [reflexivity |].
+    apply check_of_run_type; [exact Hwf |]. apply easy_plan_run, Hwf.
+Qed.
+
+(** A normal-form result never holds more than [max(|src|, |tgt|)] elements per device. *)
+Theorem plan_peak_le_max : forall m src tgt rf p,
+  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
+  forall t, In t (trace (refine_mesh rf m) (refine_ty rf src) p) ->
+  local_size (refine_mesh rf m) t <= Nat.max (local_size m src) (local_size m tgt).
+Proof.
+  intros m src tgt rf p Hn Hp t Ht.
+  destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
+  apply assess_spec in Ha. destruct Ha as [_ [_ [Hpk _]]].
+  unfold trace_peak_ok in Hpk. rewrite forallb_forall in Hpk.
+  apply Nat.leb_le, Hpk, Ht.
+Qed.
+
+Lemma take_while_spec : forall A (f : A -> bool) l a b, take_while f l = (a, b) ->
+  l = a ++ b /\ forallb f a = true.
+Proof.
+  intros A f l. induction l as [|x l IH]; intros a b H; simpl in H.
+  - inversion H; auto.
+  - destruct (f x) eqn:Hf.
+    + destruct (take_while f l) as [a' b'] eqn:Ht. inversion H; subst.
+      destruct (IH a' b eq_refl) as [-> Hall]. simpl. rewrite Hf, Hall. auto.
+    + inversion H; auto.
+Qed.
+
+Lemma normal_form_split : forall p, normal_form p = true ->
+  exists sl fl ga, p = sl ++ fl ++ ga
+    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
+Proof.
+  intros p H. unfold normal_form, nf_split in H.
+  destruct (take_while is_slice p) as [sl r1] eqn:H1.
+  destruct (take_while is_flat r1) as [fl r2] eqn:H2.
+  destruct (take_while is_gather r2) as [ga r3] eqn:H3.
+  destruct r3; [| discriminate].
+  apply take_while_spec in H1, H2, H3.
+  destruct H1 as [-> ?], H2 as [-> ?], H3 as [-> ?]. rewrite app_nil_r in *.
+  exists sl, fl, ga. auto.
+Qed.
+
+(** A normal-form result is slices, then flat steps, then gathers. *)
+Theorem plan_normal_form : forall m src tgt rf p,
+  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
+  exists sl fl ga, p = sl ++ fl ++ ga
+    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
+Proof.
+  intros m src tgt rf p Hn Hp.
+  destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
+  apply assess_spec in Ha. apply normal_form_split. tauto.
+Qed.
