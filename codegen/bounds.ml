@@ -1,0 +1,24 @@
+(* Limits checked at the boundary, before any value reaches the extracted
+   core.  The core computes with OCaml's 63-bit [int] in place of Coq's
+   [nat]; keeping every global extent, the product of the global extents and
+   the mesh size below 2^50 leaves every intermediate value of the core's
+   arithmetic (offsets, local sizes, products of at most two such values in
+   the traffic formulas) far below [max_int] = 2^62 - 1. *)
+
+let size_limit = 1 lsl 50
+
+(* Reporting enumerates every rank (per-rank traffic, the generated code's
+   tables), so the number of devices is also bounded by what can be listed
+   in reasonable time and space. *)
+let device_limit = 1 lsl 16
+
+(* The C++ runtime handles local arrays of at most this many dimensions. *)
+let max_rank_gen = 8
+
+exception Overflow
+
+(* Totals over ranks and steps can exceed the per-value bound; these fail
+   instead of wrapping. *)
+let add a b = if a > max_int - b then raise Overflow else a + b
+
+let mul a b = if a <> 0 && b > max_int / a then raise Overflow else a * b

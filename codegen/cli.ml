@@ -1,0 +1,162 @@
+(* The command line: cmdliner terms for each command, and the guard that
+   turns every failure into one line and an exit code:
+   0 success, 1 plan rejected, 2 bad input (including command-line errors),
+   3 internal error (a bug: please report). *)
+
+open Cmdliner
+
+exception Input_error of string
+
+let read_all ic =
+  let b = Buffer.create 4096 in
+  let chunk = Bytes.create 4096 in
+  let rec go () =
+    let n = input ic chunk 0 (Bytes.length chunk) in
+    if n > 0 then (Buffer.add_subbytes b chunk 0 n; go ())
+  in
+  go ();
+  Buffer.contents b
+
+let read_source ~what name =
+  try
+    if name = "-" then read_all stdin
+    else begin
+      let ic = open_in_bin name in
+      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ic)
+    end
+  with Sys_error msg -> raise (Input_error (Printf.sprintf "%s: %s" what msg))
+
+let write_output out text =
+  match out with
+  | None -> print_string text
+  | Some file -> (
+      try
+        let oc = open_out_bin file in
+        Fun.protect ~finally:(fun () -> close_out_noerr oc) (fun () -> output_string oc text)
+      with Sys_error msg -> raise (Input_error (Printf.sprintf "-o: %s" msg)))
+
+let guard f =
+  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ s)) fmt in
+  try f () with
+  | Front.Bad_input msg | Input_error msg -> err "error: %s" msg; 2
+  | Report.Rejected msg -> err "plan rejected: %s" msg; 1
+  | Bounds.Overflow -> err "error: a total exceeds the 63-bit integer range; the problem is too large"; 2
+  | Stack_overflow -> err "internal error: stack overflow"; 3
+  | Out_of_memory -> err "internal error: out of memory"; 3
+  | e -> err "internal error: %s" (Printexc.to_string e); 3
+
+(* ---- arguments ---- *)
+
+let mesh_arg =
+  Arg.(required & opt (some string) None
+       & info [ "mesh" ] ~docv:"MESH" ~doc:"The device mesh, e.g. $(b,{x:2, y:4}): axis names with sizes, the first axis most significant in the rank.")
+
+let from_arg =
+  Arg.(required & opt (some string) None
+       & info [ "from" ] ~docv:"TYPE" ~doc:"The source type in the paper's notation, e.g. $(b,[16{x}32, 64{y}256]); a dimension is $(b,n{a,b}N), $(b,{a,b}N) or $(b,N); an optional dtype prefix such as $(b,f32[...]) is allowed.")
+
+let to_arg =
+  Arg.(required & opt (some string) None & info [ "to" ] ~docv:"TYPE" ~doc:"The target type, same notation as $(b,--from).")
+
+let dtype_arg =
+  Arg.(value & opt (some string) None
+       & info [ "dtype" ] ~docv:"DTYPE" ~doc:("The element type: one of " ^ Front.dtype_names ^ " (default f32, or the types' prefix)."))
+
+let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object instead of text.")
+
+let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
+
+let exits =
+  [ Cmd.Exit.info 0 ~doc:"on success.";
+    Cmd.Exit.info 1 ~doc:"when the plan is rejected (check).";
+    Cmd.Exit.info 2 ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options.";
+    Cmd.Exit.info 3 ~doc:"on an internal error." ]
+
+(* ---- commands ---- *)
+
+let check_cmd =
+  let plan_arg =
+    Arg.(required & opt (some string) None
+         & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
+  in
+  let run mesh from to_ dtype plan json =
+    guard (fun () ->
+        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let text = read_source ~what:"--plan" plan in
+        let r = Planfile.check p text in
+        let refined = r.env.axes <> p.env.axes in
+        let guarantees = Guarantees.for_check ~refined in
+        if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
+        else print_string (Report.text ~title:"redist check: plan accepted" ~guarantees r);
+        0)
+  in
+  let doc = "check a plan with the verified checker" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Type-checks each collective of the plan from the source type, and reports the type after each step, the local size, the elements received by the busiest rank, the peak and the total traffic.  A rejected plan gets the line of the first failing step and the reason, exit code 1.";
+      `P "Sub-axes: a line $(b,refine y = y.0:2 * y.1:3) (before the first collective) splits axis y of size 6 into y.0 (size 2, major) and y.1 (size 3, minor); the collectives may then use y.0 and y.1.  The source and target types are given on the user's mesh and are refined automatically." ]
+    @ examples
+        [ "  printf 'dyn_slice(0, y)\\nall_permute([1{y,x}6])\\nall_gather(0)\\n' |";
+          "    redist check --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --plan -";
+          "";
+          "  printf 'refine b = b.0:3 * b.1:2\\ndyn_slice(0, b.1)\\nall_permute([1{b}6])\\n' |";
+          "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
+  in
+  Cmd.v (Cmd.info "check" ~doc ~man ~exits)
+    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ json_arg)
+
+let show_cmd =
+  let type_arg =
+    Arg.(required & opt (some string) None & info [ "type" ] ~docv:"TYPE" ~doc:"The type, e.g. $(b,[3{x}6]).")
+  in
+  let run mesh ty =
+    guard (fun () ->
+        let env = Problem.mesh mesh in
+        let ast = Problem.parse ~what:"--type" Syntax.ty ty in
+        Option.iter (fun n -> ignore (Front.dtype_of ~what:"--type" n)) ast.dtype;
+        print_string (Show.render env (Front.ty_of_ast ~what:"--type" env ast));
+        0)
+  in
+  let doc = "show which block of the global array each device holds" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "One row per device: its rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions).  For one and two dimensions, also a map of the blocks with the ranks that hold each." ]
+    @ examples [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'" ]
+  in
+  Cmd.v (Cmd.info "show" ~doc ~man ~exits) Term.(const run $ mesh_arg $ type_arg)
+
+let commands = [ check_cmd; show_cmd ]
+
+let main_cmd =
+  let doc = "verified redistribution of sharded arrays" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
+      `P "Limits: at most 65536 devices; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers)." ]
+  in
+  Cmd.group (Cmd.info "redist" ~version:"0.1" ~doc ~man ~exits) commands
+
+(* Command-line errors from cmdliner are reduced to their first line, in the
+   same one-line form as every other error. *)
+let run argv =
+  let errbuf = Buffer.create 256 in
+  let err = Format.formatter_of_buffer errbuf in
+  let result = try Ok (Cmd.eval_value ~argv ~err main_cmd) with e -> Error e in
+  Format.pp_print_flush err ();
+  match result with
+  | Ok (Ok (`Ok code)) -> code
+  | Ok (Ok (`Help | `Version)) -> 0
+  | Ok (Error _) ->
+      let msg = Buffer.contents errbuf in
+      let first = match String.split_on_char '\n' msg with l :: _ -> l | [] -> "" in
+      let body =
+        match String.index_opt first ':' with
+        | Some k when String.length first >= 6 && String.sub first 0 6 = "redist" ->
+            String.trim (String.sub first (k + 1) (String.length first - k - 1))
+        | _ -> String.trim first
+      in
+      prerr_endline ("redist: error: " ^ (if body = "" then "invalid command line" else body));
+      2
+  | Error e ->
+      prerr_endline ("redist: internal error: " ^ Printexc.to_string e);
+      3

@@ -1,0 +1,1 @@
+let () = exit (try Redist_cli.Cli.run Sys.argv with _ -> prerr_endline "redist: internal error"; 3)

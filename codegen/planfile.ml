@@ -1,0 +1,131 @@
+(* Plan files: reading them, and explaining the checker's verdict in words.
+   Syntax errors are bad input (exit 2); a plan that parses but does not
+   take the source to the target is rejected (exit 1) with the line of the
+   first failing step. *)
+
+module C = Redist_core
+module F = Front
+module S = Syntax
+
+let reject fmt = Printf.ksprintf (fun s -> raise (Report.Rejected s)) fmt
+
+type step = { line : int; text : string; coll : (C.collective, string) result }
+
+let show_step_ast = function
+  | S.Slice (d, x) -> Printf.sprintf "dyn_slice(%d, %s)" d x.name
+  | S.Gather d -> Printf.sprintf "all_gather(%d)" d
+  | S.All_to_all (s, t) -> Printf.sprintf "all_to_all(%d, %d)" s t
+  | S.Permute _ -> "all_permute"
+
+let resolve env = function
+  | S.Slice (d, x) -> (
+      match F.find_name env x.name with
+      | Some a -> Ok (C.DynSlice (d, a.id))
+      | None -> Error (Printf.sprintf "axis %s is not in the mesh %s" x.name (F.show_mesh env)))
+  | S.Gather d -> Ok (C.AllGather d)
+  | S.All_to_all (s, t) -> Ok (C.AllToAll (s, t))
+  | S.Permute t -> (
+      match t.dtype with
+      | Some n -> Error (Printf.sprintf "column %d: a type inside a plan takes no dtype (%s)" n.ncol n.name)
+      | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t))
+
+(* Refine lines first, then steps. *)
+let load (p : Problem.t) text =
+  let items =
+    try S.plan_lines text
+    with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
+  in
+  let rec go env rf steps = function
+    | [] -> (env, rf, List.rev steps)
+    | (line, S.Refine (axis, parts)) :: rest ->
+        if steps <> [] then reject "line %d: refine lines must come before the first collective" line;
+        let env, splits =
+          try F.refine env ~line axis parts with F.Bad_input msg -> raise (Report.Rejected msg)
+        in
+        go env (rf @ splits) steps rest
+    | (line, S.Step c) :: rest ->
+        let coll = resolve env c in
+        let text = match coll with Ok k -> F.show_collective env k | Error _ -> show_step_ast c in
+        go env rf ({ line; text; coll } :: steps) rest
+  in
+  go p.env [] [] items
+
+let take n l = List.filteri (fun k _ -> k < n) l
+
+let rec oks = function [] -> [] | { coll = Ok k; _ } :: r -> k :: oks r | _ :: r -> oks r
+
+(* The type before step [i]: the checker run on the first [i] steps ends there. *)
+let type_before (p : Problem.t) env rf steps i =
+  let m = F.core_mesh env in
+  match C.check m (C.refine_ty rf p.src) (C.refine_ty rf p.tgt) (oks (take i steps)) with
+  | C.OK _ -> C.refine_ty rf p.tgt
+  | C.Error (C.WrongFinalType t) -> t
+  | C.Error _ -> C.refine_ty rf p.src
+
+let explain env before k (e : C.step_error) =
+  let cur = F.show_ty env before in
+  let size x = F.axis_size env x in
+  let local d = F.extent env (C.dim_of before d) in
+  match e with
+  | C.DimOutOfRange d -> Printf.sprintf "dimension %d does not exist (the current type %s has %d)" d cur (List.length before)
+  | C.AxisNotInMesh x -> Printf.sprintf "axis %s is not in the mesh %s" (F.axis_name env x) (F.show_mesh env)
+  | C.AxisInUse x -> Printf.sprintf "axis %s is already used by the current type %s" (F.axis_name env x) cur
+  | C.SliceNotDividing (d, x) ->
+      Printf.sprintf "|%s| = %d does not divide the local size %d of dim %d (current type %s)"
+        (F.axis_name env x) (size x) (local d) d cur
+  | C.GatherUnsharded d ->
+      let what = match k with C.AllToAll _ -> "move" | _ -> "gather" in
+      Printf.sprintf "dim %d of the current type %s is not sharded: no axis to %s" d cur what
+  | C.SameDims _ -> "all_to_all needs two different dimensions"
+  | C.AllToAllNotDividing (t, x) ->
+      Printf.sprintf "|%s| = %d does not divide the local size %d of target dim %d (current type %s)"
+        (F.axis_name env x) (size x) (local t) t cur
+  | C.PermuteIllFormed -> "the type is not well-formed on the mesh"
+  | C.PermuteGlobalShape -> (
+      match k with
+      | C.AllPermute t ->
+          Printf.sprintf "global shape %s differs from the current type %s's %s"
+            (F.show_shape (C.global_shape t)) cur (F.show_shape (C.global_shape before))
+      | _ -> "global shape differs")
+  | C.PermuteLocalShape -> (
+      match k with
+      | C.AllPermute t ->
+          let m = F.core_mesh env in
+          Printf.sprintf "local shape %s differs from the current local shape %s (all_permute keeps the local shape)"
+            (F.show_shape (C.local_shape m t)) (F.show_shape (C.local_shape m before))
+      | _ -> "local shape differs")
+
+(* The report of an accepted plan; [Rejected] with the first failing line
+   otherwise. *)
+let check (p : Problem.t) text =
+  let env, rf, steps = load p text in
+  let at i = List.nth steps i in
+  let fail_step i reason = reject "line %d: %s: %s" (at i).line (at i).text reason in
+  let checker_failure = function
+    | C.StepFailed (i, e) ->
+        let k = List.nth (oks steps) i in
+        fail_step i (explain env (type_before p env rf steps i) k e)
+    | C.WrongFinalType t ->
+        reject "the plan ends at %s, not at the target %s" (F.show_ty env t)
+          (F.show_ty env (C.refine_ty rf p.tgt))
+    | C.BadMesh | C.BadSource | C.BadTarget | C.GlobalShapeMismatch ->
+        failwith "the core rejected a problem the front end accepted"
+  in
+  let first_bad =
+    let rec find i = function
+      | [] -> None
+      | { coll = Error msg; _ } :: _ -> Some (i, msg)
+      | _ :: r -> find (i + 1) r
+    in
+    find 0 steps
+  in
+  match first_bad with
+  | Some (j, msg) -> (
+      let m = F.core_mesh env in
+      match C.check m (C.refine_ty rf p.src) (C.refine_ty rf p.tgt) (oks (take j steps)) with
+      | C.Error (C.StepFailed _ as e) -> checker_failure e
+      | _ -> fail_step j msg)
+  | None -> (
+      match Report.of_check p env rf (oks steps) with
+      | C.OK r -> r
+      | C.Error e -> checker_failure e)

@@ -1,0 +1,142 @@
+(* What `plan` and `check` print about an accepted plan: every number comes
+   from the extracted checker's report ([check]) and the core's
+   [max_over_ranks] and [lower_bound_recv]; this module only adds up and
+   formats. *)
+
+module C = Redist_core
+module F = Front
+
+(* A plan the checker rejected: exit code 1. *)
+exception Rejected of string
+
+type step = {
+  coll : C.collective;
+  before : C.ty;              (* type before the step *)
+  after : C.ty;
+  local_elems : int;
+  recv_max : int;             (* elements received by the busiest rank in this step *)
+}
+
+type t = {
+  problem : Problem.t;
+  env : F.env;                (* the refined mesh *)
+  steps : step list;
+  peak : int;
+  src_elems : int;
+  tgt_elems : int;
+  global_elems : int;
+  recv_busiest : int;         (* max over ranks of the rank's total over the plan *)
+  recv_total : int;           (* summed over ranks and steps *)
+  lb_max : int;
+  lb_total : int;
+  launches : int;             (* collectives that communicate *)
+  slices : int;               (* dyn_slice steps: local, no communication *)
+}
+
+let sum_over_ranks n f =
+  let acc = ref 0 in
+  for r = 0 to n - 1 do acc := Bounds.add !acc (f r) done;
+  !acc
+
+let of_check (p : Problem.t) env (rf : C.split list) plan =
+  let m = F.core_mesh env in
+  let src = C.refine_ty rf p.src and tgt = C.refine_ty rf p.tgt in
+  match C.check m src tgt plan with
+  | C.Error e -> C.Error e
+  | C.OK rep ->
+      let n = C.mesh_size m in
+      let base = F.core_mesh p.env in
+      let befores = src :: List.map (fun (s : C.step_report) -> s.sr_type) rep.rp_steps in
+      let steps =
+        List.map2
+          (fun (s : C.step_report) before ->
+            { coll = s.sr_collective; before; after = s.sr_type; local_elems = s.sr_local_size;
+              recv_max = C.max_over_ranks m s.sr_recv })
+          rep.rp_steps
+          (List.filteri (fun k _ -> k < List.length rep.rp_steps) befores)
+      in
+      let rank_total r =
+        List.fold_left (fun acc (s : C.step_report) -> Bounds.add acc (s.sr_recv r)) 0 rep.rp_steps
+      in
+      let lb = C.lower_bound_recv base p.src p.tgt in
+      let slices = List.length (List.filter (function C.DynSlice _ -> true | _ -> false) plan) in
+      C.OK
+        { problem = p; env; steps; peak = rep.rp_peak;
+          src_elems = C.local_size base p.src; tgt_elems = C.local_size base p.tgt;
+          global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
+          recv_busiest = C.max_over_ranks m rank_total;
+          recv_total = sum_over_ranks n rank_total;
+          lb_max = C.max_over_ranks base lb; lb_total = sum_over_ranks n lb;
+          launches = List.length plan - slices; slices }
+
+let bytes (r : t) elems = Bounds.mul elems r.problem.elem_bytes
+
+let plural n word = if n = 1 then Printf.sprintf "%d %s" n word else Printf.sprintf "%d %ss" n word
+
+(* The plan as a plan file: refine lines, one collective per line, and the
+   numbers as comments, so that `redist check --plan -` reads it back. *)
+let text ~title ~guarantees (r : t) =
+  let p = r.problem in
+  let b = Buffer.create 1024 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  line "# %s: mesh %s, %s -> %s, %s (%d bytes per element)" title (F.show_mesh p.env)
+    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype p.elem_bytes;
+  List.iter (line "%s") (F.refine_lines ~base:p.env r.env);
+  if r.steps = [] then line "# (no steps: the source type is the target type)";
+  let colls = List.map (fun s -> F.show_collective r.env s.coll) r.steps in
+  let types = List.map (fun s -> F.show_ty r.env s.after) r.steps in
+  let width l = List.fold_left (fun acc s -> max acc (String.length s)) 0 l in
+  let wc = width colls and wt = width types in
+  List.iteri
+    (fun k s ->
+      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%d B)" wc (List.nth colls k) wt
+        (List.nth types k) s.local_elems s.recv_max (bytes r s.recv_max))
+    r.steps;
+  line "# peak local size: %s (%d B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
+    (plural r.peak "element") (bytes r r.peak) r.src_elems r.tgt_elems (max r.src_elems r.tgt_elems) r.global_elems;
+  line "# busiest rank receives: %s (%d B); lower bound %d (target elements not already held, max over ranks)"
+    (plural r.recv_busiest "element") (bytes r r.recv_busiest) r.lb_max;
+  line "# total received: %s (%d B); lower bound %d (summed over ranks)" (plural r.recv_total "element")
+    (bytes r r.recv_total) r.lb_total;
+  line "# launches: %s (+ %s, local)" (plural r.launches "collective") (plural r.slices "dyn_slice");
+  line "# proven in Coq:";
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
+  Buffer.contents b
+
+let json ~guarantees (r : t) : Yojson.Safe.t =
+  let p = r.problem in
+  let axis_json (a : F.axis_info) =
+    `Assoc [ ("name", `String a.name); ("size", `Int a.size); ("of", `String a.origin) ]
+  in
+  let step_json s =
+    let dims, axis =
+      match s.coll with
+      | C.DynSlice (d, x) -> ([ d ], `String (F.axis_name r.env x))
+      | C.AllGather d -> ([ d ], `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before d)))))
+      | C.AllToAll (a, b) -> ([ a; b ], `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before a)))))
+      | C.AllPermute _ -> ([], `Null)
+    in
+    let op =
+      match s.coll with
+      | C.DynSlice _ -> "dyn_slice" | C.AllGather _ -> "all_gather"
+      | C.AllToAll _ -> "all_to_all" | C.AllPermute _ -> "all_permute"
+    in
+    `Assoc
+      [ ("op", `String op); ("text", `String (F.show_collective r.env s.coll));
+        ("dims", `List (List.map (fun d -> `Int d) dims)); ("axis", axis);
+        ("type", `String (F.show_ty r.env s.after)); ("local_elems", `Int s.local_elems);
+        ("recv_elems_max", `Int s.recv_max) ]
+  in
+  `Assoc
+    [ ("mesh", `List (List.map axis_json p.env.axes));
+      ("refined_mesh", `List (List.map axis_json r.env.axes));
+      ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.env)));
+      ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.env p.tgt));
+      ("dtype", `String p.dtype); ("elem_bytes", `Int p.elem_bytes);
+      ("steps", `List (List.map step_json r.steps));
+      ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_elems); ("tgt_elems", `Int r.tgt_elems);
+      ("global_elems", `Int r.global_elems);
+      ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
+      ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);
+      ("launches", `Int r.launches); ("slices", `Int r.slices);
+      ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]

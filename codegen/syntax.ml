@@ -1,0 +1,254 @@
+(* Surface syntax of meshes, types and plan files, with the column of every
+   part so that later errors can point at it.
+
+   mesh   ::= '{' axis ':' INT (',' axis ':' INT)* '}'
+   type   ::= [dtype] '[' dim (',' dim)* ']'
+   dim    ::= INT '{' names '}' INT        local size, axes, global size
+            | '{' names '}' INT           local size inferred
+            | INT                         unsharded
+   names  ::= [NAME (',' NAME)*]
+   plan   ::= one item per line, '#' starts a comment:
+              'refine' NAME '=' NAME ':' INT ('*' NAME ':' INT)+
+            | 'dyn_slice' '(' INT ',' NAME ')'
+            | 'all_gather' '(' INT ')'
+            | 'all_to_all' '(' INT ',' INT ')'
+            | 'all_permute' '(' type ')'
+
+   NAME is a letter or '_' followed by letters, digits, '_' and '.'; dotted
+   names are reserved for sub-axes.  INT is decimal and below 2^50. *)
+
+type name = { name : string; ncol : int }
+
+type dim = { local : int option; axes : name list option; global : int; dcol : int }
+
+type ty = { dtype : name option; dims : dim list; tcol : int }
+
+type mesh_axis = { axis : name; size : int }
+
+type collective =
+  | Slice of int * name
+  | Gather of int
+  | All_to_all of int * int
+  | Permute of ty
+
+type item =
+  | Refine of name * (name * int) list
+  | Step of collective
+
+(* Column (from 1) and what was expected. *)
+exception Parse_error of int * string
+
+type cursor = { s : string; mutable i : int }
+
+let is_space ch = ch = ' ' || ch = '\t' || ch = '\r' || ch = '\n'
+let is_digit ch = ch >= '0' && ch <= '9'
+let is_name_start ch = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch = '_'
+let is_name_char ch = is_name_start ch || is_digit ch || ch = '.'
+
+let skip_ws c = while c.i < String.length c.s && is_space c.s.[c.i] do c.i <- c.i + 1 done
+
+let peek c =
+  skip_ws c;
+  if c.i < String.length c.s then Some c.s.[c.i] else None
+
+let describe_here c =
+  match peek c with
+  | None -> "end of input"
+  | Some ch when Char.code ch < 32 || Char.code ch > 126 ->
+      Printf.sprintf "byte 0x%02x" (Char.code ch)
+  | Some ch -> Printf.sprintf "'%c'" ch
+
+let fail c expected =
+  let found = describe_here c in
+  raise (Parse_error (c.i + 1, Printf.sprintf "expected %s, found %s" expected found))
+
+let expect c ch what =
+  if peek c = Some ch then c.i <- c.i + 1 else fail c what
+
+let accept c ch = if peek c = Some ch then (c.i <- c.i + 1; true) else false
+
+let parse_int c what =
+  match peek c with
+  | Some ch when is_digit ch ->
+      let start = c.i in
+      let v = ref 0 in
+      while c.i < String.length c.s && is_digit c.s.[c.i] do
+        v := (!v * 10) + Char.code c.s.[c.i] - Char.code '0';
+        if !v >= Bounds.size_limit then
+          raise (Parse_error (start + 1, Printf.sprintf "%s is too large (the limit is 2^50 - 1)" what));
+        c.i <- c.i + 1
+      done;
+      !v
+  | _ -> fail c what
+
+let parse_name c what =
+  match peek c with
+  | Some ch when is_name_start ch ->
+      let start = c.i in
+      while c.i < String.length c.s && is_name_char c.s.[c.i] do c.i <- c.i + 1 done;
+      let n = String.sub c.s start (c.i - start) in
+      if n.[String.length n - 1] = '.' then
+        raise (Parse_error (c.i, "a name may not end with '.'"));
+      { name = n; ncol = start + 1 }
+  | _ -> fail c what
+
+let parse_names c =
+  expect c '{' "'{'";
+  if accept c '}' then []
+  else begin
+    let rec more acc =
+      let n = parse_name c "an axis name" in
+      if accept c ',' then more (n :: acc)
+      else (expect c '}' "',' or '}' after an axis name"; List.rev (n :: acc))
+    in
+    more []
+  end
+
+let parse_dim c =
+  skip_ws c;
+  let dcol = c.i + 1 in
+  match peek c with
+  | Some '{' ->
+      let axes = parse_names c in
+      let global = parse_int c "the global size after '}'" in
+      { local = None; axes = Some axes; global; dcol }
+  | Some ch when is_digit ch ->
+      let n = parse_int c "a size" in
+      if peek c = Some '{' then begin
+        let axes = parse_names c in
+        let global = parse_int c "the global size after '}'" in
+        { local = Some n; axes = Some axes; global; dcol }
+      end
+      else { local = None; axes = None; global = n; dcol }
+  | _ -> fail c "a dimension (N, n{axes}N or {axes}N)"
+
+let parse_ty_at c =
+  skip_ws c;
+  let tcol = c.i + 1 in
+  let dtype =
+    match peek c with
+    | Some ch when is_name_start ch -> Some (parse_name c "a dtype")
+    | _ -> None
+  in
+  expect c '[' (if dtype = None then "a type such as [16{x}32, 64]" else "'[' after the dtype");
+  let dims =
+    if accept c ']' then []
+    else begin
+      let rec more acc =
+        let d = parse_dim c in
+        if accept c ',' then more (d :: acc)
+        else (expect c ']' "',' or ']' after a dimension"; List.rev (d :: acc))
+      in
+      more []
+    end
+  in
+  { dtype; dims; tcol }
+
+let at_end c = if peek c <> None then fail c "end of input"
+
+let whole f s =
+  let c = { s; i = 0 } in
+  let v = f c in
+  at_end c;
+  v
+
+let parse_mesh_at c =
+  expect c '{' "'{' to start a mesh such as {x:2, y:4}";
+  if accept c '}' then []
+  else begin
+    let rec more acc =
+      let axis = parse_name c "an axis name" in
+      expect c ':' "':' after the axis name";
+      let size = parse_int c "the axis size" in
+      let acc = { axis; size } :: acc in
+      if accept c ',' then more acc
+      else (expect c '}' "',' or '}' after an axis size"; List.rev acc)
+    in
+    more []
+  end
+
+let mesh s = whole parse_mesh_at s
+let ty s = whole parse_ty_at s
+
+let parse_collective c =
+  let op = parse_name c "a collective (dyn_slice, all_gather, all_to_all, all_permute) or refine" in
+  let open_paren () = expect c '(' (Printf.sprintf "'(' after %s" op.name) in
+  let close_paren () = expect c ')' (Printf.sprintf "')' to close %s" op.name) in
+  match op.name with
+  | "dyn_slice" ->
+      open_paren ();
+      let d = parse_int c "a dimension number" in
+      expect c ',' "',' after the dimension";
+      let x = parse_name c "an axis name" in
+      close_paren ();
+      Slice (d, x)
+  | "all_gather" ->
+      open_paren ();
+      let d = parse_int c "a dimension number" in
+      close_paren ();
+      Gather d
+  | "all_to_all" ->
+      open_paren ();
+      let s = parse_int c "the source dimension" in
+      expect c ',' "',' after the source dimension";
+      let t = parse_int c "the target dimension" in
+      close_paren ();
+      All_to_all (s, t)
+  | "all_permute" ->
+      open_paren ();
+      let t = parse_ty_at c in
+      close_paren ();
+      Permute t
+  | other ->
+      raise (Parse_error (op.ncol,
+        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute or refine)" other))
+
+let parse_refine c =
+  let axis = parse_name c "the axis to refine" in
+  expect c '=' "'=' after the axis to refine";
+  let part () =
+    let n = parse_name c "a sub-axis name" in
+    expect c ':' "':' after the sub-axis name";
+    let sz = parse_int c "the sub-axis size" in
+    (n, sz)
+  in
+  let first = part () in
+  expect c '*' "'*' (a refinement has at least two sub-axes)";
+  let rec more acc =
+    let acc = part () :: acc in
+    if accept c '*' then more acc else List.rev acc
+  in
+  Refine (axis, first :: more [])
+
+(* A line without its comment: [None] if blank. *)
+let item_of_line s =
+  let s = match String.index_opt s '#' with Some k -> String.sub s 0 k | None -> s in
+  let c = { s; i = 0 } in
+  if peek c = None then None
+  else begin
+    let save = c.i in
+    let is_refine =
+      match peek c with
+      | Some ch when is_name_start ch -> (parse_name c "").name = "refine"
+      | _ -> false
+    in
+    if not is_refine then c.i <- save;
+    let it = if is_refine then parse_refine c else Step (parse_collective c) in
+    at_end c;
+    Some it
+  end
+
+(* Line (from 1), column (from 1) and what was expected. *)
+exception Plan_parse_error of int * int * string
+
+(* The items of a plan file with their line numbers. *)
+let plan_lines text =
+  let lines = String.split_on_char '\n' text in
+  List.concat
+    (List.mapi
+       (fun k line ->
+         match item_of_line line with
+         | None -> []
+         | Some it -> [ (k + 1, it) ]
+         | exception Parse_error (col, msg) -> raise (Plan_parse_error (k + 1, col, msg)))
+       lines)
