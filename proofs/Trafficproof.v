@@ -1,0 +1,515 @@
+(** * The traffic the checker reports is the traffic of the semantics.
+
+    [received] counts, position by position, the elements of a rank's new
+    local array whose source (by [wire]) is another rank; [recv_count] is the
+    closed form the checker reports.  [received_closed_form] proves them
+    equal for every well-typed step, and [check_traffic] lifts this to the
+    per-step figures of an accepted plan's report. *)
+
+From Coq Require Import List Arith Lia Bool Permutation.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Radix.
+
+(** ** Counting filtered lists *)
+
+Lemma length_filter_map : forall A B (p : B -> bool) (g : A -> B) l,
+  length (filter p (map g l)) = length (filter (fun x => p (g x)) l).
+Proof.
+  induction l as [|x l IH]; simpl; [reflexivity |].
+  destruct (p (g x)); simpl; rewrite IH; reflexivity.
+Qed.
+
+(** A predicate that is constant on a list keeps all of it or nothing. *)
+Lemma length_filter_const : forall A (p : A -> bool) l b,
+  (forall x, In x l -> p x = b) -> length (filter p l) = if b then length l else 0.
+Proof.
+  induction l as [|x l IH]; intros b H; simpl; [destruct b; reflexivity |].
+  assert (IH' : length (filter p l) = if b then length l else 0)
+    by (apply IH; intros y Hy; apply H; right; exact Hy).
+  rewrite (H x (or_introl eq_refl)). destruct b; simpl; rewrite IH'; reflexivity.
+Qed.
+
+(** If every block [f x] contributes [k] or nothing, as [q x] says, the
+    count over the concatenation is [k] times the number of [x] with [q x]. *)
+Lemma count_flat_map : forall A B (p : B -> bool) (f : A -> list B) (q : A -> bool) k l,
+  (forall x, length (filter p (f x)) = if q x then k else 0) ->
+  length (filter p (flat_map f l)) = k * length (filter q l).
+Proof.
+  intros A B p f q k l H. induction l as [|x l IH]; simpl; [lia |].
+  rewrite filter_app, app_length, IH, H. destruct (q x); simpl; lia.
+Qed.
+
+Lemma length_filter_true : forall A (l : list A), length (filter (fun _ => true) l) = length l.
+Proof. intros A l. apply (length_filter_const A _ l true). reflexivity. Qed.
+
+(** ** Local indices *)
+
+Lemma length_box_indices : forall s, length (box_indices s) = prod s.
+Proof.
+  induction s as [|n s IH]; [reflexivity |]. simpl box_indices.
+  rewrite <- (length_filter_true _ (flat_map _ _)).
+  rewrite (count_flat_map _ _ _ _ (fun _ => true) (prod s)).
+  - rewrite length_filter_true, seq_length. simpl. lia.
+  - intros i. rewrite length_filter_true, map_length. exact IH.
+Qed.
+
+Lemma in_box_indices : forall s l, In l (box_indices s) <-> in_box s l.
+Proof.
+  induction s as [|n s IH]; intros l; simpl.
+  - split; [intros [<- | []]; exact I | destruct l; [auto | contradiction]].
+  - rewrite in_flat_map. split.
+    + intros [i [Hi Hl]]. apply in_map_iff in Hl. destruct Hl as [l' [<- Hl']].
+      apply in_seq in Hi. split; [lia | apply IH; exact Hl'].
+    + destruct l as [|i l]; [contradiction |]. intros [Hi Hl]. exists i. split.
+      * apply in_seq. lia.
+      * apply in_map. apply IH. exact Hl.
+Qed.
+
+(** Counting the local indices whose coordinate [d] satisfies [f]: the other
+    dimensions contribute the product of their extents. *)
+Lemma count_box_dim : forall s d (f : nat -> bool), d < length s ->
+  length (filter (fun l => f (nth d l 0)) (box_indices s))
+  = prod (upd s d 1) * length (filter f (seq 0 (nth d s 0))).
+Proof.
+  induction s as [|n s IH]; intros d f Hd; simpl in Hd; [lia |].
+  simpl box_indices. destruct d as [|d].
+  - rewrite (count_flat_map _ _ _ _ f (prod s)).
+    + simpl. lia.
+    + intros i. rewrite length_filter_map. simpl.
+      rewrite (length_filter_const _ _ _ (f i)) by reflexivity.
+      rewrite length_box_indices. destruct (f i); reflexivity.
+  - rewrite (count_flat_map _ _ _ _ (fun _ => true)
+               (prod (upd s d 1) * length (filter f (seq 0 (nth d s 0))))).
+    + rewrite length_filter_true, seq_length. simpl. lia.
+    + intros i. rewrite length_filter_map. simpl. apply IH. lia.
+Qed.
+
+(** Counting [i < n * k] by [i / n]: each quotient stands for [n] values. *)
+Lemma count_seq_div : forall (g : nat -> bool) n k,
+  length (filter (fun i => g (i / n)) (seq 0 (n * k))) = n * length (filter g (seq 0 k)).
+Proof.
+  intros g n k. induction k as [|k IH]; [rewrite Nat.mul_0_r; simpl; lia |].
+  replace (n * S k) with (n * k + n) by lia.
+  rewrite seq_app, seq_S, !filter_app, !app_length, IH.
+  rewrite (length_filter_const _ (fun i => g (i / n)) _ (g k)).
+  - simpl. destruct (g k); simpl; rewrite ?seq_length; lia.
+  - intros i Hi. apply in_seq in Hi. f_equal.
+    replace i with (k * n + (i - n * k)) by lia.
+    rewrite Nat.div_add_l by lia. rewrite Nat.div_small by lia. lia.
+Qed.
+
+Lemma count_seq_neq : forall j k, j < k ->
+  length (filter (fun i => negb (i =? j)) (seq 0 k)) = k - 1.
+Proof.
+  intros j k. induction k as [|k IH]; intros Hj; [lia |].
+  rewrite seq_S, filter_app, app_length. simpl.
+  destruct (Nat.eqb_spec k j) as [-> | Hne].
+  - rewrite (length_filter_const _ _ _ true); [rewrite seq_length; simpl; lia |].
+    intros i Hi. apply in_seq in Hi. destruct (Nat.eqb_spec i j); [lia | reflexivity].
+  - rewrite IH by lia. simpl. lia.
+Qed.
+
+(** ** Products of shapes with one entry replaced *)
+
+Lemma prod_upd : forall l i v, i < length l -> prod (upd l i v) = prod (upd l i 1) * v.
+Proof.
+  induction l as [|x l IH]; intros [|i] v Hi; simpl in *; try lia.
+  rewrite IH by lia. lia.
+Qed.
+
+Lemma prod_nth : forall l i, i < length l -> prod l = prod (upd l i 1) * nth i l 0.
+Proof.
+  induction l as [|x l IH]; intros [|i] Hi; simpl in *; try lia.
+  rewrite (IH i) at 1 by lia. lia.
+Qed.
+
+Lemma upd_upd_same : forall A (l : list A) i v w, upd (upd l i v) i w = upd l i w.
+Proof. induction l as [|x l IH]; intros [|i] v w; simpl; auto. rewrite IH. reflexivity. Qed.
+
+Lemma upd_upd_comm : forall A (l : list A) i j v w, i <> j ->
+  upd (upd l i v) j w = upd (upd l j w) i v.
+Proof.
+  induction l as [|x l IH]; intros [|i] [|j] v w H; simpl; auto; try lia.
+  rewrite IH by lia. reflexivity.
+Qed.
+
+(** ** Arithmetic of shard counts *)
+
+Lemma div_mul_split : forall N P A, P <> 0 -> A <> 0 -> N mod (P * A) = 0 ->
+  N / P = N / (P * A) * A.
+Proof.
+  intros N P A HP HA H. apply Nat.mod_divides in H; [| lia]. destruct H as [k ->].
+  replace (P * A * k) with (A * k * P) at 1 by ring. rewrite Nat.div_mul by lia.
+  rewrite (Nat.mul_comm (P * A) k), Nat.div_mul by lia. ring.
+Qed.
+
+Lemma mod_mul_of_div : forall N P A, P <> 0 -> A <> 0 -> N mod P = 0 -> (N / P) mod A = 0 ->
+  N mod (P * A) = 0.
+Proof.
+  intros N P A HP HA H1 H2.
+  apply Nat.mod_divides in H1; [| lia]. destruct H1 as [k ->].
+  rewrite (Nat.mul_comm P k), Nat.div_mul in H2 by lia.
+  apply Nat.mod_divides in H2; [| lia]. destruct H2 as [j ->].
+  apply Nat.mod_divides; [lia |]. exists j. lia.
+Qed.
+
+Lemma mod_mul_l_zero : forall N P A, P * A <> 0 -> N mod (P * A) = 0 -> N mod P = 0.
+Proof.
+  intros N P A HPA H. apply Nat.mod_divides in H; [| lia]. destruct H as [k ->].
+  apply Nat.mod_divides; [lia |]. exists (A * k). lia.
+Qed.
+
+Lemma shards_app : forall m xs ys n,
+  shards m (xs ++ ys, n) = prod (map (axis_size m) xs) * prod (map (axis_size m) ys).
+Proof. intros. unfold shards. simpl. rewrite map_app, prod_app. reflexivity. Qed.
+
+Lemma prod_sizes_pos : forall m xs, mesh_wf m = true ->
+  (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= prod (map (axis_size m) xs).
+Proof.
+  intros m xs Hm H. apply prod_pos. intros s Hs. apply in_map_iff in Hs.
+  destruct Hs as [x [<- Hx]]. apply mesh_wf_size_pos; auto.
+Qed.
+
+(** The parts of a well-formed dimension. *)
+Lemma dim_wf_parts : forall m xs n, dim_wf m (xs, n) = true ->
+  (forall x, In x xs -> In x (mesh_axes m)) /\ 1 <= n /\ n mod shards m (xs, n) = 0.
+Proof.
+  intros m xs n H. unfold dim_wf in H. simpl in H.
+  apply andb_true_iff in H. destruct H as [H H3]. apply andb_true_iff in H.
+  destruct H as [H1 H2]. rewrite forallb_forall in H1. split; [| split].
+  - intros x Hx. apply memb_In. auto.
+  - apply Nat.leb_le. exact H2.
+  - apply Nat.eqb_eq. exact H3.
+Qed.
+
+Lemma dim_wf_make : forall m xs n, (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= n ->
+  n mod shards m (xs, n) = 0 -> dim_wf m (xs, n) = true.
+Proof.
+  intros m xs n H1 H2 H3. unfold dim_wf. cbn [fst snd].
+  rewrite (proj2 (forallb_forall _ _)) by (intros x Hx; apply memb_In; auto).
+  apply Nat.leb_le in H2. apply Nat.eqb_eq in H3. rewrite H2, H3. reflexivity.
+Qed.
+
+Lemma ty_wf_nth_error : forall m t d dd, ty_wf m t = true -> nth_error t d = Some dd ->
+  dim_wf m dd = true.
+Proof. intros m t d dd H Hd. eapply ty_wf_dims; [exact H | eapply nth_error_In; exact Hd]. Qed.
+
+(** ** Types stay well-formed along a plan *)
+
+(** Replacing dimension [d] trades its axes for the new ones. *)
+Lemma ty_axes_upd_perm : forall t d v, d < length t ->
+  Permutation (fst (nth d t ([], 0)) ++ ty_axes (upd t d v)) (fst v ++ ty_axes t).
+Proof.
+  unfold ty_axes. induction t as [|e t IH]; intros [|d] v Hd; simpl in *; try lia.
+  - apply Permutation_app_swap_app.
+  - eapply perm_trans; [apply Permutation_app_swap_app |].
+    eapply perm_trans; [| apply Permutation_app_swap_app].
+    apply Permutation_app_head. apply IH. lia.
+Qed.
+
+Lemma ty_wf_make : forall m t, forallb (dim_wf m) t = true -> NoDup (ty_axes t) ->
+  ty_wf m t = true.
+Proof.
+  intros m t H1 H2. unfold ty_wf. rewrite H1. apply nodupb_NoDup in H2. rewrite H2. reflexivity.
+Qed.
+
+Lemma ty_wf_forallb : forall m t, ty_wf m t = true -> forallb (dim_wf m) t = true.
+Proof. intros m t H. unfold ty_wf in H. apply andb_true_iff in H. apply H. Qed.
+
+Lemma nth_error_lt : forall A (l : list A) i e, nth_error l i = Some e -> i < length l.
+Proof. intros A l i e H. apply nth_error_Some. congruence. Qed.
+
+(** Appending an axis [x] to a dimension whose local extent [|x|] divides. *)
+Lemma dim_wf_snoc : forall m xs x n, mesh_wf m = true -> dim_wf m (xs, n) = true ->
+  In x (mesh_axes m) -> extent m (xs, n) mod axis_size m x = 0 ->
+  dim_wf m (xs ++ [x], n) = true.
+Proof.
+  intros m xs x n Hm Hd Hx Hdiv. destruct (dim_wf_parts m xs n Hd) as [H1 [H2 H3]].
+  pose proof (prod_sizes_pos m xs Hm H1). pose proof (mesh_wf_size_pos m x Hm Hx).
+  apply dim_wf_make; auto.
+  - intros y Hy. apply in_app_or in Hy. destruct Hy as [Hy | [<- | []]]; auto.
+  - rewrite shards_app. simpl. rewrite Nat.mul_1_r.
+    apply mod_mul_of_div; [lia | lia | exact H3 | exact Hdiv].
+Qed.
+
+(** Dropping the last axis of a dimension. *)
+Lemma dim_wf_unsnoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
+  dim_wf m (ys, n) = true.
+Proof.
+  intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [H2 H3]].
+  assert (Hys : forall x, In x ys -> In x (mesh_axes m)) by (intros; apply H1, in_or_app; auto).
+  assert (Ha : In a (mesh_axes m)) by (apply H1, in_or_app; right; left; reflexivity).
+  pose proof (prod_sizes_pos m ys Hm Hys). pose proof (mesh_wf_size_pos m a Hm Ha).
+  apply dim_wf_make; auto. rewrite shards_app in H3. simpl in H3. rewrite Nat.mul_1_r in H3.
+  unfold shards; cbn [fst]. apply (mod_mul_l_zero _ _ (axis_size m a)); [nia | exact H3].
+Qed.
+
+Theorem step_type_wf : forall m t k t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t k = OK t' -> ty_wf m t' = true.
+Proof.
+  intros m t k t' Hm Ht Hk. pose proof (ty_wf_NoDup m t Ht) as Hnd.
+  pose proof (ty_wf_forallb m t Ht) as Hall.
+  destruct k as [d x | d | s u | t0]; simpl in Hk.
+  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (memb x (mesh_axes m)) eqn:Hx; [| discriminate]. simpl in Hk.
+    destruct (memb x (ty_axes t)) eqn:Hxt; [discriminate |].
+    destruct (extent m (xs, n) mod axis_size m x =? 0) eqn:Hdiv; [| discriminate].
+    simpl in Hk. injection Hk as <-. apply memb_In in Hx. apply memb_false_notIn in Hxt.
+    apply Nat.eqb_eq in Hdiv. unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
+    apply ty_wf_make.
+    + apply forallb_upd; [exact Hall |]. apply dim_wf_snoc; auto.
+      eapply ty_wf_nth_error; eassumption.
+    + pose proof (ty_axes_upd_perm t d (xs ++ [x], n) Hlt) as P.
+      rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
+      apply Permutation_app_inv_l in P. eapply Permutation_NoDup; [apply Permutation_sym, P |].
+      constructor; assumption.
+  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+    injection Hk as <-. apply split_last_app in Hs. subst xs.
+    unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt. apply ty_wf_make.
+    + apply forallb_upd; [exact Hall |]. eapply dim_wf_unsnoc; [exact Hm |].
+      eapply ty_wf_nth_error; eassumption.
+    + pose proof (ty_axes_upd_perm t d (ys, n) Hlt) as P.
+      rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
+      apply Permutation_app_inv_l in P. apply Permutation_sym, Permutation_NoDup in P; [| exact Hnd].
+      inversion P. assumption.
+  - destruct (Nat.eqb_spec s u) as [| Hsu]; [discriminate |].
+    destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
+    destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
+    destruct (split_last xs) as [[xs' a]|] eqn:Hl; [| discriminate].
+    destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; [| discriminate].
+    simpl in Hk. injection Hk as <-. apply split_last_app in Hl. subst xs.
+    apply Nat.eqb_eq in Hdiv. unfold set_dim.
+    pose proof (nth_error_lt _ _ _ _ Hs) as Hlts. pose proof (nth_error_lt _ _ _ _ Hu) as Hltu.
+    assert (Hws : dim_wf m (xs' ++ [a], ns) = true) by (eapply ty_wf_nth_error; eassumption).
+    assert (Hwu : dim_wf m (ys, nu) = true) by (eapply ty_wf_nth_error; eassumption).
+    assert (Ha : In a (mesh_axes m)).
+    { apply (proj1 (dim_wf_parts m _ _ Hws)). apply in_or_app. right. left. reflexivity. }
+    apply ty_wf_make.
+    + apply forallb_upd; [apply forallb_upd |]; auto.
+      * eapply dim_wf_unsnoc; eassumption.
+      * apply dim_wf_snoc; auto.
+    + pose proof (ty_axes_upd_perm t s (xs', ns) Hlts) as P1.
+      rewrite (nth_error_nth _ _ _ Hs) in P1. simpl in P1. rewrite <- app_assoc in P1.
+      apply Permutation_app_inv_l in P1.
+      assert (Hlt1 : u < length (upd t s (xs', ns))) by (rewrite length_upd; exact Hltu).
+      pose proof (ty_axes_upd_perm _ u (ys ++ [a], nu) Hlt1) as P2.
+      rewrite nth_upd_other, (nth_error_nth _ _ _ Hu) in P2 by exact Hsu.
+      simpl in P2. rewrite <- app_assoc in P2. apply Permutation_app_inv_l in P2.
+      eapply Permutation_NoDup; [| exact Hnd]. simpl in P1.
+      apply Permutation_sym; eapply perm_trans; [exact P2 | exact P1].
+  - destruct (ty_wf m t0) eqn:Hw; [| discriminate]. simpl in Hk.
+    destruct (list_eqb (global_shape t0) (global_shape t)); [| discriminate]. simpl in Hk.
+    destruct (list_eqb (local_shape m t0) (local_shape m t)); [| discriminate].
+    injection Hk as <-. exact Hw.
+Qed.
+
+(** ** Local extents around a changed dimension *)
+
+(** Without its last axis [a], a dimension's local extent is [|a|] times larger. *)
+Lemma extent_unsnoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
+  extent m (ys, n) = extent m (ys ++ [a], n) * axis_size m a.
+Proof.
+  intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [_ H3]].
+  assert (Hys : forall x, In x ys -> In x (mesh_axes m)) by (intros; apply H1, in_or_app; auto).
+  assert (Ha : In a (mesh_axes m)) by (apply H1, in_or_app; right; left; reflexivity).
+  pose proof (prod_sizes_pos m ys Hm Hys). pose proof (mesh_wf_size_pos m a Hm Ha).
+  unfold extent in *. rewrite shards_app in *. simpl in *. rewrite Nat.mul_1_r in *.
+  apply div_mul_split; [lia | lia | exact H3].
+Qed.
+
+(** With an extra last axis [a], the local extent is divided by [|a|]. *)
+Lemma extent_snoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys, n) = true ->
+  In a (mesh_axes m) -> extent m (ys ++ [a], n) = extent m (ys, n) / axis_size m a.
+Proof.
+  intros m ys a n Hm Hd Ha. destruct (dim_wf_parts m _ n Hd) as [H1 _].
+  pose proof (prod_sizes_pos m ys Hm H1). pose proof (mesh_wf_size_pos m a Hm Ha).
+  unfold extent. rewrite shards_app. unfold shards. simpl. rewrite Nat.mul_1_r, Nat.div_div by lia.
+  reflexivity.
+Qed.
+
+Lemma local_shape_set_dim : forall m t d dd,
+  local_shape m (set_dim t d dd) = upd (local_shape m t) d (extent m dd).
+Proof. intros. unfold local_shape, set_dim. apply map_upd. Qed.
+
+(** ** Which positions come from another rank *)
+
+(** Moving a device of the mesh along one axis, within range, changes its
+    rank exactly when it changes the coordinate. *)
+Lemma rank_set_coord_eqb : forall m c a v, mesh_wf m = true -> device_in m c ->
+  In a (mesh_axes m) -> v < axis_size m a ->
+  (rank m (set_coord c a v) =? rank m c) = (v =? c a).
+Proof.
+  intros m c a v Hm Hc Ha Hv. destruct (Nat.eqb_spec v (c a)) as [-> | Hne].
+  - apply Nat.eqb_eq. apply rank_ext. intros x _. unfold set_coord.
+    destruct (Nat.eqb_spec x a) as [-> |]; reflexivity.
+  - apply Nat.eqb_neq. intros E. apply Hne.
+    apply (rank_inj m _ _ Hm (device_in_set_coord m c a v Hc Hv) Hc) with (x := a) in E;
+      [| exact Ha]. rewrite set_coord_same in E. exact E.
+Qed.
+
+(** The traffic of a gather or all-to-all over axis [a]: the new array has
+    extent [n * |a|] in dimension [d], and position [l] comes from the group
+    member [l_d / n], which is another rank unless it is [c[a]]. *)
+Lemma count_moved : forall m c a s d n (p : list nat -> bool),
+  mesh_wf m = true -> device_in m c -> In a (mesh_axes m) ->
+  d < length s -> nth d s 0 = n * axis_size m a ->
+  (forall l, p l = negb (rank m (set_coord c a (nth d l 0 / n)) =? rank m c)) ->
+  length (filter p (box_indices s)) = prod (upd s d 1) * (n * (axis_size m a - 1)).
+Proof.
+  intros m c a s d n p Hm Hc Ha Hd Hn Hp.
+  rewrite (filter_ext_in p (fun l => negb (nth d l 0 / n =? c a))).
+  - etransitivity; [apply (count_box_dim s d (fun i => negb (i / n =? c a)) Hd) |].
+    rewrite Hn. f_equal.
+    etransitivity; [apply (count_seq_div (fun q => negb (q =? c a))) |].
+    rewrite count_seq_neq by (apply Hc; exact Ha). reflexivity.
+  - intros l Hl. rewrite Hp. apply in_box_indices, in_box_nth in Hl.
+    destruct Hl as [_ Hl]. specialize (Hl d Hd). rewrite Hn in Hl.
+    rewrite rank_set_coord_eqb; auto.
+    apply Nat.div_lt_upper_bound; [intros ->; simpl in Hl; lia | exact Hl].
+Qed.
+
+(** ** The closed forms *)
+
+Lemma received_dyn_slice : forall m t d x t' r, mesh_wf m = true -> r < mesh_size m ->
+  step_type m t (DynSlice d x) = OK t' -> received m t (DynSlice d x) r = 0.
+Proof.
+  intros m t d x t' r Hm Hr Hk. unfold received. rewrite Hk.
+  rewrite (length_filter_const _ _ _ false); [reflexivity |].
+  intros l _. simpl. rewrite rank_device_of_rank, Nat.eqb_refl by assumption. reflexivity.
+Qed.
+
+Lemma received_all_gather : forall m t d t' r, mesh_wf m = true -> ty_wf m t = true ->
+  r < mesh_size m -> step_type m t (AllGather d) = OK t' ->
+  received m t (AllGather d) r
+  = (axis_size m (last_axis (fst (dim_of t d))) - 1) * local_size m t.
+Proof.
+  intros m t d t' r Hm Ht Hr Hk. unfold received. rewrite Hk. simpl in Hk.
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
+  assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply nth_error_nth; exact Hd).
+  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
+  assert (Ha : In a (mesh_axes m)).
+  { apply (proj1 (dim_wf_parts m _ _ Hw)). apply in_or_app. right. left. reflexivity. }
+  set (c := device_of_rank m r).
+  assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
+  assert (Hrc : rank m c = r) by (apply rank_device_of_rank; assumption).
+  assert (HLS : length (local_shape m t) = length t) by apply length_local_shape.
+  rewrite local_shape_set_dim.
+  rewrite (count_moved m c a _ d (extent m (ys ++ [a], n))); auto.
+  - rewrite upd_upd_same, Hdim. simpl fst. unfold last_axis. rewrite last_axis_app.
+    unfold local_size. rewrite (prod_nth (local_shape m t) d) by lia.
+    rewrite nth_local_shape. fold (dim_of t d). rewrite Hdim. ring.
+  - rewrite length_upd. lia.
+  - rewrite nth_upd_same by lia. apply extent_unsnoc; assumption.
+  - intros l. rewrite Hrc. unfold wire. rewrite Hdim. simpl fst. unfold last_axis.
+    rewrite last_axis_app. reflexivity.
+Qed.
+
+Lemma received_all_to_all : forall m t s u t' r, mesh_wf m = true -> ty_wf m t = true ->
+  r < mesh_size m -> step_type m t (AllToAll s u) = OK t' ->
+  received m t (AllToAll s u) r
+  = local_size m t / axis_size m (last_axis (fst (dim_of t s)))
+    * (axis_size m (last_axis (fst (dim_of t s))) - 1).
+Proof.
+  intros m t s u t' r Hm Ht Hr Hk. unfold received. rewrite Hk. simpl in Hk.
+  destruct (Nat.eqb_spec s u) as [| Hsu]; [discriminate |].
+  destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
+  destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
+  destruct (split_last xs) as [[xs' a]|] eqn:Hl; [| discriminate].
+  destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; [| discriminate].
+  simpl in Hk. injection Hk as <-. apply split_last_app in Hl. subst xs.
+  apply Nat.eqb_eq in Hdiv.
+  pose proof (nth_error_lt _ _ _ _ Hs) as Hlts. pose proof (nth_error_lt _ _ _ _ Hu) as Hltu.
+  assert (Hdims : dim_of t s = (xs' ++ [a], ns)) by (apply nth_error_nth; exact Hs).
+  assert (Hdimu : dim_of t u = (ys, nu)) by (apply nth_error_nth; exact Hu).
+  assert (Hws : dim_wf m (xs' ++ [a], ns) = true) by (eapply ty_wf_nth_error; eassumption).
+  assert (Hwu : dim_wf m (ys, nu) = true) by (eapply ty_wf_nth_error; eassumption).
+  assert (Ha : In a (mesh_axes m)).
+  { apply (proj1 (dim_wf_parts m _ _ Hws)). apply in_or_app. right. left. reflexivity. }
+  pose proof (mesh_wf_size_pos m a Hm Ha) as HA.
+  set (c := device_of_rank m r).
+  assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
+  assert (Hrc : rank m c = r) by (apply rank_device_of_rank; assumption).
+  assert (HLS : length (local_shape m t) = length t) by apply length_local_shape.
+  rewrite !local_shape_set_dim.
+  rewrite (count_moved m c a _ s (extent m (xs' ++ [a], ns))); auto.
+  - rewrite Hdims. simpl fst. unfold last_axis. rewrite last_axis_app.
+    set (LS := local_shape m t). set (A := axis_size m a).
+    set (e2 := extent m (ys ++ [a], nu)). set (ns' := extent m (xs' ++ [a], ns)).
+    rewrite (upd_upd_comm _ _ s u _ _ Hsu), upd_upd_same, upd_upd_comm by lia.
+    assert (HLu : nth u LS 0 = e2 * A).
+    { unfold LS. rewrite nth_local_shape. fold (dim_of t u). rewrite Hdimu.
+      unfold e2. rewrite extent_snoc by assumption.
+      apply Nat.mod_divides in Hdiv; [| lia]. destruct Hdiv as [k Hk]. rewrite Hk.
+      fold A. rewrite (Nat.mul_comm A k), Nat.div_mul by lia. ring. }
+    assert (HLs : nth s (upd LS u 1) 0 = ns').
+    { rewrite nth_upd_other by lia. unfold LS. rewrite nth_local_shape. fold (dim_of t s).
+      rewrite Hdims. reflexivity. }
+    unfold local_size. fold LS.
+    rewrite (prod_upd (upd LS s 1) u e2) by (unfold LS; rewrite length_upd; lia).
+    rewrite (prod_nth LS u), (prod_nth (upd LS u 1) s), HLu, HLs by (unfold LS; rewrite ?length_upd; lia).
+    rewrite upd_upd_comm by lia. set (Q := prod (upd (upd LS u 1) s 1)).
+    replace (Q * ns' * (e2 * A)) with (Q * ns' * e2 * A) by ring.
+    rewrite Nat.div_mul by lia. ring.
+  - rewrite !length_upd. lia.
+  - rewrite nth_upd_other, nth_upd_same by lia. apply extent_unsnoc; assumption.
+  - intros l. rewrite Hrc. unfold wire. rewrite Hdims. simpl fst. unfold last_axis.
+    rewrite last_axis_app. reflexivity.
+Qed.
+
+Lemma received_all_permute : forall m t t0 t' r, step_type m t (AllPermute t0) = OK t' ->
+  received m t (AllPermute t0) r
+  = if rank m (holder m t t0 (device_of_rank m r)) =? r then 0 else local_size m t.
+Proof.
+  intros m t t0 t' r Hk. unfold received. rewrite Hk. simpl in Hk.
+  destruct (ty_wf m t0); [| discriminate]. simpl in Hk.
+  destruct (list_eqb (global_shape t0) (global_shape t)); [| discriminate]. simpl in Hk.
+  destruct (list_eqb (local_shape m t0) (local_shape m t)) eqn:Hls; [| discriminate].
+  injection Hk as <-. apply list_eqb_eq in Hls.
+  rewrite (length_filter_const _ _ _ (negb (rank m (holder m t t0 (device_of_rank m r)) =? r)))
+    by reflexivity.
+  destruct (rank m (holder m t t0 (device_of_rank m r)) =? r); [reflexivity |].
+  simpl. rewrite length_box_indices, Hls. reflexivity.
+Qed.
+
+Theorem received_closed_form : forall m t k t' r, mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t k = OK t' -> r < mesh_size m -> received m t k r = recv_count m t k r.
+Proof.
+  intros m t k t' r Hm Ht Hk Hr. destruct k as [d x | d | s u | t0]; simpl recv_count.
+  - eapply received_dyn_slice; eassumption.
+  - eapply received_all_gather; eassumption.
+  - eapply received_all_to_all; eassumption.
+  - eapply received_all_permute; eassumption.
+Qed.
+
+(** ** The checker's report *)
+
+Lemma check_steps_traffic : forall m p t i reps final r,
+  mesh_wf m = true -> ty_wf m t = true -> r < mesh_size m ->
+  check_steps m t p i = OK (reps, final) ->
+  map (fun s => sr_recv s r) reps = received_trace m t p r.
+Proof.
+  intros m p. induction p as [|k p IH]; intros t i reps final r Hm Ht Hr H; simpl in H.
+  - injection H as <- <-. reflexivity.
+  - destruct (step_type m t k) as [t'|e] eqn:Hk; [| discriminate].
+    destruct (check_steps m t' p (S i)) as [[reps' final']|e] eqn:Hc; [| discriminate].
+    injection H as <- <-. simpl. rewrite Hk. f_equal.
+    + symmetry. eapply received_closed_form; eassumption.
+    + eapply IH; [exact Hm | eapply step_type_wf; eassumption | exact Hr | exact Hc].
+Qed.
+
+Theorem check_traffic : forall m src tgt p rep, check m src tgt p = OK rep ->
+  forall r, r < mesh_size m -> map (fun s => sr_recv s r) (rp_steps rep) = received_trace m src p r.
+Proof.
+  intros m src tgt p rep H r Hr. unfold check in H.
+  destruct (mesh_wf m) eqn:Hm; [| discriminate]. simpl in H.
+  destruct (ty_wf m src) eqn:Hs; [| discriminate]. simpl in H.
+  destruct (ty_wf m tgt); [| discriminate]. simpl in H.
+  destruct (list_eqb (global_shape src) (global_shape tgt)); [| discriminate]. simpl in H.
+  destruct (check_steps m src p 0) as [[reps final]|e] eqn:Hc; [| discriminate].
+  destruct (ty_eqb final tgt); [| discriminate].
+  injection H as <-. simpl. eapply check_steps_traffic; eassumption.
+Qed.
