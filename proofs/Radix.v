@@ -443,7 +443,7 @@ Lemma length_local_shape : forall m t, length (local_shape m t) = length t.
 Proof. intros. apply map_length. Qed.
 
 (** Two boxes agree when, dimension by dimension, corner plus index agree. *)
-Lemma box_index_pointwise : forall m t t' c c' l l',
+Lemma box_index_pointwise : forall m (t t' : ty) c c' l l',
   length t' = length t -> length l = length t -> length l' = length t ->
   (forall i, i < length t ->
      offset m (nth i t ([], 0)) c + nth i l 0 = offset m (nth i t' ([], 0)) c' + nth i l' 0) ->
