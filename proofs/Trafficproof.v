@@ -220,7 +220,7 @@ Lemma nth_error_lt : forall A (l : list A) i e, nth_error l i = Some e -> i < le
 Proof. intros A l i e H. apply nth_error_Some. congruence. Qed.
 
 (** Appending an axis [x] to a dimension whose local extent [|x|] divides. *)
-Lemma dim_wf_snoc : forall m xs x n, mesh_wf m = true -> dim_wf m (xs, n) = true ->
+Lemma dim_wf_append_axis : forall m xs x n, mesh_wf m = true -> dim_wf m (xs, n) = true ->
   In x (mesh_axes m) -> extent m (xs, n) mod axis_size m x = 0 ->
   dim_wf m (xs ++ [x], n) = true.
 Proof.
@@ -233,7 +233,7 @@ Proof.
 Qed.
 
 (** Dropping the last axis of a dimension. *)
-Lemma dim_wf_unsnoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
+Lemma dim_wf_drop_last : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
   dim_wf m (ys, n) = true.
 Proof.
   intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [H2 H3]].
@@ -244,7 +244,7 @@ Proof.
   unfold shards; cbn [fst]. apply (mod_mul_l_zero _ _ (axis_size m a)); [nia | exact H3].
 Qed.
 
-Theorem step_type_wf : forall m t k t', mesh_wf m = true -> ty_wf m t = true ->
+Theorem step_type_keeps_wf : forall m t k t', mesh_wf m = true -> ty_wf m t = true ->
   step_type m t k = OK t' -> ty_wf m t' = true.
 Proof.
   intros m t k t' Hm Ht Hk. pose proof (ty_wf_NoDup m t Ht) as Hnd.
@@ -257,7 +257,7 @@ Proof.
     simpl in Hk. injection Hk as <-. apply memb_In in Hx. apply memb_false_notIn in Hxt.
     apply Nat.eqb_eq in Hdiv. unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
     apply ty_wf_make.
-    + apply forallb_upd; [exact Hall |]. apply dim_wf_snoc; auto.
+    + apply forallb_upd; [exact Hall |]. apply dim_wf_append_axis; auto.
       eapply ty_wf_nth_error; eassumption.
     + pose proof (ty_axes_upd_perm t d (xs ++ [x], n) Hlt) as P.
       rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
@@ -267,7 +267,7 @@ Proof.
     destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
     injection Hk as <-. apply split_last_app in Hs. subst xs.
     unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt. apply ty_wf_make.
-    + apply forallb_upd; [exact Hall |]. eapply dim_wf_unsnoc; [exact Hm |].
+    + apply forallb_upd; [exact Hall |]. eapply dim_wf_drop_last; [exact Hm |].
       eapply ty_wf_nth_error; eassumption.
     + pose proof (ty_axes_upd_perm t d (ys, n) Hlt) as P.
       rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
@@ -287,8 +287,8 @@ Proof.
     { apply (proj1 (dim_wf_parts m _ _ Hws)). apply in_or_app. right. left. reflexivity. }
     apply ty_wf_make.
     + apply forallb_upd; [apply forallb_upd |]; auto.
-      * eapply dim_wf_unsnoc; eassumption.
-      * apply dim_wf_snoc; auto.
+      * eapply dim_wf_drop_last; eassumption.
+      * apply dim_wf_append_axis; auto.
     + pose proof (ty_axes_upd_perm t s (xs', ns) Hlts) as P1.
       rewrite (nth_error_nth _ _ _ Hs) in P1. simpl in P1. rewrite <- app_assoc in P1.
       apply Permutation_app_inv_l in P1.
@@ -307,7 +307,7 @@ Qed.
 (** ** Local extents around a changed dimension *)
 
 (** Without its last axis [a], a dimension's local extent is [|a|] times larger. *)
-Lemma extent_unsnoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
+Lemma extent_drop_last : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
   extent m (ys, n) = extent m (ys ++ [a], n) * axis_size m a.
 Proof.
   intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [_ H3]].
@@ -319,7 +319,7 @@ Proof.
 Qed.
 
 (** With an extra last axis [a], the local extent is divided by [|a|]. *)
-Lemma extent_snoc : forall m ys a n, mesh_wf m = true -> dim_wf m (ys, n) = true ->
+Lemma extent_append_axis : forall m ys a n, mesh_wf m = true -> dim_wf m (ys, n) = true ->
   In a (mesh_axes m) -> extent m (ys ++ [a], n) = extent m (ys, n) / axis_size m a.
 Proof.
   intros m ys a n Hm Hd Ha. destruct (dim_wf_parts m _ n Hd) as [H1 _].
@@ -403,7 +403,7 @@ Proof.
     unfold local_size. rewrite (prod_nth (local_shape m t) d) by lia.
     rewrite nth_local_shape. fold (dim_of t d). rewrite Hdim. ring.
   - rewrite length_upd. lia.
-  - rewrite nth_upd_same by lia. apply extent_unsnoc; assumption.
+  - rewrite nth_upd_same by lia. apply extent_drop_last; assumption.
   - intros l. rewrite Hrc. unfold wire. rewrite Hdim. simpl fst. unfold last_axis.
     rewrite last_axis_app. reflexivity.
 Qed.
@@ -442,7 +442,7 @@ Proof.
     rewrite (upd_upd_comm _ _ s u _ _ Hsu), upd_upd_same, upd_upd_comm by lia.
     assert (HLu : nth u LS 0 = e2 * A).
     { unfold LS. rewrite nth_local_shape. fold (dim_of t u). rewrite Hdimu.
-      unfold e2. rewrite extent_snoc by assumption.
+      unfold e2. rewrite extent_append_axis by assumption.
       apply Nat.mod_divides in Hdiv; [| lia]. destruct Hdiv as [k Hk]. rewrite Hk.
       fold A. rewrite (Nat.mul_comm A k), Nat.div_mul by lia. ring. }
     assert (HLs : nth s (upd LS u 1) 0 = ns').
@@ -455,7 +455,7 @@ Proof.
     replace (Q * ns' * (e2 * A)) with (Q * ns' * e2 * A) by ring.
     rewrite Nat.div_mul by lia. ring.
   - rewrite !length_upd. lia.
-  - rewrite nth_upd_other, nth_upd_same by lia. apply extent_unsnoc; assumption.
+  - rewrite nth_upd_other, nth_upd_same by lia. apply extent_drop_last; assumption.
   - intros l. rewrite Hrc. unfold wire. rewrite Hdims. simpl fst. unfold last_axis.
     rewrite last_axis_app. reflexivity.
 Qed.
@@ -498,7 +498,7 @@ Proof.
     destruct (check_steps m t' p (S i)) as [[reps' final']|e] eqn:Hc; [| discriminate].
     injection H as <- <-. simpl. rewrite Hk. f_equal.
     + symmetry. eapply received_closed_form; eassumption.
-    + eapply IH; [exact Hm | eapply step_type_wf; eassumption | exact Hr | exact Hc].
+    + eapply IH; [exact Hm | eapply step_type_keeps_wf; eassumption | exact Hr | exact Hc].
 Qed.
 
 Theorem check_traffic : forall m src tgt p rep, check m src tgt p = OK rep ->
