@@ -6,9 +6,9 @@
     equal for every well-typed step, and [check_traffic] lifts this to the
     per-step figures of an accepted plan's report. *)
 
-From Coq Require Import List Arith Lia Bool Permutation.
+From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Radix.
+From Redist Require Import Model Semantics Checker Radix Semanticsproof.
 
 (** ** Counting filtered lists *)
 
@@ -133,200 +133,14 @@ Proof.
   rewrite IH by lia. reflexivity.
 Qed.
 
-(** ** Arithmetic of shard counts *)
-
-Lemma div_mul_split : forall N P A, P <> 0 -> A <> 0 -> N mod (P * A) = 0 ->
-  N / P = N / (P * A) * A.
-Proof.
-  intros N P A HP HA H. apply Nat.mod_divides in H; [| lia]. destruct H as [k ->].
-  replace (P * A * k) with (A * k * P) at 1 by ring. rewrite Nat.div_mul by lia.
-  rewrite (Nat.mul_comm (P * A) k), Nat.div_mul by lia. ring.
-Qed.
-
-Lemma mod_mul_of_div : forall N P A, P <> 0 -> A <> 0 -> N mod P = 0 -> (N / P) mod A = 0 ->
-  N mod (P * A) = 0.
-Proof.
-  intros N P A HP HA H1 H2.
-  apply Nat.mod_divides in H1; [| lia]. destruct H1 as [k ->].
-  rewrite (Nat.mul_comm P k), Nat.div_mul in H2 by lia.
-  apply Nat.mod_divides in H2; [| lia]. destruct H2 as [j ->].
-  apply Nat.mod_divides; [lia |]. exists j. lia.
-Qed.
-
-Lemma mod_mul_l_zero : forall N P A, P * A <> 0 -> N mod (P * A) = 0 -> N mod P = 0.
-Proof.
-  intros N P A HPA H. apply Nat.mod_divides in H; [| lia]. destruct H as [k ->].
-  apply Nat.mod_divides; [lia |]. exists (A * k). lia.
-Qed.
-
-Lemma shards_app : forall m xs ys n,
-  shards m (xs ++ ys, n) = prod (map (axis_size m) xs) * prod (map (axis_size m) ys).
-Proof. intros. unfold shards. simpl. rewrite map_app, prod_app. reflexivity. Qed.
-
-Lemma prod_sizes_pos : forall m xs, mesh_wf m = true ->
-  (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= prod (map (axis_size m) xs).
-Proof.
-  intros m xs Hm H. apply prod_pos. intros s Hs. apply in_map_iff in Hs.
-  destruct Hs as [x [<- Hx]]. apply mesh_wf_size_pos; auto.
-Qed.
-
-(** The parts of a well-formed dimension. *)
-Lemma dim_wf_parts : forall m xs n, dim_wf m (xs, n) = true ->
-  (forall x, In x xs -> In x (mesh_axes m)) /\ 1 <= n /\ n mod shards m (xs, n) = 0.
-Proof.
-  intros m xs n H. unfold dim_wf in H. simpl in H.
-  apply andb_true_iff in H. destruct H as [H H3]. apply andb_true_iff in H.
-  destruct H as [H1 H2]. rewrite forallb_forall in H1. split; [| split].
-  - intros x Hx. apply memb_In. auto.
-  - apply Nat.leb_le. exact H2.
-  - apply Nat.eqb_eq. exact H3.
-Qed.
-
-Lemma dim_wf_make : forall m xs n, (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= n ->
-  n mod shards m (xs, n) = 0 -> dim_wf m (xs, n) = true.
-Proof.
-  intros m xs n H1 H2 H3. unfold dim_wf. cbn [fst snd].
-  rewrite (proj2 (forallb_forall _ _)) by (intros x Hx; apply memb_In; auto).
-  apply Nat.leb_le in H2. apply Nat.eqb_eq in H3. rewrite H2, H3. reflexivity.
-Qed.
+(** ** Dimensions of a well-formed type *)
 
 Lemma ty_wf_nth_error : forall m t d dd, ty_wf m t = true -> nth_error t d = Some dd ->
   dim_wf m dd = true.
 Proof. intros m t d dd H Hd. eapply ty_wf_dims; [exact H | eapply nth_error_In; exact Hd]. Qed.
 
-(** ** Types stay well-formed along a plan *)
-
-(** Replacing dimension [d] trades its axes for the new ones. *)
-Lemma ty_axes_upd_perm : forall t d v, d < length t ->
-  Permutation (fst (nth d t ([], 0)) ++ ty_axes (upd t d v)) (fst v ++ ty_axes t).
-Proof.
-  unfold ty_axes. induction t as [|e t IH]; intros [|d] v Hd; simpl in *; try lia.
-  - apply Permutation_app_swap_app.
-  - eapply perm_trans; [apply Permutation_app_swap_app |].
-    eapply perm_trans; [| apply Permutation_app_swap_app].
-    apply Permutation_app_head. apply IH. lia.
-Qed.
-
-Lemma ty_wf_make : forall m t, forallb (dim_wf m) t = true -> NoDup (ty_axes t) ->
-  ty_wf m t = true.
-Proof.
-  intros m t H1 H2. unfold ty_wf. rewrite H1. apply nodupb_NoDup in H2. rewrite H2. reflexivity.
-Qed.
-
-Lemma ty_wf_forallb : forall m t, ty_wf m t = true -> forallb (dim_wf m) t = true.
-Proof. intros m t H. unfold ty_wf in H. apply andb_true_iff in H. apply H. Qed.
-
 Lemma nth_error_lt : forall A (l : list A) i e, nth_error l i = Some e -> i < length l.
 Proof. intros A l i e H. apply nth_error_Some. congruence. Qed.
-
-(** Appending an axis [x] to a dimension whose local extent [|x|] divides. *)
-Lemma dim_wf_append_axis : forall m xs x n, mesh_wf m = true -> dim_wf m (xs, n) = true ->
-  In x (mesh_axes m) -> extent m (xs, n) mod axis_size m x = 0 ->
-  dim_wf m (xs ++ [x], n) = true.
-Proof.
-  intros m xs x n Hm Hd Hx Hdiv. destruct (dim_wf_parts m xs n Hd) as [H1 [H2 H3]].
-  pose proof (prod_sizes_pos m xs Hm H1). pose proof (mesh_wf_size_pos m x Hm Hx).
-  apply dim_wf_make; auto.
-  - intros y Hy. apply in_app_or in Hy. destruct Hy as [Hy | [<- | []]]; auto.
-  - rewrite shards_app. simpl. rewrite Nat.mul_1_r.
-    apply mod_mul_of_div; [lia | lia | exact H3 | exact Hdiv].
-Qed.
-
-(** Dropping the last axis of a dimension. *)
-Lemma dim_wf_drop_last : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
-  dim_wf m (ys, n) = true.
-Proof.
-  intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [H2 H3]].
-  assert (Hys : forall x, In x ys -> In x (mesh_axes m)) by (intros; apply H1, in_or_app; auto).
-  assert (Ha : In a (mesh_axes m)) by (apply H1, in_or_app; right; left; reflexivity).
-  pose proof (prod_sizes_pos m ys Hm Hys). pose proof (mesh_wf_size_pos m a Hm Ha).
-  apply dim_wf_make; auto. rewrite shards_app in H3. simpl in H3. rewrite Nat.mul_1_r in H3.
-  unfold shards; cbn [fst]. apply (mod_mul_l_zero _ _ (axis_size m a)); [nia | exact H3].
-Qed.
-
-Theorem step_type_keeps_wf : forall m t k t', mesh_wf m = true -> ty_wf m t = true ->
-  step_type m t k = OK t' -> ty_wf m t' = true.
-Proof.
-  intros m t k t' Hm Ht Hk. pose proof (ty_wf_NoDup m t Ht) as Hnd.
-  pose proof (ty_wf_forallb m t Ht) as Hall.
-  destruct k as [d x | d | s u | t0]; simpl in Hk.
-  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-    destruct (memb x (mesh_axes m)) eqn:Hx; [| discriminate]. simpl in Hk.
-    destruct (memb x (ty_axes t)) eqn:Hxt; [discriminate |].
-    destruct (extent m (xs, n) mod axis_size m x =? 0) eqn:Hdiv; [| discriminate].
-    simpl in Hk. injection Hk as <-. apply memb_In in Hx. apply memb_false_notIn in Hxt.
-    apply Nat.eqb_eq in Hdiv. unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
-    apply ty_wf_make.
-    + apply forallb_upd; [exact Hall |]. apply dim_wf_append_axis; auto.
-      eapply ty_wf_nth_error; eassumption.
-    + pose proof (ty_axes_upd_perm t d (xs ++ [x], n) Hlt) as P.
-      rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
-      apply Permutation_app_inv_l in P. eapply Permutation_NoDup; [apply Permutation_sym, P |].
-      constructor; assumption.
-  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-    destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-    injection Hk as <-. apply split_last_app in Hs. subst xs.
-    unfold set_dim. pose proof (nth_error_lt _ _ _ _ Hd) as Hlt. apply ty_wf_make.
-    + apply forallb_upd; [exact Hall |]. eapply dim_wf_drop_last; [exact Hm |].
-      eapply ty_wf_nth_error; eassumption.
-    + pose proof (ty_axes_upd_perm t d (ys, n) Hlt) as P.
-      rewrite (nth_error_nth _ _ _ Hd) in P. simpl in P. rewrite <- app_assoc in P.
-      apply Permutation_app_inv_l in P. apply Permutation_sym, Permutation_NoDup in P; [| exact Hnd].
-      inversion P. assumption.
-  - destruct (Nat.eqb_spec s u) as [| Hsu]; [discriminate |].
-    destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
-    destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
-    destruct (split_last xs) as [[xs' a]|] eqn:Hl; [| discriminate].
-    destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; [| discriminate].
-    simpl in Hk. injection Hk as <-. apply split_last_app in Hl. subst xs.
-    apply Nat.eqb_eq in Hdiv. unfold set_dim.
-    pose proof (nth_error_lt _ _ _ _ Hs) as Hlts. pose proof (nth_error_lt _ _ _ _ Hu) as Hltu.
-    assert (Hws : dim_wf m (xs' ++ [a], ns) = true) by (eapply ty_wf_nth_error; eassumption).
-    assert (Hwu : dim_wf m (ys, nu) = true) by (eapply ty_wf_nth_error; eassumption).
-    assert (Ha : In a (mesh_axes m)).
-    { apply (proj1 (dim_wf_parts m _ _ Hws)). apply in_or_app. right. left. reflexivity. }
-    apply ty_wf_make.
-    + apply forallb_upd; [apply forallb_upd |]; auto.
-      * eapply dim_wf_drop_last; eassumption.
-      * apply dim_wf_append_axis; auto.
-    + pose proof (ty_axes_upd_perm t s (xs', ns) Hlts) as P1.
-      rewrite (nth_error_nth _ _ _ Hs) in P1. simpl in P1. rewrite <- app_assoc in P1.
-      apply Permutation_app_inv_l in P1.
-      assert (Hlt1 : u < length (upd t s (xs', ns))) by (rewrite length_upd; exact Hltu).
-      pose proof (ty_axes_upd_perm _ u (ys ++ [a], nu) Hlt1) as P2.
-      rewrite nth_upd_other, (nth_error_nth _ _ _ Hu) in P2 by exact Hsu.
-      simpl in P2. rewrite <- app_assoc in P2. apply Permutation_app_inv_l in P2.
-      eapply Permutation_NoDup; [| exact Hnd]. simpl in P1.
-      apply Permutation_sym; eapply perm_trans; [exact P2 | exact P1].
-  - destruct (ty_wf m t0) eqn:Hw; [| discriminate]. simpl in Hk.
-    destruct (list_eqb (global_shape t0) (global_shape t)); [| discriminate]. simpl in Hk.
-    destruct (list_eqb (local_shape m t0) (local_shape m t)); [| discriminate].
-    injection Hk as <-. exact Hw.
-Qed.
-
-(** ** Local extents around a changed dimension *)
-
-(** Without its last axis [a], a dimension's local extent is [|a|] times larger. *)
-Lemma extent_drop_last : forall m ys a n, mesh_wf m = true -> dim_wf m (ys ++ [a], n) = true ->
-  extent m (ys, n) = extent m (ys ++ [a], n) * axis_size m a.
-Proof.
-  intros m ys a n Hm Hd. destruct (dim_wf_parts m _ n Hd) as [H1 [_ H3]].
-  assert (Hys : forall x, In x ys -> In x (mesh_axes m)) by (intros; apply H1, in_or_app; auto).
-  assert (Ha : In a (mesh_axes m)) by (apply H1, in_or_app; right; left; reflexivity).
-  pose proof (prod_sizes_pos m ys Hm Hys). pose proof (mesh_wf_size_pos m a Hm Ha).
-  unfold extent in *. rewrite shards_app in *. simpl in *. rewrite Nat.mul_1_r in *.
-  apply div_mul_split; [lia | lia | exact H3].
-Qed.
-
-(** With an extra last axis [a], the local extent is divided by [|a|]. *)
-Lemma extent_append_axis : forall m ys a n, mesh_wf m = true -> dim_wf m (ys, n) = true ->
-  In a (mesh_axes m) -> extent m (ys ++ [a], n) = extent m (ys, n) / axis_size m a.
-Proof.
-  intros m ys a n Hm Hd Ha. destruct (dim_wf_parts m _ n Hd) as [H1 _].
-  pose proof (prod_sizes_pos m ys Hm H1). pose proof (mesh_wf_size_pos m a Hm Ha).
-  unfold extent. rewrite shards_app. unfold shards. simpl. rewrite Nat.mul_1_r, Nat.div_div by lia.
-  reflexivity.
-Qed.
 
 Lemma local_shape_set_dim : forall m t d dd,
   local_shape m (set_dim t d dd) = upd (local_shape m t) d (extent m dd).
@@ -391,8 +205,7 @@ Proof.
   pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
   assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply nth_error_nth; exact Hd).
   assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
-  assert (Ha : In a (mesh_axes m)).
-  { apply (proj1 (dim_wf_parts m _ _ Hw)). apply in_or_app. right. left. reflexivity. }
+  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [Ha Hext]].
   set (c := device_of_rank m r).
   assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
   assert (Hrc : rank m c = r) by (apply rank_device_of_rank; assumption).
@@ -403,7 +216,7 @@ Proof.
     unfold local_size. rewrite (prod_nth (local_shape m t) d) by lia.
     rewrite nth_local_shape. fold (dim_of t d). rewrite Hdim. ring.
   - rewrite length_upd. lia.
-  - rewrite nth_upd_same by lia. apply extent_drop_last; assumption.
+  - rewrite nth_upd_same by lia. exact Hext.
   - intros l. rewrite Hrc. unfold wire. rewrite Hdim. simpl fst. unfold last_axis.
     rewrite last_axis_app. reflexivity.
 Qed.
@@ -426,9 +239,7 @@ Proof.
   assert (Hdims : dim_of t s = (xs' ++ [a], ns)) by (apply nth_error_nth; exact Hs).
   assert (Hdimu : dim_of t u = (ys, nu)) by (apply nth_error_nth; exact Hu).
   assert (Hws : dim_wf m (xs' ++ [a], ns) = true) by (eapply ty_wf_nth_error; eassumption).
-  assert (Hwu : dim_wf m (ys, nu) = true) by (eapply ty_wf_nth_error; eassumption).
-  assert (Ha : In a (mesh_axes m)).
-  { apply (proj1 (dim_wf_parts m _ _ Hws)). apply in_or_app. right. left. reflexivity. }
+  destruct (dim_wf_snoc_inv m xs' a ns Hm Hws) as [_ [Ha Hext]].
   pose proof (mesh_wf_size_pos m a Hm Ha) as HA.
   set (c := device_of_rank m r).
   assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
@@ -442,7 +253,7 @@ Proof.
     rewrite (upd_upd_comm _ _ s u _ _ Hsu), upd_upd_same, upd_upd_comm by lia.
     assert (HLu : nth u LS 0 = e2 * A).
     { unfold LS. rewrite nth_local_shape. fold (dim_of t u). rewrite Hdimu.
-      unfold e2. rewrite extent_append_axis by assumption.
+      unfold e2. rewrite extent_snoc.
       apply Nat.mod_divides in Hdiv; [| lia]. destruct Hdiv as [k Hk]. rewrite Hk.
       fold A. rewrite (Nat.mul_comm A k), Nat.div_mul by lia. ring. }
     assert (HLs : nth s (upd LS u 1) 0 = ns').
@@ -455,7 +266,7 @@ Proof.
     replace (Q * ns' * (e2 * A)) with (Q * ns' * e2 * A) by ring.
     rewrite Nat.div_mul by lia. ring.
   - rewrite !length_upd. lia.
-  - rewrite nth_upd_other, nth_upd_same by lia. apply extent_drop_last; assumption.
+  - rewrite nth_upd_other, nth_upd_same by lia. exact Hext.
   - intros l. rewrite Hrc. unfold wire. rewrite Hdims. simpl fst. unfold last_axis.
     rewrite last_axis_app. reflexivity.
 Qed.
@@ -498,7 +309,7 @@ Proof.
     destruct (check_steps m t' p (S i)) as [[reps' final']|e] eqn:Hc; [| discriminate].
     injection H as <- <-. simpl. rewrite Hk. f_equal.
     + symmetry. eapply received_closed_form; eassumption.
-    + eapply IH; [exact Hm | eapply step_type_keeps_wf; eassumption | exact Hr | exact Hc].
+    + eapply IH; [exact Hm | eapply (proj1 (step_type_wf m t k t' Hm Ht Hk)) | exact Hr | exact Hc].
 Qed.
 
 Theorem check_traffic : forall m src tgt p rep, check m src tgt p = OK rep ->
