@@ -72,13 +72,6 @@ Proof.
   induction l as [|a l IH]; intros [|i] [|j] v d H; simpl; auto; try lia.
 Qed.
 
-Lemma nth_error_upd_same : forall A (l : list A) i v e,
-  nth_error l i = Some e -> nth_error (upd l i v) i = Some v.
-Proof.
-  induction l as [|a l IH]; intros [|i] v e H; simpl in *; try discriminate; auto.
-  eapply IH. exact H.
-Qed.
-
 Lemma nth_error_upd_other : forall A (l : list A) i j v,
   i <> j -> nth_error (upd l i v) j = nth_error l j.
 Proof.
@@ -135,13 +128,6 @@ Proof.
     inversion H. subst. simpl. f_equal. apply IH. reflexivity.
 Qed.
 
-Lemma split_last_None : forall xs, split_last xs = None -> xs = [].
-Proof.
-  intros xs H. destruct xs as [|x xs] using rev_ind; [reflexivity |].
-  assert (split_last (xs ++ [x]) = Some (xs, x)) by (apply split_last_app; reflexivity).
-  congruence.
-Qed.
-
 Lemma last_axis_app : forall ys a, last (ys ++ [a]) 0 = a.
 Proof.
   intros ys a. induction ys as [|y ys IH]; [reflexivity |].
@@ -162,9 +148,6 @@ Proof.
   intros c xs. unfold radix. induction xs as [|x xs IH]; intros a; simpl; [lia |].
   rewrite (IH (a * axis_size m x + c x)), (IH (c x)). nia.
 Qed.
-
-Lemma radix_nil : forall c, radix m c [] = 0.
-Proof. reflexivity. Qed.
 
 Lemma radix_cons : forall c x xs,
   radix m c (x :: xs) = c x * prod (map (axis_size m) xs) + radix m c xs.
@@ -298,12 +281,6 @@ Proof.
   destruct (Nat.eqb_spec x y) as [-> | Hne].
   - apply Nat.leb_le. exact Hs.
   - destruct Hx as [Hx | Hx]; [simpl in Hx; congruence | auto].
-Qed.
-
-Lemma axis_size_notin : forall m x, ~ In x (mesh_axes m) -> axis_size m x = 0.
-Proof.
-  induction m as [|[y s] m IH]; intros x H; simpl in *; [reflexivity |].
-  destruct (Nat.eqb_spec x y); [subst; tauto | auto].
 Qed.
 
 (** With distinct names, the sizes read by name are the sizes listed. *)
