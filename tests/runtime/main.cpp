@@ -1,0 +1,104 @@
+// doctest under MPI: every rank runs every test case.  With REDIST_TEST_OUT
+// set, rank r writes its report to $REDIST_TEST_OUT.rank<r> (the runner
+// script adds them up); otherwise only rank 0 reports to stdout.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <numeric>
+#include <string>
+
+#include "support.hpp"
+
+namespace test {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+std::vector<unsigned char> source(int rank, const Index& ext, std::size_t elem, unsigned salt) {
+  const std::size_t n = count(ext);
+  std::vector<unsigned char> v(n * elem + kCanary, kPoison);
+  for (std::size_t e = 0; e < n; ++e)
+    for (std::size_t b = 0; b < elem; ++b) v[e * elem + b] = label(rank, e, b, salt);
+  return v;
+}
+
+void Tally::canary(const std::vector<unsigned char>& buf, std::size_t used, const std::string& what) {
+  for (std::size_t i = used; i < buf.size(); ++i)
+    if (buf[i] != kPoison) {
+      fail(what + ": wrote past its result, at byte " + std::to_string(i));
+      return;
+    }
+}
+
+void Tally::finish() {
+  long total = 0;
+  MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (bad > 0) {
+    INFO("rank " << world_rank() << ": " << bad << " failures, first: " << first);
+    CHECK(bad == 0);
+  }
+  CHECK_MESSAGE(total == 0, "failures summed over all ranks");
+}
+
+std::vector<redist::Group> all_groups(int n) {
+  std::vector<redist::Group> gs;
+  for (int stride = 1; stride <= n; ++stride)
+    for (int size = 1; stride * size <= n; ++size)
+      if (n % (stride * size) == 0) gs.push_back({stride, size});
+  return gs;
+}
+
+redist::Mesh& flat_mesh() {
+  static redist::Mesh mesh = [] {
+    redist::Mesh m;
+    const int axes[] = {world_size()};
+    const redist::Status st = redist::Mesh::create(MPI_COMM_WORLD, axes, 1, &m);
+    REQUIRE_MESSAGE(st.ok(), st.message());
+    const std::vector<redist::Group> gs = all_groups(world_size());
+    const redist::Status sp = m.prepare(gs.data(), gs.size());
+    REQUIRE_MESSAGE(sp.ok(), sp.message());
+    return m;
+  }();
+  return mesh;
+}
+
+std::string describe(const Index& ext, std::size_t elem) {
+  std::string s = "shape [";
+  for (std::size_t i = 0; i < ext.size(); ++i) s += (i ? "," : "") + std::to_string(ext[i]);
+  return s + "] elem " + std::to_string(elem);
+}
+
+}  // namespace test
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int rank = test::world_rank();
+  int result = 0;
+  {
+    doctest::Context ctx;
+    ctx.applyCommandLine(argc, argv);
+    std::ofstream file;
+    if (const char* out = std::getenv("REDIST_TEST_OUT")) {
+      file.open(std::string(out) + ".rank" + std::to_string(rank));
+      ctx.setCout(&file);
+    } else if (rank != 0) {
+      ctx.setOption("out", "/dev/null");
+    }
+    result = ctx.run();
+    // The flat mesh's communicators must be freed before MPI_Finalize.
+    test::flat_mesh() = redist::Mesh();
+  }
+  MPI_Finalize();
+  return result;
+}
