@@ -15,6 +15,12 @@ let fst = function
 let snd = function
 | (_, y) -> y
 
+(** val length : 'a1 list -> int **)
+
+let rec length = function
+| [] -> 0
+| _ :: l' -> Stdlib.Int.succ (length l')
+
 (** val app : 'a1 list -> 'a1 list -> 'a1 list **)
 
 let rec app l m =
@@ -35,6 +41,16 @@ module Nat =
         (fun u' -> divmod x' y q u')
         u)
       x
+
+  (** val gcd : int -> int -> int **)
+
+  let rec gcd a b =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> b)
+      (fun a' ->
+      gcd ((fun a b -> if b = 0 then a else a mod b) b (Stdlib.Int.succ a'))
+        (Stdlib.Int.succ a'))
+      a
  end
 
 (** val nth : int -> 'a1 list -> 'a1 -> 'a1 **)
@@ -69,6 +85,12 @@ let rec last l d =
   | a :: l0 -> (match l0 with
                 | [] -> a
                 | _ :: _ -> last l0 d)
+
+(** val rev : 'a1 list -> 'a1 list **)
+
+let rec rev = function
+| [] -> []
+| x :: l' -> app (rev l') (x :: [])
 
 (** val map : ('a1 -> 'a2) -> 'a1 list -> 'a2 list **)
 
@@ -107,6 +129,25 @@ let rec forallb f = function
 | [] -> true
 | a :: l0 -> (&&) (f a) (forallb f l0)
 
+(** val filter : ('a1 -> bool) -> 'a1 list -> 'a1 list **)
+
+let rec filter f = function
+| [] -> []
+| x :: l0 -> if f x then x :: (filter f l0) else filter f l0
+
+(** val find : ('a1 -> bool) -> 'a1 list -> 'a1 option **)
+
+let rec find f = function
+| [] -> None
+| x :: tl -> if f x then Some x else find f tl
+
+(** val partition : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list **)
+
+let rec partition f = function
+| [] -> ([], [])
+| x :: tl ->
+  let (g, d) = partition f tl in if f x then ((x :: g), d) else (g, (x :: d))
+
 (** val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list **)
 
 let rec combine l l' =
@@ -124,6 +165,14 @@ let rec seq start len =
     (fun _ -> [])
     (fun len0 -> start :: (seq (Stdlib.Int.succ start) len0))
     len
+
+(** val repeat : 'a1 -> int -> 'a1 list **)
+
+let rec repeat x n =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun k -> x :: (repeat x k))
+    n
 
 (** val prod0 : int list -> int **)
 
@@ -457,6 +506,16 @@ let rec holder_from m t t' c0 c =
 let holder m t t' c =
   holder_from m t t' c c
 
+(** val trace : mesh -> ty -> plan -> ty list **)
+
+let rec trace m t p =
+  t :: (match p with
+        | [] -> []
+        | k :: p' ->
+          (match step_type m t k with
+           | OK t' -> trace m t' p'
+           | Error _ -> []))
+
 (** val recv_count : mesh -> ty -> collective -> int -> int **)
 
 let recv_count m t k r =
@@ -565,3 +624,463 @@ let lower_bound_recv m src tgt r =
       (map (fun de ->
         overlap (offset m (fst de) c) (extent m (fst de))
           (offset m (snd de) c) (extent m (snd de))) (combine src tgt)))
+
+(** val is_slice : collective -> bool **)
+
+let is_slice = function
+| DynSlice (_, _) -> true
+| _ -> false
+
+(** val is_flat : collective -> bool **)
+
+let is_flat = function
+| DynSlice (_, _) -> false
+| AllGather _ -> false
+| _ -> true
+
+(** val is_gather : collective -> bool **)
+
+let is_gather = function
+| AllGather _ -> true
+| _ -> false
+
+(** val take_while : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list **)
+
+let rec take_while f l = match l with
+| [] -> ([], [])
+| x :: l' ->
+  if f x then let (a, b) = take_while f l' in ((x :: a), b) else ([], l)
+
+(** val nf_split : plan -> ((plan * plan) * plan) * plan **)
+
+let nf_split p =
+  let (sl, r1) = take_while is_slice p in
+  let (fl, r2) = take_while is_flat r1 in
+  let (ga, r3) = take_while is_gather r2 in (((sl, fl), ga), r3)
+
+(** val normal_form : plan -> bool **)
+
+let normal_form p =
+  let (_, p1) = nf_split p in (match p1 with
+                               | [] -> true
+                               | _ :: _ -> false)
+
+(** val least_factor_from : int -> int -> int -> int **)
+
+let rec least_factor_from fuel d n =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> n)
+    (fun f ->
+    if (<) n (( * ) d d)
+    then n
+    else if (=) ((fun a b -> if b = 0 then a else a mod b) n d) 0
+         then d
+         else least_factor_from f (Stdlib.Int.succ d) n)
+    fuel
+
+(** val least_factor : int -> int **)
+
+let least_factor n =
+  least_factor_from n (Stdlib.Int.succ (Stdlib.Int.succ 0)) n
+
+(** val prime_factors_fuel : int -> int -> int list **)
+
+let rec prime_factors_fuel fuel n =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (<=) n (Stdlib.Int.succ 0)
+    then []
+    else let p = least_factor n in
+         p :: (prime_factors_fuel f
+                ((fun a b -> if b = 0 then 0 else a / b) n p)))
+    fuel
+
+(** val prime_factors : int -> int list **)
+
+let prime_factors n =
+  prime_factors_fuel n n
+
+(** val chain_splits : axis -> int list -> int -> refinement **)
+
+let rec chain_splits x fs fresh =
+  match fs with
+  | [] -> []
+  | f :: fs' ->
+    (match fs' with
+     | [] -> []
+     | _ :: _ ->
+       { sp_axis = x; sp_hi = fresh; sp_lo = (Stdlib.Int.succ fresh); sp_q =
+         f; sp_r =
+         (prod0 fs') } :: (chain_splits (Stdlib.Int.succ fresh) fs'
+                            (Stdlib.Int.succ (Stdlib.Int.succ fresh))))
+
+(** val refine_all : (int list -> int list) -> mesh -> int -> refinement **)
+
+let rec refine_all group m fresh =
+  match m with
+  | [] -> []
+  | p :: m' ->
+    let (x, s) = p in
+    let fs = group (prime_factors s) in
+    app (chain_splits x fs fresh)
+      (refine_all group m'
+        ((+) fresh (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length fs))))
+
+(** val fresh_axis : mesh -> axis **)
+
+let fresh_axis m =
+  Stdlib.Int.succ (fold_left Stdlib.max (mesh_axes m) 0)
+
+(** val lo_least : int list -> int list **)
+
+let lo_least fs = match fs with
+| [] -> fs
+| p :: fs' -> (match fs' with
+               | [] -> fs
+               | _ :: _ -> (prod0 fs') :: (p :: []))
+
+(** val hi_least : int list -> int list **)
+
+let hi_least fs = match fs with
+| [] -> fs
+| p :: fs' -> (match fs' with
+               | [] -> fs
+               | _ :: _ -> p :: ((prod0 fs') :: []))
+
+(** val split_eqb : split -> split -> bool **)
+
+let split_eqb a b =
+  list_eqb
+    (a.sp_axis :: (a.sp_hi :: (a.sp_lo :: (a.sp_q :: (a.sp_r :: [])))))
+    (b.sp_axis :: (b.sp_hi :: (b.sp_lo :: (b.sp_q :: (b.sp_r :: [])))))
+
+(** val refinement_eqb : refinement -> refinement -> bool **)
+
+let rec refinement_eqb a b =
+  match a with
+  | [] -> (match b with
+           | [] -> true
+           | _ :: _ -> false)
+  | x :: a' ->
+    (match b with
+     | [] -> false
+     | y :: b' -> (&&) (split_eqb x y) (refinement_eqb a' b'))
+
+(** val dedup_refinements : refinement list -> refinement list **)
+
+let rec dedup_refinements = function
+| [] -> []
+| r :: rs' ->
+  r :: (filter (fun r' -> negb (refinement_eqb r r')) (dedup_refinements rs'))
+
+(** val candidate_refinements : mesh -> refinement list **)
+
+let candidate_refinements m =
+  let f = fresh_axis m in
+  dedup_refinements
+    ([] :: ((refine_all lo_least m f) :: ((refine_all hi_least m f) :: (
+    (refine_all rev m f) :: ((refine_all (fun fs -> fs) m f) :: [])))))
+
+(** val ext : mesh -> ty -> int -> int **)
+
+let ext m t d =
+  extent m (dim_of t d)
+
+(** val surplus : int -> int -> int **)
+
+let surplus n n' =
+  (fun a b -> if b = 0 then 0 else a / b) n (Nat.gcd n n')
+
+(** val slice_type : ty -> int -> axis -> ty **)
+
+let slice_type t d x =
+  set_dim t d ((app (fst (dim_of t d)) (x :: [])), (snd (dim_of t d)))
+
+(** val greedy_slices :
+    mesh -> ty -> int -> ty -> (int * axis) list -> (int * axis) list **)
+
+let rec greedy_slices m other goal t = function
+| [] -> []
+| p :: ps ->
+  let (d, x) = p in
+  let sz = axis_size m x in
+  if (&&)
+       ((&&)
+         ((&&)
+           ((&&)
+             ((&&) ((&&) ((<) (Stdlib.Int.succ 0) sz) ((<) d (length t)))
+               (memb x (mesh_axes m))) (negb (memb x (ty_axes t))))
+           ((=) ((fun a b -> if b = 0 then a else a mod b) (ext m t d) sz) 0))
+         ((=)
+           ((fun a b -> if b = 0 then a else a mod b)
+             (surplus (ext m t d) (ext m other d)) sz) 0))
+       ((=)
+         ((fun a b -> if b = 0 then a else a mod b)
+           ((fun a b -> if b = 0 then 0 else a / b) (local_size m t) goal) sz)
+         0)
+  then (d, x) :: (greedy_slices m other goal (slice_type t d x) ps)
+  else greedy_slices m other goal t ps
+
+(** val slice_prefs : mesh -> ty -> ty -> (int * axis) list **)
+
+let slice_prefs m t other =
+  app
+    (flat_map (fun d -> map (fun x -> (d, x)) (fst (dim_of other d)))
+      (seq 0 (length t)))
+    (flat_map (fun x -> map (fun d -> (d, x)) (seq 0 (length t)))
+      (mesh_axes m))
+
+(** val slices_of : (int * axis) list -> plan **)
+
+let slices_of ps =
+  map (fun pat -> let (d, x) = pat in DynSlice (d, x)) ps
+
+(** val apply_slices : ty -> (int * axis) list -> ty **)
+
+let apply_slices t ps =
+  fold_left (fun t0 pat -> let (d, x) = pat in slice_type t0 d x) ps t
+
+(** val gathers_of : (int * axis) list -> plan **)
+
+let gathers_of ps =
+  rev (map (fun pat -> let (d, _) = pat in AllGather d) ps)
+
+(** val move_last : ty -> int -> axis -> ty **)
+
+let move_last t s a =
+  let (xs, n) = dim_of t s in
+  set_dim t s ((app (filter (fun y -> negb ((=) y a)) xs) (a :: [])), n)
+
+(** val move_ok : mesh -> ty -> ty -> int -> int -> axis -> bool **)
+
+let move_ok m t goal s u a =
+  let sz = axis_size m a in
+  (&&)
+    ((&&) ((&&) (negb ((=) s u)) ((<) (Stdlib.Int.succ 0) sz))
+      ((=)
+        ((fun a b -> if b = 0 then a else a mod b)
+          (surplus (ext m goal s) (ext m t s)) sz) 0))
+    ((=)
+      ((fun a b -> if b = 0 then a else a mod b)
+        (surplus (ext m t u) (ext m goal u)) sz) 0)
+
+(** val find_move :
+    mesh -> ty -> ty -> (((int * int) * axis) * bool) option **)
+
+let find_move m t goal =
+  let dims = seq 0 (length t) in
+  let tries = flat_map (fun s -> map (fun u -> (s, u)) dims) dims in
+  let lasts =
+    flat_map (fun pat ->
+      let (s, u) = pat in
+      (match fst (dim_of t s) with
+       | [] -> []
+       | a :: l -> (((s, u), (last_axis (a :: l))), false) :: [])) tries
+  in
+  let others =
+    flat_map (fun pat ->
+      let (s, u) = pat in
+      map (fun a -> (((s, u), a), true)) (fst (dim_of t s))) tries
+  in
+  find (fun pat ->
+    let (y, _) = pat in
+    let (y1, a) = y in let (s, u) = y1 in move_ok m t goal s u a)
+    (app lasts others)
+
+(** val flat_steps : int -> mesh -> ty -> ty -> plan **)
+
+let rec flat_steps fuel m t goal =
+  if list_eqb (local_shape m t) (local_shape m goal)
+  then if ty_eqb t goal then [] else (AllPermute goal) :: []
+  else ((fun fO fS n -> if n=0 then fO () else fS (n-1))
+          (fun _ -> [])
+          (fun f ->
+          match find_move m t goal with
+          | Some p ->
+            let (p0, perm) = p in
+            let (p1, a) = p0 in
+            let (s, u) = p1 in
+            let t1 = if perm then move_last t s a else t in
+            (match step_type m t1 (AllToAll (s, u)) with
+             | OK t2 ->
+               app (if perm then (AllPermute t1) :: [] else []) ((AllToAll
+                 (s, u)) :: (flat_steps f m t2 goal))
+             | Error _ -> [])
+          | None -> [])
+          fuel)
+
+(** val build : mesh -> ty -> ty -> int -> plan **)
+
+let build m src tgt l =
+  let s1 = greedy_slices m tgt l src (slice_prefs m src tgt) in
+  let s2 = greedy_slices m src l tgt (slice_prefs m tgt src) in
+  app (slices_of s1)
+    (app
+      (flat_steps (Stdlib.Int.succ (length m)) m (apply_slices src s1)
+        (apply_slices tgt s2)) (gathers_of s2))
+
+(** val trace_peak_ok : mesh -> ty -> plan -> int -> bool **)
+
+let trace_peak_ok m t p bound =
+  forallb (fun u -> (<=) (local_size m u) bound) (trace m t p)
+
+(** val is_permute : collective -> bool **)
+
+let is_permute = function
+| AllPermute _ -> true
+| _ -> false
+
+(** val plan_traffic : mesh -> report -> int **)
+
+let plan_traffic m rep =
+  let (perms, others) =
+    partition (fun s -> is_permute s.sr_collective) rep.rp_steps
+  in
+  (+) (fold_left (+) (map (fun s -> s.sr_recv 0) others) 0)
+    (match perms with
+     | [] -> 0
+     | s :: l ->
+       (match l with
+        | [] ->
+          (match find (fun r -> (<) 0 (s.sr_recv r)) (seq 0 (mesh_size m)) with
+           | Some r -> s.sr_recv r
+           | None -> 0)
+        | _ :: _ ->
+          max_over_ranks m (fun r ->
+            fold_left (+) (map (fun s0 -> s0.sr_recv r) perms) 0)))
+
+(** val assess :
+    mesh -> ty -> ty -> refinement -> plan -> (int * int) option **)
+
+let assess m src tgt rf p =
+  if negb (refine_ok m rf)
+  then None
+  else let m' = refine_mesh rf m in
+       let src' = refine_ty rf src in
+       let tgt' = refine_ty rf tgt in
+       (match check m' src' tgt' p with
+        | OK rep ->
+          if (&&)
+               (trace_peak_ok m' src' p
+                 (Stdlib.max (local_size m src) (local_size m tgt)))
+               (normal_form p)
+          then Some ((plan_traffic m' rep), (length p))
+          else None
+        | Error _ -> None)
+
+(** val cost_lt : (int * int) -> (int * int) -> bool **)
+
+let cost_lt a b =
+  (||) ((<) (fst a) (fst b))
+    ((&&) ((=) (fst a) (fst b)) ((<) (snd a) (snd b)))
+
+(** val best :
+    mesh -> ty -> ty -> (refinement * plan) list ->
+    ((refinement * plan) * (int * int)) option **)
+
+let rec best m src tgt = function
+| [] -> None
+| p0 :: cs ->
+  let (rf, p) = p0 in
+  let rest = best m src tgt cs in
+  (match assess m src tgt rf p with
+   | Some c ->
+     (match rest with
+      | Some p1 ->
+        let (_, c') = p1 in if cost_lt c' c then rest else Some ((rf, p), c)
+      | None -> Some ((rf, p), c))
+   | None -> rest)
+
+(** val collective_eqb : collective -> collective -> bool **)
+
+let collective_eqb a b =
+  match a with
+  | DynSlice (d, x) ->
+    (match b with
+     | DynSlice (e, y) -> (&&) ((=) d e) ((=) x y)
+     | _ -> false)
+  | AllGather d -> (match b with
+                    | AllGather e -> (=) d e
+                    | _ -> false)
+  | AllToAll (s, u) ->
+    (match b with
+     | AllToAll (s', u') -> (&&) ((=) s s') ((=) u u')
+     | _ -> false)
+  | AllPermute t -> (match b with
+                     | AllPermute t' -> ty_eqb t t'
+                     | _ -> false)
+
+(** val plan_eqb : plan -> plan -> bool **)
+
+let rec plan_eqb p q =
+  match p with
+  | [] -> (match q with
+           | [] -> true
+           | _ :: _ -> false)
+  | a :: p' ->
+    (match q with
+     | [] -> false
+     | b :: q' -> (&&) (collective_eqb a b) (plan_eqb p' q'))
+
+(** val plans_on : mesh -> ty -> ty -> plan list **)
+
+let plans_on m src tgt =
+  let ns = local_shape m src in
+  let nt = local_shape m tgt in
+  let p1 = build m src tgt (Nat.gcd (prod0 ns) (prod0 nt)) in
+  let p2 =
+    build m src tgt
+      (prod0
+        (map (fun pat -> let (a, b) = pat in Nat.gcd a b) (combine ns nt)))
+  in
+  if plan_eqb p1 p2 then p1 :: [] else p1 :: (p2 :: [])
+
+(** val candidates : mesh -> ty -> ty -> (refinement * plan) list **)
+
+let candidates m src tgt =
+  flat_map (fun rf ->
+    map (fun p -> (rf, p))
+      (plans_on (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt)))
+    (candidate_refinements m)
+
+(** val gather_all_from : int -> ty -> plan **)
+
+let rec gather_all_from i = function
+| [] -> []
+| d :: t' ->
+  app (repeat (AllGather i) (length (fst d)))
+    (gather_all_from (Stdlib.Int.succ i) t')
+
+(** val slice_all_from : int -> ty -> plan **)
+
+let rec slice_all_from i = function
+| [] -> []
+| d :: t' ->
+  app (map (fun x -> DynSlice (i, x)) (fst d))
+    (slice_all_from (Stdlib.Int.succ i) t')
+
+(** val easy_plan : ty -> ty -> plan **)
+
+let easy_plan src tgt =
+  app (gather_all_from 0 src) (slice_all_from 0 tgt)
+
+(** val planner_choice :
+    mesh -> ty -> ty -> ((refinement * plan) * (int * int)) option **)
+
+let planner_choice m src tgt =
+  best m src tgt (candidates m src tgt)
+
+(** val planner : mesh -> ty -> ty -> refinement * plan **)
+
+let planner m src tgt =
+  match planner_choice m src tgt with
+  | Some p0 -> let (p1, _) = p0 in p1
+  | None -> ([], (easy_plan src tgt))
+
+(** val planner_in_normal_form : mesh -> ty -> ty -> bool **)
+
+let planner_in_normal_form m src tgt =
+  match planner_choice m src tgt with
+  | Some _ -> true
+  | None -> false

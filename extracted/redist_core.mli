@@ -5,11 +5,15 @@ val fst : ('a1 * 'a2) -> 'a1
 
 val snd : ('a1 * 'a2) -> 'a2
 
+val length : 'a1 list -> int
+
 val app : 'a1 list -> 'a1 list -> 'a1 list
 
 module Nat :
  sig
   val divmod : int -> int -> int -> int -> int * int
+
+  val gcd : int -> int -> int
  end
 
 val nth : int -> 'a1 list -> 'a1 -> 'a1
@@ -17,6 +21,8 @@ val nth : int -> 'a1 list -> 'a1 -> 'a1
 val nth_error : 'a1 list -> int -> 'a1 option
 
 val last : 'a1 list -> 'a1 -> 'a1
+
+val rev : 'a1 list -> 'a1 list
 
 val map : ('a1 -> 'a2) -> 'a1 list -> 'a2 list
 
@@ -30,9 +36,17 @@ val existsb : ('a1 -> bool) -> 'a1 list -> bool
 
 val forallb : ('a1 -> bool) -> 'a1 list -> bool
 
+val filter : ('a1 -> bool) -> 'a1 list -> 'a1 list
+
+val find : ('a1 -> bool) -> 'a1 list -> 'a1 option
+
+val partition : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list
+
 val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
 
 val seq : int -> int -> int list
+
+val repeat : 'a1 -> int -> 'a1 list
 
 val prod0 : int list -> int
 
@@ -147,6 +161,8 @@ val holder_from : mesh -> ty -> ty -> device -> device -> device
 
 val holder : mesh -> ty -> ty -> device -> device
 
+val trace : mesh -> ty -> plan -> ty list
+
 val recv_count : mesh -> ty -> collective -> int -> int
 
 type check_error =
@@ -176,3 +192,103 @@ val max_over_ranks : mesh -> (int -> int) -> int
 val overlap : int -> int -> int -> int -> int
 
 val lower_bound_recv : mesh -> ty -> ty -> int -> int
+
+val is_slice : collective -> bool
+
+val is_flat : collective -> bool
+
+val is_gather : collective -> bool
+
+val take_while : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list
+
+val nf_split : plan -> ((plan * plan) * plan) * plan
+
+val normal_form : plan -> bool
+
+val least_factor_from : int -> int -> int -> int
+
+val least_factor : int -> int
+
+val prime_factors_fuel : int -> int -> int list
+
+val prime_factors : int -> int list
+
+val chain_splits : axis -> int list -> int -> refinement
+
+val refine_all : (int list -> int list) -> mesh -> int -> refinement
+
+val fresh_axis : mesh -> axis
+
+val lo_least : int list -> int list
+
+val hi_least : int list -> int list
+
+val split_eqb : split -> split -> bool
+
+val refinement_eqb : refinement -> refinement -> bool
+
+val dedup_refinements : refinement list -> refinement list
+
+val candidate_refinements : mesh -> refinement list
+
+val ext : mesh -> ty -> int -> int
+
+val surplus : int -> int -> int
+
+val slice_type : ty -> int -> axis -> ty
+
+val greedy_slices :
+  mesh -> ty -> int -> ty -> (int * axis) list -> (int * axis) list
+
+val slice_prefs : mesh -> ty -> ty -> (int * axis) list
+
+val slices_of : (int * axis) list -> plan
+
+val apply_slices : ty -> (int * axis) list -> ty
+
+val gathers_of : (int * axis) list -> plan
+
+val move_last : ty -> int -> axis -> ty
+
+val move_ok : mesh -> ty -> ty -> int -> int -> axis -> bool
+
+val find_move : mesh -> ty -> ty -> (((int * int) * axis) * bool) option
+
+val flat_steps : int -> mesh -> ty -> ty -> plan
+
+val build : mesh -> ty -> ty -> int -> plan
+
+val trace_peak_ok : mesh -> ty -> plan -> int -> bool
+
+val is_permute : collective -> bool
+
+val plan_traffic : mesh -> report -> int
+
+val assess : mesh -> ty -> ty -> refinement -> plan -> (int * int) option
+
+val cost_lt : (int * int) -> (int * int) -> bool
+
+val best :
+  mesh -> ty -> ty -> (refinement * plan) list ->
+  ((refinement * plan) * (int * int)) option
+
+val collective_eqb : collective -> collective -> bool
+
+val plan_eqb : plan -> plan -> bool
+
+val plans_on : mesh -> ty -> ty -> plan list
+
+val candidates : mesh -> ty -> ty -> (refinement * plan) list
+
+val gather_all_from : int -> ty -> plan
+
+val slice_all_from : int -> ty -> plan
+
+val easy_plan : ty -> ty -> plan
+
+val planner_choice :
+  mesh -> ty -> ty -> ((refinement * plan) * (int * int)) option
+
+val planner : mesh -> ty -> ty -> refinement * plan
+
+val planner_in_normal_form : mesh -> ty -> ty -> bool

@@ -6,7 +6,7 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker.
+From Redist Require Import Model Semantics Checker Planner.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -34,4 +34,6 @@ Extraction "redist_core.ml"
   mesh_wf ty_wf axis_size mesh_size local_shape local_size extent shards offset
   device_of_rank rank radix
   step_type check recv_count max_over_ranks lower_bound_recv
-  refine_ok refine_mesh refine_ty.
+  refine_ok refine_mesh refine_ty
+  planner planner_in_normal_form normal_form is_slice is_flat is_gather plan_traffic
+  candidate_refinements.

@@ -104,10 +104,29 @@ Definition lo_least (fs : list nat) : list nat :=
 Definition hi_least (fs : list nat) : list nat :=
   match fs with [] | [_] => fs | p :: fs' => [p; prod fs'] end.
 
+Definition split_eqb (a b : split) : bool :=
+  list_eqb [sp_axis a; sp_hi a; sp_lo a; sp_q a; sp_r a] [sp_axis b; sp_hi b; sp_lo b; sp_q b; sp_r b].
+
+Fixpoint refinement_eqb (a b : refinement) : bool :=
+  match a, b with
+  | [], [] => true
+  | x :: a', y :: b' => split_eqb x y && refinement_eqb a' b'
+  | _, _ => false
+  end.
+
+(** Keep the first copy of each refinement, so each candidate is assessed once. *)
+Fixpoint dedup_refinements (rs : list refinement) : list refinement :=
+  match rs with
+  | [] => []
+  | r :: rs' =>
+      r :: filter (fun r' => negb (refinement_eqb r r')) (dedup_refinements rs')
+  end.
+
 Definition candidate_refinements (m : mesh) : list refinement :=
   let f := fresh_axis m in
-  [[]; refine_all lo_least m f; refine_all hi_least m f;
-   refine_all (@rev nat) m f; refine_all (fun fs => fs) m f].
+  dedup_refinements
+    [[]; refine_all lo_least m f; refine_all hi_least m f;
+     refine_all (@rev nat) m f; refine_all (fun fs => fs) m f].
 
 (** ** The normal-form construction on one (refined) mesh *)
 
@@ -193,10 +212,9 @@ Fixpoint flat_steps (fuel : nat) (m : mesh) (t goal : ty) : plan :=
            end
        end.
 
-(** The candidate on mesh [m]: slice [src] to local size [L = gcd(|src|, |tgt|)],
-    do the same to [tgt] (to be undone by gathers), connect the two. *)
-Definition build (m : mesh) (src tgt : ty) : plan :=
-  let L := Nat.gcd (local_size m src) (local_size m tgt) in
+(** The candidate on mesh [m] for middle local size [L]: slice [src] towards
+    [L], do the same to [tgt] (to be undone by gathers), connect the two. *)
+Definition build (m : mesh) (src tgt : ty) (L : nat) : plan :=
   let s1 := greedy_slices m tgt L src (slice_prefs m src tgt) in
   let s2 := greedy_slices m src L tgt (slice_prefs m tgt src) in
   slices_of s1 ++ flat_steps (S (length m)) m (apply_slices src s1) (apply_slices tgt s2)
@@ -207,9 +225,24 @@ Definition build (m : mesh) (src tgt : ty) : plan :=
 Definition trace_peak_ok (m : mesh) (t : ty) (p : plan) (bound : nat) : bool :=
   forallb (fun u => local_size m u <=? bound) (trace m t p).
 
-(** Busiest-rank traffic of an accepted plan. *)
+Definition is_permute (k : collective) : bool :=
+  match k with AllPermute _ => true | _ => false end.
+
+(** Busiest-rank traffic of an accepted plan.  Only permutes receive
+    different amounts on different ranks, so only they are summed per rank;
+    a single permute receives all or nothing, so its busiest rank is the
+    first one that receives anything. *)
 Definition plan_traffic (m : mesh) (rep : report) : nat :=
-  max_over_ranks m (fun r => fold_left Nat.add (map (fun s => sr_recv s r) (rp_steps rep)) 0).
+  let '(perms, others) := partition (fun s => is_permute (sr_collective s)) (rp_steps rep) in
+  fold_left Nat.add (map (fun s => sr_recv s 0) others) 0
+  + match perms with
+    | [] => 0
+    | [s] => match find (fun r => 0 <? sr_recv s r) (seq 0 (mesh_size m)) with
+             | Some r => sr_recv s r
+             | None => 0
+             end
+    | _ => max_over_ranks m (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
+    end.
 
 (** A qualifying candidate and its cost (traffic, launches). *)
 Definition assess (m : mesh) (src tgt : ty) (rf : refinement) (p : plan) : option (nat * nat) :=
@@ -245,9 +278,37 @@ Fixpoint best (m : mesh) (src tgt : ty) (cands : list (refinement * plan))
       end
   end.
 
+Definition collective_eqb (a b : collective) : bool :=
+  match a, b with
+  | DynSlice d x, DynSlice e y => (d =? e) && (x =? y)
+  | AllGather d, AllGather e => d =? e
+  | AllToAll s u, AllToAll s' u' => (s =? s') && (u =? u')
+  | AllPermute t, AllPermute t' => ty_eqb t t'
+  | _, _ => false
+  end.
+
+Fixpoint plan_eqb (p q : plan) : bool :=
+  match p, q with
+  | [], [] => true
+  | a :: p', b :: q' => collective_eqb a b && plan_eqb p' q'
+  | _, _ => false
+  end.
+
+(** Two middle sizes per refinement: [gcd(|src|, |tgt|)], the largest both
+    sides can reach, and the product of the per-dimension gcds of the local
+    shapes, where both sides can meet with the same shape and so need no
+    all-to-all (at the price of more gathering). *)
+Definition plans_on (m : mesh) (src tgt : ty) : list plan :=
+  let ns := local_shape m src in
+  let nt := local_shape m tgt in
+  let p1 := build m src tgt (Nat.gcd (prod ns) (prod nt)) in
+  let p2 := build m src tgt (prod (map (fun '(a, b) => Nat.gcd a b) (combine ns nt))) in
+  if plan_eqb p1 p2 then [p1] else [p1; p2].
+
 Definition candidates (m : mesh) (src tgt : ty) : list (refinement * plan) :=
-  map (fun rf => (rf, build (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt)))
-      (candidate_refinements m).
+  flat_map (fun rf => map (fun p => (rf, p))
+                          (plans_on (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt)))
+           (candidate_refinements m).
 
 (** ** The fallback: gather everything, then slice into the target *)
 
