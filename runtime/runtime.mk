@@ -28,3 +28,5 @@ test-runtime: runtime
 test-sanitize: runtime-asan
 	@tests/runtime/run.sh $(RUNTIME_ASAN_BUILD)/redist_runtime_tests test-sanitize \
 	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+TEST_SUITES += test-runtime test-sanitize
