@@ -29,4 +29,25 @@ test-sanitize: runtime-asan
 	@tests/runtime/run.sh $(RUNTIME_ASAN_BUILD)/redist_runtime_tests test-sanitize \
 	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-TEST_SUITES += test-runtime test-sanitize
+# Installs the runtime into a scratch prefix and builds examples/worked_example
+# against it twice, through find_package(redist) and through pkg-config, then
+# runs both under mpirun.
+RUNTIME_PREFIX := $(ROOT)/_build/runtime-prefix
+EXAMPLE_BUILD := $(ROOT)/_build/worked-example
+MPIRUN := mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
+.PHONY: test-runtime-install
+test-runtime-install: runtime
+	@rm -rf $(RUNTIME_PREFIX) $(EXAMPLE_BUILD) && mkdir -p $(EXAMPLE_BUILD)
+	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
+	@cmake -S examples/worked_example -B $(EXAMPLE_BUILD)/cmake -DCMAKE_PREFIX_PATH=$(RUNTIME_PREFIX) >/dev/null
+	@cmake --build $(EXAMPLE_BUILD)/cmake -- --no-print-directory >/dev/null
+	@PKG_CONFIG_PATH=$$(dirname $$(find $(RUNTIME_PREFIX) -name redist_mpi.pc)) && export PKG_CONFIG_PATH && \
+	  g++ -Wall -Wextra -Werror $$(pkg-config --cflags redist_mpi) examples/worked_example/main.cpp \
+	    $$(pkg-config --libs redist_mpi) -o $(EXAMPLE_BUILD)/worked_example_pc
+	@pass=0; fail=0; \
+	for exe in cmake/worked_example worked_example_pc; do for n in 1 3 6 8; do \
+	  if timeout 60 $(MPIRUN) -np $$n $(EXAMPLE_BUILD)/$$exe; then pass=$$((pass+1)); \
+	  else echo "FAILED: $$exe on $$n ranks"; fail=$$((fail+1)); fi; done; done; \
+	echo "test-runtime-install: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+TEST_SUITES += test-runtime test-sanitize test-runtime-install
