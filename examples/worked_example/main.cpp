@@ -6,6 +6,7 @@
 // of ranks, else 1.  Exits 0 iff every rank ends with its target box.
 #include <redist/mpi.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

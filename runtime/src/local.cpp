@@ -11,11 +11,18 @@ namespace {
 std::string str(std::size_t v) { return std::to_string(v); }
 
 // Checks shared by the three kernels: layout, dim, divisibility.
-Status check_split(const Layout& l, int dim, std::size_t parts, const char* what) {
+Status check_split(const Layout& l, int dim, std::size_t parts) {
   if (Status st = validate_layout(l); !st.ok()) return st;
-  if (Status st = check_dim(l, dim, what); !st.ok()) return st;
+  if (Status st = check_dim(l, dim, "dim"); !st.ok()) return st;
   if (parts < 1 || parts >= (std::size_t{1} << 23))
-    return {Errc::invalid_argument, std::string(what) + ": part count " + str(parts) + " is invalid"};
+    return {Errc::invalid_argument, "part count " + str(parts) + " is not in 1..2^23-1"};
+  return {};
+}
+
+Status check_divisible(const Layout& l, int dim, std::size_t parts) {
+  if (l.extent[dim] % parts != 0)
+    return {Errc::invalid_argument, "extent " + str(l.extent[dim]) + " of dim " +
+                                        std::to_string(dim) + " is not divisible by " + str(parts)};
   return {};
 }
 
@@ -36,7 +43,7 @@ std::size_t inner_bytes(const Layout& l, int dim) {
 
 Status check_dim(const Layout& l, int dim, const char* what) {
   if (dim < 0 || dim >= l.ndim)
-    return {Errc::invalid_argument, std::string(what) + ": dim " + std::to_string(dim) +
+    return {Errc::invalid_argument, std::string(what) + " " + std::to_string(dim) +
                                         " is out of range for a rank-" + std::to_string(l.ndim) +
                                         " array"};
   return {};
@@ -62,14 +69,11 @@ Status check_disjoint(const void* a, std::size_t a_bytes, const char* a_name, co
 
 Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, const void* src,
              std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
-  if (Status st = check_split(l, dim, parts, "dyn_slice"); !st.ok()) return st;
-  const std::size_t extent = l.extent[dim];
-  if (extent % parts != 0)
-    return {Errc::invalid_argument, "dyn_slice: extent " + str(extent) + " of dim " +
-                                        std::to_string(dim) + " is not divisible by " + str(parts)};
+  if (Status st = check_split(l, dim, parts); !st.ok()) return st;
+  if (Status st = check_divisible(l, dim, parts); !st.ok()) return st;
   if (index >= parts)
-    return {Errc::invalid_argument,
-            "dyn_slice: chunk index " + str(index) + " is not below " + str(parts)};
+    return {Errc::invalid_argument, "chunk index " + str(index) + " is not below " + str(parts)};
+  const std::size_t extent = l.extent[dim];
   const std::size_t total = bytes(l);
   if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total / parts); !st.ok()) return st;
 
@@ -84,11 +88,9 @@ Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, con
 
 Status pack_chunks(const Layout& l, int dim, std::size_t parts, const void* src,
                    std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
-  if (Status st = check_split(l, dim, parts, "pack"); !st.ok()) return st;
+  if (Status st = check_split(l, dim, parts); !st.ok()) return st;
+  if (Status st = check_divisible(l, dim, parts); !st.ok()) return st;
   const std::size_t extent = l.extent[dim];
-  if (extent % parts != 0)
-    return {Errc::invalid_argument, "pack: extent " + str(extent) + " of dim " +
-                                        std::to_string(dim) + " is not divisible by " + str(parts)};
   const std::size_t total = bytes(l);
   if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;
 
@@ -106,7 +108,7 @@ Status pack_chunks(const Layout& l, int dim, std::size_t parts, const void* src,
 
 Status concat_blocks(const Layout& block, int dim, std::size_t parts, const void* src,
                      std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
-  if (Status st = check_split(block, dim, parts, "unpack"); !st.ok()) return st;
+  if (Status st = check_split(block, dim, parts); !st.ok()) return st;
   const std::size_t block_bytes = bytes(block);
   const std::size_t total = block_bytes * parts;
   if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;

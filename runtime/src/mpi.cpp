@@ -26,10 +26,10 @@ Status mpi_status(int rc, const char* what) {
   return {Errc::backend_error, std::string(what) + ": " + std::string(text, len)};
 }
 
-Status check_count(std::size_t bytes, const char* what) {
+Status check_count(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX))
-    return {Errc::too_large, std::string(what) + ": message of " + std::to_string(bytes) +
-                                 " bytes exceeds MPI's int count"};
+    return {Errc::too_large,
+            "message of " + std::to_string(bytes) + " bytes exceeds MPI's int count"};
   return {};
 }
 
@@ -248,8 +248,10 @@ Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim, const
                  std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
   if (Status st = check_empty(mesh, "dyn_slice"); !st.ok()) return st;
   if (Status st = mesh.check_group(g); !st.ok()) return prefixed("dyn_slice", st);
-  return local::slice(layout, dim, static_cast<std::size_t>(g.size),
-                      static_cast<std::size_t>(mesh.index_in(g)), src, src_bytes, dst, dst_bytes);
+  return prefixed("dyn_slice",
+                  local::slice(layout, dim, static_cast<std::size_t>(g.size),
+                               static_cast<std::size_t>(mesh.index_in(g)), src, src_bytes, dst,
+                               dst_bytes));
 }
 
 namespace {
@@ -258,9 +260,9 @@ Status check_all_gather(const Layout& layout, int dim, std::size_t size, const v
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes) {
   if (Status st = validate_layout(layout); !st.ok()) return st;
-  if (Status st = local::check_dim(layout, dim, "all_gather"); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
   const std::size_t in = bytes(layout);
-  if (Status st = check_count(in, "all_gather"); !st.ok()) return st;
+  if (Status st = check_count(in); !st.ok()) return st;
   const std::size_t need_scratch = all_gather_scratch_bytes(layout, dim, size);
   if (Status st = local::check_buffer(src, src_bytes, in, "source"); !st.ok()) return st;
   if (Status st = local::check_buffer(dst, dst_bytes, in * size, "destination"); !st.ok()) return st;
@@ -273,15 +275,15 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes) {
   if (Status st = validate_layout(layout); !st.ok()) return st;
-  if (Status st = local::check_dim(layout, s, "all_to_all source dim"); !st.ok()) return st;
-  if (Status st = local::check_dim(layout, t, "all_to_all target dim"); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, s, "source dim"); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, t, "target dim"); !st.ok()) return st;
   if (s == t) return {Errc::invalid_argument, "source and target dim are both " + str(s)};
   if (layout.extent[t] % size != 0)
     return {Errc::invalid_argument, "extent " + std::to_string(layout.extent[t]) + " of dim " +
                                         str(t) + " is not divisible by the group size " +
                                         std::to_string(size)};
   const std::size_t total = bytes(layout);
-  if (Status st = check_count(total / size, "all_to_all"); !st.ok()) return st;
+  if (Status st = check_count(total / size); !st.ok()) return st;
   const std::size_t need_scratch = all_to_all_scratch_bytes(layout, s, t, size);
   if (Status st = local::check_buffer(src, src_bytes, total, "source"); !st.ok()) return st;
   if (Status st = local::check_buffer(dst, dst_bytes, total, "destination"); !st.ok()) return st;
@@ -315,7 +317,8 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
                              "all_gather");
       !st.ok())
     return st;
-  return local::concat_blocks(layout, dim, size, scratch, in * size, dst, dst_bytes);
+  return prefixed("all_gather",
+                  local::concat_blocks(layout, dim, size, scratch, in * size, dst, dst_bytes));
 }
 
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t, const void* src,
@@ -345,7 +348,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   if (pack) {
     void* packed = unpack ? dst : scratch;
     if (Status st = local::pack_chunks(layout, t, size, src, total, packed, total); !st.ok())
-      return st;
+      return prefixed("all_to_all", st);
     send = packed;
   }
   if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
@@ -353,7 +356,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
       !st.ok())
     return st;
   if (!unpack) return {};
-  return local::concat_blocks(block, s, size, scratch, total, dst, total);
+  return prefixed("all_to_all", local::concat_blocks(block, s, size, scratch, total, dst, total));
 }
 
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
@@ -376,7 +379,7 @@ Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len
   }
   if (local.ok()) local = prefixed("all_permute", validate_layout(layout));
   const std::size_t total = local.ok() ? bytes(layout) : 0;
-  if (local.ok()) local = check_count(total, "all_permute");
+  if (local.ok()) local = prefixed("all_permute", check_count(total));
   if (local.ok()) local = prefixed("all_permute", local::check_buffer(src, src_bytes, total, "source"));
   if (local.ok())
     local = prefixed("all_permute", local::check_buffer(dst, dst_bytes, total, "destination"));

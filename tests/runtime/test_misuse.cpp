@@ -175,11 +175,11 @@ TEST_CASE("bad dims, extents, layouts, tables and overlaps are rejected") {
   auto dst = test::poisoned(2048);
   const redist::Layout l{2, {2, 3}, 1};
   CHECK_ERROR(redist::all_gather(mesh, all, l, 2, buf.data(), 6, dst.data(), 2048, buf.data() + 1024, 1024),
-              Errc::invalid_argument, "dim 2 is out of range for a rank-2 array");
+              Errc::invalid_argument, "all_gather: dim 2 is out of range for a rank-2 array");
   CHECK_ERROR(redist::all_to_all(mesh, all, l, 1, 1, buf.data(), 6, dst.data(), 2048, buf.data() + 1024, 1024),
               Errc::invalid_argument, "source and target dim are both 1");
   CHECK_ERROR(redist::all_to_all(mesh, all, l, -1, 0, buf.data(), 6, dst.data(), 2048, buf.data() + 1024, 1024),
-              Errc::invalid_argument, "dim -1");
+              Errc::invalid_argument, "all_to_all: source dim -1 is out of range");
   const redist::Layout odd{2, {2, std::size_t(n) * 2 + 1}, 1};
   if (n > 1) {
     CHECK_ERROR(redist::all_to_all(mesh, all, odd, 0, 1, buf.data(), 4096, dst.data(), 2048, buf.data() + 2048, 2048),

@@ -36,6 +36,8 @@ Status concat_blocks(const Layout& block_layout, int dim, std::size_t parts,
                      const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
 // Shared argument checks, exposed so backends report the same messages.
+// Messages name the problem without the operation; callers prefix it.
+// check_dim: `what` names the dim's role ("dim", "source dim", ...).
 Status check_dim(const Layout& layout, int dim, const char* what);
 Status check_buffer(const void* p, std::size_t have, std::size_t need, const char* what);
 Status check_disjoint(const void* a, std::size_t a_bytes, const char* a_name,

@@ -1,0 +1,184 @@
+// redist runtime, NCCL/CUDA backend: the same collectives as mpi.hpp on
+// device buffers.
+//
+// Usage (what generated code does; one GPU per rank, selected with
+// cudaSetDevice before Mesh::create):
+//
+//     cudaStream_t stream;  cudaStreamCreate(&stream);
+//     redist::nccl::Mesh mesh;
+//     const int axes[] = {2, 4};
+//     if (auto st = redist::nccl::Mesh::create(MPI_COMM_WORLD, axes, 2, stream, &mesh); !st.ok()) ...
+//     const redist::Group groups[] = {{4, 2}, {1, 4}};
+//     if (auto st = mesh.prepare(groups, 2); !st.ok()) ...   // once, collective
+//     // hot path: straight-line calls, no allocation, no host synchronisation
+//     st = redist::nccl::all_gather(mesh, {1, 4}, layout, 0, a, a_bytes, b, b_bytes, scratch, scratch_bytes);
+//     ...
+//     st = mesh.synchronize();   // waits for the stream, reports asynchronous errors
+//
+// Function names, parameter order, groups, layouts, result layouts and
+// scratch sizes are those of the MPI backend (redist.hpp, mpi.hpp), so a plan
+// runs on either backend with the same workspace; only the namespace
+// (redist::nccl), Mesh::create's stream argument and the final
+// synchronize() differ.
+//
+// Buffers are device memory of the mesh's device (cudaMalloc,
+// cudaMallocManaged or ncclMemAlloc); src, dst and scratch of one call must
+// not overlap (checked).  Every call only enqueues work on the mesh's
+// stream: the buffers must stay valid and untouched by other streams until
+// the stream has passed that work (e.g. until synchronize()).  An error in
+// a kernel or in NCCL's asynchronous progress is reported by synchronize().
+//
+// Collective calls and agreement are as in mpi.hpp: every rank makes the
+// same sequence of calls with the same groups, layouts, dims and tables.
+// Argument errors are checked on the host before anything is enqueued; with
+// agreement on (the default) the members of the group combine their
+// verdicts with one small MPI allreduce on the host, so that an error one
+// rank detects makes all members return instead of leaving the others
+// blocked inside NCCL.  dyn_slice never communicates.
+//
+// Errors: argument errors as in the MPI backend; a failing CUDA or NCCL call
+// returns backend_error naming the call and the library's error string.
+#pragma once
+
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "redist/redist.hpp"
+
+// ---- device kernels ----------------------------------------------------------
+// The local kernels of local.hpp on device buffers, enqueued on `stream`:
+// same arguments, same checks and messages, same results byte for byte.
+// They copy the longest contiguous run with the widest of 16-, 8-, 4-, 2-
+// or 1-byte loads and stores that the run length, the strides and both
+// pointers' alignment allow; consecutive threads write consecutive
+// destination words.
+namespace redist::cuda {
+
+Status slice(const Layout& src_layout, int dim, std::size_t parts, std::size_t index,
+             const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+             cudaStream_t stream);
+
+Status pack_chunks(const Layout& src_layout, int dim, std::size_t parts, const void* src,
+                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, cudaStream_t stream);
+
+Status concat_blocks(const Layout& block_layout, int dim, std::size_t parts, const void* src,
+                     std::size_t src_bytes, void* dst, std::size_t dst_bytes, cudaStream_t stream);
+
+// backend_error "<what>: <CUDA's error string>" unless rc == cudaSuccess.
+Status cuda_status(cudaError_t rc, const char* what);
+
+}  // namespace redist::cuda
+
+namespace redist::nccl {
+
+// A mesh of devices: one rank per GPU.  Owns a duplicate of the MPI
+// communicator, an NCCL communicator over all ranks (created with
+// ncclCommInitRank from an id broadcast over MPI), and per prepared group an
+// MPI and an NCCL sub-communicator (ncclCommSplit of the mesh's).  The
+// stream belongs to the caller and must outlive the mesh's use.  Move-only;
+// the destructor destroys the NCCL communicators and frees the MPI ones
+// (the mesh must be destroyed before MPI_Finalize to free those).  A
+// moved-from or default-constructed Mesh is empty and every call on it
+// fails with invalid_argument.
+class Mesh {
+ public:
+  Mesh() = default;
+  Mesh(const Mesh&) = delete;
+  Mesh& operator=(const Mesh&) = delete;
+  Mesh(Mesh&& other) noexcept;
+  Mesh& operator=(Mesh&& other) noexcept;
+  ~Mesh();
+
+  // Collective over `comm`.  Uses the calling thread's current CUDA device
+  // (set it before).  Fails if comm is MPI_COMM_NULL, naxes is not in
+  // 1..kMaxRank, an axis size is < 1, the communicator size differs from the
+  // product of the axis sizes, there is no CUDA device, or NCCL fails.
+  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_t stream,
+                       Mesh* out);
+
+  // Splits and caches the communicators of every group in the list
+  // (cached ones and groups of size 1 are skipped).  Collective over the
+  // mesh: every rank passes the same list; invalid groups fail on every rank.
+  Status prepare(const Group* groups, std::size_t count);
+
+  void set_agreement(bool on) { agreement_ = on; }
+  bool agreement() const { return agreement_; }
+
+  int size() const { return size_; }
+  int rank() const { return rank_; }
+  int naxes() const { return naxes_; }
+  int axis_size(int axis) const { return axis_sizes_[axis]; }
+  int index_in(Group g) const { return group_index(rank_, g); }
+  int device() const { return device_; }
+  cudaStream_t stream() const { return stream_; }
+  MPI_Comm comm() const { return comm_; }
+  ncclComm_t nccl_comm() const { return nccl_; }
+
+  // The cached communicators of a prepared group of size > 1 (member k is
+  // rank k in both).  mesh_mismatch if g was not prepared.
+  Status group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const;
+
+  // Validates g against this mesh (as redist::Mesh::check_group).
+  Status check_group(Group g) const;
+
+  // Waits for everything enqueued on the stream; reports a CUDA error or an
+  // asynchronous NCCL error of any of the mesh's communicators.
+  Status synchronize() const;
+
+ private:
+  struct Cached {
+    Group group;
+    MPI_Comm mpi;
+    ncclComm_t nccl;
+  };
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  ncclComm_t nccl_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  int device_ = -1;
+  int size_ = 0;
+  int rank_ = -1;
+  int naxes_ = 0;
+  int axis_sizes_[kMaxRank] = {};
+  bool agreement_ = true;
+  std::vector<Cached> groups_;
+};
+
+// The collectives, as in mpi.hpp (see there for the data movement), on
+// device buffers, enqueued on mesh.stream().
+
+Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim, const void* src,
+                 std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+
+// ncclAllGather; when outer_count(layout, dim) > 1 into scratch, then an
+// unpack kernel.  Scratch: all_gather_scratch_bytes(layout, dim, g.size).
+Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, const void* src,
+                  std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                  std::size_t scratch_bytes);
+
+// Pack kernel if needed, grouped ncclSend/ncclRecv (the own chunk is a
+// device copy), unpack kernel if needed.
+// Scratch: all_to_all_scratch_bytes(layout, s, t, g.size).
+Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
+                  const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                  void* scratch, std::size_t scratch_bytes);
+
+// Grouped ncclSend/ncclRecv on the mesh communicator from the table
+// recv_from (mesh.size() entries); a rank that receives from itself copies
+// on the device.  No scratch.
+Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
+                   const Layout& layout, const void* src, std::size_t src_bytes, void* dst,
+                   std::size_t dst_bytes);
+
+}  // namespace redist::nccl
