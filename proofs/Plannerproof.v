@@ -10,6 +10,7 @@
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Radix Planner.
+From Redist Require Import Semanticsproof Trafficproof Checkerproof Refineproof.
 
 (** ** Running types and the checker *)
 
@@ -270,4 +271,261 @@ Proof.
   intros m src tgt rf p Hn Hp.
   destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
   apply assess_spec in Ha. apply normal_form_split. tauto.
+Qed.
+
+(** ** Correctness on the model's semantics *)
+
+(** Every device ends with its target box: states are indexed by rank, and
+    refinement changes neither ranks nor boxes. *)
+Theorem plan_correct : forall m src tgt rf p A (g : list nat -> A) (st : state A),
+  problem_wf m src tgt -> planner m src tgt = (rf, p) ->
+  holds m src g st ->
+  holds m tgt g (exec (refine_mesh rf m) (refine_ty rf src) p st).
+Proof.
+  intros m src tgt rf p A g st Hwf Hp Hst.
+  destruct (plan_total m src tgt rf p Hwf Hp) as [Hrf [rep Hc]].
+  destruct Hwf as [Hm [Hs [Ht _]]].
+  apply (refine_holds A rf m tgt g _ Hm Hrf Ht).
+  eapply check_correct; [exact Hc |].
+  apply (refine_holds A rf m src g st Hm Hrf Hs). exact Hst.
+Qed.
+
+(** ** Local sizes along the steps *)
+
+Lemma prod_upd_mul : forall l i v, i < length l -> prod (upd l i v) * nth i l 0 = prod l * v.
+Proof. intros l i v Hi. rewrite prod_upd by exact Hi. rewrite (prod_nth l i Hi). lia. Qed.
+
+Lemma local_size_set_dim : forall m t d e, d < length t ->
+  local_size m (set_dim t d e) * extent m (dim_of t d) = local_size m t * extent m e.
+Proof.
+  intros m t d e Hd. unfold local_size. rewrite local_shape_set_dim.
+  unfold dim_of. rewrite <- nth_local_shape. apply prod_upd_mul.
+  rewrite length_local_shape. exact Hd.
+Qed.
+
+Lemma extent_wf_pos : forall m t d e, mesh_wf m = true -> ty_wf m t = true ->
+  nth_error t d = Some e -> 1 <= extent m e.
+Proof.
+  intros m t d [xs n] Hm Ht Hd. apply (dim_extent m xs n Hm). eapply ty_wf_nth_error; eassumption.
+Qed.
+
+Lemma gather_size : forall m t d t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllGather d) = OK t' ->
+  exists a, 1 <= axis_size m a /\ local_size m t' = local_size m t * axis_size m a
+  /\ recv_count m t (AllGather d) 0 = local_size m t' - local_size m t.
+Proof.
+  intros m t d t' Hm Ht Hk. simpl in Hk.
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  destruct (dim_wf_snoc_inv m ys a n Hm (ty_wf_nth_error m t d _ Ht Hd)) as [_ [Ha Hext]].
+  pose proof (local_size_set_dim m t d (ys, n) (nth_error_lt _ _ _ _ Hd)) as E.
+  rewrite (dim_of_nth_error t d _ Hd) in E. unfold dimty, axis in *. rewrite Hext in E.
+  pose proof (extent_wf_pos m t d _ Hm Ht Hd) as Hpos.
+  exists a. split; [apply mesh_wf_size_pos; assumption |].
+  simpl. rewrite (dim_of_nth_error t d _ Hd). simpl. unfold last_axis.
+  rewrite last_axis_app.
+  assert (Hsz : local_size m (set_dim t d (ys, n)) = local_size m t * axis_size m a) by nia.
+  split; [exact Hsz |]. rewrite Hsz. destruct (axis_size m a); simpl; lia.
+Qed.
+
+Lemma all_to_all_size : forall m t s u t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllToAll s u) = OK t' -> local_size m t' = local_size m t.
+Proof.
+  intros m t s u t' Hm Ht Hk. simpl in Hk.
+  destruct (Nat.eqb_spec s u) as [|Hsu]; [discriminate |].
+  destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
+  destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
+  destruct (split_last xs) as [[xs' a]|] eqn:Hl; [| discriminate].
+  destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
+  injection Hk as <-. apply split_last_app in Hl. subst xs. apply Nat.eqb_eq in Hdiv.
+  destruct (dim_wf_snoc_inv m xs' a ns Hm (ty_wf_nth_error m t s _ Ht Hs)) as [_ [Ha Hexs]].
+  destruct (dim_wf_snoc m ys a nu Hm (ty_wf_nth_error m t u _ Ht Hu) Ha Hdiv) as [_ Hexu].
+  pose proof (extent_wf_pos m t s _ Hm Ht Hs) as Hps.
+  pose proof (extent_wf_pos m t u _ Hm Ht Hu) as Hpu.
+  set (t1 := set_dim t s (xs', ns)).
+  assert (Hu1 : u < length t1) by (unfold t1, set_dim; rewrite length_upd; eapply nth_error_lt; eauto).
+  pose proof (local_size_set_dim m t1 u (ys ++ [a], nu) Hu1) as E2.
+  pose proof (local_size_set_dim m t s (xs', ns) (nth_error_lt _ _ _ _ Hs)) as E1.
+  assert (Hdu : dim_of t1 u = (ys, nu)).
+  { unfold t1, dim_of, set_dim. rewrite nth_upd_other by congruence.
+    apply dim_of_nth_error. exact Hu. }
+  rewrite Hdu in E2. rewrite (dim_of_nth_error t s _ Hs) in E1. unfold dimty, axis in *. rewrite Hexs in E1. fold t1 in E1.
+  rewrite Hexu in E2. nia.
+Qed.
+
+Lemma permute_size : forall m t t0 t', step_type m t (AllPermute t0) = OK t' ->
+  local_size m t' = local_size m t.
+Proof.
+  intros m t t0 t' Hk. simpl in Hk.
+  destruct (ty_wf m t0); simpl in Hk; [| discriminate].
+  destruct (list_eqb (global_shape t0) (global_shape t)); simpl in Hk; [| discriminate].
+  destruct (list_eqb (local_shape m t0) (local_shape m t)) eqn:Hl; simpl in Hk; [| discriminate].
+  injection Hk as <-. apply list_eqb_eq in Hl. unfold local_size. rewrite Hl. reflexivity.
+Qed.
+
+Lemma div_mul_pred_le : forall x a, x / a * (a - 1) <= x.
+Proof.
+  intros x [|a]; [simpl; lia |].
+  pose proof (Nat.mul_div_le x (S a)). replace (S a - 1) with a by lia. nia.
+Qed.
+
+Lemma flat_step_bound : forall m t k t' r, mesh_wf m = true -> ty_wf m t = true ->
+  is_flat k = true -> step_type m t k = OK t' ->
+  local_size m t' = local_size m t /\ recv_count m t k r <= local_size m t.
+Proof.
+  intros m t k t' r Hm Ht Hf Hk. destruct k as [d x | d | s u | t0]; try discriminate.
+  - split; [eapply all_to_all_size; eassumption |]. apply div_mul_pred_le.
+  - split; [eapply permute_size; eassumption |]. simpl.
+    destruct (_ =? r); lia.
+Qed.
+
+(** ** Local sizes and traffic of the three phases *)
+
+Lemma flats_keep_size : forall m q t t', mesh_wf m = true -> ty_wf m t = true ->
+  forallb is_flat q = true -> run_type m t q = Some t' -> local_size m t' = local_size m t.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hm Ht Hq H; simpl in *.
+  - congruence.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+    destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate].
+    rewrite (IH u t' Hm (proj1 (step_type_wf m t k u Hm Ht Hk)) Hq H).
+    exact (proj1 (flat_step_bound m t k u 0 Hm Ht Hk1 Hk)).
+Qed.
+
+Lemma gathers_grow : forall m q t t', mesh_wf m = true -> ty_wf m t = true ->
+  forallb is_gather q = true -> run_type m t q = Some t' -> local_size m t <= local_size m t'.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hm Ht Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+    destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate].
+    destruct k as [| d | |]; try discriminate.
+    destruct (gather_size m t d u Hm Ht Hk) as [a [Ha [Hsz _]]].
+    pose proof (IH u t' Hm (proj1 (step_type_wf m t _ u Hm Ht Hk)) Hq H). nia.
+Qed.
+
+
+Lemma received_trace_app : forall m t q1 q2 t1 r, run_type m t q1 = Some t1 ->
+  received_trace m t (q1 ++ q2) r = received_trace m t q1 r ++ received_trace m t1 q2 r.
+Proof.
+  intros m t q1. revert t. induction q1 as [|k q1 IH]; intros t q2 t1 r H; simpl in *.
+  - congruence.
+  - destruct (step_type m t k); [| discriminate]. simpl. f_equal. apply IH, H.
+Qed.
+
+Lemma run_type_wf : forall m q t t', mesh_wf m = true -> ty_wf m t = true ->
+  run_type m t q = Some t' -> ty_wf m t' = true.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hm Ht H; simpl in H.
+  - congruence.
+  - destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate].
+    eapply IH; [exact Hm | | exact H]. apply (step_type_wf m t k u Hm Ht Hk).
+Qed.
+
+Lemma slices_receive_nothing : forall m q t t' r, mesh_wf m = true -> ty_wf m t = true ->
+  r < mesh_size m -> forallb is_slice q = true -> run_type m t q = Some t' ->
+  list_sum (received_trace m t q r) = 0.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' r Hm Ht Hr Hq H; simpl in *; [reflexivity |].
+  apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+  destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate]. simpl.
+  rewrite (received_closed_form m t k u r Hm Ht Hk Hr).
+  destruct k; try discriminate. simpl.
+  eapply IH; [exact Hm | apply (step_type_wf m t _ u Hm Ht Hk) | exact Hr | exact Hq | exact H].
+Qed.
+
+Lemma flats_receive_at_most : forall m q t t' r, mesh_wf m = true -> ty_wf m t = true ->
+  r < mesh_size m -> forallb is_flat q = true -> run_type m t q = Some t' ->
+  local_size m t' = local_size m t
+  /\ list_sum (received_trace m t q r) <= length q * local_size m t.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' r Hm Ht Hr Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+    destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate]. simpl.
+    rewrite (received_closed_form m t k u r Hm Ht Hk Hr).
+    destruct (flat_step_bound m t k u r Hm Ht Hk1 Hk) as [Hsz Hrc].
+    destruct (IH u t' r Hm (proj1 (step_type_wf m t k u Hm Ht Hk)) Hr Hq H) as [Hs Hsum].
+    rewrite Hsz in Hs, Hsum. split; [exact Hs | lia].
+Qed.
+
+Lemma gathers_receive : forall m q t t' r, mesh_wf m = true -> ty_wf m t = true ->
+  r < mesh_size m -> forallb is_gather q = true -> run_type m t q = Some t' ->
+  local_size m t <= local_size m t'
+  /\ list_sum (received_trace m t q r) = local_size m t' - local_size m t.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' r Hm Ht Hr Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+    destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate]. simpl.
+    rewrite (received_closed_form m t k u r Hm Ht Hk Hr).
+    destruct k as [| d | |]; try discriminate.
+    destruct (gather_size m t d u Hm Ht Hk) as [a [Ha [Hsz Hrc]]].
+    simpl in Hrc |- *. rewrite Hrc.
+    destruct (IH u t' r Hm (proj1 (step_type_wf m t _ u Hm Ht Hk)) Hr Hq H) as [Hle Hsum].
+    assert (local_size m t <= local_size m u) by (rewrite Hsz; nia).
+    rewrite Hsum. lia.
+Qed.
+
+Lemma run_type_check_steps : forall m p t i reps final,
+  check_steps m t p i = OK (reps, final) -> run_type m t p = Some final.
+Proof.
+  intros m p. induction p as [|k p IH]; intros t i reps final H; simpl in *.
+  - congruence.
+  - destruct (step_type m t k) as [u|]; [| discriminate].
+    destruct (check_steps m u p (S i)) as [[reps' final']|] eqn:Hc; [| discriminate].
+    injection H as _ <-. eapply IH; exact Hc.
+Qed.
+
+Lemma run_type_check : forall m src tgt p rep, check m src tgt p = OK rep ->
+  run_type m src p = Some tgt.
+Proof.
+  intros m src tgt p rep H. destruct (check_wf m src tgt p rep H) as [_ [_ [_ [_ Hc]]]].
+  eapply run_type_check_steps; exact Hc.
+Qed.
+
+(** Per rank, a normal-form result receives at most [L] elements per flat
+    step, where [L] is the local size after the slices, plus
+    [|tgt| - L] in its gathers (which is exactly what they receive), and
+    nothing in its slices. *)
+Theorem plan_traffic_bound : forall m src tgt rf p,
+  problem_wf m src tgt -> planner_in_normal_form m src tgt = true ->
+  planner m src tgt = (rf, p) ->
+  exists sl fl ga mid, p = sl ++ fl ++ ga
+    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
+    /\ run_type (refine_mesh rf m) (refine_ty rf src) sl = Some mid
+    /\ local_size (refine_mesh rf m) mid <= local_size m tgt
+    /\ forall r, r < mesh_size m ->
+       list_sum (received_trace (refine_mesh rf m) (refine_ty rf src) p r)
+       <= length fl * local_size (refine_mesh rf m) mid
+          + (local_size m tgt - local_size (refine_mesh rf m) mid).
+Proof.
+  intros m src tgt rf p Hwf Hn Hp.
+  destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
+  apply assess_spec in Ha. destruct Ha as [Hrf [[rep Hc] [_ Hnf]]].
+  destruct (normal_form_split p Hnf) as [sl [fl [ga [-> [Hsl [Hfl Hga]]]]]].
+  destruct Hwf as [Hm [Hs [Ht _]]].
+  pose proof (refine_mesh_wf rf m Hm Hrf) as Hm'.
+  pose proof (refine_ty_wf rf m src Hm Hrf Hs) as Hs'.
+  pose proof (run_type_check _ _ _ _ _ Hc) as Hrun.
+  rewrite !run_type_app in Hrun.
+  rewrite <- (refine_local_size rf m tgt Hm Hrf Ht).
+  set (m' := refine_mesh rf m) in *. set (src' := refine_ty rf src) in *.
+  destruct (run_type m' src' sl) as [mid|] eqn:H1; [| discriminate].
+  rewrite run_type_app in Hrun.
+  destruct (run_type m' mid fl) as [mid2|] eqn:H2; [| discriminate].
+  pose proof (run_type_wf m' sl src' mid Hm' Hs' H1) as Hmid.
+  pose proof (run_type_wf m' fl mid mid2 Hm' Hmid H2) as Hmid2.
+  exists sl, fl, ga, mid. repeat split; auto.
+  - rewrite <- (flats_keep_size m' fl mid mid2 Hm' Hmid Hfl H2).
+    exact (gathers_grow m' ga mid2 _ Hm' Hmid2 Hga Hrun).
+  - intros r Hr. rewrite <- (refine_mesh_size rf m Hm Hrf) in Hr.
+    rewrite (received_trace_app m' src' sl (fl ++ ga) mid r H1).
+    rewrite (received_trace_app m' mid fl ga mid2 r H2).
+    rewrite !list_sum_app.
+    rewrite (slices_receive_nothing m' sl src' mid r Hm' Hs' Hr Hsl H1).
+    destruct (flats_receive_at_most m' fl mid mid2 r Hm' Hmid Hr Hfl H2) as [Hsz Hf].
+    destruct (gathers_receive m' ga mid2 _ r Hm' Hmid2 Hr Hga Hrun) as [Hle Hg].
+    rewrite Hg, Hsz. lia.
 Qed.
