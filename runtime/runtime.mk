@@ -50,4 +50,11 @@ test-runtime-install: runtime
 	  else echo "FAILED: $$exe on $$n ranks"; fail=$$((fail+1)); fi; done; done; \
 	echo "test-runtime-install: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
+# Not a test: times the collectives against bare MPI (examples/bench).
+.PHONY: bench-runtime
+bench-runtime: runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -Iruntime/include examples/bench/bench.cpp \
+	  $(RUNTIME_BUILD)/libredist_mpi.a -o $(ROOT)/_build/bench-runtime
+	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-runtime; done
+
 TEST_SUITES += test-runtime test-sanitize test-runtime-install
