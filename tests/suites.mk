@@ -1,6 +1,6 @@
 # Each suite is a make target that exits non-zero on failure and may print
 # its own "N passed, N failed" line; tests/harness.sh adds them up.
-TEST_SUITES := test-proofs test-extraction test-ocaml
+TEST_SUITES := test-proofs test-assumptions test-extraction test-ocaml
 
 .PHONY: $(TEST_SUITES)
 

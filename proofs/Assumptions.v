@@ -1,0 +1,33 @@
+(** Every headline theorem, with the axioms it depends on.  `make test`
+    (suite test-assumptions) fails unless each one prints
+    "Closed under the global context". *)
+From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof.
+
+(** The collectives move data as the model says. *)
+Print Assumptions dyn_slice_sound.
+Print Assumptions all_gather_sound.
+Print Assumptions all_to_all_sound.
+Print Assumptions all_permute_sound.
+Print Assumptions step_sound.
+Print Assumptions step_type_wf.
+
+(** The checker: accepted plans are correct; reported peak and traffic are the execution's. *)
+Print Assumptions check_correct.
+Print Assumptions check_accepts.
+Print Assumptions check_types.
+Print Assumptions check_peak.
+Print Assumptions received_closed_form.
+Print Assumptions check_traffic.
+
+(** Mesh refinement: sub-axes keep ranks and boxes. *)
+Print Assumptions split_rank.
+Print Assumptions split_box_index.
+Print Assumptions split_holds.
+Print Assumptions refine_holds.
+
+(** The planner. *)
+Print Assumptions plan_total.
+Print Assumptions plan_correct.
+Print Assumptions plan_peak_le_max.
+Print Assumptions plan_normal_form.
+Print Assumptions plan_traffic_bound.
