@@ -206,6 +206,20 @@ TEST_CASE("bad dims, extents, layouts, tables and overlaps are rejected") {
   CHECK(untouched(dst));
 }
 
+TEST_CASE("arrays too large for MPI's int count or for the runtime are refused") {
+  redist::Mesh& mesh = test::flat_mesh();
+  const redist::Group all{1, mesh.size()};
+  std::vector<unsigned char> small(64);
+  auto dst = test::poisoned(64);
+  const redist::Layout huge{2, {std::size_t{1} << 20, std::size_t{1} << 12}, 1};  // 4 GiB
+  CHECK_ERROR(redist::all_gather(mesh, all, huge, 0, small.data(), 64, dst.data(), 64, nullptr, 0),
+              Errc::too_large, "all_gather: message of 4294967296 bytes exceeds MPI's int count");
+  const redist::Layout absurd{3, {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20}, 1};
+  CHECK_ERROR(redist::dyn_slice(mesh, all, absurd, 0, small.data(), 64, dst.data(), 64),
+              Errc::too_large, "more than 2^40 bytes");
+  CHECK(untouched(dst));
+}
+
 TEST_CASE("errors name their code") {
   CHECK(std::string(redist::errc_name(Errc::buffer_too_small)) == "buffer_too_small");
   CHECK(std::string(redist::errc_name(Errc::remote_error)) == "remote_error");

@@ -117,7 +117,8 @@ class Mesh {
 // All collectives: `layout` is the calling device's source layout; src /
 // dst / scratch are (pointer, bytes) pairs, each at least as long as the call
 // needs (longer is fine: only the prefix is used).  The destination gets the
-// result layout named below.  Nothing is written to dst on error.
+// result layout named below.  On any error but backend_error nothing has
+// been written to dst or scratch (all checks precede the data movement).
 
 // Keeps chunk index_in(g) of g.size equal chunks along `dim`
 // (dst layout dyn_slice_out(layout, dim, g.size)).  g.size must divide

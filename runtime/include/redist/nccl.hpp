@@ -74,9 +74,6 @@ Status pack_chunks(const Layout& src_layout, int dim, std::size_t parts, const v
 Status concat_blocks(const Layout& block_layout, int dim, std::size_t parts, const void* src,
                      std::size_t src_bytes, void* dst, std::size_t dst_bytes, cudaStream_t stream);
 
-// backend_error "<what>: <CUDA's error string>" unless rc == cudaSuccess.
-Status cuda_status(cudaError_t rc, const char* what);
-
 }  // namespace redist::cuda
 
 namespace redist::nccl {
