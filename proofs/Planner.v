@@ -217,7 +217,11 @@ Fixpoint flat_steps (fuel : nat) (m : mesh) (t goal : ty) : plan :=
 Definition build (m : mesh) (src tgt : ty) (L : nat) : plan :=
   let s1 := greedy_slices m tgt L src (slice_prefs m src tgt) in
   let s2 := greedy_slices m src L tgt (slice_prefs m tgt src) in
-  slices_of s1 ++ flat_steps (S (length m)) m (apply_slices src s1) (apply_slices tgt s2)
+  let mid1 := apply_slices src s1 in
+  (* each all-to-all multiplies the product of the per-dimension gcds of
+     the current and goal shapes by a prime, and that product divides the
+     local size, so the local size bounds the number of moves *)
+  slices_of s1 ++ flat_steps (local_size m mid1) m mid1 (apply_slices tgt s2)
   ++ gathers_of s2.
 
 (** ** Validation and choice *)
