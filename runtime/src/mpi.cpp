@@ -48,6 +48,12 @@ Status agree(MPI_Comm comm, Status local, const char* what) {
   return {};
 }
 
+// Names the operation in front of a message that does not.
+Status prefixed(const char* what, Status st) {
+  if (st.ok()) return st;
+  return {st.code(), std::string(what) + ": " + st.message()};
+}
+
 Status check_empty(const Mesh& mesh, const char* what) {
   if (mesh.size() == 0)
     return {Errc::invalid_argument, std::string(what) + ": mesh is empty (not created or moved from)"};
@@ -58,15 +64,13 @@ Status check_empty(const Mesh& mesh, const char* what) {
 // communicator (which may be null for a group of size 1).
 Status group_setup(const Mesh& mesh, Group g, const char* what, MPI_Comm* comm) {
   if (Status st = check_empty(mesh, what); !st.ok()) return st;
-  if (Status st = mesh.check_group(g); !st.ok())
-    return {st.code(), std::string(what) + ": " + st.message()};
+  if (Status st = mesh.check_group(g); !st.ok()) return prefixed(what, st);
   *comm = MPI_COMM_NULL;
   if (g.size == 1) return {};
-  if (Status st = mesh.group_comm(g, comm); !st.ok())
-    return {st.code(), std::string(what) + ": " + st.message()};
-  return {};
+  return prefixed(what, mesh.group_comm(g, comm));
 }
 
+// Pairwise disjointness of the bytes a call uses in its three buffers.
 Status check_three(const void* src, std::size_t src_need, void* dst, std::size_t dst_need,
                    void* scratch, std::size_t scratch_need) {
   using local::check_disjoint;
@@ -76,11 +80,6 @@ Status check_three(const void* src, std::size_t src_need, void* dst, std::size_t
       !st.ok())
     return st;
   return check_disjoint(dst, dst_need, "destination", scratch, scratch_need, "scratch");
-}
-
-Status prefixed(const char* what, Status st) {
-  if (st.ok()) return st;
-  return {st.code(), std::string(what) + ": " + st.message()};
 }
 
 }  // namespace
@@ -213,19 +212,16 @@ Status Mesh::prepare(const Group* groups, std::size_t count) {
     local = prefixed("Mesh::prepare", check_group(groups[i]));
   // Every rank must split the same groups in the same order, so the lists
   // must agree in length as well as in validity.
-  int verdict[2] = {local.ok() ? 1 : 0, 0};
-  const long long n = static_cast<long long>(count);
-  verdict[1] = n > INT_MAX ? INT_MAX : static_cast<int>(n);
-  int lo[2] = {0, 0}, hi[2] = {0, 0};
-  if (Status st = mpi_status(MPI_Allreduce(verdict, lo, 2, MPI_INT, MPI_MIN, comm_), "Mesh::prepare");
-      !st.ok())
-    return st;
-  if (Status st = mpi_status(MPI_Allreduce(verdict, hi, 2, MPI_INT, MPI_MAX, comm_), "Mesh::prepare");
+  // One MIN-allreduce gives both the smallest and (negated) largest length.
+  const int n = count > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(count);
+  int verdict[3] = {local.ok() ? 1 : 0, n, -n};
+  int lo[3] = {0, 0, 0};
+  if (Status st = mpi_status(MPI_Allreduce(verdict, lo, 3, MPI_INT, MPI_MIN, comm_), "Mesh::prepare");
       !st.ok())
     return st;
   if (!local.ok()) return local;
   if (lo[0] == 0) return {Errc::remote_error, "Mesh::prepare: another rank reported an error"};
-  if (lo[1] != hi[1])
+  if (lo[1] != -lo[2])
     return {Errc::invalid_argument, "Mesh::prepare: ranks passed group lists of different lengths"};
 
   for (std::size_t i = 0; i < count; ++i) {
