@@ -915,10 +915,10 @@ let rec flat_steps fuel m t goal =
 let build m src tgt l =
   let s1 = greedy_slices m tgt l src (slice_prefs m src tgt) in
   let s2 = greedy_slices m src l tgt (slice_prefs m tgt src) in
+  let mid1 = apply_slices src s1 in
   app (slices_of s1)
-    (app
-      (flat_steps (Stdlib.Int.succ (length m)) m (apply_slices src s1)
-        (apply_slices tgt s2)) (gathers_of s2))
+    (app (flat_steps (local_size m mid1) m mid1 (apply_slices tgt s2))
+      (gathers_of s2))
 
 (** val trace_peak_ok : mesh -> ty -> plan -> int -> bool **)
 
