@@ -74,6 +74,28 @@ let exits =
 
 (* ---- commands ---- *)
 
+let plan_cmd =
+  let run mesh from to_ dtype json =
+    guard (fun () ->
+        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let r, guarantees = Planning.plan p in
+        if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
+        else print_string (Report.text ~title:"redist plan" ~guarantees r);
+        0)
+  in
+  let doc = "plan a redistribution with the verified planner" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Prints the plan as a plan file ($(b,redist check --plan -) reads it back): optional $(b,refine) lines naming sub-axes ($(b,y.0), $(b,y.1), ... major to minor), then one collective per line with, as a comment, the type after it, its local size and what the busiest rank receives.  A summary follows: the peak local size against max(|src|, |tgt|) and the gather-everything plan, the busiest rank's and the total traffic against the lower bound, the number of launches, and the Coq theorems that cover the plan.";
+      `P "With $(b,--json): one object with mesh, refined_mesh (each axis with name, size and the user's axis it refines: of), refine, source, target, dtype, elem_bytes, steps (op, text, dims, axis, type, local_elems, recv_elems_max), peak_elems, src_elems, tgt_elems, global_elems, recv_elems_max, recv_elems_total, lower_bound_recv_max, lower_bound_recv_total, launches, slices, proven." ]
+    @ examples
+        [ "  redist plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]'";
+          "  redist plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --json";
+          "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\";
+          "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
+  in
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
+
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
@@ -125,7 +147,56 @@ let show_cmd =
   in
   Cmd.v (Cmd.info "show" ~doc ~man ~exits) Term.(const run $ mesh_arg $ type_arg)
 
-let commands = [ check_cmd; show_cmd ]
+let gen_cmd =
+  let plan_arg =
+    Arg.(value & opt (some string) None
+         & info [ "plan" ] ~docv:"FILE" ~doc:"Use this plan (checked first; same syntax as $(b,check)) instead of the planner's.")
+  in
+  let backend_arg =
+    Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi
+         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl).")
+  in
+  let name_arg =
+    Arg.(required & opt (some string) None
+         & info [ "name" ] ~docv:"NAME" ~doc:"The C++ namespace of the generated code.")
+  in
+  let out_arg =
+    Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
+  in
+  let run mesh from to_ dtype plan backend name out =
+    guard (fun () ->
+        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        Emit.check_name name;
+        if backend = `Nccl then
+          Front.bad "--backend nccl: not available yet (the NCCL runtime header redist/nccl.hpp is not written yet); use --backend mpi";
+        if List.length p.src > Bounds.max_rank_gen then
+          Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
+        if List.length p.env.axes > Bounds.max_rank_gen then
+          Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length p.env.axes) Bounds.max_rank_gen;
+        let r, guarantees =
+          match plan with
+          | Some file ->
+              let r = Planfile.check p (read_source ~what:"--plan" file) in
+              (r, Guarantees.for_check ~refined:(r.env.axes <> p.env.axes))
+          | None -> Planning.plan p
+        in
+        write_output out (Emit.render ~name r ~guarantees);
+        0)
+  in
+  let doc = "generate a C++17 header that performs the redistribution" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
+      `P "API of the header (namespace NAME): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+    @ examples
+        [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\";
+          "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
+          "  mpicxx -std=c++17 -Iruntime/include app.cpp -Lruntime/build -lredist_mpi" ]
+  in
+  Cmd.v (Cmd.info "gen" ~doc ~man ~exits)
+    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
+
+let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd ]
 
 let main_cmd =
   let doc = "verified redistribution of sharded arrays" in

@@ -1,0 +1,288 @@
+(* `redist gen`: a C++17 header specialised to one problem and plan, over
+   the runtime's API (runtime/include/redist/mpi.hpp).  Every shape, group
+   and permutation table is a constant computed here from the core
+   ([local_shape], [holder], [rank], [offset]); the header only sequences
+   runtime calls. *)
+
+module C = Redist_core
+module F = Front
+
+let ctype = function
+  | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "std::uint16_t"
+  | "i32" -> "std::int32_t" | "i64" -> "std::int64_t" | "u8" -> "std::uint8_t"
+  | d -> invalid_arg ("ctype " ^ d)
+
+let cxx_keywords =
+  [ "alignas"; "alignof"; "and"; "and_eq"; "asm"; "auto"; "bitand"; "bitor"; "bool"; "break"; "case";
+    "catch"; "char"; "char16_t"; "char32_t"; "class"; "compl"; "const"; "constexpr"; "const_cast";
+    "continue"; "decltype"; "default"; "delete"; "do"; "double"; "dynamic_cast"; "else"; "enum";
+    "explicit"; "export"; "extern"; "false"; "float"; "for"; "friend"; "goto"; "if"; "inline"; "int";
+    "long"; "mutable"; "namespace"; "new"; "noexcept"; "not"; "not_eq"; "nullptr"; "operator"; "or";
+    "or_eq"; "private"; "protected"; "public"; "register"; "reinterpret_cast"; "return"; "short";
+    "signed"; "sizeof"; "static"; "static_assert"; "static_cast"; "struct"; "switch"; "template";
+    "this"; "thread_local"; "throw"; "true"; "try"; "typedef"; "typeid"; "typename"; "union";
+    "unsigned"; "using"; "virtual"; "void"; "volatile"; "wchar_t"; "while"; "xor"; "xor_eq"; "std";
+    "redist"; "MPI" ]
+
+(* A C++ namespace name: an identifier that is not a keyword and avoids the
+   names reserved to the implementation (leading underscore, double
+   underscore). *)
+let check_name name =
+  let ok_char ch = Syntax.is_name_start ch || Syntax.is_digit ch in
+  if name = "" then F.bad "--name: empty name";
+  if not (Syntax.is_name_start name.[0] && String.for_all ok_char name) then
+    F.bad "--name: %S is not a C++ identifier (letters, digits and '_', not starting with a digit)" name;
+  if name.[0] = '_' then F.bad "--name: %S starts with '_' (reserved in C++)" name;
+  let rec has_double k = k + 1 < String.length name && ((name.[k] = '_' && name.[k + 1] = '_') || has_double (k + 1)) in
+  if has_double 0 then F.bad "--name: %S contains \"__\" (reserved in C++)" name;
+  if List.mem name cxx_keywords then F.bad "--name: %S is a C++ keyword or a reserved namespace" name
+
+(* Rank-space group of an axis of the refined mesh: its stride is the
+   product of the sizes of the axes after it. *)
+let group env x =
+  let rec go = function
+    | [] -> invalid_arg "group: axis not in mesh"
+    | (a : F.axis_info) :: rest ->
+        if a.id = x then (List.fold_left (fun acc (b : F.axis_info) -> acc * b.size) 1 rest, a.size)
+        else go rest
+  in
+  go env.F.axes
+
+let layout_bytes shape elem = List.fold_left ( * ) elem shape
+
+(* The C++ expression of a rank's coordinate on axis [a]. *)
+let coord_expr env (a : F.axis_info) =
+  let stride, size = group env a.id in
+  Printf.sprintf "((rank / %d) %% %d)" stride size
+
+(* Offset of [rank]'s box in dimension [d]: extent times the mixed-radix
+   value of the coordinates of the dimension's axes (the model's
+   [offset]). *)
+let offset_expr env ((ids, _) as d : C.dimty) =
+  let n = F.extent env d in
+  match ids with
+  | [] -> "0"
+  | _ ->
+      let info id = List.find (fun (a : F.axis_info) -> a.id = id) env.F.axes in
+      let idx =
+        List.fold_left
+          (fun acc id ->
+            let a = info id in
+            if acc = "" then coord_expr env a else Printf.sprintf "(%s * %d + %s)" acc a.size (coord_expr env a))
+          "" ids
+      in
+      Printf.sprintf "std::size_t{%d} * static_cast<std::size_t>%s" n idx
+
+let list_init l = "{" ^ String.concat ", " l ^ "}"
+
+type buffer = Src | Dst | Ping | Pong
+
+let layout_lit shape elem =
+  Printf.sprintf "redist::Layout{%d, %s, %d}" (List.length shape) (list_init (List.map string_of_int shape)) elem
+
+let render ~name (r : Report.t) ~guarantees =
+  let p = r.problem in
+  let env = r.env in
+  let m = F.core_mesh env in
+  let base = F.core_mesh p.env in
+  let ndev = C.mesh_size m in
+  let rank = List.length p.src in
+  let elem = p.elem_bytes in
+  let shape_of t = C.local_shape m t in
+  let steps = Array.of_list r.steps in
+  let nsteps = Array.length steps in
+  (* Step i writes to Dst if last, else Ping for even i and Pong for odd i;
+     it reads from Src if first, else what step i-1 wrote. *)
+  let out_buf i = if i = nsteps - 1 then Dst else if i mod 2 = 0 then Ping else Pong in
+  let in_buf i = if i = 0 then Src else out_buf (i - 1) in
+  let max_over f l = List.fold_left (fun acc x -> max acc (f x)) 0 l in
+  let idx = List.init nsteps Fun.id in
+  let ping_bytes = max_over (fun i -> if out_buf i = Ping then layout_bytes (shape_of steps.(i).Report.after) elem else 0) idx in
+  let pong_bytes = max_over (fun i -> if out_buf i = Pong then layout_bytes (shape_of steps.(i).Report.after) elem else 0) idx in
+  (* The runtime's scratch formulas (redist.hpp), replicated so that the
+     header can state the number; the header also static_asserts that the
+     runtime's constexpr functions agree. *)
+  let outer shape d = List.fold_left ( * ) 1 (List.filteri (fun k _ -> k < d) shape) in
+  let scratch_of (s : Report.step) =
+    let shape = shape_of s.before in
+    let bytes = layout_bytes shape elem in
+    match s.coll with
+    | C.AllGather d ->
+        let _, size = group env (C.last_axis (fst (C.dim_of s.before d))) in
+        let n = if size <= 1 || outer shape d = 1 then 0 else size * bytes in
+        Some (n, Printf.sprintf "redist::all_gather_scratch_bytes(%s, %d, %d)" (layout_lit shape elem) d size)
+    | C.AllToAll (a, t) ->
+        let _, size = group env (C.last_axis (fst (C.dim_of s.before a))) in
+        let out = shape_of s.after in
+        let n = if size <= 1 || (outer shape t = 1 && outer out a = 1) then 0 else bytes in
+        Some (n, Printf.sprintf "redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit shape elem) a t size)
+    | C.DynSlice _ | C.AllPermute _ -> None
+  in
+  let scratches = List.filter_map scratch_of (Array.to_list steps) in
+  let scratch_bytes = max_over fst scratches in
+  let b = Buffer.create 8192 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  (* ---- header comment ---- *)
+  line "// Generated by `redist gen`; do not edit.";
+  line "//";
+  line "// Problem: mesh %s (%d devices), %s -> %s, %s (%d bytes per element)." (F.show_mesh p.env) ndev
+    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype elem;
+  if env.axes <> p.env.axes then line "// Refined mesh: %s." (F.show_mesh env);
+  line "// Plan, accepted by the verified checker (the lines `redist plan` prints):";
+  List.iter (line "//   %s") (F.refine_lines ~base:p.env env);
+  Array.iter (fun (s : Report.step) -> line "//   %s  -> %s" (F.show_collective env s.coll) (F.show_ty env s.after)) steps;
+  if nsteps = 0 then line "//   (no steps: the source type is the target type; run copies src to dst)";
+  line "// Peak local size %d elements (max(|src|, |tgt|) = %d); the busiest rank receives %d elements"
+    r.peak (max r.src_elems r.tgt_elems) r.recv_busiest;
+  line "// (lower bound %d); %d communicating collectives." r.lb_max r.launches;
+  line "// Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
+  line "// Workspace: kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes";
+  line "//   = %d + %d + %d = %d bytes (exact for this plan; the runtime's general" ping_bytes pong_bytes
+    scratch_bytes (ping_bytes + pong_bytes + scratch_bytes);
+  line "//   rule 2 * peak bytes + max scratch = %d is an upper bound)." ((2 * r.peak * elem) + scratch_bytes);
+  line "#pragma once";
+  line "";
+  line "#include <cstddef>";
+  line "#include <cstdint>";
+  line "#include <cstring>";
+  line "";
+  line "#include \"redist/mpi.hpp\"";
+  line "";
+  line "namespace %s {" name;
+  line "";
+  line "using value_type = %s;  // storage type of %s" (ctype p.dtype) p.dtype;
+  line "inline constexpr std::size_t kElemBytes = %d;" elem;
+  line "static_assert(sizeof(value_type) == kElemBytes, \"element size\");";
+  line "";
+  line "// The mesh: axis sizes, the first axis most significant in the rank.";
+  line "inline constexpr int kMeshAxes = %d;" (List.length p.env.axes);
+  line "inline constexpr int kMeshSizes[kMeshAxes] = %s;  // %s" (list_init (List.map (fun (a : F.axis_info) -> string_of_int a.size) p.env.axes)) (F.show_mesh p.env);
+  line "inline constexpr int kDevices = %d;" ndev;
+  line "";
+  line "// The array: rank, global shape, per-device element counts.";
+  line "inline constexpr int kRank = %d;" rank;
+  line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (list_init (List.map string_of_int (C.global_shape p.src)));
+  line "inline constexpr std::size_t kSrcElems = %d;  // %s" r.src_elems (F.show_ty p.env p.src);
+  line "inline constexpr std::size_t kTgtElems = %d;  // %s" r.tgt_elems (F.show_ty p.env p.tgt);
+  line "inline constexpr std::size_t kPeakElems = %d;" r.peak;
+  line "inline constexpr std::size_t kSrcBytes = kSrcElems * kElemBytes;";
+  line "inline constexpr std::size_t kTgtBytes = kTgtElems * kElemBytes;";
+  line "inline constexpr redist::Layout kSrcLayout = %s;" (layout_lit (C.local_shape base p.src) elem);
+  line "inline constexpr redist::Layout kTgtLayout = %s;" (layout_lit (C.local_shape base p.tgt) elem);
+  line "";
+  line "// Workspace: [0, kPingBytes) and [kPingBytes, kPingBytes + kPongBytes) hold";
+  line "// intermediate arrays, the rest is the collectives' scratch.";
+  line "inline constexpr std::size_t kPingBytes = %d;" ping_bytes;
+  line "inline constexpr std::size_t kPongBytes = %d;" pong_bytes;
+  line "inline constexpr std::size_t kScratchBytes = %d;" scratch_bytes;
+  List.iter (fun (n, call) -> line "static_assert(%s == %d, \"scratch formula\");" call n) scratches;
+  line "inline constexpr std::size_t kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes;";
+  line "";
+  (* ---- boxes ---- *)
+  let box fn (t : C.ty) what =
+    line "// The box of the global array that `rank` holds under the %s type %s:" what (F.show_ty p.env t);
+    line "// offset[d] is its corner, extent[d] its size, in dimension d.  False if";
+    line "// rank is not in 0..kDevices-1.";
+    line "inline constexpr bool %s(int rank, std::size_t offset[kRank], std::size_t extent[kRank]) {" fn;
+    line "  if (rank < 0 || rank >= kDevices) return false;";
+    List.iteri
+      (fun d dd ->
+        line "  offset[%d] = %s;" d (offset_expr p.env dd);
+        line "  extent[%d] = %d;" d (C.extent base dd))
+      t;
+    line "  return true;";
+    line "}";
+    line ""
+  in
+  box "src_box" p.src "source";
+  box "tgt_box" p.tgt "target";
+  (* ---- groups and tables ---- *)
+  let groups =
+    List.sort_uniq compare
+      (List.filter_map
+         (fun (s : Report.step) ->
+           match s.coll with
+           | C.AllGather d -> Some (group env (C.last_axis (fst (C.dim_of s.before d))))
+           | C.AllToAll (a, _) -> Some (group env (C.last_axis (fst (C.dim_of s.before a))))
+           | _ -> None)
+         (Array.to_list steps))
+  in
+  line "// Groups (stride, size) in rank space of the gathers and all-to-alls.";
+  line "inline constexpr int kGroupCount = %d;" (List.length groups);
+  if groups <> [] then
+    line "inline constexpr redist::Group kGroups[kGroupCount] = %s;"
+      (list_init (List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) groups));
+  line "";
+  Array.iteri
+    (fun i (s : Report.step) ->
+      match s.coll with
+      | C.AllPermute t' ->
+          let table =
+            List.init ndev (fun rk -> string_of_int (C.rank m (C.holder m s.before t' (C.device_of_rank m rk))))
+          in
+          line "// Step %d, %s: rank r receives the array of rank kRecvFrom%d[r]." i (F.show_collective env s.coll) i;
+          line "inline constexpr int kRecvFrom%d[kDevices] = %s;" i (list_init table)
+      | _ -> ())
+    steps;
+  line "";
+  (* ---- entry points ---- *)
+  line "// Creates the mesh over `comm` (which must have kDevices ranks) and prepares";
+  line "// the plan's groups.  Collective over comm; call once, before run().";
+  line "inline redist::Status create_mesh(MPI_Comm comm, redist::Mesh* out) {";
+  line "  if (redist::Status st = redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;";
+  if groups = [] then line "  return redist::Status();"
+  else line "  return out->prepare(kGroups, kGroupCount);";
+  line "}";
+  line "";
+  line "// Moves this rank's source box (src, kSrcLayout) to its target box (dst,";
+  line "// kTgtLayout).  workspace: at least kWorkspaceBytes bytes.  Collective over";
+  line "// the mesh: every rank calls it.  No allocation.";
+  line "inline redist::Status run(const redist::Mesh& mesh, const void* src, std::size_t src_bytes,";
+  line "                          void* dst, std::size_t dst_bytes, void* workspace, std::size_t workspace_bytes) {";
+  line "  if (mesh.size() != kDevices)";
+  line "    return redist::Status(redist::Errc::mesh_mismatch, \"%s::run: the mesh has the wrong number of devices\");" name;
+  line "  if (src_bytes < kSrcBytes || dst_bytes < kTgtBytes || workspace_bytes < kWorkspaceBytes)";
+  line "    return redist::Status(redist::Errc::buffer_too_small, \"%s::run: src, dst or workspace is shorter than kSrcBytes, kTgtBytes, kWorkspaceBytes\");" name;
+  line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
+  line "  (void)ws;";
+  if nsteps = 0 then begin
+    line "  (void)mesh;";
+    line "  std::memcpy(dst, src, kSrcBytes);";
+    line "  return redist::Status();"
+  end
+  else begin
+    let buf_expr = function
+      | Src -> ("src", "src_bytes")
+      | Dst -> ("dst", "dst_bytes")
+      | Ping -> ("ws", "kPingBytes")
+      | Pong -> ("ws + kPingBytes", "kPongBytes")
+    in
+    let scratch = "ws + kPingBytes + kPongBytes, kScratchBytes" in
+    Array.iteri
+      (fun i (s : Report.step) ->
+        let lay = layout_lit (shape_of s.before) elem in
+        let src, srcb = buf_expr (in_buf i) and dst, dstb = buf_expr (out_buf i) in
+        line "  // Step %d: %s -> %s" i (F.show_collective env s.coll) (F.show_ty env s.after);
+        let call =
+          match s.coll with
+          | C.DynSlice (d, x) ->
+              let st, sz = group env x in
+              Printf.sprintf "redist::dyn_slice(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" st sz lay d src srcb dst dstb
+          | C.AllGather d ->
+              let st, sz = group env (C.last_axis (fst (C.dim_of s.before d))) in
+              Printf.sprintf "redist::all_gather(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" st sz lay d src srcb dst dstb scratch
+          | C.AllToAll (a, t) ->
+              let st, sz = group env (C.last_axis (fst (C.dim_of s.before a))) in
+              Printf.sprintf "redist::all_to_all(mesh, redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" st sz lay a t src srcb dst dstb scratch
+          | C.AllPermute _ ->
+              Printf.sprintf "redist::all_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" i lay src srcb dst dstb
+        in
+        line "  if (redist::Status st = %s; !st.ok()) return st;" call)
+      steps;
+    line "  return redist::Status();"
+  end;
+  line "}";
+  line "";
+  line "}  // namespace %s" name;
+  Buffer.contents b
