@@ -1,0 +1,121 @@
+// Runs the NCCL/CUDA backend's test cases on every rank of MPI_COMM_WORLD.
+// Cases that need a GPU run only if every rank has its own CUDA device
+// (rank i on a node uses device i); otherwise they are counted as skipped.
+// Prints "N passed, N failed, N skipped" on rank 0 and exits non-zero if
+// any case failed.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+
+namespace gputest {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+redist::Layout layout_of(const std::vector<std::size_t>& extents, std::size_t elem) {
+  redist::Layout l{static_cast<int>(extents.size()), {}, elem};
+  for (std::size_t i = 0; i < extents.size(); ++i) l.extent[i] = extents[i];
+  return l;
+}
+
+std::string describe(const redist::Layout& l) {
+  std::string s = "[";
+  for (int i = 0; i < l.ndim; ++i) s += (i ? "x" : "") + std::to_string(l.extent[i]);
+  return s + "]*" + std::to_string(l.elem_bytes) + "B";
+}
+
+}  // namespace gputest
+
+namespace {
+
+// Empty if this rank can use a device of its own; else why not.
+std::string device_problem() {
+  int count = 0;
+  const cudaError_t rc = cudaGetDeviceCount(&count);
+  if (rc != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
+  if (count == 0) return "cudaGetDeviceCount reports 0 devices";
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local_rank = 0, local_size = 0;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_size(node, &local_size);
+  MPI_Comm_free(&node);
+  // NCCL refuses two ranks of one communicator on the same GPU.
+  if (local_size > count)
+    return std::to_string(local_size) + " ranks on this node but only " + std::to_string(count) +
+           " CUDA devices";
+  if (const cudaError_t set = cudaSetDevice(local_rank); set != cudaSuccess)
+    return std::string("cudaSetDevice: ") + cudaGetErrorString(set);
+  return {};
+}
+
+bool runs(gputest::Needs needs, bool have_gpu) {
+  switch (needs) {
+    case gputest::Needs::anything: return true;
+    case gputest::Needs::gpu: return have_gpu;
+    case gputest::Needs::no_gpu: return !have_gpu;
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int me = gputest::world_rank();
+  const std::string problem = device_problem();
+  int mine = problem.empty() ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  const bool have_gpu = all == 1;
+
+  std::vector<gputest::Case> cases;
+  gputest::add_plan_cases(cases);
+  gputest::add_argument_cases(cases);
+  gputest::add_kernel_cases(cases);
+  gputest::add_collective_cases(cases);
+
+  int passed = 0, failed = 0, skipped_gpu = 0, skipped_other = 0;
+  for (const gputest::Case& c : cases) {
+    if (!runs(c.needs, have_gpu)) {
+      (c.needs == gputest::Needs::gpu ? skipped_gpu : skipped_other) += 1;
+      continue;
+    }
+    gputest::Tally t;
+    try {
+      c.body(t);
+    } catch (const std::exception& e) {
+      t.fail(std::string("exception: ") + e.what());
+    }
+    long bad = t.bad(), total = 0;
+    MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (bad > 0)
+      std::fprintf(stderr, "rank %d: %s: %ld failures, first: %s\n", me, c.name.c_str(), bad,
+                   t.first().c_str());
+    (total == 0 ? passed : failed) += 1;
+    if (me == 0) std::printf("%-6s %s\n", total == 0 ? "ok" : "FAILED", c.name.c_str());
+  }
+  if (me == 0) {
+    if (!have_gpu)
+      std::printf("no CUDA device: skipped %d GPU tests (%s)\n", skipped_gpu,
+                  problem.empty() ? "another rank has none" : problem.c_str());
+    if (skipped_other > 0)
+      std::printf("skipped %d tests that only run without a CUDA device\n", skipped_other);
+    std::printf("cases: %d passed, %d failed, %d skipped\n", passed, failed,
+                skipped_gpu + skipped_other);
+  }
+  std::fflush(stdout);
+  MPI_Finalize();
+  return failed == 0 ? 0 : 1;
+}
