@@ -268,4 +268,172 @@ Proof.
   - apply Nat.eqb_eq, Nat.mod_divide; [lia |]. exact Hpu.
 Qed.
 
+Lemma last_split : forall (xs : list axis), xs <> [] -> xs = removelast xs ++ [last_axis xs].
+Proof. intros xs H. unfold last_axis. apply app_removelast_last. exact H. Qed.
+
+Lemma find_move_spec : forall t, flat_inv t ->
+  list_eqb (local_shape m t) (local_shape m g) = false ->
+  exists s u a perm, find_move m t g = Some (s, u, a, perm)
+    /\ s < length t /\ u < length t /\ In a (fst (dim_of t s))
+    /\ move_ok m t g s u a = true
+    /\ (perm = false -> fst (dim_of t s) = removelast (fst (dim_of t s)) ++ [a]).
+Proof.
+  intros t Hi Hne. unfold find_move.
+  set (P := fun v : nat * nat * axis * bool => let '(s, u, a, _) := v in move_ok m t g s u a).
+  set (dims := seq 0 (length t)).
+  set (tries := flat_map (fun s => map (fun u => (s, u)) dims) dims).
+  assert (Htries : forall s u, In (s, u) tries <-> s < length t /\ u < length t).
+  { intros s u. unfold tries, dims. rewrite in_flat_map. split.
+    - intros [s' [Hs' Hin]]. apply in_map_iff in Hin. destruct Hin as [u' [E Hu']].
+      inversion E; subst. apply in_seq in Hs', Hu'. lia.
+    - intros [Hs Hu]. exists s. split; [apply in_seq; lia |]. apply in_map_iff.
+      exists u. split; [reflexivity | apply in_seq; lia]. }
+  fold P.
+  destruct (find P _) as [[[[s u] a] perm]|] eqn:E.
+  - apply find_some in E. destruct E as [Hin HP]. simpl in HP.
+    exists s, u, a, perm. split; [reflexivity |].
+    apply in_app_or in Hin. destruct Hin as [Hin | Hin].
+    + apply in_flat_map in Hin. destruct Hin as [[s0 u0] [Hsu Hin]].
+      apply Htries in Hsu.
+      destruct (fst (dim_of t s0)) as [|x xs] eqn:Hx; [destruct Hin |].
+      destruct Hin as [Hin | []]. inversion Hin; subst.
+      assert (Hsp : x :: xs = removelast (x :: xs) ++ [last_axis (x :: xs)])
+        by (apply last_split; discriminate).
+      repeat split; try lia; auto.
+      * assert (H : In (last_axis (x :: xs)) (removelast (x :: xs) ++ [last_axis (x :: xs)]))
+          by (apply in_or_app; right; left; reflexivity).
+        rewrite <- Hsp in H. rewrite Hx. exact H.
+      * intros _. rewrite Hx. exact Hsp.
+    + apply in_flat_map in Hin. destruct Hin as [[s0 u0] [Hsu Hin]].
+      apply Htries in Hsu. apply in_map_iff in Hin. destruct Hin as [a0 [Ea Ha0]].
+      inversion Ea; subst. repeat split; try lia; auto; discriminate.
+  - exfalso. destruct (exists_move t Hi Hne) as [s [u [a [Hs [Hu [Ha Hok]]]]]].
+    assert (Hin : In (s, u, a, true)
+      (flat_map (fun '(s, u) => map (fun a => (s, u, a, true)) (fst (dim_of t s))) tries)).
+    { apply in_flat_map. exists (s, u). split; [apply Htries; auto |].
+      apply in_map_iff. exists a. auto. }
+    pose proof (find_none P _ E (s, u, a, true)) as Hf.
+    simpl in Hf. rewrite Hf in Hok; [discriminate |]. apply in_or_app. right. exact Hin.
+Qed.
+
+(** The type the all-to-all starts from: [t] itself, or [t] with the moving
+    axis brought to the end of its dimension. *)
+Lemma pre_move_facts : forall t s a (perm : bool), flat_inv t -> s < length t ->
+  In a (fst (dim_of t s)) ->
+  (perm = false -> fst (dim_of t s) = removelast (fst (dim_of t s)) ++ [a]) ->
+  let t1 := if perm then move_last t s a else t in
+  exists xs1, flat_inv t1 /\ local_shape m t1 = local_shape m t /\ global_shape t1 = global_shape t
+    /\ nth_error t1 s = Some (xs1 ++ [a], snd (dim_of t s))
+    /\ (forall d, d <> s -> nth_error t1 d = nth_error t d).
+Proof.
+  intros t s a perm Hi Hs Ha Hlast t1. destruct Hi as [Ht [Hgs Hsz]]. unfold t1.
+  destruct perm.
+  - destruct (move_last_facts t s a Ht Hs Ha) as [Hw [Hls [Hgl [Hn Ho]]]].
+    exists (filter (fun y => negb (Nat.eqb y a)) (fst (dim_of t s))).
+    split; [| auto]. split; [exact Hw |]. split; [congruence |].
+    unfold local_size. rewrite Hls. exact Hsz.
+  - exists (removelast (fst (dim_of t s))). split; [split; auto |]. split; [reflexivity |].
+    split; [reflexivity |]. split; [| auto].
+    rewrite nth_dim_of by exact Hs. rewrite <- (Hlast eq_refl). destruct (dim_of t s). reflexivity.
+Qed.
+
+Lemma permute_step : forall t t1, flat_inv t -> ty_wf m t1 = true ->
+  local_shape m t1 = local_shape m t -> global_shape t1 = global_shape t ->
+  step_type m t (AllPermute t1) = OK t1.
+Proof.
+  intros t t1 _ Hw Hls Hgl. simpl. rewrite Hw, Hls, Hgl, !list_eqb_refl. reflexivity.
+Qed.
+
+Lemma move_step : forall t s u a t1 xs1, flat_inv t -> s < length t -> u < length t ->
+  move_ok m t g s u a = true ->
+  flat_inv t1 -> local_shape m t1 = local_shape m t ->
+  nth_error t1 s = Some (xs1 ++ [a], snd (dim_of t s)) ->
+  (forall d, d <> s -> nth_error t1 d = nth_error t d) ->
+  exists t2, step_type m t1 (AllToAll s u) = OK t2 /\ flat_inv t2 /\ 2 * Psi t <= Psi t2.
+Proof.
+  intros t s u a t1 xs1 Hi Hs Hu Hok Hi1 Hls1 Hn1 Ho1.
+  pose proof (flat_inv_length t Hi) as Hl.
+  unfold move_ok in Hok. rewrite !andb_true_iff, negb_true_iff, Nat.eqb_neq, Nat.ltb_lt, !Nat.eqb_eq in Hok.
+  destruct Hok as [[[Hsu Hq] Hqs] Hqu].
+  set (q := axis_size m a) in *.
+  apply Nat.mod_divide in Hqs; [| lia]. apply Nat.mod_divide in Hqu; [| lia].
+  destruct Hi as [Ht [Hgs Hsz]]. destruct Hi1 as [Ht1 [Hgs1 Hsz1]].
+  destruct (dim_of t u) as [ys Nu] eqn:Hdu.
+  assert (Hnu : nth_error t1 u = Some (ys, Nu)) by (rewrite Ho1 by congruence; rewrite nth_dim_of, Hdu by exact Hu; reflexivity).
+  assert (Hextu : ext m t u = extent m (ys, Nu)) by (unfold ext; rewrite Hdu; reflexivity).
+  assert (Hdivu : extent m (ys, Nu) mod q = 0).
+  { apply Nat.mod_divide; [lia |]. rewrite <- Hextu. eapply Nat.divide_trans; [exact Hqu |].
+    unfold surplus. exists (Nat.gcd (ext m t u) (ext m g u)).
+    destruct (gcd_parts (ext m t u) (ext m g u) (ext_pos m t u Hm Ht Hu)) as [E _]. lia. }
+  set (t2 := set_dim (set_dim t1 s (xs1, snd (dim_of t s))) u (ys ++ [a], Nu)).
+  assert (Hstep : step_type m t1 (AllToAll s u) = OK t2).
+  { simpl. destruct (Nat.eqb_spec s u) as [E | _]; [congruence |].
+    rewrite Hn1, Hnu, split_last_snoc. fold q. rewrite Hdivu. reflexivity. }
+  exists t2. split; [exact Hstep |].
+  destruct (step_type_wf m t1 _ t2 Hm Ht1 Hstep) as [Ht2 Hgs2].
+  assert (Hsz2 : local_size m t2 = local_size m g)
+    by (rewrite (all_to_all_size m t1 s u t2 Hm Ht1 Hstep); exact Hsz1).
+  split; [split; [exact Ht2 | split; [congruence | exact Hsz2]] |].
+  (* extents after the move *)
+  assert (Hl1 : length t1 = length t) by (rewrite <- (length_local_shape m t1), <- (length_local_shape m t), Hls1; reflexivity).
+  assert (Hl2 : length t2 = length t) by (unfold t2, set_dim; rewrite !length_upd; exact Hl1).
+  assert (Hd2s : dim_of t2 s = (xs1, snd (dim_of t s))).
+  { unfold t2, dim_of, set_dim. rewrite nth_upd_other by congruence.
+    apply nth_upd_same. lia. }
+  assert (Hd2u : dim_of t2 u = (ys ++ [a], Nu)).
+  { unfold t2, dim_of, set_dim. apply nth_upd_same. rewrite length_upd. lia. }
+  assert (Hd2o : forall d, d <> s -> d <> u -> dim_of t2 d = dim_of t1 d).
+  { intros d H1 H2. unfold t2, dim_of, set_dim. rewrite !nth_upd_other by congruence. reflexivity. }
+  pose proof (ext_local_shape m t1 t Hls1) as He1.
+  assert (Hq1 : 1 <= q) by lia.
+  assert (E2s : ext m t2 s = ext m t s * q).
+  { unfold ext at 1. rewrite Hd2s.
+    destruct (dim_wf_snoc_inv m xs1 a (snd (dim_of t s)) Hm (ty_wf_nth_error m t1 s _ Ht1 Hn1))
+      as [_ [_ Hx]].
+    rewrite Hx. f_equal. rewrite <- He1. unfold ext. rewrite (dim_of_nth_error _ _ _ Hn1). reflexivity. }
+  assert (E2u : ext m t2 u = ext m t u / q).
+  { unfold ext at 1. rewrite Hd2u, extent_snoc, Hextu. reflexivity. }
+  assert (E2o : forall d, d <> s -> d <> u -> ext m t2 d = ext m t d).
+  { intros d H1 H2. rewrite <- He1. unfold ext. rewrite Hd2o by assumption. reflexivity. }
+  (* the gcd with the goal grows by [q] in [s] and stays in [u] *)
+  set (G := fun d => Nat.gcd (ext m t d) (ext m g d)).
+  set (G2 := fun d => Nat.gcd (ext m t2 d) (ext m g d)).
+  assert (Hgl : length t = length g) by (apply global_length; exact Hgs).
+  assert (G2s : G2 s = q * G s).
+  { unfold G2, G. rewrite E2s. apply gcd_mul_excess; [apply ext_pos; auto | apply ext_pos; auto; lia |].
+    exact Hqs. }
+  assert (G2o : forall d, d <> s -> G2 d = G d).
+  { intros d Hd. unfold G2, G. destruct (Nat.eq_dec d u) as [-> | Hdu'].
+    - rewrite E2u. apply gcd_div_excess; [apply ext_pos; auto | lia | exact Hqu].
+    - rewrite E2o by assumption. reflexivity. }
+  pose proof (pseq_one G G2 (length t) s Hs G2o) as E.
+  assert (HGs : 0 < G s) by (apply gcd_pos, ext_pos; auto).
+  assert (HPsi : Psi t2 = pseq G2 (length t)) by (unfold Psi; rewrite Hl2; reflexivity).
+  unfold Psi at 1. fold G. rewrite HPsi. rewrite G2s in E. nia.
+Qed.
+
+Theorem flat_steps_reach : forall f t, flat_inv t -> local_size m g - Psi t < f ->
+  run_type m t (flat_steps f m t g) = Some g /\ forallb is_flat (flat_steps f m t g) = true.
+Proof.
+  induction f as [|f IH]; intros t Hi Hf.
+  - pose proof (Psi_bounds t Hi). lia.
+  - cbn [flat_steps]. destruct (list_eqb (local_shape m t) (local_shape m g)) eqn:Hsh.
+    + apply list_eqb_eq in Hsh. destruct Hi as [Ht [Hgs _]].
+      destruct (ty_eqb t g) eqn:Heq.
+      * apply ty_eqb_eq in Heq. subst. split; reflexivity.
+      * simpl. rewrite Hg, Hgs, <- Hsh, !list_eqb_refl. split; reflexivity.
+    + destruct (find_move_spec t Hi Hsh) as [s [u [a [perm [Hfind [Hs [Hu [Ha [Hok Hlast]]]]]]]]].
+      rewrite Hfind. cbv zeta.
+      destruct (pre_move_facts t s a perm Hi Hs Ha Hlast) as [xs1 [Hi1 [Hls1 [Hgl1 [Hn1 Ho1]]]]].
+      set (t1 := if perm then move_last t s a else t) in *.
+      destruct (move_step t s u a t1 xs1 Hi Hs Hu Hok Hi1 Hls1 Hn1 Ho1) as [t2 [Hstep [Hi2 HPsi]]].
+      rewrite Hstep.
+      pose proof (Psi_bounds t Hi). pose proof (Psi_bounds t2 Hi2).
+      destruct (IH t2 Hi2 ltac:(lia)) as [Hrun Hflat].
+      rewrite run_type_app. destruct perm.
+      * cbn [run_type app]. rewrite (permute_step t t1 Hi (proj1 Hi1) Hls1 Hgl1).
+        rewrite Hstep. split; [exact Hrun | simpl; exact Hflat].
+      * cbn [run_type app]. unfold t1 in Hstep. rewrite Hstep. split; [exact Hrun | simpl; exact Hflat].
+Qed.
+
 End Flat.
