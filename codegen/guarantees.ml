@@ -12,6 +12,7 @@ let refinement =
 
 let planner =
   [ ("plan_total", "the planner's plan is accepted by the checker for every well-formed problem");
+    ("plan_correct", "the planner's plan moves every device's source box to its target box");
     ("plan_peak_le_max", "no local array along the plan exceeds max(|src|, |tgt|)");
     ("plan_normal_form", "the plan is slices, then flat steps (all_to_all, all_permute), then gathers") ]
 

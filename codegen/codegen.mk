@@ -1,0 +1,48 @@
+# The redist command line: install target and test suites (included by the
+# top Makefile).  All builds are serial (-j 1): the build machine has two
+# cores shared with other jobs.
+
+.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-cxx
+
+PREFIX ?= /usr/local
+
+install: build
+	install -D -m 755 _build/install/default/bin/redist $(DESTDIR)$(PREFIX)/bin/redist
+
+TEST_SUITES += test-cli-expect test-cli-unit test-cli-robust test-cli-cxx
+
+# Every command on a handful of problems, output and exit code diffed
+# against tests/cli/cases.expected.
+test-cli-expect: build
+	@tests/cli/expect_count.sh
+
+# Unit tests of the library (alcotest): one line of counts at the end.
+test-cli-unit: build
+	@set -o pipefail; out=$$(dune build -j 1 @tests/cli/cli-unit 2>&1); rc=$$?; \
+	printf '%s\n' "$$out"; \
+	run=$$(grep -oE '[0-9]+ tests? run' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
+	failed=$$(grep -oE '[0-9]+ failures?!' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
+	[ $$rc -ne 0 ] && [ $$failed -eq 0 ] && failed=1; \
+	echo "cli-unit: $$((run - failed)) passed, $$failed failed"; exit $$rc
+
+# 100,000 random and mutated inputs (qcheck, fixed seed): only clean errors.
+test-cli-robust: build
+	@dune build -j 1 --force @tests/cli/cli-robust 2>&1
+
+# Generated headers compiled with -Wall -Wextra -Werror against runtime/,
+# and run under mpirun where the mesh has at most 8 devices.
+test-cli-cxx: build
+	@tests/cli/gen_cxx.sh
+
+# Crowbar fuzzing of the parser and front end with afl++ (not part of
+# `make test`): FUZZ_SECONDS of afl-fuzz on an instrumented build; crashes
+# land in _build/fuzz-out/default/crashes.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	dune build -j 1 --profile fuzz --build-dir _build/fuzz ./tests/cli/fuzz/fuzz_front.exe
+	rm -rf _build/fuzz-out
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+	  afl-fuzz -V $(FUZZ_SECONDS) -i tests/cli/fuzz/seeds -o _build/fuzz-out -- \
+	  _build/fuzz/default/tests/cli/fuzz/fuzz_front.exe @@
+	@crashes=$$(ls _build/fuzz-out/default/crashes 2>/dev/null | grep -vc README || true); \
+	echo "fuzz: $$crashes crashing inputs"; [ "$$crashes" -eq 0 ]

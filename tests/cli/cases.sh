@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Expect cases for the redist command: each prints the command, its output
+# (stdout and stderr) and its exit code.  `dune build @tests/cli/cli-expect`
+# diffs the result against cases.expected (`dune promote` accepts a change).
+redist=$1
+run() {
+  printf '$ redist'; printf ' %q' "$@"; printf '\n'
+  "$redist" "$@" 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+run_stdin() {
+  local input=$1; shift
+  printf '$ printf %q | redist' "$input"; printf ' %q' "$@"; printf '\n'
+  printf "$input" | "$redist" "$@" 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+pipe_plan_check() {
+  printf '$ redist plan'; printf ' %q' "$@"; printf ' | redist check'; printf ' %q' "$@"; printf ' --plan -\n'
+  "$redist" plan "$@" | "$redist" check "$@" --plan - 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
+S=(--mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]')
+P=(--mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]')
+
+# plan: the model document's worked example, a case needing sub-axes, a 2-D problem
+run plan "${W[@]}"
+run plan "${S[@]}" --dtype f64
+run plan "${P[@]}"
+run plan "${W[@]}" --json
+run plan --mesh '{x:4}' --from 'i32[{x}8, 4]' --to 'i32[8, 4]'
+run plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]'
+# what plan prints is a plan file that check accepts
+pipe_plan_check "${S[@]}"
+pipe_plan_check "${P[@]}"
+
+# check: accepted plans, the worked example by hand, sub-axes by name
+run_stdin 'dyn_slice(0, y)   # slice\nall_permute([1{y,x}6])\n\nall_gather(0)\n' check "${W[@]}" --plan -
+run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b.1)\nall_permute([1{b}6])\n' check "${S[@]}" --plan -
+run_stdin 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
+# check: rejections, each with its line and reason
+run_stdin 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan -
+run_stdin '# comment\ndyn_slice(0, x)\n' check "${W[@]}" --plan -
+run_stdin 'dyn_slice(0, z)\n' check "${W[@]}" --plan -
+run_stdin 'all_gather(3)\n' check "${W[@]}" --plan -
+run_stdin 'dyn_slice(0, y)\nall_permute([2{y,x}6])\n' check "${W[@]}" --plan -
+run_stdin 'all_permute([2{y}6])\n' check "${W[@]}" --plan -
+run_stdin 'all_to_all(0, 0)\n' check "${W[@]}" --plan -
+run_stdin 'dyn_slice(0, b)\n' check "${S[@]}" --plan -
+run_stdin 'dyn_slice(0, y)\nrefine x = x.0:1 * x.1:2\n' check "${W[@]}" --plan -
+run_stdin 'refine b = b.0:4 * b.1:2\n' check "${S[@]}" --plan -
+run_stdin 'refine b = a:3 * b.1:2\n' check "${S[@]}" --plan -
+run_stdin 'dyn_slice(0, y))\n' check "${W[@]}" --plan -
+run_stdin 'all_reduce(0)\n' check "${W[@]}" --plan -
+run check "${W[@]}" --plan /nonexistent/plan.txt
+
+# show
+run show --mesh '{x:2, y:3}' --type '[3{x}6]'
+run show --mesh '{x:2, y:2}' --type '[4{x}8, 2{y}4]'
+run show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]'
+run show --mesh '{x:2}' --type '[5]'
+
+# gen: the header's head, and its rejections
+run gen "${W[@]}" --backend mpi --name worked --dtype f32
+run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null
+run gen "${W[@]}" --backend nccl --name worked
+run gen "${W[@]}" --name 2bad
+run gen "${W[@]}" --name namespace
+run gen --mesh '{x:2}' --from '[1{x}2, 1, 1, 1, 1, 1, 1, 1, 1]' --to '[2, 1, 1, 1, 1, 1, 1, 1, 1]' --name big
+
+# bad input: one line, exit 2
+run plan --mesh '{x:2, y:3' --from '[3{x}6]' --to '[2{y}6]'
+run plan --mesh '{}' --from '[3{x}6]' --to '[2{y}6]'
+run plan --mesh '{x:2, x:3}' --from '[3{x}6]' --to '[2{y}6]'
+run plan --mesh '{x:0}' --from '[3{x}6]' --to '[6]'
+run plan --mesh '{x:65537}' --from '[65537{x}65537]' --to '[65537]'
+run plan --mesh '{x.0:2}' --from '[6]' --to '[6]'
+run plan --mesh '{x:2, y:3}' --from '[3{z}6]' --to '[2{y}6]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6, 2{x}4]' --to '[2{y}6, 4]'
+run plan --mesh '{x:2, y:3}' --from '[3{x,x}12]' --to '[12]'
+run plan --mesh '{x:2, y:3}' --from '[{y}7]' --to '[7]'
+run plan --mesh '{x:2, y:3}' --from '[4{x}6]' --to '[6]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}8]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6, 1]'
+run plan --mesh '{x:2, y:3}' --from '[0]' --to '[0]'
+run plan --mesh '{x:2, y:3}' --from '[1125899906842624]' --to '[1]'
+run plan --mesh '{x:2, y:3}' --from '[1048576, 1048576, 2048]' --to '[1048576, 1048576, 2048]'
+run plan --mesh '{x:2, y:3}' --from '[]' --to '[]'
+run plan --mesh '{x:2, y:3}' --from 'f32[3{x}6]' --to 'f64[2{y}6]'
+run plan --mesh '{x:2, y:3}' --from 'q8[3{x}6]' --to '[2{y}6]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6' --to '[2{y}6]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6]'
+run plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --bogus
+run frobnicate

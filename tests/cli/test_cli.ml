@@ -1,0 +1,165 @@
+(* Unit tests of the redist_cli library: expected values are worked out by
+   hand from the model document, not copied from the tool's output. *)
+open Redist_cli
+
+let problem ?dtype mesh from to_ = Problem.make ~mesh ~from ~to_ ~dtype
+
+let worked () = problem "{x:2, y:3}" "[3{x}6]" "[2{y}6]"
+let subaxes () = problem "{a:3, b:6}" "[2{a}6]" "[1{b}6]"
+
+let contains s sub =
+  let n = String.length sub in
+  let rec go k = k + n <= String.length s && (String.sub s k n = sub || go (k + 1)) in
+  go 0
+
+(* ---- parser ---- *)
+
+let parse_error_column () =
+  match Syntax.mesh "{x:2 y:3}" with
+  | _ -> Alcotest.fail "accepted a mesh without a comma"
+  | exception Syntax.Parse_error (col, msg) ->
+      Alcotest.(check int) "column of the missing comma" 6 col;
+      Alcotest.(check bool) "says what was expected" true (contains msg "expected ',' or '}'")
+
+let whitespace_tolerant () =
+  let t = Syntax.ty "  f32 [ 16 { x , y } 64 ,{y}8,\t5 ] " in
+  Alcotest.(check (option string)) "dtype" (Some "f32") (Option.map (fun (n : Syntax.name) -> n.name) t.dtype);
+  Alcotest.(check (list int)) "global sizes" [ 64; 8; 5 ] (List.map (fun (d : Syntax.dim) -> d.global) t.dims);
+  Alcotest.(check (list (option int))) "stated local sizes" [ Some 16; None; None ]
+    (List.map (fun (d : Syntax.dim) -> d.local) t.dims)
+
+let number_too_large () =
+  match Syntax.ty "[1125899906842624]" with
+  | _ -> Alcotest.fail "accepted 2^50"
+  | exception Syntax.Parse_error (col, msg) ->
+      Alcotest.(check int) "column" 2 col;
+      Alcotest.(check bool) "names the limit" true (contains msg "2^50")
+
+(* ---- front end: each bad input named ---- *)
+
+let rejects name mesh from to_ fragment =
+  Alcotest.test_case name `Quick (fun () ->
+      match problem mesh from to_ with
+      | _ -> Alcotest.fail "accepted bad input"
+      | exception Front.Bad_input msg ->
+          Alcotest.(check bool) (Printf.sprintf "%S mentions %S" msg fragment) true (contains msg fragment);
+          Alcotest.(check bool) "one line" false (String.contains msg '\n'))
+
+let bad_inputs =
+  [ rejects "unknown axis" "{x:2}" "[1{z}2]" "[2]" "axis z";
+    rejects "repeated axis across dims" "{x:2}" "[1{x}2, 1{x}2]" "[2, 2]" "used by dims 0 and 1";
+    rejects "size that does not divide" "{x:4}" "[{x}6]" "[6]" "not divisible by |x| = 4";
+    rejects "stated local size" "{x:2}" "[2{x}6]" "[6]" "stated local size 2, but 6 / |x| = 3";
+    rejects "different global shapes" "{x:2}" "[2]" "[4]" "global shapes differ";
+    rejects "different ranks" "{x:2}" "[2]" "[2, 1]" "1 dimensions but --to has 2";
+    rejects "empty mesh" "{}" "[2]" "[2]" "empty";
+    rejects "zero axis" "{x:0}" "[2]" "[2]" "size 0";
+    rejects "zero extent" "{x:2}" "[0]" "[0]" "global size 0";
+    rejects "too many elements" "{x:2}" "[33554432, 33554432]" "[33554432, 33554432]" "2^50";
+    rejects "too many devices" "{x:256, y:512}" "[2]" "[2]" "65536";
+    rejects "dtype clash" "{x:2}" "f32[2]" "i64[2]" "f32 but --to says i64" ]
+
+(* ---- reports: numbers worked out by hand ---- *)
+
+(* Worked example: rank (x,y) = 3x+y holds [3x, 3x+3) and must end with
+   [2y, 2y+2); the target elements it lacks: 0,1,2,2,1,0 for ranks 0..5. *)
+let lower_bounds () =
+  let r, _ = Planning.plan (worked ()) in
+  Alcotest.(check int) "lower bound, busiest rank" 2 r.lb_max;
+  Alcotest.(check int) "lower bound, total" 6 r.lb_total;
+  Alcotest.(check int) "peak = max(3, 2)" 3 r.peak;
+  Alcotest.(check int) "global size" 6 r.global_elems
+
+let plan_round_trip () =
+  List.iter
+    (fun p ->
+      let r, guarantees = Planning.plan p in
+      let text = Report.text ~title:"t" ~guarantees r in
+      let r' = Planfile.check p text in
+      let show (r : Report.t) = List.map (fun (s : Report.step) -> Front.show_collective r.env s.coll) r.steps in
+      Alcotest.(check (list string)) "same steps" (show r) (show r');
+      Alcotest.(check int) "same peak" r.peak r'.peak;
+      Alcotest.(check int) "same busiest-rank traffic" r.recv_busiest r'.recv_busiest)
+    [ worked (); subaxes (); problem "{x:2, y:4}" "[16{x}32, 64{y}256]" "[8{y}32, 128{x}256]";
+      problem "{x:2, y:2, z:3}" "[{x,z}12, {y}4]" "[{z}12, {x,y}4]" ]
+
+(* The model document: [2{a}6] -> [1{b}6] on {a:3, b:6} needs b split into
+   b.0 (3) and b.1 (2). *)
+let subaxis_names () =
+  let r, guarantees = Planning.plan (subaxes ()) in
+  Alcotest.(check (list (pair string int))) "refined mesh" [ ("a", 3); ("b.0", 3); ("b.1", 2) ]
+    (List.map (fun (a : Front.axis_info) -> (a.name, a.size)) r.env.axes);
+  Alcotest.(check bool) "refine_holds cited" true (List.mem_assoc "refine_holds" guarantees);
+  Alcotest.(check int) "peak stays at |src|" 2 r.peak
+
+let hand_plan_rejected_at_line () =
+  match Planfile.check (worked ()) "# header\n\ndyn_slice(0, y)\nall_gather(0)\nall_gather(0)\nall_gather(0)\n" with
+  | _ -> Alcotest.fail "accepted"
+  | exception Report.Rejected msg ->
+      Alcotest.(check bool) (msg ^ " names line 6") true (contains msg "line 6: all_gather(0)");
+      Alcotest.(check bool) "says why" true (contains msg "not sharded")
+
+let json_schema () =
+  let r, guarantees = Planning.plan (subaxes ()) in
+  let j = Report.json ~guarantees r in
+  let open Yojson.Safe.Util in
+  List.iter
+    (fun k -> Alcotest.(check bool) ("int field " ^ k) true (match member k j with `Int _ -> true | _ -> false))
+    [ "peak_elems"; "src_elems"; "tgt_elems"; "lower_bound_recv_max"; "launches"; "recv_elems_max" ];
+  let steps = to_list (member "steps" j) in
+  Alcotest.(check (list string)) "ops" [ "dyn_slice"; "all_permute" ] (List.map (fun s -> to_string (member "op" s)) steps);
+  Alcotest.(check string) "slice axis is a sub-axis" "b.1" (to_string (member "axis" (List.hd steps)));
+  Alcotest.(check (list string)) "refined mesh names" [ "a"; "b.0"; "b.1" ]
+    (List.map (fun a -> to_string (member "name" a)) (to_list (member "refined_mesh" j)))
+
+(* Under [1{x,y}6] rank r holds element r; under [1{y,x}6] rank 3x+y must
+   hold element 2y+x, so it receives from rank 2y+x. *)
+let permute_table () =
+  let r, guarantees = Planning.plan (worked ()) in
+  let hdr = Emit.render ~name:"w" r ~guarantees in
+  Alcotest.(check bool) "recv_from table" true (contains hdr "kRecvFrom1[kDevices] = {0, 2, 4, 1, 3, 5};");
+  Alcotest.(check bool) "x-axis group (stride 3, size 2) for the gather" true (contains hdr "redist::Group{3, 2}");
+  Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "redist::dyn_slice(mesh, redist::Group{1, 3}")
+
+let bad_names () =
+  List.iter
+    (fun n ->
+      match Emit.check_name n with
+      | () -> Alcotest.fail ("accepted namespace " ^ n)
+      | exception Front.Bad_input _ -> ())
+    [ ""; "1a"; "a-b"; "_x"; "a__b"; "class"; "std" ]
+
+(* Every theorem the tool cites exists in proofs/. *)
+let cited_theorems_exist () =
+  let files = List.filter (fun f -> Filename.check_suffix f ".v") (Array.to_list (Sys.readdir "proofs")) in
+  let text =
+    String.concat "\n"
+      (List.map
+         (fun f ->
+           let ic = open_in_bin (Filename.concat "proofs" f) in
+           Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic)))
+         files)
+  in
+  List.iter
+    (fun (name, _) ->
+      Alcotest.(check bool) (name ^ " is a Theorem or Lemma in proofs/") true
+        (contains text ("Theorem " ^ name ^ " ") || contains text ("Lemma " ^ name ^ " ")))
+    (Guarantees.for_plan ~refined:true)
+
+let () =
+  Alcotest.run "cli"
+    [ ( "parser",
+        [ Alcotest.test_case "error column" `Quick parse_error_column;
+          Alcotest.test_case "whitespace" `Quick whitespace_tolerant;
+          Alcotest.test_case "2^50 limit" `Quick number_too_large ] );
+      ("front end", bad_inputs);
+      ( "reports",
+        [ Alcotest.test_case "lower bounds" `Quick lower_bounds;
+          Alcotest.test_case "plan round trip" `Quick plan_round_trip;
+          Alcotest.test_case "sub-axis names" `Quick subaxis_names;
+          Alcotest.test_case "rejection line" `Quick hand_plan_rejected_at_line;
+          Alcotest.test_case "json schema" `Quick json_schema ] );
+      ( "emitter",
+        [ Alcotest.test_case "permute table and groups" `Quick permute_table;
+          Alcotest.test_case "bad namespaces" `Quick bad_names ] );
+      ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]
