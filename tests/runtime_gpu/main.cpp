@@ -42,16 +42,17 @@ namespace {
 
 // Empty if this rank can use a device of its own; else why not.
 std::string device_problem() {
-  int count = 0;
-  const cudaError_t rc = cudaGetDeviceCount(&count);
-  if (rc != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
-  if (count == 0) return "cudaGetDeviceCount reports 0 devices";
+  // Collective, so every rank splits before any can return early.
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local_rank = 0, local_size = 0;
   MPI_Comm_rank(node, &local_rank);
   MPI_Comm_size(node, &local_size);
   MPI_Comm_free(&node);
+  int count = 0;
+  const cudaError_t rc = cudaGetDeviceCount(&count);
+  if (rc != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
+  if (count == 0) return "cudaGetDeviceCount reports 0 devices";
   // NCCL refuses two ranks of one communicator on the same GPU.
   if (local_size > count)
     return std::to_string(local_size) + " ranks on this node but only " + std::to_string(count) +
