@@ -50,6 +50,15 @@ inline std::size_t source_word(const CopyPlan& p, std::size_t i) {
 // Whether the plan is one contiguous run (a plain device memcpy).
 inline bool contiguous(const CopyPlan& p) { return p.run == p.words; }
 
+// Whether the kernel may index in 32 bits: every destination word, the
+// largest source word, and the grid-stride loop's last increment (at most
+// 2^28 past a destination word) stay below 2^32.  The largest source word
+// is the last one, since every term of source_word grows with i.
+inline bool fits_32bit_index(const CopyPlan& p) {
+  constexpr std::size_t kLimit = std::size_t{1} << 31;
+  return p.words == 0 || (p.words < kLimit && source_word(p, p.words - 1) < kLimit);
+}
+
 // Plans of the three kernels of local.hpp for valid arguments (checked by
 // the caller); src and dst are the buffers' addresses, for alignment only.
 CopyPlan plan_slice(const Layout& l, int dim, std::size_t parts, std::size_t index,

@@ -24,6 +24,7 @@ constexpr unsigned kThreads = 256;
 // Enough blocks to fill any current GPU many times over; beyond that each
 // thread loops, which keeps the grid within limits for any array size.
 constexpr std::size_t kMaxBlocks = std::size_t{1} << 20;
+static_assert(kMaxBlocks * kThreads <= (std::size_t{1} << 28), "fits_32bit_index assumes this");
 
 // Consecutive threads write consecutive destination words, so stores are
 // always coalesced; loads are coalesced within each source run.
@@ -50,13 +51,10 @@ Status launch(const CopyPlan& p, const void* src, void* dst, cudaStream_t stream
   return cuda_status(cudaGetLastError(), "copy kernel launch");
 }
 
-// 32-bit index arithmetic (much cheaper on the GPU) whenever every index,
-// including the loop's last increment, stays below 2^32.
+// 32-bit index arithmetic is much cheaper on the GPU.
 template <std::size_t W>
 Status launch_width(const CopyPlan& p, const void* src, void* dst, cudaStream_t stream) {
-  constexpr std::size_t kLimit = std::size_t{1} << 31;
-  if (p.words < kLimit && source_word(p, p.words - 1) < kLimit)
-    return launch<W, std::uint32_t>(p, src, dst, stream);
+  if (fits_32bit_index(p)) return launch<W, std::uint32_t>(p, src, dst, stream);
   return launch<W, std::uint64_t>(p, src, dst, stream);
 }
 

@@ -139,6 +139,19 @@ void contiguous_chunks_are_one_run(Tally& t) {
   t.expect(!contiguous(redist::cuda::detail::plan_slice(l, 1, 3, 1, src, dst)), "slice along dim 1");
 }
 
+// 32-bit indexing exactly while destination and source words stay below 2^31.
+void index_width_switches_at_2_31(Tally& t) {
+  using redist::cuda::detail::fits_32bit_index;
+  const std::size_t limit = std::size_t{1} << 31;
+  // One run per row: {width, words, run, inner, stride_a, stride_b, offset}.
+  t.expect(fits_32bit_index({1, limit - 1, 1, 1, 1, 0, 0}), "2^31-1 dense words");
+  t.expect(!fits_32bit_index({1, limit, 1, 1, 1, 0, 0}), "2^31 dense words");
+  // Few destination words, but the last source word is far away.
+  t.expect(fits_32bit_index({16, 4, 1, 1, (limit - 1) / 3, 0, 0}), "last source word just below 2^31");
+  t.expect(!fits_32bit_index({16, 4, 1, 1, limit / 3 + 1, 0, 0}), "last source word past 2^31");
+  t.expect(!fits_32bit_index({4, 2, 1, 2, 0, 1, limit - 1}), "offset past 2^31");
+}
+
 }  // namespace
 
 void add_plan_cases(std::vector<Case>& cases) {
@@ -148,6 +161,8 @@ void add_plan_cases(std::vector<Case>& cases) {
                    widths_are_the_widest_allowed});
   cases.push_back({"contiguous chunks become one copy", Needs::anything,
                    contiguous_chunks_are_one_run});
+  cases.push_back({"kernel index type switches to 64 bits at 2^31", Needs::anything,
+                   index_width_switches_at_2_31});
 }
 
 }  // namespace gputest
