@@ -1,0 +1,177 @@
+"""Baseline: PyTorch DTensor's redistribute (CPU, gloo, N local processes).
+
+DTensor places a tensor per mesh dimension: Shard(d) or Replicate().  A
+dimension sharded by several mesh axes is split in mesh order, so a type is
+expressible iff every dimension lists its axes in mesh order; the others
+(axis order swaps, e.g. [{y,x}] on {x, y}) are marked n/a.  The plan is
+DTensor's own (_gen_transform_infos, the function redistribute uses); its
+traffic and peak are accounted from the plan's steps as gloo executes them
+(gloo has no all_to_all, so DTensor runs Shard->Shard as all_gather + chunk),
+its time measured.
+
+    python dtensor_bench.py N PROBLEMS_JSON OUT_JSONL REPS
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+
+import torch
+import torch.distributed as dist
+from torch.distributed.device_mesh import DeviceMesh
+from torch.distributed.tensor import DTensor, Replicate, Shard
+from torch.distributed.tensor import _redistribute as R
+
+
+def devices(p):
+    n = 1
+    for _, s in p["mesh"]:
+        n *= s
+    return n
+
+
+def placements(p, ty):
+    """None if DTensor cannot express the type."""
+    names = [a for a, _ in p["mesh"]]
+    out = [Replicate()] * len(names)
+    for d, axes in enumerate(ty):
+        pos = [names.index(a) for a in axes]
+        if pos != sorted(pos):
+            return None
+        for i in pos:
+            out[i] = Shard(d)
+    return out
+
+
+def box(p, ty, rank):
+    """(offsets, extents) of the block `rank` holds under `ty`."""
+    sizes = [s for _, s in p["mesh"]]
+    names = [a for a, _ in p["mesh"]]
+    coord, r = [0] * len(sizes), rank
+    for i in reversed(range(len(sizes))):
+        coord[i], r = r % sizes[i], r // sizes[i]
+    offs, exts = [], []
+    for n, axes in zip(p["shape"], ty):
+        idx, parts = 0, 1
+        for a in axes:
+            i = names.index(a)
+            idx, parts = idx * sizes[i] + coord[i], parts * sizes[i]
+        exts.append(n // parts)
+        offs.append(idx * (n // parts))
+    return offs, exts
+
+
+def local_block(full, offs, exts):
+    return full[tuple(slice(o, o + e) for o, e in zip(offs, exts))].contiguous()
+
+
+def account(p, infos, src_elems):
+    """Per device: elements received and the largest local array along
+    DTensor's plan, and the live elements at its peak (input kept by the
+    caller, plus one step's input and output)."""
+    sizes = [s for _, s in p["mesh"]]
+    local, recv, largest, live = src_elems, 0, src_elems, src_elems
+    kinds = []
+    for k, info in enumerate(infos):
+        g = sizes[info.mesh_dim]
+        a, b = info.src_dst_placements
+        if a.is_shard() and b.is_replicate():
+            recv += (g - 1) * local
+            new = local * g
+            kinds.append("all_gather")
+        elif a.is_shard() and b.is_shard():
+            # gloo has no all_to_all: DTensor falls back to all_gather + chunk
+            recv += (g - 1) * local
+            largest = max(largest, local * g)
+            live = max(live, src_elems + local * g + (local if k > 0 else 0))
+            new = local
+            kinds.append("all_to_all(as all_gather)")
+        elif a.is_replicate() and b.is_shard():
+            new = local // g
+            kinds.append("chunk")
+        else:
+            raise ValueError(f"unexpected step {a} -> {b}")
+        live = max(live, src_elems + new + (local if k > 0 else 0))
+        local = new
+        largest = max(largest, local)
+    return recv, largest, live, kinds
+
+
+def worker(rank, n, problems, reps, init_file, out_path):
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank, world_size=n)
+    rows = []
+    for p in problems:
+        sp, tp = placements(p, p["src"]), placements(p, p["tgt"])
+        if sp is None or tp is None:
+            rows.append({"problem": p["name"], "system": "dtensor", "time_ms": -1, "ok": False,
+                         "note": "n/a: a dimension's axes are not in mesh order (DTensor shards in mesh order)"})
+            continue
+        mesh = DeviceMesh("cpu", torch.arange(n).reshape([s for _, s in p["mesh"]]),
+                          mesh_dim_names=tuple(a for a, _ in p["mesh"]))
+        full = torch.arange(int(torch.tensor(p["shape"]).prod()), dtype=torch.float32).reshape(p["shape"])
+        src_local = local_block(full, *box(p, p["src"], rank))
+        want = local_block(full, *box(p, p["tgt"], rank))
+        del full
+        x = DTensor.from_local(src_local, mesh, sp, run_check=False, shape=torch.Size(p["shape"]),
+                               stride=tuple(torch.empty(0).new_empty(p["shape"], device="meta").stride()))
+        y = x.redistribute(mesh, tp)  # warm-up, and the result we check
+        ok = torch.equal(y.to_local(), want)
+        dst_spec = y._spec
+        infos = R._gen_transform_infos(x._spec, dst_spec)
+        del y
+        times = []
+        for _ in range(reps):
+            dist.barrier()
+            t0 = time.perf_counter()
+            z = x.redistribute(mesh, tp)
+            z.to_local().sum()  # waits for any collective still in flight
+            dt = torch.tensor([time.perf_counter() - t0])
+            dist.all_reduce(dt, op=dist.ReduceOp.MAX)
+            times.append(dt.item() * 1e3)
+            del z
+        okt = torch.tensor([1 if ok else 0])
+        dist.all_reduce(okt, op=dist.ReduceOp.MIN)
+        recv, largest, live, kinds = account(p, infos, src_local.numel())
+        rows.append({"problem": p["name"], "system": "dtensor", "time_ms": sorted(times)[len(times) // 2],
+                     "times_ms": times, "ok": bool(okt.item()), "recv_max": recv, "recv_total": recv * n,
+                     "peak_elems": largest, "peak_bytes": 4 * (live + want.numel()), "collectives": kinds,
+                     "note": ""})
+    if rank == 0:
+        with open(out_path, "a") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    dist.destroy_process_group()
+
+
+def main():
+    n = int(sys.argv[1])
+    problems = [p for p in json.load(open(sys.argv[2])) if devices(p) == n]
+    reps = int(sys.argv[4])
+    if not problems:
+        return
+    init_file = tempfile.mktemp(prefix="dtensor_init_")
+    # fork after importing torch once: N fresh interpreters would each
+    # spend seconds importing it on this 2-core machine
+    pids = []
+    for rank in range(n):
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                worker(rank, n, problems, reps, init_file, sys.argv[3])
+            except Exception as e:
+                print(f"dtensor_bench: rank {rank}: {type(e).__name__}: {e}", file=sys.stderr)
+                code = 1
+            os._exit(code)
+        pids.append(pid)
+    failed = sum(1 for pid in pids if os.waitpid(pid, 0)[1] != 0)
+    if os.path.exists(init_file):
+        os.unlink(init_file)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

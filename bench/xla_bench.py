@@ -1,0 +1,194 @@
+"""Baseline: XLA (JAX on CPU, N host devices).  The redistribution is a
+jitted identity whose input sharding is the source type and whose output
+sharding is the target type; what XLA's SPMD partitioner puts in between is
+read back from the compiled HLO.
+
+    python xla_bench.py N PROBLEMS_JSON OUT_JSONL REPS
+"""
+
+import json
+import os
+import re
+import sys
+import time
+
+N = int(sys.argv[1])
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + f" --xla_force_host_platform_device_count={N}").strip()
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
+
+COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter",
+               "collective-broadcast", "ragged-all-to-all")
+HOST_OPS = ("send", "recv", "send-done", "recv-done", "infeed", "outfeed", "copy-start", "copy-done")
+
+_shape_re = re.compile(r"\b(?:pred|[sufc]\d+|bf16|f8\w*)\[([0-9,]*)\]")
+_instr_re = re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*(.*?)\s+([a-z][a-z0-9\-]*)\(")
+
+
+def spec(ty):
+    return PartitionSpec(*[None if not axes else (axes[0] if len(axes) == 1 else tuple(axes)) for axes in ty])
+
+
+def result_elems(result_type):
+    """Elements of an instruction's result: the sum over a tuple's arrays."""
+    total = 0
+    for dims in _shape_re.findall(result_type):
+        n = 1
+        for d in filter(None, dims.split(",")):
+            n *= int(d)
+        total += n
+    return total
+
+
+def replica_groups(line):
+    """The groups of a collective as lists of device ids; None = all devices."""
+    m = re.search(r"replica_groups=\[([0-9,]+)\]<=\[([0-9,]+)\](?:T\(([0-9,]+)\))?", line)
+    if m:
+        g, s = (int(v) for v in m.group(1).split(","))
+        dims = [int(v) for v in m.group(2).split(",")]
+        ids = np.arange(int(np.prod(dims))).reshape(dims)
+        if m.group(3):
+            ids = ids.transpose([int(v) for v in m.group(3).split(",")])
+        return ids.reshape(g, s).tolist()
+    m = re.search(r"replica_groups=\{((?:\{[0-9,]*\},?)*)\}", line)
+    if m:
+        body = m.group(1).strip()
+        if not body:
+            return None
+        return [[int(v) for v in grp.split(",") if v] for grp in re.findall(r"\{([0-9,]*)\}", body)]
+    return None
+
+
+def traffic(hlo, n):
+    """Per device: elements received, from every collective's result shape
+    and groups.  Returns (per-device list, ops found, largest result)."""
+    recv = [0] * n
+    ops = []
+    largest = 0
+    for line in hlo.splitlines():
+        m = _instr_re.match(line)
+        if not m:
+            continue
+        rtype, op = m.group(1), m.group(2)
+        base = op[:-6] if op.endswith("-start") else op
+        if op.endswith("-done") or base not in COLLECTIVES:
+            continue
+        elems = result_elems(rtype)
+        if op.endswith("-start") and rtype.startswith("("):
+            # async start returns (operand, result, ...): the result is the second array
+            arrays = [result_elems(f"f32[{d}]") for d in _shape_re.findall(rtype)]
+            elems = arrays[1] if len(arrays) > 1 else arrays[0]
+        largest = max(largest, elems)
+        ops.append(base)
+        if base == "collective-permute":
+            pairs = re.search(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}", line)
+            for s, t in re.findall(r"\{(\d+),(\d+)\}", pairs.group(1) if pairs else ""):
+                if s != t:
+                    recv[int(t)] += elems
+            continue
+        groups = replica_groups(line) or [list(range(n))]
+        for grp in groups:
+            g = len(grp)
+            if base in ("all-gather", "all-to-all", "ragged-all-to-all"):
+                per = elems * (g - 1) // g
+            elif base == "reduce-scatter":
+                per = elems * (g - 1)
+            elif base == "all-reduce":
+                per = 2 * elems * (g - 1) // g  # ring: reduce-scatter + all-gather
+            else:  # collective-broadcast
+                per = elems
+            for dev in grp:
+                recv[dev] += per
+    return recv, ops, largest
+
+
+def host_transfers(hlo):
+    found = []
+    for line in hlo.splitlines():
+        m = _instr_re.match(line)
+        if m and (m.group(2) in HOST_OPS or "custom_call_target=\"Host" in line):
+            found.append(m.group(2))
+    return found
+
+
+def local_elems(mesh, shape, ty):
+    size = dict(mesh)
+    out = 1
+    for n, axes in zip(shape, ty):
+        p = 1
+        for a in axes:
+            p *= size[a]
+        out *= n // p
+    return out
+
+
+def run(p, reps):
+    names = [a for a, _ in p["mesh"]]
+    sizes = [s for _, s in p["mesh"]]
+    mesh = Mesh(np.array(jax.devices()[:N]).reshape(sizes), names)
+    src = NamedSharding(mesh, spec(p["src"]))
+    tgt = NamedSharding(mesh, spec(p["tgt"]))
+    shape = tuple(p["shape"])
+    want = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    x = jax.device_put(want, src)
+    f = jax.jit(lambda a: a, in_shardings=src, out_shardings=tgt)
+    compiled = f.lower(x).compile()
+    hlo = compiled.as_text()
+    mem = compiled.memory_analysis()
+    out = compiled(x)
+    out.block_until_ready()
+    ok = out.sharding.is_equivalent_to(tgt, len(shape)) and np.array_equal(np.asarray(out), want)
+    # each shard must be the target box of its device
+    for shard in out.addressable_shards:
+        ok = ok and np.array_equal(np.asarray(shard.data), want[shard.index])
+    del out
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        compiled(x).block_until_ready()
+        times.append((time.perf_counter() - t0) * 1e3)
+    recv, ops, largest = traffic(hlo, N)
+    global_elems = int(np.prod(shape))
+    src_e, tgt_e = local_elems(p["mesh"], shape, p["src"]), local_elems(p["mesh"], shape, p["tgt"])
+    temp = getattr(mem, "temp_size_in_bytes", 0) if mem is not None else 0
+    arg = getattr(mem, "argument_size_in_bytes", 4 * src_e) if mem is not None else 4 * src_e
+    outb = getattr(mem, "output_size_in_bytes", 4 * tgt_e) if mem is not None else 4 * tgt_e
+    alias = getattr(mem, "alias_size_in_bytes", 0) if mem is not None else 0
+    return {
+        "problem": p["name"], "system": "xla", "time_ms": float(np.median(times)), "times_ms": times, "ok": bool(ok),
+        "recv_max": max(recv), "recv_total": sum(recv),
+        "peak_bytes": int(arg + outb + temp - alias), "temp_bytes": int(temp),
+        "peak_elems": max(src_e, tgt_e, largest),
+        "collectives": ops, "host_transfers": host_transfers(hlo),
+        # gathering to the whole array when the target is not the whole array
+        "full_remat": largest >= global_elems > tgt_e,
+        "note": "",
+    }
+
+
+def main():
+    problems = [p for p in json.load(open(sys.argv[2])) if _devices(p) == N]
+    reps = int(sys.argv[4])
+    with open(sys.argv[3], "a") as out:
+        for p in problems:
+            try:
+                row = run(p, reps)
+            except Exception as e:  # XLA's refusal of a problem is a result, not a crash of the benchmark
+                row = {"problem": p["name"], "system": "xla", "time_ms": -1, "ok": False,
+                       "note": f"xla: {type(e).__name__}: {str(e).splitlines()[0][:200]}"}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+
+def _devices(p):
+    n = 1
+    for _, s in p["mesh"]:
+        n *= s
+    return n
+
+
+if __name__ == "__main__":
+    main()
