@@ -35,12 +35,6 @@ Status check_io(const void* src, std::size_t src_bytes, std::size_t src_need,
 
 }  // namespace
 
-std::size_t inner_bytes(const Layout& l, int dim) {
-  std::size_t n = l.elem_bytes;
-  for (int i = dim + 1; i < l.ndim; ++i) n *= l.extent[i];
-  return n;
-}
-
 Status check_dim(const Layout& l, int dim, const char* what) {
   if (dim < 0 || dim >= l.ndim)
     return {Errc::invalid_argument, std::string(what) + " " + std::to_string(dim) +
@@ -120,6 +114,47 @@ Status concat_blocks(const Layout& block, int dim, std::size_t parts, const void
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t k = 0; k < parts; ++k)
       std::memcpy(out + (o * parts + k) * run, in + k * block_bytes + o * run, run);
+  return {};
+}
+
+Status transpose_blocks(void* buf, std::size_t buf_bytes, std::size_t rows, std::size_t cols,
+                        std::size_t block, void* scratch, std::size_t scratch_bytes) {
+  if (rows == 0 || cols == 0 || block == 0 || rows >= (std::size_t{1} << 31) ||
+      cols >= (std::size_t{1} << 31) || block > (std::size_t{1} << 40) / rows / cols)
+    return {Errc::invalid_argument, "transpose of " + str(rows) + " x " + str(cols) +
+                                        " blocks of " + str(block) + " bytes is invalid"};
+  const std::size_t total = rows * cols * block;
+  const std::size_t need = transpose_scratch_bytes(rows, cols, block);
+  if (Status st = check_buffer(buf, buf_bytes, total, "buffer"); !st.ok()) return st;
+  if (Status st = check_buffer(scratch, scratch_bytes, need, "scratch"); !st.ok()) return st;
+  if (Status st = check_disjoint(buf, total, "buffer", scratch, need, "scratch"); !st.ok()) return st;
+  if (need == 0) return {};  // a single row or column is its own transpose
+
+  auto* data = static_cast<unsigned char*>(buf);
+  auto* held = static_cast<unsigned char*>(scratch);
+  auto* placed = held + block;
+  const std::size_t n = rows * cols;
+  std::memset(placed, 0, (n + 7) / 8);
+  auto is_placed = [&](std::size_t q) { return (placed[q / 8] >> (q % 8)) & 1u; };
+  auto mark = [&](std::size_t q) { placed[q / 8] |= static_cast<unsigned char>(1u << (q % 8)); };
+  // Position q = c*rows + r of the result takes the block at r*cols + c.
+  auto source_of = [&](std::size_t q) { return (q % rows) * cols + q / rows; };
+  for (std::size_t start = 0; start < n; ++start) {
+    if (is_placed(start)) continue;
+    mark(start);
+    std::size_t q = start, p = source_of(start);
+    if (p == start) continue;
+    // Walk the cycle backwards: each position takes its source's block
+    // before that source is overwritten; the first one is held aside.
+    std::memcpy(held, data + start * block, block);
+    while (p != start) {
+      std::memcpy(data + q * block, data + p * block, block);
+      mark(p);
+      q = p;
+      p = source_of(q);
+    }
+    std::memcpy(data + q * block, held, block);
+  }
   return {};
 }
 

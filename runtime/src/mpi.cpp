@@ -253,14 +253,18 @@ Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim, const
 
 namespace {
 
+// The out-of-place path when the scratch given allows it (see redist.hpp).
+bool out_of_place(std::size_t fast_need, std::size_t scratch_bytes) {
+  return fast_need > 0 && scratch_bytes >= fast_need;
+}
+
 Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
-                        std::size_t scratch_bytes) {
+                        std::size_t scratch_bytes, std::size_t need_scratch) {
   if (Status st = validate_layout(layout); !st.ok()) return st;
   if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
   const std::size_t in = bytes(layout);
   if (Status st = check_count(in); !st.ok()) return st;
-  const std::size_t need_scratch = all_gather_scratch_bytes(layout, dim, size);
   if (Status st = local::check_buffer(src, src_bytes, in, "source"); !st.ok()) return st;
   if (Status st = local::check_buffer(dst, dst_bytes, in * size, "destination"); !st.ok()) return st;
   if (Status st = local::check_buffer(scratch, scratch_bytes, need_scratch, "scratch"); !st.ok())
@@ -270,7 +274,7 @@ Status check_all_gather(const Layout& layout, int dim, std::size_t size, const v
 
 Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
-                        std::size_t scratch_bytes) {
+                        std::size_t scratch_bytes, std::size_t need_scratch) {
   if (Status st = validate_layout(layout); !st.ok()) return st;
   if (Status st = local::check_dim(layout, s, "source dim"); !st.ok()) return st;
   if (Status st = local::check_dim(layout, t, "target dim"); !st.ok()) return st;
@@ -281,7 +285,6 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                                         std::to_string(size)};
   const std::size_t total = bytes(layout);
   if (Status st = check_count(total / size); !st.ok()) return st;
-  const std::size_t need_scratch = all_to_all_scratch_bytes(layout, s, t, size);
   if (Status st = local::check_buffer(src, src_bytes, total, "source"); !st.ok()) return st;
   if (Status st = local::check_buffer(dst, dst_bytes, total, "destination"); !st.ok()) return st;
   if (Status st = local::check_buffer(scratch, scratch_bytes, need_scratch, "scratch"); !st.ok())
@@ -297,8 +300,11 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
   MPI_Comm comm;
   if (Status st = group_setup(mesh, g, "all_gather", &comm); !st.ok()) return st;
   const auto size = static_cast<std::size_t>(g.size);
+  const std::size_t fast = all_gather_scratch_bytes(layout, dim, size);
+  const bool staged = out_of_place(fast, scratch_bytes);
+  const std::size_t need = staged ? fast : all_gather_min_scratch_bytes(layout, dim, size);
   Status local = prefixed("all_gather", check_all_gather(layout, dim, size, src, src_bytes, dst,
-                                                         dst_bytes, scratch, scratch_bytes));
+                                                         dst_bytes, scratch, scratch_bytes, need));
   if (g.size > 1 && mesh.agreement()) local = agree(comm, std::move(local), "all_gather");
   if (!local.ok()) return local;
 
@@ -308,14 +314,18 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
     return {};
   }
   const int count = static_cast<int>(in);
-  if (all_gather_scratch_bytes(layout, dim, size) == 0)
-    return mpi_status(MPI_Allgather(src, count, MPI_BYTE, dst, count, MPI_BYTE, comm), "all_gather");
-  if (Status st = mpi_status(MPI_Allgather(src, count, MPI_BYTE, scratch, count, MPI_BYTE, comm),
+  void* recv = staged ? scratch : dst;
+  if (Status st = mpi_status(MPI_Allgather(src, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
                              "all_gather");
-      !st.ok())
+      !st.ok() || fast == 0)
     return st;
+  if (staged)
+    return prefixed("all_gather",
+                    local::concat_blocks(layout, dim, size, scratch, in * size, dst, dst_bytes));
   return prefixed("all_gather",
-                  local::concat_blocks(layout, dim, size, scratch, in * size, dst, dst_bytes));
+                  local::transpose_blocks(dst, in * size, size, outer_count(layout, dim),
+                                          layout.extent[dim] * inner_bytes(layout, dim), scratch,
+                                          need));
 }
 
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t, const void* src,
@@ -324,8 +334,11 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   MPI_Comm comm;
   if (Status st = group_setup(mesh, g, "all_to_all", &comm); !st.ok()) return st;
   const auto size = static_cast<std::size_t>(g.size);
+  const std::size_t fast = all_to_all_scratch_bytes(layout, s, t, size);
+  const bool staged = out_of_place(fast, scratch_bytes);
+  const std::size_t need = staged ? fast : all_to_all_min_scratch_bytes(layout, s, t, size);
   Status local = prefixed("all_to_all", check_all_to_all(layout, s, t, size, src, src_bytes, dst,
-                                                         dst_bytes, scratch, scratch_bytes));
+                                                         dst_bytes, scratch, scratch_bytes, need));
   if (g.size > 1 && mesh.agreement()) local = agree(comm, std::move(local), "all_to_all");
   if (!local.ok()) return local;
 
@@ -335,25 +348,40 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
     return {};
   }
   const int count = static_cast<int>(total / size);
-  const Layout block = dyn_slice_out(layout, t, size);
+  const Layout out = all_to_all_out(layout, s, t, size);
   const bool pack = outer_count(layout, t) > 1;
-  const bool unpack = outer_count(all_to_all_out(layout, s, t, size), s) > 1;
-  // Where the packed send buffer and the received blocks live, chosen so
-  // that at most one local array of scratch is needed (see redist.hpp).
-  const void* send = src;
-  void* recv = unpack ? scratch : dst;
-  if (pack) {
-    void* packed = unpack ? dst : scratch;
-    if (Status st = local::pack_chunks(layout, t, size, src, total, packed, total); !st.ok())
-      return prefixed("all_to_all", st);
-    send = packed;
+  const bool unpack = outer_count(out, s) > 1;
+  if (staged) {
+    // Where the packed send buffer and the received blocks live, chosen so
+    // that one local array of scratch is enough (see redist.hpp).
+    const void* send = src;
+    void* recv = unpack ? scratch : dst;
+    if (pack) {
+      void* packed = unpack ? dst : scratch;
+      if (Status st = local::pack_chunks(layout, t, size, src, total, packed, total); !st.ok())
+        return prefixed("all_to_all", st);
+      send = packed;
+    }
+    if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
+                               "all_to_all");
+        !st.ok() || !unpack)
+      return st;
+    const Layout block = dyn_slice_out(layout, t, size);
+    return prefixed("all_to_all", local::concat_blocks(block, s, size, scratch, total, dst, total));
   }
-  if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
+  // In place in the destination: packed chunks are exchanged where they lie.
+  if (pack) {
+    if (Status st = local::pack_chunks(layout, t, size, src, total, dst, total); !st.ok())
+      return prefixed("all_to_all", st);
+  }
+  const void* send = pack ? MPI_IN_PLACE : src;
+  if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, dst, count, MPI_BYTE, comm),
                              "all_to_all");
-      !st.ok())
+      !st.ok() || !unpack)
     return st;
-  if (!unpack) return {};
-  return prefixed("all_to_all", local::concat_blocks(block, s, size, scratch, total, dst, total));
+  return prefixed("all_to_all",
+                  local::transpose_blocks(dst, total, size, outer_count(out, s),
+                                          layout.extent[s] * inner_bytes(out, s), scratch, need));
 }
 
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,

@@ -32,7 +32,9 @@ std::string group_text(redist::Group g) {
   return "group (stride " + std::to_string(g.stride) + ", size " + std::to_string(g.size) + ")";
 }
 
-void check_all_gather(const Index& ext, int d, std::size_t elem, redist::Group g, test::Tally& t) {
+// `fast`: give the out-of-place path's scratch, else the in-place minimum.
+void check_all_gather(const Index& ext, int d, std::size_t elem, redist::Group g, bool fast,
+                      test::Tally& t) {
   redist::Mesh& mesh = test::flat_mesh();
   const int me = mesh.rank();
   const unsigned salt = next_salt();
@@ -41,10 +43,11 @@ void check_all_gather(const Index& ext, int d, std::size_t elem, redist::Group g
   out_ext[d] *= g.size;
   auto src = test::source(me, ext, elem, salt);
   auto dst = test::poisoned(test::count(out_ext) * elem);
-  const std::size_t scratch_bytes = redist::all_gather_scratch_bytes(in, d, g.size);
+  const std::size_t scratch_bytes = fast ? redist::all_gather_scratch_bytes(in, d, g.size)
+                                         : redist::all_gather_min_scratch_bytes(in, d, g.size);
   auto scratch = test::poisoned(scratch_bytes);
   const std::string what = "all_gather dim " + std::to_string(d) + " " + test::describe(ext, elem) +
-                           " " + group_text(g);
+                           " " + group_text(g) + (fast ? " fast" : " in place");
   const redist::Status st = redist::all_gather(mesh, g, in, d, src.data(), src.size() - test::kCanary,
                                                dst.data(), dst.size() - test::kCanary, scratch.data(),
                                                scratch_bytes);
@@ -61,7 +64,7 @@ void check_all_gather(const Index& ext, int d, std::size_t elem, redist::Group g
 }
 
 void check_all_to_all(const Index& ext, int s, int tdim, std::size_t elem, redist::Group g,
-                      test::Tally& t) {
+                      bool fast, test::Tally& t) {
   redist::Mesh& mesh = test::flat_mesh();
   const int me = mesh.rank();
   const int coord = (me / g.stride) % g.size;
@@ -74,10 +77,12 @@ void check_all_to_all(const Index& ext, int s, int tdim, std::size_t elem, redis
   out_ext[tdim] /= g.size;
   auto src = test::source(me, in_ext, elem, salt);
   auto dst = test::poisoned(test::count(out_ext) * elem);
-  const std::size_t scratch_bytes = redist::all_to_all_scratch_bytes(in, s, tdim, g.size);
+  const std::size_t scratch_bytes = fast ? redist::all_to_all_scratch_bytes(in, s, tdim, g.size)
+                                         : redist::all_to_all_min_scratch_bytes(in, s, tdim, g.size);
   auto scratch = test::poisoned(scratch_bytes);
   const std::string what = "all_to_all " + std::to_string(s) + "<-" + std::to_string(tdim) + " " +
-                           test::describe(in_ext, elem) + " " + group_text(g);
+                           test::describe(in_ext, elem) + " " + group_text(g) +
+                           (fast ? " fast" : " in place");
   const redist::Status st =
       redist::all_to_all(mesh, g, in, s, tdim, src.data(), src.size() - test::kCanary, dst.data(),
                          dst.size() - test::kCanary, scratch.data(), scratch_bytes);
@@ -177,7 +182,7 @@ void gather_cases(int array_rank) {
       for (std::size_t ei = 0; ei < 5; ++ei)
         if (elem_selected(array_rank, ei, case_index))
           for (redist::Group g : test::all_groups(test::world_size()))
-            check_all_gather(ext, d, kElemSizes[ei], g, t);
+            for (bool fast : {false, true}) check_all_gather(ext, d, kElemSizes[ei], g, fast, t);
   t.finish();
 }
 
@@ -192,7 +197,8 @@ void all_to_all_cases(int array_rank) {
         for (std::size_t ei = 0; ei < 5; ++ei)
           if (elem_selected(array_rank, ei, case_index))
             for (redist::Group g : test::all_groups(test::world_size()))
-              check_all_to_all(ext, s, d, kElemSizes[ei], g, t);
+              for (bool fast : {false, true})
+                check_all_to_all(ext, s, d, kElemSizes[ei], g, fast, t);
       }
   t.finish();
 }

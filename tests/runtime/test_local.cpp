@@ -88,6 +88,33 @@ TEST_CASE("local::pack_chunks and local::concat_blocks follow the chunk order") 
   t.finish();
 }
 
+TEST_CASE("local::transpose_blocks reorders [rows][cols] blocks to [cols][rows] in place") {
+  test::Tally t;
+  unsigned salt = 2000;
+  for (std::size_t rows : {1, 2, 3, 5, 8})
+    for (std::size_t cols : {1, 2, 4, 7, 12})
+      for (std::size_t block : {1, 3, 16}) {
+        const std::string what = "transpose " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                 " blocks of " + std::to_string(block);
+        auto buf = test::source(0, {rows, cols, block}, 1, ++salt);
+        const std::size_t need = redist::transpose_scratch_bytes(rows, cols, block);
+        auto scratch = test::poisoned(need);
+        const auto st = redist::local::transpose_blocks(buf.data(), rows * cols * block, rows, cols,
+                                                        block, scratch.data(), need);
+        if (!st.ok()) { t.fail(what + ": " + st.message()); continue; }
+        t.expect(buf, {cols, rows, block}, 1, salt, [&](const Index& idx, int* rank, std::size_t* e) {
+          *rank = 0;
+          *e = test::ravel({idx[1], idx[0], idx[2]}, {rows, cols, block});
+        }, what);
+        t.canary(scratch, need, what + " scratch");
+      }
+  t.finish();
+  std::vector<unsigned char> buf(24), scratch(8);
+  const auto st = redist::local::transpose_blocks(buf.data(), 24, 2, 3, 4, scratch.data(), 4);
+  CHECK(st.code() == redist::Errc::buffer_too_small);
+  CHECK(st.message() == "scratch has 4 bytes, needs 5");
+}
+
 TEST_CASE("scratch sizes: none where blocks are contiguous, one array otherwise") {
   constexpr redist::Layout l{3, {2, 3, 4}, 8};
   static_assert(redist::bytes(l) == 192);
@@ -108,6 +135,15 @@ TEST_CASE("scratch sizes: none where blocks are contiguous, one array otherwise"
   CHECK(redist::all_to_all_scratch_bytes(c, 2, 1, 2) == 0);
   CHECK(redist::all_to_all_scratch_bytes(c, 1, 2, 2) == 16);
   CHECK(redist::all_to_all_scratch_bytes(a, 0, 0, 2) == 0);
+  // In place: one run of the result plus a bit per block.
+  static_assert(redist::all_gather_min_scratch_bytes(l, 0, 4) == 0);
+  static_assert(redist::all_gather_min_scratch_bytes(l, 1, 4) == 3 * 4 * 8 + 1);  // 8 blocks
+  static_assert(redist::all_gather_min_scratch_bytes(l, 2, 4) == 4 * 8 + 3);      // 24 blocks
+  CHECK(redist::all_to_all_min_scratch_bytes(a, 0, 1, 2) == 0);       // pack only: none
+  CHECK(redist::all_to_all_min_scratch_bytes(a, 1, 0, 2) == 6 * 4 + 1);  // 2 x 2 blocks of 6
+  CHECK(redist::all_to_all_min_scratch_bytes(c, 1, 2, 2) == 0);
+  CHECK(redist::transpose_scratch_bytes(1, 9, 4) == 0);
+  CHECK(redist::transpose_scratch_bytes(3, 3, 4) == 4 + 2);
   CHECK(redist::dyn_slice_scratch_bytes(a, 0, 2) == 0);
   CHECK(redist::all_permute_scratch_bytes(a) == 0);
 }

@@ -117,7 +117,7 @@ TEST_CASE("short buffers are reported and nothing is written") {
   const std::size_t b = redist::bytes(l);
   auto src = test::source(mesh.rank(), {3, std::size_t(2 * n)}, 4, 7);
   auto dst = test::poisoned(b * n);
-  const std::size_t scratch_need = redist::all_gather_scratch_bytes(l, 1, n);
+  const std::size_t scratch_need = redist::all_gather_min_scratch_bytes(l, 1, n);
   auto scratch = test::poisoned(scratch_need);
 
   CHECK_ERROR(redist::all_gather(mesh, all, l, 1, src.data(), b - 1, dst.data(), b * n, scratch.data(), scratch_need),
@@ -127,11 +127,11 @@ TEST_CASE("short buffers are reported and nothing is written") {
   if (scratch_need > 0)
     CHECK_ERROR(redist::all_gather(mesh, all, l, 1, src.data(), b, dst.data(), b * n, scratch.data(), scratch_need - 1),
                 Errc::buffer_too_small, "scratch has");
-  const std::size_t a2a_need = redist::all_to_all_scratch_bytes(l, 1, 0, n);
+  const redist::Layout tall{2, {3 * std::size_t(n), 2}, 4};
+  const std::size_t a2a_need = redist::all_to_all_min_scratch_bytes(tall, 1, 0, n);
   if (a2a_need > 0)
-    CHECK_ERROR(redist::all_to_all(mesh, all, redist::Layout{2, {3 * std::size_t(n), 2}, 4}, 1, 0, src.data(), b,
-                                   dst.data(), b, scratch.data(), 0),
-                Errc::buffer_too_small, "scratch has 0 bytes");
+    CHECK_ERROR(redist::all_to_all(mesh, all, tall, 1, 0, src.data(), b, dst.data(), b, scratch.data(), a2a_need - 1),
+                Errc::buffer_too_small, "scratch has " + std::to_string(a2a_need - 1) + " bytes, needs " + std::to_string(a2a_need));
   CHECK_ERROR(redist::dyn_slice(mesh, all, l, 1, src.data(), b, dst.data(), b / n - 1),
               Errc::buffer_too_small, "destination has");
   const std::vector<int> id = [&] { std::vector<int> v(n); for (int r = 0; r < n; ++r) v[r] = r; return v; }();
@@ -200,7 +200,7 @@ TEST_CASE("bad dims, extents, layouts, tables and overlaps are rejected") {
               Errc::mesh_mismatch, "table has " + std::to_string(n + 1) + " entries but the mesh has");
   CHECK_ERROR(redist::all_permute(mesh, table.data(), n, l, buf.data(), 6, buf.data() + 3, 6),
               Errc::overlap, "source and destination overlap");
-  if (n > 1 && redist::all_gather_scratch_bytes(l, 1, n) > 0)
+  if (n > 1)
     CHECK_ERROR(redist::all_gather(mesh, all, l, 1, buf.data(), 6, dst.data(), 2048, dst.data() + 6, 1024),
                 Errc::overlap, "destination and scratch overlap");
   CHECK(untouched(dst));

@@ -16,9 +16,6 @@
 
 namespace redist::local {
 
-// Bytes of one index step along `dim` (elem_bytes * product of later extents).
-std::size_t inner_bytes(const Layout& layout, int dim);
-
 // dst = chunk `index` of `parts` equal chunks of src along `dim`
 // (layout: dyn_slice_out(src_layout, dim, parts)).
 Status slice(const Layout& src_layout, int dim, std::size_t parts, std::size_t index,
@@ -34,6 +31,14 @@ Status pack_chunks(const Layout& src_layout, int dim, std::size_t parts,
 // (layout: all_gather_out(block_layout, dim, parts)).
 Status concat_blocks(const Layout& block_layout, int dim, std::size_t parts,
                      const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+
+// Reorders buf, a [rows][cols] matrix of `block`-byte blocks, into
+// [cols][rows] in place: the block at (r, c) moves to position c*rows + r.
+// Follows the permutation's cycles, one block at a time through scratch,
+// which needs transpose_scratch_bytes(rows, cols, block) bytes (one block
+// and a bitmap of the blocks already placed).
+Status transpose_blocks(void* buf, std::size_t buf_bytes, std::size_t rows, std::size_t cols,
+                        std::size_t block, void* scratch, std::size_t scratch_bytes);
 
 // Shared argument checks, exposed so backends report the same messages.
 // Messages name the problem without the operation; callers prefix it.

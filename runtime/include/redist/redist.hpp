@@ -10,7 +10,9 @@
 //     workspace_bytes = 2 * peak_local_bytes + max_scratch_bytes
 //
 // where peak_local_bytes is the largest bytes(layout) of any type along the
-// plan and max_scratch_bytes the largest *_scratch_bytes(...) of any step.
+// plan and max_scratch_bytes the largest scratch of any step: either its
+// *_scratch_bytes(...) (fast) or its *_min_scratch_bytes(...) (least memory),
+// see below.
 // The workspace is split into ping-pong buffers
 //     A = [0, peak), B = [peak, 2*peak), scratch = [2*peak, 2*peak + max_scratch)
 // and step i reads from one of A/B and writes to the other.  Source,
@@ -119,8 +121,28 @@ constexpr Layout all_to_all_out(const Layout& in, int s, int t, std::size_t size
 }
 
 // ---- scratch each collective needs (bytes) --------------------------------
-// Exact requirements: a collective fails with buffer_too_small if given less.
-// For invalid arguments they return 0 and the collective reports the error.
+// all_gather and all_to_all have two paths, chosen by the scratch they get:
+//   scratch >= *_scratch_bytes      out-of-place (faster: sequential copies)
+//   scratch >= *_min_scratch_bytes  in place in the destination (a block
+//                                   transpose; least memory)
+// and fail with buffer_too_small below *_min_scratch_bytes.  A generator
+// picks either per step and sizes the workspace with it.  For invalid
+// arguments they return 0 and the collective reports the error.
+
+// Bytes of one index step along `dim`: elem_bytes * product of later extents.
+constexpr std::size_t inner_bytes(const Layout& l, int dim) {
+  std::size_t n = l.elem_bytes;
+  for (int i = dim + 1; i < l.ndim && i < kMaxRank; ++i) n *= l.extent[i];
+  return n;
+}
+
+// Reordering a [rows][cols] matrix of `block`-byte blocks into [cols][rows]
+// in place (local::transpose_blocks) needs one block of scratch plus one
+// bit per block.
+constexpr std::size_t transpose_scratch_bytes(std::size_t rows, std::size_t cols,
+                                              std::size_t block) {
+  return rows <= 1 || cols <= 1 ? 0 : block + (rows * cols + 7) / 8;
+}
 
 // dyn_slice is a strided copy from source to destination.
 constexpr std::size_t dyn_slice_scratch_bytes(const Layout&, int, std::size_t) { return 0; }
@@ -131,6 +153,12 @@ constexpr std::size_t dyn_slice_scratch_bytes(const Layout&, int, std::size_t) {
 constexpr std::size_t all_gather_scratch_bytes(const Layout& in, int dim, std::size_t size) {
   if (dim < 0 || dim >= in.ndim || size <= 1) return 0;
   return outer_count(in, dim) == 1 ? 0 : size * bytes(in);
+}
+// In place: receive into the destination, viewed as [k][outer][run] with
+// run = extent[dim] * inner_bytes(in, dim), and reorder it to [outer][k][run].
+constexpr std::size_t all_gather_min_scratch_bytes(const Layout& in, int dim, std::size_t size) {
+  if (dim < 0 || dim >= in.ndim || size <= 1) return 0;
+  return transpose_scratch_bytes(size, outer_count(in, dim), in.extent[dim] * inner_bytes(in, dim));
 }
 
 // all_to_all sends chunk j (cut along t) to member j and concatenates what
@@ -145,6 +173,17 @@ constexpr std::size_t all_to_all_scratch_bytes(const Layout& in, int s, int t, s
   const bool pack = outer_count(in, t) > 1;
   const bool unpack = outer_count(all_to_all_out(in, s, t, size), s) > 1;
   return (pack || unpack) ? bytes(in) : 0;
+}
+// In place: pack into the destination, exchange there (MPI_Alltoall with
+// MPI_IN_PLACE, which stages one chunk inside MPI), and reorder the
+// received [k][outer][run] blocks to [outer][k][run], where outer and run
+// describe one member's block in the result: run = in.extent[s] *
+// inner_bytes(result, s).
+constexpr std::size_t all_to_all_min_scratch_bytes(const Layout& in, int s, int t,
+                                                   std::size_t size) {
+  if (s < 0 || t < 0 || s >= in.ndim || t >= in.ndim || s == t || size <= 1) return 0;
+  const Layout out = all_to_all_out(in, s, t, size);
+  return transpose_scratch_bytes(size, outer_count(out, s), in.extent[s] * inner_bytes(out, s));
 }
 
 // all_permute sends the source and receives straight into the destination.
