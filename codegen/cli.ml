@@ -154,7 +154,7 @@ let gen_cmd =
   in
   let backend_arg =
     Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi
-         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl).")
+         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl) (runtime/include/redist/nccl.hpp: device buffers, work enqueued on the mesh's CUDA stream).")
   in
   let name_arg =
     Arg.(required & opt (some string) None
@@ -167,8 +167,6 @@ let gen_cmd =
     guard (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         Emit.check_name name;
-        if backend = `Nccl then
-          Front.bad "--backend nccl: not available yet (the NCCL runtime header redist/nccl.hpp is not written yet); use --backend mpi";
         if List.length p.src > Bounds.max_rank_gen then
           Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
         if List.length p.env.axes > Bounds.max_rank_gen then
@@ -180,14 +178,15 @@ let gen_cmd =
               (r, Guarantees.for_check ~refined:(r.env.axes <> p.env.axes))
           | None -> Planning.plan p
         in
-        write_output out (Emit.render ~name r ~guarantees);
+        let backend = match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl in
+        write_output out (Emit.render ~name ~backend r ~guarantees);
         0)
   in
   let doc = "generate a C++17 header that performs the redistribution" in
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace NAME): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+      `P "API of the header (namespace NAME): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
     @ examples
         [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";

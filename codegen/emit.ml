@@ -1,5 +1,6 @@
 (* `redist gen`: a C++17 header specialised to one problem and plan, over
-   the runtime's API (runtime/include/redist/mpi.hpp).  Every shape, group
+   the runtime's API (runtime/include/redist/mpi.hpp, or nccl.hpp, whose
+   functions have the same names and parameters in namespace redist::nccl).  Every shape, group
    and permutation table is a constant computed here from the core
    ([local_shape], [holder], [rank], [offset]); the header only sequences
    runtime calls. *)
@@ -80,7 +81,10 @@ type buffer = Src | Dst | Ping | Pong
 let layout_lit shape elem =
   Printf.sprintf "redist::Layout{%d, %s, %d}" (List.length shape) (list_init (List.map string_of_int shape)) elem
 
-let render ~name (r : Report.t) ~guarantees =
+type backend = Mpi | Nccl
+
+let render ~name ~backend (r : Report.t) ~guarantees =
+  let ns = match backend with Mpi -> "redist::" | Nccl -> "redist::nccl::" in
   let p = r.problem in
   let env = r.env in
   let m = F.core_mesh env in
@@ -146,8 +150,9 @@ let render ~name (r : Report.t) ~guarantees =
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "#include <cstring>";
+  line "#include <string>";
   line "";
-  line "#include \"redist/mpi.hpp\"";
+  line "#include \"redist/%s.hpp\"" (match backend with Mpi -> "mpi" | Nccl -> "nccl");
   line "";
   line "namespace %s {" name;
   line "";
@@ -229,8 +234,15 @@ let render ~name (r : Report.t) ~guarantees =
   (* ---- entry points ---- *)
   line "// Creates the mesh over `comm` (which must have kDevices ranks) and prepares";
   line "// the plan's groups.  Collective over comm; call once, before run().";
-  line "inline redist::Status create_mesh(MPI_Comm comm, redist::Mesh* out) {";
-  line "  if (redist::Status st = redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;";
+  (match backend with
+   | Mpi ->
+       line "inline redist::Status create_mesh(MPI_Comm comm, redist::Mesh* out) {";
+       line "  if (redist::Status st = redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;"
+   | Nccl ->
+       line "// The collectives are enqueued on `stream` (this rank's GPU, selected with";
+       line "// cudaSetDevice before this call).";
+       line "inline redist::Status create_mesh(MPI_Comm comm, cudaStream_t stream, redist::nccl::Mesh* out) {";
+       line "  if (redist::Status st = redist::nccl::Mesh::create(comm, kMeshSizes, kMeshAxes, stream, out); !st.ok()) return st;");
   if groups = [] then line "  return redist::Status();"
   else line "  return out->prepare(kGroups, kGroupCount);";
   line "}";
@@ -238,7 +250,11 @@ let render ~name (r : Report.t) ~guarantees =
   line "// Moves this rank's source box (src, kSrcLayout) to its target box (dst,";
   line "// kTgtLayout).  workspace: at least kWorkspaceBytes bytes.  Collective over";
   line "// the mesh: every rank calls it.  No allocation.";
-  line "inline redist::Status run(const redist::Mesh& mesh, const void* src, std::size_t src_bytes,";
+  if backend = Nccl then begin
+    line "// NCCL: src, dst and workspace are device memory; run only enqueues work on";
+    line "// mesh.stream(): call mesh.synchronize() before reading dst.";
+  end;
+  line "inline redist::Status run(const %sMesh& mesh, const void* src, std::size_t src_bytes," ns;
   line "                          void* dst, std::size_t dst_bytes, void* workspace, std::size_t workspace_bytes) {";
   line "  if (mesh.size() != kDevices)";
   line "    return redist::Status(redist::Errc::mesh_mismatch, \"%s::run: the mesh has the wrong number of devices\");" name;
@@ -248,8 +264,12 @@ let render ~name (r : Report.t) ~guarantees =
   line "  (void)ws;";
   if nsteps = 0 then begin
     line "  (void)mesh;";
-    line "  std::memcpy(dst, src, kSrcBytes);";
-    line "  return redist::Status();"
+    (match backend with
+     | Mpi -> line "  std::memcpy(dst, src, kSrcBytes);"; line "  return redist::Status();"
+     | Nccl ->
+         line "  if (cudaError_t e = cudaMemcpyAsync(dst, src, kSrcBytes, cudaMemcpyDeviceToDevice, mesh.stream()); e != cudaSuccess)";
+         line "    return redist::Status(redist::Errc::backend_error, std::string(\"%s::run: cudaMemcpyAsync: \") + cudaGetErrorString(e));" name;
+         line "  return redist::Status();")
   end
   else begin
     let buf_expr = function
@@ -268,15 +288,15 @@ let render ~name (r : Report.t) ~guarantees =
           match s.coll with
           | C.DynSlice (d, x) ->
               let st, sz = group env x in
-              Printf.sprintf "redist::dyn_slice(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" st sz lay d src srcb dst dstb
+              Printf.sprintf "%sdyn_slice(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb
           | C.AllGather d ->
               let st, sz = group env (C.last_axis (fst (C.dim_of s.before d))) in
-              Printf.sprintf "redist::all_gather(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" st sz lay d src srcb dst dstb scratch
+              Printf.sprintf "%sall_gather(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb scratch
           | C.AllToAll (a, t) ->
               let st, sz = group env (C.last_axis (fst (C.dim_of s.before a))) in
-              Printf.sprintf "redist::all_to_all(mesh, redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" st sz lay a t src srcb dst dstb scratch
+              Printf.sprintf "%sall_to_all(mesh, redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" ns st sz lay a t src srcb dst dstb scratch
           | C.AllPermute _ ->
-              Printf.sprintf "redist::all_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" i lay src srcb dst dstb
+              Printf.sprintf "%sall_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" ns i lay src srcb dst dstb
         in
         line "  if (redist::Status st = %s; !st.ok()) return st;" call)
       steps;

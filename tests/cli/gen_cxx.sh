@@ -15,6 +15,10 @@ if [ ! -f "$include/redist/mpi.hpp" ]; then
   exit 0
 fi
 mkdir -p "$out/obj"
+cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
+if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
+  echo "note: NCCL headers skipped (need $include/redist/nccl.hpp and $cuda_include/cuda_runtime.h)"
+fi
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror)
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok    $*"; }
@@ -41,6 +45,16 @@ while IFS='|' read -r name mesh from to dtype run; do
     ok "$name: compiles with ${CXXFLAGS[*]}"
   else
     ko "$name: does not compile"; continue
+  fi
+  # The same plan against the NCCL backend's header (compile only: no GPU).
+  if [ -f "$include/redist/nccl.hpp" ] && [ -f "$cuda_include/cuda_runtime.h" ]; then
+    nhdr=$out/${name}_nccl.hpp
+    if "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --backend nccl --name "${name}_nccl" -o "$nhdr" &&
+       printf '#include "%s"\n' "${name}_nccl.hpp" | mpicxx "${CXXFLAGS[@]}" -fsyntax-only -I"$include" -I"$cuda_include" -I"$out" -x c++ -; then
+      ok "$name: NCCL header compiles with ${CXXFLAGS[*]}"
+    else
+      ko "$name: NCCL header does not compile"
+    fi
   fi
   [ "$run" = yes ] || continue
   devices=$(sed -n 's/^inline constexpr int kDevices = \([0-9]*\);/\1/p' "$hdr")

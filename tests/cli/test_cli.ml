@@ -116,7 +116,7 @@ let json_schema () =
    hold element 2y+x, so it receives from rank 2y+x. *)
 let permute_table () =
   let r, guarantees = Planning.plan (worked ()) in
-  let hdr = Emit.render ~name:"w" r ~guarantees in
+  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
   Alcotest.(check bool) "recv_from table" true (contains hdr "kRecvFrom1[kDevices] = {0, 2, 4, 1, 3, 5};");
   Alcotest.(check bool) "x-axis group (stride 3, size 2) for the gather" true (contains hdr "redist::Group{3, 2}");
   Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "redist::dyn_slice(mesh, redist::Group{1, 3}")
