@@ -216,4 +216,169 @@ Proof.
       * apply Hng, Hin'.
 Qed.
 
+(** ** Free and used axes *)
+
+Definition free_size (t : ty) : nat :=
+  prod (map (axis_size m) (filter (fun x => negb (memb x (ty_axes t))) (mesh_axes m))).
+
+Definition used_size (t : ty) : nat := prod (map (axis_size m) (ty_axes t)).
+
+Lemma filter_partition_perm : forall (f : axis -> bool) (l : list axis),
+  Permutation l (filter f l ++ filter (fun x => negb (f x)) l).
+Proof.
+  intros f l. induction l as [|x l IH]; simpl; [constructor |].
+  destruct (f x); simpl.
+  - constructor. exact IH.
+  - apply Permutation_cons_app. exact IH.
+Qed.
+
+Lemma free_used : forall t, ty_wf m t = true -> free_size t * used_size t = mesh_size m.
+Proof.
+  intros t Ht. rewrite (mesh_size_prod m Hm). unfold free_size, used_size.
+  pose proof (mesh_wf_NoDup m Hm) as Hnd.
+  assert (Hp1 : Permutation (ty_axes t) (filter (fun x => memb x (ty_axes t)) (mesh_axes m))).
+  { apply NoDup_Permutation; [apply ty_wf_NoDup with (m := m); exact Ht | apply NoDup_filter, Hnd |].
+    intros x. rewrite filter_In, memb_In. split; [| tauto]. intros Hx. split; [| exact Hx].
+    eapply ty_wf_axes_in_mesh; eassumption. }
+  rewrite (prod_perm (map (axis_size m) (mesh_axes m))
+             (map (axis_size m) (filter (fun x => memb x (ty_axes t)) (mesh_axes m)
+                                 ++ filter (fun x => negb (memb x (ty_axes t))) (mesh_axes m))))
+    by (apply Permutation_map, filter_partition_perm).
+  rewrite map_app, prod_app, (prod_perm _ _ (Permutation_map (axis_size m) Hp1)). apply Nat.mul_comm.
+Qed.
+
+Lemma ty_wf_tail : forall d t, ty_wf m (d :: t) = true -> ty_wf m t = true /\ dim_wf m d = true.
+Proof.
+  intros d t H. apply ty_wf_iff in H. destruct H as [Hall Hnd]. simpl in Hall.
+  apply andb_true_iff in Hall. destruct Hall as [Hd Hall]. split; [| exact Hd].
+  apply ty_wf_iff. split; [exact Hall |]. unfold ty_axes in Hnd. simpl in Hnd.
+  apply NoDup_app_inv in Hnd. tauto.
+Qed.
+
+Lemma used_local : forall t, ty_wf m t = true ->
+  used_size t * local_size m t = prod (global_shape t).
+Proof.
+  induction t as [|[xs n] t IH]; intros Ht; [reflexivity |].
+  destruct (ty_wf_tail _ _ Ht) as [Ht' Hd].
+  destruct (dim_extent m xs n Hm Hd) as [E _].
+  unfold used_size in *. unfold ty_axes. simpl. fold (ty_axes t).
+  rewrite map_app, prod_app. unfold local_size, local_shape in *. simpl.
+  specialize (IH Ht'). unfold global_shape in *. simpl. rewrite <- IH. nia.
+Qed.
+
+Lemma global_pos : forall t, ty_wf m t = true -> 0 < prod (global_shape t).
+Proof.
+  intros t Ht. rewrite <- (used_local t Ht). pose proof (local_size_pos t Ht).
+  assert (1 <= used_size t).
+  { apply prod_sizes_pos; [exact Hm |]. intros x Hx. eapply ty_wf_axes_in_mesh; eassumption. }
+  nia.
+Qed.
+
+Hypothesis Hatoms : atoms_prime m.
+
+(** ** Slicing reaches the gcd *)
+
+Theorem slices_reach_gcd : forall t0 o, ty_wf m t0 = true -> ty_wf m o = true ->
+  global_shape t0 = global_shape o ->
+  let L := Nat.gcd (local_size m t0) (local_size m o) in
+  local_size m (apply_slices t0 (greedy_slices m o L t0 (slice_prefs m t0 o))) = L.
+Proof.
+  intros t0 o Ht0 Ho Hgs L.
+  pose proof (local_size_pos t0 Ht0) as Hs0. pose proof (local_size_pos o Ho) as Hso.
+  assert (HL : 0 < L) by (apply gcd_pos; exact Hs0).
+  destruct (greedy_spec o L (slice_prefs m t0 o) t0 Ht0 HL (Nat.gcd_divide_l _ _))
+    as [_ [_ [Hte [Hgte [Hdesc [Hdv [Hng _]]]]]]].
+  set (te := apply_slices t0 (greedy_slices m o L t0 (slice_prefs m t0 o))) in *.
+  pose proof (local_size_pos te Hte) as Hste.
+  destruct Hdv as [k Hk].
+  destruct Hdesc as [Hlen [_ [_ Hsub]]].
+  (* the gcd of the two sides' local sizes divides L *)
+  assert (HgL : Nat.divide (Nat.gcd (local_size m te) (local_size m o)) L).
+  { apply Nat.gcd_greatest.
+    - eapply Nat.divide_trans; [apply Nat.gcd_divide_l | exact Hsub].
+    - apply Nat.gcd_divide_r. }
+  destruct (Nat.lt_total k 1) as [Hk0 | [Hk1 | Hk2]].
+  - exfalso. assert (k = 0) by lia. subst k. lia.
+  - subst k. lia.
+  - exfalso.
+    destruct (prime_divisor_exists k Hk2) as [p [Hp Hpk]].
+    assert (Hr : length te = length o)
+      by (rewrite Hlen; apply global_length; exact Hgs).
+    set (r := length te) in *.
+    set (n := ext m te). set (oo := ext m o).
+    assert (Hn : forall d, d < r -> 0 < n d) by (intros; apply ext_pos; assumption).
+    set (C := fun d => Nat.gcd (n d) (oo d)).
+    set (A := fun d => n d / C d). set (B := fun d => oo d / C d).
+    assert (Hparts : forall d, d < r -> n d = C d * A d /\ oo d = C d * B d
+                                 /\ Nat.gcd (A d) (B d) = 1 /\ 0 < C d)
+      by (intros d Hd; apply gcd_parts, Hn, Hd).
+    assert (E1 : local_size m te = pseq C r * pseq A r).
+    { rewrite local_size_pseq, <- pseq_mul. apply pseq_ext. intros d Hd. apply Hparts, Hd. }
+    assert (E2 : local_size m o = pseq C r * pseq B r).
+    { rewrite local_size_pseq, <- Hr, <- pseq_mul. apply pseq_ext. intros d Hd. apply Hparts, Hd. }
+    assert (HCpos : 0 < pseq C r) by (apply pseq_pos; intros d Hd; apply Hparts, Hd).
+    (* a dimension with [p] more than the other side *)
+    assert (HC : Nat.divide (pseq C r) L).
+    { eapply Nat.divide_trans; [| exact HgL]. apply Nat.gcd_greatest.
+      - rewrite E1. exists (pseq A r). ring.
+      - rewrite E2. exists (pseq B r). ring. }
+    destruct HC as [l Hl].
+    assert (HA : pseq A r = l * k).
+    { apply (Nat.mul_cancel_l _ _ (pseq C r)); [lia |]. rewrite <- E1, Hk, Hl. ring. }
+    assert (HpA : Nat.divide p (pseq A r)) by (rewrite HA; apply Nat.divide_mul_r, Hpk).
+    destruct (pseq_prime p A r Hp HpA) as [d [Hd HpAd]].
+    (* a free axis of size [p] *)
+    set (j := local_size m o / L).
+    assert (Hj : local_size m o = j * L).
+    { unfold j. rewrite Nat.mul_comm. apply Nat.div_exact; [lia |].
+      apply Nat.mod_divide; [lia | apply Nat.gcd_divide_r]. }
+    assert (Hkj : Nat.gcd k j = 1).
+    { assert (Hg : Nat.gcd (local_size m te) (local_size m o) = L * Nat.gcd k j).
+      { rewrite Hk, Hj, (Nat.mul_comm k L), (Nat.mul_comm j L). apply Nat.gcd_mul_mono_l. }
+      rewrite Hg in HgL. destruct HgL as [z Hz].
+      assert (z * Nat.gcd k j = 1) by (apply (Nat.mul_cancel_l _ _ L); [lia | nia]).
+      apply Nat.eq_mul_1 in H. tauto. }
+    assert (HFr : free_size te * j = free_size o * k).
+    { pose proof (free_used te Hte) as F1. pose proof (free_used o Ho) as F2.
+      pose proof (used_local te Hte) as U1. pose proof (used_local o Ho) as U2.
+      rewrite Hgte, Hgs in U1.
+      set (G := prod (global_shape o)) in *.
+      assert (0 < G) by (apply global_pos; exact Ho).
+      apply (Nat.mul_cancel_r _ _ G); [lia |].
+      rewrite <- U1 at 1. rewrite <- U2. rewrite Hk in *. rewrite Hj.
+      replace (free_size te * j * (used_size te * (k * L)))
+        with ((free_size te * used_size te) * (j * k * L)) by ring.
+      replace (free_size o * k * (used_size o * (j * L)))
+        with ((free_size o * used_size o) * (j * k * L)) by ring.
+      rewrite F1, F2. reflexivity. }
+    assert (HpF : Nat.divide p (free_size te)).
+    { assert (Nat.divide p (free_size te * j))
+        by (rewrite HFr; apply Nat.divide_mul_r, Hpk).
+      destruct (prime_divide_mul p _ _ Hp H) as [H1 | H1]; [exact H1 |].
+      destruct Hp as [Hp1 _]. assert (Nat.divide p 1) by (rewrite <- Hkj; apply Nat.gcd_greatest; assumption).
+      apply Nat.divide_1_r in H0. lia. }
+    destruct (prime_divide_prod p _ Hp HpF) as [z [Hz Hpz]].
+    apply in_map_iff in Hz. destruct Hz as [x [<- Hx]]. apply filter_In in Hx.
+    destruct Hx as [Hxm Hxf]. rewrite negb_true_iff, memb_false_notIn in Hxf.
+    assert (Hpx : axis_size m x = p).
+    { destruct Hp as [Hp1 Hpd]. destruct (Hatoms x Hxm) as [E | [_ Hq]].
+      - rewrite E in Hpz. apply Nat.divide_1_r in Hpz. lia.
+      - destruct (Hq p Hpz); [lia | auto]. }
+    assert (Hgd : guard o L te d x = true).
+    { destruct (Hparts d Hd) as [Ed _].
+      apply guard_intro; try rewrite Hpx.
+      - destruct Hp. lia.
+      - exact Hd.
+      - exact Hxm.
+      - exact Hxf.
+      - eapply Nat.divide_trans; [exact HpAd |]. change (ext m te d) with (n d). rewrite Ed. exists (C d). ring.
+      - exact HpAd.
+      - rewrite Hk, Nat.div_mul by lia. exact Hpk. }
+    assert (Hin : In (d, x) (slice_prefs m t0 o)).
+    { unfold slice_prefs. apply in_or_app. right. apply in_flat_map. exists x.
+      split; [exact Hxm |]. apply in_map_iff. exists d. split; [reflexivity |].
+      apply in_seq. rewrite <- Hlen. fold r. lia. }
+    rewrite (Hng d x Hin) in Hgd. discriminate.
+Qed.
+
 End Slices.
