@@ -91,7 +91,7 @@ let plan_cmd =
     @ examples
         [ "  redist plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]'";
           "  redist plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --json";
-          "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\";
+          "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
   Cmd.v (Cmd.info "plan" ~doc ~man ~exits) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
@@ -118,11 +118,11 @@ let check_cmd =
       `P "Type-checks each collective of the plan from the source type, and reports the type after each step, the local size, the elements received by the busiest rank, the peak and the total traffic.  A rejected plan gets the line of the first failing step and the reason, exit code 1.";
       `P "Sub-axes: a line $(b,refine y = y.0:2 * y.1:3) (before the first collective) splits axis y of size 6 into y.0 (size 2, major) and y.1 (size 3, minor); the collectives may then use y.0 and y.1.  The source and target types are given on the user's mesh and are refined automatically." ]
     @ examples
-        [ "  printf 'dyn_slice(0, y)\\nall_permute([1{y,x}6])\\nall_gather(0)\\n' |";
-          "    redist check --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --plan -";
+        [ "  printf 'dyn_slice(0, y)\\\\nall_permute([1{y,x}6])\\\\nall_gather(0)\\\\n' > worked.plan";
+          "  redist check --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --plan worked.plan";
           "";
-          "  printf 'refine b = b.0:3 * b.1:2\\ndyn_slice(0, b.1)\\nall_permute([1{b}6])\\n' |";
-          "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
+          "  printf 'refine b = b.0:3 * b.1:2\\\\ndyn_slice(0, b.1)\\\\nall_permute([1{b}6])\\\\n' > sub.plan";
+          "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ json_arg)
@@ -188,9 +188,9 @@ let gen_cmd =
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
       `P "API of the header (namespace NAME): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
     @ examples
-        [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\";
+        [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
-          "  mpicxx -std=c++17 -Iruntime/include app.cpp -Lruntime/build -lredist_mpi" ]
+          "  mpicxx -std=c++17 -Iruntime/include app.cpp _build/runtime/libredist_mpi.a   # after make runtime" ]
   in
   Cmd.v (Cmd.info "gen" ~doc ~man ~exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)

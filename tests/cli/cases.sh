@@ -92,3 +92,9 @@ run plan --mesh '{x:2, y:3}' --from '[3{x}6' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --bogus
 run frobnicate
+
+# every command's --help has examples
+for c in plan check show gen; do
+  printf '$ redist %s --help=plain | grep -c EXAMPLES\n' "$c"
+  "$redist" "$c" --help=plain | grep -c EXAMPLES
+done
