@@ -1,8 +1,8 @@
 // Runs the NCCL/CUDA backend's test cases on every rank of MPI_COMM_WORLD.
 // Cases that need a GPU run only if every rank has its own CUDA device
 // (rank i on a node uses device i); otherwise they are counted as skipped.
-// Prints "N passed, N failed, N skipped" on rank 0 and exits non-zero if
-// any case failed.
+// Prints "cases: N passed, N failed, N skipped" on rank 0 and exits
+// non-zero if any case failed.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -76,6 +76,22 @@ bool runs(gputest::Needs needs, bool have_gpu) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int me = gputest::world_rank();
+  // --skip TEXT (repeatable): skip the cases whose name contains TEXT.
+  std::vector<std::string> skips;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--skip" && i + 1 < argc) {
+      skips.push_back(argv[++i]);
+    } else {
+      if (me == 0) std::fprintf(stderr, "redist_gpu_tests: unknown argument '%s' (usage: [--skip TEXT]...)\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  auto skipped_by_name = [&](const std::string& name) {
+    for (const std::string& s : skips)
+      if (name.find(s) != std::string::npos) return true;
+    return false;
+  };
   const std::string problem = device_problem();
   int mine = problem.empty() ? 1 : 0, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -87,8 +103,13 @@ int main(int argc, char** argv) {
   gputest::add_kernel_cases(cases);
   gputest::add_collective_cases(cases);
 
-  int passed = 0, failed = 0, skipped_gpu = 0, skipped_other = 0;
+  int passed = 0, failed = 0, skipped_gpu = 0, skipped_other = 0, skipped_named = 0;
   for (const gputest::Case& c : cases) {
+    if (skipped_by_name(c.name)) {
+      ++skipped_named;
+      if (me == 0) std::printf("%-6s %s\n", "skip", c.name.c_str());
+      continue;
+    }
     if (!runs(c.needs, have_gpu)) {
       (c.needs == gputest::Needs::gpu ? skipped_gpu : skipped_other) += 1;
       continue;
@@ -114,7 +135,7 @@ int main(int argc, char** argv) {
     if (skipped_other > 0)
       std::printf("skipped %d tests that only run without a CUDA device\n", skipped_other);
     std::printf("cases: %d passed, %d failed, %d skipped\n", passed, failed,
-                skipped_gpu + skipped_other);
+                skipped_gpu + skipped_other + skipped_named);
   }
   std::fflush(stdout);
   MPI_Finalize();

@@ -1,28 +1,33 @@
 #!/usr/bin/env bash
-# Runs the NCCL backend's test binary under mpirun (REDIST_GPU_RANKS ranks,
-# default 1; use one rank per GPU) and reports
-# "test-nccl: N passed, N failed, N skipped", where the successful build
-# counts as one passed check and skipped cases are not passed.
-# Usage: run.sh BINARY
+# Runs a test binary of the NCCL backend under mpirun, once per world size
+# in REDIST_GPU_RANKS (default "1"; on GPUs use one rank per GPU), and
+# reports "LABEL: N passed, N failed, N skipped": the sum over world sizes,
+# plus the successful build as one passed check.  Skipped cases are not
+# passed.  A run that crashes, hangs or exits non-zero without reporting a
+# failed case counts as one failure.
+# Usage: run.sh BINARY LABEL [arguments for the binary...]
 set -u
-exe=$1
-ranks=${REDIST_GPU_RANKS:-1}
+exe=$1 label=$2
+shift 2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-timeout 900 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$ranks" \
-  "$exe" >"$log" 2>&1
-rc=$?
-cat "$log"
-line=$(grep -E '^cases: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
-if [ -n "$line" ]; then
-  read -r p f s < <(sed -E 's/^cases: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-else
+total_p=1 total_f=0 total_s=0
+for n in ${REDIST_GPU_RANKS:-1}; do
+  timeout 900 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$n" \
+    "$exe" "$@" >"$log" 2>&1
+  rc=$?
+  echo "---- $n rank(s)"
+  cat "$log"
+  line=$(grep -E '^cases: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
   p=0 f=0 s=0
-fi
-# A crash, a hang or a non-zero exit with no failure reported is a failure.
-if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-  echo "test binary exited with status $rc"
-  f=1
-fi
-echo "test-nccl: $((p + 1)) passed, $f failed, $s skipped"
-[ "$f" -eq 0 ]
+  if [ -n "$line" ]; then
+    read -r p f s < <(sed -E 's/^cases: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+  fi
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "test binary exited with status $rc on $n rank(s)"
+    f=1
+  fi
+  total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+echo "$label: $total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" -eq 0 ]

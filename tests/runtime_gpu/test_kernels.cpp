@@ -100,7 +100,7 @@ void large_arrays(Tally& t) {
 
 void add_kernel_cases(std::vector<Case>& cases) {
   cases.push_back({"device kernels match local.hpp", Needs::gpu, kernels_match_local});
-  cases.push_back({"device kernels on arrays of 2^29 and 2^31 bytes", Needs::gpu, large_arrays});
+  cases.push_back({"device kernels on arrays of about 2^29 and 2^31 bytes", Needs::gpu, large_arrays});
 }
 
 }  // namespace gputest

@@ -1,0 +1,23 @@
+// Host emulation of kernels.cu: runs a copy plan word by word with the same
+// index function the kernel uses (copy_plan.hpp's source_word).
+#include <cstring>
+#include <string>
+
+#include "../../../runtime/nccl/copy_plan.hpp"
+
+namespace redist::cuda::detail {
+
+Status cuda_status(cudaError_t rc, const char* what) {
+  if (rc == cudaSuccess) return {};
+  return {Errc::backend_error, std::string(what) + ": " + cudaGetErrorString(rc)};
+}
+
+Status launch_copy(const CopyPlan& p, const void* src, void* dst, cudaStream_t) {
+  const auto* in = static_cast<const unsigned char*>(src);
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < p.words; ++i)
+    std::memcpy(out + i * p.width, in + source_word(p, i) * p.width, p.width);
+  return {};
+}
+
+}  // namespace redist::cuda::detail
