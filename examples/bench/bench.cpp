@@ -1,6 +1,6 @@
 // Times each collective of the runtime against the bare MPI call it wraps
 // on contiguous data, to show the cost of packing/unpacking and of the
-// argument agreement.  Local array: {64, 64, 256} floats (4 MiB) per rank,
+// argument agreement, and of the in-place (minimum scratch) paths.  Local array: {64, 64, 256} floats (4 MiB) per rank,
 // group = all ranks.  Prints the median of 15 runs, in milliseconds.
 #include <redist/mpi.hpp>
 
@@ -57,10 +57,12 @@ int main(int argc, char** argv) {
       {"MPI_Allgather (bare)", [&] { MPI_Allgather(src.data(), int(b), MPI_BYTE, dst.data(), int(b), MPI_BYTE, gc); return ok(); }},
       {"all_gather dim 0 (no scratch)", [&] { return redist::all_gather(mesh, g, l, 0, src.data(), b, dst.data(), dst.size(), scratch.data(), scratch.size()); }},
       {"all_gather dim 2 (unpack)", [&] { return redist::all_gather(mesh, g, l, 2, src.data(), b, dst.data(), dst.size(), scratch.data(), scratch.size()); }},
+      {"all_gather dim 2 (in place)", [&] { return redist::all_gather(mesh, g, l, 2, src.data(), b, dst.data(), dst.size(), scratch.data(), redist::all_gather_min_scratch_bytes(l, 2, n)); }},
       {"MPI_Alltoall (bare)", [&] { MPI_Alltoall(src.data(), int(b / n), MPI_BYTE, dst.data(), int(b / n), MPI_BYTE, gc); return ok(); }},
       {"all_to_all 2<-0 (unpack)", [&] { return redist::all_to_all(mesh, g, l, 2, 0, src.data(), b, dst.data(), b, scratch.data(), b); }},
       {"all_to_all 0<-2 (pack)", [&] { return redist::all_to_all(mesh, g, l, 0, 2, src.data(), b, dst.data(), b, scratch.data(), b); }},
       {"all_to_all 1<-2 (pack+unpack)", [&] { return redist::all_to_all(mesh, g, l, 1, 2, src.data(), b, dst.data(), b, scratch.data(), b); }},
+      {"all_to_all 1<-2 (in place)", [&] { return redist::all_to_all(mesh, g, l, 1, 2, src.data(), b, dst.data(), b, scratch.data(), redist::all_to_all_min_scratch_bytes(l, 1, 2, n)); }},
       {"MPI_Sendrecv ring (bare)", [&] { MPI_Sendrecv(src.data(), int(b), MPI_BYTE, (me + n - 1) % n, 0, dst.data(), int(b), MPI_BYTE, (me + 1) % n, 0, mesh.comm(), MPI_STATUS_IGNORE); return ok(); }},
       {"all_permute ring", [&] { return redist::all_permute(mesh, rotate.data(), n, l, src.data(), b, dst.data(), b); }},
       {"dyn_slice dim 2", [&] { return redist::dyn_slice(mesh, g, l, 2, src.data(), b, dst.data(), b); }},
