@@ -23,7 +23,7 @@ NCCL_LDLIBS := -L$(NCCL_LIBDIR) -Wl,-rpath,$(NCCL_LIBDIR) -lnccl -lcudart
 # sources (status, local kernels), so it links without libredist_mpi.a.
 NCCL_LIB_OBJS := $(addprefix $(NCCL_BUILD)/,kernels.o copy_plan.o device_local.o nccl.o status.o local.o)
 NCCL_TEST_OBJS := $(addprefix $(NCCL_BUILD)/tests/,main.o test_plan.o test_args.o test_kernels.o \
-                    test_collectives.o)
+                    test_collectives.o test_misuse.o)
 NCCL_BENCH_OBJS := $(NCCL_BUILD)/bench/pack_bandwidth.o
 # The same tests linked against host emulations of CUDA and NCCL instead of
 # kernels.o, libcudart and libnccl (tests/runtime_gpu/emulated).

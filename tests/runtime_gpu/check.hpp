@@ -48,6 +48,7 @@ void add_plan_cases(std::vector<Case>& cases);
 void add_argument_cases(std::vector<Case>& cases);
 void add_kernel_cases(std::vector<Case>& cases);
 void add_collective_cases(std::vector<Case>& cases);
+void add_misuse_cases(std::vector<Case>& cases);
 
 // Byte b of element e of rank r's array; salt separates calls so that
 // stale data cannot pass.
