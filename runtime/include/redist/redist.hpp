@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace redist {
 
