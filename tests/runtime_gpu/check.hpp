@@ -13,7 +13,8 @@
 
 namespace gputest {
 
-// What a case needs from the machine.
+// What a case needs from the machine: nothing; a CUDA device of its own
+// on every rank; or no CUDA device visible to any rank.
 enum class Needs { anything, gpu, no_gpu };
 
 class Tally {

@@ -41,7 +41,8 @@ std::string describe(const redist::Layout& l) {
 namespace {
 
 // Empty if this rank can use a device of its own; else why not.
-std::string device_problem() {
+// *none: whether CUDA reports no device at all.
+std::string device_problem(bool* none) {
   // Collective, so every rank splits before any can return early.
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
@@ -51,6 +52,7 @@ std::string device_problem() {
   MPI_Comm_free(&node);
   int count = 0;
   const cudaError_t rc = cudaGetDeviceCount(&count);
+  *none = rc != cudaSuccess || count == 0;
   if (rc != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
   if (count == 0) return "cudaGetDeviceCount reports 0 devices";
   // NCCL refuses two ranks of one communicator on the same GPU.
@@ -62,11 +64,12 @@ std::string device_problem() {
   return {};
 }
 
-bool runs(gputest::Needs needs, bool have_gpu) {
+// no_device: no rank sees any device (not merely too few of them).
+bool runs(gputest::Needs needs, bool have_gpu, bool no_device) {
   switch (needs) {
     case gputest::Needs::anything: return true;
     case gputest::Needs::gpu: return have_gpu;
-    case gputest::Needs::no_gpu: return !have_gpu;
+    case gputest::Needs::no_gpu: return no_device;
   }
   return false;
 }
@@ -92,10 +95,12 @@ int main(int argc, char** argv) {
       if (name.find(s) != std::string::npos) return true;
     return false;
   };
-  const std::string problem = device_problem();
-  int mine = problem.empty() ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  const bool have_gpu = all == 1;
+  bool none = false;
+  const std::string problem = device_problem(&none);
+  int mine[2] = {problem.empty() ? 1 : 0, none ? 1 : 0}, all[2] = {0, 0};
+  MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  const bool have_gpu = all[0] == 1;
+  const bool no_device = all[1] == 1;
 
   std::vector<gputest::Case> cases;
   gputest::add_plan_cases(cases);
@@ -111,7 +116,7 @@ int main(int argc, char** argv) {
       if (me == 0) std::printf("%-6s %s\n", "skip", c.name.c_str());
       continue;
     }
-    if (!runs(c.needs, have_gpu)) {
+    if (!runs(c.needs, have_gpu, no_device)) {
       (c.needs == gputest::Needs::gpu ? skipped_gpu : skipped_other) += 1;
       continue;
     }
@@ -134,7 +139,7 @@ int main(int argc, char** argv) {
       std::printf("no CUDA device: skipped %d GPU tests (%s)\n", skipped_gpu,
                   problem.empty() ? "another rank has none" : problem.c_str());
     if (skipped_other > 0)
-      std::printf("skipped %d tests that only run without a CUDA device\n", skipped_other);
+      std::printf("skipped %d tests that only run where no rank sees a CUDA device\n", skipped_other);
     std::printf("cases: %d passed, %d failed, %d skipped\n", passed, failed,
                 skipped_gpu + skipped_other + skipped_named);
   }
