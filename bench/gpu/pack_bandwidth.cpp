@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
       {Kind::pack, 16384, 4, 2},  {Kind::pack, 1024, 4, 8},  {Kind::pack, 64, 4, 4},
       {Kind::pack, 32, 16, 4},    {Kind::pack, 32, 8, 8},    {Kind::pack, 12, 2, 4},
       {Kind::pack, 6, 1, 2},      {Kind::unpack, 1024, 4, 8}, {Kind::unpack, 64, 4, 4},
-      {Kind::unpack, 12, 2, 4},   {Kind::unpack, 3, 1, 2},   {Kind::slice, 1024, 4, 8},
+      {Kind::unpack, 12, 2, 4},   {Kind::unpack, 6, 1, 2},   {Kind::slice, 1024, 4, 8},
       {Kind::slice, 64, 8, 4},    {Kind::slice, 6, 1, 2},
   };
   std::printf("%-7s %-22s %5s %9s %6s %12s %12s %6s\n", "kernel", "layout", "parts", "run (B)",

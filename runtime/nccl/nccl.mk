@@ -70,6 +70,10 @@ $(NCCL_BUILD)/redist_gpu_tests_emulated: $(NCCL_TEST_OBJS) $(NCCL_EMU_OBJS) \
     $(filter-out $(NCCL_BUILD)/kernels.o,$(NCCL_LIB_OBJS))
 	mpicxx -o $@ $^
 
+$(NCCL_BUILD)/pack_bandwidth_emulated: $(NCCL_BENCH_OBJS) $(NCCL_EMU_OBJS) \
+    $(filter-out $(NCCL_BUILD)/kernels.o,$(NCCL_LIB_OBJS))
+	mpicxx -o $@ $^
+
 -include $(wildcard $(NCCL_BUILD)/*.d $(NCCL_BUILD)/tests/*.d $(NCCL_BUILD)/bench/*.d \
                     $(NCCL_BUILD)/emulated/*.d)
 
@@ -87,8 +91,12 @@ endif
 # The GPU tests against the emulation, on 1..8 ranks: this checks the
 # backend's host logic (buffers, groups, tables, agreement) where no GPU
 # exists; it says nothing about the CUDA kernel or real NCCL.  The arrays
-# of 2^31 bytes are too big for a small machine.
-test-nccl-emulated: $(NCCL_BUILD)/redist_gpu_tests_emulated
+# of 2^31 bytes are too big for a small machine.  The benchmark runs once,
+# small, to check that all its cases are valid calls (its figures are
+# host memcpy speeds and mean nothing).
+test-nccl-emulated: $(NCCL_BUILD)/redist_gpu_tests_emulated $(NCCL_BUILD)/pack_bandwidth_emulated
+	@$(NCCL_BUILD)/pack_bandwidth_emulated --mib 1 --reps 1 >$(NCCL_BUILD)/pack_bandwidth_emulated.log \
+	  || { cat $(NCCL_BUILD)/pack_bandwidth_emulated.log; exit 1; }
 	@REDIST_GPU_RANKS="1 2 3 4 6 8" tests/runtime_gpu/run.sh $< test-nccl-emulated \
 	  --skip "arrays of about"
 

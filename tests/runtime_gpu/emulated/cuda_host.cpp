@@ -6,8 +6,15 @@
 // its node.  Nothing here says anything about real CUDA behaviour.
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+
+// Events record the host clock (work is synchronous, so that is when the
+// preceding work finished).
+struct CUevent_st {
+  std::chrono::steady_clock::time_point at;
+};
 
 namespace {
 
@@ -92,5 +99,33 @@ cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* stream) {
 cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 
 cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* prop, int) {
+  std::memset(prop, 0, sizeof *prop);
+  std::strncpy(prop->name, "emulated device (host memory)", sizeof prop->name - 1);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t* event) {
+  *event = new CUevent_st{};
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event) {
+  delete event;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  event->at = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+
+cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return cudaSuccess;
+}
 
 }  // extern "C"
