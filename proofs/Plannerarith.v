@@ -189,11 +189,24 @@ Proof.
   - intros e He. apply Hpos. lia.
 Qed.
 
-Lemma prod_map_pseq : forall h (l : list nat),
-  prod (map h l) = pseq (fun d => h (nth d l 0)) (length l).
+Lemma prod_map_pseq : forall A (h : A -> nat) (l : list A) x0,
+  prod (map h l) = pseq (fun d => h (nth d l x0)) (length l).
 Proof.
-  intros h l. induction l as [|x l IH] using rev_ind; [reflexivity |].
+  intros A h l x0. induction l as [|x l IH] using rev_ind; [reflexivity |].
   rewrite map_app, prod_app, app_length, Nat.add_1_r, pseq_S, IH. simpl.
   rewrite app_nth2 by lia. rewrite Nat.sub_diag. simpl.
   f_equal; [| ring]. apply pseq_ext. intros d Hd. rewrite app_nth1 by lia. reflexivity.
+Qed.
+
+Lemma pseq_mul : forall f g r, pseq (fun d => f d * g d) r = pseq f r * pseq g r.
+Proof.
+  intros f g r. induction r as [|r IH]; [reflexivity |]. rewrite !pseq_S, IH. ring.
+Qed.
+
+Lemma pseq_divide_one : forall f r d, d < r -> Nat.divide (f d) (pseq f r).
+Proof.
+  intros f r d Hd. induction r as [|r IH]; [lia |]. rewrite pseq_S.
+  destruct (Nat.eq_dec d r) as [-> | Hne].
+  - exists (pseq f r). ring.
+  - destruct (IH ltac:(lia)) as [z Hz]. exists (z * f r). rewrite Hz. ring.
 Qed.
