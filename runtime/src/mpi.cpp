@@ -35,16 +35,20 @@ Status check_count(std::size_t bytes) {
 }
 
 // Combines the local verdict of every rank of `comm`: returns the local
-// error if there is one, remote_error if only another rank failed.
-Status agree(MPI_Comm comm, Status local, const char* what) {
-  int all_ok = local.ok() ? 1 : 0;
-  if (Status st = mpi_status(MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, comm),
-                             what);
-      !st.ok())
+// error if there is one, remote_error if only another rank failed.  `path`
+// (0 or 1) must also agree: it says whether a rank uses MPI_IN_PLACE, which
+// MPI requires of all members or none.
+Status agree(MPI_Comm comm, Status local, const char* what, int path = 0) {
+  const int verdict = local.ok() ? 1 + path : 0;
+  int send[2] = {verdict, -verdict}, lo[2] = {0, 0};
+  if (Status st = mpi_status(MPI_Allreduce(send, lo, 2, MPI_INT, MPI_MIN, comm), what); !st.ok())
     return st;
   if (!local.ok()) return local;
-  if (!all_ok)
+  if (lo[0] == 0)
     return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
+  if (lo[0] != -lo[1])
+    return {Errc::invalid_argument,
+            std::string(what) + ": members passed scratch sizes that select different paths"};
   return {};
 }
 
@@ -339,7 +343,9 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   const std::size_t need = staged ? fast : all_to_all_min_scratch_bytes(layout, s, t, size);
   Status local = prefixed("all_to_all", check_all_to_all(layout, s, t, size, src, src_bytes, dst,
                                                          dst_bytes, scratch, scratch_bytes, need));
-  if (g.size > 1 && mesh.agreement()) local = agree(comm, std::move(local), "all_to_all");
+  const bool in_place_send = !staged && outer_count(layout, t) > 1;
+  if (g.size > 1 && mesh.agreement())
+    local = agree(comm, std::move(local), "all_to_all", in_place_send ? 1 : 0);
   if (!local.ok()) return local;
 
   const std::size_t total = bytes(layout);
@@ -374,7 +380,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
     if (Status st = local::pack_chunks(layout, t, size, src, total, dst, total); !st.ok())
       return prefixed("all_to_all", st);
   }
-  const void* send = pack ? MPI_IN_PLACE : src;
+  const void* send = in_place_send ? MPI_IN_PLACE : src;
   if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, dst, count, MPI_BYTE, comm),
                              "all_to_all");
       !st.ok() || !unpack)

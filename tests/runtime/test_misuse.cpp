@@ -1,6 +1,7 @@
 // Misuse: each error is reported as a Status with the right code and a
 // message naming the problem, the destination is left untouched, and no
 // rank hangs.  Also the Mesh's rank <-> coordinate maps and move semantics.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,30 @@ TEST_CASE("an error on one rank is reported on all ranks of the group, no hang")
   else if (n > 1)
     CHECK_ERROR(sp, Errc::remote_error, "all_permute");
   CHECK(untouched(dst));
+}
+
+TEST_CASE("all_to_all members that would mix in-place and staged sends all refuse") {
+  redist::Mesh& mesh = test::flat_mesh();
+  const int n = mesh.size();
+  const redist::Group all{1, n};
+  const redist::Layout l{2, {3, 2 * std::size_t(n)}, 4};  // chunks along dim 1 need packing
+  const std::size_t b = redist::bytes(l);
+  const std::size_t fast = redist::all_to_all_scratch_bytes(l, 0, 1, n);
+  REQUIRE(fast == (n > 1 ? b : 0));
+  REQUIRE(redist::all_to_all_min_scratch_bytes(l, 0, 1, n) == 0);
+  std::vector<unsigned char> src(b, 1), scratch(b);
+  auto dst = test::poisoned(b);
+  const std::size_t given = mesh.rank() == 0 ? 0 : fast;
+  const redist::Status st =
+      redist::all_to_all(mesh, all, l, 0, 1, src.data(), b, dst.data(), b, scratch.data(), given);
+  if (n > 1) {
+    CHECK_ERROR(st, Errc::invalid_argument,
+                "all_to_all: members passed scratch sizes that select different paths");
+    CHECK(untouched(dst));
+  } else {
+    CHECK_MESSAGE(st.ok(), st.message());  // a group of one only copies
+    CHECK(std::equal(src.begin(), src.end(), dst.begin()));
+  }
 }
 
 TEST_CASE("bad dims, extents, layouts, tables and overlaps are rejected") {

@@ -128,7 +128,10 @@ Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim,
 
 // dst = concatenation along `dim` of the members' src, k = 0..g.size-1
 // (dst layout all_gather_out(layout, dim, g.size)).
-// Scratch: all_gather_scratch_bytes(layout, dim, g.size).
+// Scratch: all_gather_scratch_bytes(layout, dim, g.size) or more takes the
+// out-of-place path; all_gather_min_scratch_bytes(...) or more the in-place
+// one (see redist.hpp).  All members should pass the same amount (the path
+// is chosen per rank, so mixing is correct, only uneven in speed).
 Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim,
                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                   void* scratch, std::size_t scratch_bytes);
@@ -137,7 +140,10 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim,
 // member j; dst is the concatenation along s of the chunks received, in
 // order of k (dst layout all_to_all_out(layout, s, t, g.size)).
 // s != t; g.size must divide extent[t].
-// Scratch: all_to_all_scratch_bytes(layout, s, t, g.size).
+// Scratch: all_to_all_scratch_bytes(layout, s, t, g.size) or more takes the
+// out-of-place path; all_to_all_min_scratch_bytes(...) or more the in-place
+// one (see redist.hpp).  All members must take the same path (pass the same
+// amount): MPI requires MPI_IN_PLACE on all members or none.
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                   void* scratch, std::size_t scratch_bytes);
