@@ -57,6 +57,7 @@ all: build
 include tests/suites.mk
 -include codegen/codegen.mk
 -include runtime/runtime.mk
+-include runtime/nccl/nccl.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)
