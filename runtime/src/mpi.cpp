@@ -343,7 +343,8 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   const std::size_t need = staged ? fast : all_to_all_min_scratch_bytes(layout, s, t, size);
   Status local = prefixed("all_to_all", check_all_to_all(layout, s, t, size, src, src_bytes, dst,
                                                          dst_bytes, scratch, scratch_bytes, need));
-  const bool in_place_send = !staged && outer_count(layout, t) > 1;
+  const bool pack = outer_count(layout, t) > 1;
+  const bool in_place_send = !staged && pack;
   if (g.size > 1 && mesh.agreement())
     local = agree(comm, std::move(local), "all_to_all", in_place_send ? 1 : 0);
   if (!local.ok()) return local;
@@ -355,7 +356,6 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   }
   const int count = static_cast<int>(total / size);
   const Layout out = all_to_all_out(layout, s, t, size);
-  const bool pack = outer_count(layout, t) > 1;
   const bool unpack = outer_count(out, s) > 1;
   if (staged) {
     // Where the packed send buffer and the received blocks live, chosen so
