@@ -28,7 +28,8 @@ BASELINES = SYSTEMS[1:]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"]
 FIELDS = ["problem", "suite", "devices", "mesh", "src", "tgt", "system", "ok", "time_ms", "recv_max",
           "recv_total", "lower_bound_recv_max", "lower_bound_recv_total", "peak_elems", "peak_bytes",
-          "src_elems", "tgt_elems", "global_elems", "launches", "collectives", "full_remat", "note"]
+          "src_elems", "tgt_elems", "global_elems", "launches", "collectives", "full_remat", "temp_bytes",
+          "host_transfers", "note"]
 
 
 def log(msg):
@@ -80,7 +81,7 @@ def summarize(rows):
     by = {(r["problem"], r["system"]): r for r in rows}
     lines = []
     for b in BASELINES:
-        sp, mem, trf, trf_tot = [], [], [], []
+        sp, sp_comm, mem, trf, trf_tot = [], [], [], [], []
         skipped = 0
         for (name, system), r in by.items():
             if system != b:
@@ -90,6 +91,8 @@ def summarize(rows):
                 skipped += 1
                 continue
             sp.append((r["time_ms"] / mine["time_ms"], name))
+            if mine["lower_bound_recv_max"] > 0:
+                sp_comm.append((r["time_ms"] / mine["time_ms"], name))
             if r.get("peak_bytes", -1) > 0:
                 mem.append(r["peak_bytes"] / mine["peak_bytes"])
             if r.get("recv_max", -1) >= 0 and mine["recv_max"] > 0:
@@ -102,7 +105,9 @@ def summarize(rows):
         best = max(sp)
         lines.append(
             f"{b:>10}: {len(sp):2d} problems ({skipped} n/a)  speedup of redist: geomean {gmean([s for s, _ in sp]):.2f}x, "
-            f"max {best[0]:.2f}x ({best[1]}), min {min(sp)[0]:.2f}x  |  {b}/redist: peak memory geomean "
+            f"max {best[0]:.2f}x ({best[1]}), min {min(sp)[0]:.2f}x, max where communication is needed "
+            f"{max(sp_comm, default=(float('nan'), ''))[0]:.2f}x ({max(sp_comm, default=(0, '-'))[1]})  |  "
+            f"{b}/redist: peak memory geomean "
             f"{gmean(mem):.2f}x (max {max(mem, default=float('nan')):.2f}x), busiest-device traffic geomean {gmean(trf):.2f}x, "
             f"total traffic geomean {gmean(trf_tot):.2f}x")
     redist = [r for r in rows if r["system"] == "redist" and r["ok"]]

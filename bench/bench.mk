@@ -1,0 +1,32 @@
+# Benchmarks (not part of `make test`): redist against the gather-everything
+# plan, XLA, PyTorch DTensor, one MPI_Alltoallv and ScaLAPACK's psgemr2d.
+#   make bench         the full run (under 15 minutes on 2 cores), report in bench/results/
+#   make bench-quick   3 problems, 3 repetitions: a smoke test of the harness
+# Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
+# `deps`, `build` (the redist command) and `runtime` (libredist_mpi.a) exist.
+BENCH_VENV := $(ROOT)/bench/.venv
+BENCH_DEBS := libscalapack-openmpi-dev python3-venv
+# PyPI's torch wheel is the CUDA build (its CUDA libraries come along as
+# wheels); the CPU-only wheel is not on PyPI.  It runs on CPU all the same.
+BENCH_PIP := jax[cpu] torch numpy matplotlib
+
+.PHONY: bench bench-quick bench-deps
+
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_DEBS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make bench-deps: installing" $$missing; \
+	  if [ "$$(id -u)" != 0 ]; then echo "make bench-deps: run as root to install:" $$missing >&2; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@if ! $(BENCH_VENV)/bin/python -c 'import jax, torch, numpy, matplotlib' 2>/dev/null; then \
+	  echo "make bench-deps: installing $(BENCH_PIP) into bench/.venv"; \
+	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q $(BENCH_PIP); \
+	fi
+
+bench: bench-deps build runtime
+	@$(BENCH_VENV)/bin/python bench/run.py
+
+bench-quick: bench-deps build runtime
+	@$(BENCH_VENV)/bin/python bench/run.py --quick --out $(ROOT)/bench/build/results-quick
