@@ -141,13 +141,6 @@ let rec find f = function
 | [] -> None
 | x :: tl -> if f x then Some x else find f tl
 
-(** val partition : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list **)
-
-let rec partition f = function
-| [] -> ([], [])
-| x :: tl ->
-  let (g, d) = partition f tl in if f x then ((x :: g), d) else (g, (x :: d))
-
 (** val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list **)
 
 let rec combine l l' =
@@ -865,10 +858,32 @@ let move_ok m t goal s u a =
       ((fun a b -> if b = 0 then a else a mod b)
         (surplus (ext m t u) (ext m goal u)) sz) 0)
 
-(** val find_move :
-    mesh -> ty -> ty -> (((int * int) * axis) * bool) option **)
+(** val insert_big :
+    mesh -> (((int * int) * axis) * bool) -> (((int * int) * axis) * bool)
+    list -> (((int * int) * axis) * bool) list **)
 
-let find_move m t goal =
+let rec insert_big m v l = match l with
+| [] -> v :: []
+| w :: l' ->
+  let (p, _) = v in
+  let (_, a) = p in
+  let (p0, _) = w in
+  let (_, b) = p0 in
+  if (<) (axis_size m a) (axis_size m b)
+  then w :: (insert_big m v l')
+  else v :: l
+
+(** val big_first :
+    mesh -> (((int * int) * axis) * bool) list ->
+    (((int * int) * axis) * bool) list **)
+
+let big_first m l =
+  fold_right (insert_big m) [] l
+
+(** val find_move :
+    bool -> mesh -> ty -> ty -> (((int * int) * axis) * bool) option **)
+
+let find_move big m t goal =
   let dims = seq 0 (length t) in
   let tries = flat_map (fun s -> map (fun u -> (s, u)) dims) dims in
   let lasts =
@@ -886,17 +901,17 @@ let find_move m t goal =
   find (fun pat ->
     let (y, _) = pat in
     let (y1, a) = y in let (s, u) = y1 in move_ok m t goal s u a)
-    (app lasts others)
+    (if big then big_first m (app lasts others) else app lasts others)
 
-(** val flat_steps : int -> mesh -> ty -> ty -> plan **)
+(** val flat_steps : bool -> int -> mesh -> ty -> ty -> plan **)
 
-let rec flat_steps fuel m t goal =
+let rec flat_steps big fuel m t goal =
   if list_eqb (local_shape m t) (local_shape m goal)
   then if ty_eqb t goal then [] else (AllPermute goal) :: []
   else ((fun fO fS n -> if n=0 then fO () else fS (n-1))
           (fun _ -> [])
           (fun f ->
-          match find_move m t goal with
+          match find_move big m t goal with
           | Some p ->
             let (p0, perm) = p in
             let (p1, a) = p0 in
@@ -905,19 +920,19 @@ let rec flat_steps fuel m t goal =
             (match step_type m t1 (AllToAll (s, u)) with
              | OK t2 ->
                app (if perm then (AllPermute t1) :: [] else []) ((AllToAll
-                 (s, u)) :: (flat_steps f m t2 goal))
+                 (s, u)) :: (flat_steps big f m t2 goal))
              | Error _ -> [])
           | None -> [])
           fuel)
 
-(** val build : mesh -> ty -> ty -> int -> plan **)
+(** val build : bool -> mesh -> ty -> ty -> int -> plan **)
 
-let build m src tgt l =
+let build big m src tgt l =
   let s1 = greedy_slices m tgt l src (slice_prefs m src tgt) in
   let s2 = greedy_slices m src l tgt (slice_prefs m tgt src) in
   let mid1 = apply_slices src s1 in
   app (slices_of s1)
-    (app (flat_steps (local_size m mid1) m mid1 (apply_slices tgt s2))
+    (app (flat_steps big (local_size m mid1) m mid1 (apply_slices tgt s2))
       (gathers_of s2))
 
 (** val trace_peak_ok : mesh -> ty -> plan -> int -> bool **)
@@ -931,27 +946,36 @@ let is_permute = function
 | AllPermute _ -> true
 | _ -> false
 
+(** val fixed_traffic : report -> int **)
+
+let fixed_traffic rep =
+  fold_left (+)
+    (map (fun s -> s.sr_recv 0)
+      (filter (fun s -> negb (is_permute s.sr_collective)) rep.rp_steps)) 0
+
+(** val permute_traffic : mesh -> report -> int **)
+
+let permute_traffic m rep =
+  match filter (fun s -> is_permute s.sr_collective) rep.rp_steps with
+  | [] -> 0
+  | s :: l ->
+    (match l with
+     | [] ->
+       (match find (fun r -> (<) 0 (s.sr_recv r)) (seq 0 (mesh_size m)) with
+        | Some r -> s.sr_recv r
+        | None -> 0)
+     | s0 :: l0 ->
+       max_over_ranks m (fun r ->
+         fold_left (+) (map (fun s1 -> s1.sr_recv r) (s :: (s0 :: l0))) 0))
+
 (** val plan_traffic : mesh -> report -> int **)
 
 let plan_traffic m rep =
-  let (perms, others) =
-    partition (fun s -> is_permute s.sr_collective) rep.rp_steps
-  in
-  (+) (fold_left (+) (map (fun s -> s.sr_recv 0) others) 0)
-    (match perms with
-     | [] -> 0
-     | s :: l ->
-       (match l with
-        | [] ->
-          (match find (fun r -> (<) 0 (s.sr_recv r)) (seq 0 (mesh_size m)) with
-           | Some r -> s.sr_recv r
-           | None -> 0)
-        | _ :: _ ->
-          max_over_ranks m (fun r ->
-            fold_left (+) (map (fun s0 -> s0.sr_recv r) perms) 0)))
+  (+) (fixed_traffic rep) (permute_traffic m rep)
 
 (** val assess :
-    mesh -> ty -> ty -> refinement -> plan -> (int * int) option **)
+    mesh -> ty -> ty -> refinement -> plan -> (((int * int) * mesh) * report)
+    option **)
 
 let assess m src tgt rf p =
   if negb (refine_ok m rf)
@@ -965,7 +989,7 @@ let assess m src tgt rf p =
                (trace_peak_ok m' src' p
                  (Stdlib.max (local_size m src) (local_size m tgt)))
                (normal_form p)
-          then Some ((plan_traffic m' rep), (length p))
+          then Some ((((fixed_traffic rep), (length p)), m'), rep)
           else None
         | Error _ -> None)
 
@@ -985,11 +1009,18 @@ let rec best m src tgt = function
   let (rf, p) = p0 in
   let rest = best m src tgt cs in
   (match assess m src tgt rf p with
-   | Some c ->
+   | Some p1 ->
+     let (p2, rep) = p1 in
+     let (p3, m') = p2 in
+     let (lb, len) = p3 in
      (match rest with
-      | Some p1 ->
-        let (_, c') = p1 in if cost_lt c' c then rest else Some ((rf, p), c)
-      | None -> Some ((rf, p), c))
+      | Some p4 ->
+        let (_, c') = p4 in
+        if cost_lt c' (lb, len)
+        then rest
+        else let c = (((+) lb (permute_traffic m' rep)), len) in
+             if cost_lt c' c then rest else Some ((rf, p), c)
+      | None -> Some ((rf, p), (((+) lb (permute_traffic m' rep)), len)))
    | None -> rest)
 
 (** val collective_eqb : collective -> collective -> bool **)
@@ -1023,18 +1054,27 @@ let rec plan_eqb p q =
      | [] -> false
      | b :: q' -> (&&) (collective_eqb a b) (plan_eqb p' q'))
 
+(** val dedup_plans : plan list -> plan list **)
+
+let rec dedup_plans = function
+| [] -> []
+| p :: ps' -> p :: (filter (fun q -> negb (plan_eqb p q)) (dedup_plans ps'))
+
 (** val plans_on : mesh -> ty -> ty -> plan list **)
 
 let plans_on m src tgt =
   let ns = local_shape m src in
   let nt = local_shape m tgt in
-  let p1 = build m src tgt (Nat.gcd (prod0 ns) (prod0 nt)) in
-  let p2 =
-    build m src tgt
-      (prod0
-        (map (fun pat -> let (a, b) = pat in Nat.gcd a b) (combine ns nt)))
+  let l1 = Nat.gcd (prod0 ns) (prod0 nt) in
+  let l2 =
+    prod0 (map (fun pat -> let (a, b) = pat in Nat.gcd a b) (combine ns nt))
   in
-  if plan_eqb p1 p2 then p1 :: [] else p1 :: (p2 :: [])
+  dedup_plans
+    ((build false m src tgt l1) :: ((build false m src tgt l2) :: ((build
+                                                                    true m
+                                                                    src tgt
+                                                                    l1) :: (
+    (build true m src tgt l2) :: []))))
 
 (** val candidates : mesh -> ty -> ty -> (refinement * plan) list **)
 

@@ -40,8 +40,6 @@ val filter : ('a1 -> bool) -> 'a1 list -> 'a1 list
 
 val find : ('a1 -> bool) -> 'a1 list -> 'a1 option
 
-val partition : ('a1 -> bool) -> 'a1 list -> 'a1 list * 'a1 list
-
 val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
 
 val seq : int -> int -> int list
@@ -252,19 +250,34 @@ val move_last : ty -> int -> axis -> ty
 
 val move_ok : mesh -> ty -> ty -> int -> int -> axis -> bool
 
-val find_move : mesh -> ty -> ty -> (((int * int) * axis) * bool) option
+val insert_big :
+  mesh -> (((int * int) * axis) * bool) -> (((int * int) * axis) * bool) list
+  -> (((int * int) * axis) * bool) list
 
-val flat_steps : int -> mesh -> ty -> ty -> plan
+val big_first :
+  mesh -> (((int * int) * axis) * bool) list -> (((int * int) * axis) * bool)
+  list
 
-val build : mesh -> ty -> ty -> int -> plan
+val find_move :
+  bool -> mesh -> ty -> ty -> (((int * int) * axis) * bool) option
+
+val flat_steps : bool -> int -> mesh -> ty -> ty -> plan
+
+val build : bool -> mesh -> ty -> ty -> int -> plan
 
 val trace_peak_ok : mesh -> ty -> plan -> int -> bool
 
 val is_permute : collective -> bool
 
+val fixed_traffic : report -> int
+
+val permute_traffic : mesh -> report -> int
+
 val plan_traffic : mesh -> report -> int
 
-val assess : mesh -> ty -> ty -> refinement -> plan -> (int * int) option
+val assess :
+  mesh -> ty -> ty -> refinement -> plan -> (((int * int) * mesh) * report)
+  option
 
 val cost_lt : (int * int) -> (int * int) -> bool
 
@@ -275,6 +288,8 @@ val best :
 val collective_eqb : collective -> collective -> bool
 
 val plan_eqb : plan -> plan -> bool
+
+val dedup_plans : plan list -> plan list
 
 val plans_on : mesh -> ty -> ty -> plan list
 

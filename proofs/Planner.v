@@ -184,7 +184,24 @@ Definition move_ok (m : mesh) (t goal : ty) (s u : nat) (a : axis) : bool :=
   && (surplus (ext m goal s) (ext m t s) mod sz =? 0)
   && (surplus (ext m t u) (ext m goal u) mod sz =? 0).
 
-Definition find_move (m : mesh) (t goal : ty) : option (nat * nat * axis * bool) :=
+(** [moves] with the largest axes first (insertion sort, stable). *)
+Fixpoint insert_big (m : mesh) (v : nat * nat * axis * bool) (l : list (nat * nat * axis * bool))
+  : list (nat * nat * axis * bool) :=
+  match l with
+  | [] => [v]
+  | w :: l' =>
+      let '(_, _, a, _) := v in
+      let '(_, _, b, _) := w in
+      if axis_size m a <? axis_size m b then w :: insert_big m v l' else v :: l
+  end.
+
+Definition big_first (m : mesh) (l : list (nat * nat * axis * bool)) : list (nat * nat * axis * bool) :=
+  fold_right (insert_big m) [] l.
+
+(** With [big], larger axes are moved first even at the price of a permute:
+    moving a small last axis first can leave a large axis that no longer
+    fits, on meshes that are not fully refined. *)
+Definition find_move (big : bool) (m : mesh) (t goal : ty) : option (nat * nat * axis * bool) :=
   let dims := seq 0 (length t) in
   let tries := flat_map (fun s => map (fun u => (s, u)) dims) dims in
   let lasts := flat_map (fun '(s, u) =>
@@ -193,20 +210,22 @@ Definition find_move (m : mesh) (t goal : ty) : option (nat * nat * axis * bool)
                   | xs => [(s, u, last_axis xs, false)]
                   end) tries in
   let others := flat_map (fun '(s, u) => map (fun a => (s, u, a, true)) (fst (dim_of t s))) tries in
-  find (fun '(s, u, a, _) => move_ok m t goal s u a) (lasts ++ others).
+  find (fun '(s, u, a, _) => move_ok m t goal s u a)
+       (if big then big_first m (lasts ++ others) else lasts ++ others).
 
-Fixpoint flat_steps (fuel : nat) (m : mesh) (t goal : ty) : plan :=
+Fixpoint flat_steps (big : bool) (fuel : nat) (m : mesh) (t goal : ty) : plan :=
   if list_eqb (local_shape m t) (local_shape m goal)
   then (if ty_eqb t goal then [] else [AllPermute goal])
   else match fuel with
        | 0 => []
        | S f =>
-           match find_move m t goal with
+           match find_move big m t goal with
            | None => []
            | Some (s, u, a, perm) =>
                let t1 := if perm then move_last t s a else t in
                match step_type m t1 (AllToAll s u) with
-               | OK t2 => (if perm then [AllPermute t1] else []) ++ AllToAll s u :: flat_steps f m t2 goal
+               | OK t2 =>
+                   (if perm then [AllPermute t1] else []) ++ AllToAll s u :: flat_steps big f m t2 goal
                | Error _ => []
                end
            end
@@ -214,14 +233,14 @@ Fixpoint flat_steps (fuel : nat) (m : mesh) (t goal : ty) : plan :=
 
 (** The candidate on mesh [m] for middle local size [L]: slice [src] towards
     [L], do the same to [tgt] (to be undone by gathers), connect the two. *)
-Definition build (m : mesh) (src tgt : ty) (L : nat) : plan :=
+Definition build (big : bool) (m : mesh) (src tgt : ty) (L : nat) : plan :=
   let s1 := greedy_slices m tgt L src (slice_prefs m src tgt) in
   let s2 := greedy_slices m src L tgt (slice_prefs m tgt src) in
   let mid1 := apply_slices src s1 in
   (* each all-to-all multiplies the product of the per-dimension gcds of
      the current and goal shapes by a prime, and that product divides the
      local size, so the local size bounds the number of moves *)
-  slices_of s1 ++ flat_steps (local_size m mid1) m mid1 (apply_slices tgt s2)
+  slices_of s1 ++ flat_steps big (local_size m mid1) m mid1 (apply_slices tgt s2)
   ++ gathers_of s2.
 
 (** ** Validation and choice *)
@@ -233,23 +252,31 @@ Definition is_permute (k : collective) : bool :=
   match k with AllPermute _ => true | _ => false end.
 
 (** Busiest-rank traffic of an accepted plan.  Only permutes receive
-    different amounts on different ranks, so only they are summed per rank;
-    a single permute receives all or nothing, so its busiest rank is the
-    first one that receives anything. *)
-Definition plan_traffic (m : mesh) (rep : report) : nat :=
-  let '(perms, others) := partition (fun s => is_permute (sr_collective s)) (rp_steps rep) in
-  fold_left Nat.add (map (fun s => sr_recv s 0) others) 0
-  + match perms with
-    | [] => 0
-    | [s] => match find (fun r => 0 <? sr_recv s r) (seq 0 (mesh_size m)) with
-             | Some r => sr_recv s r
-             | None => 0
-             end
-    | _ => max_over_ranks m (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
-    end.
+    different amounts on different ranks: the other steps are summed once
+    ([fixed_traffic], a lower bound), the permutes per rank; a single
+    permute receives all or nothing, so its busiest rank is the first one
+    that receives anything. *)
+Definition fixed_traffic (rep : report) : nat :=
+  fold_left Nat.add
+    (map (fun s => sr_recv s 0) (filter (fun s => negb (is_permute (sr_collective s))) (rp_steps rep)))
+    0.
 
-(** A qualifying candidate and its cost (traffic, launches). *)
-Definition assess (m : mesh) (src tgt : ty) (rf : refinement) (p : plan) : option (nat * nat) :=
+Definition permute_traffic (m : mesh) (rep : report) : nat :=
+  match filter (fun s => is_permute (sr_collective s)) (rp_steps rep) with
+  | [] => 0
+  | [s] => match find (fun r => 0 <? sr_recv s r) (seq 0 (mesh_size m)) with
+           | Some r => sr_recv s r
+           | None => 0
+           end
+  | perms => max_over_ranks m (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
+  end.
+
+Definition plan_traffic (m : mesh) (rep : report) : nat := fixed_traffic rep + permute_traffic m rep.
+
+(** A qualifying candidate: a lower bound on its traffic, its launches, and
+    what its exact traffic is computed from. *)
+Definition assess (m : mesh) (src tgt : ty) (rf : refinement) (p : plan)
+  : option (nat * nat * mesh * report) :=
   if negb (refine_ok m rf) then None else
   let m' := refine_mesh rf m in
   let src' := refine_ty rf src in
@@ -259,13 +286,16 @@ Definition assess (m : mesh) (src tgt : ty) (rf : refinement) (p : plan) : optio
   | OK rep =>
       if trace_peak_ok m' src' p (Nat.max (local_size m src) (local_size m tgt))
          && normal_form p
-      then Some (plan_traffic m' rep, length p)
+      then Some (fixed_traffic rep, length p, m', rep)
       else None
   end.
 
 Definition cost_lt (a b : nat * nat) : bool :=
   (fst a <? fst b) || ((fst a =? fst b) && (snd a <? snd b)).
 
+(** The cheapest qualifying candidate, by (traffic, launches), the earliest
+    among equals.  The per-rank traffic of permutes is only computed for a
+    candidate whose lower bound could still win. *)
 Fixpoint best (m : mesh) (src tgt : ty) (cands : list (refinement * plan))
   : option (refinement * plan * (nat * nat)) :=
   match cands with
@@ -274,10 +304,13 @@ Fixpoint best (m : mesh) (src tgt : ty) (cands : list (refinement * plan))
       let rest := best m src tgt cs in
       match assess m src tgt rf p with
       | None => rest
-      | Some c =>
+      | Some (lb, len, m', rep) =>
           match rest with
-          | Some (_, c') as r => if cost_lt c' c then r else Some (rf, p, c)
-          | None => Some (rf, p, c)
+          | Some (_, c') as r =>
+              if cost_lt c' (lb, len) then r
+              else let c := (lb + permute_traffic m' rep, len) in
+                   if cost_lt c' c then r else Some (rf, p, c)
+          | None => Some (rf, p, (lb + permute_traffic m' rep, len))
           end
       end
   end.
@@ -298,16 +331,24 @@ Fixpoint plan_eqb (p q : plan) : bool :=
   | _, _ => false
   end.
 
+Fixpoint dedup_plans (ps : list plan) : list plan :=
+  match ps with
+  | [] => []
+  | p :: ps' => p :: filter (fun q => negb (plan_eqb p q)) (dedup_plans ps')
+  end.
+
 (** Two middle sizes per refinement: [gcd(|src|, |tgt|)], the largest both
     sides can reach, and the product of the per-dimension gcds of the local
     shapes, where both sides can meet with the same shape and so need no
-    all-to-all (at the price of more gathering). *)
+    all-to-all (at the price of more gathering); each with last axes or
+    large axes moved first. *)
 Definition plans_on (m : mesh) (src tgt : ty) : list plan :=
   let ns := local_shape m src in
   let nt := local_shape m tgt in
-  let p1 := build m src tgt (Nat.gcd (prod ns) (prod nt)) in
-  let p2 := build m src tgt (prod (map (fun '(a, b) => Nat.gcd a b) (combine ns nt))) in
-  if plan_eqb p1 p2 then [p1] else [p1; p2].
+  let L1 := Nat.gcd (prod ns) (prod nt) in
+  let L2 := prod (map (fun '(a, b) => Nat.gcd a b) (combine ns nt)) in
+  dedup_plans [build false m src tgt L1; build false m src tgt L2;
+               build true m src tgt L1; build true m src tgt L2].
 
 Definition candidates (m : mesh) (src tgt : ty) : list (refinement * plan) :=
   flat_map (fun rf => map (fun p => (rf, p))

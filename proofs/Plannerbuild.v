@@ -110,7 +110,7 @@ Qed.
 (** ** The construction *)
 
 Theorem build_ok : forall m src tgt, atoms_prime m -> problem_wf m src tgt ->
-  let p := build m src tgt (Nat.gcd (local_size m src) (local_size m tgt)) in
+  let p := build false m src tgt (Nat.gcd (local_size m src) (local_size m tgt)) in
   run_type m src p = Some tgt /\ normal_form p = true
   /\ trace_peak_ok m src p (Nat.max (local_size m src) (local_size m tgt)) = true.
 Proof.
@@ -136,7 +136,7 @@ Proof.
   pose proof (Psi_bounds m mid2 Hm mid1 Hi1) as [HP1 _].
   destruct (flat_steps_reach m mid2 Hm Hat Hw2 (local_size m mid1) mid1 Hi1 ltac:(lia))
     as [Hfl Hflf].
-  assert (Hp : p = slices_of s1 ++ flat_steps (local_size m mid1) m mid1 mid2 ++ gathers_of s2)
+  assert (Hp : p = slices_of s1 ++ flat_steps false (local_size m mid1) m mid1 mid2 ++ gathers_of s2)
     by reflexivity.
   assert (Hrun : run_type m src p = Some tgt).
   { rewrite Hp, run_type_app, Hr1, run_type_app, Hfl. exact Hga. }

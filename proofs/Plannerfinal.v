@@ -39,12 +39,14 @@ Proof.
   intros m. unfold candidate_refinements. apply dedup_in. simpl. tauto.
 Qed.
 
-Lemma best_some : forall m src tgt cs rf p c, In (rf, p) cs -> assess m src tgt rf p = Some c ->
+Lemma best_some : forall m src tgt cs rf p a, In (rf, p) cs -> assess m src tgt rf p = Some a ->
   exists x, best m src tgt cs = Some x.
 Proof.
-  intros m src tgt cs. induction cs as [|[rf0 p0] cs IH]; intros rf p c Hin Ha; [destruct Hin |].
-  simpl. destruct (assess m src tgt rf0 p0) as [c0|] eqn:E.
-  - destruct (best m src tgt cs) as [[[rf1 q1] c1]|]; [destruct (cost_lt c1 c0) |]; eauto.
+  intros m src tgt cs. induction cs as [|[rf0 p0] cs IH]; intros rf p a Hin Ha; [destruct Hin |].
+  simpl. destruct (assess m src tgt rf0 p0) as [[[[lb len] m'] rep]|] eqn:E.
+  - destruct (best m src tgt cs) as [[[rf1 q1] c1]|];
+      [destruct (cost_lt c1 (lb, len)); [| destruct (cost_lt c1 (lb + permute_traffic m' rep, len))] |];
+      eauto.
   - destruct Hin as [Heq | Hin]; [inversion Heq; subst; congruence |]. eapply IH; eassumption.
 Qed.
 
@@ -62,18 +64,17 @@ Proof.
     split; [apply refine_ty_wf; assumption |]. split; [apply refine_ty_wf; assumption |].
     unfold src', tgt'. rewrite !refine_global_shape. exact Hgs. }
   destruct (build_ok m' src' tgt' Hat Hwf') as [Hrun [Hnf Hpk]].
-  set (p := build m' src' tgt' (Nat.gcd (local_size m' src') (local_size m' tgt'))) in *.
+  set (p := build false m' src' tgt' (Nat.gcd (local_size m' src') (local_size m' tgt'))) in *.
   assert (Hin : In (rf, p) (candidates m src tgt)).
   { unfold candidates. apply in_flat_map. exists rf. split; [apply full_in_candidates |].
     apply in_map_iff. exists p. split; [reflexivity |].
-    unfold plans_on. fold m' src' tgt'.
-    destruct (plan_eqb _ _); [left; reflexivity | left; reflexivity]. }
+    unfold plans_on. fold m' src' tgt'. left. reflexivity. }
   destruct (check_of_run_type m' src' tgt' p Hwf' Hrun) as [rep Hc].
   assert (Hsz : Nat.max (local_size m' src') (local_size m' tgt')
                 = Nat.max (local_size m src) (local_size m tgt))
     by (unfold m', src', tgt'; rewrite !refine_local_size; auto).
   rewrite Hsz in Hpk.
-  assert (Ha : assess m src tgt rf p = Some (plan_traffic m' rep, length p)).
+  assert (Ha : assess m src tgt rf p = Some (fixed_traffic rep, length p, m', rep)).
   { unfold assess. rewrite Hok. cbn [negb]. fold m' src' tgt'. rewrite Hc, Hpk, Hnf. reflexivity. }
   destruct (best_some m src tgt _ rf p _ Hin Ha) as [x Hx].
   unfold planner_in_normal_form, planner_choice. rewrite Hx. reflexivity.

@@ -273,12 +273,12 @@ Proof. intros xs H. unfold last_axis. apply app_removelast_last. exact H. Qed.
 
 Lemma find_move_spec : forall t, flat_inv t ->
   list_eqb (local_shape m t) (local_shape m g) = false ->
-  exists s u a perm, find_move m t g = Some (s, u, a, perm)
+  exists s u a perm, find_move false m t g = Some (s, u, a, perm)
     /\ s < length t /\ u < length t /\ In a (fst (dim_of t s))
     /\ move_ok m t g s u a = true
     /\ (perm = false -> fst (dim_of t s) = removelast (fst (dim_of t s)) ++ [a]).
 Proof.
-  intros t Hi Hne. unfold find_move.
+  intros t Hi Hne. unfold find_move. cbn iota.
   set (P := fun v : nat * nat * axis * bool => let '(s, u, a, _) := v in move_ok m t g s u a).
   set (dims := seq 0 (length t)).
   set (tries := flat_map (fun s => map (fun u => (s, u)) dims) dims).
@@ -413,7 +413,8 @@ Proof.
 Qed.
 
 Theorem flat_steps_reach : forall f t, flat_inv t -> local_size m g - Psi t < f ->
-  run_type m t (flat_steps f m t g) = Some g /\ forallb is_flat (flat_steps f m t g) = true.
+  run_type m t (flat_steps false f m t g) = Some g
+  /\ forallb is_flat (flat_steps false f m t g) = true.
 Proof.
   induction f as [|f IH]; intros t Hi Hf.
   - pose proof (Psi_bounds t Hi). lia.

@@ -172,27 +172,29 @@ Qed.
 (** ** The choice among candidates *)
 
 Lemma best_spec : forall m src tgt cs rf p c, best m src tgt cs = Some (rf, p, c) ->
-  In (rf, p) cs /\ assess m src tgt rf p = Some c.
+  In (rf, p) cs /\ exists a, assess m src tgt rf p = Some a.
 Proof.
   intros m src tgt cs. induction cs as [|[rf0 p0] cs IH]; intros rf p c H; simpl in H;
     [discriminate |].
-  destruct (assess m src tgt rf0 p0) as [c0|] eqn:Ha.
+  destruct (assess m src tgt rf0 p0) as [[[[lb len] m'] rep]|] eqn:Ha.
   - destruct (best m src tgt cs) as [[[rf1 p1] c1]|] eqn:Hb.
-    + destruct (cost_lt c1 c0).
+    + destruct (cost_lt c1 (lb, len)).
       * inversion H; subst. destruct (IH rf p c eq_refl). split; [right |]; auto.
-      * inversion H; subst. split; [left |]; auto.
-    + inversion H; subst. split; [left |]; auto.
+      * destruct (cost_lt c1 (lb + permute_traffic m' rep, len)).
+        -- inversion H; subst. destruct (IH rf p c eq_refl). split; [right |]; auto.
+        -- inversion H; subst. split; [left |]; eauto.
+    + inversion H; subst. split; [left |]; eauto.
   - destruct (IH rf p c H). split; [right |]; auto.
 Qed.
 
-Lemma assess_spec : forall m src tgt rf p c, assess m src tgt rf p = Some c ->
+Lemma assess_spec : forall m src tgt rf p a, assess m src tgt rf p = Some a ->
   refine_ok m rf = true
   /\ (exists rep, check (refine_mesh rf m) (refine_ty rf src) (refine_ty rf tgt) p = OK rep)
   /\ trace_peak_ok (refine_mesh rf m) (refine_ty rf src) p
        (Nat.max (local_size m src) (local_size m tgt)) = true
   /\ normal_form p = true.
 Proof.
-  intros m src tgt rf p c H. unfold assess in H.
+  intros m src tgt rf p a H. unfold assess in H.
   destruct (refine_ok m rf); [| discriminate].
   destruct (check _ _ _ p) as [rep|] eqn:Hc; [| discriminate].
   destruct (trace_peak_ok _ _ p _ && normal_form p) eqn:Hb; [| discriminate].
@@ -205,7 +207,7 @@ Lemma planner_choice_spec : forall m src tgt rf p,
 Proof.
   intros m src tgt rf p H Hp. unfold planner_in_normal_form, planner in *.
   destruct (planner_choice m src tgt) as [[[rf0 p0] c]|] eqn:Hc; [| discriminate].
-  inversion Hp; subst. apply best_spec in Hc. destruct Hc. eauto.
+  inversion Hp; subst. apply best_spec in Hc. destruct Hc as [_ Hc]. exact Hc.
 Qed.
 
 (** ** Headline theorems *)
@@ -219,7 +221,7 @@ Proof.
   intros m src tgt rf p Hwf Hp. unfold planner in Hp.
   destruct (planner_choice m src tgt) as [[[rf0 p0] c]|] eqn:Hc.
   - inversion Hp; subst. unfold planner_choice in Hc. apply best_spec in Hc.
-    destruct Hc as [_ Ha]. apply assess_spec in Ha. tauto.
+    destruct Hc as [_ [a Ha]]. apply assess_spec in Ha. tauto.
   - inversion Hp; subst. split; [reflexivity |].
     apply check_of_run_type; [exact Hwf |]. apply easy_plan_run, Hwf.
 Qed.

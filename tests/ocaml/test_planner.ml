@@ -68,7 +68,9 @@ let gen_problem =
 let max_size m s t = max (local_size m s) (local_size m t)
 
 (* [None] when the result is good, else why not. *)
-let judge (m, s, t) =
+(* [fallback] also asks whether the choice fell back to the easy plan (it
+   runs the choice a second time, so only for some problems). *)
+let judge ?(fallback = false) (m, s, t) =
   let rf, p = planner m s t in
   let m' = refine_mesh rf m and s' = refine_ty rf s and t' = refine_ty rf t in
   let old_names = List.map fst m in
@@ -78,7 +80,7 @@ let judge (m, s, t) =
   in
   if not (refine_ok m rf) then Some "refinement rejected"
   else if not fresh_ok then Some "a sub-axis name is not above every mesh axis"
-  else if not (planner_in_normal_form m s t) then Some "fell back to the easy plan"
+  else if fallback && not (planner_in_normal_form m s t) then Some "fell back to the easy plan"
   else if not (normal_form p) then Some "not in normal form"
   else
     match check m' s' t' p with
@@ -95,10 +97,10 @@ let random_problems () =
   Printf.printf "random problems: seed %d\n%!" seed;
   let n = 10_000 in
   let bad = ref [] in
-  for _ = 1 to n do
+  for i = 1 to n do
     let ((m, s, t) as pb) = QCheck.Gen.generate1 ~rand gen_problem in
     assert (mesh_wf m && ty_wf m s && ty_wf m t);
-    match judge pb with
+    match judge ~fallback:(i mod 10 = 0) pb with
     | None -> ()
     | Some why -> bad := (pp_problem pb ^ ": " ^ why) :: !bad
   done;
