@@ -109,6 +109,7 @@ Theorem plan_traffic_bound_wf : forall m src tgt rf p,
   exists sl fl ga mid, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
     /\ run_type (refine_mesh rf m) (refine_ty rf src) sl = Some mid
+    /\ local_size (refine_mesh rf m) mid <= local_size m src
     /\ local_size (refine_mesh rf m) mid <= local_size m tgt
     /\ forall r, r < mesh_size m ->
        list_sum (received_trace (refine_mesh rf m) (refine_ty rf src) p r)

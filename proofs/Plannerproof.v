@@ -331,6 +331,22 @@ Proof.
   split; [exact Hsz |]. rewrite Hsz. destruct (axis_size m a); simpl; lia.
 Qed.
 
+Lemma slice_size : forall m t d x t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (DynSlice d x) = OK t' -> local_size m t' <= local_size m t.
+Proof.
+  intros m t d x t' Hm Ht Hk. simpl in Hk.
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (memb x (mesh_axes m)) eqn:Hx; simpl in Hk; [| discriminate].
+  destruct (memb x (ty_axes t)); simpl in Hk; [discriminate |].
+  destruct (extent m (xs, n) mod axis_size m x =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
+  injection Hk as <-. apply Nat.eqb_eq in Hdiv. apply memb_In in Hx.
+  destruct (dim_wf_snoc m xs x n Hm (ty_wf_nth_error m t d _ Ht Hd) Hx Hdiv) as [_ Hext].
+  pose proof (local_size_set_dim m t d (xs ++ [x], n) (nth_error_lt _ _ _ _ Hd)) as E.
+  rewrite (dim_of_nth_error t d _ Hd) in E. unfold dimty, axis in *. rewrite Hext in E.
+  pose proof (extent_wf_pos m t d _ Hm Ht Hd) as Hpos. rewrite Hext in Hpos.
+  pose proof (mesh_wf_size_pos m x Hm Hx). nia.
+Qed.
+
 Lemma all_to_all_size : forall m t s u t', mesh_wf m = true -> ty_wf m t = true ->
   step_type m t (AllToAll s u) = OK t' -> local_size m t' = local_size m t.
 Proof.
@@ -393,6 +409,18 @@ Proof.
     destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate].
     rewrite (IH u t' Hm (proj1 (step_type_wf m t k u Hm Ht Hk)) Hq H).
     exact (proj1 (flat_step_bound m t k u 0 Hm Ht Hk1 Hk)).
+Qed.
+
+Lemma slices_shrink : forall m q t t', mesh_wf m = true -> ty_wf m t = true ->
+  forallb is_slice q = true -> run_type m t q = Some t' -> local_size m t' <= local_size m t.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hm Ht Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk1 Hq].
+    destruct (step_type m t k) as [u|] eqn:Hk; [| discriminate].
+    destruct k as [d x | | |]; try discriminate.
+    pose proof (IH u t' Hm (proj1 (step_type_wf m t _ u Hm Ht Hk)) Hq H).
+    pose proof (slice_size m t d x u Hm Ht Hk). lia.
 Qed.
 
 Lemma gathers_grow : forall m q t t', mesh_wf m = true -> ty_wf m t = true ->
@@ -497,6 +525,7 @@ Theorem plan_traffic_bound : forall m src tgt rf p,
   exists sl fl ga mid, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
     /\ run_type (refine_mesh rf m) (refine_ty rf src) sl = Some mid
+    /\ local_size (refine_mesh rf m) mid <= local_size m src
     /\ local_size (refine_mesh rf m) mid <= local_size m tgt
     /\ forall r, r < mesh_size m ->
        list_sum (received_trace (refine_mesh rf m) (refine_ty rf src) p r)
@@ -512,7 +541,7 @@ Proof.
   pose proof (refine_ty_wf rf m src Hm Hrf Hs) as Hs'.
   pose proof (run_type_check _ _ _ _ _ Hc) as Hrun.
   rewrite !run_type_app in Hrun.
-  rewrite <- (refine_local_size rf m tgt Hm Hrf Ht).
+  rewrite <- (refine_local_size rf m tgt Hm Hrf Ht), <- (refine_local_size rf m src Hm Hrf Hs).
   set (m' := refine_mesh rf m) in *. set (src' := refine_ty rf src) in *.
   destruct (run_type m' src' sl) as [mid|] eqn:H1; [| discriminate].
   rewrite run_type_app in Hrun.
@@ -520,6 +549,7 @@ Proof.
   pose proof (run_type_wf m' sl src' mid Hm' Hs' H1) as Hmid.
   pose proof (run_type_wf m' fl mid mid2 Hm' Hmid H2) as Hmid2.
   exists sl, fl, ga, mid. repeat split; auto.
+  - exact (slices_shrink m' sl src' mid Hm' Hs' Hsl H1).
   - rewrite <- (flats_keep_size m' fl mid mid2 Hm' Hmid Hfl H2).
     exact (gathers_grow m' ga mid2 _ Hm' Hmid2 Hga Hrun).
   - intros r Hr. rewrite <- (refine_mesh_size rf m Hm Hrf) in Hr.
