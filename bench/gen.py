@@ -89,5 +89,8 @@ def build_driver(bench_dir, root, gen_dir, table_dir):
            os.path.join(root, "_build", "runtime", "libredist_mpi.a"), "-lscalapack-openmpi", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise RuntimeError("building the driver failed:\n" + r.stderr[-4000:])
+        log = os.path.join(table_dir, "build.log")
+        with open(log, "w") as f:
+            f.write(r.stderr)
+        raise RuntimeError(f"building {exe} failed; the compiler's messages are in {log}")
     return exe

@@ -46,7 +46,7 @@ def run_mpi(problems, plans, reps, build, stderr):
                            timeout=600)
         stderr.write(r.stderr)
         if r.returncode != 0:
-            raise RuntimeError(f"the MPI driver on {n} ranks failed ({r.returncode}): {r.stderr.strip()[-500:]}")
+            raise RuntimeError(f"the MPI driver on {n} ranks failed (exit {r.returncode}); see {stderr.name}")
         rows += [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
     for row in rows:
         if row["system"] in plans[row["problem"]]:
@@ -68,7 +68,7 @@ def run_python(script, problems, reps, build, stderr, what):
                            capture_output=True, text=True, timeout=900)
         stderr.write(r.stderr)
         if r.returncode != 0:
-            raise RuntimeError(f"{script} on {n} devices failed ({r.returncode}): {r.stderr.strip()[-500:]}")
+            raise RuntimeError(f"{script} on {n} devices failed (exit {r.returncode}); see {stderr.name}")
     return [json.loads(l) for l in open(out)] if os.path.exists(out) else []
 
 
@@ -184,6 +184,8 @@ def main():
     ap.add_argument("--redist", default=os.path.join(ROOT, "_build", "install", "default", "bin", "redist"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
+    if not os.access(args.redist, os.X_OK):
+        raise RuntimeError(f"--redist: {args.redist} is not an executable (run `make build` first)")
     started = time.time()
     problems = P.all_problems()
     if args.quick:
@@ -240,4 +242,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        print(f"bench: error: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}", file=sys.stderr)
+        sys.exit(2)

@@ -18,6 +18,7 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
+import problems as P  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
 COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter",
@@ -114,17 +115,6 @@ def host_transfers(hlo):
     return found
 
 
-def local_elems(mesh, shape, ty):
-    size = dict(mesh)
-    out = 1
-    for n, axes in zip(shape, ty):
-        p = 1
-        for a in axes:
-            p *= size[a]
-        out *= n // p
-    return out
-
-
 def run(p, reps):
     names = [a for a, _ in p["mesh"]]
     sizes = [s for _, s in p["mesh"]]
@@ -152,7 +142,7 @@ def run(p, reps):
         times.append((time.perf_counter() - t0) * 1e3)
     recv, ops, largest = traffic(hlo, N)
     global_elems = int(np.prod(shape))
-    src_e, tgt_e = local_elems(p["mesh"], shape, p["src"]), local_elems(p["mesh"], shape, p["tgt"])
+    src_e, tgt_e = P.local_elems(p["mesh"], shape, p["src"]), P.local_elems(p["mesh"], shape, p["tgt"])
     temp = getattr(mem, "temp_size_in_bytes", 0) if mem is not None else 0
     arg = getattr(mem, "argument_size_in_bytes", 4 * src_e) if mem is not None else 4 * src_e
     outb = getattr(mem, "output_size_in_bytes", 4 * tgt_e) if mem is not None else 4 * tgt_e
@@ -170,7 +160,7 @@ def run(p, reps):
 
 
 def main():
-    problems = [p for p in json.load(open(sys.argv[2])) if _devices(p) == N]
+    problems = [p for p in json.load(open(sys.argv[2])) if P.devices(p["mesh"]) == N]
     reps = int(sys.argv[4])
     with open(sys.argv[3], "a") as out:
         for p in problems:
@@ -181,13 +171,6 @@ def main():
                        "note": f"xla: {type(e).__name__}: {str(e).splitlines()[0][:200]}"}
             out.write(json.dumps(row) + "\n")
             out.flush()
-
-
-def _devices(p):
-    n = 1
-    for _, s in p["mesh"]:
-        n *= s
-    return n
 
 
 if __name__ == "__main__":
