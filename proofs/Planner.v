@@ -9,8 +9,9 @@
     whose busiest rank receives the fewest elements (then the fewest
     launches; then the earliest, i.e. the least refined).  If no candidate
     qualifies it falls back to the paper's easy plan on the unrefined mesh
-    (gather everything, then slice), which the checker always accepts; the
-    tests check that the fallback is never needed. *)
+    (gather everything, then slice), which the checker always accepts;
+    [Plannerfinal.planner_always_normal] proves that the fallback is never
+    taken, as the full prime refinement's candidate always qualifies. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.

@@ -83,28 +83,28 @@ Qed.
 (** ** The headline theorems without side conditions *)
 
 (** Every local array along the plan holds at most [max(|src|, |tgt|)] elements. *)
-Theorem plan_peak_le_max_wf : forall m src tgt rf p,
+Theorem plan_peak_le_max : forall m src tgt rf p,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
   forall t, In t (trace (refine_mesh rf m) (refine_ty rf src) p) ->
   local_size (refine_mesh rf m) t <= Nat.max (local_size m src) (local_size m tgt).
 Proof.
-  intros m src tgt rf p Hwf Hp. apply (plan_peak_le_max m src tgt rf p); [| exact Hp].
+  intros m src tgt rf p Hwf Hp. apply (plan_peak_le_max_nf m src tgt rf p); [| exact Hp].
   apply planner_always_normal, Hwf.
 Qed.
 
 (** The plan is slices, then all-to-alls and permutes, then gathers. *)
-Theorem plan_normal_form_wf : forall m src tgt rf p,
+Theorem plan_normal_form : forall m src tgt rf p,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
   exists sl fl ga, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
 Proof.
-  intros m src tgt rf p Hwf Hp. apply (plan_normal_form m src tgt rf p); [| exact Hp].
+  intros m src tgt rf p Hwf Hp. apply (plan_normal_form_nf m src tgt rf p); [| exact Hp].
   apply planner_always_normal, Hwf.
 Qed.
 
 (** Per rank: nothing received in the slices, at most [L] per flat step
     ([L] the local size after the slices), [|tgt| - L] in the gathers. *)
-Theorem plan_traffic_bound_wf : forall m src tgt rf p,
+Theorem plan_traffic_bound : forall m src tgt rf p,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
   exists sl fl ga mid, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
@@ -116,6 +116,6 @@ Theorem plan_traffic_bound_wf : forall m src tgt rf p,
        <= length fl * local_size (refine_mesh rf m) mid
           + (local_size m tgt - local_size (refine_mesh rf m) mid).
 Proof.
-  intros m src tgt rf p Hwf Hp. apply (plan_traffic_bound m src tgt rf p Hwf); [| exact Hp].
+  intros m src tgt rf p Hwf Hp. apply (plan_traffic_bound_nf m src tgt rf p Hwf); [| exact Hp].
   apply planner_always_normal, Hwf.
 Qed.

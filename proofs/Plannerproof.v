@@ -1,11 +1,15 @@
-(** * What the planner guarantees.
+(** * What the planner guarantees, given how it chooses.
 
     The planner returns either a candidate that its own validation accepted
     (checker, peak, normal form) or the easy plan on the unrefined mesh.  So
-    the checker always accepts its result (the easy plan is accepted for every
-    well-formed problem: [easy_plan_run]), and when the planner reports a
-    normal-form plan ([planner_in_normal_form]), its peak is at most
-    [max(|src|, |tgt|)] and it has the normal-form shape. *)
+    the checker always accepts its result ([plan_total]; the easy plan is
+    accepted for every well-formed problem: [easy_plan_run]), it is correct
+    on the model's semantics ([plan_correct]), and when the planner reports
+    a normal-form plan ([planner_in_normal_form]) its peak is at most
+    [max(|src|, |tgt|)], it has the normal-form shape and its traffic is
+    bounded ([plan_peak_le_max_nf], [plan_normal_form_nf],
+    [plan_traffic_bound_nf]).  [Plannerfinal.v] proves that it always does
+    and states the three without that condition. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
@@ -227,7 +231,7 @@ Proof.
 Qed.
 
 (** A normal-form result never holds more than [max(|src|, |tgt|)] elements per device. *)
-Theorem plan_peak_le_max : forall m src tgt rf p,
+Theorem plan_peak_le_max_nf : forall m src tgt rf p,
   planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
   forall t, In t (trace (refine_mesh rf m) (refine_ty rf src) p) ->
   local_size (refine_mesh rf m) t <= Nat.max (local_size m src) (local_size m tgt).
@@ -265,7 +269,7 @@ Proof.
 Qed.
 
 (** A normal-form result is slices, then flat steps, then gathers. *)
-Theorem plan_normal_form : forall m src tgt rf p,
+Theorem plan_normal_form_nf : forall m src tgt rf p,
   planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
   exists sl fl ga, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
@@ -519,7 +523,7 @@ Qed.
     step, where [L] is the local size after the slices, plus
     [|tgt| - L] in its gathers (which is exactly what they receive), and
     nothing in its slices. *)
-Theorem plan_traffic_bound : forall m src tgt rf p,
+Theorem plan_traffic_bound_nf : forall m src tgt rf p,
   problem_wf m src tgt -> planner_in_normal_form m src tgt = true ->
   planner m src tgt = (rf, p) ->
   exists sl fl ga mid, p = sl ++ fl ++ ga
