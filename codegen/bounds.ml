@@ -22,3 +22,15 @@ exception Overflow
 let add a b = if a > max_int - b then raise Overflow else a + b
 
 let mul a b = if a <> 0 && b > max_int / a then raise Overflow else a * b
+
+(* The extracted checker recurses once per step (not in tail position), so
+   the length of a plan file is bounded well within the default stack. *)
+let max_plan_steps = 100_000
+
+(* Mesh axes and array dimensions: far beyond any real mesh or array, and
+   small enough that the list-based front end and core stay fast. *)
+let max_axes = 64
+let max_dims = 64
+
+(* Refine lines may at most double that. *)
+let max_refined_axes = 2 * max_axes

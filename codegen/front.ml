@@ -43,6 +43,8 @@ let show_mesh env =
 
 let env_of_mesh (m : S.mesh_axis list) =
   if m = [] then bad "--mesh: the mesh is empty; give at least one axis, e.g. {x:2}";
+  if List.length m > Bounds.max_axes then
+    bad "--mesh: %d axes; at most %d are supported" (List.length m) Bounds.max_axes;
   List.iter
     (fun (a : S.mesh_axis) ->
       if String.contains a.axis.name '.' then
@@ -136,6 +138,8 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
                         dims (k + 1) seen ((ids, d.global) :: acc) rest)))
   in
   if t.dims = [] then err "the type has no dimensions"
+  else if List.length t.dims > Bounds.max_dims then
+    err "%d dimensions; at most %d are supported" (List.length t.dims) Bounds.max_dims
   else
     match dims 0 [] [] t.dims with
     | Error _ as e -> e
@@ -199,6 +203,10 @@ let refine env ~line (axis : S.name) (parts : (S.name * int) list) : env * C.spl
     | Some a -> a
     | None -> rej "refine: axis %s is not in the mesh %s" axis.name (show_mesh env)
   in
+  let axes_after = List.length env.axes - 1 + List.length parts in
+  if axes_after > Bounds.max_refined_axes then
+    rej "refine %s: the refined mesh would have %d axes; at most %d are supported" axis.name axes_after
+      Bounds.max_refined_axes;
   List.iteri
     (fun k ((n : S.name), sz) ->
       if List.mem n.name env.used then rej "refine %s: the name %s is already taken" axis.name n.name;

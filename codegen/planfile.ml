@@ -35,6 +35,9 @@ let load (p : Problem.t) text =
     try S.plan_lines text
     with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
   in
+  let n_steps = List.length (List.filter (function _, S.Step _ -> true | _ -> false) items) in
+  if n_steps > Bounds.max_plan_steps then
+    F.bad "--plan: %d collectives; at most %d are supported" n_steps Bounds.max_plan_steps;
   let rec go env rf steps = function
     | [] -> (env, rf, List.rev steps)
     | (line, S.Refine (axis, parts)) :: rest ->

@@ -46,15 +46,16 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
   | C.OK rep ->
       let n = C.mesh_size m in
       let base = F.core_mesh p.env in
-      let befores = src :: List.map (fun (s : C.step_report) -> s.sr_type) rep.rp_steps in
-      let steps =
-        List.map2
-          (fun (s : C.step_report) before ->
-            { coll = s.sr_collective; before; after = s.sr_type; local_elems = s.sr_local_size;
-              recv_max = C.max_over_ranks m s.sr_recv })
-          rep.rp_steps
-          (List.filteri (fun k _ -> k < List.length rep.rp_steps) befores)
+      let _, rev_steps =
+        List.fold_left
+          (fun (before, acc) (s : C.step_report) ->
+            ( s.sr_type,
+              { coll = s.sr_collective; before; after = s.sr_type; local_elems = s.sr_local_size;
+                recv_max = C.max_over_ranks m s.sr_recv }
+              :: acc ))
+          (src, []) rep.rp_steps
       in
+      let steps = List.rev rev_steps in
       let rank_total r =
         List.fold_left (fun acc (s : C.step_report) -> Bounds.add acc (s.sr_recv r)) 0 rep.rp_steps
       in
@@ -87,11 +88,11 @@ let text ~title ~guarantees (r : t) =
   let types = List.map (fun s -> F.show_ty r.env s.after) r.steps in
   let width l = List.fold_left (fun acc s -> max acc (String.length s)) 0 l in
   let wc = width colls and wt = width types in
-  List.iteri
-    (fun k s ->
-      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%d B)" wc (List.nth colls k) wt
-        (List.nth types k) s.local_elems s.recv_max (bytes r s.recv_max))
-    r.steps;
+  List.iter2
+    (fun s (c, t) ->
+      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%d B)" wc c wt t s.local_elems s.recv_max
+        (bytes r s.recv_max))
+    r.steps (List.combine colls types);
   line "# peak local size: %s (%d B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
     (plural r.peak "element") (bytes r r.peak) r.src_elems r.tgt_elems (max r.src_elems r.tgt_elems) r.global_elems;
   line "# busiest rank receives: %s (%d B); lower bound %d (target elements not already held, max over ranks)"

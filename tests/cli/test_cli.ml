@@ -45,6 +45,12 @@ let rejects name mesh from to_ fragment =
           Alcotest.(check bool) (Printf.sprintf "%S mentions %S" msg fragment) true (contains msg fragment);
           Alcotest.(check bool) "one line" false (String.contains msg '\n'))
 
+let plan_too_long () =
+  let text = String.concat "" (List.init (Bounds.max_plan_steps + 1) (fun _ -> "all_gather(0)\n")) in
+  match Planfile.check (worked ()) text with
+  | _ -> Alcotest.fail "accepted an over-long plan"
+  | exception Front.Bad_input msg -> Alcotest.(check bool) msg true (contains msg "at most 100000")
+
 let bad_inputs =
   [ rejects "unknown axis" "{x:2}" "[1{z}2]" "[2]" "axis z";
     rejects "repeated axis across dims" "{x:2}" "[1{x}2, 1{x}2]" "[2, 2]" "used by dims 0 and 1";
@@ -57,7 +63,13 @@ let bad_inputs =
     rejects "zero extent" "{x:2}" "[0]" "[0]" "global size 0";
     rejects "too many elements" "{x:2}" "[33554432, 33554432]" "[33554432, 33554432]" "2^50";
     rejects "too many devices" "{x:256, y:512}" "[2]" "[2]" "65536";
-    rejects "dtype clash" "{x:2}" "f32[2]" "i64[2]" "f32 but --to says i64" ]
+    rejects "dtype clash" "{x:2}" "f32[2]" "i64[2]" "f32 but --to says i64";
+    rejects "too many axes"
+      ("{" ^ String.concat ", " (List.init 65 (Printf.sprintf "a%d:1")) ^ "}") "[2]" "[2]" "65 axes; at most 64";
+    rejects "too many dimensions" "{x:2}"
+      ("[" ^ String.concat ", " (List.init 65 (fun _ -> "1")) ^ "]")
+      ("[" ^ String.concat ", " (List.init 65 (fun _ -> "1")) ^ "]") "65 dimensions; at most 64";
+    Alcotest.test_case "plan too long" `Quick plan_too_long ]
 
 (* ---- reports: numbers worked out by hand ---- *)
 
