@@ -95,6 +95,12 @@ inline Box box_of(BoxFn f, int ndim, int rank) {
   return b;
 }
 
+// Heap bytes this process holds (bench/heap_counter.cpp), and the most it
+// has held since the last reset.
+long long heap_now();
+long long heap_peak_since_reset();
+void heap_reset_peak();
+
 // The one-shot MPI_Alltoallv exchange (bench/alltoallv.cpp).
 struct AlltoallvPlan {
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;

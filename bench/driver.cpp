@@ -41,6 +41,7 @@ bool all_ranks(bool mine, MPI_Comm comm) {
 
 struct Timing {
   std::vector<double> ms;  // max over ranks, per repetition
+  long long heap = 0;      // this rank's heap growth at its highest during the timed runs
   double median() const {
     std::vector<double> t = ms;
     std::sort(t.begin(), t.end());
@@ -49,9 +50,16 @@ struct Timing {
 };
 
 // One warm-up run, then `reps` timed ones; each time is the slowest rank's.
+// The heap is watched over the timed runs only: what the warm-up leaves
+// behind (MPI's caches) is not a per-call cost.
 Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step) {
   Timing t;
+  long long base = 0;
   for (int i = 0; i <= reps; ++i) {
+    if (i == 1) {
+      base = bench::heap_now();
+      bench::heap_reset_peak();
+    }
     MPI_Barrier(comm);
     const double t0 = MPI_Wtime();
     step();
@@ -59,19 +67,25 @@ Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step) {
     MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (i > 0) t.ms.push_back(dt * 1e3);
   }
+  t.heap = bench::heap_peak_since_reset() - base;
   return t;
 }
 
+// peak_bytes: the most any rank holds: its buffers (`buffers`, allocated
+// before timing) plus its heap growth inside the timed calls.
 void report(int rank, const Problem& p, const char* system, const Timing& t, bool ok, long long recv_max,
-            long long recv_total, long long peak_bytes, const char* note) {
+            long long recv_total, long long buffers, const char* note) {
+  long long mine[2] = {buffers + t.heap, t.heap}, most[2] = {0, 0};
+  MPI_Allreduce(mine, most, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  const long long peak_bytes = buffers < 0 ? -1 : most[0];
   if (rank != 0) return;
   std::string times;
   for (double v : t.ms) times += (times.empty() ? "" : ",") + std::to_string(v);
   std::printf(
       "{\"problem\":\"%s\",\"system\":\"%s\",\"time_ms\":%.4f,\"times_ms\":[%s],\"ok\":%s,"
-      "\"recv_max\":%lld,\"recv_total\":%lld,\"peak_bytes\":%lld,\"note\":\"%s\"}\n",
+      "\"recv_max\":%lld,\"recv_total\":%lld,\"peak_bytes\":%lld,\"heap_bytes\":%lld,\"note\":\"%s\"}\n",
       p.name, system, t.ms.empty() ? -1.0 : t.median(), times.c_str(), ok ? "true" : "false", recv_max,
-      recv_total, peak_bytes, note);
+      recv_total, peak_bytes, most[1], note);
   std::fflush(stdout);
 }
 
@@ -98,9 +112,9 @@ void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int
     if (!st.ok()) fail(system, st);
   });
   const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
-  const long long peak = static_cast<long long>((src.size() + dst.size()) * sizeof(float) + plan.workspace_bytes);
+  const long long buffers = static_cast<long long>((src.size() + dst.size()) * sizeof(float) + plan.workspace_bytes);
   // Traffic of the plans comes from the verified checker (gen.py), not here.
-  report(rank, p, system, t, ok, -1, -1, peak, "");
+  report(rank, p, system, t, ok, -1, -1, buffers, "");
 }
 
 }  // namespace
@@ -135,11 +149,11 @@ int main(int argc, char** argv) {
         bench::alltoallv_run(p, plan, rank, src.data(), dst.data(), sendbuf, recvbuf, MPI_COMM_WORLD);
       });
       const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
-      long long rmax = 0, rtot = 0, peak = 0;
+      long long rmax = 0, rtot = 0;
       recv_stats(plan.recv_elems, MPI_COMM_WORLD, &rmax, &rtot);
-      long long mine = static_cast<long long>((src.size() + dst.size() + sendbuf.size() + recvbuf.size()) * sizeof(float));
-      MPI_Allreduce(&mine, &peak, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-      report(rank, p, "alltoallv", t, ok, rmax, rtot, peak, "");
+      const long long buffers =
+          static_cast<long long>((src.size() + dst.size() + sendbuf.size() + recvbuf.size()) * sizeof(float));
+      report(rank, p, "alltoallv", t, ok, rmax, rtot, buffers, "");
     }
 
     {
@@ -153,9 +167,8 @@ int main(int argc, char** argv) {
         const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
         long long rmax = 0, rtot = 0;
         recv_stats(bench::gemr2d_recv_elems(g), MPI_COMM_WORLD, &rmax, &rtot);
-        // psgemr2d's internal buffers are not visible here: source + target only.
-        const long long peak = static_cast<long long>((src.size() + dst.size()) * sizeof(float));
-        report(rank, p, "scalapack", t, ok, rmax, rtot, peak, "peak excludes psgemr2d's internal buffers");
+        const long long buffers = static_cast<long long>((src.size() + dst.size()) * sizeof(float));
+        report(rank, p, "scalapack", t, ok, rmax, rtot, buffers, "");
         bench::gemr2d_free(g);
       }
     }

@@ -85,7 +85,7 @@ def build_driver(bench_dir, root, gen_dir, table_dir):
     cmd = ["mpicxx", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
            "-I", table_dir, "-I", gen_dir, "-I", bench_dir, "-I", os.path.join(root, "runtime", "include"),
            os.path.join(bench_dir, "driver.cpp"), os.path.join(bench_dir, "alltoallv.cpp"),
-           os.path.join(bench_dir, "scalapack.cpp"),
+           os.path.join(bench_dir, "scalapack.cpp"), os.path.join(bench_dir, "heap_counter.cpp"),
            os.path.join(root, "_build", "runtime", "libredist_mpi.a"), "-lscalapack-openmpi", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:

@@ -28,7 +28,7 @@ BASELINES = SYSTEMS[1:]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"]
 FIELDS = ["problem", "suite", "devices", "mesh", "src", "tgt", "system", "ok", "time_ms", "recv_max",
           "recv_total", "lower_bound_recv_max", "lower_bound_recv_total", "peak_elems", "peak_bytes",
-          "src_elems", "tgt_elems", "global_elems", "launches", "collectives", "full_remat", "temp_bytes",
+          "src_elems", "tgt_elems", "global_elems", "launches", "collectives", "full_remat", "temp_bytes", "heap_bytes",
           "host_transfers", "note"]
 
 
