@@ -953,6 +953,25 @@ let fixed_traffic rep =
     (map (fun s -> s.sr_recv 0)
       (filter (fun s -> negb (is_permute s.sr_collective)) rep.rp_steps)) 0
 
+(** val first_received : step_report -> int -> int -> int **)
+
+let rec first_received s r n =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> 0)
+    (fun n' ->
+    if (<) 0 (s.sr_recv r)
+    then s.sr_recv r
+    else first_received s (Stdlib.Int.succ r) n')
+    n
+
+(** val max_from : (int -> int) -> int -> int -> int -> int **)
+
+let rec max_from f r n acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun n' -> max_from f (Stdlib.Int.succ r) n' (Stdlib.max acc (f r)))
+    n
+
 (** val permute_traffic : mesh -> report -> int **)
 
 let permute_traffic m rep =
@@ -960,13 +979,11 @@ let permute_traffic m rep =
   | [] -> 0
   | s :: l ->
     (match l with
-     | [] ->
-       (match find (fun r -> (<) 0 (s.sr_recv r)) (seq 0 (mesh_size m)) with
-        | Some r -> s.sr_recv r
-        | None -> 0)
+     | [] -> first_received s 0 (mesh_size m)
      | s0 :: l0 ->
-       max_over_ranks m (fun r ->
-         fold_left (+) (map (fun s1 -> s1.sr_recv r) (s :: (s0 :: l0))) 0))
+       max_from (fun r ->
+         fold_left (+) (map (fun s1 -> s1.sr_recv r) (s :: (s0 :: l0))) 0) 0
+         (mesh_size m) 0)
 
 (** val plan_traffic : mesh -> report -> int **)
 

@@ -271,6 +271,10 @@ val is_permute : collective -> bool
 
 val fixed_traffic : report -> int
 
+val first_received : step_report -> int -> int -> int
+
+val max_from : (int -> int) -> int -> int -> int -> int
+
 val permute_traffic : mesh -> report -> int
 
 val plan_traffic : mesh -> report -> int

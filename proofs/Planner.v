@@ -262,14 +262,27 @@ Definition fixed_traffic (rep : report) : nat :=
     (map (fun s => sr_recv s 0) (filter (fun s => negb (is_permute (sr_collective s))) (rp_steps rep)))
     0.
 
+(** The scans over ranks [r .. r + n - 1] are tail-recursive and build no
+    list of ranks, so that meshes of millions of devices do not overflow
+    the stack. *)
+Fixpoint first_received (s : step_report) (r n : nat) : nat :=
+  match n with
+  | 0 => 0
+  | S n' => if 0 <? sr_recv s r then sr_recv s r else first_received s (S r) n'
+  end.
+
+Fixpoint max_from (f : nat -> nat) (r n acc : nat) : nat :=
+  match n with
+  | 0 => acc
+  | S n' => max_from f (S r) n' (Nat.max acc (f r))
+  end.
+
 Definition permute_traffic (m : mesh) (rep : report) : nat :=
   match filter (fun s => is_permute (sr_collective s)) (rp_steps rep) with
   | [] => 0
-  | [s] => match find (fun r => 0 <? sr_recv s r) (seq 0 (mesh_size m)) with
-           | Some r => sr_recv s r
-           | None => 0
-           end
-  | perms => max_over_ranks m (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
+  | [s] => first_received s 0 (mesh_size m)
+  | perms => max_from (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
+                      0 (mesh_size m) 0
   end.
 
 Definition plan_traffic (m : mesh) (rep : report) : nat := fixed_traffic rep + permute_traffic m rep.
