@@ -161,6 +161,20 @@ let needs_all_to_all () =
   Alcotest.(check int) "peak 2" 2 rep.rp_peak;
   Alcotest.(check bool) "one all_to_all" true (p = [ AllToAll (1, 0) ])
 
+(* Millions of devices and a large prime axis: the planner must neither
+   overflow the stack nor enumerate devices needlessly. *)
+let large_meshes () =
+  let cases =
+    [ ([ (0, 1024); (1, 1024) ], [ ([ 0 ], 1 lsl 20); ([ 1 ], 1 lsl 20) ],
+       [ ([ 1 ], 1 lsl 20); ([ 0 ], 1 lsl 20) ]);
+      ([ (0, 8); (1, 8); (2, 16); (3, 16) ], [ ([ 0; 1 ], 1024); ([ 2 ], 1024); ([], 64) ],
+       [ ([ 3 ], 1024); ([ 1; 0 ], 1024); ([ 2 ], 64) ]);
+      ([ (0, 1_000_003); (1, 2) ], [ ([ 0 ], 2_000_006) ], [ ([ 1 ], 2_000_006) ]) ]
+  in
+  List.iter
+    (fun pb -> Alcotest.(check (option string)) (pp_problem pb) None (judge ~fallback:true pb))
+    cases
+
 let identity () =
   let m = [ (0, 2); (1, 3) ] and t = [ ([ 1 ], 6); ([ 0 ], 4) ] in
   let _, _, p, _ = plan_of m t t in
@@ -341,6 +355,7 @@ let () =
           Alcotest.test_case "worked example" `Quick worked_example;
           Alcotest.test_case "whole-axis gather" `Quick whole_axis_gather;
           Alcotest.test_case "all_to_all needed" `Quick needs_all_to_all;
-          Alcotest.test_case "identity" `Quick identity ] );
+          Alcotest.test_case "identity" `Quick identity;
+          Alcotest.test_case "large meshes" `Quick large_meshes ] );
       ("random", [ Alcotest.test_case "10000 problems" `Quick random_problems ]);
       ("exhaustive", [ Alcotest.test_case "tiny meshes" `Quick exhaustive ]) ]
