@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Generated C++ against the runtime: for each problem, `redist gen` emits a
-# header, which must compile warning-free (-Wall -Wextra -Werror -std=c++17);
+# Generated C++ against the runtime: for each problem (fixed ones and 8
+# random ones), `redist gen` emits a header for the MPI backend, which must
+# compile warning-free (-Wall -Wextra -Werror -std=c++17), and one for the
+# NCCL backend, which must too (compile only, where CUDA headers exist);
 # problems with at most 8 devices are also linked with the runtime and run
 # under mpirun by tests/cli/e2e_main.cpp, which checks every rank's target
 # box element by element.  Prints "N passed, N failed".
@@ -34,7 +36,20 @@ done
 
 mpirun_flags=(--allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
 
-# name | mesh | from | to | dtype | run it (yes/no)
+# name | mesh | from | to | dtype | run it (yes/no): fixed problems, then
+# random ones from tests/cli/random_problems.ml (fixed seed).
+fixed_problems='worked|{x:2, y:3}|[3{x}6]|[2{y}6]|f32|yes
+subaxes|{a:3, b:6}|[2{a}6]|[1{b}6]|f32|no
+swap2d|{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|f32|yes
+gather_inner|{x:4}|[8, 2{x}8]|[8, 8]|f64|yes
+three_d|{x:2, y:2}|[2{x}4, 3, 4{y}8]|[4, 3, 2{x,y}8]|bf16|yes
+identity|{x:2}|[2{x}4]|[2{x}4]|u8|yes
+replicated_to_sharded|{x:2, y:2}|[8, 8]|[4{x}8, 4{y}8]|i32|yes
+gather_all|{x:3}|[3{x}9, 2]|[9, 2]|i64|yes
+transpose_axes|{x:2, y:2}|[2{x,y}8, 4]|[2{y,x}8, 4]|f16|yes
+'
+randgen=_build/default/tests/cli/random_problems.exe
+dune build -j 1 ./tests/cli/random_problems.exe || ko "random problem generator does not build"
 while IFS='|' read -r name mesh from to dtype run; do
   [ -z "$name" ] && continue
   hdr=$out/$name.hpp
@@ -67,16 +82,6 @@ while IFS='|' read -r name mesh from to dtype run; do
   else
     ko "$name: wrong result under mpirun -np $devices"
   fi
-done <<'EOF'
-worked|{x:2, y:3}|[3{x}6]|[2{y}6]|f32|yes
-subaxes|{a:3, b:6}|[2{a}6]|[1{b}6]|f32|no
-swap2d|{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|f32|yes
-gather_inner|{x:4}|[8, 2{x}8]|[8, 8]|f64|yes
-three_d|{x:2, y:2}|[2{x}4, 3, 4{y}8]|[4, 3, 2{x,y}8]|bf16|yes
-identity|{x:2}|[2{x}4]|[2{x}4]|u8|yes
-replicated_to_sharded|{x:2, y:2}|[8, 8]|[4{x}8, 4{y}8]|i32|yes
-gather_all|{x:3}|[3{x}9, 2]|[9, 2]|i64|yes
-transpose_axes|{x:2, y:2}|[2{x,y}8, 4]|[2{y,x}8, 4]|f16|yes
-EOF
+done < <(printf '%s' "$fixed_problems"; [ -x "$randgen" ] && "$randgen" "${CLI_RANDOM_PROBLEMS:-8}")
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
