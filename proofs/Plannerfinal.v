@@ -119,3 +119,73 @@ Proof.
   intros m src tgt rf p Hwf Hp. apply (plan_traffic_bound_nf m src tgt rf p Hwf); [| exact Hp].
   apply planner_always_normal, Hwf.
 Qed.
+
+(** ** How many slices and gathers *)
+
+Lemma slices_axes : forall m q t t', forallb is_slice q = true -> run_type m t q = Some t' ->
+  length (ty_axes t') = length (ty_axes t) + length q.
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk Hq].
+    destruct (step_type m t k) as [u|] eqn:Hs; [| discriminate].
+    rewrite (IH u t' Hq H). destruct k as [d x | | |]; try discriminate. simpl in Hs.
+    destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (negb (memb x (mesh_axes m))); [discriminate |].
+    destruct (memb x (ty_axes t)); [discriminate |].
+    destruct (negb (extent m (xs, n) mod axis_size m x =? 0)); [discriminate |].
+    injection Hs as <-. unfold set_dim.
+    destruct (ty_axes_upd t d (xs, n) (xs ++ [x], n) Hd) as [A [B [E1 E2]]].
+    rewrite E1, E2. simpl. rewrite !app_length. simpl. lia.
+Qed.
+
+Lemma gathers_axes : forall m q t t', forallb is_gather q = true -> run_type m t q = Some t' ->
+  length (ty_axes t') + length q = length (ty_axes t).
+Proof.
+  intros m q. induction q as [|k q IH]; intros t t' Hq H; simpl in *.
+  - injection H as <-. lia.
+  - apply andb_true_iff in Hq. destruct Hq as [Hk Hq].
+    destruct (step_type m t k) as [u|] eqn:Hs; [| discriminate].
+    pose proof (IH u t' Hq H) as E. destruct k as [| d | |]; try discriminate. simpl in Hs.
+    destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hl; [| discriminate].
+    injection Hs as <-. apply split_last_app in Hl. subst xs. unfold set_dim in E.
+    destruct (ty_axes_upd t d (ys ++ [a], n) (ys, n) Hd) as [A [B [E1 E2]]].
+    rewrite E2 in E. rewrite E1. simpl in *. rewrite !app_length in *. simpl in *. unfold axis in *. lia.
+Qed.
+
+Lemma ty_axes_le_mesh : forall m t, ty_wf m t = true ->
+  length (ty_axes t) <= length (mesh_axes m).
+Proof.
+  intros m t Ht. apply NoDup_incl_length; [apply (ty_wf_NoDup m t Ht) |].
+  intros x Hx. eapply ty_wf_axes_in_mesh; eassumption.
+Qed.
+
+(** Each slice takes a new axis and each gather gives one back, so there
+    are at most as many of each as the refined mesh has axes. *)
+Theorem plan_slices_gathers_bounded : forall m src tgt rf p,
+  problem_wf m src tgt -> planner m src tgt = (rf, p) ->
+  exists sl fl ga, p = sl ++ fl ++ ga
+    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
+    /\ length sl <= length (mesh_axes (refine_mesh rf m))
+    /\ length ga <= length (mesh_axes (refine_mesh rf m)).
+Proof.
+  intros m src tgt rf p Hwf Hp.
+  destruct (planner_choice_spec m src tgt rf p (planner_always_normal m src tgt Hwf) Hp) as [c Ha].
+  apply assess_spec in Ha. destruct Ha as [Hrf [[rep Hc] [_ Hnf]]].
+  destruct (normal_form_split p Hnf) as [sl [fl [ga [-> [Hsl [Hfl Hga]]]]]].
+  destruct Hwf as [Hm [Hs [Ht _]]].
+  pose proof (refine_mesh_wf rf m Hm Hrf) as Hm'.
+  pose proof (refine_ty_wf rf m src Hm Hrf Hs) as Hs'.
+  pose proof (run_type_check _ _ _ _ _ Hc) as Hrun.
+  set (m' := refine_mesh rf m) in *. set (src' := refine_ty rf src) in *.
+  rewrite run_type_app in Hrun.
+  destruct (run_type m' src' sl) as [mid|] eqn:H1; [| discriminate].
+  rewrite run_type_app in Hrun.
+  destruct (run_type m' mid fl) as [mid2|] eqn:H2; [| discriminate].
+  pose proof (run_type_wf m' sl src' mid Hm' Hs' H1) as Hmid.
+  pose proof (run_type_wf m' fl mid mid2 Hm' Hmid H2) as Hmid2.
+  exists sl, fl, ga. repeat split; auto.
+  - pose proof (slices_axes m' sl src' mid Hsl H1). pose proof (ty_axes_le_mesh m' mid Hmid). lia.
+  - pose proof (gathers_axes m' ga mid2 _ Hga Hrun). pose proof (ty_axes_le_mesh m' mid2 Hmid2). lia.
+Qed.
