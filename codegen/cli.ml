@@ -135,7 +135,7 @@ let show_cmd =
     guard (fun () ->
         let env = Problem.mesh mesh in
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
-        Option.iter (fun n -> ignore (Front.dtype_of ~what:"--type" n)) ast.dtype;
+        Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
         print_string (Show.render env (Front.ty_of_ast ~what:"--type" env ast));
         0)
   in
@@ -213,8 +213,21 @@ let run argv =
   let err = Format.formatter_of_buffer errbuf in
   let result = try Ok (Cmd.eval_value ~argv ~err main_cmd) with e -> Error e in
   Format.pp_print_flush err ();
+  (* Output goes through stdout's buffer: a failed write (closed or full
+     output) surfaces here, and must be a one-line error too. *)
+  let flushed code =
+    try flush stdout; code
+    with Sys_error msg ->
+      prerr_endline ("redist: error: writing the output: " ^ msg);
+      (* Format flushes stdout again at exit; that write would fail again,
+         uncaught. *)
+      Format.pp_set_formatter_out_functions Format.std_formatter
+        { (Format.pp_get_formatter_out_functions Format.std_formatter ()) with
+          out_string = (fun _ _ _ -> ()); out_flush = ignore };
+      2
+  in
   match result with
-  | Ok (Ok (`Ok code)) -> code
+  | Ok (Ok (`Ok code)) -> flushed code
   | Ok (Ok (`Help | `Version)) -> 0
   | Ok (Error _) ->
       let msg = Buffer.contents errbuf in

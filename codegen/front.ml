@@ -85,10 +85,14 @@ let dtypes = [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("i32", 4); ("i6
 
 let dtype_names = String.concat ", " (List.map fst dtypes)
 
-let dtype_of ~what (n : S.name) =
-  match List.assoc_opt n.name dtypes with
-  | Some _ -> n.name
-  | None -> bad "%s: column %d: unknown dtype %S (expected one of %s)" what n.ncol n.name dtype_names
+(* [where] locates the name in messages: a column inside a type, nothing for
+   the --dtype option. *)
+let dtype_of ~what ?(where = "") name =
+  match List.assoc_opt name dtypes with
+  | Some _ -> name
+  | None -> bad "%s: %sunknown dtype %S (expected one of %s)" what where name dtype_names
+
+let dtype_at ~what (n : S.name) = dtype_of ~what ~where:(Printf.sprintf "column %d: " n.ncol) n.name
 
 (* The type, or the first reason it is not well-formed on [env]'s mesh.
    [what] names the input in messages. *)

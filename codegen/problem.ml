@@ -21,9 +21,9 @@ let mesh text = F.env_of_mesh (parse ~what:"--mesh" Syntax.mesh text)
    f32 when none is given. *)
 let resolve_dtype ~flag prefixes =
   let given =
-    (match flag with Some d -> [ ("--dtype", F.dtype_of ~what:"--dtype" { Syntax.name = d; ncol = 1 }) ] | None -> [])
+    (match flag with Some d -> [ ("--dtype", F.dtype_of ~what:"--dtype" d) ] | None -> [])
     @ List.filter_map
-        (fun (what, (t : Syntax.ty)) -> Option.map (fun n -> (what, F.dtype_of ~what n)) t.dtype)
+        (fun (what, (t : Syntax.ty)) -> Option.map (fun n -> (what, F.dtype_at ~what n)) t.dtype)
         prefixes
   in
   match given with

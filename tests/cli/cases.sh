@@ -98,3 +98,9 @@ for c in plan check show gen; do
   printf '$ redist %s --help=plain | grep -c EXAMPLES\n' "$c"
   "$redist" "$c" --help=plain | grep -c EXAMPLES
 done
+
+# output that cannot be written: one line, exit 2
+printf '$ redist plan --mesh {x:2} --from [1{x}2] --to [2] > /dev/full\n'
+"$redist" plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]' 2>&1 >/dev/full
+printf '[exit %d]\n' "$?"
+run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
