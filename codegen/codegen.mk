@@ -18,7 +18,7 @@ test-cli-expect: build
 
 # Unit tests of the library (alcotest): one line of counts at the end.
 test-cli-unit: build
-	@set -o pipefail; out=$$(dune build -j 1 @tests/cli/cli-unit 2>&1); rc=$$?; \
+	@set -o pipefail; out=$$(dune build -j 1 --force @tests/cli/cli-unit 2>&1); rc=$$?; \
 	printf '%s\n' "$$out"; \
 	run=$$(grep -oE '[0-9]+ tests? run' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
 	failed=$$(grep -oE '[0-9]+ failures?!' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
