@@ -1,7 +1,7 @@
 (** Every headline theorem, with the axioms it depends on.  `make test`
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
-From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof.
+From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -31,3 +31,5 @@ Print Assumptions plan_correct.
 Print Assumptions plan_peak_le_max.
 Print Assumptions plan_normal_form.
 Print Assumptions plan_traffic_bound.
+Print Assumptions planner_always_normal.
+Print Assumptions plan_slices_gathers_bounded.
