@@ -132,13 +132,13 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "// Problem: mesh %s (%d devices), %s -> %s, %s (%d bytes per element)." (F.show_mesh p.env) ndev
     (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype elem;
   if env.axes <> p.env.axes then line "// Refined mesh: %s." (F.show_mesh env);
-  line "// Plan, accepted by the verified checker (the lines `redist plan` prints):";
+  line "// Plan, accepted by the verified checker (plan-file syntax, as `redist check` reads it):";
   List.iter (line "//   %s") (F.refine_lines ~base:p.env env);
   Array.iter (fun (s : Report.step) -> line "//   %s  -> %s" (F.show_collective env s.coll) (F.show_ty env s.after)) steps;
   if nsteps = 0 then line "//   (no steps: the source type is the target type; run copies src to dst)";
-  line "// Peak local size %d elements (max(|src|, |tgt|) = %d); the busiest rank receives %d elements"
-    r.peak (max r.src_elems r.tgt_elems) r.recv_busiest;
-  line "// (lower bound %d); %d communicating collectives." r.lb_max r.launches;
+  line "// Peak local size %s (max(|src|, |tgt|) = %d); the busiest rank receives %s"
+    (Report.plural r.peak "element") (max r.src_elems r.tgt_elems) (Report.plural r.recv_busiest "element");
+  line "// (lower bound %d); %s." r.lb_max (Report.plural r.launches "communicating collective");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "// Workspace: kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes";
