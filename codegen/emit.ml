@@ -249,7 +249,9 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "";
   line "// Moves this rank's source box (src, kSrcLayout) to its target box (dst,";
   line "// kTgtLayout).  workspace: at least kWorkspaceBytes bytes.  Collective over";
-  line "// the mesh: every rank calls it.  No allocation.";
+  line "// the mesh: every rank calls it.  No allocation.  The size checks below are";
+  line "// local: a rank that fails them returns at once while the others wait in the";
+  line "// first collective, so every rank must pass at least these sizes.";
   if backend = Nccl then begin
     line "// NCCL: src, dst and workspace are device memory; run only enqueues work on";
     line "// mesh.stream(): call mesh.synchronize() before reading dst.";
