@@ -21,7 +21,12 @@ let resolve env = function
   | S.Slice (d, x) -> (
       match F.find_name env x.name with
       | Some a -> Ok (C.DynSlice (d, a.id))
-      | None -> Error (Printf.sprintf "axis %s is not in the mesh %s" x.name (F.show_mesh env)))
+      | None -> (
+          match List.assoc_opt x.name env.refined with
+          | Some parts ->
+              Error (Printf.sprintf "axis %s was refined into %s: slice by one of those" x.name
+                       (String.concat ", " parts))
+          | None -> Error (Printf.sprintf "axis %s is not in the mesh %s" x.name (F.show_mesh env))))
   | S.Gather d -> Ok (C.AllGather d)
   | S.All_to_all (s, t) -> Ok (C.AllToAll (s, t))
   | S.Permute t -> (

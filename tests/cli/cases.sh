@@ -104,3 +104,4 @@ printf '$ redist plan --mesh {x:2} --from [1{x}2] --to [2] > /dev/full\n'
 "$redist" plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]' 2>&1 >/dev/full
 printf '[exit %d]\n' "$?"
 run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
+run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
