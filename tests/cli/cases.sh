@@ -105,3 +105,5 @@ printf '$ redist plan --mesh {x:2} --from [1{x}2] --to [2] > /dev/full\n'
 printf '[exit %d]\n' "$?"
 run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
 run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
+run gen "${W[@]}" --name w -o /nonexistent/dir/w.hpp
+run_stdin 'dyn_slice(0, y)\nall_gather(0)\n' gen "${W[@]}" --name w --plan -
