@@ -14,7 +14,9 @@ let planner =
   [ ("plan_total", "the planner's plan is accepted by the checker for every well-formed problem");
     ("plan_correct", "the planner's plan moves every device's source box to its target box");
     ("plan_peak_le_max", "no local array along the plan exceeds max(|src|, |tgt|)");
-    ("plan_normal_form", "the plan is slices, then flat steps (all_to_all, all_permute), then gathers") ]
+    ("plan_normal_form", "the plan is slices, then flat steps (all_to_all, all_permute), then gathers");
+    ("plan_traffic_bound", "each rank receives at most (flat steps) * L + |tgt| - L elements, L the local size after the slices");
+    ("planner_always_normal", "for every well-formed problem the planner finds a normal-form plan (no fallback)") ]
 
 (* Checker facts hold for every accepted plan; refinement matters only when
    the plan uses sub-axes. *)
