@@ -11,6 +11,7 @@ module F = Front
 let ctype = function
   | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "std::uint16_t"
   | "i32" -> "std::int32_t" | "i64" -> "std::int64_t" | "u8" -> "std::uint8_t"
+  | "c128" -> "std::complex<double>"
   | d -> invalid_arg ("ctype " ^ d)
 
 let cxx_keywords =
@@ -147,6 +148,7 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "//   rule 2 * peak bytes + max scratch = %d is an upper bound)." ((2 * r.peak * elem) + scratch_bytes);
   line "#pragma once";
   line "";
+  if p.dtype = "c128" then line "#include <complex>";
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "#include <cstring>";

@@ -81,7 +81,7 @@ let env_of_mesh (m : S.mesh_axis list) =
 
 (* ---- types ---- *)
 
-let dtypes = [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("i32", 4); ("i64", 8); ("u8", 1) ]
+let dtypes = [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("i32", 4); ("i64", 8); ("u8", 1); ("c128", 16) ]
 
 let dtype_names = String.concat ", " (List.map fst dtypes)
 

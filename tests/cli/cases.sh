@@ -63,6 +63,7 @@ run show --mesh '{x:2}' --type '[5]'
 # gen: the header's head, and its rejections
 run gen "${W[@]}" --backend mpi --name worked --dtype f32
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null
+run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null
 run gen "${W[@]}" --name 2bad
 run gen "${W[@]}" --name namespace

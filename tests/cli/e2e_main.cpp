@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     } else {
       std::vector<G::value_type> src = box_values(off, ext);
       std::vector<G::value_type> dst(G::kTgtElems);
-      std::memset(dst.data(), 0xAB, G::kTgtBytes);
+      std::memset(static_cast<void*>(dst.data()), 0xAB, G::kTgtBytes);
       std::vector<unsigned char> workspace(G::kWorkspaceBytes + 1);
       st = G::run(mesh, src.data(), src.size() * sizeof(G::value_type), dst.data(), G::kTgtBytes,
                   workspace.data(), G::kWorkspaceBytes);

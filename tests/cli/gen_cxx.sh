@@ -48,6 +48,7 @@ identity|{x:2}|[2{x}4]|[2{x}4]|u8|yes
 replicated_to_sharded|{x:2, y:2}|[8, 8]|[4{x}8, 4{y}8]|i32|yes
 gather_all|{x:3}|[3{x}9, 2]|[9, 2]|i64|yes
 transpose_axes|{x:2, y:2}|[2{x,y}8, 4]|[2{y,x}8, 4]|f16|yes
+complex16|{x:2, y:3}|[3{x}6, 6]|[6, 2{y}6]|c128|yes
 '
 randgen=_build/default/tests/cli/random_problems.exe
 dune build -j 1 ./tests/cli/random_problems.exe || ko "random problem generator does not build"
