@@ -25,8 +25,11 @@ bench-deps: deps
 	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q $(BENCH_PIP); \
 	fi
 
+# The HLO reader's own checks run first: XLA's traffic figures rest on it.
 bench: bench-deps build runtime
+	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@$(BENCH_VENV)/bin/python bench/run.py
 
 bench-quick: bench-deps build runtime
+	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@$(BENCH_VENV)/bin/python bench/run.py --quick --out $(ROOT)/bench/build/results-quick

@@ -177,6 +177,34 @@ def plots(rows, problems, out_dir):
         plt.close(fig)
 
 
+def speedup_plot(rows, problems, out_dir):
+    """Per problem, each baseline's time over redist's (above 1: redist is faster)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [p["name"] for p in problems]
+    by = {(r["problem"], r["system"]): r for r in rows}
+    fig, ax = plt.subplots(figsize=(max(10, 0.55 * len(names)), 4.8))
+    width = 0.8 / len(BASELINES)
+    for k, b in enumerate(BASELINES):
+        xs, ys = [], []
+        for i, n in enumerate(names):
+            r, mine = by.get((n, b)), by.get((n, "redist"))
+            if r and mine and r["ok"] and mine["ok"] and r["time_ms"] > 0:
+                xs.append(i + (k - len(BASELINES) / 2 + 0.5) * width)
+                ys.append(r["time_ms"] / mine["time_ms"])
+        ax.bar(xs, ys, width, label=b)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel("baseline time / redist time")
+    ax.legend(fontsize=7, ncol=5)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "speedup.png"), dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=11)
@@ -225,6 +253,7 @@ def main():
         for r in rows:
             w.writerow({k: (" ".join(r[k]) if isinstance(r.get(k), list) else r.get(k, "")) for k in FIELDS})
     plots(rows, problems, args.out)
+    speedup_plot(rows, problems, args.out)
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.node()}"
     head = [f"redist benchmark, {when}, {machine}",

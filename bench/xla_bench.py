@@ -8,7 +8,6 @@ read back from the compiled HLO.
 
 import json
 import os
-import re
 import sys
 import time
 
@@ -19,100 +18,12 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 import problems as P  # noqa: E402
+from hlo_traffic import host_transfers, traffic  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
-
-COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter",
-               "collective-broadcast", "ragged-all-to-all")
-HOST_OPS = ("send", "recv", "send-done", "recv-done", "infeed", "outfeed", "copy-start", "copy-done")
-
-_shape_re = re.compile(r"\b(?:pred|[sufc]\d+|bf16|f8\w*)\[([0-9,]*)\]")
-_instr_re = re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*(.*?)\s+([a-z][a-z0-9\-]*)\(")
 
 
 def spec(ty):
     return PartitionSpec(*[None if not axes else (axes[0] if len(axes) == 1 else tuple(axes)) for axes in ty])
-
-
-def result_elems(result_type):
-    """Elements of an instruction's result: the sum over a tuple's arrays."""
-    total = 0
-    for dims in _shape_re.findall(result_type):
-        n = 1
-        for d in filter(None, dims.split(",")):
-            n *= int(d)
-        total += n
-    return total
-
-
-def replica_groups(line):
-    """The groups of a collective as lists of device ids; None = all devices."""
-    m = re.search(r"replica_groups=\[([0-9,]+)\]<=\[([0-9,]+)\](?:T\(([0-9,]+)\))?", line)
-    if m:
-        g, s = (int(v) for v in m.group(1).split(","))
-        dims = [int(v) for v in m.group(2).split(",")]
-        ids = np.arange(int(np.prod(dims))).reshape(dims)
-        if m.group(3):
-            ids = ids.transpose([int(v) for v in m.group(3).split(",")])
-        return ids.reshape(g, s).tolist()
-    m = re.search(r"replica_groups=\{((?:\{[0-9,]*\},?)*)\}", line)
-    if m:
-        body = m.group(1).strip()
-        if not body:
-            return None
-        return [[int(v) for v in grp.split(",") if v] for grp in re.findall(r"\{([0-9,]*)\}", body)]
-    return None
-
-
-def traffic(hlo, n):
-    """Per device: elements received, from every collective's result shape
-    and groups.  Returns (per-device list, ops found, largest result)."""
-    recv = [0] * n
-    ops = []
-    largest = 0
-    for line in hlo.splitlines():
-        m = _instr_re.match(line)
-        if not m:
-            continue
-        rtype, op = m.group(1), m.group(2)
-        base = op[:-6] if op.endswith("-start") else op
-        if op.endswith("-done") or base not in COLLECTIVES:
-            continue
-        elems = result_elems(rtype)
-        if op.endswith("-start") and rtype.startswith("("):
-            # async start returns (operand, result, ...): the result is the second array
-            arrays = [result_elems(f"f32[{d}]") for d in _shape_re.findall(rtype)]
-            elems = arrays[1] if len(arrays) > 1 else arrays[0]
-        largest = max(largest, elems)
-        ops.append(base)
-        if base == "collective-permute":
-            pairs = re.search(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}", line)
-            for s, t in re.findall(r"\{(\d+),(\d+)\}", pairs.group(1) if pairs else ""):
-                if s != t:
-                    recv[int(t)] += elems
-            continue
-        groups = replica_groups(line) or [list(range(n))]
-        for grp in groups:
-            g = len(grp)
-            if base in ("all-gather", "all-to-all", "ragged-all-to-all"):
-                per = elems * (g - 1) // g
-            elif base == "reduce-scatter":
-                per = elems * (g - 1)
-            elif base == "all-reduce":
-                per = 2 * elems * (g - 1) // g  # ring: reduce-scatter + all-gather
-            else:  # collective-broadcast
-                per = elems
-            for dev in grp:
-                recv[dev] += per
-    return recv, ops, largest
-
-
-def host_transfers(hlo):
-    found = []
-    for line in hlo.splitlines():
-        m = _instr_re.match(line)
-        if m and (m.group(2) in HOST_OPS or "custom_call_target=\"Host" in line):
-            found.append(m.group(2))
-    return found
 
 
 def run(p, reps):
