@@ -40,6 +40,7 @@ let guard f =
   try f () with
   | Front.Bad_input msg | Input_error msg -> err "error: %s" msg; 2
   | Report.Rejected msg -> err "plan rejected: %s" msg; 1
+  | Run.Tool_error msg -> err "error: %s" msg; 4
   | Bounds.Overflow -> err "error: a total exceeds the 63-bit integer range; the problem is too large"; 2
   | Stack_overflow -> err "internal error: stack overflow"; 3
   | Out_of_memory -> err "internal error: out of memory"; 3
@@ -195,7 +196,49 @@ let gen_cmd =
   Cmd.v (Cmd.info "gen" ~doc ~man ~exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
-let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd ]
+let run_cmd =
+  let np_arg =
+    Arg.(value & opt (some int) None
+         & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the number of devices of the mesh; another number gets the runtime's error).")
+  in
+  let backend_arg =
+    Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi
+         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (the only backend $(b,run) executes; $(b,nccl) is refused).")
+  in
+  let repeat_arg =
+    Arg.(value & opt int 5 & info [ "repeat" ] ~docv:"K" ~doc:"Timed runs (1 to 1000); the median of the slowest rank's times is printed.")
+  in
+  let timeout_arg =
+    Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Kill mpirun after this many seconds.")
+  in
+  let work_dir_arg =
+    Arg.(value & opt (some string) None
+         & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
+  in
+  let run mesh from to_ dtype np backend json repeat timeout work_dir =
+    guard (fun () ->
+        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
+        let x = Run.run p ~np ~repeat ~timeout ~work_dir in
+        if json then print_endline (Yojson.Safe.to_string (Run.json x)) else print_string (Run.text x);
+        if x.verified then 0 else 1)
+  in
+  let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun --allow-run-as-root --oversubscribe -np N).  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for u8, bf16 and f16, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
+      `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new must be 0).";
+      `P "The runtime: $(b,REDIST_ROOT) names the redist source tree; otherwise the source tree above the executable or the current directory is used (the library _build/runtime/libredist_mpi.a is built with $(b,make runtime) if missing), else PREFIX/include and PREFIX/lib next to an installed PREFIX/bin/redist.";
+      `P "Exit 0 only when verified; 1 when the check fails; 2 on bad input; 4 when mpicxx or mpirun is missing, the driver does not compile, mpirun fails or times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)." ]
+    @ examples
+        [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
+          "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
+  in
+  let exits = exits @ [ Cmd.Exit.info 4 ~doc:"when the toolchain or mpirun fails, or the runtime refuses the run." ] in
+  Cmd.v (Cmd.info "run" ~doc ~man ~exits)
+    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+
+let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
 
 let main_cmd =
   let doc = "verified redistribution of sharded arrays" in

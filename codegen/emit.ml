@@ -84,29 +84,25 @@ let layout_lit shape elem =
 
 type backend = Mpi | Nccl
 
-let render ~name ~backend (r : Report.t) ~guarantees =
-  let ns = match backend with Mpi -> "redist::" | Nccl -> "redist::nccl::" in
-  let p = r.problem in
+(* Step i writes to Dst if last, else Ping for even i and Pong for odd i;
+   it reads from Src if first, else what step i-1 wrote. *)
+let out_buf nsteps i = if i = nsteps - 1 then Dst else if i mod 2 = 0 then Ping else Pong
+
+(* The workspace of a plan: the bytes of ping and pong (the largest arrays
+   written there) and each communicating step's scratch in bytes with the
+   runtime call that computes it (redist.hpp's formulas, replicated so that
+   the header can state the number; the header static_asserts that the
+   runtime's constexpr functions agree). *)
+let workspace (r : Report.t) =
   let env = r.env in
   let m = F.core_mesh env in
-  let base = F.core_mesh p.env in
-  let ndev = C.mesh_size m in
-  let rank = List.length p.src in
-  let elem = p.elem_bytes in
+  let elem = r.problem.elem_bytes in
   let shape_of t = C.local_shape m t in
   let steps = Array.of_list r.steps in
   let nsteps = Array.length steps in
-  (* Step i writes to Dst if last, else Ping for even i and Pong for odd i;
-     it reads from Src if first, else what step i-1 wrote. *)
-  let out_buf i = if i = nsteps - 1 then Dst else if i mod 2 = 0 then Ping else Pong in
-  let in_buf i = if i = 0 then Src else out_buf (i - 1) in
   let max_over f l = List.fold_left (fun acc x -> max acc (f x)) 0 l in
   let idx = List.init nsteps Fun.id in
-  let ping_bytes = max_over (fun i -> if out_buf i = Ping then layout_bytes (shape_of steps.(i).Report.after) elem else 0) idx in
-  let pong_bytes = max_over (fun i -> if out_buf i = Pong then layout_bytes (shape_of steps.(i).Report.after) elem else 0) idx in
-  (* The runtime's scratch formulas (redist.hpp), replicated so that the
-     header can state the number; the header also static_asserts that the
-     runtime's constexpr functions agree. *)
+  let written buf i = if out_buf nsteps i = buf then layout_bytes (shape_of steps.(i).Report.after) elem else 0 in
   let outer shape d = List.fold_left ( * ) 1 (List.filteri (fun k _ -> k < d) shape) in
   let scratch_of (s : Report.step) =
     let shape = shape_of s.before in
@@ -123,8 +119,29 @@ let render ~name ~backend (r : Report.t) ~guarantees =
         Some (n, Printf.sprintf "redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit shape elem) a t size)
     | C.DynSlice _ | C.AllPermute _ -> None
   in
-  let scratches = List.filter_map scratch_of (Array.to_list steps) in
-  let scratch_bytes = max_over fst scratches in
+  (max_over (written Ping) idx, max_over (written Pong) idx, List.filter_map scratch_of (Array.to_list steps))
+
+(* kWorkspaceBytes: ping + pong + the largest scratch. *)
+let workspace_bytes r =
+  let ping, pong, scratches = workspace r in
+  ping + pong + List.fold_left (fun acc (n, _) -> max acc n) 0 scratches
+
+let render ~name ~backend (r : Report.t) ~guarantees =
+  let ns = match backend with Mpi -> "redist::" | Nccl -> "redist::nccl::" in
+  let p = r.problem in
+  let env = r.env in
+  let m = F.core_mesh env in
+  let base = F.core_mesh p.env in
+  let ndev = C.mesh_size m in
+  let rank = List.length p.src in
+  let elem = p.elem_bytes in
+  let shape_of t = C.local_shape m t in
+  let steps = Array.of_list r.steps in
+  let nsteps = Array.length steps in
+  let out_buf = out_buf nsteps in
+  let in_buf i = if i = 0 then Src else out_buf (i - 1) in
+  let ping_bytes, pong_bytes, scratches = workspace r in
+  let scratch_bytes = List.fold_left (fun acc (n, _) -> max acc n) 0 scratches in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   (* ---- header comment ---- *)
