@@ -108,3 +108,9 @@ run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
 run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
 run gen "${W[@]}" --name w -o /nonexistent/dir/w.hpp
 run_stdin 'dyn_slice(0, y)\nall_gather(0)\n' gen "${W[@]}" --name w --plan -
+
+# run: bad input is refused before anything is compiled
+run run "${W[@]}" --repeat 0
+run run "${W[@]}" --np 0
+run run "${W[@]}" --backend nccl
+run run "${W[@]}" --work-dir /nonexistent/dir
