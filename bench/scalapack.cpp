@@ -8,7 +8,6 @@
 // from dimension 1, grid columns from dimension 0. ScaLAPACK has no
 // replication: a replicated source uses one holder per block (the lowest
 // rank), and a replicated target cannot be expressed.
-#include <cstdlib>
 #include <vector>
 
 #include "bench_common.hpp"
