@@ -70,8 +70,9 @@ let read file =
 
 let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_char '\n' text)
 
+(* stdin is /dev/null: mpirun forwards its stdin to rank 0. *)
 let command ?stdout ?stderr prog args =
-  Sys.command (Filename.quote_command prog ?stdout ?stderr args)
+  Sys.command (Filename.quote_command prog ~stdin:"/dev/null" ?stdout ?stderr args)
 
 (* The first line of a compiler log that says "error", else its first line. *)
 let first_error log =
@@ -85,8 +86,22 @@ let first_error log =
   | Some l -> String.trim l
   | None -> ( match ls with l :: _ -> String.trim l | [] -> "no output")
 
+let mtime f = try (Unix.stat f).Unix.st_mtime with Unix.Unix_error _ -> 0.
+
+(* Newest source of the runtime in a source tree: a library older than it
+   was built from other headers, and linking it would break at run time. *)
+let newest_source root =
+  let dirs = [ root / "runtime" / "include" / "redist"; root / "runtime" / "src" ] in
+  List.fold_left
+    (fun acc d ->
+      match Sys.readdir d with
+      | files -> Array.fold_left (fun acc f -> max acc (mtime (d / f))) acc files
+      | exception Sys_error _ -> acc)
+    0. dirs
+
 let ensure_library rt dir =
-  if not (Sys.file_exists rt.library) then
+  let stale = match rt.build with Some (root, _) -> mtime rt.library < newest_source root | None -> false in
+  if stale || not (Sys.file_exists rt.library) then
     match rt.build with
     | None -> fail "the runtime library %s is missing" rt.library
     | Some (root, target) ->

@@ -1,0 +1,31 @@
+# End-to-end: `make demo`, the random end-to-end suites and the checks of
+# `redist run` (included by the top Makefile).  Serial builds: two cores.
+.PHONY: demo test-e2e test-long test-run
+
+TEST_SUITES += test-e2e test-run
+
+E2E_SEED ?= 20211203
+
+# 300 random problems, 75 to a translation unit, one mpirun per mesh size.
+test-e2e: build runtime
+	@tests/e2e/run.sh e2e 300 75 $(E2E_SEED)
+
+# Not in `make test`: 5,000 problems, 250 to a translation unit.
+test-long: build runtime
+	@tests/e2e/run.sh e2e-long 5000 250 $(E2E_SEED)
+
+# redist run itself: verified runs, its JSON, and each failure class as a
+# one-line error with its exit code.
+test-run: build runtime
+	@tests/e2e/run_cli.sh
+
+# The paper's point on a 2x2x2 mesh: moving a [x]-by-[y,z] sharded matrix to
+# the transposed sharding, the obvious plan gathers the whole array on every
+# device; redist's plan never holds more than one shard.
+DEMO_ARGS := --mesh '{x:2, y:2, z:2}' --from '[64{x}128, 32{y,z}128]' --to '[32{z,y}128, 64{x}128]' --dtype f64
+demo: build runtime
+	@echo '$$ redist plan $(DEMO_ARGS)'
+	@_build/default/codegen/main.exe plan $(DEMO_ARGS)
+	@echo
+	@echo '$$ redist run $(DEMO_ARGS)'
+	@_build/default/codegen/main.exe run $(DEMO_ARGS)

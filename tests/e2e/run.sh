@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The end-to-end suite: COUNT random problems (fixed, printed seed) planned
+# by the verified planner and emitted by `redist gen`'s emitter
+# (tests/e2e/gen_e2e.ml), compiled PER_TU to a translation unit into one
+# executable, and run under one mpirun per mesh size; every element of
+# every rank's target box is checked (codegen/verify.hpp), as are the
+# guard bytes around the exact workspace and no operator new in run().
+#   tests/e2e/run.sh SUITE COUNT PER_TU [SEED]
+# Prints one line per problem and "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+suite=$1 count=$2 per_tu=$3 seed=${4:-20211203}
+out=_build/$suite
+lib=_build/runtime/libredist_mpi.a
+rm -rf "$out" && mkdir -p "$out"
+fail_all() { echo "FAIL  $*"; echo "0 passed, $count failed"; exit 1; }
+[ -f "$lib" ] || fail_all "$lib is missing (make runtime)"
+dune build -j 1 ./tests/e2e/gen_e2e.exe 2>&1 || fail_all "the problem generator does not build"
+_build/default/tests/e2e/gen_e2e.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
+
+CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -Iruntime/include -Icodegen -Itests/e2e -I"$out")
+start=$(date +%s.%N)
+objs=()
+for tu in "$out"/tu*.cpp; do
+  "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { cat "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
+  objs+=("${tu%.cpp}.o")
+done
+"${CXX[@]}" tests/e2e/e2e_main.cpp "${objs[@]}" "$lib" -o "$out/e2e.exe" 2>"$out/link.log" ||
+  { cat "$out/link.log"; fail_all "the driver does not link"; }
+compiled=$(date +%s.%N)
+printf 'e2e: %d translation units compiled and linked in %.1f s\n' "${#objs[@]}" "$(echo "$compiled - $start" | bc)"
+
+# A crashed or hung mpirun loses the lines of its remaining problems: they
+# count as failed (expected minus ok lines).
+pass=0 fail=0
+mpirun_flags=(--allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+while read -r devices expected; do
+  log=$out/np$devices.log
+  timeout --kill-after=10 600 mpirun "${mpirun_flags[@]}" -np "$devices" "$out/e2e.exe" </dev/null >"$log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL) ' "$log"
+  ok=$(grep -c '^ok ' "$log")
+  pass=$((pass + ok))
+  fail=$((fail + expected - ok))
+  if [ "$ok" -ne "$expected" ]; then
+    echo "FAIL  np $devices: $ok of $expected problems passed (mpirun exit $rc)"; grep -vE '^(ok|FAIL) ' "$log" | head -5
+  fi
+done <"$out/sizes.txt"
+printf 'e2e: ran in %.1f s\n' "$(echo "$(date +%s.%N) - $compiled" | bc)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
