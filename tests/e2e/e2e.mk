@@ -24,8 +24,8 @@ test-run: build runtime
 # device; redist's plan never holds more than one shard.
 DEMO_ARGS := --mesh '{x:2, y:2, z:2}' --from '[64{x}128, 32{y,z}128]' --to '[32{z,y}128, 64{x}128]' --dtype f64
 demo: build runtime
-	@echo '$$ redist plan $(DEMO_ARGS)'
+	@echo "\$$ redist plan $(DEMO_ARGS)"
 	@_build/default/codegen/main.exe plan $(DEMO_ARGS)
 	@echo
-	@echo '$$ redist run $(DEMO_ARGS)'
+	@echo "\$$ redist run $(DEMO_ARGS)"
 	@_build/default/codegen/main.exe run $(DEMO_ARGS)
