@@ -58,6 +58,8 @@ include tests/suites.mk
 -include codegen/codegen.mk
 -include runtime/runtime.mk
 -include runtime/nccl/nccl.mk
+-include tests/e2e/e2e.mk
+-include bench/bench.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)
