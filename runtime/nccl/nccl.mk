@@ -20,8 +20,10 @@ NCCL_NVCCFLAGS := -std=c++17 -O3 $(NCCL_GENCODE) -Xcompiler -Wall,-Wextra --Werr
 NCCL_LDLIBS := -L$(NCCL_LIBDIR) -Wl,-rpath,$(NCCL_LIBDIR) -lnccl -lcudart
 
 # The library carries its own copy of the backend-independent runtime
-# sources (status, local kernels), so it links without libredist_mpi.a.
-NCCL_LIB_OBJS := $(addprefix $(NCCL_BUILD)/,kernels.o copy_plan.o device_local.o nccl.o status.o local.o)
+# sources (status, local kernels, mesh geometry, the host checks and MPI
+# agreement shared with the MPI backend), so it links without libredist_mpi.a.
+NCCL_LIB_OBJS := $(addprefix $(NCCL_BUILD)/,kernels.o copy_plan.o device_local.o nccl.o status.o local.o \
+                   geometry.o backend_common.o)
 NCCL_TEST_OBJS := $(addprefix $(NCCL_BUILD)/tests/,main.o test_plan.o test_args.o test_kernels.o \
                     test_collectives.o test_misuse.o)
 NCCL_BENCH_OBJS := $(NCCL_BUILD)/bench/pack_bandwidth.o

@@ -10,7 +10,7 @@ namespace {
 
 std::string str(std::size_t v) { return std::to_string(v); }
 
-// Checks shared by the three kernels: layout, dim, divisibility.
+// Checks shared by the three kernels: layout, dim, divisibility, buffers.
 Status check_split(const Layout& l, int dim, std::size_t parts) {
   if (Status st = validate_layout(l); !st.ok()) return st;
   if (Status st = check_dim(l, dim, "dim"); !st.ok()) return st;
@@ -61,15 +61,36 @@ Status check_disjoint(const void* a, std::size_t a_bytes, const char* a_name, co
   return {};
 }
 
-Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, const void* src,
-             std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+Status check_slice(const Layout& l, int dim, std::size_t parts, std::size_t index,
+                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
   if (Status st = check_split(l, dim, parts); !st.ok()) return st;
   if (Status st = check_divisible(l, dim, parts); !st.ok()) return st;
   if (index >= parts)
     return {Errc::invalid_argument, "chunk index " + str(index) + " is not below " + str(parts)};
-  const std::size_t extent = l.extent[dim];
   const std::size_t total = bytes(l);
-  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total / parts); !st.ok()) return st;
+  return check_io(src, src_bytes, total, dst, dst_bytes, total / parts);
+}
+
+Status check_pack(const Layout& l, int dim, std::size_t parts, const void* src,
+                  std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_split(l, dim, parts); !st.ok()) return st;
+  if (Status st = check_divisible(l, dim, parts); !st.ok()) return st;
+  const std::size_t total = bytes(l);
+  return check_io(src, src_bytes, total, dst, dst_bytes, total);
+}
+
+Status check_concat(const Layout& block, int dim, std::size_t parts, const void* src,
+                    std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_split(block, dim, parts); !st.ok()) return st;
+  const std::size_t total = bytes(block) * parts;
+  return check_io(src, src_bytes, total, dst, dst_bytes, total);
+}
+
+Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, const void* src,
+             std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  if (Status st = check_slice(l, dim, parts, index, src, src_bytes, dst, dst_bytes); !st.ok())
+    return st;
+  const std::size_t extent = l.extent[dim];
 
   const std::size_t outer = outer_count(l, dim);
   const std::size_t inner = inner_bytes(l, dim);
@@ -82,11 +103,8 @@ Status slice(const Layout& l, int dim, std::size_t parts, std::size_t index, con
 
 Status pack_chunks(const Layout& l, int dim, std::size_t parts, const void* src,
                    std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
-  if (Status st = check_split(l, dim, parts); !st.ok()) return st;
-  if (Status st = check_divisible(l, dim, parts); !st.ok()) return st;
+  if (Status st = check_pack(l, dim, parts, src, src_bytes, dst, dst_bytes); !st.ok()) return st;
   const std::size_t extent = l.extent[dim];
-  const std::size_t total = bytes(l);
-  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;
 
   const std::size_t outer = outer_count(l, dim);
   const std::size_t inner = inner_bytes(l, dim);
@@ -102,10 +120,9 @@ Status pack_chunks(const Layout& l, int dim, std::size_t parts, const void* src,
 
 Status concat_blocks(const Layout& block, int dim, std::size_t parts, const void* src,
                      std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
-  if (Status st = check_split(block, dim, parts); !st.ok()) return st;
+  if (Status st = check_concat(block, dim, parts, src, src_bytes, dst, dst_bytes); !st.ok())
+    return st;
   const std::size_t block_bytes = bytes(block);
-  const std::size_t total = block_bytes * parts;
-  if (Status st = check_io(src, src_bytes, total, dst, dst_bytes, total); !st.ok()) return st;
 
   const std::size_t outer = outer_count(block, dim);
   const std::size_t run = block.extent[dim] * inner_bytes(block, dim);

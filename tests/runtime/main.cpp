@@ -13,18 +13,6 @@
 
 namespace test {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
 std::vector<unsigned char> source(int rank, const Index& ext, std::size_t elem, unsigned salt) {
   const std::size_t n = count(ext);
   std::vector<unsigned char> v(n * elem + kCanary, kPoison);

@@ -5,29 +5,20 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "redist/mpi.hpp"
 
 namespace test {
 
-int world_rank();
-int world_size();
+using redist_test::kPoison;
+using redist_test::label;
+using redist_test::layout_of;
+using redist_test::world_rank;
+using redist_test::world_size;
 
-// Byte b of element e of the source array of rank r (salt varies per call
-// so that stale data from an earlier call cannot pass).
-inline unsigned char label(int rank, std::size_t e, std::size_t b, unsigned salt) {
-  std::uint64_t h = (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ull;
-  h ^= (e + 1) * 0xC2B2AE3D27D4EB4Full + b * 0x165667B19E3779F9ull + salt * 0x27D4EB2F165667C5ull;
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return static_cast<unsigned char>(h);
-}
-
-constexpr unsigned char kPoison = 0xA5;
 constexpr std::size_t kCanary = 32;  // poisoned bytes after every buffer
 
 using Index = std::vector<std::size_t>;
@@ -58,12 +49,6 @@ inline std::size_t ravel(const Index& idx, const Index& ext) {
 inline int member(int r, int stride, int size, int k) {
   const int coord = (r / stride) % size;
   return r + (k - coord) * stride;
-}
-
-inline redist::Layout layout_of(const Index& ext, std::size_t elem) {
-  redist::Layout l{static_cast<int>(ext.size()), {}, elem};
-  for (std::size_t i = 0; i < ext.size(); ++i) l.extent[i] = ext[i];
-  return l;
 }
 
 // Source array of `rank`: element e, byte b holds label(rank, e, b, salt).

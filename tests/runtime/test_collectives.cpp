@@ -2,6 +2,7 @@
 // ranks 1..4 and 8, every dim (pair), every element size and every
 // rank-space group (stride, size) of the world (mesh axes and sub-axes).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support.hpp"
@@ -174,44 +175,60 @@ bool elem_selected(int array_rank, std::size_t elem_index, std::size_t case_inde
   return array_rank < 8 || elem_index == case_index % 5;
 }
 
-void gather_cases(int array_rank) {
-  test::Tally t;
+// Calls body(ext, s, t, elem, g) for every shape of the array rank, dim
+// pair of `dims`, selected element size and group of the world.
+template <class Body>
+void each_case(int array_rank, const std::vector<std::pair<int, int>>& dims, Body body) {
   std::size_t case_index = 0;
   for (const Index& ext : shapes_of_rank(array_rank))
-    for (int d = 0; d < array_rank; ++d, ++case_index)
+    for (const auto& [s, d] : dims) {
       for (std::size_t ei = 0; ei < 5; ++ei)
         if (elem_selected(array_rank, ei, case_index))
           for (redist::Group g : test::all_groups(test::world_size()))
-            for (bool fast : {false, true}) check_all_gather(ext, d, kElemSizes[ei], g, fast, t);
+            body(ext, s, d, kElemSizes[ei], g);
+      ++case_index;
+    }
+}
+
+// Every dim, as the pair (d, d).
+std::vector<std::pair<int, int>> single_dims(int array_rank) {
+  std::vector<std::pair<int, int>> dims;
+  for (int d = 0; d < array_rank; ++d) dims.emplace_back(d, d);
+  return dims;
+}
+
+std::vector<std::pair<int, int>> distinct_dim_pairs(int array_rank) {
+  std::vector<std::pair<int, int>> dims;
+  for (int s = 0; s < array_rank; ++s)
+    for (int d = 0; d < array_rank; ++d)
+      if (s != d) dims.emplace_back(s, d);
+  return dims;
+}
+
+void gather_cases(int array_rank) {
+  test::Tally t;
+  each_case(array_rank, single_dims(array_rank),
+            [&](const Index& ext, int d, int, std::size_t elem, redist::Group g) {
+              for (bool fast : {false, true}) check_all_gather(ext, d, elem, g, fast, t);
+            });
   t.finish();
 }
 
 void all_to_all_cases(int array_rank) {
   test::Tally t;
-  std::size_t case_index = 0;
-  for (const Index& ext : shapes_of_rank(array_rank))
-    for (int s = 0; s < array_rank; ++s)
-      for (int d = 0; d < array_rank; ++d) {
-        if (s == d) continue;
-        ++case_index;
-        for (std::size_t ei = 0; ei < 5; ++ei)
-          if (elem_selected(array_rank, ei, case_index))
-            for (redist::Group g : test::all_groups(test::world_size()))
-              for (bool fast : {false, true})
-                check_all_to_all(ext, s, d, kElemSizes[ei], g, fast, t);
-      }
+  each_case(array_rank, distinct_dim_pairs(array_rank),
+            [&](const Index& ext, int s, int d, std::size_t elem, redist::Group g) {
+              for (bool fast : {false, true}) check_all_to_all(ext, s, d, elem, g, fast, t);
+            });
   t.finish();
 }
 
 void slice_cases(int array_rank) {
   test::Tally t;
-  std::size_t case_index = 0;
-  for (const Index& ext : shapes_of_rank(array_rank))
-    for (int d = 0; d < array_rank; ++d, ++case_index)
-      for (std::size_t ei = 0; ei < 5; ++ei)
-        if (elem_selected(array_rank, ei, case_index))
-          for (redist::Group g : test::all_groups(test::world_size()))
-            check_dyn_slice(ext, d, kElemSizes[ei], g, t);
+  each_case(array_rank, single_dims(array_rank),
+            [&](const Index& ext, int d, int, std::size_t elem, redist::Group g) {
+              check_dyn_slice(ext, d, elem, g, t);
+            });
   t.finish();
 }
 

@@ -5,10 +5,10 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../runtime/common.hpp"
 #include "redist/nccl.hpp"
 
 namespace gputest {
@@ -51,16 +51,11 @@ void add_kernel_cases(std::vector<Case>& cases);
 void add_collective_cases(std::vector<Case>& cases);
 void add_misuse_cases(std::vector<Case>& cases);
 
-// Byte b of element e of rank r's array; salt separates calls so that
-// stale data cannot pass.
-inline unsigned char label(int rank, std::size_t e, std::size_t b, unsigned salt) {
-  std::uint64_t h = (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ull;
-  h ^= (e + 1) * 0xC2B2AE3D27D4EB4Full + b * 0x165667B19E3779F9ull + salt * 0x27D4EB2F165667C5ull;
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return static_cast<unsigned char>(h);
-}
+using redist_test::kPoison;
+using redist_test::label;
+using redist_test::layout_of;
+using redist_test::world_rank;
+using redist_test::world_size;
 
 inline std::vector<unsigned char> labelled(int rank, std::size_t bytes, unsigned salt) {
   std::vector<unsigned char> v(bytes);
@@ -68,13 +63,8 @@ inline std::vector<unsigned char> labelled(int rank, std::size_t bytes, unsigned
   return v;
 }
 
-constexpr unsigned char kPoison = 0xA5;
 constexpr std::size_t kCanary = 64;  // poisoned bytes checked after every output
 
-redist::Layout layout_of(const std::vector<std::size_t>& extents, std::size_t elem);
 std::string describe(const redist::Layout& l);
-
-int world_rank();
-int world_size();
 
 }  // namespace gputest

@@ -12,24 +12,6 @@
 
 namespace gputest {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
-redist::Layout layout_of(const std::vector<std::size_t>& extents, std::size_t elem) {
-  redist::Layout l{static_cast<int>(extents.size()), {}, elem};
-  for (std::size_t i = 0; i < extents.size(); ++i) l.extent[i] = extents[i];
-  return l;
-}
-
 std::string describe(const redist::Layout& l) {
   std::string s = "[";
   for (int i = 0; i < l.ndim; ++i) s += (i ? "x" : "") + std::to_string(l.extent[i]);

@@ -62,24 +62,30 @@ void kernels_reject_like_local(Tally& t) {
     // Which calls are errors differs between kernels (concat has no
     // divisibility or index rule, and its source is `parts` blocks), so
     // compare only where local.hpp rejects.
-    const Status want_slice =
-        redist::local::slice(c.l, c.dim, c.parts, c.index, c.src, c.src_bytes, c.dst, c.dst_bytes);
-    if (!want_slice.ok())
-      same_status(redist::cuda::slice(c.l, c.dim, c.parts, c.index, c.src, c.src_bytes, c.dst,
-                                      c.dst_bytes, nullptr),
-                  want_slice, t, "slice, " + c.what);
-    const Status want_pack =
-        redist::local::pack_chunks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst, c.dst_bytes);
-    if (!want_pack.ok())
-      same_status(redist::cuda::pack_chunks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst,
-                                            c.dst_bytes, nullptr),
-                  want_pack, t, "pack, " + c.what);
-    const Status want_concat =
-        redist::local::concat_blocks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst, c.dst_bytes);
-    if (!want_concat.ok())
-      same_status(redist::cuda::concat_blocks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst,
-                                              c.dst_bytes, nullptr),
-                  want_concat, t, "concat, " + c.what);
+    auto compare = [&](const Status& want, const std::function<Status()>& device,
+                       const std::string& kernel) {
+      if (!want.ok()) same_status(device(), want, t, kernel + ", " + c.what);
+    };
+    compare(redist::local::slice(c.l, c.dim, c.parts, c.index, c.src, c.src_bytes, c.dst,
+                                 c.dst_bytes),
+            [&] {
+              return redist::cuda::slice(c.l, c.dim, c.parts, c.index, c.src, c.src_bytes, c.dst,
+                                         c.dst_bytes, nullptr);
+            },
+            "slice");
+    compare(redist::local::pack_chunks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst, c.dst_bytes),
+            [&] {
+              return redist::cuda::pack_chunks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst,
+                                               c.dst_bytes, nullptr);
+            },
+            "pack");
+    compare(redist::local::concat_blocks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst,
+                                         c.dst_bytes),
+            [&] {
+              return redist::cuda::concat_blocks(c.l, c.dim, c.parts, c.src, c.src_bytes, c.dst,
+                                                 c.dst_bytes, nullptr);
+            },
+            "concat");
   }
 }
 
@@ -90,20 +96,26 @@ void mesh_create_rejects_bad_arguments(Tally& t) {
   const int zero[] = {n, 0};
   const int wrong[] = {n + 1};
   const int nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, n};
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, good, 1, nullptr, nullptr),
-                Errc::invalid_argument, "null output mesh");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_NULL, good, 1, nullptr, &mesh),
-                Errc::invalid_argument, "MPI_COMM_NULL");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, good, 0, nullptr, &mesh),
-                Errc::invalid_argument, "no axes");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, nine, 9, nullptr, &mesh),
-                Errc::invalid_argument, "nine axes");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, nullptr, 1, nullptr, &mesh),
-                Errc::invalid_argument, "null axis sizes");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, zero, 2, nullptr, &mesh),
-                Errc::invalid_argument, "axis of size 0");
-  t.expect_code(redist::nccl::Mesh::create(MPI_COMM_WORLD, wrong, 1, nullptr, &mesh),
-                Errc::mesh_mismatch, "mesh larger than the communicator");
+  struct Bad {
+    const char* what;
+    MPI_Comm comm;
+    const int* axes;
+    int naxes;
+    redist::nccl::Mesh* out;
+    Errc code;
+  };
+  const Bad bad[] = {
+      {"null output mesh", MPI_COMM_WORLD, good, 1, nullptr, Errc::invalid_argument},
+      {"MPI_COMM_NULL", MPI_COMM_NULL, good, 1, &mesh, Errc::invalid_argument},
+      {"no axes", MPI_COMM_WORLD, good, 0, &mesh, Errc::invalid_argument},
+      {"nine axes", MPI_COMM_WORLD, nine, 9, &mesh, Errc::invalid_argument},
+      {"null axis sizes", MPI_COMM_WORLD, nullptr, 1, &mesh, Errc::invalid_argument},
+      {"axis of size 0", MPI_COMM_WORLD, zero, 2, &mesh, Errc::invalid_argument},
+      {"mesh larger than the communicator", MPI_COMM_WORLD, wrong, 1, &mesh, Errc::mesh_mismatch},
+  };
+  for (const Bad& b : bad)
+    t.expect_code(redist::nccl::Mesh::create(b.comm, b.axes, b.naxes, nullptr, b.out), b.code,
+                  b.what);
   t.expect(mesh.size() == 0, "a failed create left the mesh non-empty");
 }
 

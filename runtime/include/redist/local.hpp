@@ -47,5 +47,13 @@ Status check_dim(const Layout& layout, int dim, const char* what);
 Status check_buffer(const void* p, std::size_t have, std::size_t need, const char* what);
 Status check_disjoint(const void* a, std::size_t a_bytes, const char* a_name,
                       const void* b, std::size_t b_bytes, const char* b_name);
+// All the checks of slice, pack_chunks and concat_blocks (same arguments),
+// for device backends' versions of those kernels.
+Status check_slice(const Layout& src_layout, int dim, std::size_t parts, std::size_t index,
+                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+Status check_pack(const Layout& src_layout, int dim, std::size_t parts, const void* src,
+                  std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+Status check_concat(const Layout& block_layout, int dim, std::size_t parts, const void* src,
+                    std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
 }  // namespace redist::local

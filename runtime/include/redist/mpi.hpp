@@ -30,20 +30,12 @@
 // all_permute, one chunk for all_to_all) must be below 2 GiB (too_large).
 #pragma once
 
-// The deprecated MPI C++ bindings do not compile warning-free; this header
-// and the runtime use only the C API.
-#ifndef OMPI_SKIP_MPICXX
-#define OMPI_SKIP_MPICXX 1
-#endif
-#ifndef MPICH_SKIP_MPICXX
-#define MPICH_SKIP_MPICXX 1
-#endif
-#include <mpi.h>
-
 #include <cstddef>
 #include <vector>
 
+#include "redist/geometry.hpp"
 #include "redist/local.hpp"
+#include "redist/mpi_c.hpp"
 #include "redist/redist.hpp"
 
 namespace redist {
@@ -53,7 +45,7 @@ namespace redist {
 // them in its destructor (which must run before MPI_Finalize).  Move-only;
 // a moved-from or default-constructed Mesh is empty (size() == 0) and every
 // call on it fails with invalid_argument.
-class Mesh {
+class Mesh : public MeshGeometry {
  public:
   Mesh() = default;
   Mesh(const Mesh&) = delete;
@@ -78,25 +70,13 @@ class Mesh {
   void set_agreement(bool on) { agreement_ = on; }
   bool agreement() const { return agreement_; }
 
-  int size() const { return size_; }
-  int rank() const { return rank_; }
-  int naxes() const { return naxes_; }
-  int axis_size(int axis) const { return axis_sizes_[axis]; }   // 0 <= axis < naxes()
-  int axis_stride(int axis) const;                              // product of later axis sizes
-  int coord(int axis) const { return coord_of(rank_, axis); }   // this device's coordinate
-  int coord_of(int rank, int axis) const;                       // (rank / stride) % size
-  // Row-major rank of a coordinate vector of naxes() entries; -1 if any is out of range.
-  int rank_of(const int* coords) const;
-  // This device's position k in group g (its coordinate on g's axis).
-  int index_in(Group g) const { return group_index(rank_, g); }
+  // size(), rank(), axis sizes, coordinates, index_in(g) and check_group(g)
+  // come from MeshGeometry (geometry.hpp).
   MPI_Comm comm() const { return comm_; }
 
   // The cached communicator of g (rank k in it is member k).  Fails with
   // mesh_mismatch if g was not prepared.  Does not allocate.
   Status group_comm(Group g, MPI_Comm* out) const;
-
-  // Shared by the collectives: validates g against this mesh.
-  Status check_group(Group g) const;
 
  private:
   struct Cached {
@@ -106,10 +86,6 @@ class Mesh {
   void release() noexcept;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  int size_ = 0;
-  int rank_ = -1;
-  int naxes_ = 0;
-  int axis_sizes_[kMaxRank] = {};
   bool agreement_ = true;
   std::vector<Cached> groups_;
 };

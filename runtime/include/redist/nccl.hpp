@@ -40,19 +40,14 @@
 // returns backend_error naming the call and the library's error string.
 #pragma once
 
-#ifndef OMPI_SKIP_MPICXX
-#define OMPI_SKIP_MPICXX 1
-#endif
-#ifndef MPICH_SKIP_MPICXX
-#define MPICH_SKIP_MPICXX 1
-#endif
 #include <cuda_runtime_api.h>
-#include <mpi.h>
 #include <nccl.h>
 
 #include <cstddef>
 #include <vector>
 
+#include "redist/geometry.hpp"
+#include "redist/mpi_c.hpp"
 #include "redist/redist.hpp"
 
 // ---- device kernels ----------------------------------------------------------
@@ -87,7 +82,7 @@ namespace redist::nccl {
 // (the mesh must be destroyed before MPI_Finalize to free those).  A
 // moved-from or default-constructed Mesh is empty and every call on it
 // fails with invalid_argument.
-class Mesh {
+class Mesh : public MeshGeometry {
  public:
   Mesh() = default;
   Mesh(const Mesh&) = delete;
@@ -111,11 +106,8 @@ class Mesh {
   void set_agreement(bool on) { agreement_ = on; }
   bool agreement() const { return agreement_; }
 
-  int size() const { return size_; }
-  int rank() const { return rank_; }
-  int naxes() const { return naxes_; }
-  int axis_size(int axis) const { return axis_sizes_[axis]; }
-  int index_in(Group g) const { return group_index(rank_, g); }
+  // size(), rank(), axis sizes, coordinates, index_in(g) and check_group(g)
+  // come from MeshGeometry (geometry.hpp), as for redist::Mesh.
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
   MPI_Comm comm() const { return comm_; }
@@ -124,9 +116,6 @@ class Mesh {
   // The cached communicators of a prepared group of size > 1 (member k is
   // rank k in both).  mesh_mismatch if g was not prepared.
   Status group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const;
-
-  // Validates g against this mesh (as redist::Mesh::check_group).
-  Status check_group(Group g) const;
 
   // Waits for everything enqueued on the stream; reports a CUDA error or an
   // asynchronous NCCL error of any of the mesh's communicators.
@@ -144,10 +133,6 @@ class Mesh {
   ncclComm_t nccl_ = nullptr;
   cudaStream_t stream_ = nullptr;
   int device_ = -1;
-  int size_ = 0;
-  int rank_ = -1;
-  int naxes_ = 0;
-  int axis_sizes_[kMaxRank] = {};
   bool agreement_ = true;
   std::vector<Cached> groups_;
 };

@@ -1,0 +1,192 @@
+#include "backend_common.hpp"
+
+#include <climits>
+
+#include "redist/local.hpp"
+
+namespace redist::backend {
+
+std::string str(long long v) { return std::to_string(v); }
+
+Status mpi_status(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return {};
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return {Errc::backend_error, std::string(what) + ": " + std::string(text, len)};
+}
+
+Status prefixed(const char* what, Status st) {
+  if (st.ok()) return st;
+  return {st.code(), std::string(what) + ": " + st.message()};
+}
+
+Status check_empty(const MeshGeometry& mesh, const char* what) {
+  if (mesh.size() == 0)
+    return {Errc::invalid_argument, std::string(what) + ": mesh is empty (not created or moved from)"};
+  return {};
+}
+
+Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
+                 int* rank) {
+  if (out == nullptr) return {Errc::invalid_argument, "Mesh::create: output mesh is null"};
+  if (comm == MPI_COMM_NULL)
+    return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
+  int devices = 0;
+  if (Status st = MeshGeometry::check_axes(axis_sizes, naxes, &devices); !st.ok()) return st;
+  int comm_size = 0;
+  if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
+  if (comm_size != devices)
+    return {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
+                                     " ranks but the mesh has " + str(devices) + " devices"};
+  if (Status st = mpi_status(MPI_Comm_dup(comm, dup), "Mesh::create"); !st.ok()) return st;
+  MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(*dup, rank);
+  return {};
+}
+
+Status agree(MPI_Comm comm, Status local, const char* what, int path) {
+  const int verdict = local.ok() ? 1 + path : 0;
+  // One MIN-allreduce gives both the smallest and (negated) largest verdict.
+  int send[2] = {verdict, -verdict}, lo[2] = {0, 0};
+  if (Status st = mpi_status(MPI_Allreduce(send, lo, 2, MPI_INT, MPI_MIN, comm), what); !st.ok())
+    return st;
+  if (!local.ok()) return local;
+  if (lo[0] == 0)
+    return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
+  if (lo[0] != -lo[1])
+    return {Errc::invalid_argument,
+            std::string(what) + ": members passed scratch sizes that select different paths"};
+  return {};
+}
+
+Status verdict(Status local, const char* what, bool on, MPI_Comm comm, int path) {
+  local = prefixed(what, std::move(local));
+  return on ? agree(comm, std::move(local), what, path) : local;
+}
+
+Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+                        std::size_t count) {
+  Status local;
+  if (count > 0 && groups == nullptr)
+    local = {Errc::invalid_argument, "Mesh::prepare: group list is null"};
+  for (std::size_t i = 0; local.ok() && i < count; ++i)
+    local = prefixed("Mesh::prepare", mesh.check_group(groups[i]));
+  // Every rank must split the same groups in the same order, so the lists
+  // must agree in length as well as in validity.
+  // One MIN-allreduce gives both the smallest and (negated) largest length.
+  const int n = count > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(count);
+  int verdict[3] = {local.ok() ? 1 : 0, n, -n};
+  int lo[3] = {0, 0, 0};
+  if (Status st = mpi_status(MPI_Allreduce(verdict, lo, 3, MPI_INT, MPI_MIN, comm), "Mesh::prepare");
+      !st.ok())
+    return st;
+  if (!local.ok()) return local;
+  if (lo[0] == 0) return {Errc::remote_error, "Mesh::prepare: another rank reported an error"};
+  if (lo[1] != -lo[2])
+    return {Errc::invalid_argument, "Mesh::prepare: ranks passed group lists of different lengths"};
+  return {};
+}
+
+Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out) {
+  *out = MPI_COMM_NULL;
+  if (Status st = mpi_status(MPI_Comm_split(comm, group_member(rank, g, 0), group_index(rank, g), out),
+                             "Mesh::prepare");
+      !st.ok())
+    return st;
+  MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+  return {};
+}
+
+Status not_prepared(Group g) {
+  return {Errc::mesh_mismatch, "group (stride " + str(g.stride) + ", size " + str(g.size) +
+                                   ") was not prepared (call Mesh::prepare first)"};
+}
+
+Status check_collective(const MeshGeometry& mesh, Group g, const char* what) {
+  if (Status st = check_empty(mesh, what); !st.ok()) return st;
+  return prefixed(what, mesh.check_group(g));
+}
+
+Status check_count(std::size_t bytes, std::size_t max_message) {
+  if (bytes > max_message)
+    return {Errc::too_large,
+            "message of " + std::to_string(bytes) + " bytes exceeds MPI's int count"};
+  return {};
+}
+
+namespace {
+
+// Sizes, then pairwise disjointness of the bytes a call uses in its three
+// buffers.
+Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
+                     std::size_t dst_bytes, std::size_t dst_need, void* scratch,
+                     std::size_t scratch_bytes, std::size_t scratch_need) {
+  using local::check_buffer;
+  using local::check_disjoint;
+  if (Status st = check_buffer(src, src_bytes, src_need, "source"); !st.ok()) return st;
+  if (Status st = check_buffer(dst, dst_bytes, dst_need, "destination"); !st.ok()) return st;
+  if (Status st = check_buffer(scratch, scratch_bytes, scratch_need, "scratch"); !st.ok())
+    return st;
+  if (Status st = check_disjoint(src, src_need, "source", dst, dst_need, "destination"); !st.ok())
+    return st;
+  if (Status st = check_disjoint(src, src_need, "source", scratch, scratch_need, "scratch");
+      !st.ok())
+    return st;
+  return check_disjoint(dst, dst_need, "destination", scratch, scratch_need, "scratch");
+}
+
+}  // namespace
+
+Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch,
+                        std::size_t max_message) {
+  if (Status st = validate_layout(layout); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
+  const std::size_t in = bytes(layout);
+  if (Status st = check_count(in, max_message); !st.ok()) return st;
+  return check_buffers(src, src_bytes, in, dst, dst_bytes, in * size, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch,
+                        std::size_t max_message) {
+  if (Status st = validate_layout(layout); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, s, "source dim"); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, t, "target dim"); !st.ok()) return st;
+  if (s == t) return {Errc::invalid_argument, "source and target dim are both " + str(s)};
+  if (layout.extent[t] % size != 0)
+    return {Errc::invalid_argument, "extent " + std::to_string(layout.extent[t]) + " of dim " +
+                                        str(t) + " is not divisible by the group size " +
+                                        std::to_string(size)};
+  const std::size_t total = bytes(layout);
+  if (Status st = check_count(total / size, max_message); !st.ok()) return st;
+  return check_buffers(src, src_bytes, total, dst, dst_bytes, total, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Status check_all_permute(const MeshGeometry& mesh, const int* recv_from, std::size_t table_len,
+                         const Layout& layout, const void* src, std::size_t src_bytes,
+                         void* dst, std::size_t dst_bytes, std::size_t max_message,
+                         std::size_t* total) {
+  const int size = mesh.size();
+  if (recv_from == nullptr) return {Errc::invalid_argument, "table is null"};
+  if (table_len != static_cast<std::size_t>(size))
+    return {Errc::mesh_mismatch, "table has " + std::to_string(table_len) +
+                                     " entries but the mesh has " + str(size) + " devices"};
+  for (int r = 0; r < size; ++r)
+    if (recv_from[r] < 0 || recv_from[r] >= size)
+      return {Errc::invalid_argument, "rank " + str(r) + " receives from rank " +
+                                          str(recv_from[r]) + ", which is not in the mesh"};
+  if (Status st = validate_layout(layout); !st.ok()) return st;
+  *total = bytes(layout);
+  if (Status st = check_count(*total, max_message); !st.ok()) return st;
+  if (Status st = local::check_buffer(src, src_bytes, *total, "source"); !st.ok()) return st;
+  if (Status st = local::check_buffer(dst, dst_bytes, *total, "destination"); !st.ok()) return st;
+  return local::check_disjoint(src, *total, "source", dst, *total, "destination");
+}
+
+}  // namespace redist::backend

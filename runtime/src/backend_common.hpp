@@ -1,0 +1,109 @@
+// Internal to the runtime (not installed): the host side that the MPI and
+// the NCCL backend share, so that both check the same arguments in the same
+// order, report them with the same messages, and agree on verdicts with the
+// same MPI calls.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "redist/geometry.hpp"
+#include "redist/mpi_c.hpp"
+#include "redist/redist.hpp"
+
+namespace redist::backend {
+
+std::string str(long long v);
+
+// backend_error with MPI's message, or ok for MPI_SUCCESS.
+Status mpi_status(int rc, const char* what);
+
+// Names the operation in front of a message that does not.
+Status prefixed(const char* what, Status st);
+
+Status check_empty(const MeshGeometry& mesh, const char* what);
+
+// The common part of Mesh::create: checks the arguments and the
+// communicator's size, then duplicates `comm` into *dup (its errors
+// returned, not fatal) and sets *rank to this process's rank in it.
+Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out,
+                 MPI_Comm* dup, int* rank);
+
+// Combines the local verdict of every rank of `comm`: returns the local
+// error if there is one, remote_error if only another rank failed.  `path`
+// (0 or 1) must also agree: it says whether a rank uses MPI_IN_PLACE, which
+// MPI requires of all members or none.
+Status agree(MPI_Comm comm, Status local, const char* what, int path = 0);
+
+// A collective's verdict: `local` (its argument checks, whose messages do
+// not name it) prefixed with `what`, and agreed over `comm` (see agree)
+// when `on`: the group has more than one member and agreement is on.
+Status verdict(Status local, const char* what, bool on, MPI_Comm comm, int path = 0);
+
+// The checks of Mesh::prepare before any split: the list is valid on this
+// rank, and every rank of `comm` passed a valid list of the same length.
+// The verdict is always agreed, whatever the mesh's agreement setting.
+Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+                        std::size_t count);
+
+// The MPI sub-communicator of rank's group g (member k is its rank k), with
+// errors returned.
+Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out);
+
+// The entry of g in a mesh's cache of prepared groups (elements with a
+// `group` member), or null.
+template <class Cached>
+const Cached* find_prepared(const std::vector<Cached>& cached, Group g) {
+  for (const Cached& c : cached)
+    if (c.group.stride == g.stride && c.group.size == g.size) return &c;
+  return nullptr;
+}
+
+// Mesh::prepare over the mesh communicator `comm`: agrees on the list, then
+// for every group of size > 1 not yet in `cached`, in list order, splits
+// its MPI communicator and hands it to add(g, sub), which caches it (or
+// frees it and fails).  Stops at the first error.
+template <class Cached, class Add>
+Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+                      std::size_t count, const std::vector<Cached>& cached, Add add) {
+  if (Status st = check_empty(mesh, "Mesh::prepare"); !st.ok()) return st;
+  if (Status st = agree_group_list(mesh, comm, groups, count); !st.ok()) return st;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Group g = groups[i];
+    if (g.size == 1 || find_prepared(cached, g) != nullptr) continue;
+    MPI_Comm sub;
+    if (Status st = split_group(comm, mesh.rank(), g, &sub); !st.ok()) return st;
+    if (Status st = add(g, sub); !st.ok()) return st;
+  }
+  return {};
+}
+
+// mesh_mismatch: the collective's group was not passed to Mesh::prepare.
+Status not_prepared(Group g);
+
+// Checks shared by every collective over a group: the mesh is not empty
+// and g is one of its groups.
+Status check_collective(const MeshGeometry& mesh, Group g, const char* what);
+
+// too_large if one message of `bytes` exceeds the backend's `max_message`.
+Status check_count(std::size_t bytes, std::size_t max_message);
+
+// The argument checks of the collectives, messages without the operation's
+// name.  need_scratch is the scratch the chosen path uses; max_message the
+// largest single message the backend can send.
+Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch,
+                        std::size_t max_message);
+Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch,
+                        std::size_t max_message);
+// *total is bytes(layout) when the layout is valid.
+Status check_all_permute(const MeshGeometry& mesh, const int* recv_from, std::size_t table_len,
+                         const Layout& layout, const void* src, std::size_t src_bytes,
+                         void* dst, std::size_t dst_bytes, std::size_t max_message,
+                         std::size_t* total);
+
+}  // namespace redist::backend
