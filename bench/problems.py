@@ -114,8 +114,8 @@ def hard_suite():
     m28 = [["x", 2], ["y", 8]]
     m222 = [["x", 2], ["y", 2], ["z", 2]]
     cases = [
-        ("gather_all", m44, [["x"], ["y"]], [[], []], "gathering everything is the only plan"),
-        ("gather_one", m222, [["x", "y"], ["z"]], [["y"], []], "target replicated over most axes"),
+        ("replicate_all", m44, [["x"], ["y"]], [[], []], "gathering everything is the only plan"),
+        ("replicate_most", m222, [["x", "y"], ["z"]], [["y"], []], "target replicated over most axes"),
         ("transpose_44", m44, [["x"], ["y"]], [["y"], ["x"]], "transposed sharding, equal axes"),
         ("transpose_28", m28, [["x"], ["y"]], [["y"], ["x"]], "transposed sharding, unequal axes"),
         ("swap_44", m44, [["x", "y"], []], [["y", "x"], []], "axis order swap within a dimension"),
