@@ -286,15 +286,13 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
                    const Layout& layout, const void* src, std::size_t src_bytes, void* dst,
                    std::size_t dst_bytes) {
-  if (Status st = check_empty(mesh, "all_permute"); !st.ok()) return st;
-  const int me = mesh.rank();
-  const int size = mesh.size();
   std::size_t total = 0;
-  if (Status st = verdict(check_all_permute(mesh, recv_from, table_len, layout, src, src_bytes, dst,
-                                            dst_bytes, kMaxMessage, &total),
-                          "all_permute", size > 1 && mesh.agreement(), mesh.comm());
+  if (Status st = check_all_permute(mesh, mesh.comm(), mesh.agreement(), recv_from, table_len,
+                                    layout, src, src_bytes, dst, dst_bytes, kMaxMessage, &total);
       !st.ok())
     return st;
+  const int me = mesh.rank();
+  const int size = mesh.size();
 
   cudaStream_t stream = mesh.stream();
   if (recv_from[me] == me)

@@ -168,10 +168,13 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                        need_scratch);
 }
 
-Status check_all_permute(const MeshGeometry& mesh, const int* recv_from, std::size_t table_len,
-                         const Layout& layout, const void* src, std::size_t src_bytes,
-                         void* dst, std::size_t dst_bytes, std::size_t max_message,
-                         std::size_t* total) {
+namespace {
+
+// all_permute's checks on this rank, messages without the operation.
+Status check_permute_locally(const MeshGeometry& mesh, const int* recv_from,
+                             std::size_t table_len, const Layout& layout, const void* src,
+                             std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                             std::size_t max_message, std::size_t* total) {
   const int size = mesh.size();
   if (recv_from == nullptr) return {Errc::invalid_argument, "table is null"};
   if (table_len != static_cast<std::size_t>(size))
@@ -187,6 +190,18 @@ Status check_all_permute(const MeshGeometry& mesh, const int* recv_from, std::si
   if (Status st = local::check_buffer(src, src_bytes, *total, "source"); !st.ok()) return st;
   if (Status st = local::check_buffer(dst, dst_bytes, *total, "destination"); !st.ok()) return st;
   return local::check_disjoint(src, *total, "source", dst, *total, "destination");
+}
+
+}  // namespace
+
+Status check_all_permute(const MeshGeometry& mesh, MPI_Comm comm, bool agreement,
+                         const int* recv_from, std::size_t table_len, const Layout& layout,
+                         const void* src, std::size_t src_bytes, void* dst,
+                         std::size_t dst_bytes, std::size_t max_message, std::size_t* total) {
+  if (Status st = check_empty(mesh, "all_permute"); !st.ok()) return st;
+  return verdict(check_permute_locally(mesh, recv_from, table_len, layout, src, src_bytes, dst,
+                                       dst_bytes, max_message, total),
+                 "all_permute", mesh.size() > 1 && agreement, comm);
 }
 
 }  // namespace redist::backend

@@ -100,10 +100,12 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
                         std::size_t max_message);
-// *total is bytes(layout) when the layout is valid.
-Status check_all_permute(const MeshGeometry& mesh, const int* recv_from, std::size_t table_len,
-                         const Layout& layout, const void* src, std::size_t src_bytes,
-                         void* dst, std::size_t dst_bytes, std::size_t max_message,
-                         std::size_t* total);
+// Everything all_permute checks before moving data, messages prefixed and
+// verdict agreed over the mesh communicator `comm` when `agreement` is on.
+// On success *total is the bytes of one local array.
+Status check_all_permute(const MeshGeometry& mesh, MPI_Comm comm, bool agreement,
+                         const int* recv_from, std::size_t table_len, const Layout& layout,
+                         const void* src, std::size_t src_bytes, void* dst,
+                         std::size_t dst_bytes, std::size_t max_message, std::size_t* total);
 
 }  // namespace redist::backend
