@@ -74,5 +74,24 @@ cp _build/runtime/libredist_mpi.a "$tmp/prefix/lib/"  # built from the same head
 pushd "$tmp" >/dev/null
 expect "installed layout" 0 '^verified' -- "$tmp/prefix/bin/redist" run "${W[@]}" --repeat 1
 popd >/dev/null
+
+# The application example of codegen/README.md, built with plain flags and
+# through pkg-config against an installed runtime, run on 8 ranks.
+"$redist" gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \
+  --dtype f32 --name reshard -o "$tmp/reshard.hpp"
+cmake --install _build/runtime --prefix "$tmp/inst" >/dev/null
+app_flags=(-std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" tests/e2e/app_example.cpp)
+if mpicxx "${app_flags[@]}" -Iruntime/include _build/runtime/libredist_mpi.a -o "$tmp/app_plain" 2>"$tmp/err" &&
+   PKG_CONFIG_PATH=$(dirname "$(find "$tmp/inst" -name redist_mpi.pc)") &&
+   mpicxx $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --cflags redist_mpi) "${app_flags[@]}" \
+     $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --libs redist_mpi) -o "$tmp/app_pc" 2>>"$tmp/err"; then
+  for app in app_plain app_pc; do
+    n=$(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
+          --mca btl_vader_single_copy_mechanism none -np 8 "$tmp/$app" </dev/null 2>&1 | grep -c ': ok$')
+    if [ "$n" -eq 8 ]; then ok "README application example ($app): 8 ranks ok"; else ko "README application example ($app): $n of 8 ranks ok"; fi
+  done
+else
+  ko "README application example does not build: $(head -c 300 "$tmp/err")"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
