@@ -1,12 +1,17 @@
 #include "backend_common.hpp"
 
 #include <climits>
+#include <string>
 
 #include "redist/local.hpp"
 
 namespace redist::backend {
 
+namespace {
+
 std::string str(long long v) { return std::to_string(v); }
+
+}  // namespace
 
 Status mpi_status(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return {};

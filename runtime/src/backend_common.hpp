@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include "redist/geometry.hpp"
@@ -13,8 +12,6 @@
 #include "redist/redist.hpp"
 
 namespace redist::backend {
-
-std::string str(long long v);
 
 // backend_error with MPI's message, or ok for MPI_SUCCESS.
 Status mpi_status(int rc, const char* what);

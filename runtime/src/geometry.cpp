@@ -1,6 +1,7 @@
 #include "redist/geometry.hpp"
 
 #include <climits>
+#include <string>
 
 namespace redist {
 

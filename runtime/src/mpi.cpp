@@ -2,7 +2,6 @@
 
 #include <climits>
 #include <cstring>
-#include <string>
 #include <utility>
 
 #include "backend_common.hpp"

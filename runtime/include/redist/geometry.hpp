@@ -5,8 +5,6 @@
 // and validate groups, with one piece of code.
 #pragma once
 
-#include <string>
-
 #include "redist/redist.hpp"
 
 namespace redist {
