@@ -228,9 +228,19 @@ def main():
 
     log(f"{len(problems)} problems; planning and generating C++ with {args.redist}")
     plans = gen.plan_all(args.redist, problems, os.path.join(build, "gen"))
-    rows = run_mpi(problems, plans, args.reps, build, stderr)
-    rows += run_python("xla_bench.py", problems, args.reps, build, stderr, "xla")
-    rows += run_python("dtensor_bench.py", problems, args.reps, build, stderr, "dtensor")
+    # The 1-minute load average around each phase: other work on the
+    # machine slows the phases unequally, and the report should say so.
+    load = {}
+
+    def phase(name, f):
+        before = os.getloadavg()[0]
+        out = f()
+        load[name] = (before, os.getloadavg()[0])
+        return out
+
+    rows = phase("MPI", lambda: run_mpi(problems, plans, args.reps, build, stderr))
+    rows += phase("XLA", lambda: run_python("xla_bench.py", problems, args.reps, build, stderr, "xla"))
+    rows += phase("DTensor", lambda: run_python("dtensor_bench.py", problems, args.reps, build, stderr, "dtensor"))
 
     meta = {p["name"]: p for p in problems}
     for r in rows:
@@ -259,7 +269,8 @@ def main():
     head = [f"redist benchmark, {when}, {machine}",
             f"{len(problems)} problems, median of {args.reps} runs; mpirun runs 6 to 18 ranks on {os.cpu_count()} cores "
             "(oversubscribed), so times measure CPU and memory work more than a network",
-            f"total wall time {time.time() - started:.0f} s"]
+            f"total wall time {time.time() - started:.0f} s; load average (1 min) before/after each phase: "
+            + ", ".join(f"{k} {a:.1f}/{b:.1f}" for k, (a, b) in load.items())]
     summary = head + [""] + summarize(rows)
     with open(os.path.join(args.out, "summary.txt"), "w") as f:
         f.write("\n".join(summary) + "\n")
