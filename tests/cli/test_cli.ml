@@ -133,6 +133,27 @@ let permute_table () =
   Alcotest.(check bool) "x-axis group (stride 3, size 2) for the gather" true (contains hdr "redist::Group{3, 2}");
   Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "redist::dyn_slice(mesh, redist::Group{1, 3}")
 
+(* The worked example's plan writes ping (step 0, 1 f32) and pong (step 1,
+   1 f32), and its gather over dim 0 needs no scratch: 8 bytes, which
+   run reports and the header states. *)
+let workspace_stated () =
+  let r, guarantees = Planning.plan (worked ()) in
+  Alcotest.(check int) "workspace bytes" 8 (Emit.workspace_bytes r);
+  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
+  Alcotest.(check bool) "header comment" true (contains hdr "//   = 4 + 4 + 0 = 8 bytes")
+
+(* The driver's result line: numbers read back, an error line raised as a
+   tool error (exit 4) with the runtime's message. *)
+let run_result_line () =
+  let o = Run.parse_result "redist-run: mismatches=3 guards=1 news=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0" in
+  Alcotest.(check (list int)) "fields" [ 3; 0; 7; 12; 4; 4; 0 ]
+    [ o.mismatches; o.news; o.mallocs; o.peak_bytes; o.used_ping; o.used_pong; o.used_scratch ];
+  Alcotest.(check bool) "guards" true o.guards_intact;
+  match Run.parse_result "redist-run: error Mesh::create: communicator has 4 ranks but the mesh has 6 devices" with
+  | _ -> Alcotest.fail "an error line was accepted"
+  | exception Run.Tool_error msg ->
+      Alcotest.(check string) "message" "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices" msg
+
 let bad_names () =
   List.iter
     (fun n ->
@@ -173,5 +194,7 @@ let () =
           Alcotest.test_case "json schema" `Quick json_schema ] );
       ( "emitter",
         [ Alcotest.test_case "permute table and groups" `Quick permute_table;
-          Alcotest.test_case "bad namespaces" `Quick bad_names ] );
+          Alcotest.test_case "bad namespaces" `Quick bad_names;
+          Alcotest.test_case "workspace stated" `Quick workspace_stated;
+          Alcotest.test_case "run's result line" `Quick run_result_line ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]
