@@ -125,7 +125,8 @@ type outcome = {
   mismatches : int;
   guards_intact : bool;
   news : int;
-  mallocs : int;
+  own_mallocs : int;          (* malloc calls from the executable's own code *)
+  mallocs : int;              (* malloc calls from shared libraries (MPI) *)
   median_s : float;
   peak_bytes : int;
   used_ping : int;
@@ -147,7 +148,7 @@ let parse_result line =
   in
   let get k = match List.assoc_opt k kv with Some v -> v | None -> fail "the driver's result lacks %s" k in
   let int k = match int_of_string_opt (get k) with Some n -> n | None -> fail "the driver's %s is not a number" k in
-  { mismatches = int "mismatches"; guards_intact = int "guards" = 1; news = int "news"; mallocs = int "mallocs";
+  { mismatches = int "mismatches"; guards_intact = int "guards" = 1; news = int "news"; own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
     median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
@@ -205,7 +206,7 @@ let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
     Fun.protect ~finally:(fun () -> if not keep then remove_dir dir) (fun () -> execute ~dir ~header ~np ~repeat ~timeout)
   in
   let bound = max r.src_elems r.tgt_elems * p.elem_bytes in
-  let verified = o.mismatches = 0 && o.guards_intact && o.news = 0 && o.peak_bytes <= bound in
+  let verified = o.mismatches = 0 && o.guards_intact && o.news = 0 && o.own_mallocs = 0 && o.peak_bytes <= bound in
   { report = r; ranks = np; repeat; o; verified }
 
 (* ---- printing ---- *)
@@ -227,7 +228,8 @@ let text (x : result) =
   else begin
     line "FAILED: %d mismatched elements of %d" o.mismatches (x.ranks * r.tgt_elems);
     if not o.guards_intact then line "FAILED: the run wrote outside its workspace or destination (guard bytes changed)";
-    if o.news > 0 then line "FAILED: %s during the runs" (Report.plural o.news "operator new call");
+    if o.news > 0 || o.own_mallocs > 0 then
+      line "FAILED: run() allocated: %d operator new, %d malloc calls" o.news o.own_mallocs;
     if o.peak_bytes > max r.src_elems r.tgt_elems * e then line "FAILED: measured peak above the proven bound"
   end;
   line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.repeat;
@@ -235,7 +237,8 @@ let text (x : result) =
     o.peak_bytes (max r.src_elems r.tgt_elems * e) (r.global_elems * e);
   line "workspace: %d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B; guard bytes %s"
     (Emit.workspace_bytes r) o.used_ping o.used_pong o.used_scratch (if o.guards_intact then "intact" else "CHANGED");
-  line "allocations in run(): %d operator new; %d malloc calls (inside MPI: the runtime calls none)" o.news o.mallocs;
+  line "allocations in run(): %d operator new and %d malloc calls from the runtime and generated code; %d malloc calls inside MPI"
+    o.news o.own_mallocs o.mallocs;
   Buffer.contents b
 
 let json (x : result) =
@@ -251,4 +254,5 @@ let json (x : result) =
       ("proven_peak_bytes", `Int (max r.src_elems r.tgt_elems * e)); ("gather_everything_bytes", `Int (r.global_elems * e));
       ("workspace_bytes", `Int (Emit.workspace_bytes r)); ("used_ping_bytes", `Int o.used_ping);
       ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
-      ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news); ("malloc_calls", `Int o.mallocs) ]
+      ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
+      ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]

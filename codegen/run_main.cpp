@@ -17,9 +17,9 @@ int main(int argc, char** argv) {
       std::printf("redist-run: error %s\n", o.error.c_str());
     else
       std::printf(
-          "redist-run: mismatches=%ld guards=%d news=%ld mallocs=%ld median_s=%.9f peak_bytes=%zu "
-          "used_ping=%zu used_pong=%zu used_scratch=%zu\n",
-          o.mismatches, o.guards_intact ? 1 : 0, o.news, o.mallocs, o.median_s, o.peak_bytes, o.used_ping,
+          "redist-run: mismatches=%ld guards=%d news=%ld own_mallocs=%ld mallocs=%ld median_s=%.9f "
+          "peak_bytes=%zu used_ping=%zu used_pong=%zu used_scratch=%zu\n",
+          o.mismatches, o.guards_intact ? 1 : 0, o.news, o.own_mallocs, o.mallocs, o.median_s, o.peak_bytes, o.used_ping,
           o.used_pong, o.used_scratch);
     std::fflush(stdout);
   }

@@ -27,6 +27,9 @@
 // Allocation: with REDIST_VERIFY_MAIN defined in one translation unit,
 // operator new and malloc/calloc/realloc are counted during the timed and
 // checked runs (after one warm-up run, in which MPI sets up its channels).
+// A malloc call is the program's own when its return address lies in the
+// executable's text, where the runtime and the generated code are linked
+// statically; the others come from shared libraries (MPI).
 #pragma once
 
 #ifndef OMPI_SKIP_MPICXX
@@ -94,13 +97,13 @@ void value_of(std::uint64_t g, unsigned char* out) {
 
 // Allocation counters (defined with REDIST_VERIFY_MAIN).
 extern std::atomic<bool> counting;
-extern std::atomic<long> news, mallocs;
+extern std::atomic<long> news, mallocs, own_mallocs;
 
 struct Outcome {
   std::string error;          // non-empty: the run could not be checked
   long mismatches = 0;        // wrong target elements, summed over ranks
   bool guards_intact = true;  // bytes around workspace and destination
-  long news = 0, mallocs = 0; // during checked and timed runs, summed over ranks
+  long news = 0, mallocs = 0, own_mallocs = 0;  // during checked and timed runs, summed over ranks
   double median_s = 0;        // median over repeats of the slowest rank's time
   std::size_t peak_bytes = 0; // measured largest local array, max over ranks
   std::size_t used_ping = 0, used_pong = 0, used_scratch = 0;  // max over ranks
@@ -162,7 +165,7 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
   unsigned char* w = ws.data() + kGuard;
   const std::size_t dst_bytes = p.tgt_elems * E;
   std::vector<double> times;
-  long local_mismatch = 0, local_news = 0, local_mallocs = 0;
+  long local_mismatch = 0, local_news = 0, local_mallocs = 0, local_own = 0;
   bool local_guards = true;
   std::size_t used[3] = {0, 0, 0};
   const std::size_t region_off[3] = {0, p.ping_bytes, p.ping_bytes + p.pong_bytes};
@@ -174,13 +177,13 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
     std::memset(dst.data(), poison ^ 0x5A, dst_bytes);
     MPI_Barrier(comm);
     const bool count_allocs = k > 0;
-    if (count_allocs) { news = 0; mallocs = 0; counting = true; }
+    if (count_allocs) { news = 0; mallocs = 0; own_mallocs = 0; counting = true; }
     const double t0 = MPI_Wtime();
     bool run_failed = false;
     std::string run_error;
     redist::Status st = p.run(mesh, src.data(), p.src_elems * E, dst.data(), dst_bytes, w, p.workspace_bytes);
     const double t1 = MPI_Wtime();
-    if (count_allocs) { counting = false; local_news += news; local_mallocs += mallocs; }
+    if (count_allocs) { counting = false; local_news += news; local_mallocs += mallocs; local_own += own_mallocs; }
     if (!st.ok()) {
       run_failed = true;
       run_error = st.message();
@@ -200,11 +203,12 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
     for (int r = 0; r < 3; ++r)
       used[r] = std::max(used[r], used_extent(w + region_off[r], region_len[r], poison));
   }
-  long sums[3] = {local_mismatch, local_news, local_mallocs}, tot[3];
-  MPI_Allreduce(sums, tot, 3, MPI_LONG, MPI_SUM, comm);
+  long sums[4] = {local_mismatch, local_news, local_mallocs, local_own}, tot[4];
+  MPI_Allreduce(sums, tot, 4, MPI_LONG, MPI_SUM, comm);
   out.mismatches = tot[0];
   out.news = tot[1];
   out.mallocs = tot[2];
+  out.own_mallocs = tot[3];
   int g = local_guards ? 1 : 0, all_g = 0;
   MPI_Allreduce(&g, &all_g, 1, MPI_INT, MPI_MIN, comm);
   out.guards_intact = all_g == 1;
@@ -239,23 +243,31 @@ extern "C" void* __libc_malloc(std::size_t);
 extern "C" void* __libc_calloc(std::size_t, std::size_t);
 extern "C" void* __libc_realloc(void*, std::size_t);
 
+extern "C" char __executable_start, etext;  // bounds of the executable's text (GNU ld)
+
 namespace redist_verify {
 std::atomic<bool> counting{false};
-std::atomic<long> news{0}, mallocs{0};
+std::atomic<long> news{0}, mallocs{0}, own_mallocs{0};
+
+inline void count_malloc(const void* caller) {
+  if (!counting.load(std::memory_order_relaxed)) return;
+  const char* c = static_cast<const char*>(caller);
+  if (c >= &__executable_start && c < &etext) ++own_mallocs; else ++mallocs;
+}
 }  // namespace redist_verify
 
 // glibc's allocator does the work; these only count calls while a run is
-// being measured.
-extern "C" void* malloc(std::size_t n) {
-  if (redist_verify::counting.load(std::memory_order_relaxed)) ++redist_verify::mallocs;
+// being measured.  Not inlined: the return address must be the caller's.
+extern "C" __attribute__((noinline)) void* malloc(std::size_t n) {
+  redist_verify::count_malloc(__builtin_return_address(0));
   return __libc_malloc(n);
 }
-extern "C" void* calloc(std::size_t n, std::size_t m) {
-  if (redist_verify::counting.load(std::memory_order_relaxed)) ++redist_verify::mallocs;
+extern "C" __attribute__((noinline)) void* calloc(std::size_t n, std::size_t m) {
+  redist_verify::count_malloc(__builtin_return_address(0));
   return __libc_calloc(n, m);
 }
-extern "C" void* realloc(void* q, std::size_t n) {
-  if (redist_verify::counting.load(std::memory_order_relaxed)) ++redist_verify::mallocs;
+extern "C" __attribute__((noinline)) void* realloc(void* q, std::size_t n) {
+  redist_verify::count_malloc(__builtin_return_address(0));
   return __libc_realloc(q, n);
 }
 void* operator new(std::size_t n) {

@@ -145,7 +145,7 @@ let workspace_stated () =
 (* The driver's result line: numbers read back, an error line raised as a
    tool error (exit 4) with the runtime's message. *)
 let run_result_line () =
-  let o = Run.parse_result "redist-run: mismatches=3 guards=1 news=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0" in
+  let o = Run.parse_result "redist-run: mismatches=3 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0" in
   Alcotest.(check (list int)) "fields" [ 3; 0; 7; 12; 4; 4; 0 ]
     [ o.mismatches; o.news; o.mallocs; o.peak_bytes; o.used_ping; o.used_pong; o.used_scratch ];
   Alcotest.(check bool) "guards" true o.guards_intact;

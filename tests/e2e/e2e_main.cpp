@@ -2,7 +2,7 @@
 // problem whose mesh has N devices (tables.hpp, from gen_e2e.ml), checking
 // each with codegen/verify.hpp: every element of every rank's target box,
 // the guard bytes around the exact workspace and the destination, no
-// operator new during run(), and the measured peak local array within
+// operator new and no malloc from the program's own code during run(), and the measured peak local array within
 // max(|src|, |tgt|).  Rank 0 prints one line per problem and a count.
 #define REDIST_VERIFY_MAIN
 #include "e2e.hpp"
@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
         std::snprintf(why, sizeof why, "%ld wrong target elements", o.mismatches);
       else if (!o.guards_intact)
         std::snprintf(why, sizeof why, "guard bytes around the workspace or destination changed");
-      else if (o.news != 0)
-        std::snprintf(why, sizeof why, "%ld operator new calls in run()", o.news);
+      else if (o.news != 0 || o.own_mallocs != 0)
+        std::snprintf(why, sizeof why, "run() allocated: %ld operator new, %ld malloc calls", o.news, o.own_mallocs);
       else if (o.peak_bytes > std::max(p.src_elems, p.tgt_elems) * p.elem_bytes)
         std::snprintf(why, sizeof why, "measured peak %zu B above max(|src|, |tgt|)", o.peak_bytes);
       if (why[0] == '\0') ++pass; else ++fail;
