@@ -75,6 +75,20 @@ pushd "$tmp" >/dev/null
 expect "installed layout" 0 '^verified' -- "$tmp/prefix/bin/redist" run "${W[@]}" --repeat 1
 popd >/dev/null
 
+# The checks catch a wrong plan: the worked example's header with two
+# entries of its permutation table swapped must give mismatches.
+mkdir -p "$tmp/wd"
+"$redist" run "${W[@]}" --work-dir "$tmp/wd" --repeat 1 >/dev/null 2>&1
+sed -i 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' "$tmp/wd/problem.hpp"
+if grep -q '{0, 4, 2, 1, 3, 5}' "$tmp/wd/problem.hpp" &&
+   mpicxx -std=c++17 -O2 -Iruntime/include -I"$tmp/wd" "$tmp/wd/run_main.cpp" _build/runtime/libredist_mpi.a -o "$tmp/wd/bad" &&
+   timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none \
+     -np 6 "$tmp/wd/bad" 1 </dev/null 2>&1 | grep -q 'mismatches=[1-9]'; then
+  ok "a corrupted permutation table is caught"
+else
+  ko "a corrupted permutation table went unnoticed"
+fi
+
 # The application example of codegen/README.md, built with plain flags and
 # through pkg-config against an installed runtime, run on 8 ranks.
 "$redist" gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \
