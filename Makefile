@@ -12,14 +12,20 @@ DEBS := coq ocaml-nox ocaml-dune ocaml-findlib libcmdliner-ocaml-dev libyojson-o
 
 .PHONY: all deps proofs extract extract-check build test ci clean
 
-deps:
-	@missing=$$(for p in $(DEBS); do \
+# $(call install_debs,WHO,PACKAGES): install the packages that are missing,
+# as root; quiet and about a second when nothing is.
+define install_debs
+	@missing=$$(for p in $(2); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing" $$missing; \
-	  if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install:" $$missing >&2; exit 1; fi; \
+	  echo "make $(1): installing" $$missing; \
+	  if [ "$$(id -u)" != 0 ]; then echo "make $(1): run as root to install:" $$missing >&2; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call install_debs,deps,$(DEBS))
 
 # ---- proofs ---------------------------------------------------------------
 proofs/CoqMakefile: proofs/_CoqProject

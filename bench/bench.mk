@@ -13,13 +13,7 @@ BENCH_PIP := jax[cpu] torch numpy matplotlib
 .PHONY: bench bench-quick bench-deps
 
 bench-deps: deps
-	@missing=$$(for p in $(BENCH_DEBS); do \
-	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  echo "make bench-deps: installing" $$missing; \
-	  if [ "$$(id -u)" != 0 ]; then echo "make bench-deps: run as root to install:" $$missing >&2; exit 1; fi; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
+	$(call install_debs,bench-deps,$(BENCH_DEBS))
 	@if ! $(BENCH_VENV)/bin/python -c 'import jax, torch, numpy, matplotlib' 2>/dev/null; then \
 	  echo "make bench-deps: installing $(BENCH_PIP) into bench/.venv"; \
 	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q $(BENCH_PIP); \
