@@ -13,49 +13,11 @@
 
 open Redist_cli
 
-let max_devices = 12
-let max_global_elems = 4096
-
-let pick st l = List.nth l (Random.State.int st (List.length l))
-let rec gcd a b = if b = 0 then a else gcd b (a mod b)
-let lcm a b = a / gcd a b * b
-
-type problem = { mesh : string; src : string; tgt : string; dtype : string }
-
-(* A mesh of 1 to 4 axes, sizes 1 to 6, at most 12 devices; a rank of 1 to
-   4; each axis goes to one dimension of each type or to none, in random
-   order; extents are multiples of what both types shard them by. *)
-let rec draw st =
-  let rec axes acc prod n =
-    if n = 0 then List.rev acc
-    else
-      let s = pick st (List.filter (fun s -> prod * s <= max_devices) [ 1; 2; 3; 4; 5; 6 ]) in
-      axes ((Printf.sprintf "m%d" (List.length acc), s) :: acc) (prod * s) (n - 1)
-  in
-  let mesh = axes [] 1 (1 + Random.State.int st 4) in
-  let rank = 1 + Random.State.int st 4 in
-  let assign () =
-    let shuffled = List.map snd (List.sort compare (List.map (fun a -> (Random.State.bits st, a)) mesh)) in
-    let dims = Array.make rank [] in
-    List.iter (fun a -> let d = Random.State.int st (rank + 1) in if d < rank then dims.(d) <- dims.(d) @ [ a ]) shuffled;
-    dims
-  in
-  let src = assign () and tgt = assign () in
-  let shards dims = List.fold_left (fun acc (_, s) -> acc * s) 1 dims in
-  let extents = Array.init rank (fun d -> lcm (shards src.(d)) (shards tgt.(d)) * pick st [ 1; 1; 2; 3 ]) in
-  let show dims =
-    "["
-    ^ String.concat ", "
-        (List.init rank (fun d ->
-             if dims.(d) = [] then string_of_int extents.(d)
-             else Printf.sprintf "{%s}%d" (String.concat "," (List.map fst dims.(d))) extents.(d)))
-    ^ "]"
-  in
-  (* Equal types need no communication (gen_cxx.sh covers that copy). *)
-  if Array.fold_left ( * ) 1 extents > max_global_elems || show src = show tgt then draw st
-  else
-    { mesh = "{" ^ String.concat ", " (List.map (fun (n, s) -> Printf.sprintf "%s:%d" n s) mesh) ^ "}";
-      src = show src; tgt = show tgt; dtype = pick st (List.map fst Front.dtypes) }
+(* Meshes of at most 12 devices with 1 to 4 axes of sizes 1 to 6, arrays of
+   rank 1 to 4, every dtype. *)
+let spec =
+  { Random_problem.max_devices = 12; axis_sizes = [ 1; 2; 3; 4; 5; 6 ]; max_axes = 4; max_rank = 4;
+    multipliers = [ 1; 1; 2; 3 ]; max_global_elems = 4096; dtypes = List.map fst Front.dtypes }
 
 let write file text =
   let oc = open_out_bin file in
@@ -101,7 +63,7 @@ let () =
     add "#include <algorithm>";
     let entries = ref [] in
     for i = tu * per_tu to min count ((tu + 1) * per_tu) - 1 do
-      let q = draw st in
+      let q = Random_problem.draw spec st in
       let name = Printf.sprintf "p%d" i in
       let p = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.tgt ~dtype:(Some q.dtype) in
       let r, guarantees = Planning.plan p in
