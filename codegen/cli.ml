@@ -75,13 +75,16 @@ let exits =
 
 (* ---- commands ---- *)
 
+let print_report ~title ~guarantees ~json r =
+  if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
+  else print_string (Report.text ~title ~guarantees r)
+
 let plan_cmd =
   let run mesh from to_ dtype json =
     guard (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         let r, guarantees = Planning.plan p in
-        if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
-        else print_string (Report.text ~title:"redist plan" ~guarantees r);
+        print_report ~title:"redist plan" ~guarantees ~json r;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
@@ -109,8 +112,7 @@ let check_cmd =
         let r = Planfile.check p text in
         let refined = r.env.axes <> p.env.axes in
         let guarantees = Guarantees.for_check ~refined in
-        if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
-        else print_string (Report.text ~title:"redist check: plan accepted" ~guarantees r);
+        print_report ~title:"redist check: plan accepted" ~guarantees ~json r;
         0)
   in
   let doc = "check a plan with the verified checker" in
