@@ -75,6 +75,9 @@ let exits =
 
 (* ---- commands ---- *)
 
+let backend_arg doc =
+  Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
+
 let print_report ~title ~guarantees ~json r =
   if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
   else print_string (Report.text ~title ~guarantees r)
@@ -156,8 +159,7 @@ let gen_cmd =
          & info [ "plan" ] ~docv:"FILE" ~doc:"Use this plan (checked first; same syntax as $(b,check)) instead of the planner's.")
   in
   let backend_arg =
-    Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi
-         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl) (runtime/include/redist/nccl.hpp: device buffers, work enqueued on the mesh's CUDA stream).")
+    backend_arg "$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl) (runtime/include/redist/nccl.hpp: device buffers, work enqueued on the mesh's CUDA stream)."
   in
   let name_arg =
     Arg.(required & opt (some string) None
@@ -203,10 +205,7 @@ let run_cmd =
     Arg.(value & opt (some int) None
          & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the number of devices of the mesh; another number gets the runtime's error).")
   in
-  let backend_arg =
-    Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi
-         & info [ "backend" ] ~docv:"BACKEND" ~doc:"$(b,mpi) (the only backend $(b,run) executes; $(b,nccl) is refused).")
-  in
+  let backend_arg = backend_arg "$(b,mpi) (the only backend $(b,run) executes; $(b,nccl) is refused)." in
   let repeat_arg =
     Arg.(value & opt int 5 & info [ "repeat" ] ~docv:"K" ~doc:"Timed runs (1 to 1000); the median of the slowest rank's times is printed.")
   in
