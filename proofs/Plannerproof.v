@@ -94,13 +94,6 @@ Proof. intros. unfold ty_axes. apply flat_map_app. Qed.
 Lemma ty_axes_unsharded : forall t, ty_axes (unsharded t) = [].
 Proof. induction t; simpl; auto. Qed.
 
-Lemma prod_sizes_pos : forall m xs, mesh_wf m = true ->
-  (forall x, In x xs -> In x (mesh_axes m)) -> 1 <= prod (map (axis_size m) xs).
-Proof.
-  intros m xs Hm Hin. apply prod_pos. intros s Hs. apply in_map_iff in Hs.
-  destruct Hs as [x [<- Hx]]. apply mesh_wf_size_pos; auto.
-Qed.
-
 (** Slicing an unsharded dimension by its target axes, in order, is valid. *)
 Lemma run_slices_dim : forall m (pre post : ty) (n : nat) (xs ys zs : list axis),
   mesh_wf m = true -> ty_wf m (pre ++ (xs, n) :: post) = true ->
@@ -132,8 +125,8 @@ Proof.
     { unfold extent, shards. simpl. apply Nat.eqb_eq in Hdiv. unfold shards in Hdiv. simpl in Hdiv.
       subst xs. rewrite map_app, prod_app in Hdiv. simpl in Hdiv.
       assert (Hy : 1 <= prod (map (axis_size m) ys))
-        by (apply prod_sizes_pos; auto; intros x Hx; apply Hin, in_or_app; auto).
-      apply Nat.mod_divide in Hdiv; [| pose proof (prod_sizes_pos m (z :: zs) Hm) as Hp;
+        by (apply shards_pos; auto; intros x Hx; apply Hin, in_or_app; auto).
+      apply Nat.mod_divide in Hdiv; [| pose proof (shards_pos m (z :: zs) Hm) as Hp;
         simpl in Hp; assert (1 <= axis_size m z * prod (map (axis_size m) zs)) by
         (apply Hp; intros x Hx; apply Hin, in_or_app; auto); nia].
       destruct Hdiv as [k Hk]. rewrite Hk.

@@ -270,7 +270,7 @@ Lemma global_pos : forall t, ty_wf m t = true -> 0 < prod (global_shape t).
 Proof.
   intros t Ht. rewrite <- (used_local t Ht). pose proof (local_size_pos t Ht).
   assert (1 <= used_size t).
-  { apply prod_sizes_pos; [exact Hm |]. intros x Hx. eapply ty_wf_axes_in_mesh; eassumption. }
+  { apply shards_pos; [exact Hm |]. intros x Hx. eapply ty_wf_axes_in_mesh; eassumption. }
   nia.
 Qed.
 
