@@ -58,14 +58,14 @@ build: deps
 all: build
 
 # ---- tests ----------------------------------------------------------------
-# Core suites first; each component's fragment appends its own targets to
-# TEST_SUITES (and defines them).
+# tests/suites.mk is the one table of suites; each component's fragment
+# defines the targets it names.  A missing fragment stops make.
 include tests/suites.mk
--include codegen/codegen.mk
--include runtime/runtime.mk
--include runtime/nccl/nccl.mk
--include tests/e2e/e2e.mk
--include bench/bench.mk
+include codegen/codegen.mk
+include runtime/runtime.mk
+include runtime/nccl/nccl.mk
+include tests/e2e/e2e.mk
+include bench/bench.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)

@@ -9,8 +9,6 @@ PREFIX ?= /usr/local
 install: build
 	install -D -m 755 _build/install/default/bin/redist $(DESTDIR)$(PREFIX)/bin/redist
 
-TEST_SUITES += test-cli-expect test-cli-unit test-cli-robust test-cli-cxx
-
 # Every command on a handful of problems, output and exit code diffed
 # against tests/cli/cases.expected.
 test-cli-expect: build
@@ -18,14 +16,10 @@ test-cli-expect: build
 
 # Unit tests of the library (alcotest): one line of counts at the end.
 test-cli-unit: build
-	@set -o pipefail; out=$$(dune build -j 1 --force @tests/cli/cli-unit 2>&1); rc=$$?; \
-	printf '%s\n' "$$out"; \
-	run=$$(grep -oE '[0-9]+ tests? run' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
-	failed=$$(grep -oE '[0-9]+ failures?!' <<<"$$out" | awk '{s+=$$1} END {print s+0}'); \
-	[ $$rc -ne 0 ] && [ $$failed -eq 0 ] && failed=1; \
-	echo "cli-unit: $$((run - failed)) passed, $$failed failed"; exit $$rc
+	@tests/alcotest_count.sh @tests/cli/cli-unit cli-unit
 
-# 100,000 random and mutated inputs (qcheck, fixed seed): only clean errors.
+# One property over 100,000 random and mutated inputs (qcheck, fixed seed):
+# only clean errors.
 test-cli-robust: build
 	@dune build -j 1 --force @tests/cli/cli-robust 2>&1
 

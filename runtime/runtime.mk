@@ -35,7 +35,8 @@ test-sanitize: runtime-asan
 # runs both under mpirun.
 RUNTIME_PREFIX := $(ROOT)/_build/runtime-prefix
 EXAMPLE_BUILD := $(ROOT)/_build/worked-example
-MPIRUN := mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
+# The tests' one mpirun command line (its flags are explained in tests/lib.sh).
+MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
 .PHONY: test-runtime-install
 test-runtime-install: runtime
 	@rm -rf $(RUNTIME_PREFIX) $(EXAMPLE_BUILD) && mkdir -p $(EXAMPLE_BUILD)
@@ -58,4 +59,3 @@ bench-runtime: runtime
 	  $(RUNTIME_BUILD)/libredist_mpi.a -o $(ROOT)/_build/bench-runtime
 	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-runtime; done
 
-TEST_SUITES += test-runtime test-sanitize test-runtime-install

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs `dune test` and turns alcotest's per-executable summaries into one
-# "N passed, N failed" line.
+# Runs the alcotest executables of dune target $1 (default: `dune test`)
+# and prints one closing line for them, labelled $2 (default: ocaml).
 set -o pipefail
-out=$(dune test --force 2>&1); rc=$?
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+if [ -n "${1:-}" ]; then out=$(dune build -j 1 --force "$1" 2>&1); else out=$(dune test -j 1 --force 2>&1); fi
+rc=$?
 printf '%s\n' "$out"
-run=$(grep -oE '[0-9]+ tests? run' <<<"$out" | awk '{s+=$1} END {print s+0}')
-failed=$(grep -oE '[0-9]+ failures?!' <<<"$out" | awk '{s+=$1} END {print s+0}')
-[ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-echo "ocaml: $((run - failed)) passed, $failed failed"
-exit $rc
+count_alcotest "$out" "$rc"
+report "${2:-ocaml}"

@@ -1,6 +1,28 @@
-# Each suite is a make target that exits non-zero on failure and may print
-# its own "N passed, N failed" line; tests/harness.sh adds them up.
-TEST_SUITES := test-proofs test-assumptions test-extraction test-ocaml
+# The one table of test suites: `make test` runs exactly these, in this
+# order, through tests/harness.sh.  Each is a make target that exits
+# non-zero on failure and prints a closing line "LABEL: N passed, N
+# failed[, N skipped]" counting tests (a property test is one test, its case
+# count beside it); the targets are defined in the fragment named beside
+# them, which the top Makefile includes.
+TEST_SUITES := \
+  test-proofs          \
+  test-assumptions     \
+  test-extraction      \
+  test-ocaml           \
+  test-cli-expect      \
+  test-cli-unit        \
+  test-cli-robust      \
+  test-cli-cxx         \
+  test-runtime         \
+  test-sanitize        \
+  test-runtime-install \
+  test-nccl            \
+  test-nccl-emulated   \
+  test-e2e             \
+  test-run
+# proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
+# test-runtime*, test-sanitize: runtime/runtime.mk; test-nccl*:
+# runtime/nccl/nccl.mk; test-e2e, test-run: tests/e2e/e2e.mk.
 
 .PHONY: $(TEST_SUITES)
 
@@ -14,4 +36,4 @@ test-assumptions: proofs
 test-extraction: extract-check
 
 test-ocaml: build
-	tests/alcotest_count.sh
+	@tests/alcotest_count.sh

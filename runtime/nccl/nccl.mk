@@ -102,4 +102,3 @@ test-nccl-emulated: $(NCCL_BUILD)/redist_gpu_tests_emulated $(NCCL_BUILD)/pack_b
 	@REDIST_GPU_RANKS="1 2 3 4 6 8" tests/runtime_gpu/run.sh $< test-nccl-emulated \
 	  --skip "arrays of about"
 
-TEST_SUITES += test-nccl test-nccl-emulated

@@ -3,9 +3,10 @@
 # case: a case fails when its block differs from cases.expected.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 out=$(dune build -j 1 @tests/cli/cli-expect 2>&1); rc=$?
 total=$(grep -c '^\$ ' tests/cli/cases.expected)
-if [ "$rc" -eq 0 ]; then echo "cli-expect: $total passed, 0 failed"; exit 0; fi
+if [ "$rc" -eq 0 ]; then pass=$total; report cli-expect; exit; fi
 printf '%s\n' "$out" | tail -n 60
 actual=_build/default/tests/cli/cases.out
 if [ -f "$actual" ]; then
@@ -16,5 +17,5 @@ else
   failed=$total
 fi
 [ "$failed" -eq 0 ] && failed=1
-echo "cli-expect: $((total - failed)) passed, $failed failed (accept intended changes with: dune promote)"
-exit 1
+pass=$((total - failed)) fail=$failed
+report cli-expect "accept intended changes with: dune promote"

@@ -8,23 +8,16 @@
 # box element by element.  Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 redist=${REDIST:-_build/default/codegen/main.exe}
 out=_build/cli-cxx
 include=runtime/include
-if [ ! -f "$include/redist/mpi.hpp" ]; then
-  echo "skipped: $include/redist/mpi.hpp is not there yet (the runtime is written separately)"
-  echo "0 passed, 0 failed"
-  exit 0
-fi
 mkdir -p "$out/obj"
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
   echo "note: NCCL headers skipped (need $include/redist/nccl.hpp and $cuda_include/cuda_runtime.h)"
 fi
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror)
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok    $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL  $*"; }
 
 # The runtime's sources, compiled once.
 objs=()
@@ -33,8 +26,6 @@ for src in runtime/src/*.cpp; do
   if mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -c "$src" -o "$obj"; then objs+=("$obj")
   else ko "runtime source $src does not compile"; fi
 done
-
-mpirun_flags=(--allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
 
 # name | mesh | from | to | dtype | run it (yes/no): fixed problems, then
 # random ones from tests/cli/random_problems.ml (fixed seed).
@@ -79,11 +70,10 @@ while IFS='|' read -r name mesh from to dtype run; do
   if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
     ko "$name: e2e driver does not link"; continue
   fi
-  if timeout 120 mpirun "${mpirun_flags[@]}" -np "$devices" "$exe" </dev/null; then
+  if timeout 120 "${MPIRUN[@]}" -np "$devices" "$exe" </dev/null; then
     ok "$name: $devices ranks, every target box correct"
   else
     ko "$name: wrong result under mpirun -np $devices"
   fi
 done < <(printf '%s' "$fixed_problems"; [ -x "$randgen" ] && "$randgen" "${CLI_RANDOM_PROBLEMS:-8}")
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report cli-cxx

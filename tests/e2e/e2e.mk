@@ -2,8 +2,6 @@
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
 .PHONY: demo test-e2e test-long test-run
 
-TEST_SUITES += test-e2e test-run
-
 E2E_SEED ?= 20211203
 
 # 300 random problems, 75 to a translation unit, one mpirun per mesh size.

@@ -6,14 +6,16 @@
 # every rank's target box is checked (codegen/verify.hpp), as are the
 # guard bytes around the exact workspace and no operator new in run().
 #   tests/e2e/run.sh SUITE COUNT PER_TU [SEED]
-# Prints one line per problem and "N passed, N failed".
+# Prints one line per problem, then the closing line: the suite is one
+# property test, with its case count beside it.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 suite=$1 count=$2 per_tu=$3 seed=${4:-20211203}
 out=_build/$suite
 lib=_build/runtime/libredist_mpi.a
 rm -rf "$out" && mkdir -p "$out"
-fail_all() { echo "FAIL  $*"; echo "0 passed, $count failed"; exit 1; }
+fail_all() { ko "$*"; report "$suite" "property: $count random problems"; exit 1; }
 [ -f "$lib" ] || fail_all "$lib is missing (make runtime)"
 dune build -j 1 ./tests/e2e/gen_e2e.exe 2>&1 || fail_all "the problem generator does not build"
 _build/default/tests/e2e/gen_e2e.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
@@ -33,20 +35,21 @@ echo "e2e: ${#objs[@]} translation units compiled and linked in $(secs $((compil
 
 # A crashed or hung mpirun loses the lines of its remaining problems: they
 # count as failed (expected minus ok lines).
-pass=0 fail=0
-mpirun_flags=(--allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+good=0 bad=0
 while read -r devices expected; do
   log=$out/np$devices.log
-  timeout --kill-after=10 600 mpirun "${mpirun_flags[@]}" -np "$devices" "$out/e2e.exe" </dev/null >"$log" 2>&1
+  timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$devices" "$out/e2e.exe" </dev/null >"$log" 2>&1
   rc=$?
   grep -E '^(ok|FAIL) ' "$log"
   ok=$(grep -c '^ok ' "$log")
-  pass=$((pass + ok))
-  fail=$((fail + expected - ok))
+  good=$((good + ok))
+  bad=$((bad + expected - ok))
   if [ "$ok" -ne "$expected" ]; then
     echo "FAIL  np $devices: $ok of $expected problems passed (mpirun exit $rc)"; grep -vE '^(ok|FAIL) ' "$log" | head -5
   fi
 done <"$out/sizes.txt"
 echo "e2e: ran in $(secs $(($(date +%s%N) - compiled))) s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+# One property (every random problem ends with every target box correct):
+# one test, its case count beside it.
+if [ "$bad" -eq 0 ]; then ok "$good of $count random problems"; else ko "$bad of $count random problems"; fi
+report "$suite" "property: $count random problems, $good passed, $bad failed"

@@ -4,10 +4,8 @@
 # "redist: error: ..." with exit code 4.  Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 redist=$PWD/_build/default/codegen/main.exe
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok    $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL  $*"; }
 W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
 S=(--mesh '{a:3, b:6}' --from '[12{a}36, 4]' --to '[6{b}36, 4]')
 tmp=$(mktemp -d)
@@ -82,8 +80,7 @@ mkdir -p "$tmp/wd"
 sed -i 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' "$tmp/wd/problem.hpp"
 if grep -q '{0, 4, 2, 1, 3, 5}' "$tmp/wd/problem.hpp" &&
    mpicxx -std=c++17 -O2 -Iruntime/include -I"$tmp/wd" "$tmp/wd/run_main.cpp" _build/runtime/libredist_mpi.a -o "$tmp/wd/bad" &&
-   timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none \
-     -np 6 "$tmp/wd/bad" 1 </dev/null 2>&1 | grep -q 'mismatches=[1-9]'; then
+   timeout 120 "${MPIRUN[@]}" -np 6 "$tmp/wd/bad" 1 </dev/null 2>&1 | grep -q 'mismatches=[1-9]'; then
   ok "a corrupted permutation table is caught"
 else
   ko "a corrupted permutation table went unnoticed"
@@ -100,12 +97,10 @@ if mpicxx "${app_flags[@]}" -Iruntime/include _build/runtime/libredist_mpi.a -o 
    mpicxx $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --cflags redist_mpi) "${app_flags[@]}" \
      $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --libs redist_mpi) -o "$tmp/app_pc" 2>>"$tmp/err"; then
   for app in app_plain app_pc; do
-    n=$(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
-          --mca btl_vader_single_copy_mechanism none -np 8 "$tmp/$app" </dev/null 2>&1 | grep -c ': ok$')
+    n=$(timeout 120 "${MPIRUN[@]}" -np 8 "$tmp/$app" </dev/null 2>&1 | grep -c ': ok$')
     if [ "$n" -eq 8 ]; then ok "README application example ($app): 8 ranks ok"; else ko "README application example ($app): $n of 8 ranks ok"; fi
   done
 else
   ko "README application example does not build: $(head -c 300 "$tmp/err")"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report test-run

@@ -7,13 +7,14 @@
 # failed case counts as one failure.
 # Usage: run.sh BINARY LABEL [arguments for the binary...]
 set -u
+. "$(dirname "$0")/../lib.sh"
 exe=$1 label=$2
 shift 2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-total_p=1 total_f=0 total_s=0
+pass=1  # the build itself
 for n in ${REDIST_GPU_RANKS:-1}; do
-  timeout 900 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$n" \
+  timeout 900 "${MPIRUN[@]}" -np "$n" \
     "$exe" "$@" >"$log" 2>&1
   rc=$?
   echo "---- $n rank(s)"
@@ -27,7 +28,6 @@ for n in ${REDIST_GPU_RANKS:-1}; do
     echo "test binary exited with status $rc on $n rank(s)"
     f=1
   fi
-  total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+  pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
-echo "$label: $total_p passed, $total_f failed, $total_s skipped"
-[ "$total_f" -eq 0 ]
+report "$label"

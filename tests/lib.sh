@@ -1,0 +1,41 @@
+# Sourced by every test script: the one mpirun command line, the pass/fail
+# counters and the closing line that tests/harness.sh adds up.
+#
+# mpirun flags, and why each is there:
+#   --allow-run-as-root   CI and fresh machines run the tests as root, which
+#                         Open MPI refuses by default;
+#   --oversubscribe       suites start up to 18 ranks on a 2-core machine;
+#   --mca btl self,vader  shared memory only: the tests never leave the host,
+#                         and probing network interfaces in a container is
+#                         slow and noisy;
+#   --mca btl_vader_single_copy_mechanism none
+#                         containers often forbid the cross-process memory
+#                         calls (CMA) that vader would try first.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
+        --mca btl_vader_single_copy_mechanism none)
+
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok    $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL  $*"; }
+
+# report LABEL [NOTE]: the closing line "LABEL: N passed, N failed[, N
+# skipped][ (NOTE)]"; exits non-zero when anything failed.
+report() {
+  local line="$1: $pass passed, $fail failed"
+  [ "$skip" -gt 0 ] && line+=", $skip skipped"
+  [ -n "${2:-}" ] && line+=" ($2)"
+  echo "$line"
+  [ "$fail" -eq 0 ]
+}
+
+# count_alcotest OUTPUT: adds alcotest's "N tests run" and "N failures!"
+# summaries (one per executable) to pass/fail; a run that failed without a
+# failure summary counts as one failure.
+count_alcotest() {
+  local out=$1 rc=$2 run failed
+  run=$(grep -oE '[0-9]+ tests? run' <<<"$out" | awk '{s+=$1} END {print s+0}')
+  failed=$(grep -oE '[0-9]+ failures?!' <<<"$out" | awk '{s+=$1} END {print s+0}')
+  [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+  pass=$((pass + run - failed)) fail=$((fail + failed))
+}
