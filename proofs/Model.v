@@ -1,4 +1,4 @@
-(** * The model of [shared/design/semantics.md]: meshes, devices, array types, boxes.
+(** * The model of [docs/model.md]: meshes, devices, array types, boxes.
 
     Axes are named by numbers ([axis := nat]); the command line maps names to
     numbers.  A device is given by its coordinates, a function from axes to

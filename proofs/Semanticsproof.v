@@ -4,7 +4,7 @@
     global array under the old type, yields a state where every device holds
     its box under the new type.  The data movement [wire] never mentions the
     new type's boxes, so this is the mixed-radix offset arithmetic of
-    [shared/design/semantics.md] made precise. *)
+    [docs/model.md] made precise. *)
 
 From Coq Require Import List Arith Lia Bool Permutation.
 Import ListNotations.

@@ -1,4 +1,4 @@
-// The worked example of the model (shared/design/semantics.md), written the
+// The worked example of the model (docs/model.md), written the
 // way generated code uses the runtime: on mesh {x:a, y:b} a 1-D array of
 // a*b int64 elements goes from [b{x}N] to [a{y}N] by
 //   dyn_slice(0, y) -> [1{x,y}N];  all_permute -> [1{y,x}N];  all_gather(0) -> [a{y}N]
