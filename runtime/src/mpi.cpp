@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "backend_common.hpp"
+#include "internal/backend_common.hpp"
 
 namespace redist {
 

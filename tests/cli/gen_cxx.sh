@@ -11,21 +11,15 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 redist=${REDIST:-_build/default/codegen/main.exe}
 out=_build/cli-cxx
-include=runtime/include
-mkdir -p "$out/obj"
+include=_build/prefix/include  # the runtime as `make runtime` stages it
+mkdir -p "$out"
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
   echo "note: NCCL headers skipped (need $include/redist/nccl.hpp and $cuda_include/cuda_runtime.h)"
 fi
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror)
 
-# The runtime's sources, compiled once.
-objs=()
-for src in runtime/src/*.cpp; do
-  obj=$out/obj/$(basename "${src%.cpp}").o
-  if mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -c "$src" -o "$obj"; then objs+=("$obj")
-  else ko "runtime source $src does not compile"; fi
-done
+runtime_flags --libs >/dev/null || ko "the runtime is not staged in _build/prefix (make runtime)"
 
 # name | mesh | from | to | dtype | run it (yes/no): fixed problems, then
 # random ones from tests/cli/random_problems.ml (fixed seed).
@@ -67,7 +61,7 @@ while IFS='|' read -r name mesh from to dtype run; do
   [ "$run" = yes ] || continue
   devices=$(sed -n 's/^inline constexpr int kDevices = \([0-9]*\);/\1/p' "$hdr")
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="$name" tests/cli/e2e_main.cpp $(runtime_flags --libs) -o "$exe"; then
     ko "$name: e2e driver does not link"; continue
   fi
   if timeout 120 "${MPIRUN[@]}" -np "$devices" "$exe" </dev/null; then
