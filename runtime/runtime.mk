@@ -7,6 +7,7 @@
 #                            lib/cmake/redist, lib/pkgconfig): the prefix
 #                            `redist run` uses in a source tree
 #   make test-runtime        the MPI backend's doctest suite under mpirun, np = 1 2 3 4 6 8
+#   make test-runtime-blocks the same against the backend built with 7-byte message blocks
 #   make test-sanitize       the same with ASan + UBSan (_build/runtime-asan)
 #   make test-nccl           the NCCL backend's tests (GPU cases skipped without a GPU)
 #   make test-nccl-emulated  the same tests against host emulations of CUDA and NCCL
@@ -17,7 +18,7 @@ RUNTIME_PREFIX := $(ROOT)/_build/prefix
 # The tests' one mpirun command line (its flags are explained in tests/lib.sh).
 MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
 
-.PHONY: runtime runtime-asan nccl test-runtime test-sanitize test-nccl test-nccl-emulated \
+.PHONY: runtime runtime-asan nccl test-runtime test-runtime-blocks test-sanitize test-nccl test-nccl-emulated \
         test-runtime-install bench-runtime
 
 # $(call runtime_build,BUILD_DIR,CMAKE_OPTIONS,TARGETS): configure once (the
@@ -46,6 +47,14 @@ runtime-asan: deps
 test-runtime: runtime
 	$(call runtime_build,$(RUNTIME_BUILD),,redist_runtime_tests)
 	@tests/runtime/run.sh $(RUNTIME_BUILD)/redist_runtime_tests test-runtime
+
+# The same suite against the MPI backend built with 7-byte message blocks:
+# checks the derived datatypes that carry messages over 1 GiB (2 GiB and more
+# included) on arrays of a few bytes.  Communication needs two ranks or more.
+test-runtime-blocks: runtime
+	$(call runtime_build,$(RUNTIME_BUILD),,redist_runtime_tests_small_blocks)
+	@REDIST_TEST_SIZES="2 3 4 8" tests/runtime/run.sh $(RUNTIME_BUILD)/redist_runtime_tests_small_blocks \
+	  test-runtime-blocks
 
 # Open MPI's own allocations show up as leaks at exit, so leak detection is
 # off; every other ASan and UBSan finding aborts the rank and fails the run.

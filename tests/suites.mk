@@ -14,6 +14,7 @@ TEST_SUITES := \
   test-cli-robust      \
   test-cli-cxx         \
   test-runtime         \
+  test-runtime-blocks  \
   test-sanitize        \
   test-runtime-install \
   test-nccl            \
