@@ -55,6 +55,21 @@ if g++ -Wall -Wextra -Werror $("${pc[@]}" --cflags redist_mpi) examples/worked_e
 else
   ko "worked_example does not build with pkg-config: $(head -c 300 "$scratch/pc.log")"
 fi
+# The NCCL backend's package: compile and link (running needs a GPU).
+if [ -f "$prefix/lib/libredist_nccl.a" ]; then
+  if cmake -S tests/runtime/nccl_app -B "$scratch/nccl_cmake" -DCMAKE_PREFIX_PATH="$prefix" >"$scratch/nccl.log" 2>&1 &&
+     cmake --build "$scratch/nccl_cmake" -- --no-print-directory >>"$scratch/nccl.log" 2>&1; then
+    ok "an NCCL application links with find_package(redist) -> redist::redist_nccl"
+  else
+    ko "an NCCL application does not build with find_package(redist): $(tail -n 5 "$scratch/nccl.log")"
+  fi
+  if mpicxx -Wall -Wextra -Werror $("${pc[@]}" --cflags redist_nccl) tests/runtime/nccl_app/main.cpp \
+       $("${pc[@]}" --libs redist_nccl) -o "$scratch/nccl_app_pc" 2>"$scratch/nccl_pc.log"; then
+    ok "an NCCL application links with pkg-config redist_nccl"
+  else
+    ko "an NCCL application does not build with pkg-config redist_nccl: $(head -c 300 "$scratch/nccl_pc.log")"
+  fi
+fi
 for exe in "${built[@]}"; do
   for n in 1 3 6 8; do
     if timeout 60 "${MPIRUN[@]}" -np "$n" "$scratch/$exe" </dev/null; then ok "$exe on $n ranks"
