@@ -100,10 +100,26 @@ for c in plan check show gen; do
   "$redist" "$c" --help=plain | grep -c EXAMPLES
 done
 
-# output that cannot be written: one line, exit 2
-printf '$ redist plan --mesh {x:2} --from [1{x}2] --to [2] > /dev/full\n'
-"$redist" plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]' 2>&1 >/dev/full
-printf '[exit %d]\n' "$?"
+# output that cannot be written (a full disk, a closed stdout): one line, exit 2
+run_to_full() {
+  printf '$ redist'; printf ' %q' "$@"; printf ' >/dev/full\n'
+  "$redist" "$@" 2>&1 >/dev/full
+  printf '[exit %d]\n\n' "$?"
+}
+run_to_closed() {
+  printf '$ redist'; printf ' %q' "$@"; printf ' >&-\n'
+  "$redist" "$@" 2>&1 >&-
+  printf '[exit %d]\n\n' "$?"
+}
+run_to_full plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]'
+run_to_full plan "${W[@]}" --json
+run_to_full show --mesh '{x:2}' --type '[2]'
+run_to_full gen "${W[@]}" --name w
+run_to_full --help
+run_to_full gen --help=plain
+run_to_full --version
+run_to_closed plan "${W[@]}"
+run gen "${W[@]}" --name w -o /dev/full
 run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
 run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
 run gen "${W[@]}" --name w -o /nonexistent/dir/w.hpp
