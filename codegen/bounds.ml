@@ -27,6 +27,10 @@ let mul a b = if a <> 0 && b > max_int / a then raise Overflow else a * b
    the length of a plan file is bounded well within the default stack. *)
 let max_plan_steps = 100_000
 
+(* Plan files are read whole, so their size is bounded: 16 MiB holds far
+   more than [max_plan_steps] collectives with comments. *)
+let max_input_bytes = 16 lsl 20
+
 (* Mesh axes and array dimensions: far beyond any real mesh or array, and
    small enough that the list-based front end and core stay fast. *)
 let max_axes = 64

@@ -8,22 +8,30 @@ open Cmdliner
 
 exception Input_error of string
 
-let read_all ic =
+(* At most [Bounds.max_input_bytes]: /dev/zero or a wrong file given as the
+   plan ends with an error after that much, not when memory runs out. *)
+let read_all ~what ic =
   let b = Buffer.create 4096 in
-  let chunk = Bytes.create 4096 in
+  let chunk = Bytes.create 65536 in
   let rec go () =
     let n = input ic chunk 0 (Bytes.length chunk) in
-    if n > 0 then (Buffer.add_subbytes b chunk 0 n; go ())
+    if n > 0 then begin
+      if Buffer.length b + n > Bounds.max_input_bytes then
+        raise (Input_error (Printf.sprintf "%s: the input is larger than %d bytes (16 MiB), the limit for a plan file"
+                              what Bounds.max_input_bytes));
+      Buffer.add_subbytes b chunk 0 n;
+      go ()
+    end
   in
   go ();
   Buffer.contents b
 
 let read_source ~what name =
   try
-    if name = "-" then read_all stdin
+    if name = "-" then read_all ~what stdin
     else begin
       let ic = open_in_bin name in
-      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ic)
+      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ~what ic)
     end
   with Sys_error msg -> raise (Input_error (Printf.sprintf "%s: %s" what msg))
 
@@ -268,7 +276,7 @@ let main_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
-      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
+      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
   Cmd.group (Cmd.info "redist" ~version:"0.1" ~doc ~man ~exits) commands
 

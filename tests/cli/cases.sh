@@ -53,6 +53,16 @@ run_stdin 'refine b = a:3 * b.1:2\n' check "${S[@]}" --plan -
 run_stdin 'dyn_slice(0, y))\n' check "${W[@]}" --plan -
 run_stdin 'all_reduce(0)\n' check "${W[@]}" --plan -
 run check "${W[@]}" --plan /nonexistent/plan.txt
+# endless or huge input: the size limit, at once (bounded here in time and
+# memory so that a regression fails instead of exhausting the machine)
+run_bounded() {
+  printf '$ redist'; printf ' %q' "$@"; printf '\n'
+  (ulimit -v 4000000; timeout 20 "$redist" "$@") 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+run_bounded check "${W[@]}" --plan /dev/zero
+run_bounded check "${W[@]}" --plan /dev/urandom
+run_bounded gen "${W[@]}" --name w --plan /dev/zero
 
 # show
 run show --mesh '{x:2, y:3}' --type '[3{x}6]'

@@ -111,6 +111,17 @@ let hand_plan_rejected_at_line () =
       Alcotest.(check bool) (msg ^ " names line 6") true (contains msg "line 6: all_gather(0)");
       Alcotest.(check bool) "says why" true (contains msg "not sharded")
 
+(* 1,000,000 comment and blank lines before the worked plan: read in a loop,
+   so neither the stack nor the time grows with the line count; the line
+   numbers still count every line. *)
+let many_blank_lines () =
+  let padding = String.concat "" (List.init 500_000 (fun _ -> "# comment\n\n")) in
+  let r = Planfile.check (worked ()) (padding ^ "dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n") in
+  Alcotest.(check int) "three steps" 3 (List.length r.steps);
+  match Planfile.check (worked ()) (padding ^ "all_reduce(0)\n") with
+  | _ -> Alcotest.fail "accepted an unknown collective"
+  | exception Front.Bad_input msg -> Alcotest.(check bool) (msg ^ " names line 1000001") true (contains msg "line 1000001,")
+
 let json_schema () =
   let r, guarantees = Planning.plan (subaxes ()) in
   let j = Report.json ~guarantees r in
@@ -191,6 +202,7 @@ let () =
           Alcotest.test_case "plan round trip" `Quick plan_round_trip;
           Alcotest.test_case "sub-axis names" `Quick subaxis_names;
           Alcotest.test_case "rejection line" `Quick hand_plan_rejected_at_line;
+          Alcotest.test_case "a million blank lines" `Quick many_blank_lines;
           Alcotest.test_case "json schema" `Quick json_schema ] );
       ( "emitter",
         [ Alcotest.test_case "permute table and groups" `Quick permute_table;
