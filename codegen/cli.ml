@@ -65,7 +65,7 @@ let write_output out text =
             raise (Output_error (Printf.sprintf "-o: writing %s: %s" file msg))))
 
 let guard f =
-  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ s)) fmt in
+  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ Excerpt.shorten_words s)) fmt in
   try f () with
   | Front.Bad_input msg | Input_error msg | Output_error msg -> err "error: %s" msg; 2
   | Report.Rejected msg -> err "plan rejected: %s" msg; 1
@@ -297,15 +297,21 @@ let run argv =
   | Ok (Ok (`Ok code)) -> code
   | Ok (Ok (`Help | `Version)) -> guard (fun () -> write_output None (Buffer.contents helpbuf); 0)
   | Ok (Error _) ->
-      let msg = Buffer.contents errbuf in
-      let first = match String.split_on_char '\n' msg with l :: _ -> l | [] -> "" in
+      (* Cmdliner wraps its message over several lines, then adds a usage
+         line and a hint: the message is every line before those. *)
+      let lines = String.split_on_char '\n' (Buffer.contents errbuf) in
+      let starts_with prefix l = String.length l >= String.length prefix && String.sub l 0 (String.length prefix) = prefix in
+      let rec message = function
+        | l :: rest when not (starts_with "Usage:" l || starts_with "Try " l) -> String.trim l :: message rest
+        | _ -> []
+      in
+      let first = String.concat " " (List.filter (( <> ) "") (message lines)) in
       let body =
         match String.index_opt first ':' with
-        | Some k when String.length first >= 6 && String.sub first 0 6 = "redist" ->
-            String.trim (String.sub first (k + 1) (String.length first - k - 1))
-        | _ -> String.trim first
+        | Some k when starts_with "redist" first -> String.trim (String.sub first (k + 1) (String.length first - k - 1))
+        | _ -> first
       in
-      prerr_endline ("redist: error: " ^ (if body = "" then "invalid command line" else body));
+      prerr_endline ("redist: error: " ^ Excerpt.shorten_words (if body = "" then "invalid command line" else body));
       2
   | Error e ->
       prerr_endline ("redist: internal error: " ^ Printexc.to_string e);

@@ -38,6 +38,9 @@ let lowercase_macros =
   [ "errno"; "assert"; "offsetof"; "stdin"; "stdout"; "stderr"; "linux"; "unix"; "i386"; "setjmp";
     "va_start"; "va_arg"; "va_end"; "va_copy"; "alloca"; "major"; "minor"; "makedev" ]
 
+(* Far beyond a readable name; the name appears in symbols and messages. *)
+let max_name_chars = 200
+
 (* The name goes inside [::redist_gen::p<hash>::], and the generated code
    names everything else from the global namespace ([::std::], [::redist::],
    [::MPI_Comm]), so any identifier compiles there except keywords, macros
@@ -46,6 +49,8 @@ let check_name name =
   let ok_char ch = Syntax.is_name_start ch || Syntax.is_digit ch in
   let refuse why = F.bad "--name: %s is not accepted: %s" (Excerpt.quote name) why in
   if name = "" then F.bad "--name: empty name";
+  if String.length name > max_name_chars then
+    refuse (Printf.sprintf "longer than %d characters" max_name_chars);
   if not (Syntax.is_name_start name.[0] && String.for_all ok_char name) then
     refuse "a C++ identifier has letters, digits and '_', and does not start with a digit";
   if name.[0] = '_' then refuse "names starting with '_' are reserved in C++";

@@ -135,6 +135,29 @@ run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
 run gen "${W[@]}" --name w -o /nonexistent/dir/w.hpp
 run_stdin 'dyn_slice(0, y)\nall_gather(0)\n' gen "${W[@]}" --name w --plan -
 
+# messages are whole (not cut where cmdliner wraps) and echo long input as
+# a bounded excerpt
+run run "${W[@]}" --np 9223372036854775808
+run run "${W[@]}" --backend cuda
+LONG=$(head -c 130000 /dev/zero | tr '\0' a)
+run_long() {  # the command as typed, LONG standing for 130,000 a's
+  local shown=("$@"); printf '$ redist'; printf ' %q' "${shown[@]//$LONG/LONG}"; printf '\n'
+  "$redist" "$@" 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+run_long plan --mesh "{$LONG:2}" --from '[2{z}2]' --to '[2]'
+run_long plan --mesh '{x:2}' --from "[2{$LONG}2]" --to '[2]'
+run_long plan --mesh '{x:2}' --from "${LONG}[2]" --to '[2]'
+run_long plan "${W[@]}" --bogus$LONG
+run_long plan "${W[@]}" "$LONG"
+run_long gen "${W[@]}" --name "$LONG"
+run_long gen "${W[@]}" --name "$LONG-"
+printf 'dyn_slice(0, %s)\n' "$LONG" > "${TMPDIR:-/tmp}/redist-cases-long.plan"
+printf '$ redist check ... --plan FILE  # FILE: dyn_slice(0, LONG)\n'
+"$redist" check "${W[@]}" --plan "${TMPDIR:-/tmp}/redist-cases-long.plan" 2>&1
+printf '[exit %d]\n\n' "$?"
+rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
+
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
 run run "${W[@]}" --np 0
