@@ -70,7 +70,7 @@ let guard f =
   | Front.Bad_input msg | Input_error msg | Output_error msg -> err "error: %s" msg; 2
   | Report.Rejected msg -> err "plan rejected: %s" msg; 1
   | Run.Tool_error msg -> err "error: %s" msg; 4
-  | Bounds.Overflow -> err "error: a total exceeds the 63-bit integer range; the problem is too large"; 2
+  | Bounds.Overflow -> err "error: a count of elements exceeds 2^62 - 1 (4.6e18, the range of the 63-bit integers redist counts in); the problem is too large"; 2
   | Stack_overflow -> err "internal error: stack overflow"; 3
   | Out_of_memory -> err "internal error: out of memory"; 3
   | e -> err "internal error: %s" (Printexc.to_string e); 3

@@ -75,6 +75,8 @@ run gen "${W[@]}" --backend mpi --name worked --dtype f32
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null
 run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null
+# 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
+run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]'
 run gen "${W[@]}" --name 2bad
 run gen "${W[@]}" --name namespace
 run gen --mesh '{x:2}' --from '[1{x}2, 1, 1, 1, 1, 1, 1, 1, 1]' --to '[2, 1, 1, 1, 1, 1, 1, 1, 1]' --name big

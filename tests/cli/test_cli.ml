@@ -165,6 +165,13 @@ let run_result_line () =
   | exception Run.Tool_error msg ->
       Alcotest.(check string) "message" "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices" msg
 
+(* Byte totals past 2^62: 2^60 * 16 = 2^64 exactly, and a carry into a new
+   digit. *)
+let bytes_past_int_range () =
+  Alcotest.(check string) "2^64" "18446744073709551616" (Bounds.mul_decimal (1 lsl 60) 16);
+  Alcotest.(check string) "small" "48" (Bounds.mul_decimal 3 16);
+  Alcotest.(check string) "carry" "9999999999999999990" (Bounds.mul_decimal 999999999999999999 10)
+
 let bad_names () =
   List.iter
     (fun n ->
@@ -208,6 +215,7 @@ let () =
       ( "emitter",
         [ Alcotest.test_case "permute table and groups" `Quick permute_table;
           Alcotest.test_case "bad namespaces" `Quick bad_names;
+          Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "run's result line" `Quick run_result_line ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]
