@@ -23,7 +23,7 @@ if ! "$redist" gen --mesh '{x:2}' --from 'u8[{x}4294967298]' --to '[4294967298]'
      --name large -o "$out/large.hpp"; then
   ko "redist gen failed"
 elif ! mpicxx -std=c++17 -O2 -Wall -Wextra -Werror $(runtime_flags --cflags) -include "$out/large.hpp" \
-       -DREDIST_NS=large tests/e2e/large_message.cpp $(runtime_flags --libs) -o "$out/large.exe"; then
+       -DREDIST_NS=redist_gen::large tests/e2e/large_message.cpp $(runtime_flags --libs) -o "$out/large.exe"; then
   ko "the driver does not build"
 else
   start=$(date +%s)
