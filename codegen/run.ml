@@ -91,8 +91,8 @@ let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_cha
    The exit code is the shell's for a command killed by that signal. *)
 exception Interrupted of { signal : string; exit_code : int }
 
+(* The first SIGINT or SIGTERM; later ones change nothing (see [command]). *)
 let caught_signal = ref None
-let running_child = ref None
 
 let check_interrupted () =
   Option.iter
@@ -101,36 +101,33 @@ let check_interrupted () =
              else Interrupted { signal = "SIGTERM"; exit_code = 143 }))
     !caught_signal
 
-(* The child leads a process group of its own (a new session): the signal
-   reaches what it started (cc1plus and as under mpicxx) once, as mpirun
-   needs (a second SIGINT or SIGTERM makes it quit without stopping its
-   ranks).  Before the child has called setsid, to the child alone. *)
-let forward_to child s =
-  try Unix.kill (-child) s
-  with Unix.Unix_error (Unix.ESRCH, _, _) -> ( try Unix.kill child s with Unix.Unix_error _ -> ())
-
-(* While [f] runs, SIGINT and SIGTERM are passed on to the running child
-   (mpicxx, or mpirun: it stops its ranks) and end the run once the child
-   has exited. *)
+(* While [f] runs, SIGINT and SIGTERM are recorded; [command] passes the
+   first on to its child and ends the run once the child has exited. *)
 let forwarding_signals f =
-  let handle s =
-    caught_signal := Some s;
-    Option.iter (fun child -> forward_to child s) !running_child
-  in
+  let handle s = if !caught_signal = None then caught_signal := Some s in
   let previous = List.map (fun s -> (s, Sys.signal s (Sys.Signal_handle handle))) [ Sys.sigint; Sys.sigterm ] in
   (* A signal ignored by whoever started redist (nohup, a shell's
      background job) stays ignored. *)
   List.iter (function s, Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore | _ -> ()) previous;
   Fun.protect ~finally:(fun () -> List.iter (fun (s, b) -> Sys.set_signal s b) previous) f
 
+(* The child leads a process group of its own (a new session), so the
+   signal reaches what it started (cc1plus and as under mpicxx).  Before the
+   child has called setsid, to the child alone. *)
+let signal_group child s =
+  try Unix.kill (-child) s
+  with Unix.Unix_error (Unix.ESRCH, _, _) -> ( try Unix.kill child s with Unix.Unix_error _ -> ())
+
 type ending = Exited of int | Timed_out
 
-(* How long a child has, after SIGTERM at its deadline, before SIGKILL. *)
+(* How long a child has, after it was told to stop, before SIGKILL. *)
 let grace_s = 10.
 
 (* Runs [prog] in a session of its own with stdin /dev/null (mpirun
    forwards its stdin to rank 0) and stdout and stderr into [log].  Past
-   [timeout] seconds it is stopped: SIGTERM, then SIGKILL [grace_s] later. *)
+   [timeout] seconds it gets SIGTERM; on a caught SIGINT or SIGTERM, that
+   signal, once: a second one makes mpirun quit without stopping its ranks.
+   SIGKILL follows [grace_s] later. *)
 let command ?timeout ~log prog args =
   check_interrupted ();
   let null = Unix.openfile "/dev/null" [ Unix.O_RDONLY; Unix.O_CLOEXEC ] 0 in
@@ -151,33 +148,29 @@ let command ?timeout ~log prog args =
             with _ -> Unix._exit 127)
         | child -> child)
   in
-  running_child := Some child;
-  (* a signal that came before the child was known *)
-  Option.iter (forward_to child) !caught_signal;
   let deadline = Option.map (fun t -> Unix.gettimeofday () +. float_of_int t) timeout in
-  (* Polled, so that the deadline needs no timer and a signal no more than
-     one poll's delay. *)
-  let rec wait kill_at =
+  (* Polled: the deadline needs no timer, and a signal is passed on within
+     one poll. *)
+  let rec wait ~timed_out ~kill_at =
     match Unix.waitpid [ Unix.WNOHANG ] child with
     | 0, _ ->
         let now = Unix.gettimeofday () in
-        let kill_at =
-          match (deadline, kill_at) with
-          | Some d, None when now >= d -> forward_to child Sys.sigterm; Some (now +. grace_s)
-          | _, Some k when now >= k -> forward_to child Sys.sigkill; Some infinity
-          | _ -> kill_at
+        let stop s = signal_group child s; Some (now +. grace_s) in
+        let timed_out, kill_at =
+          match (kill_at, !caught_signal, deadline) with
+          | None, Some s, _ -> (timed_out, stop s)
+          | None, None, Some d when now >= d -> (true, stop Sys.sigterm)
+          | Some k, _, _ when now >= k -> signal_group child Sys.sigkill; (timed_out, Some infinity)
+          | _ -> (timed_out, kill_at)
         in
         Unix.sleepf 0.02;
-        wait kill_at
-    | _, status -> (
-        match (kill_at, status) with
-        | Some _, _ -> Timed_out
-        | None, Unix.WEXITED code -> Exited code
-        | None, (Unix.WSIGNALED _ | Unix.WSTOPPED _) -> Exited 128)
-    | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait kill_at
+        wait ~timed_out ~kill_at
+    | _, Unix.WEXITED code when not timed_out -> Exited code
+    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128
+    | _ -> Timed_out
+    | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait ~timed_out ~kill_at
   in
-  let ending = wait None in
-  running_child := None;
+  let ending = wait ~timed_out:false ~kill_at:None in
   check_interrupted ();
   ending
 

@@ -128,36 +128,37 @@ else
   ko "mpirun flags: as root '$(cat "$tmp/rec/root" 2>&1)', as nobody '$(cat "$tmp/rec/nobody" 2>&1)'"
 fi
 
-# interrupt SIGNAL EXIT WHEN: a long run gets SIGNAL once a process whose
-# command line matches WHEN (after the temporary directory's path) is up;
-# within 5 s redist must exit with EXIT and leave no process (compiler,
-# mpirun, rank) or temporary directory behind.  Started with SIGINT at its
-# default action, as from a terminal (a script's background job would
-# ignore it).
+# interrupt SIGNALS EXIT WHEN LABEL: a long run gets each of SIGNALS (50 ms
+# apart) once a process whose command line matches WHEN (after the
+# temporary directory's path) is up; within 5 s redist must exit with EXIT,
+# naming the first signal, and leave no process (compiler, mpirun, rank) or
+# temporary directory behind.  Started with SIGINT at its default action,
+# as from a terminal (a script's background job would ignore it).
 interrupt() {
-  local sig=$1 want=$2 when=$3 dir=$tmp/interrupt-$1-$4 pid i rc left
+  local sigs=$1 want=$2 when=$3 label=$4 dir=$tmp/interrupt-$2-$4 pid i rc left sig
   mkdir -p "$dir"
   TMPDIR=$dir python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
     "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
   pid=$!
   for i in $(seq 300); do pgrep -f "$dir/$when" >/dev/null && break; sleep 0.1; done
   sleep 0.5
-  kill -s "$sig" $pid
+  for sig in $sigs; do kill -s "$sig" $pid; sleep 0.05; done
   for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
   if kill -0 $pid 2>/dev/null; then kill -KILL $pid; fi
   wait $pid
   rc=$?
   left=$(pgrep -f "$dir")
   if [ "$rc" -eq "$want" ] && [ -z "$left" ] && [ -z "$(ls -A "$dir")" ] &&
-     grep -q "^redist: error: interrupted by $sig: mpirun and its ranks were stopped$" "$dir.out"; then
-    ok "$sig while $4: exit $want within 5 s, no process or temporary directory left"
+     grep -q "^redist: error: interrupted by ${sigs%% *}: mpirun and its ranks were stopped$" "$dir.out"; then
+    ok "$sigs while $label: exit $want within 5 s, no process or temporary directory left"
   else
-    ko "$sig while $4: exit $rc (expected $want), left: processes [$(echo $left)], files [$(ls -A "$dir")]; $(head -c 300 "$dir.out")"
+    ko "$sigs while $label: exit $rc (expected $want), left: processes [$(echo $left)], files [$(ls -A "$dir")]; $(head -c 300 "$dir.out")"
     [ -n "$left" ] && kill -KILL $left
   fi
 }
 interrupt SIGTERM 143 '.*/driver 1000$' running
 interrupt SIGINT 130 '.*/driver 1000$' running
+interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
 
 # The help documents each exit code these tests see, and 1 as a failed check.
