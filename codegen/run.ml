@@ -188,7 +188,8 @@ let first_error log =
   | None, None, [] -> "no output"
 
 let temp_dir () =
-  let base = Filename.get_temp_dir_name () in
+  (* An empty TMPDIR means unset (POSIX), not the current directory. *)
+  let base = match Sys.getenv_opt "TMPDIR" with Some d when d <> "" -> d | _ -> "/tmp" in
   let rng = Random.State.make_self_init () in
   let rec attempt tries =
     let d = base / Printf.sprintf "redist-run-%d-%06x" (Unix.getpid ()) (Random.State.bits rng land 0xffffff) in

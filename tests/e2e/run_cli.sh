@@ -128,6 +128,11 @@ else
   ko "mpirun flags: as root '$(cat "$tmp/rec/root" 2>&1)', as nobody '$(cat "$tmp/rec/nobody" 2>&1)'"
 fi
 
+# An empty TMPDIR means /tmp, not the current directory.
+TMPDIR= PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
+if grep -q ' /tmp/redist-run-[^ /]*/driver ' "$tmp/rec/root"; then ok "TMPDIR empty: /tmp"
+else ko "TMPDIR empty: mpirun got $(cat "$tmp/rec/root")"; fi
+
 # interrupt SIGNALS EXIT WHEN LABEL: a long run gets each of SIGNALS (50 ms
 # apart) once a process whose command line matches WHEN (after the
 # temporary directory's path) is up; within 5 s redist must exit with EXIT,
