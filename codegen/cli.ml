@@ -278,7 +278,7 @@ let main_cmd =
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
       `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
-  Cmd.group (Cmd.info "redist" ~version:"0.1" ~doc ~man ~exits) commands
+  Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man ~exits) commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the
    same one-line form as every other error.  Help and version text are
