@@ -8,11 +8,19 @@
 module C = Redist_core
 module F = Front
 
+(* The C++ storage type of a dtype.  The runtime moves bytes and never
+   computes with elements, so types C++17 lacks are their bits: bf16 and f16
+   as std::uint16_t, the fp8 formats as a one-byte struct of their own. *)
 let ctype = function
   | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "::std::uint16_t"
-  | "i32" -> "::std::int32_t" | "i64" -> "::std::int64_t" | "u8" -> "::std::uint8_t"
-  | "c128" -> "::std::complex<double>"
+  | "f8e4m3" | "f8e5m2" as d -> d
+  | "i8" -> "::std::int8_t" | "i16" -> "::std::int16_t" | "i32" -> "::std::int32_t" | "i64" -> "::std::int64_t"
+  | "u8" -> "::std::uint8_t" | "u16" -> "::std::uint16_t" | "u32" -> "::std::uint32_t" | "u64" -> "::std::uint64_t"
+  | "bool" -> "bool" | "c64" -> "::std::complex<float>" | "c128" -> "::std::complex<double>"
   | d -> invalid_arg ("ctype " ^ d)
+
+let is_fp8 dtype = dtype = "f8e4m3" || dtype = "f8e5m2"
+let is_complex dtype = dtype = "c64" || dtype = "c128"
 
 type backend = Mpi | Nccl
 
@@ -222,7 +230,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "//   rule 2 * peak bytes + max scratch = %d is an upper bound)." ((2 * r.peak * elem) + scratch_bytes);
   line "#pragma once";
   line "";
-  if p.dtype = "c128" then line "#include <complex>";
+  if is_complex p.dtype then line "#include <complex>";
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "#include <cstring>";
@@ -260,6 +268,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "inline namespace %s {  // this problem and plan" tag;
   line "namespace %s {" name;
   line "";
+  if is_fp8 p.dtype then begin
+    line "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype;
+    line "struct %s {" p.dtype;
+    line "  ::std::uint8_t bits;";
+    line "};";
+  end;
   line "using value_type = %s;  // storage type of %s" (ctype p.dtype) p.dtype;
   line "inline constexpr ::std::size_t kElemBytes = %d;" elem;
   line "static_assert(sizeof(value_type) == kElemBytes, \"element size\");";

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 redist=${REDIST:-_build/default/codegen/main.exe}
 out=_build/cli-cxx
 include=runtime/include
-mkdir -p "$out/obj"
+mkdir -p "$out/obj" "$out/link"
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
   echo "note: NCCL headers skipped (need $include/redist/nccl.hpp and $cuda_include/cuda_runtime.h)"
@@ -44,7 +44,7 @@ for name in size_t uint8_t main std redist redist_gen memcpy MPI_Comm value_type
   if ! "$redist" gen "${W[@]}" --name "$name" -o "$out/name_$name.hpp"; then ko "--name $name refused"; continue; fi
   for std in c++17 gnu++17 c++20; do
     if printf '#include "name_%s.hpp"\nint main() { return redist_gen::%s::kDevices == 6 ? 0 : 1; }\n' "$name" "$name" |
-         mpicxx -std="$std" -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/obj/name.o"; then
+         mpicxx -std="$std" -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/link/name.o"; then
       ok "--name $name compiles with -std=$std, beside main()"
     else
       ko "--name $name does not compile with -std=$std"
@@ -77,16 +77,16 @@ fi
   "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --name twice -o "$out/twice_b.hpp" ||
   ko "twice: redist gen failed"
 tu() { printf '#include "%s"\nint %s() { return static_cast<int>(redist_gen::twice::kTgtElems); }\n' "$1" "$2" |
-         mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/obj/$2.o"; }
+         mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/link/$2.o"; }
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
-printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/obj/main_same.o"
-printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/obj/main_diff.o"
-if mpicxx "$out/obj/ta.o" "$out/obj/ta2.o" "$out/obj/main_same.o" -o "$out/twice_same.exe"; then
+printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
+printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_diff.o"
+if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" -o "$out/twice_same.exe"; then
   ok "one header in two translation units links"
 else
   ko "one header in two translation units does not link"
 fi
-if link_out=$(mpicxx "$out/obj/ta.o" "$out/obj/tb.o" "$out/obj/main_diff.o" -o "$out/twice_diff.exe" 2>&1); then
+if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" -o "$out/twice_diff.exe" 2>&1); then
   ko "two headers with --name twice for different problems linked into one program"
 elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
   ok "two headers with --name twice for different problems: the link fails naming the reused name"
@@ -107,6 +107,15 @@ replicated_to_sharded|{x:2, y:2}|[8, 8]|[4{x}8, 4{y}8]|i32|yes
 gather_all|{x:3}|[3{x}9, 2]|[9, 2]|i64|yes
 transpose_axes|{x:2, y:2}|[2{x,y}8, 4]|[2{y,x}8, 4]|f16|yes
 complex16|{x:2, y:3}|[3{x}6, 6]|[6, 2{y}6]|c128|yes
+dtype_i8|{x:2, y:2}|[4{x}8, 6]|[8, 3{y}6]|i8|yes
+dtype_i16|{x:2, y:3}|[3{x}6]|[2{y}6]|i16|yes
+dtype_u16|{x:4}|[8, 2{x}8]|[2{x}8, 8]|u16|yes
+dtype_u32|{x:2, y:2}|[2{x,y}8, 4]|[2{y,x}8, 4]|u32|yes
+dtype_u64|{a:3, b:6}|[2{a}6]|[1{b}6]|u64|yes
+dtype_bool|{x:2, y:2}|[8, 8]|[4{x}8, 4{y}8]|bool|yes
+dtype_c64|{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|c64|yes
+dtype_f8e4m3|{x:2, y:2}|[2{x}4, 3, 4{y}8]|[4, 3, 2{x,y}8]|f8e4m3|yes
+dtype_f8e5m2|{x:3}|[3{x}9, 2]|[9, 2]|f8e5m2|yes
 '
 randgen=_build/default/tests/cli/random_problems.exe
 dune build -j 1 ./tests/cli/random_problems.exe || ko "random problem generator does not build"
