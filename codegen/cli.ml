@@ -1,8 +1,9 @@
 (* The command line: cmdliner terms for each command, and the guard that
    turns every failure into one line and an exit code:
-   0 success, 1 plan rejected, 2 bad input (including command-line errors)
-   or output that cannot be written,
-   3 internal error (a bug: please report). *)
+   0 success, 1 plan rejected (check, gen --plan) or run not verified,
+   2 bad input (including command-line errors) or output that cannot be
+   written, 3 internal error (a bug: please report), 4 run's toolchain,
+   mpirun or the runtime failed. *)
 
 open Cmdliner
 
@@ -107,11 +108,16 @@ let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object i
 
 let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 
-let exits =
-  [ Cmd.Exit.info 0 ~doc:"on success.";
-    Cmd.Exit.info 1 ~doc:"when the plan is rejected (check).";
-    Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written.";
-    Cmd.Exit.info 3 ~doc:"on an internal error." ]
+(* Exit statuses: each command lists those it can return. *)
+let exit_success = Cmd.Exit.info 0 ~doc:"on success."
+let exit_bad_input =
+  Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written."
+let exit_internal = Cmd.Exit.info 3 ~doc:"on an internal error (a bug: please report it)."
+let exit_rejected what = Cmd.Exit.info 1 ~doc:("when " ^ what ^ " is rejected by the verified checker: the line of its first failing step and why.")
+let exit_not_verified =
+  Cmd.Exit.info 1
+    ~doc:"when the run is not verified: a wrong element in some rank's target box, a changed guard byte, an allocation in run(), or a measured peak above the proven bound."
+let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails, the driver does not compile, mpirun times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)."
 
 (* ---- commands ---- *)
 
@@ -142,7 +148,7 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
 
 let check_cmd =
   let plan_arg =
@@ -171,7 +177,7 @@ let check_cmd =
           "  printf 'refine b = b.0:3 * b.1:2\\\\ndyn_slice(0, b.1)\\\\nall_permute([1{b}6])\\\\n' > sub.plan";
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
-  Cmd.v (Cmd.info "check" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ json_arg)
 
 let show_cmd =
@@ -195,7 +201,7 @@ let show_cmd =
       `P "With $(b,--json): one object of the schema redist/1 with schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent)." ]
     @ examples [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'" ]
   in
-  Cmd.v (Cmd.info "show" ~doc ~man ~exits) Term.(const run $ mesh_arg $ type_arg $ json_arg)
+  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ type_arg $ json_arg)
 
 let gen_cmd =
   let plan_arg =
@@ -241,7 +247,8 @@ let gen_cmd =
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
           "  mpicxx -std=c++17 -Iruntime/include app.cpp _build/runtime/libredist_mpi.a   # after make runtime" ]
   in
-  Cmd.v (Cmd.info "gen" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "gen" ~doc ~man
+           ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
@@ -273,14 +280,13 @@ let run_cmd =
     [ `S Manpage.s_description;
       `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun --allow-run-as-root --oversubscribe -np N).  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
-      `P "The runtime: $(b,REDIST_ROOT) names the redist source tree; otherwise the source tree above the executable or the current directory is used (the library _build/runtime/libredist_mpi.a is built with $(b,make runtime) if missing or older than the runtime's sources), else PREFIX/include and PREFIX/lib next to an installed PREFIX/bin/redist.";
-      `P "Exit 0 only when verified; 1 when the check fails; 2 on bad input; 4 when mpicxx or mpirun is missing, the driver does not compile, mpirun fails or times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)." ]
+      `P "The runtime: $(b,REDIST_ROOT) names the redist source tree; otherwise the source tree above the executable or the current directory is used (the library _build/runtime/libredist_mpi.a is built with $(b,make runtime) if missing or older than the runtime's sources), else PREFIX/include and PREFIX/lib next to an installed PREFIX/bin/redist." ]
     @ examples
         [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
-  let exits = exits @ [ Cmd.Exit.info 4 ~doc:"when the toolchain or mpirun fails, or the runtime refuses the run." ] in
-  Cmd.v (Cmd.info "run" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "run" ~doc ~man
+           ~exits:[ Cmd.Exit.info 0 ~doc:"when the run is verified."; exit_not_verified; exit_bad_input; exit_internal; exit_tool ])
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
@@ -292,9 +298,16 @@ let main_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
+      `P "Each command has its own manual: $(b,redist) $(i,COMMAND) $(b,--help) (e.g. $(b,redist plan --help)); this page is installed as redist(1).";
       `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
-  Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man ~exits) commands
+  Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man
+       ~exits:
+         [ exit_success;
+           Cmd.Exit.info 1 ~doc:"when a plan is rejected ($(b,check), $(b,gen --plan)) or a run is not verified ($(b,run)).";
+           exit_bad_input; exit_internal;
+           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run." ])
+    commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the
    same one-line form as every other error.  Help and version text are

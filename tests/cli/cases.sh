@@ -120,6 +120,17 @@ printf 'dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n' > "$odd_plan"
 rm -f "$odd_plan"
 echo
 
+# each command's exit statuses, as its manual states them; every manual
+# points at redist(1), the page `redist --help=groff` writes
+for c in plan check show gen run; do
+  printf '$ redist %s --help=plain | (exit statuses)\n' "$c"
+  "$redist" "$c" --help=plain | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | grep -E '^ +[0-9] '
+  "$redist" "$c" --help=plain | grep -A1 '^SEE ALSO' | tail -1
+done
+printf '$ redist --help=groff | grep .TH\n'
+"$redist" --help=groff | grep '^\.TH' | sed 's/(revision [^)]*)/(revision REV)/'
+echo
+
 # every command's --help has examples
 for c in plan check show gen; do
   printf '$ redist %s --help=plain | grep -c EXAMPLES\n' "$c"
