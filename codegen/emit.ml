@@ -245,21 +245,22 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "              \"and this runtime's redist/version.hpp has another: regenerate the header with \"";
   line "              \"the redist of this runtime\");";
   line "";
-  (* The same group name for every header of this --name, holding a symbol
-     named by the problem that each header's object refers to: the linker
-     keeps one group per name, so a second header of this name for another
-     problem refers to a symbol that is gone, and the link fails naming it.
+  (* The same section group name for every header of this --name, holding
+     a symbol named by the problem, which run() refers to: the linker keeps
+     one group per name, so the run() of a second header of this name for
+     another problem refers to a symbol that is gone, and the link fails
+     naming it (with --gc-sections too: a kept run() keeps its reference).
      ELF only; the device pass of nvcc sees no host assembly. *)
   let tag = problem_tag ~backend r in
   let guard_sym = Printf.sprintf "redist_gen.%s.%s.name_reused_for_another_problem" name tag in
+  let elf_host_only = "#if defined(__ELF__) && !defined(__CUDA_ARCH__)" in
   line "// Two headers with --name %s for different problems in one program would" name;
   line "// put two different codes under one name: the link fails instead, with an";
   line "// undefined reference to %s." guard_sym;
-  line "#if defined(__ELF__) && !defined(__CUDA_ARCH__)";
+  line "%s" elf_host_only;
   let directives =
     [ Printf.sprintf ".pushsection .rodata.redist_gen.%s,\\\"aG\\\",@progbits,redist_gen.%s,comdat" name name;
-      ".globl " ^ guard_sym; ".hidden " ^ guard_sym; guard_sym ^ ": .byte 0"; ".popsection";
-      ".pushsection .data.rel.ro.redist_gen,\\\"aw\\\""; ".dc.a " ^ guard_sym; ".popsection" ]
+      ".globl " ^ guard_sym; ".hidden " ^ guard_sym; guard_sym ^ ": .byte 0"; ".popsection" ]
   in
   line "__asm__(%s);" (String.concat "\n        " (List.map (Printf.sprintf "\"%s\\n\"") directives));
   line "#endif";
@@ -267,6 +268,11 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "namespace redist_gen {";
   line "inline namespace %s {  // this problem and plan" tag;
   line "namespace %s {" name;
+  line "";
+  line "%s" elf_host_only;
+  line "// The symbol above; run() refers to it.";
+  line "extern const char kProblemSymbol __asm__(\"%s\") __attribute__((visibility(\"hidden\")));" guard_sym;
+  line "#endif";
   line "";
   if is_fp8 p.dtype then begin
     line "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype;
@@ -380,6 +386,9 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "    return ::redist::Status(::redist::Errc::mesh_mismatch, \"%s::run: the mesh has the wrong number of devices\");" name;
   line "  if (src_bytes < kSrcBytes || dst_bytes < kTgtBytes || workspace_bytes < kWorkspaceBytes)";
   line "    return ::redist::Status(::redist::Errc::buffer_too_small, \"%s::run: src, dst or workspace is shorter than kSrcBytes, kTgtBytes, kWorkspaceBytes\");" name;
+  line "%s" elf_host_only;
+  line "  __asm__ volatile(\"\" : : \"r\"(&kProblemSymbol));  // a reference the linker must resolve";
+  line "#endif";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
   line "  (void)ws;";
   if nsteps = 0 then begin

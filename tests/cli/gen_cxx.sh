@@ -76,23 +76,25 @@ fi
 "$redist" gen "${W[@]}" --name twice -o "$out/twice_a.hpp" &&
   "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --name twice -o "$out/twice_b.hpp" ||
   ko "twice: redist gen failed"
-tu() { printf '#include "%s"\nint %s() { return static_cast<int>(redist_gen::twice::kTgtElems); }\n' "$1" "$2" |
+tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twice::run; return keep != nullptr; }\n' "$1" "$2" |
          mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/link/$2.o"; }
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
 printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
 printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_diff.o"
-if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" -o "$out/twice_same.exe"; then
+if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" "${objs[@]}" -o "$out/twice_same.exe"; then
   ok "one header in two translation units links"
 else
   ko "one header in two translation units does not link"
 fi
-if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" -o "$out/twice_diff.exe" 2>&1); then
-  ko "two headers with --name twice for different problems linked into one program"
-elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
-  ok "two headers with --name twice for different problems: the link fails naming the reused name"
-else
-  ko "two headers with --name twice: the link failed without naming it: $link_out"
-fi
+for gc in "" -Wl,--gc-sections; do
+  if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" "${objs[@]}" $gc -o "$out/twice_diff.exe" 2>&1); then
+    ko "two headers with --name twice for different problems linked into one program ${gc:-}"
+  elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
+    ok "two headers with --name twice for different problems: the link ${gc:+($gc) }fails naming the reused name"
+  else
+    ko "two headers with --name twice: the link ${gc:-}failed without naming it: $link_out"
+  fi
+done
 
 # name | mesh | from | to | dtype | run it (yes/no): fixed problems, then
 # random ones from tests/cli/random_problems.ml (fixed seed).
