@@ -173,6 +173,11 @@ let rec repeat x n =
     (fun k -> x :: (repeat x k))
     n
 
+(** val list_sum : int list -> int **)
+
+let list_sum l =
+  fold_right (+) 0 l
+
 (** val prod0 : int list -> int **)
 
 let prod0 xs =
@@ -1383,3 +1388,110 @@ let spread_holder s t r i =
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+type strategy =
+| StratCollectives
+| StratExchange
+| StratAuto
+
+type splan =
+| ByCollectives of refinement * plan
+| ByExchange
+
+(** val pairs_eqb : (int * int) list -> (int * int) list -> bool **)
+
+let rec pairs_eqb xs ys =
+  match xs with
+  | [] -> (match ys with
+           | [] -> true
+           | _ :: _ -> false)
+  | p :: xs' ->
+    let (a, b) = p in
+    (match ys with
+     | [] -> false
+     | p0 :: ys' ->
+       let (c, d) = p0 in (&&) ((&&) ((=) a c) ((=) b d)) (pairs_eqb xs' ys'))
+
+(** val even_problem : layout -> layout -> bool **)
+
+let even_problem s t =
+  let m = ly_m s in
+  (&&)
+    ((&&)
+      ((&&)
+        ((&&)
+          ((&&)
+            ((&&) (pairs_eqb m (ly_m t))
+              (list_eqb s.ly_mesh.pm_ranks (seq 0 (mesh_size m))))
+            (list_eqb t.ly_mesh.pm_ranks (seq 0 (mesh_size m)))) (mesh_wf m))
+        (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
+    (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
+
+(** val largest_box : layout -> int **)
+
+let largest_box l =
+  fold_left (fun acc w ->
+    Stdlib.max acc (match pl_box l w with
+                    | Some b -> box_size b
+                    | None -> 0)) l.ly_mesh.pm_ranks 0
+
+type xcheck_error =
+| NotOneEvenMesh
+| BadRefinement
+| CollectivesRejected of check_error
+| BadLayouts
+
+type xreport = { xr_peak : int; xr_recv : (int -> int);
+                 xr_collectives : report option }
+
+(** val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res **)
+
+let xcheck s t = function
+| ByCollectives (rf, p) ->
+  let m = ly_m s in
+  if negb (even_problem s t)
+  then Error NotOneEvenMesh
+  else if negb (refine_ok m rf)
+       then Error BadRefinement
+       else (match check (refine_mesh rf m) (refine_ty rf s.ly_ty)
+                     (refine_ty rf t.ly_ty) p with
+             | OK rep ->
+               OK { xr_peak = rep.rp_peak; xr_recv = (fun r ->
+                 list_sum (map (fun s0 -> s0.sr_recv r) rep.rp_steps));
+                 xr_collectives = (Some rep) }
+             | Error e -> Error (CollectivesRejected e))
+| ByExchange ->
+  if layouts_wf s t
+  then OK { xr_peak = (Stdlib.max (largest_box s) (largest_box t)); xr_recv =
+         (recv_lower_bound s t); xr_collectives = None }
+  else Error BadLayouts
+
+(** val exchange_busiest : layout -> layout -> int **)
+
+let exchange_busiest s t =
+  fold_left (fun acc r -> Stdlib.max acc (recv_lower_bound s t r))
+    t.ly_mesh.pm_ranks 0
+
+(** val plan_with : strategy -> layout -> layout -> splan option **)
+
+let plan_with s s0 t =
+  let m = ly_m s0 in
+  let exchange_plan = if layouts_wf s0 t then Some ByExchange else None in
+  if even_problem s0 t
+  then (match s with
+        | StratCollectives ->
+          let (rf, p) = planner m s0.ly_ty t.ly_ty in
+          Some (ByCollectives (rf, p))
+        | StratExchange -> exchange_plan
+        | StratAuto ->
+          (match planner_choice m s0.ly_ty t.ly_ty with
+           | Some p0 ->
+             let (p1, cost) = p0 in
+             let (rf, p) = p1 in
+             if cost_lt ((exchange_busiest s0 t), (Stdlib.Int.succ 0)) cost
+             then exchange_plan
+             else Some (ByCollectives (rf, p))
+           | None -> exchange_plan))
+  else (match s with
+        | StratCollectives -> None
+        | _ -> exchange_plan)
