@@ -667,13 +667,24 @@ let overlap a n b k =
 
 (** val lower_bound_recv : mesh -> ty -> ty -> int -> int **)
 
-let lower_bound_recv m src tgt r =
-  let c = device_of_rank m r in
-  (fun a b -> Stdlib.max 0 (a - b)) (local_size m tgt)
+let lower_bound_recv m src tgt =
+  let ws = rank_weights m in
+  let dims =
+    map (fun pat ->
+      let (ds, dt) = pat in
+      ((((extent m ds), (map (weight_of ws) (fst ds))), (extent m dt)),
+      (map (weight_of ws) (fst dt)))) (combine src tgt)
+  in
+  let n = local_size m tgt in
+  (fun r ->
+  (fun a b -> Stdlib.max 0 (a - b)) n
     (prod0
-      (map (fun de ->
-        overlap (offset m (fst de) c) (extent m (fst de))
-          (offset m (snd de) c) (extent m (snd de))) (combine src tgt)))
+      (map (fun pat ->
+        let (y, b) = pat in
+        let (y0, et) = y in
+        let (es, a) = y0 in
+        overlap (( * ) es (radix_of_rank a r)) es
+          (( * ) et (radix_of_rank b r)) et) dims)))
 
 (** val is_slice : collective -> bool **)
 

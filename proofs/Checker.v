@@ -133,10 +133,15 @@ Definition max_over_ranks (m : mesh) (f : nat -> nat) : nat :=
 Definition overlap (a n b k : nat) : nat := Nat.min (a + n) (b + k) - Nat.max a b.
 
 (** Elements of rank [r]'s target box that are not in its source box: no plan
-    can make [r] receive fewer. *)
-Definition lower_bound_recv (m : mesh) (src tgt : ty) (r : nat) : nat :=
-  let c := device_of_rank m r in
-  local_size m tgt
-  - prod (map (fun de => overlap (offset m (fst de) c) (extent m (fst de))
-                                 (offset m (snd de) c) (extent m (snd de)))
-              (combine src tgt)).
+    can make [r] receive fewer.  Per dimension, the box of a type starts at
+    its extent times the rank's chunk index, read from the rank's digits as
+    in [step_recv] ([Trafficproof.lower_bound_recv_boxes] states it with
+    devices and offsets). *)
+Definition lower_bound_recv (m : mesh) (src tgt : ty) : nat -> nat :=
+  let ws := rank_weights m in
+  let dims := map (fun '(ds, dt) => (extent m ds, map (weight_of ws) (fst ds),
+                                     extent m dt, map (weight_of ws) (fst dt)))
+                  (combine src tgt) in
+  let n := local_size m tgt in
+  fun r => n - prod (map (fun '(es, a, et, b) =>
+                            overlap (es * radix_of_rank a r) es (et * radix_of_rank b r) et) dims).

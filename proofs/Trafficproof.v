@@ -506,3 +506,22 @@ Proof.
   destruct (ty_eqb final tgt); [| discriminate].
   injection H as <-. simpl. eapply check_steps_traffic; eassumption.
 Qed.
+
+(** The lower bound the command reports: the elements of the rank's target
+    box that lie outside its source box. *)
+Theorem lower_bound_recv_boxes : forall m src tgt r, mesh_wf m = true ->
+  ty_wf m src = true -> ty_wf m tgt = true -> r < mesh_size m ->
+  let c := device_of_rank m r in
+  lower_bound_recv m src tgt r
+  = local_size m tgt
+    - prod (map (fun de => overlap (offset m (fst de) c) (extent m (fst de))
+                                   (offset m (snd de) c) (extent m (snd de)))
+                (combine src tgt)).
+Proof.
+  intros m src tgt r Hm Hs Ht Hr. cbv zeta. unfold lower_bound_recv. f_equal. f_equal.
+  rewrite map_map. apply map_ext_in. intros [ds dt] Hin. simpl.
+  apply in_combine_l in Hin as Hl. apply in_combine_r in Hin as Hr'.
+  unfold offset. rewrite !radix_of_rank_eq; try assumption; [reflexivity | |];
+    intros x Hx; [apply (ty_wf_axes_in_mesh m tgt Ht) | apply (ty_wf_axes_in_mesh m src Hs)];
+    eapply In_ty_axes; eassumption.
+Qed.
