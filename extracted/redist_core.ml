@@ -576,6 +576,63 @@ let rec ty_eqb t u =
      | [] -> false
      | e :: u' -> (&&) (dimty_eqb d e) (ty_eqb t' u'))
 
+(** val rank_weights : mesh -> (axis * (int * int)) list **)
+
+let rec rank_weights = function
+| [] -> []
+| p :: m' -> let (x, s) = p in (x, ((mesh_size m'), s)) :: (rank_weights m')
+
+(** val weight_of : (axis * (int * int)) list -> axis -> int * int **)
+
+let rec weight_of ws x =
+  match ws with
+  | [] -> ((Stdlib.Int.succ 0), (Stdlib.Int.succ 0))
+  | p0 :: ws' -> let (y, p) = p0 in if (=) x y then p else weight_of ws' x
+
+(** val radix_of_rank : (int * int) list -> int -> int **)
+
+let radix_of_rank digits r =
+  fold_left (fun acc pat ->
+    let (w, s) = pat in
+    (+) (( * ) acc s)
+      ((fun a b -> if b = 0 then a else a mod b)
+        ((fun a b -> if b = 0 then 0 else a / b) r w) s)) digits 0
+
+(** val moved_dims :
+    (axis * (int * int)) list -> ty -> ty -> ((int * int) list * (int * int)
+    list) list **)
+
+let rec moved_dims ws t t' =
+  match t with
+  | [] -> []
+  | d :: u ->
+    let (xs, _) = d in
+    (match t' with
+     | [] -> []
+     | d0 :: u' ->
+       let (ys, _) = d0 in
+       if list_eqb xs ys
+       then moved_dims ws u u'
+       else ((map (weight_of ws) xs),
+              (map (weight_of ws) ys)) :: (moved_dims ws u u'))
+
+(** val permute_recv : mesh -> ty -> ty -> int -> int **)
+
+let permute_recv m t t' =
+  let moved = moved_dims (rank_weights m) t t' in
+  let n = local_size m t in
+  (fun r ->
+  if forallb (fun pat ->
+       let (a, b) = pat in (=) (radix_of_rank a r) (radix_of_rank b r)) moved
+  then 0
+  else n)
+
+(** val step_recv : mesh -> ty -> collective -> int -> int **)
+
+let step_recv m t k = match k with
+| AllPermute t' -> permute_recv m t t'
+| _ -> let n = recv_count m t k 0 in (fun _ -> n)
+
 (** val check_steps :
     mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res **)
 
@@ -589,7 +646,7 @@ let rec check_steps m t p i =
         | OK a ->
           let (reps, final) = a in
           OK (({ sr_collective = k; sr_type = t'; sr_local_size =
-          (local_size m t'); sr_recv = (recv_count m t k) } :: reps), final)
+          (local_size m t'); sr_recv = (step_recv m t k) } :: reps), final)
         | Error e -> Error e)
      | Error e -> Error (StepFailed (i, e)))
 
@@ -628,13 +685,24 @@ let overlap a n b k =
 
 (** val lower_bound_recv : mesh -> ty -> ty -> int -> int **)
 
-let lower_bound_recv m src tgt r =
-  let c = device_of_rank m r in
-  (fun a b -> Stdlib.max 0 (a - b)) (local_size m tgt)
+let lower_bound_recv m src tgt =
+  let ws = rank_weights m in
+  let dims =
+    map (fun pat ->
+      let (ds, dt) = pat in
+      ((((extent m ds), (map (weight_of ws) (fst ds))), (extent m dt)),
+      (map (weight_of ws) (fst dt)))) (combine src tgt)
+  in
+  let n = local_size m tgt in
+  (fun r ->
+  (fun a b -> Stdlib.max 0 (a - b)) n
     (prod0
-      (map (fun de ->
-        overlap (offset m (fst de) c) (extent m (fst de))
-          (offset m (snd de) c) (extent m (snd de))) (combine src tgt)))
+      (map (fun pat ->
+        let (y, b) = pat in
+        let (y0, et) = y in
+        let (es, a) = y0 in
+        overlap (( * ) es (radix_of_rank a r)) es
+          (( * ) et (radix_of_rank b r)) et) dims)))
 
 (** val is_slice : collective -> bool **)
 

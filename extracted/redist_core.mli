@@ -186,6 +186,20 @@ val dimty_eqb : dimty -> dimty -> bool
 
 val ty_eqb : ty -> ty -> bool
 
+val rank_weights : mesh -> (axis * (int * int)) list
+
+val weight_of : (axis * (int * int)) list -> axis -> int * int
+
+val radix_of_rank : (int * int) list -> int -> int
+
+val moved_dims :
+  (axis * (int * int)) list -> ty -> ty -> ((int * int) list * (int * int)
+  list) list
+
+val permute_recv : mesh -> ty -> ty -> int -> int
+
+val step_recv : mesh -> ty -> collective -> int -> int
+
 val check_steps :
   mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res
 

@@ -19,6 +19,7 @@ Print Assumptions check_types.
 Print Assumptions check_peak.
 Print Assumptions received_closed_form.
 Print Assumptions check_traffic.
+Print Assumptions lower_bound_recv_boxes.
 
 (** Mesh refinement: sub-axes keep ranks and boxes. *)
 Print Assumptions split_rank.
