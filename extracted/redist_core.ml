@@ -1457,6 +1457,18 @@ let spread_holder s t r i =
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
 
+(** val block_key : mesh -> ty -> int list -> int list **)
+
+let rec block_key m t i =
+  match t with
+  | [] -> []
+  | d :: t' ->
+    (match i with
+     | [] -> []
+     | x :: i' ->
+       ((fun a b -> if b = 0 then 0 else a / b) x (block_size m d)) :: 
+         (block_key m t' i'))
+
 type strategy =
 | StratCollectives
 | StratExchange

@@ -402,6 +402,8 @@ val needers_of : layout -> layout -> int list -> int list
 
 val spread_holder : layout -> layout -> holder_choice
 
+val block_key : mesh -> ty -> int list -> int list
+
 type strategy =
 | StratCollectives
 | StratExchange

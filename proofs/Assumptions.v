@@ -46,6 +46,7 @@ Print Assumptions lower_bound_recv_even.
 Print Assumptions exchange_sound.
 Print Assumptions exchange_recv_exact.
 Print Assumptions spread_holder_ok.
+Print Assumptions spread_holder_blockwise.
 
 (** The traffic lower bound. *)
 Print Assumptions lower_bound_sound.

@@ -53,3 +53,13 @@ Definition spread_holder (S T : layout) : holder_choice :=
       let hs := holders_of S i in
       let k := match index_of r (needers_of S T i) with Some k => k | None => 0 end in
       nth (k mod length hs) hs r.
+
+(** The ceil block of every dimension that global index [i] falls in.
+    [spread_holder] is the same on indices with the same blocks under the
+    source and the target layouts ([Exchangeproof.spread_holder_blockwise]),
+    so a generator may choose holders once per such cell. *)
+Fixpoint block_key (m : mesh) (t : ty) (i : list nat) : list nat :=
+  match t, i with
+  | d :: t', x :: i' => x / block_size m d :: block_key m t' i'
+  | _, _ => []
+  end.
