@@ -1469,6 +1469,65 @@ let rec block_key m t i =
        ((fun a b -> if b = 0 then 0 else a / b) x (block_size m d)) :: 
          (block_key m t' i'))
 
+(** val cuts : int -> int -> int -> int -> int -> (int * int) list **)
+
+let rec cuts fuel lo hi bs bt =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (<) lo hi
+    then let next =
+           Stdlib.min hi
+             (Stdlib.min
+               (( * ) (Stdlib.Int.succ
+                 ((fun a b -> if b = 0 then 0 else a / b) lo bs)) bs)
+               (( * ) (Stdlib.Int.succ
+                 ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt))
+         in
+         (lo,
+         ((fun a b -> Stdlib.max 0 (a - b)) next lo)) :: (cuts f next hi bs
+                                                           bt)
+    else [])
+    fuel
+
+(** val dims_cuts : box -> int list -> int list -> (int * int) list list **)
+
+let rec dims_cuts tb bss bts =
+  match tb with
+  | [] -> []
+  | p :: tb' ->
+    let (lo, n) = p in
+    (match bss with
+     | [] -> []
+     | bs :: bss' ->
+       (match bts with
+        | [] -> []
+        | bt :: bts' ->
+          (cuts n lo ((+) lo n) (Stdlib.max (Stdlib.Int.succ 0) bs)
+            (Stdlib.max (Stdlib.Int.succ 0) bt)) :: (dims_cuts tb' bss' bts')))
+
+(** val cell_boxes : (int * int) list list -> box list **)
+
+let rec cell_boxes = function
+| [] -> [] :: []
+| ivs :: rest ->
+  flat_map (fun iv -> map (fun x -> iv :: x) (cell_boxes rest)) ivs
+
+(** val recv_cells : layout -> layout -> int -> box list **)
+
+let recv_cells s t r =
+  match pl_box t r with
+  | Some tb ->
+    cell_boxes
+      (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
+        (map (block_size (ly_m t)) t.ly_ty))
+  | None -> []
+
+(** val recv_messages : layout -> layout -> int -> (int * box) list **)
+
+let recv_messages s t r =
+  map (fun c -> ((spread_holder s t r (map fst c)), c)) (recv_cells s t r)
+
 type strategy =
 | StratCollectives
 | StratExchange

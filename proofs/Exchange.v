@@ -63,3 +63,48 @@ Fixpoint block_key (m : mesh) (t : ty) (i : list nat) : list nat :=
   | d :: t', x :: i' => x / block_size m d :: block_key m t' i'
   | _, _ => []
   end.
+
+(** ** The exchange as messages of boxes
+
+    A target box is cut, in every dimension, at every source and target
+    block boundary; on each cell [spread_holder] is constant, so each cell
+    is one message from one holder ([recv_messages]; a message from [r]
+    itself is a local copy).  [Exchangeproof.recv_messages_exact]: the
+    cells of a rank's messages cover its target box exactly once, each
+    from the holder [spread_holder] names for every index in it. *)
+
+(** [[lo, hi)] cut at every multiple of [bs] and of [bt] ([fuel]: [hi - lo]). *)
+Fixpoint cuts (fuel lo hi bs bt : nat) : list (nat * nat) :=
+  match fuel with
+  | 0 => []
+  | S f =>
+      if lo <? hi then
+        let next := Nat.min hi (Nat.min (S (lo / bs) * bs) (S (lo / bt) * bt)) in
+        (lo, next - lo) :: cuts f next hi bs bt
+      else []
+  end.
+
+(** Per dimension of a target box: its cells, cut at every source and target block boundary. *)
+Fixpoint dims_cuts (tb : box) (bss bts : list nat) : list (list (nat * nat)) :=
+  match tb, bss, bts with
+  | (lo, n) :: tb', bs :: bss', bt :: bts' =>
+      cuts n lo (lo + n) (Nat.max 1 bs) (Nat.max 1 bt) :: dims_cuts tb' bss' bts'
+  | _, _, _ => []
+  end.
+
+Fixpoint cell_boxes (ivss : list (list (nat * nat))) : list box :=
+  match ivss with
+  | [] => [[]]
+  | ivs :: rest => flat_map (fun iv => map (cons iv) (cell_boxes rest)) ivs
+  end.
+
+Definition recv_cells (S T : layout) (r : nat) : list box :=
+  match pl_box T r with
+  | Some tb => cell_boxes (dims_cuts tb (map (block_size (ly_m S)) (ly_ty S))
+                                        (map (block_size (ly_m T)) (ly_ty T)))
+  | None => []
+  end.
+
+(** What rank [r] receives: per cell of its target box, the sending rank and the cell. *)
+Definition recv_messages (S T : layout) (r : nat) : list (nat * box) :=
+  map (fun c => (spread_holder S T r (map fst c), c)) (recv_cells S T r).

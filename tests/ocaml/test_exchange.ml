@@ -114,8 +114,14 @@ let judge_exchange s t =
               | None -> false)
             (box_indices (box_shape tb))
         in
+        (* The messages as boxes: they tile the target box, and those from
+           other ranks add up to the traffic. *)
+        let msgs = recv_messages s t r in
+        let cells_from p = List.fold_left (fun a (src, c) -> if p src then a + box_size c else a) 0 msgs in
         (* [moved] is [exchange_received], counted here from the same run. *)
         data_ok
+        && cells_from (fun _ -> true) = box_size tb
+        && cells_from (fun src -> src <> r) = !moved
         && !moved = recv_lower_bound s t r
         && !moved = List.length (missing s t r)
   in
