@@ -169,7 +169,7 @@ interrupt SIGTERM 143 '.*/run_main.cpp' compiling
 # The help documents each exit code these tests see, and 1 as a failed check.
 "$redist" run --help=plain >"$tmp/help" 2>&1
 missing=$(for code in 0 1 2 3 4 130 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
-if [ -z "$missing" ] && grep -qE '^ +1 +when the run completed but the check failed' "$tmp/help"; then
+if [ -z "$missing" ] && grep -qE '^ +1 +when the run is not verified' "$tmp/help"; then
   ok "help: exit codes 0 1 2 3 4 130 143"
 else
   ko "help: exit codes missing or wrong: $(echo $missing)"
@@ -217,7 +217,7 @@ fi
   --dtype f32 --name reshard -o "$tmp/reshard.hpp"
 cmake --install _build/runtime --prefix "$tmp/inst" >/dev/null
 app_flags=(-std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" tests/e2e/app_example.cpp)
-if mpicxx "${app_flags[@]}" -Iruntime/include _build/runtime/libredist_mpi.a -o "$tmp/app_plain" 2>"$tmp/err" &&
+if mpicxx "${app_flags[@]}" -I"$prefix/include" "${libs[@]}" -o "$tmp/app_plain" 2>"$tmp/err" &&
    PKG_CONFIG_PATH=$(dirname "$(find "$tmp/inst" -name redist_mpi.pc)") &&
    mpicxx $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --cflags redist_mpi) "${app_flags[@]}" \
      $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --libs redist_mpi) -o "$tmp/app_pc" 2>>"$tmp/err"; then
