@@ -6,6 +6,7 @@
 // independently of the runtime; every element of every rank is checked
 // against the global array, whose element at global index g is a function of g.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -202,7 +203,7 @@ std::vector<unsigned char> fill(const NaiveBox& box, const Problem& p, unsigned 
 }
 
 // Runs one problem on every rank and checks what this rank ends with.
-void check_problem(const Problem& p, unsigned salt, test::Tally& tally) {
+void check_problem(const Problem& p, const World& world, unsigned salt, test::Tally& tally) {
   const int me = test::world_rank();
   const std::string what = describe(p);
   redist::Exchange ex;
@@ -210,7 +211,6 @@ void check_problem(const Problem& p, unsigned salt, test::Tally& tally) {
       MPI_COMM_WORLD, p.source, p.source_layout, p.target, p.target_layout, p.elem_bytes, &ex);
   if (!created.ok()) return tally.fail(what + ": " + created.message());
 
-  const World world(p, test::world_size());
   const NaiveBox& src_box = world.source_of[me];
   const NaiveBox& tgt_box = world.target_of[me];
   const std::size_t src_bytes = src_box.elements() * p.elem_bytes;
@@ -263,12 +263,74 @@ void check_problem(const Problem& p, unsigned salt, test::Tally& tally) {
   if (got_to != expect_to) tally.fail(what + ": sends differ from the spread rule's");
 }
 
+// The classes of problems the generator must produce, so that a change to it
+// cannot silently narrow what the random test covers.
+struct Coverage {
+  int uneven = 0, empty_box = 0, same_mesh = 0, different_sizes = 0, submesh = 0, disjoint = 0,
+      overlapping = 0, permuted = 0;
+  int dims[5] = {}, elem_sizes[17] = {};
+
+  void add(const Problem& p, const World& world) {
+    auto is_uneven = [](const redist::BlockLayout& l, const redist::PlacedMesh& m) {
+      for (int d = 0; d < l.ndim; ++d) {
+        std::size_t parts = 1;
+        for (int k = 0; k < l.sharding[d].count; ++k) parts *= m.axis_size[l.sharding[d].axis[k]];
+        if (l.extent[d] % parts != 0) return true;
+      }
+      return false;
+    };
+    auto any_empty = [](const std::vector<NaiveBox>& boxes) {
+      return std::any_of(boxes.begin(), boxes.end(), [](const NaiveBox& b) { return b.elements() == 0; });
+    };
+    auto is_permuted = [](const redist::PlacedMesh& m) {
+      for (int q = 1; q < m.size(); ++q)
+        if (m.ranks[q] != m.ranks[q - 1] + 1) return true;
+      return false;
+    };
+    std::vector<int> a = p.source.ranks, b = p.target.ranks, common;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+    const bool same = mesh_text(p.source) == mesh_text(p.target);
+    uneven += is_uneven(p.source_layout, p.source) || is_uneven(p.target_layout, p.target);
+    empty_box += any_empty(world.source_at) || any_empty(world.target_at);
+    same_mesh += same;
+    different_sizes += p.source.size() != p.target.size();
+    submesh += p.source.size() < test::world_size() || p.target.size() < test::world_size();
+    disjoint += common.empty();
+    overlapping += !common.empty() && a != b;
+    permuted += is_permuted(p.source) || is_permuted(p.target);
+    ++dims[p.source_layout.ndim];
+    ++elem_sizes[p.elem_bytes];
+  }
+
+  void check() const {
+    CHECK(same_mesh > 0);
+    for (int d = 1; d <= 4; ++d) CHECK(dims[d] > 0);
+    for (std::size_t e : kElemSizes) CHECK(elem_sizes[e] > 0);
+    if (test::world_size() == 1) return;  // one rank: every mesh is {1}@[0]
+    CHECK(uneven > 0);
+    CHECK(empty_box > 0);
+    CHECK(different_sizes > 0);
+    CHECK(submesh > 0);
+    CHECK(disjoint > 0);
+    CHECK(overlapping > 0);
+    CHECK(permuted > 0);
+  }
+};
+
 TEST_CASE("exchange: 200 random problems per world size, every element of every rank") {
   std::mt19937 rng(20261123u + static_cast<unsigned>(test::world_size()));
   test::Tally tally;
-  for (int i = 0; i < kProblems; ++i)
-    check_problem(random_problem(rng, test::world_size()), static_cast<unsigned>(i + 1), tally);
+  Coverage coverage;
+  for (int i = 0; i < kProblems; ++i) {
+    const Problem p = random_problem(rng, test::world_size());
+    const World world(p, test::world_size());
+    check_problem(p, world, static_cast<unsigned>(i + 1), tally);
+    coverage.add(p, world);
+  }
   tally.finish();
+  coverage.check();
 }
 
 // ---- misuse -------------------------------------------------------------------------
