@@ -52,10 +52,7 @@ class Side {
     return p < 0 ? Box{layout_.ndim, {}, {}} : block_box(layout_, mesh_, p);
   }
   Box block_box_at(const std::size_t* index) const { return block_at(layout_, mesh_, index); }
-  std::size_t block_size(int d) const {
-    const std::size_t parts = block_count(layout_, mesh_, d);
-    return (layout_.extent[d] + parts - 1) / parts;
-  }
+  std::size_t block_size(int d) const { return redist::block_size(layout_, mesh_, d); }
   // Linear number of a block index (mixed radix over the block counts).
   std::size_t block_number(const std::size_t* index) const {
     std::size_t n = 0;

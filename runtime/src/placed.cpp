@@ -55,6 +55,11 @@ std::size_t block_count(const BlockLayout& layout, const PlacedMesh& mesh, int d
   return parts;
 }
 
+std::size_t block_size(const BlockLayout& layout, const PlacedMesh& mesh, int dim) {
+  const std::size_t parts = block_count(layout, mesh, dim);
+  return (layout.extent[dim] + parts - 1) / parts;
+}
+
 std::size_t block_index(const BlockLayout& layout, const PlacedMesh& mesh, int position, int dim) {
   std::size_t c = 0;
   const DimSharding& s = layout.sharding[dim];
@@ -69,8 +74,7 @@ Box block_at(const BlockLayout& layout, const PlacedMesh& mesh, const std::size_
   box.ndim = layout.ndim;
   for (int d = 0; d < layout.ndim; ++d) {
     const std::size_t n = layout.extent[d];
-    const std::size_t parts = block_count(layout, mesh, d);
-    const std::size_t block = (n + parts - 1) / parts;
+    const std::size_t block = block_size(layout, mesh, d);
     // index * block <= (parts - 1) * block < n + parts: no overflow for valid layouts.
     box.lo[d] = std::min(n, index[d] * block);
     box.hi[d] = std::min(n, box.lo[d] + block);

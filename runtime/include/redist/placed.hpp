@@ -60,6 +60,8 @@ int mesh_coord(const PlacedMesh& mesh, int position, int axis);
 
 // P: how many blocks dimension `dim` is cut into (1 when replicated).
 std::size_t block_count(const BlockLayout& layout, const PlacedMesh& mesh, int dim);
+// b = ceil(N / P): the extent of a full block along `dim`.
+std::size_t block_size(const BlockLayout& layout, const PlacedMesh& mesh, int dim);
 // c: which of them mesh position `position` holds.
 std::size_t block_index(const BlockLayout& layout, const PlacedMesh& mesh, int position, int dim);
 // The box of the block with index[d] along each dim d (index[d] < block_count).
