@@ -23,29 +23,28 @@ constexpr int kExchangeTag = 0x7ed2;
 std::string str(long long v) { return std::to_string(v); }
 
 // One side of the exchange: a layout on its placed mesh, with the mesh
-// position of every world rank (-1 outside).
+// position of every world rank (-1 outside) and the block every position
+// holds, numbered (mixed radix of the block indices over the block counts)
+// so that the peer search compares integers.
 class Side {
  public:
   Side(const PlacedMesh& mesh, const BlockLayout& layout, int world_size)
       : mesh_(mesh), layout_(layout), position_of_(static_cast<std::size_t>(world_size), -1) {
-    for (int p = 0; p < mesh.size(); ++p) position_of_[static_cast<std::size_t>(mesh.ranks[p])] = p;
+    for (int p = 0; p < mesh.size(); ++p) {
+      position_of_[static_cast<std::size_t>(mesh.ranks[p])] = p;
+      std::size_t index[kMaxRank];
+      for (int d = 0; d < layout.ndim; ++d) index[d] = block_index(layout, mesh, p, d);
+      block_of_.push_back(block_number(index));
+    }
   }
   const PlacedMesh& mesh() const { return mesh_; }
   int position_of(int world_rank) const { return position_of_[static_cast<std::size_t>(world_rank)]; }
-  // Block index along every dim of mesh position p.
-  void block_of(int p, std::size_t* index) const {
-    for (int d = 0; d < layout_.ndim; ++d) index[d] = block_index(layout_, mesh_, p, d);
-  }
-  bool has_block(int p, const std::size_t* index) const {
-    for (int d = 0; d < layout_.ndim; ++d)
-      if (block_index(layout_, mesh_, p, d) != index[d]) return false;
-    return true;
-  }
-  // Whether world rank r's box on this side is the block `index`; for a
+  std::size_t block_of(int position) const { return block_of_[static_cast<std::size_t>(position)]; }
+  // Whether world rank r's box on this side is block `block`; for a
   // non-empty region of that block, whether r's box contains the region.
-  bool rank_has_block(int r, const std::size_t* index) const {
+  bool rank_has_block(int r, std::size_t block) const {
     const int p = position_of(r);
-    return p >= 0 && has_block(p, index);
+    return p >= 0 && block_of(p) == block;
   }
   Box box_of_rank(int r) const {
     const int p = position_of(r);
@@ -53,7 +52,6 @@ class Side {
   }
   Box block_box_at(const std::size_t* index) const { return block_at(layout_, mesh_, index); }
   std::size_t block_size(int d) const { return redist::block_size(layout_, mesh_, d); }
-  // Linear number of a block index (mixed radix over the block counts).
   std::size_t block_number(const std::size_t* index) const {
     std::size_t n = 0;
     for (int d = 0; d < layout_.ndim; ++d) n = n * block_count(layout_, mesh_, d) + index[d];
@@ -69,6 +67,7 @@ class Side {
   const PlacedMesh& mesh_;
   const BlockLayout& layout_;
   std::vector<int> position_of_;
+  std::vector<std::size_t> block_of_;  // by mesh position
 };
 
 // A region of global indices that moves between two ranks.
@@ -77,16 +76,16 @@ struct Transfer {
   Box region;
 };
 
-// The source positions holding block `index`, in source-mesh order: how many
+// The source positions holding `block`, in source-mesh order: how many
 // there are and which one is number `k` of them (k < count).
-int holder_count(const Side& source, const std::size_t* index) {
+int holder_count(const Side& source, std::size_t block) {
   int count = 0;
-  for (int p = 0; p < source.mesh().size(); ++p) count += source.has_block(p, index) ? 1 : 0;
+  for (int p = 0; p < source.mesh().size(); ++p) count += source.block_of(p) == block ? 1 : 0;
   return count;
 }
-int nth_holder(const Side& source, const std::size_t* index, int k) {
+int nth_holder(const Side& source, std::size_t block, int k) {
   for (int p = 0; p < source.mesh().size(); ++p)
-    if (source.has_block(p, index) && k-- == 0) return p;
+    if (source.block_of(p) == block && k-- == 0) return p;
   return -1;
 }
 
@@ -100,8 +99,8 @@ void find_receives(int me, const Side& source, const Side& target, std::vector<T
   *kept = Box{ndim, {}, {}};
   const int my_position = target.position_of(me);
   if (box_elements(box) == 0) return;
-  std::size_t mine[kMaxRank], first[kMaxRank], last[kMaxRank], index[kMaxRank];
-  target.block_of(my_position, mine);
+  const std::size_t mine = target.block_of(my_position);
+  std::size_t first[kMaxRank], last[kMaxRank], index[kMaxRank];
   for (int d = 0; d < ndim; ++d) {
     first[d] = box.lo[d] / source.block_size(d);
     last[d] = (box.hi[d] - 1) / source.block_size(d);
@@ -109,14 +108,15 @@ void find_receives(int me, const Side& source, const Side& target, std::vector<T
   }
   for (;;) {
     const Box region = intersect(box, source.block_box_at(index));
-    if (source.rank_has_block(me, index)) {
+    const std::size_t block = source.block_number(index);
+    if (source.rank_has_block(me, block)) {
       *kept = region;
     } else {
       // k: my index among the needers of the region, in target-mesh order.
       int k = 0;
       for (int t = 0; t < my_position; ++t)
-        if (target.has_block(t, mine) && !source.rank_has_block(target.mesh().ranks[t], index)) ++k;
-      const int holder = nth_holder(source, index, k % holder_count(source, index));
+        if (target.block_of(t) == mine && !source.rank_has_block(target.mesh().ranks[t], block)) ++k;
+      const int holder = nth_holder(source, block, k % holder_count(source, block));
       receives->push_back({source.mesh().ranks[holder], region});
     }
     int d = ndim - 1;
@@ -133,19 +133,17 @@ void find_sends(int me, const Side& source, const Side& target, std::vector<Tran
   if (my_position < 0) return;
   const Box box = source.box_of_rank(me);
   if (box_elements(box) == 0) return;
-  std::size_t mine[kMaxRank], theirs[kMaxRank];
-  source.block_of(my_position, mine);
+  const std::size_t mine = source.block_of(my_position);
   const int holders = holder_count(source, mine);
   int my_turn = 0;  // my index among the holders
   while (nth_holder(source, mine, my_turn) != my_position) ++my_turn;
   std::vector<int> needers_so_far(target.blocks(), 0);
   for (int t = 0; t < target.mesh().size(); ++t) {
     const int r = target.mesh().ranks[t];
+    if (source.rank_has_block(r, mine)) continue;
     const Box region = intersect(box, target.box_of_rank(r));
-    if (box_elements(region) == 0 || source.rank_has_block(r, mine)) continue;
-    target.block_of(t, theirs);
-    if (needers_so_far[target.block_number(theirs)]++ % holders == my_turn)
-      sends->push_back({r, region});
+    if (box_elements(region) == 0) continue;
+    if (needers_so_far[target.block_of(t)]++ % holders == my_turn) sends->push_back({r, region});
   }
 }
 
