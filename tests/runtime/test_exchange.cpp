@@ -333,6 +333,28 @@ TEST_CASE("exchange: 200 random problems per world size, every element of every 
   coverage.check();
 }
 
+TEST_CASE("exchange: 8-dim arrays, every mesh axis sharding a different dim, reversed ranks") {
+  const int n = test::world_size();
+  test::Tally tally;
+  for (std::size_t elem : kElemSizes) {
+    Problem p;
+    // {2, 1, n/2 or 1}: three axes whatever the world size.
+    const int axes[] = {n >= 2 ? 2 : 1, 1, n >= 4 ? n / 2 : 1};
+    p.source = redist::PlacedMesh::contiguous(axes, 3, 0);
+    p.target = p.source;
+    std::reverse(p.target.ranks.begin(), p.target.ranks.end());
+    p.source_layout.ndim = p.target_layout.ndim = redist::kMaxRank;
+    for (int d = 0; d < redist::kMaxRank; ++d) p.source_layout.extent[d] = p.target_layout.extent[d] = 2 + d % 2;
+    p.source_layout.sharding[0] = redist::DimSharding{2, {0, 2}};
+    p.source_layout.sharding[7] = redist::DimSharding{1, {1}};
+    p.target_layout.sharding[3] = redist::DimSharding{1, {2}};
+    p.target_layout.sharding[5] = redist::DimSharding{2, {1, 0}};
+    p.elem_bytes = elem;
+    check_problem(p, World(p, n), static_cast<unsigned>(1000 + elem), tally);
+  }
+  tally.finish();
+}
+
 // ---- misuse -------------------------------------------------------------------------
 
 bool mentions(const redist::Status& st, const std::string& text) {
@@ -442,6 +464,11 @@ TEST_CASE("exchange: invalid meshes and layouts are named on every rank") {
               "mesh has more devices than the world's " + std::to_string(n) + " ranks");
   redist::Exchange empty;
   CHECK_ERROR(empty.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
+  REQUIRE(create(flat_problem(10), &ex).ok());
+  redist::Exchange moved(std::move(ex));
+  CHECK_ERROR(ex.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
+  std::vector<unsigned char> src(moved.source_bytes()), dst(moved.target_bytes());
+  CHECK(moved.run(src.data(), src.size(), dst.data(), dst.size()).ok());
 }
 
 }  // namespace
