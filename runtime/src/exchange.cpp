@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "backend_common.hpp"
+#include "internal/backend_common.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
