@@ -6,6 +6,7 @@
 // independently of the runtime; every element of every rank is checked
 // against the global array, whose element at global index g is a function of g.
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <random>
@@ -399,6 +400,16 @@ TEST_CASE("exchange: a short buffer on one rank is an error on every rank, nothi
   else
     CHECK_ERROR(st, Errc::remote_error, "another rank reported an error");
   CHECK(std::all_of(dst.begin(), dst.end(), [](unsigned char c) { return c == test::kPoison; }));
+
+  // The exchange stays usable, and runs again: rank r now holds the block
+  // of target position n-1-r, elements 10(n-1-r) ... of the global array.
+  std::vector<std::int32_t> values(10), received(10);
+  for (int i = 0; i < 10; ++i) values[i] = 10 * me + i;
+  for (int round = 0; round < 2; ++round) {
+    std::fill(received.begin(), received.end(), -1);
+    REQUIRE(ex.run(values.data(), 40, received.data(), 40).ok());
+    for (int i = 0; i < 10; ++i) CHECK(received[i] == 10 * (n - 1 - me) + i);
+  }
 }
 
 TEST_CASE("exchange: source and destination must not overlap") {
