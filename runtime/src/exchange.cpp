@@ -354,7 +354,9 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
     if (built.ok()) built = subarray(ex.source_box_, t.region, element, &ex.types_.back());
   }
   MPI_Type_free(&element);
-  if (!built.ok()) return built;
+  // A datatype MPI refused on one rank must not leave the others with an
+  // exchange that would wait for it.
+  if (Status st = backend::agree(ex.comm_, std::move(built), "Exchange::create"); !st.ok()) return st;
   ex.requests_.assign(ex.types_.size(), MPI_REQUEST_NULL);
   *out = std::move(ex);
   return {};
