@@ -244,14 +244,22 @@ Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_D
 }
 
 // Copies `region` of the local array of box `from` into the local array of
-// box `to`, one contiguous run (the region's last dim) at a time.
+// box `to` with one memcpy per contiguous run: the region's last dim, joined
+// with the dims after it that the region spans whole in both arrays.
 void copy_region(const unsigned char* src, const Box& from, unsigned char* dst, const Box& to,
                  const Box& region, std::size_t elem_bytes) {
   const int ndim = region.ndim;
   if (box_elements(region) == 0) return;
+  auto whole = [&](int d) {
+    return region.lo[d] == from.lo[d] && region.hi[d] == from.hi[d] && region.lo[d] == to.lo[d] &&
+           region.hi[d] == to.hi[d];
+  };
+  int run_dim = ndim - 1;  // the outermost dim of a run
+  std::size_t run = elem_bytes;
+  while (run_dim > 0 && whole(run_dim)) run *= region.hi[run_dim] - region.lo[run_dim], --run_dim;
+  run *= region.hi[run_dim] - region.lo[run_dim];
   std::size_t index[kMaxRank];
   for (int d = 0; d < ndim; ++d) index[d] = region.lo[d];
-  const std::size_t run = (region.hi[ndim - 1] - region.lo[ndim - 1]) * elem_bytes;
   auto offset = [&](const Box& box) {
     std::size_t off = 0;
     for (int d = 0; d < ndim; ++d) off = off * (box.hi[d] - box.lo[d]) + (index[d] - box.lo[d]);
@@ -259,7 +267,7 @@ void copy_region(const unsigned char* src, const Box& from, unsigned char* dst, 
   };
   for (;;) {
     std::memcpy(dst + offset(to), src + offset(from), run);
-    int d = ndim - 2;
+    int d = run_dim - 1;
     while (d >= 0 && index[d] + 1 == region.hi[d]) index[d] = region.lo[d], --d;
     if (d < 0) return;
     ++index[d];
