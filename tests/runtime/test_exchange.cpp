@@ -134,23 +134,32 @@ struct World {
 
 // ---- random problems -----------------------------------------------------------
 
-redist::PlacedMesh random_mesh(std::mt19937& rng, int world_size) {
+// A mesh on some of the ranks `free` (ascending): a run of them in order
+// (`@ k` when they are consecutive) or any of them in any order.
+redist::PlacedMesh random_mesh(std::mt19937& rng, std::vector<int> free) {
+  const int available = static_cast<int>(free.size());
   redist::PlacedMesh m;
   m.naxes = std::uniform_int_distribution<int>(1, 3)(rng);
   int devices = 1;
   for (int a = 0; a < m.naxes; ++a) {
-    m.axis_size[a] = std::uniform_int_distribution<int>(1, world_size / devices)(rng);
+    m.axis_size[a] = std::uniform_int_distribution<int>(1, available / devices)(rng);
     devices *= m.axis_size[a];
   }
   if (rng() % 2 == 0) {
-    const int first = std::uniform_int_distribution<int>(0, world_size - devices)(rng);
-    return redist::PlacedMesh::contiguous(m.axis_size, m.naxes, first);
+    const int first = std::uniform_int_distribution<int>(0, available - devices)(rng);
+    m.ranks.assign(free.begin() + first, free.begin() + first + devices);
+  } else {
+    std::shuffle(free.begin(), free.end(), rng);
+    m.ranks.assign(free.begin(), free.begin() + devices);
   }
-  std::vector<int> all(world_size);
-  for (int r = 0; r < world_size; ++r) all[r] = r;
-  std::shuffle(all.begin(), all.end(), rng);
-  m.ranks.assign(all.begin(), all.begin() + devices);
   return m;
+}
+
+std::vector<int> ranks_not_in(const redist::PlacedMesh& mesh, int world_size) {
+  std::vector<int> rest;
+  for (int r = 0; r < world_size; ++r)
+    if (std::find(mesh.ranks.begin(), mesh.ranks.end(), r) == mesh.ranks.end()) rest.push_back(r);
+  return rest;
 }
 
 // Each mesh axis shards a random dim or none, in a random order.
@@ -177,8 +186,14 @@ Problem random_problem(std::mt19937& rng, int world_size) {
   Index extents(ndim);
   for (std::size_t& e : extents) e = std::uniform_int_distribution<std::size_t>(1, kMaxExtent[ndim])(rng);
   Problem p;
-  p.source = random_mesh(rng, world_size);
-  p.target = rng() % 4 == 0 ? p.source : random_mesh(rng, world_size);
+  const std::vector<int> everyone = ranks_not_in(redist::PlacedMesh{}, world_size);
+  p.source = random_mesh(rng, everyone);
+  const std::vector<int> rest = ranks_not_in(p.source, world_size);
+  switch (rng() % 5) {
+    case 0: p.target = p.source; break;
+    case 1: p.target = random_mesh(rng, rest.empty() ? everyone : rest); break;  // disjoint
+    default: p.target = random_mesh(rng, everyone);
+  }
   p.source_layout = random_layout(rng, p.source, extents);
   p.target_layout = random_layout(rng, p.target, extents);
   p.elem_bytes = kElemSizes[rng() % 5];
