@@ -114,10 +114,6 @@ let exit_bad_input =
   Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written."
 let exit_internal = Cmd.Exit.info 3 ~doc:"on an internal error (a bug: please report it)."
 let exit_rejected what = Cmd.Exit.info 1 ~doc:("when " ^ what ^ " is rejected by the verified checker: the line of its first failing step and why.")
-let exit_not_verified =
-  Cmd.Exit.info 1
-    ~doc:"when the run is not verified: a wrong element in some rank's target box, a changed guard byte, an allocation in run(), or a measured peak above the proven bound."
-let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails, the driver does not compile, mpirun times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)."
 
 (* ---- commands ---- *)
 
@@ -261,7 +257,7 @@ let run_cmd =
     Arg.(value & opt int 5 & info [ "repeat" ] ~docv:"K" ~doc:"Timed runs (1 to 1000); the median of the slowest rank's times is printed.")
   in
   let timeout_arg =
-    Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Kill mpirun after this many seconds.")
+    Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:(Printf.sprintf "Stop mpirun after this many seconds (SIGTERM, then SIGKILL %.0f s later): exit 4." Run.grace_s))
   in
   let work_dir_arg =
     Arg.(value & opt (some string) None
@@ -271,22 +267,40 @@ let run_cmd =
     guard ~json ~command:"run" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        let x = Run.run p ~np ~repeat ~timeout ~work_dir in
-        write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
-        if x.verified then 0 else 1)
+        match Run.run p ~np ~repeat ~timeout ~work_dir with
+        | x ->
+            write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
+            if x.verified then 0 else 1
+        | exception Run.Interrupted { signal; exit_code } ->
+            prerr_endline ("redist: error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped");
+            exit_code)
   in
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun --allow-run-as-root --oversubscribe -np N).  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
+      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
-      `P "The runtime: $(b,REDIST_ROOT) names the redist source tree; otherwise the source tree above the executable or the current directory is used (the library _build/runtime/libredist_mpi.a is built with $(b,make runtime) if missing or older than the runtime's sources), else PREFIX/include and PREFIX/lib next to an installed PREFIX/bin/redist." ]
+      `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
+      `S "MPIRUN OPTIONS" ]
+    @ List.map (fun (o : Run.mpirun_option) -> `I ("$(b," ^ String.concat " " o.flags ^ ")", o.why)) Run.mpirun_option_table
+    @ [ `S Manpage.s_exit_status ]
     @ examples
         [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
-  Cmd.v (Cmd.info "run" ~doc ~man
-           ~exits:[ Cmd.Exit.info 0 ~doc:"when the run is verified."; exit_not_verified; exit_bad_input; exit_internal; exit_tool ])
+  let exits =
+    [ Cmd.Exit.info 0 ~doc:"when every element of every rank's target box was verified.";
+      Cmd.Exit.info 1
+        ~doc:"when the run completed but the check failed: a mismatched element, changed guard bytes, an allocation in run(), or a measured peak above the proven bound.";
+      Cmd.Exit.info 2
+        ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options, $(b,--np), $(b,--repeat) or $(b,--timeout) out of range, a missing $(b,--work-dir), an unusable $(b,TMPDIR).";
+      exit_internal;
+      Cmd.Exit.info 4
+        ~doc:"when mpicxx or mpirun is missing, no runtime is found, the driver does not compile, mpirun fails or times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size).";
+      Cmd.Exit.info 130 ~doc:"when interrupted by SIGINT: the compiler or mpirun and every rank stopped, the temporary directory removed.";
+      Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
+  in
+  Cmd.v (Cmd.info "run" ~doc ~man ~exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
@@ -306,7 +320,8 @@ let main_cmd =
          [ exit_success;
            Cmd.Exit.info 1 ~doc:"when a plan is rejected ($(b,check), $(b,gen --plan)) or a run is not verified ($(b,run)).";
            exit_bad_input; exit_internal;
-           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run." ])
+           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run.";
+           Cmd.Exit.info 130 ~doc:"when $(b,run) is interrupted by SIGINT (143: by SIGTERM)." ])
     commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 redist=${REDIST:-_build/default/codegen/main.exe}
 out=_build/cli-cxx
-include=runtime/include
+include=_build/prefix/include  # the runtime as `make runtime` stages it
 mkdir -p "$out/obj" "$out/link"
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
@@ -19,13 +19,7 @@ if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" 
 fi
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror)
 
-# The runtime's sources, compiled once.
-objs=()
-for src in runtime/src/*.cpp; do
-  obj=$out/obj/$(basename "${src%.cpp}").o
-  if mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -c "$src" -o "$obj"; then objs+=("$obj")
-  else ko "runtime source $src does not compile"; fi
-done
+runtime_flags --libs >/dev/null || ko "the runtime is not staged in _build/prefix (make runtime)"
 
 # --name: each name is either refused with a one-line reason, or its header
 # compiles under every standard, in a translation unit that also defines
@@ -81,13 +75,13 @@ tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twic
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
 printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
 printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_diff.o"
-if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" "${objs[@]}" -o "$out/twice_same.exe"; then
+if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" $(runtime_flags --libs) -o "$out/twice_same.exe"; then
   ok "one header in two translation units links"
 else
   ko "one header in two translation units does not link"
 fi
 for gc in "" -Wl,--gc-sections; do
-  if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" "${objs[@]}" $gc -o "$out/twice_diff.exe" 2>&1); then
+  if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" $(runtime_flags --libs) $gc -o "$out/twice_diff.exe" 2>&1); then
     ko "two headers with --name twice for different problems linked into one program ${gc:-}"
   elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
     ok "two headers with --name twice for different problems: the link ${gc:+($gc) }fails naming the reused name"
@@ -145,7 +139,7 @@ while IFS='|' read -r name mesh from to dtype run; do
   [ "$run" = yes ] || continue
   devices=$(sed -n 's/^inline constexpr int kDevices = \([0-9]*\);/\1/p' "$hdr")
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="redist_gen::$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="redist_gen::$name" tests/cli/e2e_main.cpp $(runtime_flags --libs) -o "$exe"; then
     ko "$name: e2e driver does not link"; continue
   fi
   if timeout 120 "${MPIRUN[@]}" -np "$devices" "$exe" </dev/null; then
