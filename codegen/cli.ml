@@ -114,6 +114,10 @@ let exit_bad_input =
   Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written."
 let exit_internal = Cmd.Exit.info 3 ~doc:"on an internal error (a bug: please report it)."
 let exit_rejected what = Cmd.Exit.info 1 ~doc:("when " ^ what ^ " is rejected by the verified checker: the line of its first failing step and why.")
+let exit_not_verified =
+  Cmd.Exit.info 1
+    ~doc:"when the run is not verified: a wrong element in some rank's target box, a changed guard byte, an allocation in run(), or a measured peak above the proven bound."
+let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails, no runtime is found, the driver does not compile, mpirun times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)."
 
 (* ---- commands ---- *)
 
@@ -288,19 +292,17 @@ let run_cmd =
         [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
-  let exits =
+  let run_exits =
     [ Cmd.Exit.info 0 ~doc:"when every element of every rank's target box was verified.";
-      Cmd.Exit.info 1
-        ~doc:"when the run completed but the check failed: a mismatched element, changed guard bytes, an allocation in run(), or a measured peak above the proven bound.";
+      exit_not_verified;
       Cmd.Exit.info 2
-        ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options, $(b,--np), $(b,--repeat) or $(b,--timeout) out of range, a missing $(b,--work-dir), an unusable $(b,TMPDIR).";
+        ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options, $(b,--np), $(b,--repeat) or $(b,--timeout) out of range, a missing $(b,--work-dir), an unusable $(b,TMPDIR), or output that cannot be written.";
       exit_internal;
-      Cmd.Exit.info 4
-        ~doc:"when mpicxx or mpirun is missing, no runtime is found, the driver does not compile, mpirun fails or times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size).";
+      exit_tool;
       Cmd.Exit.info 130 ~doc:"when interrupted by SIGINT: the compiler or mpirun and every rank stopped, the temporary directory removed.";
       Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
   in
-  Cmd.v (Cmd.info "run" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
