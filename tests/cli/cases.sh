@@ -124,7 +124,7 @@ echo
 # points at redist(1), the page `redist --help=groff` writes
 for c in plan check show gen run; do
   printf '$ redist %s --help=plain | (exit statuses)\n' "$c"
-  "$redist" "$c" --help=plain | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | grep -E '^ +[0-9] '
+  "$redist" "$c" --help=plain | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | grep -E '^ +[0-9]+ '
   "$redist" "$c" --help=plain | grep -A1 '^SEE ALSO' | tail -1
 done
 printf '$ redist --help=groff | grep .TH\n'
