@@ -91,6 +91,16 @@ let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_cha
    The exit code is the shell's for a command killed by that signal. *)
 exception Interrupted of { signal : string; exit_code : int }
 
+let stop_signals = [ Sys.sigint; Sys.sigterm ]
+
+(* Gives [s] the [behavior] and returns the previous one, except that a
+   signal ignored by whoever started redist (nohup, a shell's background
+   job) stays ignored. *)
+let set_unless_ignored s behavior =
+  match Sys.signal s behavior with
+  | Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore; Sys.Signal_ignore
+  | previous -> previous
+
 (* The first SIGINT or SIGTERM; later ones change nothing (see [command]). *)
 let caught_signal = ref None
 
@@ -105,10 +115,7 @@ let check_interrupted () =
    first on to its child and ends the run once the child has exited. *)
 let forwarding_signals f =
   let handle s = if !caught_signal = None then caught_signal := Some s in
-  let previous = List.map (fun s -> (s, Sys.signal s (Sys.Signal_handle handle))) [ Sys.sigint; Sys.sigterm ] in
-  (* A signal ignored by whoever started redist (nohup, a shell's
-     background job) stays ignored. *)
-  List.iter (function s, Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore | _ -> ()) previous;
+  let previous = List.map (fun s -> (s, set_unless_ignored s (Sys.Signal_handle handle))) stop_signals in
   Fun.protect ~finally:(fun () -> List.iter (fun (s, b) -> Sys.set_signal s b) previous) f
 
 (* The child leads a process group of its own (a new session), so the
@@ -135,11 +142,17 @@ let command ?timeout ~log prog args =
     try Unix.openfile log [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600
     with Unix.Unix_error (e, _, _) -> Unix.close null; fail "writing %s: %s" log (Unix.error_message e)
   in
+  (* Blocked across fork: in the child, until it has given SIGINT and
+     SIGTERM back their default action, the signal would run redist's
+     handler and be lost. *)
+  let mask = Unix.sigprocmask Unix.SIG_BLOCK stop_signals in
   let child =
-    Fun.protect ~finally:(fun () -> Unix.close null; Unix.close out) (fun () ->
+    Fun.protect ~finally:(fun () -> ignore (Unix.sigprocmask Unix.SIG_SETMASK mask); Unix.close null; Unix.close out) (fun () ->
         match Unix.fork () with
         | 0 -> (
             try
+              List.iter (fun s -> ignore (set_unless_ignored s Sys.Signal_default)) stop_signals;
+              ignore (Unix.sigprocmask Unix.SIG_SETMASK mask);
               ignore (Unix.setsid ());
               Unix.dup2 null Unix.stdin;
               Unix.dup2 out Unix.stdout;

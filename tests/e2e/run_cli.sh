@@ -166,6 +166,25 @@ interrupt SIGINT 130 '.*/driver 1000$' running
 interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
 
+# SIGINT ignored by whoever started redist (here: the shell, for a
+# background job) stays ignored, as for nohup; SIGTERM still stops the run.
+dir=$tmp/ignored
+mkdir -p "$dir"
+TMPDIR=$dir "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
+pid=$!
+for i in $(seq 300); do pgrep -f "$dir/.*/driver 1000$" >/dev/null && break; sleep 0.1; done
+kill -INT $pid
+sleep 1
+if kill -0 $pid 2>/dev/null && pgrep -f "$dir/.*/driver 1000$" >/dev/null; then ok "ignored SIGINT stays ignored"
+else ko "ignored SIGINT stopped the run: $(head -c 300 "$dir.out")"; fi
+kill -TERM $pid
+for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $pid 2>/dev/null; then kill -KILL $pid; fi
+wait $pid
+rc=$?
+if [ "$rc" -eq 143 ] && [ -z "$(pgrep -f "$dir")" ]; then ok "then SIGTERM: exit 143, nothing left"
+else ko "then SIGTERM: exit $rc, left: $(pgrep -f "$dir" | tr '\n' ' ')"; fi
+
 # The help documents each exit code these tests see, and 1 as a failed check.
 "$redist" run --help=plain >"$tmp/help" 2>&1
 missing=$(for code in 0 1 2 3 4 130 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
