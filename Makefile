@@ -55,7 +55,7 @@ extract-check: proofs
 build: deps
 	dune build @install 2>&1
 
-all: build
+all: build runtime
 
 # ---- tests ----------------------------------------------------------------
 # tests/suites.mk is the one table of suites; each component's fragment
@@ -63,7 +63,6 @@ all: build
 include tests/suites.mk
 include codegen/codegen.mk
 include runtime/runtime.mk
-include runtime/nccl/nccl.mk
 include tests/e2e/e2e.mk
 include bench/bench.mk
 

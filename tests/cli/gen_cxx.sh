@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 redist=${REDIST:-_build/default/codegen/main.exe}
 out=_build/cli-cxx
-include=runtime/include
+include=_build/prefix/include  # the runtime as `make runtime` stages it
 mkdir -p "$out/obj"
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" ]; then
@@ -19,13 +19,7 @@ if [ ! -f "$include/redist/nccl.hpp" ] || [ ! -f "$cuda_include/cuda_runtime.h" 
 fi
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror)
 
-# The runtime's sources, compiled once.
-objs=()
-for src in runtime/src/*.cpp; do
-  obj=$out/obj/$(basename "${src%.cpp}").o
-  if mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -c "$src" -o "$obj"; then objs+=("$obj")
-  else ko "runtime source $src does not compile"; fi
-done
+runtime_flags --libs >/dev/null || ko "the runtime is not staged in _build/prefix (make runtime)"
 
 # --name: each name is either refused with a one-line reason, or its header
 # compiles under every standard, in a translation unit that also defines
@@ -115,7 +109,7 @@ while IFS='|' read -r name mesh from to dtype run; do
   [ "$run" = yes ] || continue
   devices=$(sed -n 's/^inline constexpr int kDevices = \([0-9]*\);/\1/p' "$hdr")
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="redist_gen::$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="redist_gen::$name" tests/cli/e2e_main.cpp $(runtime_flags --libs) -o "$exe"; then
     ko "$name: e2e driver does not link"; continue
   fi
   if timeout 120 "${MPIRUN[@]}" -np "$devices" "$exe" </dev/null; then
