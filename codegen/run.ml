@@ -17,9 +17,12 @@ let max_procs = 256
 
 let ( / ) = Filename.concat
 
+(* In link order: the MPI backend uses the common part. *)
+let libraries prefix = [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib" / "libredist_common.a" ]
+
 (* A runtime prefix: the headers and the static libraries, as `make install`
    installs them and `make runtime` stages them into ROOT/_build/prefix. *)
-let is_prefix d = Sys.file_exists (d / "include" / "redist" / "redist.hpp") && Sys.file_exists (d / "lib" / "libredist_mpi.a")
+let is_prefix d = List.for_all Sys.file_exists ((d / "include" / "redist" / "redist.hpp") :: libraries d)
 
 let rec ancestors d =
   let parent = Filename.dirname d in
@@ -34,7 +37,7 @@ let locate_prefix () =
   match Sys.getenv_opt "REDIST_RUNTIME_PREFIX" with
   | Some p when p <> "" ->
       if is_prefix p then p
-      else fail "REDIST_RUNTIME_PREFIX=%s holds no include/redist/redist.hpp and lib/libredist_mpi.a" p
+      else fail "REDIST_RUNTIME_PREFIX=%s holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a" p
   | _ -> (
       let exe_dir = Filename.dirname Sys.executable_name in
       let staged =
@@ -43,11 +46,6 @@ let locate_prefix () =
       match List.find_opt is_prefix (Filename.dirname exe_dir :: Option.to_list staged) with
       | Some p -> p
       | None -> fail "no redist runtime found: run `make runtime` or set REDIST_RUNTIME_PREFIX")
-
-(* In link order: the MPI backend uses the common part.  The common part is
-   a library of its own only in newer runtimes. *)
-let libraries prefix =
-  List.filter Sys.file_exists [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib" / "libredist_common.a" ]
 
 let on_path prog =
   let dirs = String.split_on_char ':' (Option.value (Sys.getenv_opt "PATH") ~default:"") in
