@@ -143,7 +143,8 @@ interrupt() {
   local sigs=$1 want=$2 when=$3 label=$4 dir=$tmp/interrupt-$2-$4 pid i rc left sig start took
   mkdir -p "$dir"
   TMPDIR=$dir python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-    "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
+    "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 "${@:5}" \
+    >"$dir.json" 2>"$dir.out" &
   pid=$!
   for i in $(seq 1200); do pgrep -f "$dir/$when" >/dev/null && break; sleep 0.1; done
   sleep 0.5
@@ -167,6 +168,13 @@ interrupt SIGTERM 143 '.*/driver 1000$' running
 interrupt SIGINT 130 '.*/driver 1000$' running
 interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
+# Under --json, also the error object of docs/schema/redist-1.json.
+interrupt SIGTERM 143 '.*/driver 1000$' running-json --json
+if why=$(/usr/bin/python3 tests/cli/validate_json.py docs/schema/redist-1.json 143 <"$tmp/interrupt-143-running-json.json"); then
+  ok "SIGTERM under --json: a valid error object"
+else
+  ko "SIGTERM under --json: $why"
+fi
 
 # SIGINT ignored by whoever started redist (here: the shell, for a
 # background job) stays ignored, as for nohup; SIGTERM still stops the run.
@@ -187,10 +195,10 @@ rc=$?
 if [ "$rc" -eq 143 ] && [ -z "$(pgrep -f "$dir")" ]; then ok "then SIGTERM: exit 143, nothing left"
 else ko "then SIGTERM: exit $rc, left: $(pgrep -f "$dir" | tr '\n' ' ')"; fi
 
-# The help documents each exit code these tests see, and 1 as a failed check.
+# The help documents each exit code these tests see, and 1 as a run not verified.
 "$redist" run --help=plain >"$tmp/help" 2>&1
 missing=$(for code in 0 1 2 3 4 130 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
-if [ -z "$missing" ] && grep -qE '^ +1 +when the run completed but the check failed' "$tmp/help"; then
+if [ -z "$missing" ] && grep -qE '^ +1 +when the run is not verified' "$tmp/help"; then
   ok "help: exit codes 0 1 2 3 4 130 143"
 else
   ko "help: exit codes missing or wrong: $(echo $missing)"
