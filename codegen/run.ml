@@ -147,6 +147,7 @@ let command ?timeout ~log prog args =
   let child =
     Fun.protect ~finally:(fun () -> ignore (Unix.sigprocmask Unix.SIG_SETMASK mask); Unix.close null; Unix.close out) (fun () ->
         match Unix.fork () with
+        | exception Unix.Unix_error (e, _, _) -> fail "starting %s: %s" prog (Unix.error_message e)
         | 0 -> (
             try
               List.iter (fun s -> ignore (set_unless_ignored s Sys.Signal_default)) stop_signals;
@@ -177,7 +178,7 @@ let command ?timeout ~log prog args =
         Unix.sleepf 0.02;
         wait ~timed_out ~kill_at
     | _, Unix.WEXITED code when not timed_out -> Exited code
-    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128
+    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128 (* the shell's "killed" *)
     | _ -> Timed_out
     | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait ~timed_out ~kill_at
   in

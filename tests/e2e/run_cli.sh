@@ -128,6 +128,10 @@ else
   ko "mpirun flags: as root '$(cat "$tmp/rec/root" 2>&1)', as nobody '$(cat "$tmp/rec/nobody" 2>&1)'"
 fi
 
+# No process may be started (nobody limited to 1 process): one error line.
+expect "fork fails" 4 '^redist: error: starting mpicxx: Resource temporarily unavailable$' -- \
+  env TMPDIR="$tmp/rec" setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=1 "$redist" run "${W[@]}"
+
 # An empty TMPDIR means /tmp, not the current directory.
 TMPDIR= PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
 if grep -q ' /tmp/redist-run-[^ /]*/driver ' "$tmp/rec/root"; then ok "TMPDIR empty: /tmp"
