@@ -232,9 +232,14 @@ type outcome = {
   used_scratch : int;
 }
 
+let result_tag = "redist-run: "
+
+let is_result l = String.length l >= String.length result_tag && String.sub l 0 (String.length result_tag) = result_tag
+
 (* The driver's line: "redist-run: error MSG" or "redist-run: K=V ...". *)
 let parse_result line =
-  let body = String.sub line 12 (String.length line - 12) in
+  let n = String.length result_tag in
+  let body = String.sub line n (String.length line - n) in
   if String.length body >= 6 && String.sub body 0 6 = "error " then
     fail "the runtime refused the run: %s" (String.sub body 6 (String.length body - 6));
   let kv =
@@ -250,10 +255,6 @@ let parse_result line =
     median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
-
-let prefix = "redist-run: "
-
-let is_result l = String.length l >= String.length prefix && String.sub l 0 (String.length prefix) = prefix
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
 let execute ~dir ~header ~np ~repeat ~timeout =
