@@ -276,8 +276,7 @@ let run_cmd =
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
         | exception Run.Interrupted { signal; exit_code } ->
-            prerr_endline ("redist: error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped");
-            exit_code)
+            report_failure ~json ~command:"run" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
   in
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
