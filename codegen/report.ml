@@ -70,7 +70,7 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
           lb_max = C.max_over_ranks base lb; lb_total = sum_over_ranks n lb;
           launches = List.length plan - slices; slices }
 
-let bytes (r : t) elems = Bounds.mul elems r.problem.elem_bytes
+let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
 
 let plural n word = if n = 1 then Printf.sprintf "%d %s" n word else Printf.sprintf "%d %ss" n word
 
@@ -90,54 +90,16 @@ let text ~title ~guarantees (r : t) =
   let wc = width colls and wt = width types in
   List.iter2
     (fun s (c, t) ->
-      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%d B)" wc c wt t s.local_elems s.recv_max
+      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%s B)" wc c wt t s.local_elems s.recv_max
         (bytes r s.recv_max))
     r.steps (List.combine colls types);
-  line "# peak local size: %s (%d B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
+  line "# peak local size: %s (%s B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
     (plural r.peak "element") (bytes r r.peak) r.src_elems r.tgt_elems (max r.src_elems r.tgt_elems) r.global_elems;
-  line "# busiest rank receives: %s (%d B); lower bound %d (target elements not already held, max over ranks)"
+  line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
     (plural r.recv_busiest "element") (bytes r r.recv_busiest) r.lb_max;
-  line "# total received: %s (%d B); lower bound %d (summed over ranks)" (plural r.recv_total "element")
+  line "# total received: %s (%s B); lower bound %d (summed over ranks)" (plural r.recv_total "element")
     (bytes r r.recv_total) r.lb_total;
   line "# launches: %s (+ %s, local)" (plural r.launches "collective") (plural r.slices "dyn_slice");
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
-
-let json ~guarantees (r : t) : Yojson.Safe.t =
-  let p = r.problem in
-  let axis_json (a : F.axis_info) =
-    `Assoc [ ("name", `String a.name); ("size", `Int a.size); ("of", `String a.origin) ]
-  in
-  let step_json s =
-    let dims, axis =
-      match s.coll with
-      | C.DynSlice (d, x) -> ([ d ], `String (F.axis_name r.env x))
-      | C.AllGather d -> ([ d ], `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before d)))))
-      | C.AllToAll (a, b) -> ([ a; b ], `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before a)))))
-      | C.AllPermute _ -> ([], `Null)
-    in
-    let op =
-      match s.coll with
-      | C.DynSlice _ -> "dyn_slice" | C.AllGather _ -> "all_gather"
-      | C.AllToAll _ -> "all_to_all" | C.AllPermute _ -> "all_permute"
-    in
-    `Assoc
-      [ ("op", `String op); ("text", `String (F.show_collective r.env s.coll));
-        ("dims", `List (List.map (fun d -> `Int d) dims)); ("axis", axis);
-        ("type", `String (F.show_ty r.env s.after)); ("local_elems", `Int s.local_elems);
-        ("recv_elems_max", `Int s.recv_max) ]
-  in
-  `Assoc
-    [ ("mesh", `List (List.map axis_json p.env.axes));
-      ("refined_mesh", `List (List.map axis_json r.env.axes));
-      ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.env)));
-      ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.env p.tgt));
-      ("dtype", `String p.dtype); ("elem_bytes", `Int p.elem_bytes);
-      ("steps", `List (List.map step_json r.steps));
-      ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_elems); ("tgt_elems", `Int r.tgt_elems);
-      ("global_elems", `Int r.global_elems);
-      ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
-      ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);
-      ("launches", `Int r.launches); ("slices", `Int r.slices);
-      ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
