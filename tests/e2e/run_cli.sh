@@ -55,7 +55,8 @@ assert r["ranks"] == 6 and r["repeat"] == 2 and r["median_s"] > 0, r
 assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] < r["gather_everything_bytes"], r
 assert r["used_ping_bytes"] + r["used_pong_bytes"] + r["used_scratch_bytes"] <= r["workspace_bytes"], r
 assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
-assert r["plan"] == ["dyn_slice(0, y)", "all_permute([1{y,x}6])", "all_gather(0)"], r
+assert [s["text"] for s in r["steps"]] == ["dyn_slice(0, y)", "all_permute([1{y,x}6])", "all_gather(0)"], r
+assert r["schema"] == "redist/1" and r["command"] == "run", r
 PY
 then ok "--json: one object, verified, peak within the bound"; else ko "--json: $(head -c 300 "$tmp/json")"; fi
 
