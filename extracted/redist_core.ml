@@ -1436,17 +1436,25 @@ let exchange_wire s t h r l =
 let exchange_received s t h r =
   wire_received (exchange_wire s t h) (pl_shapes t) r
 
+(** val mesh_boxes : layout -> (int * box) list **)
+
+let mesh_boxes l =
+  map (fun k -> ((nth k l.ly_mesh.pm_ranks 0),
+    (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
+    (seq 0 (length l.ly_mesh.pm_ranks))
+
 (** val holders_of : layout -> int list -> int list **)
 
 let holders_of s i =
-  filter (fun s0 -> has_opt (pl_box s s0) i) s.ly_mesh.pm_ranks
+  map fst (filter (fun wb -> box_has (snd wb) i) (mesh_boxes s))
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
 let needers_of s t i =
-  filter (fun r ->
-    (&&) (has_opt (pl_box t r) i) (negb (has_opt (pl_box s r) i)))
-    t.ly_mesh.pm_ranks
+  let hs = holders_of s i in
+  map fst
+    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
+      (mesh_boxes t))
 
 (** val spread_holder : layout -> layout -> holder_choice **)
 

@@ -396,6 +396,8 @@ val exchange_wire : layout -> layout -> holder_choice -> wire_map
 
 val exchange_received : layout -> layout -> holder_choice -> int -> int
 
+val mesh_boxes : layout -> (int * box) list
+
 val holders_of : layout -> int list -> int list
 
 val needers_of : layout -> layout -> int list -> int list

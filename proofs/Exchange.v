@@ -36,14 +36,22 @@ Definition exchange {A} (S T : layout) (h : holder_choice) (st : state A) : stat
 Definition exchange_received (S T : layout) (h : holder_choice) (r : nat) : nat :=
   wire_received (exchange_wire S T h) (pl_shapes T) r.
 
+(** The world rank and the box of every device of a layout's mesh, in mesh
+    order (each box found from its mesh rank, not by searching the world
+    rank: one pass over a mesh costs one box per device). *)
+Definition mesh_boxes (L : layout) : list (nat * box) :=
+  map (fun k => (nth k (pm_ranks (ly_mesh L)) 0,
+                 dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k)))
+      (seq 0 (length (pm_ranks (ly_mesh L)))).
+
 (** The source ranks whose box has [i], in source-mesh order. *)
 Definition holders_of (S : layout) (i : list nat) : list nat :=
-  filter (fun s => has_opt (pl_box S s) i) (pm_ranks (ly_mesh S)).
+  map fst (filter (fun wb => box_has (snd wb) i) (mesh_boxes S)).
 
 (** The target ranks that need [i] from elsewhere, in target-mesh order. *)
 Definition needers_of (S T : layout) (i : list nat) : list nat :=
-  filter (fun r => has_opt (pl_box T r) i && negb (has_opt (pl_box S r) i))
-         (pm_ranks (ly_mesh T)).
+  let hs := holders_of S i in
+  map fst (filter (fun wb => box_has (snd wb) i && negb (memb (fst wb) hs)) (mesh_boxes T)).
 
 (** Self first; else the [k]-th rank needing [i] takes it from holder [k mod |holders|]. *)
 Definition spread_holder (S T : layout) : holder_choice :=

@@ -48,6 +48,29 @@ Proof.
     rewrite E' in Hi. congruence.
 Qed.
 
+Lemma mesh_boxes_pl_box : forall L w b, pmesh_wf (ly_mesh L) = true ->
+  In (w, b) (mesh_boxes L) <-> pl_box L w = Some b.
+Proof.
+  intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, nodupb_NoDup in Hwf.
+  destruct Hwf as [_ Hnd]. unfold mesh_boxes, pl_box. rewrite in_map_iff. split.
+  - intros [k [E Hk]]. inversion E. subst. apply in_seq0 in Hk.
+    rewrite index_of_nth by assumption. reflexivity.
+  - intros H. destruct (index_of w (pm_ranks (ly_mesh L))) as [k|] eqn:Hk; [| discriminate].
+    inversion H. subst b. apply index_of_Some in Hk. destruct Hk as [Hk Ew].
+    exists k. rewrite Ew. split; [reflexivity | apply in_seq0; exact Hk].
+Qed.
+
+Lemma holders_of_spec : forall S i s, pmesh_wf (ly_mesh S) = true ->
+  In s (holders_of S i) <-> has_opt (pl_box S s) i = true.
+Proof.
+  intros S i s Hwf. unfold holders_of. rewrite in_map_iff. split.
+  - intros [[w b] [E Hin]]. simpl in E. subst w. apply filter_In in Hin. destruct Hin as [Hin Hb].
+    apply mesh_boxes_pl_box in Hin; [| exact Hwf]. rewrite Hin. exact Hb.
+  - intros H. destruct (pl_box S s) as [b|] eqn:Hb; [| discriminate].
+    exists (s, b). split; [reflexivity |]. apply filter_In. split; [| exact H].
+    apply mesh_boxes_pl_box; assumption.
+Qed.
+
 Theorem spread_holder_ok : forall S T, layouts_wf S T = true ->
   returns_holders S T (spread_holder S T) /\ picks_self S (spread_holder S T).
 Proof.
@@ -55,13 +78,15 @@ Proof.
   - intros r b i Hb Hi. unfold spread_holder.
     destruct (has_opt (pl_box S r) i) eqn:E; [exact E |].
     destruct (covered S T r b i Hwf Hb Hi) as [s [Hs Hsi]].
-    assert (Hin : In s (holders_of S i)) by (apply filter_In; auto).
+    assert (HwS : pmesh_wf (ly_mesh S) = true)
+      by (unfold layouts_wf, layout_wf in Hwf; rewrite !andb_true_iff in Hwf; tauto).
+    assert (Hin : In s (holders_of S i)) by (apply holders_of_spec; assumption).
     set (hs := holders_of S i) in *. set (k := match index_of r (needers_of S T i) with
                                                | Some k => k | None => 0 end).
     assert (Hlen : length hs <> 0) by (destruct hs; simpl in *; [contradiction | lia]).
     assert (Hn : In (nth (k mod length hs) hs r) hs)
       by (apply nth_In; apply Nat.mod_upper_bound; exact Hlen).
-    apply filter_In in Hn. apply Hn.
+    apply holders_of_spec in Hn; assumption.
   - intros r i H. unfold spread_holder. rewrite H. reflexivity.
 Qed.
 
@@ -131,13 +156,20 @@ Proof.
     by (intros w; apply has_opt_by_key; assumption).
   assert (Ht : forall w, has_opt (pl_box T w) i = has_opt (pl_box T w) j)
     by (intros w; apply has_opt_by_key; assumption).
-  unfold spread_holder, holders_of, needers_of. rewrite Hs.
-  rewrite (filter_ext (fun s => has_opt (pl_box S s) i) (fun s => has_opt (pl_box S s) j))
-    by (intros w; apply Hs).
-  rewrite (filter_ext (fun r0 => has_opt (pl_box T r0) i && negb (has_opt (pl_box S r0) i))
-                      (fun r0 => has_opt (pl_box T r0) j && negb (has_opt (pl_box S r0) j)))
-    by (intros w; rewrite Hs, Ht; reflexivity).
-  reflexivity.
+  assert (HwS : pmesh_wf (ly_mesh S) = true)
+    by (unfold layout_wf in HS; rewrite andb_true_iff in HS; tauto).
+  assert (HwT : pmesh_wf (ly_mesh T) = true)
+    by (unfold layout_wf in HT; rewrite andb_true_iff in HT; tauto).
+  assert (Hh : holders_of S i = holders_of S j).
+  { unfold holders_of. f_equal. apply filter_ext_in. intros [w b] Hin. simpl.
+    apply mesh_boxes_pl_box in Hin; [| exact HwS]. specialize (Hs w). rewrite Hin in Hs. exact Hs. }
+  unfold spread_holder, needers_of. rewrite Hs, Hh.
+  rewrite (filter_ext_in (fun wb => box_has (snd wb) i && negb (memb (fst wb) (holders_of S j)))
+                         (fun wb => box_has (snd wb) j && negb (memb (fst wb) (holders_of S j))));
+    [reflexivity |].
+  intros [w b] Hin. simpl.
+  apply mesh_boxes_pl_box in Hin; [| exact HwT]. specialize (Ht w). rewrite Hin in Ht. simpl in Ht.
+  rewrite Ht. reflexivity.
 Qed.
 
 (** ** Messages of boxes *)
