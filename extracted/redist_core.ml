@@ -1443,31 +1443,48 @@ let mesh_boxes l =
     (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
     (seq 0 (length l.ly_mesh.pm_ranks))
 
+(** val holders_in : (int * box) list -> int list -> int list **)
+
+let holders_in boxes_S i =
+  map fst (filter (fun wb -> box_has (snd wb) i) boxes_S)
+
 (** val holders_of : layout -> int list -> int list **)
 
 let holders_of s i =
-  map fst (filter (fun wb -> box_has (snd wb) i) (mesh_boxes s))
+  holders_in (mesh_boxes s) i
+
+(** val needers_in :
+    (int * box) list -> (int * box) list -> int list -> int list **)
+
+let needers_in boxes_S boxes_T i =
+  let hs = holders_in boxes_S i in
+  map fst
+    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
+      boxes_T)
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
 let needers_of s t i =
-  let hs = holders_of s i in
-  map fst
-    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
-      (mesh_boxes t))
+  needers_in (mesh_boxes s) (mesh_boxes t) i
 
-(** val spread_holder : layout -> layout -> holder_choice **)
+(** val spread_in :
+    (int * box) list -> (int * box) list -> layout -> holder_choice **)
 
-let spread_holder s t r i =
+let spread_in boxes_S boxes_T s r i =
   if has_opt (pl_box s r) i
   then r
-  else let hs = holders_of s i in
+  else let hs = holders_in boxes_S i in
        let k =
-         match index_of r (needers_of s t i) with
+         match index_of r (needers_in boxes_S boxes_T i) with
          | Some k -> k
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+(** val spread_holder : layout -> layout -> holder_choice **)
+
+let spread_holder s t =
+  spread_in (mesh_boxes s) (mesh_boxes t) s
 
 (** val block_key : mesh -> ty -> int list -> int list **)
 
@@ -1538,7 +1555,8 @@ let recv_cells s t r =
 (** val recv_messages : layout -> layout -> int -> (int * box) list **)
 
 let recv_messages s t r =
-  map (fun c -> ((spread_holder s t r (map fst c)), c)) (recv_cells s t r)
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t r)
 
 type strategy =
 | StratCollectives

@@ -398,9 +398,16 @@ val exchange_received : layout -> layout -> holder_choice -> int -> int
 
 val mesh_boxes : layout -> (int * box) list
 
+val holders_in : (int * box) list -> int list -> int list
+
 val holders_of : layout -> int list -> int list
 
+val needers_in : (int * box) list -> (int * box) list -> int list -> int list
+
 val needers_of : layout -> layout -> int list -> int list
+
+val spread_in :
+  (int * box) list -> (int * box) list -> layout -> holder_choice
 
 val spread_holder : layout -> layout -> holder_choice
 
