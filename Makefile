@@ -8,7 +8,7 @@ ROOT := $(CURDIR)
 # Debian packages the build and the tests need.
 DEBS := coq ocaml-nox ocaml-dune ocaml-findlib libcmdliner-ocaml-dev libyojson-ocaml-dev \
         libalcotest-ocaml-dev libqcheck-ocaml-dev libcrowbar-ocaml-dev afl++ \
-        libopenmpi-dev openmpi-bin doctest-dev g++ cmake make pkg-config python3
+        libopenmpi-dev openmpi-bin doctest-dev g++ cmake make pkg-config python3 python3-jsonschema
 
 .PHONY: all deps proofs extract extract-check build test ci clean
 

@@ -2,7 +2,7 @@
 # top Makefile).  All builds are serial (-j 1): the build machine has two
 # cores shared with other jobs.
 
-.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-cxx
+.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-json test-cli-cxx
 
 PREFIX ?= /usr/local
 # Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
@@ -32,6 +32,11 @@ test-cli-unit: build
 # only clean errors.
 test-cli-robust: build
 	@dune build -j 1 --force @tests/cli/cli-robust 2>&1
+
+# Every command's --json output (successes and errors) validated against
+# docs/schema/redist-1.json.
+test-cli-json: build
+	@tests/cli/json_schema.sh
 
 # Generated headers compiled with -Wall -Wextra -Werror against the runtime,
 # and run under mpirun where the mesh has at most 8 devices.

@@ -12,6 +12,7 @@ TEST_SUITES := \
   test-cli-expect      \
   test-cli-unit        \
   test-cli-robust      \
+  test-cli-json        \
   test-cli-cxx         \
   test-runtime         \
   test-runtime-blocks  \
