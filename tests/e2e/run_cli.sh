@@ -217,7 +217,8 @@ fi
   --dtype f32 --name reshard -o "$tmp/reshard.hpp"
 cmake --install _build/runtime --prefix "$tmp/inst" >/dev/null
 app_flags=(-std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" tests/e2e/app_example.cpp)
-if mpicxx "${app_flags[@]}" -Iruntime/include _build/runtime/libredist_mpi.a -o "$tmp/app_plain" 2>"$tmp/err" &&
+if mpicxx "${app_flags[@]}" -I_build/prefix/include _build/prefix/lib/libredist_mpi.a _build/prefix/lib/libredist_common.a \
+     -o "$tmp/app_plain" 2>"$tmp/err" &&
    PKG_CONFIG_PATH=$(dirname "$(find "$tmp/inst" -name redist_mpi.pc)") &&
    mpicxx $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --cflags redist_mpi) "${app_flags[@]}" \
      $(PKG_CONFIG_PATH=$PKG_CONFIG_PATH pkg-config --libs redist_mpi) -o "$tmp/app_pc" 2>>"$tmp/err"; then
