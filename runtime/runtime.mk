@@ -103,7 +103,7 @@ test-runtime-install: build runtime
 	@rm -rf $(INSTALL_TEST) && mkdir -p $(INSTALL_TEST)
 	@$(MAKE) --no-print-directory install PREFIX=$(INSTALL_TEST)/prefix >$(INSTALL_TEST)/install.log 2>&1 \
 	  || { cat $(INSTALL_TEST)/install.log; exit 1; }
-	@tests/runtime/install.sh $(INSTALL_TEST)/prefix $(INSTALL_TEST)
+	@REDIST_SUBCOMMANDS="$(REDIST_SUBCOMMANDS)" tests/runtime/install.sh $(INSTALL_TEST)/prefix $(INSTALL_TEST)
 
 # Not a test: times the collectives against bare MPI (examples/bench).
 bench-runtime: runtime
