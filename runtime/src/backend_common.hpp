@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "redist/geometry.hpp"
@@ -27,16 +29,44 @@ Status check_empty(const MeshGeometry& mesh, const char* what);
 Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out,
                  MPI_Comm* dup, int* rank);
 
-// Combines the local verdict of every rank of `comm`: returns the local
-// error if there is one, remote_error if only another rank failed.  `path`
-// (0 or 1) must also agree: it says whether a rank uses MPI_IN_PLACE, which
-// MPI requires of all members or none.
-Status agree(MPI_Comm comm, Status local, const char* what, int path = 0);
+// One argument that every member of a call must pass alike, reduced to 64
+// bits (exactly where it fits, else hashed), and what to report when the
+// members' values differ (e.g. "members passed different layouts").
+struct Agreed {
+  std::uint64_t value;
+  const char* differ;
+};
 
-// A collective's verdict: `local` (its argument checks, whose messages do
-// not name it) prefixed with `what`, and agreed over `comm` (see agree)
-// when `on`: the group has more than one member and agreement is on.
-Status verdict(Status local, const char* what, bool on, MPI_Comm comm, int path = 0);
+// The most Agreed values one call may pass to agree().
+inline constexpr std::size_t kMaxAgreed = 4;
+
+// 64-bit digest of n ints (a permutation table, a group list).
+std::uint64_t ints_key(const int* values, std::size_t n);
+
+// Combines the local verdict of every rank of `comm` and checks that every
+// rank passed the same `agreed` values (at most kMaxAgreed), in one
+// allreduce: returns the local error if there is one, remote_error if only
+// another rank failed, and invalid_argument naming the first value that
+// differs between ranks.  The values of a rank with an error are ignored.
+Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed = nullptr,
+             std::size_t count = 0);
+
+// A call's verdict: `local` (its argument checks, whose messages do not
+// name it) prefixed with `what`, and agreed over `comm` (see agree) when
+// `on`: the mesh has more than one device and agreement is on.
+template <std::size_t N>
+Status verdict(Status local, const char* what, bool on, MPI_Comm comm, const Agreed (&agreed)[N]) {
+  static_assert(N <= kMaxAgreed, "agree() takes at most kMaxAgreed values");
+  local = prefixed(what, std::move(local));
+  return on ? agree(comm, std::move(local), what, agreed, N) : local;
+}
+
+// The values every group collective agrees on besides its own: the group
+// and the layout.
+Agreed agreed_group(Group g);
+Agreed agreed_layout(const Layout& layout);
+// all_gather's dim (t = 0), or all_to_all's source and target dims.
+Agreed agreed_dims(int s, int t = 0);
 
 // The checks of Mesh::prepare before any split: the list is valid on this
 // rank, and every rank of `comm` passed a valid list of the same length.
