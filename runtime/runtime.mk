@@ -59,3 +59,11 @@ bench-runtime: runtime
 	  $(RUNTIME_BUILD)/libredist_mpi.a -o $(ROOT)/_build/bench-runtime
 	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-runtime; done
 
+
+# Not a test: the time per call with argument agreement on and off
+# (bench/agreement.cpp), on 2, 4 and 8 ranks; the figures in runtime/README.md.
+.PHONY: bench-agreement
+bench-agreement: runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -Iruntime/include bench/agreement.cpp \
+	  $(RUNTIME_BUILD)/libredist_mpi.a -o $(ROOT)/_build/bench-agreement
+	@for n in 2 4 8; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-agreement; done

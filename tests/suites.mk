@@ -19,10 +19,11 @@ TEST_SUITES := \
   test-nccl            \
   test-nccl-emulated   \
   test-e2e             \
-  test-run
+  test-run             \
+  test-run-agree
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
 # test-runtime*, test-sanitize: runtime/runtime.mk; test-nccl*:
-# runtime/nccl/nccl.mk; test-e2e, test-run: tests/e2e/e2e.mk.
+# runtime/nccl/nccl.mk; test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk.
 
 .PHONY: $(TEST_SUITES)
 

@@ -288,6 +288,15 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   cuda::concat_blocks(block, s, size, scratch, total, dst, total, stream));
 }
 
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need) {
+  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+                            src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
+                            workspace_need);
+}
+
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
                    const Layout& layout, const void* src, std::size_t src_bytes, void* dst,
                    std::size_t dst_bytes) {

@@ -135,6 +135,31 @@ Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* gr
   return agree(comm, std::move(local), "Mesh::prepare", agreed, 2);
 }
 
+Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const void* dst, std::size_t dst_bytes, std::size_t dst_need,
+                 const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need) {
+  using local::check_buffer;
+  using local::check_disjoint;
+  if (Status st = check_empty(mesh, what); !st.ok()) return st;
+  Status local;
+  if (mesh.size() != devices)
+    local = {Errc::mesh_mismatch, "the mesh has " + str(mesh.size()) + " devices, the plan " +
+                                      str(devices)};
+  if (local.ok()) local = check_buffer(src, src_bytes, src_need, "source");
+  if (local.ok()) local = check_buffer(dst, dst_bytes, dst_need, "destination");
+  if (local.ok()) local = check_buffer(workspace, workspace_bytes, workspace_need, "workspace");
+  if (local.ok()) local = check_disjoint(src, src_need, "source", dst, dst_need, "destination");
+  if (local.ok())
+    local = check_disjoint(src, src_need, "source", workspace, workspace_need, "workspace");
+  if (local.ok())
+    local = check_disjoint(dst, dst_need, "destination", workspace, workspace_need, "workspace");
+  // Ranks running different plans would wait for each other's steps.
+  std::uint64_t plan = combine(combine(mix(static_cast<std::uint64_t>(devices)), src_need), dst_need);
+  const Agreed agreed[] = {{combine(plan, workspace_need), "ranks run plans of different sizes"}};
+  return verdict(std::move(local), what, mesh.size() > 1 && agreement, comm, agreed);
+}
+
 Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   if (Status st = mpi_status(MPI_Comm_split(comm, group_member(rank, g, 0), group_index(rank, g), out),

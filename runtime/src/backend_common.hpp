@@ -74,6 +74,13 @@ Agreed agreed_dims(int s, int t = 0);
 Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
                         std::size_t count);
 
+// The entry check of a generated run() (see check_run in mpi.hpp), over the
+// mesh communicator `comm`.
+Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const void* dst, std::size_t dst_bytes, std::size_t dst_need,
+                 const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need);
+
 // The MPI sub-communicator of rank's group g (member k is its rank k), with
 // errors returned.
 Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out);
