@@ -69,6 +69,7 @@ def write_table(problems, devices, out):
     mine = [p for p in problems if P.devices(p["mesh"]) == devices]
     lines = ["// Written by bench/gen.py; do not edit.", "#pragma once"]
     lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in ("redist", "easy")]
+    lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in ("redist", "easy")]
     lines += [f"inline constexpr int kDevices = {devices};",
               "inline const bench::Problem kProblems[] = {"]
     lines += [_entry(p) for p in mine]

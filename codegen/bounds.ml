@@ -23,9 +23,30 @@ let add a b = if a > max_int - b then raise Overflow else a + b
 
 let mul a b = if a <> 0 && b > max_int / a then raise Overflow else a * b
 
+(* [a * b] in decimal, for [a >= 0] and a small [b >= 0] (an element size):
+   byte totals are printed, never computed with, so they may pass 2^62. *)
+let mul_decimal a b =
+  match mul a b with
+  | n -> string_of_int n
+  | exception Overflow ->
+      (* Schoolbook multiplication, least significant digit first. *)
+      let digits = string_of_int a in
+      let rec go k carry acc =
+        if k >= 0 then
+          let v = ((Char.code digits.[k] - Char.code '0') * b) + carry in
+          go (k - 1) (v / 10) (Char.chr (Char.code '0' + (v mod 10)) :: acc)
+        else if carry > 0 then go k (carry / 10) (Char.chr (Char.code '0' + (carry mod 10)) :: acc)
+        else acc
+      in
+      String.of_seq (List.to_seq (go (String.length digits - 1) 0 []))
+
 (* The extracted checker recurses once per step (not in tail position), so
    the length of a plan file is bounded well within the default stack. *)
 let max_plan_steps = 100_000
+
+(* Plan files are read whole, so their size is bounded: 16 MiB holds far
+   more than [max_plan_steps] collectives with comments. *)
+let max_input_bytes = 16 lsl 20
 
 (* Mesh axes and array dimensions: far beyond any real mesh or array, and
    small enough that the list-based front end and core stay fast. *)

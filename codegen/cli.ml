@@ -1,47 +1,76 @@
 (* The command line: cmdliner terms for each command, and the guard that
    turns every failure into one line and an exit code:
-   0 success, 1 plan rejected, 2 bad input (including command-line errors),
+   0 success, 1 plan rejected, 2 bad input (including command-line errors)
+   or output that cannot be written,
    3 internal error (a bug: please report). *)
 
 open Cmdliner
 
 exception Input_error of string
 
-let read_all ic =
+(* At most [Bounds.max_input_bytes]: /dev/zero or a wrong file given as the
+   plan ends with an error after that much, not when memory runs out. *)
+let read_all ~what ic =
   let b = Buffer.create 4096 in
-  let chunk = Bytes.create 4096 in
+  let chunk = Bytes.create 65536 in
   let rec go () =
     let n = input ic chunk 0 (Bytes.length chunk) in
-    if n > 0 then (Buffer.add_subbytes b chunk 0 n; go ())
+    if n > 0 then begin
+      if Buffer.length b + n > Bounds.max_input_bytes then
+        raise (Input_error (Printf.sprintf "%s: the input is larger than %d bytes (16 MiB), the limit for a plan file"
+                              what Bounds.max_input_bytes));
+      Buffer.add_subbytes b chunk 0 n;
+      go ()
+    end
   in
   go ();
   Buffer.contents b
 
 let read_source ~what name =
   try
-    if name = "-" then read_all stdin
+    if name = "-" then read_all ~what stdin
     else begin
       let ic = open_in_bin name in
-      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ic)
+      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ~what ic)
     end
   with Sys_error msg -> raise (Input_error (Printf.sprintf "%s: %s" what msg))
 
+(* A write that failed: the output is incomplete, so the command fails. *)
+exception Output_error of string
+
+(* After a failed write to stdout its buffer still holds the unwritten
+   bytes, which the flushes at exit would try (and fail) to write again;
+   pointing the descriptor at /dev/null lets them drain silently. *)
+let discard_stdout () =
+  try
+    let null = Unix.openfile "/dev/null" [ Unix.O_WRONLY ] 0 in
+    (* With stdout closed, /dev/null takes its descriptor number. *)
+    if null <> Unix.stdout then (Unix.dup2 null Unix.stdout; Unix.close null)
+  with Unix.Unix_error _ -> ()
+
+(* The command's whole output, to stdout or to [-o FILE], flushed and
+   closed here so that a full disk or a closed pipe is reported. *)
 let write_output out text =
   match out with
-  | None -> print_string text
+  | None -> (
+      try print_string text; flush stdout
+      with Sys_error msg -> discard_stdout (); raise (Output_error ("writing the output: " ^ msg)))
   | Some file -> (
-      try
-        let oc = open_out_bin file in
-        Fun.protect ~finally:(fun () -> close_out_noerr oc) (fun () -> output_string oc text)
-      with Sys_error msg -> raise (Input_error (Printf.sprintf "-o: %s" msg)))
+      match open_out_bin file with
+      | exception Sys_error msg -> raise (Output_error ("-o: " ^ msg))
+      | oc -> (
+          try output_string oc text; close_out oc
+          with Sys_error msg ->
+            close_out_noerr oc;
+            raise (Output_error (Printf.sprintf "-o: writing %s: %s" file msg))))
 
 let guard f =
-  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ s)) fmt in
+  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ Excerpt.shorten_words s)) fmt in
   try f () with
-  | Front.Bad_input msg | Input_error msg -> err "error: %s" msg; 2
+  | Front.Bad_input msg | Input_error msg | Output_error msg -> err "error: %s" msg; 2
   | Report.Rejected msg -> err "plan rejected: %s" msg; 1
   | Run.Tool_error msg -> err "error: %s" msg; 4
-  | Bounds.Overflow -> err "error: a total exceeds the 63-bit integer range; the problem is too large"; 2
+  | Bounds.Overflow -> err "error: a count of elements exceeds 2^62 - 1 (4.6e18, the range of the 63-bit integers redist counts in); the problem is too large"; 2
   | Stack_overflow -> err "internal error: stack overflow"; 3
   | Out_of_memory -> err "internal error: out of memory"; 3
   | e -> err "internal error: %s" (Printexc.to_string e); 3
@@ -70,7 +99,7 @@ let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 let exits =
   [ Cmd.Exit.info 0 ~doc:"on success.";
     Cmd.Exit.info 1 ~doc:"when the plan is rejected (check).";
-    Cmd.Exit.info 2 ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options.";
+    Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written.";
     Cmd.Exit.info 3 ~doc:"on an internal error." ]
 
 (* ---- commands ---- *)
@@ -79,8 +108,9 @@ let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
 let print_report ~title ~guarantees ~json r =
-  if json then print_endline (Yojson.Safe.pretty_to_string (Report.json ~guarantees r))
-  else print_string (Report.text ~title ~guarantees r)
+  write_output None
+    (if json then Yojson.Safe.pretty_to_string (Report.json ~guarantees r) ^ "\n"
+     else Report.text ~title ~guarantees r)
 
 let plan_cmd =
   let run mesh from to_ dtype json =
@@ -142,7 +172,7 @@ let show_cmd =
         let env = Problem.mesh mesh in
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        print_string (Show.render env (Front.ty_of_ast ~what:"--type" env ast));
+        write_output None (Show.render env (Front.ty_of_ast ~what:"--type" env ast));
         0)
   in
   let doc = "show which block of the global array each device holds" in
@@ -191,7 +221,7 @@ let gen_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace NAME): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
     @ examples
         [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
@@ -221,7 +251,7 @@ let run_cmd =
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
         let x = Run.run p ~np ~repeat ~timeout ~work_dir in
-        if json then print_endline (Yojson.Safe.to_string (Run.json x)) else print_string (Run.text x);
+        write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
         if x.verified then 0 else 1)
   in
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
@@ -246,43 +276,42 @@ let main_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
-      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
+      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
   Cmd.group (Cmd.info "redist" ~version:"0.1" ~doc ~man ~exits) commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the
-   same one-line form as every other error. *)
+   same one-line form as every other error.  Help and version text are
+   collected and written like any other output, so a failed write is an
+   error there too. *)
 let run argv =
-  let errbuf = Buffer.create 256 in
-  let err = Format.formatter_of_buffer errbuf in
-  let result = try Ok (Cmd.eval_value ~argv ~err main_cmd) with e -> Error e in
+  let errbuf = Buffer.create 256 and helpbuf = Buffer.create 4096 in
+  let err = Format.formatter_of_buffer errbuf and help = Format.formatter_of_buffer helpbuf in
+  (* Help goes to a pager only on a terminal; elsewhere it is plain text
+     into [help].  Cmdliner decides by reading TERM itself. *)
+  if not (Unix.isatty Unix.stdout) then Unix.putenv "TERM" "dumb";
+  let result = try Ok (Cmd.eval_value ~argv ~help ~err main_cmd) with e -> Error e in
   Format.pp_print_flush err ();
-  (* Output goes through stdout's buffer: a failed write (closed or full
-     output) surfaces here, and must be a one-line error too. *)
-  let flushed code =
-    try flush stdout; code
-    with Sys_error msg ->
-      prerr_endline ("redist: error: writing the output: " ^ msg);
-      (* Format flushes stdout again at exit; that write would fail again,
-         uncaught. *)
-      Format.pp_set_formatter_out_functions Format.std_formatter
-        { (Format.pp_get_formatter_out_functions Format.std_formatter ()) with
-          out_string = (fun _ _ _ -> ()); out_flush = ignore };
-      2
-  in
+  Format.pp_print_flush help ();
   match result with
-  | Ok (Ok (`Ok code)) -> flushed code
-  | Ok (Ok (`Help | `Version)) -> 0
+  | Ok (Ok (`Ok code)) -> code
+  | Ok (Ok (`Help | `Version)) -> guard (fun () -> write_output None (Buffer.contents helpbuf); 0)
   | Ok (Error _) ->
-      let msg = Buffer.contents errbuf in
-      let first = match String.split_on_char '\n' msg with l :: _ -> l | [] -> "" in
+      (* Cmdliner wraps its message over several lines, then adds a usage
+         line and a hint: the message is every line before those. *)
+      let lines = String.split_on_char '\n' (Buffer.contents errbuf) in
+      let starts_with prefix l = String.length l >= String.length prefix && String.sub l 0 (String.length prefix) = prefix in
+      let rec message = function
+        | l :: rest when not (starts_with "Usage:" l || starts_with "Try " l) -> String.trim l :: message rest
+        | _ -> []
+      in
+      let first = String.concat " " (List.filter (( <> ) "") (message lines)) in
       let body =
         match String.index_opt first ':' with
-        | Some k when String.length first >= 6 && String.sub first 0 6 = "redist" ->
-            String.trim (String.sub first (k + 1) (String.length first - k - 1))
-        | _ -> String.trim first
+        | Some k when starts_with "redist" first -> String.trim (String.sub first (k + 1) (String.length first - k - 1))
+        | _ -> first
       in
-      prerr_endline ("redist: error: " ^ (if body = "" then "invalid command line" else body));
+      prerr_endline ("redist: error: " ^ Excerpt.shorten_words (if body = "" then "invalid command line" else body));
       2
   | Error e ->
       prerr_endline ("redist: internal error: " ^ Printexc.to_string e);

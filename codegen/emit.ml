@@ -9,35 +9,73 @@ module C = Redist_core
 module F = Front
 
 let ctype = function
-  | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "std::uint16_t"
-  | "i32" -> "std::int32_t" | "i64" -> "std::int64_t" | "u8" -> "std::uint8_t"
-  | "c128" -> "std::complex<double>"
+  | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "::std::uint16_t"
+  | "i32" -> "::std::int32_t" | "i64" -> "::std::int64_t" | "u8" -> "::std::uint8_t"
+  | "c128" -> "::std::complex<double>"
   | d -> invalid_arg ("ctype " ^ d)
 
+type backend = Mpi | Nccl
+
+(* Keywords and alternative tokens of C++17 and C++20 (a header compiled
+   as C++20 must not meet a namespace called [concept]). *)
 let cxx_keywords =
   [ "alignas"; "alignof"; "and"; "and_eq"; "asm"; "auto"; "bitand"; "bitor"; "bool"; "break"; "case";
-    "catch"; "char"; "char16_t"; "char32_t"; "class"; "compl"; "const"; "constexpr"; "const_cast";
-    "continue"; "decltype"; "default"; "delete"; "do"; "double"; "dynamic_cast"; "else"; "enum";
-    "explicit"; "export"; "extern"; "false"; "float"; "for"; "friend"; "goto"; "if"; "inline"; "int";
-    "long"; "mutable"; "namespace"; "new"; "noexcept"; "not"; "not_eq"; "nullptr"; "operator"; "or";
-    "or_eq"; "private"; "protected"; "public"; "register"; "reinterpret_cast"; "return"; "short";
+    "catch"; "char"; "char8_t"; "char16_t"; "char32_t"; "class"; "co_await"; "co_return"; "co_yield";
+    "compl"; "concept"; "const"; "consteval"; "constexpr"; "constinit"; "const_cast"; "continue";
+    "decltype"; "default"; "delete"; "do"; "double"; "dynamic_cast"; "else"; "enum"; "explicit";
+    "export"; "extern"; "false"; "float"; "for"; "friend"; "goto"; "if"; "inline"; "int"; "long";
+    "mutable"; "namespace"; "new"; "noexcept"; "not"; "not_eq"; "nullptr"; "operator"; "or"; "or_eq";
+    "private"; "protected"; "public"; "register"; "reinterpret_cast"; "requires"; "return"; "short";
     "signed"; "sizeof"; "static"; "static_assert"; "static_cast"; "struct"; "switch"; "template";
     "this"; "thread_local"; "throw"; "true"; "try"; "typedef"; "typeid"; "typename"; "union";
-    "unsigned"; "using"; "virtual"; "void"; "volatile"; "wchar_t"; "while"; "xor"; "xor_eq"; "std";
-    "redist"; "MPI" ]
+    "unsigned"; "using"; "virtual"; "void"; "volatile"; "wchar_t"; "while"; "xor"; "xor_eq" ]
 
-(* A C++ namespace name: an identifier that is not a keyword and avoids the
-   names reserved to the implementation (leading underscore, double
-   underscore). *)
+(* Lower-case macros that the headers a generated header includes (the C and
+   C++ standard libraries, mpi.h, cuda_runtime.h) or GNU modes define: a
+   macro is replaced before the compiler sees a namespace.  Names in
+   capitals are left to macros as a rule (NULL, EOF, MPI_COMM_WORLD). *)
+let lowercase_macros =
+  [ "errno"; "assert"; "offsetof"; "stdin"; "stdout"; "stderr"; "linux"; "unix"; "i386"; "setjmp";
+    "va_start"; "va_arg"; "va_end"; "va_copy"; "alloca"; "major"; "minor"; "makedev" ]
+
+(* Far beyond a readable name; the name appears in symbols and messages. *)
+let max_name_chars = 200
+
+(* The name goes inside [::redist_gen::p<hash>::], and the generated code
+   names everything else from the global namespace ([::std::], [::redist::],
+   [::MPI_Comm]), so any identifier compiles there except keywords, macros
+   and the names reserved to the implementation. *)
 let check_name name =
   let ok_char ch = Syntax.is_name_start ch || Syntax.is_digit ch in
+  let refuse why = F.bad "--name: %s is not accepted: %s" (Excerpt.quote name) why in
   if name = "" then F.bad "--name: empty name";
+  if String.length name > max_name_chars then
+    refuse (Printf.sprintf "longer than %d characters" max_name_chars);
   if not (Syntax.is_name_start name.[0] && String.for_all ok_char name) then
-    F.bad "--name: %S is not a C++ identifier (letters, digits and '_', not starting with a digit)" name;
-  if name.[0] = '_' then F.bad "--name: %S starts with '_' (reserved in C++)" name;
+    refuse "a C++ identifier has letters, digits and '_', and does not start with a digit";
+  if name.[0] = '_' then refuse "names starting with '_' are reserved in C++";
   let rec has_double k = k + 1 < String.length name && ((name.[k] = '_' && name.[k + 1] = '_') || has_double (k + 1)) in
-  if has_double 0 then F.bad "--name: %S contains \"__\" (reserved in C++)" name;
-  if List.mem name cxx_keywords then F.bad "--name: %S is a C++ keyword or a reserved namespace" name
+  if has_double 0 then refuse "names containing \"__\" are reserved in C++";
+  if List.mem name cxx_keywords then refuse "it is a keyword in C++17 or C++20";
+  if List.mem name lowercase_macros then
+    refuse "it is a macro of the C library, MPI or GNU mode (-std=gnu++17), replaced before it could name a namespace";
+  if String.for_all (fun ch -> not (ch >= 'a' && ch <= 'z')) name then
+    refuse "names without a lower-case letter are left to macros (NULL, EOF, MPI_COMM_WORLD); use e.g. a lower-case name"
+
+(* The inline namespace that tells problems apart: every header for one
+   (problem, plan, backend) gets the same one, headers for different ones
+   get different ones, so two of them sharing a --name never share a
+   symbol. *)
+let problem_tag ~backend (r : Report.t) =
+  let p = r.problem in
+  let identity =
+    String.concat "\n"
+      ([ F.show_mesh p.env; F.show_ty p.env p.src; F.show_ty p.env p.tgt; p.dtype;
+         (match backend with Mpi -> "mpi" | Nccl -> "nccl") ]
+       @ F.refine_lines ~base:p.env r.env
+       @ List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps)
+  in
+  "p" ^ String.sub (Digest.to_hex (Digest.string identity)) 0 16
 
 (* Rank-space group of an axis of the refined mesh: its stride is the
    product of the sizes of the axes after it. *)
@@ -73,16 +111,14 @@ let offset_expr env ((ids, _) as d : C.dimty) =
             if acc = "" then coord_expr env a else Printf.sprintf "(%s * %d + %s)" acc a.size (coord_expr env a))
           "" ids
       in
-      Printf.sprintf "std::size_t{%d} * static_cast<std::size_t>%s" n idx
+      Printf.sprintf "::std::size_t{%d} * static_cast<::std::size_t>%s" n idx
 
 let list_init l = "{" ^ String.concat ", " l ^ "}"
 
 type buffer = Src | Dst | Ping | Pong
 
 let layout_lit shape elem =
-  Printf.sprintf "redist::Layout{%d, %s, %d}" (List.length shape) (list_init (List.map string_of_int shape)) elem
-
-type backend = Mpi | Nccl
+  Printf.sprintf "::redist::Layout{%d, %s, %d}" (List.length shape) (list_init (List.map string_of_int shape)) elem
 
 (* Step i writes to Dst if last, else Ping for even i and Pong for odd i;
    it reads from Src if first, else what step i-1 wrote. *)
@@ -111,12 +147,12 @@ let workspace (r : Report.t) =
     | C.AllGather d ->
         let _, size = group env (C.last_axis (fst (C.dim_of s.before d))) in
         let n = if size <= 1 || outer shape d = 1 then 0 else size * bytes in
-        Some (n, Printf.sprintf "redist::all_gather_scratch_bytes(%s, %d, %d)" (layout_lit shape elem) d size)
+        Some (n, Printf.sprintf "::redist::all_gather_scratch_bytes(%s, %d, %d)" (layout_lit shape elem) d size)
     | C.AllToAll (a, t) ->
         let _, size = group env (C.last_axis (fst (C.dim_of s.before a))) in
         let out = shape_of s.after in
         let n = if size <= 1 || (outer shape t = 1 && outer out a = 1) then 0 else bytes in
-        Some (n, Printf.sprintf "redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit shape elem) a t size)
+        Some (n, Printf.sprintf "::redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit shape elem) a t size)
     | C.DynSlice _ | C.AllPermute _ -> None
   in
   (max_over (written Ping) idx, max_over (written Pong) idx, List.filter_map scratch_of (Array.to_list steps))
@@ -127,7 +163,7 @@ let workspace_bytes r =
   ping + pong + List.fold_left (fun acc (n, _) -> max acc n) 0 scratches
 
 let render ~name ~backend (r : Report.t) ~guarantees =
-  let ns = match backend with Mpi -> "redist::" | Nccl -> "redist::nccl::" in
+  let ns = match backend with Mpi -> "::redist::" | Nccl -> "::redist::nccl::" in
   let p = r.problem in
   let env = r.env in
   let m = F.core_mesh env in
@@ -173,10 +209,31 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "";
   line "#include \"redist/%s.hpp\"" (match backend with Mpi -> "mpi" | Nccl -> "nccl");
   line "";
+  (* The same group name for every header of this --name, holding a symbol
+     named by the problem that each header's object refers to: the linker
+     keeps one group per name, so a second header of this name for another
+     problem refers to a symbol that is gone, and the link fails naming it.
+     ELF only; the device pass of nvcc sees no host assembly. *)
+  let tag = problem_tag ~backend r in
+  let guard_sym = Printf.sprintf "redist_gen.%s.%s.name_reused_for_another_problem" name tag in
+  line "// Two headers with --name %s for different problems in one program would" name;
+  line "// put two different codes under one name: the link fails instead, with an";
+  line "// undefined reference to %s." guard_sym;
+  line "#if defined(__ELF__) && !defined(__CUDA_ARCH__)";
+  let directives =
+    [ Printf.sprintf ".pushsection .rodata.redist_gen.%s,\\\"aG\\\",@progbits,redist_gen.%s,comdat" name name;
+      ".globl " ^ guard_sym; ".hidden " ^ guard_sym; guard_sym ^ ": .byte 0"; ".popsection";
+      ".pushsection .data.rel.ro.redist_gen,\\\"aw\\\""; ".dc.a " ^ guard_sym; ".popsection" ]
+  in
+  line "__asm__(%s);" (String.concat "\n        " (List.map (Printf.sprintf "\"%s\\n\"") directives));
+  line "#endif";
+  line "";
+  line "namespace redist_gen {";
+  line "inline namespace %s {  // this problem and plan" tag;
   line "namespace %s {" name;
   line "";
   line "using value_type = %s;  // storage type of %s" (ctype p.dtype) p.dtype;
-  line "inline constexpr std::size_t kElemBytes = %d;" elem;
+  line "inline constexpr ::std::size_t kElemBytes = %d;" elem;
   line "static_assert(sizeof(value_type) == kElemBytes, \"element size\");";
   line "";
   line "// The mesh: axis sizes, the first axis most significant in the rank.";
@@ -186,29 +243,29 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "";
   line "// The array: rank, global shape, per-device element counts.";
   line "inline constexpr int kRank = %d;" rank;
-  line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (list_init (List.map string_of_int (C.global_shape p.src)));
-  line "inline constexpr std::size_t kSrcElems = %d;  // %s" r.src_elems (F.show_ty p.env p.src);
-  line "inline constexpr std::size_t kTgtElems = %d;  // %s" r.tgt_elems (F.show_ty p.env p.tgt);
-  line "inline constexpr std::size_t kPeakElems = %d;" r.peak;
-  line "inline constexpr std::size_t kSrcBytes = kSrcElems * kElemBytes;";
-  line "inline constexpr std::size_t kTgtBytes = kTgtElems * kElemBytes;";
-  line "inline constexpr redist::Layout kSrcLayout = %s;" (layout_lit (C.local_shape base p.src) elem);
-  line "inline constexpr redist::Layout kTgtLayout = %s;" (layout_lit (C.local_shape base p.tgt) elem);
+  line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (list_init (List.map string_of_int (C.global_shape p.src)));
+  line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" r.src_elems (F.show_ty p.env p.src);
+  line "inline constexpr ::std::size_t kTgtElems = %d;  // %s" r.tgt_elems (F.show_ty p.env p.tgt);
+  line "inline constexpr ::std::size_t kPeakElems = %d;" r.peak;
+  line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";
+  line "inline constexpr ::std::size_t kTgtBytes = kTgtElems * kElemBytes;";
+  line "inline constexpr ::redist::Layout kSrcLayout = %s;" (layout_lit (C.local_shape base p.src) elem);
+  line "inline constexpr ::redist::Layout kTgtLayout = %s;" (layout_lit (C.local_shape base p.tgt) elem);
   line "";
   line "// Workspace: [0, kPingBytes) and [kPingBytes, kPingBytes + kPongBytes) hold";
   line "// intermediate arrays, the rest is the collectives' scratch.";
-  line "inline constexpr std::size_t kPingBytes = %d;" ping_bytes;
-  line "inline constexpr std::size_t kPongBytes = %d;" pong_bytes;
-  line "inline constexpr std::size_t kScratchBytes = %d;" scratch_bytes;
+  line "inline constexpr ::std::size_t kPingBytes = %d;" ping_bytes;
+  line "inline constexpr ::std::size_t kPongBytes = %d;" pong_bytes;
+  line "inline constexpr ::std::size_t kScratchBytes = %d;" scratch_bytes;
   List.iter (fun (n, call) -> line "static_assert(%s == %d, \"scratch formula\");" call n) scratches;
-  line "inline constexpr std::size_t kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes;";
+  line "inline constexpr ::std::size_t kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes;";
   line "";
   (* ---- boxes ---- *)
   let box fn (t : C.ty) what =
     line "// The box of the global array that `rank` holds under the %s type %s:" what (F.show_ty p.env t);
     line "// offset[d] is its corner, extent[d] its size, in dimension d.  False if";
     line "// rank is not in 0..kDevices-1.";
-    line "inline constexpr bool %s(int rank, std::size_t offset[kRank], std::size_t extent[kRank]) {" fn;
+    line "inline constexpr bool %s(int rank, ::std::size_t offset[kRank], ::std::size_t extent[kRank]) {" fn;
     line "  if (rank < 0 || rank >= kDevices) return false;";
     List.iteri
       (fun d dd ->
@@ -235,7 +292,7 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "// Groups (stride, size) in rank space of the gathers and all-to-alls.";
   line "inline constexpr int kGroupCount = %d;" (List.length groups);
   if groups <> [] then
-    line "inline constexpr redist::Group kGroups[kGroupCount] = %s;"
+    line "inline constexpr ::redist::Group kGroups[kGroupCount] = %s;"
       (list_init (List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) groups));
   line "";
   Array.iteri
@@ -255,14 +312,14 @@ let render ~name ~backend (r : Report.t) ~guarantees =
   line "// the plan's groups.  Collective over comm; call once, before run().";
   (match backend with
    | Mpi ->
-       line "inline redist::Status create_mesh(MPI_Comm comm, redist::Mesh* out) {";
-       line "  if (redist::Status st = redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;"
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
+       line "  if (::redist::Status st = ::redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;"
    | Nccl ->
        line "// The collectives are enqueued on `stream` (this rank's GPU, selected with";
        line "// cudaSetDevice before this call).";
-       line "inline redist::Status create_mesh(MPI_Comm comm, cudaStream_t stream, redist::nccl::Mesh* out) {";
-       line "  if (redist::Status st = redist::nccl::Mesh::create(comm, kMeshSizes, kMeshAxes, stream, out); !st.ok()) return st;");
-  if groups = [] then line "  return redist::Status();"
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::cudaStream_t stream, ::redist::nccl::Mesh* out) {";
+       line "  if (::redist::Status st = ::redist::nccl::Mesh::create(comm, kMeshSizes, kMeshAxes, stream, out); !st.ok()) return st;");
+  if groups = [] then line "  return ::redist::Status();"
   else line "  return out->prepare(kGroups, kGroupCount);";
   line "}";
   line "";
@@ -275,21 +332,21 @@ let render ~name ~backend (r : Report.t) ~guarantees =
     line "// NCCL: src, dst and workspace are device memory; run only enqueues work on";
     line "// mesh.stream(): call mesh.synchronize() before reading dst.";
   end;
-  line "inline redist::Status run(const %sMesh& mesh, const void* src, std::size_t src_bytes," ns;
-  line "                          void* dst, std::size_t dst_bytes, void* workspace, std::size_t workspace_bytes) {";
-  line "  if (redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes, kTgtBytes," ns name;
-  line "                                       workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
+  line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
+  line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes, kTgtBytes," ns name;
+  line "                                         workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
   line "    return st;";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
   line "  (void)ws;";
   if nsteps = 0 then begin
     line "  (void)mesh;";
     (match backend with
-     | Mpi -> line "  std::memcpy(dst, src, kSrcBytes);"; line "  return redist::Status();"
+     | Mpi -> line "  ::std::memcpy(dst, src, kSrcBytes);"; line "  return ::redist::Status();"
      | Nccl ->
-         line "  if (cudaError_t e = cudaMemcpyAsync(dst, src, kSrcBytes, cudaMemcpyDeviceToDevice, mesh.stream()); e != cudaSuccess)";
-         line "    return redist::Status(redist::Errc::backend_error, std::string(\"%s::run: cudaMemcpyAsync: \") + cudaGetErrorString(e));" name;
-         line "  return redist::Status();")
+         line "  if (::cudaError_t e = ::cudaMemcpyAsync(dst, src, kSrcBytes, ::cudaMemcpyDeviceToDevice, mesh.stream()); e != ::cudaSuccess)";
+         line "    return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemcpyAsync: \") + ::cudaGetErrorString(e));" name;
+         line "  return ::redist::Status();")
   end
   else begin
     let buf_expr = function
@@ -308,21 +365,23 @@ let render ~name ~backend (r : Report.t) ~guarantees =
           match s.coll with
           | C.DynSlice (d, x) ->
               let st, sz = group env x in
-              Printf.sprintf "%sdyn_slice(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb
+              Printf.sprintf "%sdyn_slice(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb
           | C.AllGather d ->
               let st, sz = group env (C.last_axis (fst (C.dim_of s.before d))) in
-              Printf.sprintf "%sall_gather(mesh, redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb scratch
+              Printf.sprintf "%sall_gather(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb scratch
           | C.AllToAll (a, t) ->
               let st, sz = group env (C.last_axis (fst (C.dim_of s.before a))) in
-              Printf.sprintf "%sall_to_all(mesh, redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" ns st sz lay a t src srcb dst dstb scratch
+              Printf.sprintf "%sall_to_all(mesh, ::redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" ns st sz lay a t src srcb dst dstb scratch
           | C.AllPermute _ ->
               Printf.sprintf "%sall_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" ns i lay src srcb dst dstb
         in
-        line "  if (redist::Status st = %s; !st.ok()) return st;" call)
+        line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
       steps;
-    line "  return redist::Status();"
+    line "  return ::redist::Status();"
   end;
   line "}";
   line "";
   line "}  // namespace %s" name;
+  line "}  // namespace %s" tag;
+  line "}  // namespace redist_gen";
   Buffer.contents b

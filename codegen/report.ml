@@ -70,7 +70,7 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
           lb_max = C.max_over_ranks base lb; lb_total = sum_over_ranks n lb;
           launches = List.length plan - slices; slices }
 
-let bytes (r : t) elems = Bounds.mul elems r.problem.elem_bytes
+let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
 
 let plural n word = if n = 1 then Printf.sprintf "%d %s" n word else Printf.sprintf "%d %ss" n word
 
@@ -90,14 +90,14 @@ let text ~title ~guarantees (r : t) =
   let wc = width colls and wt = width types in
   List.iter2
     (fun s (c, t) ->
-      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%d B)" wc c wt t s.local_elems s.recv_max
+      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%s B)" wc c wt t s.local_elems s.recv_max
         (bytes r s.recv_max))
     r.steps (List.combine colls types);
-  line "# peak local size: %s (%d B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
+  line "# peak local size: %s (%s B); lower bound max(|src|, |tgt|) = max(%d, %d) = %d; gather-everything plan: %d"
     (plural r.peak "element") (bytes r r.peak) r.src_elems r.tgt_elems (max r.src_elems r.tgt_elems) r.global_elems;
-  line "# busiest rank receives: %s (%d B); lower bound %d (target elements not already held, max over ranks)"
+  line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
     (plural r.recv_busiest "element") (bytes r r.recv_busiest) r.lb_max;
-  line "# total received: %s (%d B); lower bound %d (summed over ranks)" (plural r.recv_total "element")
+  line "# total received: %s (%s B); lower bound %d (summed over ranks)" (plural r.recv_total "element")
     (bytes r r.recv_total) r.lb_total;
   line "# launches: %s (+ %s, local)" (plural r.launches "collective") (plural r.slices "dyn_slice");
   line "# proven in Coq:";

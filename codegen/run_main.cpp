@@ -1,5 +1,5 @@
 // The driver that `redist run` compiles next to the generated header
-// problem.hpp (namespace problem) and verify.hpp.  argv[1]: timed repeats.
+// problem.hpp (namespace redist_gen::problem) and verify.hpp.  argv[1]: timed repeats.
 // Rank 0 prints one line: "redist-run: error MESSAGE" or
 // "redist-run: KEY=VALUE ...", which redist parses.
 #define REDIST_VERIFY_MAIN
@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 5;
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  const redist_verify::Outcome o = redist_verify::verify(REDIST_VERIFY_PROBLEM(problem), MPI_COMM_WORLD, repeats);
+  const redist_verify::Outcome o = redist_verify::verify(REDIST_VERIFY_PROBLEM(redist_gen::problem), MPI_COMM_WORLD, repeats);
   if (me == 0) {
     if (!o.error.empty())
       std::printf("redist-run: error %s\n", o.error.c_str());

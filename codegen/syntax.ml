@@ -241,14 +241,22 @@ let item_of_line s =
 (* Line (from 1), column (from 1) and what was expected. *)
 exception Plan_parse_error of int * int * string
 
-(* The items of a plan file with their line numbers. *)
+(* The items of a plan file with their line numbers.  A loop over the
+   text, not a list of its lines: a file of millions of blank lines costs
+   neither stack nor a list as long as the file. *)
 let plan_lines text =
-  let lines = String.split_on_char '\n' text in
-  List.concat
-    (List.mapi
-       (fun k line ->
-         match item_of_line line with
-         | None -> []
-         | Some it -> [ (k + 1, it) ]
-         | exception Parse_error (col, msg) -> raise (Plan_parse_error (k + 1, col, msg)))
-       lines)
+  let len = String.length text in
+  let rec go items lineno start =
+    if start > len then List.rev items
+    else begin
+      let stop = match String.index_from_opt text start '\n' with Some k -> k | None -> len in
+      let items =
+        match item_of_line (String.sub text start (stop - start)) with
+        | None -> items
+        | Some it -> (lineno, it) :: items
+        | exception Parse_error (col, msg) -> raise (Plan_parse_error (lineno, col, msg))
+      in
+      go items (lineno + 1) (stop + 1)
+    end
+  in
+  go [] 1 0

@@ -5,6 +5,12 @@ let negb = function
 | true -> false
 | false -> true
 
+(** val option_map : ('a1 -> 'a2) -> 'a1 option -> 'a2 option **)
+
+let option_map f = function
+| Some a -> Some (f a)
+| None -> None
+
 (** val fst : ('a1 * 'a2) -> 'a1 **)
 
 let fst = function
@@ -328,6 +334,13 @@ let ty_wf m t =
 
 let offset m d c =
   ( * ) (extent m d) (radix m c (fst d))
+
+(** val box_indices : int list -> int list list **)
+
+let rec box_indices = function
+| [] -> [] :: []
+| n :: shape' ->
+  flat_map (fun i -> map (fun x -> i :: x) (box_indices shape')) (seq 0 n)
 
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
@@ -1141,3 +1154,232 @@ let planner_in_normal_form m src tgt =
   match planner_choice m src tgt with
   | Some _ -> true
   | None -> false
+
+type pmesh = { pm_mesh : mesh; pm_ranks : int list }
+
+(** val placed_at : mesh -> int -> pmesh **)
+
+let placed_at m k =
+  { pm_mesh = m; pm_ranks = (seq k (mesh_size m)) }
+
+(** val pmesh_wf : pmesh -> bool **)
+
+let pmesh_wf pm =
+  (&&)
+    ((&&) (mesh_wf pm.pm_mesh)
+      ((=) (length pm.pm_ranks) (mesh_size pm.pm_mesh))) (nodupb pm.pm_ranks)
+
+(** val index_of : int -> int list -> int option **)
+
+let rec index_of w = function
+| [] -> None
+| x :: ws' ->
+  if (=) x w
+  then Some 0
+  else option_map (fun x0 -> Stdlib.Int.succ x0) (index_of w ws')
+
+(** val ceil_div : int -> int -> int **)
+
+let ceil_div n p =
+  (fun a b -> if b = 0 then 0 else a / b)
+    ((fun a b -> Stdlib.max 0 (a - b)) ((+) n p) (Stdlib.Int.succ 0)) p
+
+(** val block_size : mesh -> dimty -> int **)
+
+let block_size m d =
+  ceil_div (snd d) (shards m d)
+
+type box = (int * int) list
+
+(** val dim_block : mesh -> dimty -> device -> int * int **)
+
+let dim_block m d c =
+  let b = block_size m d in
+  let j = radix m c (fst d) in
+  let lo = Stdlib.min (snd d) (( * ) j b) in
+  (lo,
+  ((fun a b -> Stdlib.max 0 (a - b))
+    (Stdlib.min (snd d) (( * ) (Stdlib.Int.succ j) b)) lo))
+
+(** val dev_box : mesh -> ty -> device -> box **)
+
+let dev_box m t c =
+  map (fun d -> dim_block m d c) t
+
+(** val box_shape : box -> int list **)
+
+let box_shape b =
+  map snd b
+
+(** val box_size : box -> int **)
+
+let box_size b =
+  prod0 (box_shape b)
+
+(** val box_global : box -> int list -> int list **)
+
+let rec box_global b l =
+  match b with
+  | [] -> []
+  | p :: b' ->
+    let (lo, _) = p in
+    (match l with
+     | [] -> []
+     | i :: l' -> ((+) lo i) :: (box_global b' l'))
+
+(** val box_local : box -> int list -> int list **)
+
+let rec box_local b i =
+  match b with
+  | [] -> []
+  | p :: b' ->
+    let (lo, _) = p in
+    (match i with
+     | [] -> []
+     | x :: i' ->
+       ((fun a b -> Stdlib.max 0 (a - b)) x lo) :: (box_local b' i'))
+
+(** val box_has : box -> int list -> bool **)
+
+let rec box_has b i =
+  match b with
+  | [] -> (match i with
+           | [] -> true
+           | _ :: _ -> false)
+  | p :: b' ->
+    let (lo, n) = p in
+    (match i with
+     | [] -> false
+     | x :: i' -> (&&) ((&&) ((<=) lo x) ((<) x ((+) lo n))) (box_has b' i'))
+
+type layout = { ly_mesh : pmesh; ly_ty : ty }
+
+(** val ly_m : layout -> mesh **)
+
+let ly_m l =
+  l.ly_mesh.pm_mesh
+
+(** val lty_wf : mesh -> ty -> bool **)
+
+let lty_wf m t =
+  (&&) (forallb (fun d -> forallb (fun x -> memb x (mesh_axes m)) (fst d)) t)
+    (nodupb (ty_axes t))
+
+(** val layout_wf : layout -> bool **)
+
+let layout_wf l =
+  (&&) (pmesh_wf l.ly_mesh) (lty_wf (ly_m l) l.ly_ty)
+
+(** val layouts_wf : layout -> layout -> bool **)
+
+let layouts_wf s t =
+  (&&) ((&&) (layout_wf s) (layout_wf t))
+    (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
+
+(** val pl_box : layout -> int -> box option **)
+
+let pl_box l w =
+  match index_of w l.ly_mesh.pm_ranks with
+  | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
+  | None -> None
+
+(** val has_opt : box option -> int list -> bool **)
+
+let has_opt ob i =
+  match ob with
+  | Some b -> box_has b i
+  | None -> false
+
+type shapes = int -> int list option
+
+(** val pl_shapes : layout -> shapes **)
+
+let pl_shapes l w =
+  option_map box_shape (pl_box l w)
+
+(** val positions : shapes -> int -> int list list **)
+
+let positions sh r =
+  match sh r with
+  | Some s -> box_indices s
+  | None -> []
+
+type wire_map = int -> int list -> int * int list
+
+(** val wire_received : wire_map -> shapes -> int -> int **)
+
+let wire_received wr sh r =
+  length (filter (fun l -> negb ((=) (fst (wr r l)) r)) (positions sh r))
+
+(** val missing : layout -> layout -> int -> int list list **)
+
+let missing s t r =
+  match pl_box t r with
+  | Some b ->
+    filter (fun i -> negb (has_opt (pl_box s r) i))
+      (map (box_global b) (box_indices (box_shape b)))
+  | None -> []
+
+(** val overlap_size : box -> box -> int **)
+
+let overlap_size b b' =
+  prod0
+    (map (fun p ->
+      overlap (fst (fst p)) (snd (fst p)) (fst (snd p)) (snd (snd p)))
+      (combine b b'))
+
+(** val recv_lower_bound : layout -> layout -> int -> int **)
+
+let recv_lower_bound s t r =
+  match pl_box t r with
+  | Some b ->
+    (fun a b -> Stdlib.max 0 (a - b)) (box_size b)
+      (match pl_box s r with
+       | Some sb -> overlap_size sb b
+       | None -> 0)
+  | None -> 0
+
+type holder_choice = int -> int list -> int
+
+(** val exchange_wire : layout -> layout -> holder_choice -> wire_map **)
+
+let exchange_wire s t h r l =
+  match pl_box t r with
+  | Some b ->
+    let i = box_global b l in
+    let s0 = h r i in
+    (s0, (match pl_box s s0 with
+          | Some sb -> box_local sb i
+          | None -> i))
+  | None -> (r, l)
+
+(** val exchange_received :
+    layout -> layout -> holder_choice -> int -> int **)
+
+let exchange_received s t h r =
+  wire_received (exchange_wire s t h) (pl_shapes t) r
+
+(** val holders_of : layout -> int list -> int list **)
+
+let holders_of s i =
+  filter (fun s0 -> has_opt (pl_box s s0) i) s.ly_mesh.pm_ranks
+
+(** val needers_of : layout -> layout -> int list -> int list **)
+
+let needers_of s t i =
+  filter (fun r ->
+    (&&) (has_opt (pl_box t r) i) (negb (has_opt (pl_box s r) i)))
+    t.ly_mesh.pm_ranks
+
+(** val spread_holder : layout -> layout -> holder_choice **)
+
+let spread_holder s t r i =
+  if has_opt (pl_box s r) i
+  then r
+  else let hs = holders_of s i in
+       let k =
+         match index_of r (needers_of s t i) with
+         | Some k -> k
+         | None -> 0
+       in
+       nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r

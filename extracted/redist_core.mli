@@ -1,6 +1,8 @@
 
 val negb : bool -> bool
 
+val option_map : ('a1 -> 'a2) -> 'a1 option -> 'a2 option
+
 val fst : ('a1 * 'a2) -> 'a1
 
 val snd : ('a1 * 'a2) -> 'a2
@@ -103,6 +105,8 @@ val dim_wf : mesh -> dimty -> bool
 val ty_wf : mesh -> ty -> bool
 
 val offset : mesh -> dimty -> device -> int
+
+val box_indices : int list -> int list list
 
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
@@ -311,3 +315,73 @@ val planner_choice :
 val planner : mesh -> ty -> ty -> refinement * plan
 
 val planner_in_normal_form : mesh -> ty -> ty -> bool
+
+type pmesh = { pm_mesh : mesh; pm_ranks : int list }
+
+val placed_at : mesh -> int -> pmesh
+
+val pmesh_wf : pmesh -> bool
+
+val index_of : int -> int list -> int option
+
+val ceil_div : int -> int -> int
+
+val block_size : mesh -> dimty -> int
+
+type box = (int * int) list
+
+val dim_block : mesh -> dimty -> device -> int * int
+
+val dev_box : mesh -> ty -> device -> box
+
+val box_shape : box -> int list
+
+val box_size : box -> int
+
+val box_global : box -> int list -> int list
+
+val box_local : box -> int list -> int list
+
+val box_has : box -> int list -> bool
+
+type layout = { ly_mesh : pmesh; ly_ty : ty }
+
+val ly_m : layout -> mesh
+
+val lty_wf : mesh -> ty -> bool
+
+val layout_wf : layout -> bool
+
+val layouts_wf : layout -> layout -> bool
+
+val pl_box : layout -> int -> box option
+
+val has_opt : box option -> int list -> bool
+
+type shapes = int -> int list option
+
+val pl_shapes : layout -> shapes
+
+val positions : shapes -> int -> int list list
+
+type wire_map = int -> int list -> int * int list
+
+val wire_received : wire_map -> shapes -> int -> int
+
+val missing : layout -> layout -> int -> int list list
+
+val overlap_size : box -> box -> int
+
+val recv_lower_bound : layout -> layout -> int -> int
+
+type holder_choice = int -> int list -> int
+
+val exchange_wire : layout -> layout -> holder_choice -> wire_map
+
+val exchange_received : layout -> layout -> holder_choice -> int -> int
+
+val holders_of : layout -> int list -> int list
+
+val needers_of : layout -> layout -> int list -> int list
+
+val spread_holder : layout -> layout -> holder_choice

@@ -1,7 +1,8 @@
 (** Every headline theorem, with the axioms it depends on.  `make test`
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
-From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal.
+From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
+  Layoutproof Exchangeproof Lowerbound.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -33,3 +34,21 @@ Print Assumptions plan_normal_form.
 Print Assumptions plan_traffic_bound.
 Print Assumptions planner_always_normal.
 Print Assumptions plan_slices_gathers_bounded.
+
+(** Part 2: layouts over placed meshes; Part 1 is their even one-mesh case. *)
+Print Assumptions pl_holds_even.
+Print Assumptions covered.
+Print Assumptions recv_lower_bound_exact.
+Print Assumptions lower_bound_recv_even.
+
+(** The direct exchange. *)
+Print Assumptions exchange_sound.
+Print Assumptions exchange_recv_exact.
+Print Assumptions spread_holder_ok.
+
+(** The traffic lower bound. *)
+Print Assumptions lower_bound_sound.
+Print Assumptions exchange_optimal.
+Print Assumptions collective_valid_move.
+Print Assumptions exchange_valid_move.
+Print Assumptions check_recv_ge_lower_bound.

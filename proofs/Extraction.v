@@ -6,7 +6,7 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker Planner.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -36,4 +36,7 @@ Extraction "redist_core.ml"
   step_type check recv_count max_over_ranks lower_bound_recv
   refine_ok refine_mesh refine_ty
   planner planner_in_normal_form normal_form is_slice is_flat is_gather plan_traffic
-  candidate_refinements.
+  candidate_refinements
+  placed_at pmesh_wf index_of ceil_div block_size dim_block dev_box box_shape box_size
+  box_global box_local box_has layout_wf layouts_wf pl_box pl_shapes missing overlap_size
+  recv_lower_bound exchange_wire exchange_received holders_of needers_of spread_holder.

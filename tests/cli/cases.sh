@@ -53,6 +53,16 @@ run_stdin 'refine b = a:3 * b.1:2\n' check "${S[@]}" --plan -
 run_stdin 'dyn_slice(0, y))\n' check "${W[@]}" --plan -
 run_stdin 'all_reduce(0)\n' check "${W[@]}" --plan -
 run check "${W[@]}" --plan /nonexistent/plan.txt
+# endless or huge input: the size limit, at once (bounded here in time and
+# memory so that a regression fails instead of exhausting the machine)
+run_bounded() {
+  printf '$ redist'; printf ' %q' "$@"; printf '\n'
+  (ulimit -v 4000000; timeout 20 "$redist" "$@") 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+run_bounded check "${W[@]}" --plan /dev/zero
+run_bounded check "${W[@]}" --plan /dev/urandom
+run_bounded gen "${W[@]}" --name w --plan /dev/zero
 
 # show
 run show --mesh '{x:2, y:3}' --type '[3{x}6]'
@@ -65,6 +75,8 @@ run gen "${W[@]}" --backend mpi --name worked --dtype f32
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null
 run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null
+# 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
+run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]'
 run gen "${W[@]}" --name 2bad
 run gen "${W[@]}" --name namespace
 run gen --mesh '{x:2}' --from '[1{x}2, 1, 1, 1, 1, 1, 1, 1, 1]' --to '[2, 1, 1, 1, 1, 1, 1, 1, 1]' --name big
@@ -100,14 +112,53 @@ for c in plan check show gen; do
   "$redist" "$c" --help=plain | grep -c EXAMPLES
 done
 
-# output that cannot be written: one line, exit 2
-printf '$ redist plan --mesh {x:2} --from [1{x}2] --to [2] > /dev/full\n'
-"$redist" plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]' 2>&1 >/dev/full
-printf '[exit %d]\n' "$?"
+# output that cannot be written (a full disk, a closed stdout): one line, exit 2
+run_to_full() {
+  printf '$ redist'; printf ' %q' "$@"; printf ' >/dev/full\n'
+  "$redist" "$@" 2>&1 >/dev/full
+  printf '[exit %d]\n\n' "$?"
+}
+run_to_closed() {
+  printf '$ redist'; printf ' %q' "$@"; printf ' >&-\n'
+  "$redist" "$@" 2>&1 >&-
+  printf '[exit %d]\n\n' "$?"
+}
+run_to_full plan --mesh '{x:2}' --from '[1{x}2]' --to '[2]'
+run_to_full plan "${W[@]}" --json
+run_to_full show --mesh '{x:2}' --type '[2]'
+run_to_full gen "${W[@]}" --name w
+run_to_full --help
+run_to_full gen --help=plain
+run_to_full --version
+run_to_closed plan "${W[@]}"
+run gen "${W[@]}" --name w -o /dev/full
 run plan --mesh '{x:2}' --from '[2]' --to '[2]' --dtype q1
 run_stdin 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b)\n' check "${S[@]}" --plan -
 run gen "${W[@]}" --name w -o /nonexistent/dir/w.hpp
 run_stdin 'dyn_slice(0, y)\nall_gather(0)\n' gen "${W[@]}" --name w --plan -
+
+# messages are whole (not cut where cmdliner wraps) and echo long input as
+# a bounded excerpt
+run run "${W[@]}" --np 9223372036854775808
+run run "${W[@]}" --backend cuda
+LONG=$(head -c 130000 /dev/zero | tr '\0' a)
+run_long() {  # the command as typed, LONG standing for 130,000 a's
+  local shown=("$@"); printf '$ redist'; printf ' %q' "${shown[@]//$LONG/LONG}"; printf '\n'
+  "$redist" "$@" 2>&1
+  printf '[exit %d]\n\n' "$?"
+}
+run_long plan --mesh "{$LONG:2}" --from '[2{z}2]' --to '[2]'
+run_long plan --mesh '{x:2}' --from "[2{$LONG}2]" --to '[2]'
+run_long plan --mesh '{x:2}' --from "${LONG}[2]" --to '[2]'
+run_long plan "${W[@]}" --bogus$LONG
+run_long plan "${W[@]}" "$LONG"
+run_long gen "${W[@]}" --name "$LONG"
+run_long gen "${W[@]}" --name "$LONG-"
+printf 'dyn_slice(0, %s)\n' "$LONG" > "${TMPDIR:-/tmp}/redist-cases-long.plan"
+printf '$ redist check ... --plan FILE  # FILE: dyn_slice(0, LONG)\n'
+"$redist" check "${W[@]}" --plan "${TMPDIR:-/tmp}/redist-cases-long.plan" 2>&1
+printf '[exit %d]\n\n' "$?"
+rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0

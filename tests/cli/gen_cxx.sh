@@ -27,6 +27,54 @@ for src in runtime/src/*.cpp; do
   else ko "runtime source $src does not compile"; fi
 done
 
+# --name: each name is either refused with a one-line reason, or its header
+# compiles under every standard, in a translation unit that also defines
+# main().  Refused: macros and C++20 keywords; accepted: names of the
+# standard library, MPI and the generated code itself.
+W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
+for name in NULL errno EOF MPI_COMM_WORLD OMPI_SKIP_MPICXX co_await concept requires linux unix; do
+  msg=$("$redist" gen "${W[@]}" --name "$name" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$msg")" -eq 1 ] && grep -q "is not accepted: " <<<"$msg"; then
+    ok "--name $name refused: ${msg#*: }"
+  else
+    ko "--name $name: exit $rc, $msg"
+  fi
+done
+for name in size_t uint8_t main std redist redist_gen memcpy MPI_Comm value_type run; do
+  if ! "$redist" gen "${W[@]}" --name "$name" -o "$out/name_$name.hpp"; then ko "--name $name refused"; continue; fi
+  for std in c++17 gnu++17 c++20; do
+    if printf '#include "name_%s.hpp"\nint main() { return redist_gen::%s::kDevices == 6 ? 0 : 1; }\n' "$name" "$name" |
+         mpicxx -std="$std" -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/obj/name.o"; then
+      ok "--name $name compiles with -std=$std, beside main()"
+    else
+      ko "--name $name does not compile with -std=$std"
+    fi
+  done
+done
+
+# One header in two translation units links; two headers with one --name
+# for different problems do not (the diagnostic names the reused name).
+"$redist" gen "${W[@]}" --name twice -o "$out/twice_a.hpp" &&
+  "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --name twice -o "$out/twice_b.hpp" ||
+  ko "twice: redist gen failed"
+tu() { printf '#include "%s"\nint %s() { return static_cast<int>(redist_gen::twice::kTgtElems); }\n' "$1" "$2" |
+         mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/obj/$2.o"; }
+tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
+printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/obj/main_same.o"
+printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/obj/main_diff.o"
+if mpicxx "$out/obj/ta.o" "$out/obj/ta2.o" "$out/obj/main_same.o" -o "$out/twice_same.exe"; then
+  ok "one header in two translation units links"
+else
+  ko "one header in two translation units does not link"
+fi
+if link_out=$(mpicxx "$out/obj/ta.o" "$out/obj/tb.o" "$out/obj/main_diff.o" -o "$out/twice_diff.exe" 2>&1); then
+  ko "two headers with --name twice for different problems linked into one program"
+elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
+  ok "two headers with --name twice for different problems: the link fails naming the reused name"
+else
+  ko "two headers with --name twice: the link failed without naming it: $link_out"
+fi
+
 # name | mesh | from | to | dtype | run it (yes/no): fixed problems, then
 # random ones from tests/cli/random_problems.ml (fixed seed).
 fixed_problems='worked|{x:2, y:3}|[3{x}6]|[2{y}6]|f32|yes
@@ -67,7 +115,7 @@ while IFS='|' read -r name mesh from to dtype run; do
   [ "$run" = yes ] || continue
   devices=$(sed -n 's/^inline constexpr int kDevices = \([0-9]*\);/\1/p' "$hdr")
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$hdr" -DREDIST_NS="redist_gen::$name" tests/cli/e2e_main.cpp "${objs[@]}" -o "$exe"; then
     ko "$name: e2e driver does not link"; continue
   fi
   if timeout 120 "${MPIRUN[@]}" -np "$devices" "$exe" </dev/null; then

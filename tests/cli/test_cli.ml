@@ -111,6 +111,17 @@ let hand_plan_rejected_at_line () =
       Alcotest.(check bool) (msg ^ " names line 6") true (contains msg "line 6: all_gather(0)");
       Alcotest.(check bool) "says why" true (contains msg "not sharded")
 
+(* 1,000,000 comment and blank lines before the worked plan: read in a loop,
+   so neither the stack nor the time grows with the line count; the line
+   numbers still count every line. *)
+let many_blank_lines () =
+  let padding = String.concat "" (List.init 500_000 (fun _ -> "# comment\n\n")) in
+  let r = Planfile.check (worked ()) (padding ^ "dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n") in
+  Alcotest.(check int) "three steps" 3 (List.length r.steps);
+  match Planfile.check (worked ()) (padding ^ "all_reduce(0)\n") with
+  | _ -> Alcotest.fail "accepted an unknown collective"
+  | exception Front.Bad_input msg -> Alcotest.(check bool) (msg ^ " names line 1000001") true (contains msg "line 1000001,")
+
 let json_schema () =
   let r, guarantees = Planning.plan (subaxes ()) in
   let j = Report.json ~guarantees r in
@@ -131,7 +142,7 @@ let permute_table () =
   let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
   Alcotest.(check bool) "recv_from table" true (contains hdr "kRecvFrom1[kDevices] = {0, 2, 4, 1, 3, 5};");
   Alcotest.(check bool) "x-axis group (stride 3, size 2) for the gather" true (contains hdr "redist::Group{3, 2}");
-  Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "redist::dyn_slice(mesh, redist::Group{1, 3}")
+  Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "::redist::dyn_slice(mesh, ::redist::Group{1, 3}")
 
 (* The worked example's plan writes ping (step 0, 1 f32) and pong (step 1,
    1 f32), and its gather over dim 0 needs no scratch: 8 bytes, which
@@ -154,13 +165,21 @@ let run_result_line () =
   | exception Run.Tool_error msg ->
       Alcotest.(check string) "message" "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices" msg
 
+(* Byte totals past 2^62: 2^60 * 16 = 2^64 exactly, and a carry into a new
+   digit. *)
+let bytes_past_int_range () =
+  Alcotest.(check string) "2^64" "18446744073709551616" (Bounds.mul_decimal (1 lsl 60) 16);
+  Alcotest.(check string) "small" "48" (Bounds.mul_decimal 3 16);
+  Alcotest.(check string) "carry" "9999999999999999990" (Bounds.mul_decimal 999999999999999999 10)
+
 let bad_names () =
   List.iter
     (fun n ->
       match Emit.check_name n with
       | () -> Alcotest.fail ("accepted namespace " ^ n)
       | exception Front.Bad_input _ -> ())
-    [ ""; "1a"; "a-b"; "_x"; "a__b"; "class"; "std" ]
+    [ ""; "1a"; "a-b"; "_x"; "a__b"; "class"; "co_await"; "concept"; "requires"; "NULL"; "EOF"; "errno";
+      "linux"; "unix"; "MPI_COMM_WORLD"; "OMPI_SKIP_MPICXX"; String.make 130_000 'a' ^ "-" ]
 
 (* Every theorem the tool cites exists in proofs/. *)
 let cited_theorems_exist () =
@@ -191,10 +210,12 @@ let () =
           Alcotest.test_case "plan round trip" `Quick plan_round_trip;
           Alcotest.test_case "sub-axis names" `Quick subaxis_names;
           Alcotest.test_case "rejection line" `Quick hand_plan_rejected_at_line;
+          Alcotest.test_case "a million blank lines" `Quick many_blank_lines;
           Alcotest.test_case "json schema" `Quick json_schema ] );
       ( "emitter",
         [ Alcotest.test_case "permute table and groups" `Quick permute_table;
           Alcotest.test_case "bad namespaces" `Quick bad_names;
+          Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "run's result line" `Quick run_result_line ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]

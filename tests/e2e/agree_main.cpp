@@ -9,6 +9,8 @@
 
 #include "plan.hpp"
 
+namespace plan = redist_gen::plan;
+
 namespace {
 
 using value_type = plan::value_type;

@@ -8,6 +8,9 @@
 
 #include "reshard.hpp"
 
+// Generated code lives in namespace redist_gen::NAME.
+namespace reshard = redist_gen::reshard;
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int status = 1;

@@ -74,6 +74,7 @@ let () =
       Hashtbl.replace sizes devices (1 + Option.value (Hashtbl.find_opt sizes devices) ~default:0);
       add "";
       add "#include \"%s.hpp\"  // %s %s -> %s %s" name q.mesh q.src q.tgt q.dtype;
+      add "namespace %s = redist_gen::%s;" name name;
       add "static_assert(%s::kWorkspaceBytes == %d && %s::kPingBytes == %d && %s::kPongBytes == %d && %s::kScratchBytes == %d," name total name ping name pong name scratch;
       add "              \"%s: the workspace is the header comment's ping + pong + scratch\");" name;
       add "static_assert(%s::kScratchBytes == %d, \"%s: scratch is the largest of the steps' *_scratch_bytes\");" name
