@@ -34,16 +34,23 @@ Status check_empty(const MeshGeometry& mesh, const char* what) {
 
 Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
                  int* rank) {
-  if (out == nullptr) return {Errc::invalid_argument, "Mesh::create: output mesh is null"};
   if (comm == MPI_COMM_NULL)
     return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
-  int devices = 0;
-  if (Status st = MeshGeometry::check_axes(axis_sizes, naxes, &devices); !st.ok()) return st;
   int comm_size = 0;
   if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
-  if (comm_size != devices)
-    return {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
-                                     " ranks but the mesh has " + str(devices) + " devices"};
+  Status local;
+  if (out == nullptr) local = {Errc::invalid_argument, "Mesh::create: output mesh is null"};
+  int devices = 0;
+  if (local.ok()) local = MeshGeometry::check_axes(axis_sizes, naxes, &devices);
+  if (local.ok() && comm_size != devices)
+    local = {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
+                                      " ranks but the mesh has " + str(devices) + " devices"};
+  // Agreed on `comm` itself, before MPI_Comm_dup, which would wait forever
+  // for a rank refused here; ranks with different axis sizes would build
+  // different meshes.
+  const Agreed agreed[] = {{local.ok() ? ints_key(axis_sizes, static_cast<std::size_t>(naxes)) : 0,
+                            "ranks passed different axis sizes"}};
+  if (Status st = agree(comm, std::move(local), "Mesh::create", agreed, 1); !st.ok()) return st;
   if (Status st = mpi_status(MPI_Comm_dup(comm, dup), "Mesh::create"); !st.ok()) return st;
   MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
   MPI_Comm_rank(*dup, rank);

@@ -24,8 +24,9 @@ Status prefixed(const char* what, Status st);
 Status check_empty(const MeshGeometry& mesh, const char* what);
 
 // The common part of Mesh::create: checks the arguments and the
-// communicator's size, then duplicates `comm` into *dup (its errors
-// returned, not fatal) and sets *rank to this process's rank in it.
+// communicator's size, agrees on the verdict and the axis sizes over
+// `comm`, then duplicates `comm` into *dup (its errors returned, not fatal)
+// and sets *rank to this process's rank in it.
 Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out,
                  MPI_Comm* dup, int* rank);
 

@@ -159,6 +159,28 @@ TEST_CASE("an unprepared or invalid group on one rank fails on every rank") {
   check_still_in_step(mesh);
 }
 
+TEST_CASE("Mesh::create with axis sizes that differ on one rank fails on every rank") {
+  const int n = test::world_size();
+  if (n == 1) return;
+  const bool odd_one = test::world_rank() == 0;
+  redist::Mesh mesh;
+  // The same number of devices, another shape: rank 0 would build another mesh.
+  const int q = proper_divisor(n);
+  const int flat[] = {n}, two_axes[] = {n / q, q};  // {n, 1} when n is prime
+  check_everywhere(redist::Mesh::create(MPI_COMM_WORLD, odd_one ? two_axes : flat, odd_one ? 2 : 1, &mesh),
+                   "Mesh::create: ranks passed different axis sizes");
+  CHECK(mesh.size() == 0);
+  // Another number of devices on rank 0 only: the others must not wait for it.
+  const int more[] = {n + 1};
+  const redist::Status st = redist::Mesh::create(MPI_COMM_WORLD, odd_one ? more : flat, 1, &mesh);
+  CHECK_MESSAGE(st.code() == (odd_one ? Errc::mesh_mismatch : Errc::remote_error), st.message());
+  CHECK(mesh.size() == 0);
+  REQUIRE(redist::Mesh::create(MPI_COMM_WORLD, flat, 1, &mesh).ok());
+  const redist::Group whole{1, n};
+  REQUIRE(mesh.prepare(&whole, 1).ok());
+  check_still_in_step(mesh);
+}
+
 TEST_CASE("Mesh::prepare with group lists that differ on one rank fails on every rank") {
   const int n = test::world_size();
   if (n == 1) return;

@@ -55,9 +55,10 @@ class Mesh : public MeshGeometry {
   Mesh& operator=(Mesh&& other) noexcept;
   ~Mesh();
 
-  // Collective over `comm`.  Fails (on every rank alike) if comm is
-  // MPI_COMM_NULL, naxes is not in 1..kMaxRank, an axis size is < 1, or the
-  // communicator size differs from the product of the axis sizes.
+  // Collective over `comm`.  Fails if comm is MPI_COMM_NULL, and on every
+  // rank (always agreed) if on any rank naxes is not in 1..kMaxRank, an axis
+  // size is < 1, the communicator size differs from the product of the axis
+  // sizes, or the ranks pass different axis sizes.
   static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out);
 
   // Creates and caches the sub-communicator of every group in the list
