@@ -181,9 +181,9 @@ Status Mesh::synchronize() const {
 
 namespace {
 
-// A group collective's checks before its arguments': the group is valid and
-// prepared; *comm is then its NCCL communicator (none for a group of one).
-// Messages without the operation's name.
+// The group checks of a collective, before its argument checks: the group
+// is valid and prepared; *comm is then its NCCL communicator (none for a
+// group of one).  Messages without the operation's name.
 Status group_setup(const Mesh& mesh, Group g, ncclComm_t* comm) {
   *comm = nullptr;
   if (Status st = mesh.check_group(g); !st.ok()) return st;

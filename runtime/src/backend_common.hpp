@@ -70,7 +70,7 @@ Agreed agreed_layout(const Layout& layout);
 Agreed agreed_dims(int s, int t = 0);
 
 // The checks of Mesh::prepare before any split: the list is valid on this
-// rank, and every rank of `comm` passed a valid list of the same length.
+// rank, and every rank of `comm` passed a valid list, the same one.
 // The verdict is always agreed, whatever the mesh's agreement setting.
 Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
                         std::size_t count);

@@ -22,9 +22,9 @@ constexpr int kSendBatch = 4;
 // Messages are sent as MPI_BYTE with an int count.
 constexpr std::size_t kMaxMessage = INT_MAX;
 
-// A group collective's checks before its arguments': the group is valid and
-// prepared; *comm is then its communicator (MPI_COMM_SELF for a group of one).
-// Messages without the operation's name.
+// The group checks of a collective, before its argument checks: the group
+// is valid and prepared; *comm is then its communicator (MPI_COMM_SELF for
+// a group of one).  Messages without the operation's name.
 Status group_setup(const Mesh& mesh, Group g, MPI_Comm* comm) {
   *comm = MPI_COMM_NULL;
   if (Status st = mesh.check_group(g); !st.ok()) return st;
@@ -130,8 +130,7 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
   if (local.ok())
     local = check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
                              scratch_bytes, need, kMaxMessage);
-  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout),
-                           agreed_dims(dim)};
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim)};
   if (Status st = verdict(std::move(local), "all_gather", mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
       !st.ok())
