@@ -8,7 +8,7 @@ ROOT := $(CURDIR)
 # Debian packages the build and the tests need.
 DEBS := coq ocaml-nox ocaml-dune ocaml-findlib libcmdliner-ocaml-dev libyojson-ocaml-dev \
         libalcotest-ocaml-dev libqcheck-ocaml-dev libcrowbar-ocaml-dev afl++ \
-        libopenmpi-dev openmpi-bin doctest-dev g++ cmake make pkg-config python3
+        libopenmpi-dev openmpi-bin doctest-dev g++ cmake make pkg-config python3 python3-jsonschema
 
 .PHONY: all deps proofs extract extract-check build test ci clean
 
@@ -55,7 +55,7 @@ extract-check: proofs
 build: deps
 	dune build @install 2>&1
 
-all: build
+all: build runtime
 
 # ---- tests ----------------------------------------------------------------
 # tests/suites.mk is the one table of suites; each component's fragment
@@ -63,7 +63,6 @@ all: build
 include tests/suites.mk
 include codegen/codegen.mk
 include runtime/runtime.mk
-include runtime/nccl/nccl.mk
 include tests/e2e/e2e.mk
 include bench/bench.mk
 

@@ -3,7 +3,7 @@
 #   make bench         the full run (under 15 minutes on 2 cores), report in bench/results/
 #   make bench-quick   3 problems, 3 repetitions: a smoke test of the harness
 # Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
-# `deps`, `build` (the redist command) and `runtime` (libredist_mpi.a) exist.
+# `deps`, `build` (the redist command) and `runtime` (the runtime staged in _build/prefix) exist.
 BENCH_VENV := $(ROOT)/bench/.venv
 BENCH_DEBS := libscalapack-openmpi-dev python3-venv
 # PyPI's torch wheel is the CUDA build (its CUDA libraries come along as

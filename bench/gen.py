@@ -81,13 +81,23 @@ def write_table(problems, devices, out):
     return d
 
 
+def runtime_flags(root, which):
+    """Compiler or linker flags for the runtime that `make runtime` stages in
+    _build/prefix, from its pkg-config file."""
+    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, "_build", "prefix", "lib", "pkgconfig"))
+    r = subprocess.run(["pkg-config", which, "redist_mpi"], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise RuntimeError(f"pkg-config redist_mpi failed (make runtime first): {r.stderr.strip()}")
+    return r.stdout.split()
+
+
 def build_driver(bench_dir, root, gen_dir, table_dir):
     exe = os.path.join(table_dir, "driver")
     cmd = ["mpicxx", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
-           "-I", table_dir, "-I", gen_dir, "-I", bench_dir, "-I", os.path.join(root, "runtime", "include"),
+           "-I", table_dir, "-I", gen_dir, "-I", bench_dir, *runtime_flags(root, "--cflags"),
            os.path.join(bench_dir, "driver.cpp"), os.path.join(bench_dir, "alltoallv.cpp"),
            os.path.join(bench_dir, "scalapack.cpp"), os.path.join(bench_dir, "heap_counter.cpp"),
-           os.path.join(root, "_build", "runtime", "libredist_mpi.a"), "-lscalapack-openmpi", "-o", exe]
+           *runtime_flags(root, "--libs"), "-lscalapack-openmpi", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         log = os.path.join(table_dir, "build.log")

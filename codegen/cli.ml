@@ -1,8 +1,9 @@
 (* The command line: cmdliner terms for each command, and the guard that
    turns every failure into one line and an exit code:
-   0 success, 1 plan rejected, 2 bad input (including command-line errors)
-   or output that cannot be written,
-   3 internal error (a bug: please report). *)
+   0 success, 1 plan rejected (check, gen --plan) or run not verified,
+   2 bad input (including command-line errors) or output that cannot be
+   written, 3 internal error (a bug: please report), 4 run's toolchain,
+   mpirun or the runtime failed. *)
 
 open Cmdliner
 
@@ -64,16 +65,27 @@ let write_output out text =
             close_out_noerr oc;
             raise (Output_error (Printf.sprintf "-o: writing %s: %s" file msg))))
 
-let guard f =
-  let err fmt = Printf.ksprintf (fun s -> prerr_endline ("redist: " ^ Excerpt.shorten_words s)) fmt in
+(* A failure as one line on stderr and its exit code; under --json also
+   as a JSON error object on stdout (unless stdout is what failed). *)
+let report_failure ~json ~command line code =
+  let line = Excerpt.shorten_words line in
+  prerr_endline ("redist: " ^ line);
+  if json then (
+    try write_output None (Yojson.Safe.to_string (Json.error ~command ~message:line ~exit_code:code) ^ "\n")
+    with Output_error _ -> ());
+  code
+
+let guard ?(json = false) ?(command = "redist") f =
+  let fail code fmt = Printf.ksprintf (fun s -> report_failure ~json ~command s code) fmt in
   try f () with
-  | Front.Bad_input msg | Input_error msg | Output_error msg -> err "error: %s" msg; 2
-  | Report.Rejected msg -> err "plan rejected: %s" msg; 1
-  | Run.Tool_error msg -> err "error: %s" msg; 4
-  | Bounds.Overflow -> err "error: a count of elements exceeds 2^62 - 1 (4.6e18, the range of the 63-bit integers redist counts in); the problem is too large"; 2
-  | Stack_overflow -> err "internal error: stack overflow"; 3
-  | Out_of_memory -> err "internal error: out of memory"; 3
-  | e -> err "internal error: %s" (Printexc.to_string e); 3
+  | Output_error msg -> report_failure ~json:false ~command ("error: " ^ msg) 2
+  | Front.Bad_input msg | Input_error msg -> fail 2 "error: %s" msg
+  | Report.Rejected msg -> fail 1 "plan rejected: %s" msg
+  | Run.Tool_error msg -> fail 4 "error: %s" msg
+  | Bounds.Overflow -> fail 2 "error: a count of elements exceeds 2^62 - 1 (4.6e18, the range of the 63-bit integers redist counts in); the problem is too large"
+  | Stack_overflow -> fail 3 "internal error: stack overflow"
+  | Out_of_memory -> fail 3 "internal error: out of memory"
+  | e -> fail 3 "internal error: %s" (Printexc.to_string e)
 
 (* ---- arguments ---- *)
 
@@ -96,42 +108,47 @@ let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object i
 
 let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 
-let exits =
-  [ Cmd.Exit.info 0 ~doc:"on success.";
-    Cmd.Exit.info 1 ~doc:"when the plan is rejected (check).";
-    Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written.";
-    Cmd.Exit.info 3 ~doc:"on an internal error." ]
+(* Exit statuses: each command lists those it can return. *)
+let exit_success = Cmd.Exit.info 0 ~doc:"on success."
+let exit_bad_input =
+  Cmd.Exit.info 2 ~doc:"on bad input (syntax, ill-formed mesh or types, unknown options) or output that cannot be written."
+let exit_internal = Cmd.Exit.info 3 ~doc:"on an internal error (a bug: please report it)."
+let exit_rejected what = Cmd.Exit.info 1 ~doc:("when " ^ what ^ " is rejected by the verified checker: the line of its first failing step and why.")
+let exit_not_verified =
+  Cmd.Exit.info 1
+    ~doc:"when the run is not verified: a wrong element in some rank's target box, a changed guard byte, an allocation in run(), or a measured peak above the proven bound."
+let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails, no runtime is found, the driver does not compile, mpirun times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)."
 
 (* ---- commands ---- *)
 
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
-let print_report ~title ~guarantees ~json r =
+let print_report ~command ~title ~guarantees ~json r =
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Report.json ~guarantees r) ^ "\n"
+    (if json then Yojson.Safe.pretty_to_string (Json.report ~command ~guarantees r) ^ "\n"
      else Report.text ~title ~guarantees r)
 
 let plan_cmd =
   let run mesh from to_ dtype json =
-    guard (fun () ->
+    guard ~json ~command:"plan" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         let r, guarantees = Planning.plan p in
-        print_report ~title:"redist plan" ~guarantees ~json r;
+        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
   let man =
     [ `S Manpage.s_description;
       `P "Prints the plan as a plan file ($(b,redist check --plan -) reads it back): optional $(b,refine) lines naming sub-axes ($(b,y.0), $(b,y.1), ... major to minor), then one collective per line with, as a comment, the type after it, its local size and what the busiest rank receives.  A summary follows: the peak local size against max(|src|, |tgt|) and the gather-everything plan, the busiest rank's and the total traffic against the lower bound, the number of launches, and the Coq theorems that cover the plan.";
-      `P "With $(b,--json): one object with mesh, refined_mesh (each axis with name, size and the user's axis it refines: of), refine, source, target, dtype, elem_bytes, steps (op, text, dims, axis, type, local_elems, recv_elems_max), peak_elems, src_elems, tgt_elems, global_elems, recv_elems_max, recv_elems_total, lower_bound_recv_max, lower_bound_recv_total, launches, slices, proven." ]
+      `P "With $(b,--json): one object of the schema redist/1 (docs/schema/redist-1.json; failures too, as {schema, command, error: {message, exit_code}}) with schema, command, mesh, refined_mesh (each axis with name, size and the user's axis it refines: of), refine, source, target, dtype, elem_bytes, steps (op, text, dims, axis, type, local_elems, recv_elems_max), peak_elems, src_elems, tgt_elems, global_elems, recv_elems_max, recv_elems_total, lower_bound_recv_max, lower_bound_recv_total, launches, slices, proven." ]
     @ examples
         [ "  redist plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]'";
           "  redist plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --json";
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
 
 let check_cmd =
   let plan_arg =
@@ -139,13 +156,13 @@ let check_cmd =
          & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
   in
   let run mesh from to_ dtype plan json =
-    guard (fun () ->
+    guard ~json ~command:"check" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         let text = read_source ~what:"--plan" plan in
         let r = Planfile.check p text in
         let refined = r.env.axes <> p.env.axes in
         let guarantees = Guarantees.for_check ~refined in
-        print_report ~title:"redist check: plan accepted" ~guarantees ~json r;
+        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees ~json r;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -160,28 +177,31 @@ let check_cmd =
           "  printf 'refine b = b.0:3 * b.1:2\\\\ndyn_slice(0, b.1)\\\\nall_permute([1{b}6])\\\\n' > sub.plan";
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
-  Cmd.v (Cmd.info "check" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =
     Arg.(required & opt (some string) None & info [ "type" ] ~docv:"TYPE" ~doc:"The type, e.g. $(b,[3{x}6]).")
   in
-  let run mesh ty =
-    guard (fun () ->
+  let run mesh ty json =
+    guard ~json ~command:"show" (fun () ->
         let env = Problem.mesh mesh in
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        write_output None (Show.render env (Front.ty_of_ast ~what:"--type" env ast));
+        let t = Front.ty_of_ast ~what:"--type" env ast in
+        write_output None
+          (if json then Yojson.Safe.pretty_to_string (Show.json env t) ^ "\n" else Show.render env t);
         0)
   in
   let doc = "show which block of the global array each device holds" in
   let man =
     [ `S Manpage.s_description;
-      `P "One row per device: its rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions).  For one and two dimensions, also a map of the blocks with the ranks that hold each." ]
+      `P "One row per device: its rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
+      `P "With $(b,--json): one object of the schema redist/1 with schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent)." ]
     @ examples [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'" ]
   in
-  Cmd.v (Cmd.info "show" ~doc ~man ~exits) Term.(const run $ mesh_arg $ type_arg)
+  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ type_arg $ json_arg)
 
 let gen_cmd =
   let plan_arg =
@@ -199,7 +219,7 @@ let gen_cmd =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
   let run mesh from to_ dtype plan backend name out =
-    guard (fun () ->
+    guard ~command:"gen" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         Emit.check_name name;
         if List.length p.src > Bounds.max_rank_gen then
@@ -227,7 +247,8 @@ let gen_cmd =
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
           "  mpicxx -std=c++17 -Iruntime/include app.cpp _build/runtime/libredist_mpi.a   # after make runtime" ]
   in
-  Cmd.v (Cmd.info "gen" ~doc ~man ~exits)
+  Cmd.v (Cmd.info "gen" ~doc ~man
+           ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
@@ -240,45 +261,69 @@ let run_cmd =
     Arg.(value & opt int 5 & info [ "repeat" ] ~docv:"K" ~doc:"Timed runs (1 to 1000); the median of the slowest rank's times is printed.")
   in
   let timeout_arg =
-    Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Kill mpirun after this many seconds.")
+    Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:(Printf.sprintf "Stop mpirun after this many seconds (SIGTERM, then SIGKILL %.0f s later): exit 4." Run.grace_s))
   in
   let work_dir_arg =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
   let run mesh from to_ dtype np backend json repeat timeout work_dir =
-    guard (fun () ->
+    guard ~json ~command:"run" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        let x = Run.run p ~np ~repeat ~timeout ~work_dir in
-        write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
-        if x.verified then 0 else 1)
+        match Run.run p ~np ~repeat ~timeout ~work_dir with
+        | x ->
+            write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
+            if x.verified then 0 else 1
+        | exception Run.Interrupted { signal; exit_code } ->
+            prerr_endline ("redist: error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped");
+            exit_code)
   in
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun --allow-run-as-root --oversubscribe -np N).  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for u8, bf16 and f16, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
+      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for u8, bf16 and f16, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
-      `P "The runtime: $(b,REDIST_ROOT) names the redist source tree; otherwise the source tree above the executable or the current directory is used (the library _build/runtime/libredist_mpi.a is built with $(b,make runtime) if missing or older than the runtime's sources), else PREFIX/include and PREFIX/lib next to an installed PREFIX/bin/redist.";
-      `P "Exit 0 only when verified; 1 when the check fails; 2 on bad input; 4 when mpicxx or mpirun is missing, the driver does not compile, mpirun fails or times out, or the runtime refuses the run (e.g. $(b,--np) differs from the mesh size)." ]
+      `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
+      `S "MPIRUN OPTIONS" ]
+    @ List.map (fun (o : Run.mpirun_option) -> `I ("$(b," ^ String.concat " " o.flags ^ ")", o.why)) Run.mpirun_option_table
+    @ [ `S Manpage.s_exit_status ]
     @ examples
         [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
-  let exits = exits @ [ Cmd.Exit.info 4 ~doc:"when the toolchain or mpirun fails, or the runtime refuses the run." ] in
-  Cmd.v (Cmd.info "run" ~doc ~man ~exits)
+  let run_exits =
+    [ Cmd.Exit.info 0 ~doc:"when every element of every rank's target box was verified.";
+      exit_not_verified;
+      Cmd.Exit.info 2
+        ~doc:"on bad input: syntax, ill-formed mesh or types, unknown options, $(b,--np), $(b,--repeat) or $(b,--timeout) out of range, a missing $(b,--work-dir), an unusable $(b,TMPDIR), or output that cannot be written.";
+      exit_internal;
+      exit_tool;
+      Cmd.Exit.info 130 ~doc:"when interrupted by SIGINT: the compiler or mpirun and every rank stopped, the temporary directory removed.";
+      Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
+  in
+  Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
     Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
+
+let command_names = List.map Cmd.name commands
 
 let main_cmd =
   let doc = "verified redistribution of sharded arrays" in
   let man =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
+      `P "Each command has its own manual: $(b,redist) $(i,COMMAND) $(b,--help) (e.g. $(b,redist plan --help)); this page is installed as redist(1).";
       `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
-  Cmd.group (Cmd.info "redist" ~version:"0.1" ~doc ~man ~exits) commands
+  Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man
+       ~exits:
+         [ exit_success;
+           Cmd.Exit.info 1 ~doc:"when a plan is rejected ($(b,check), $(b,gen --plan)) or a run is not verified ($(b,run)).";
+           exit_bad_input; exit_internal;
+           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run." ])
+    commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the
    same one-line form as every other error.  Help and version text are
@@ -311,8 +356,9 @@ let run argv =
         | Some k when starts_with "redist" first -> String.trim (String.sub first (k + 1) (String.length first - k - 1))
         | _ -> first
       in
-      prerr_endline ("redist: error: " ^ Excerpt.shorten_words (if body = "" then "invalid command line" else body));
-      2
+      let command = match Array.to_list argv with _ :: c :: _ when List.mem c command_names -> c | _ -> "redist" in
+      report_failure ~json:(Array.mem "--json" argv) ~command
+        ("error: " ^ (if body = "" then "invalid command line" else body)) 2
   | Error e ->
       prerr_endline ("redist: internal error: " ^ Printexc.to_string e);
       3

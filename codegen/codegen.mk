@@ -2,12 +2,22 @@
 # top Makefile).  All builds are serial (-j 1): the build machine has two
 # cores shared with other jobs.
 
-.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-cxx
+.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-json test-cli-cxx
 
 PREFIX ?= /usr/local
+# Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
+REDIST_SUBCOMMANDS := plan check show gen run
 
-install: build
+# The command, its man pages (cmdliner writes them: --help=groff), and the
+# runtime's headers, libraries, CMake package and pkg-config files, all under
+# one prefix, from which an installed `redist run` finds the runtime.
+install: build runtime
 	install -D -m 755 _build/install/default/bin/redist $(DESTDIR)$(PREFIX)/bin/redist
+	@mkdir -p $(DESTDIR)$(PREFIX)/share/man/man1
+	_build/install/default/bin/redist --help=groff >$(DESTDIR)$(PREFIX)/share/man/man1/redist.1
+	for c in $(REDIST_SUBCOMMANDS); do \
+	  _build/install/default/bin/redist $$c --help=groff >$(DESTDIR)$(PREFIX)/share/man/man1/redist-$$c.1 || exit 1; done
+	DESTDIR=$(DESTDIR) cmake --install $(RUNTIME_BUILD) --prefix $(PREFIX)
 
 # Every command on a handful of problems, output and exit code diffed
 # against tests/cli/cases.expected.
@@ -23,9 +33,14 @@ test-cli-unit: build
 test-cli-robust: build
 	@dune build -j 1 --force @tests/cli/cli-robust 2>&1
 
-# Generated headers compiled with -Wall -Wextra -Werror against runtime/,
+# Every command's --json output (successes and errors) validated against
+# docs/schema/redist-1.json.
+test-cli-json: build
+	@tests/cli/json_schema.sh
+
+# Generated headers compiled with -Wall -Wextra -Werror against the runtime,
 # and run under mpirun where the mesh has at most 8 devices.
-test-cli-cxx: build
+test-cli-cxx: build runtime
 	@tests/cli/gen_cxx.sh
 
 # Crowbar fuzzing of the parser and front end with afl++ (not part of

@@ -81,7 +81,9 @@ let env_of_mesh (m : S.mesh_axis list) =
 
 (* ---- types ---- *)
 
-let dtypes = [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("i32", 4); ("i64", 8); ("u8", 1); ("c128", 16) ]
+let dtypes =
+  [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("f8e4m3", 1); ("f8e5m2", 1); ("i8", 1); ("i16", 2);
+    ("i32", 4); ("i64", 8); ("u8", 1); ("u16", 2); ("u32", 4); ("u64", 8); ("bool", 1); ("c64", 8); ("c128", 16) ]
 
 let dtype_names = String.concat ", " (List.map fst dtypes)
 

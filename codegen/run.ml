@@ -15,44 +15,61 @@ let max_procs = 256
 
 (* ---- where the runtime is ---- *)
 
-type runtime = { include_dir : string; library : string; build : (string * string) option }
-(* build: (repository root, make target) when the library may need building *)
-
 let ( / ) = Filename.concat
-let is_repo d = Sys.file_exists (d / "runtime" / "include" / "redist" / "mpi.hpp")
+
+(* A runtime prefix: the headers and the static libraries, as `make install`
+   installs them and `make runtime` stages them into ROOT/_build/prefix. *)
+let is_prefix d = Sys.file_exists (d / "include" / "redist" / "redist.hpp") && Sys.file_exists (d / "lib" / "libredist_mpi.a")
 
 let rec ancestors d =
   let parent = Filename.dirname d in
   if parent = d then [ d ] else d :: ancestors parent
 
-let of_repo root =
-  { include_dir = root / "runtime" / "include"; library = root / "_build" / "runtime" / "libredist_mpi.a";
-    build = Some (root, "runtime") }
-
-(* REDIST_ROOT (a source tree) first; then a source tree above the
-   executable (it lives in _build/ after `make build`) or above the current
-   directory; then an installed runtime next to an installed binary
-   (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib). *)
-let locate_runtime () =
-  match Sys.getenv_opt "REDIST_ROOT" with
-  | Some root when root <> "" ->
-      if is_repo root then of_repo root
-      else fail "REDIST_ROOT=%s does not contain runtime/include/redist/mpi.hpp" root
+(* Never builds anything: concurrent runs then cannot race, and a run never
+   calls make or a package manager.  REDIST_RUNTIME_PREFIX first; then the
+   prefix the running executable is installed in (PREFIX/bin/redist); then
+   the prefix staged in the source tree the executable was built in (dune
+   puts it under ROOT/_build). *)
+let locate_prefix () =
+  match Sys.getenv_opt "REDIST_RUNTIME_PREFIX" with
+  | Some p when p <> "" ->
+      if is_prefix p then p
+      else fail "REDIST_RUNTIME_PREFIX=%s holds no include/redist/redist.hpp and lib/libredist_mpi.a" p
   | _ -> (
       let exe_dir = Filename.dirname Sys.executable_name in
-      match List.find_opt is_repo (ancestors exe_dir @ ancestors (Sys.getcwd ())) with
-      | Some root -> of_repo root
-      | None ->
-          let prefix = Filename.dirname exe_dir in
-          let lib = List.find_opt Sys.file_exists [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib64" / "libredist_mpi.a" ] in
-          match lib with
-          | Some library when Sys.file_exists (prefix / "include" / "redist" / "mpi.hpp") ->
-              { include_dir = prefix / "include"; library; build = None }
-          | _ -> fail "cannot find the redist runtime: set REDIST_ROOT to the redist source tree")
+      let staged =
+        List.find_map (fun d -> if Filename.basename d = "_build" then Some (d / "prefix") else None) (ancestors exe_dir)
+      in
+      match List.find_opt is_prefix (Filename.dirname exe_dir :: Option.to_list staged) with
+      | Some p -> p
+      | None -> fail "no redist runtime found: run `make runtime` or set REDIST_RUNTIME_PREFIX")
+
+(* In link order: the MPI backend uses the common part.  The common part is
+   a library of its own only in newer runtimes. *)
+let libraries prefix =
+  List.filter Sys.file_exists [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib" / "libredist_common.a" ]
 
 let on_path prog =
   let dirs = String.split_on_char ':' (Option.value (Sys.getenv_opt "PATH") ~default:"") in
   List.exists (fun d -> d <> "" && Sys.file_exists (d / prog)) dirs
+
+(* mpirun's options, each with the reason it is there; `redist run --help`
+   prints this table.  Every rank runs on this host. *)
+type mpirun_option = { flags : string list; root_only : bool; why : string }
+
+let mpirun_option_table =
+  [ { flags = [ "--allow-run-as-root" ]; root_only = true;
+      why = "Only when redist runs as root: Open MPI refuses to start as root without it (containers, CI)." };
+    { flags = [ "--oversubscribe" ]; root_only = false;
+      why = "The mesh's device count, not the machine's core count, sets the number of ranks." };
+    { flags = [ "--mca"; "btl"; "self,vader" ]; root_only = false;
+      why = "Shared memory only: the ranks never leave the host, and probing network interfaces in a container is slow and noisy." };
+    { flags = [ "--mca"; "btl_vader_single_copy_mechanism"; "none" ]; root_only = false;
+      why = "Containers often forbid the cross-process memory calls (CMA) that vader would try first." } ]
+
+let mpirun_options () =
+  let root = Unix.geteuid () = 0 in
+  List.concat_map (fun o -> if o.root_only && not root then [] else o.flags) mpirun_option_table
 
 (* ---- files and commands ---- *)
 
@@ -70,50 +87,119 @@ let read file =
 
 let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_char '\n' text)
 
-(* stdin is /dev/null: mpirun forwards its stdin to rank 0. *)
-let command ?stdout ?stderr prog args =
-  Sys.command (Filename.quote_command prog ~stdin:"/dev/null" ?stdout ?stderr args)
+(* SIGINT or SIGTERM arrived: the child was stopped and the run abandoned.
+   The exit code is the shell's for a command killed by that signal. *)
+exception Interrupted of { signal : string; exit_code : int }
 
-(* The first line of a compiler log that says "error", else its first line. *)
+(* The first SIGINT or SIGTERM; later ones change nothing (see [command]). *)
+let caught_signal = ref None
+
+let check_interrupted () =
+  Option.iter
+    (fun s ->
+      raise (if s = Sys.sigint then Interrupted { signal = "SIGINT"; exit_code = 130 }
+             else Interrupted { signal = "SIGTERM"; exit_code = 143 }))
+    !caught_signal
+
+(* While [f] runs, SIGINT and SIGTERM are recorded; [command] passes the
+   first on to its child and ends the run once the child has exited. *)
+let forwarding_signals f =
+  let handle s = if !caught_signal = None then caught_signal := Some s in
+  let previous = List.map (fun s -> (s, Sys.signal s (Sys.Signal_handle handle))) [ Sys.sigint; Sys.sigterm ] in
+  (* A signal ignored by whoever started redist (nohup, a shell's
+     background job) stays ignored. *)
+  List.iter (function s, Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore | _ -> ()) previous;
+  Fun.protect ~finally:(fun () -> List.iter (fun (s, b) -> Sys.set_signal s b) previous) f
+
+(* The child leads a process group of its own (a new session), so the
+   signal reaches what it started (cc1plus and as under mpicxx).  Before the
+   child has called setsid, to the child alone. *)
+let signal_group child s =
+  try Unix.kill (-child) s
+  with Unix.Unix_error (Unix.ESRCH, _, _) -> ( try Unix.kill child s with Unix.Unix_error _ -> ())
+
+type ending = Exited of int | Timed_out
+
+(* How long a child has, after it was told to stop, before SIGKILL. *)
+let grace_s = 10.
+
+(* Runs [prog] in a session of its own with stdin /dev/null (mpirun
+   forwards its stdin to rank 0) and stdout and stderr into [log].  Past
+   [timeout] seconds it gets SIGTERM; on a caught SIGINT or SIGTERM, that
+   signal, once: a second one makes mpirun quit without stopping its ranks.
+   SIGKILL follows [grace_s] later. *)
+let command ?timeout ~log prog args =
+  check_interrupted ();
+  let null = Unix.openfile "/dev/null" [ Unix.O_RDONLY; Unix.O_CLOEXEC ] 0 in
+  let out =
+    try Unix.openfile log [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600
+    with Unix.Unix_error (e, _, _) -> Unix.close null; fail "writing %s: %s" log (Unix.error_message e)
+  in
+  let child =
+    Fun.protect ~finally:(fun () -> Unix.close null; Unix.close out) (fun () ->
+        match Unix.fork () with
+        | 0 -> (
+            try
+              ignore (Unix.setsid ());
+              Unix.dup2 null Unix.stdin;
+              Unix.dup2 out Unix.stdout;
+              Unix.dup2 out Unix.stderr;
+              Unix.execvp prog (Array.of_list (prog :: args))
+            with _ -> Unix._exit 127)
+        | child -> child)
+  in
+  let deadline = Option.map (fun t -> Unix.gettimeofday () +. float_of_int t) timeout in
+  (* Polled: the deadline needs no timer, and a signal is passed on within
+     one poll. *)
+  let rec wait ~timed_out ~kill_at =
+    match Unix.waitpid [ Unix.WNOHANG ] child with
+    | 0, _ ->
+        let now = Unix.gettimeofday () in
+        let stop s = signal_group child s; Some (now +. grace_s) in
+        let timed_out, kill_at =
+          match (kill_at, !caught_signal, deadline) with
+          | None, Some s, _ -> (timed_out, stop s)
+          | None, None, Some d when now >= d -> (true, stop Sys.sigterm)
+          | Some k, _, _ when now >= k -> signal_group child Sys.sigkill; (timed_out, Some infinity)
+          | _ -> (timed_out, kill_at)
+        in
+        Unix.sleepf 0.02;
+        wait ~timed_out ~kill_at
+    | _, Unix.WEXITED code when not timed_out -> Exited code
+    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128
+    | _ -> Timed_out
+    | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait ~timed_out ~kill_at
+  in
+  let ending = wait ~timed_out:false ~kill_at:None in
+  check_interrupted ();
+  ending
+
+(* The compiler's first error line ("file:line:col: error: ..."), else the
+   first line that mentions an error, else its first line. *)
 let first_error log =
-  let ls = lines (read log) in
-  let contains s sub =
+  let ls = List.map String.trim (lines (read log)) in
+  let contains sub s =
     let n = String.length sub in
     let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in
     go 0
   in
-  match List.find_opt (fun l -> contains l "error") ls with
-  | Some l -> String.trim l
-  | None -> ( match ls with l :: _ -> String.trim l | [] -> "no output")
-
-let mtime f = try (Unix.stat f).Unix.st_mtime with Unix.Unix_error _ -> 0.
-
-(* Newest source of the runtime in a source tree: a library older than it
-   was built from other headers, and linking it would break at run time. *)
-let newest_source root =
-  let dirs = [ root / "runtime" / "include" / "redist"; root / "runtime" / "src" ] in
-  List.fold_left
-    (fun acc d ->
-      match Sys.readdir d with
-      | files -> Array.fold_left (fun acc f -> max acc (mtime (d / f))) acc files
-      | exception Sys_error _ -> acc)
-    0. dirs
-
-let ensure_library rt dir =
-  let stale = match rt.build with Some (root, _) -> mtime rt.library < newest_source root | None -> false in
-  if stale || not (Sys.file_exists rt.library) then
-    match rt.build with
-    | None -> fail "the runtime library %s is missing" rt.library
-    | Some (root, target) ->
-        let log = dir / "make-runtime.log" in
-        if command ~stdout:log ~stderr:log "make" [ "-C"; root; target ] <> 0 || not (Sys.file_exists rt.library)
-        then fail "building the runtime (make -C %s %s) failed: %s" root target (first_error log)
+  match List.find_opt (contains "error:") ls, List.find_opt (contains "error") ls, ls with
+  | Some l, _, _ | None, Some l, _ | None, None, l :: _ -> l
+  | None, None, [] -> "no output"
 
 let temp_dir () =
-  let f = Filename.temp_file "redist-run" "" in
-  Sys.remove f;
-  Sys.mkdir f 0o700;
-  f
+  (* An empty TMPDIR means unset (POSIX), not the current directory. *)
+  let base = match Sys.getenv_opt "TMPDIR" with Some d when d <> "" -> d | _ -> "/tmp" in
+  let rng = Random.State.make_self_init () in
+  let rec attempt tries =
+    let d = base / Printf.sprintf "redist-run-%d-%06x" (Unix.getpid ()) (Random.State.bits rng land 0xffffff) in
+    match Unix.mkdir d 0o700 with
+    | () -> d
+    | exception Unix.Unix_error (Unix.EEXIST, _, _) when tries > 1 -> attempt (tries - 1)
+    | exception Unix.Unix_error (e, _, _) ->
+        F.bad "cannot create a temporary directory in %s (TMPDIR): %s" base (Unix.error_message e)
+  in
+  attempt 100
 
 let remove_dir d =
   (try Array.iter (fun f -> Sys.remove (d / f)) (Sys.readdir d) with Sys_error _ -> ());
@@ -161,25 +247,22 @@ let is_result l = String.length l >= String.length prefix && String.sub l 0 (Str
 let execute ~dir ~header ~np ~repeat ~timeout =
   if not (on_path "mpicxx") then fail "mpicxx is not on PATH (install libopenmpi-dev: make deps)";
   if not (on_path "mpirun") then fail "mpirun is not on PATH (install openmpi-bin: make deps)";
-  let rt = locate_runtime () in
-  ensure_library rt dir;
+  let prefix = locate_prefix () in
   write (dir / "problem.hpp") header;
   write (dir / "verify.hpp") Embedded.verify_hpp;
   write (dir / "run_main.cpp") Embedded.run_main_cpp;
   let exe = dir / "driver" and log = dir / "compile.log" in
-  let args = [ "-std=c++17"; "-O2"; "-I" ^ rt.include_dir; "-I" ^ dir; dir / "run_main.cpp"; rt.library; "-o"; exe ] in
-  if command ~stdout:log ~stderr:log "mpicxx" args <> 0 then fail "compiling the driver failed: %s" (first_error log);
-  let out = dir / "run.out" and err = dir / "run.err" in
-  let mpirun =
-    [ string_of_int timeout; "mpirun"; "--allow-run-as-root"; "--oversubscribe"; "--mca"; "btl"; "self,vader";
-      "--mca"; "btl_vader_single_copy_mechanism"; "none"; "-np"; string_of_int np; exe; string_of_int repeat ]
-  in
-  let rc = command ~stdout:out ~stderr:err "timeout" ("--kill-after=10" :: mpirun) in
-  match List.find_opt is_result (lines (read out)) with
-  | Some line -> parse_result (String.trim line)
-  | None when rc = 124 || rc = 137 -> fail "mpirun -np %d timed out after %d s" np timeout
-  | None ->
-      let why = match lines (read err) @ lines (read out) with l :: _ -> String.trim l | [] -> "no output" in
+  let args = [ "-std=c++17"; "-O2"; "-I" ^ (prefix / "include"); "-I" ^ dir; dir / "run_main.cpp" ] @ libraries prefix @ [ "-o"; exe ] in
+  if command ~log "mpicxx" args <> Exited 0 then
+    fail "compiling the driver against %s failed: %s (--work-dir keeps the full log)" prefix (first_error log);
+  let out = dir / "run.out" in
+  let ending = command ~timeout ~log:out "mpirun" (mpirun_options () @ [ "-np"; string_of_int np; exe; string_of_int repeat ]) in
+  let output = lines (read out) in
+  match (List.find_opt is_result output, ending) with
+  | Some line, _ -> parse_result (String.trim line)
+  | None, Timed_out -> fail "mpirun -np %d timed out after %d s" np timeout
+  | None, Exited rc ->
+      let why = match output with l :: _ -> String.trim l | [] -> "no output" in
       fail "mpirun -np %d failed (exit %d): %s" np rc why
 
 type result = { report : Report.t; ranks : int; repeat : int; o : outcome; verified : bool }
@@ -194,16 +277,18 @@ let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
   if List.length p.src > Bounds.max_rank_gen || List.length p.env.axes > Bounds.max_rank_gen then
     F.bad "the runtime handles at most %d dimensions and %d mesh axes" Bounds.max_rank_gen Bounds.max_rank_gen;
   let header = Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees in
-  let dir, keep =
-    match work_dir with
-    | Some d ->
-        (try if not (Sys.is_directory d) then F.bad "--work-dir: %s is not a directory" d
-         with Sys_error _ -> F.bad "--work-dir: %s does not exist" d);
-        (d, true)
-    | None -> (temp_dir (), false)
-  in
+  (match work_dir with
+   | Some d -> (
+       try if not (Sys.is_directory d) then F.bad "--work-dir: %s is not a directory" d
+       with Sys_error _ -> F.bad "--work-dir: %s does not exist" d)
+   | None -> ());
   let o =
-    Fun.protect ~finally:(fun () -> if not keep then remove_dir dir) (fun () -> execute ~dir ~header ~np ~repeat ~timeout)
+    forwarding_signals (fun () ->
+        match work_dir with
+        | Some dir -> execute ~dir ~header ~np ~repeat ~timeout
+        | None ->
+            let dir = temp_dir () in
+            Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~np ~repeat ~timeout))
   in
   let bound = max r.src_elems r.tgt_elems * p.elem_bytes in
   let verified = o.mismatches = 0 && o.guards_intact && o.news = 0 && o.own_mallocs = 0 && o.peak_bytes <= bound in

@@ -76,3 +76,22 @@ let render env (ty : C.ty) =
     List.iter line (pad_table grid)
   end;
   Buffer.contents b
+
+(* `show --json`: the type's shapes and, for every device, its coordinates
+   (in mesh order) and the box it holds (offset and extent per dimension). *)
+let json env (ty : C.ty) =
+  let m = F.core_mesh env in
+  let device r =
+    let c = C.device_of_rank m r in
+    `Assoc
+      [ ("rank", `Int r);
+        ("coords", `List (List.map (fun (a : F.axis_info) -> `Int (c a.id)) env.F.axes));
+        ("offset", `List (List.map (fun d -> `Int (C.offset m d c)) ty));
+        ("extent", `List (List.map (fun d -> `Int (C.extent m d)) ty)) ]
+  in
+  let ints l = `List (List.map (fun n -> `Int n) l) in
+  Json.document ~command:"show"
+    [ ("mesh", Json.mesh env); ("type", `String (F.show_ty env ty));
+      ("global_shape", ints (C.global_shape ty)); ("local_shape", ints (C.local_shape m ty));
+      ("local_elems", `Int (C.local_size m ty));
+      ("devices", `List (List.init (C.mesh_size m) device)) ]

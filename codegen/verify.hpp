@@ -8,9 +8,10 @@
 // Element values (distinct per element where the type allows it):
 //   f32, f64   the global index as a float/double while that is exact
 //              (< 2^24, < 2^53), else the index's low bits as raw bits;
-//   i32, i64   the index (i32: modulo 2^32);
-//   c128       (index, -index - 0.5);
-//   u8, bf16, f16 (1 and 2 bytes, bf16/f16 as raw bits): a 64-bit hash of
+//   i32, i64, u32, u64   the index (32 bits: modulo 2^32);
+//   c128, c64  (index, -index - 0.5) (c64 exact while the index < 2^24);
+//   1- and 2-byte types (i8, u8, i16, u16, bool, bf16, f16, f8e4m3,
+//              f8e5m2, the floats and bool as raw bits): a 64-bit hash of
 //              the index, truncated.  Two elements then share a value with
 //              probability 2^-8 or 2^-16, so a misplaced element goes
 //              unnoticed with that probability; the wider types catch
@@ -85,10 +86,14 @@ void value_of(std::uint64_t g, unsigned char* out) {
   } else if constexpr (std::is_same_v<V, double>) {
     if (g < (1ull << 53)) v = static_cast<double>(g);
     else std::memcpy(&v, &g, 8);
-  } else if constexpr (std::is_same_v<V, std::complex<double>>) {
-    v = V(static_cast<double>(g), -static_cast<double>(g) - 0.5);
+  } else if constexpr (std::is_same_v<V, std::complex<double>> || std::is_same_v<V, std::complex<float>>) {
+    using Real = typename V::value_type;
+    v = V(static_cast<Real>(g), -static_cast<Real>(g) - Real(0.5));
   } else if constexpr (sizeof(V) <= 2) {
-    v = static_cast<V>(mix(g));
+    // Raw bytes: also for bool and the fp8 structs, which have no conversion.
+    const std::uint64_t h = mix(g);
+    std::memcpy(out, &h, sizeof(V));
+    return;
   } else {
     v = static_cast<V>(g);
   }

@@ -173,6 +173,11 @@ let rec repeat x n =
     (fun k -> x :: (repeat x k))
     n
 
+(** val list_sum : int list -> int **)
+
+let list_sum l =
+  fold_right (+) 0 l
+
 (** val prod0 : int list -> int **)
 
 let prod0 xs =
@@ -571,6 +576,63 @@ let rec ty_eqb t u =
      | [] -> false
      | e :: u' -> (&&) (dimty_eqb d e) (ty_eqb t' u'))
 
+(** val rank_weights : mesh -> (axis * (int * int)) list **)
+
+let rec rank_weights = function
+| [] -> []
+| p :: m' -> let (x, s) = p in (x, ((mesh_size m'), s)) :: (rank_weights m')
+
+(** val weight_of : (axis * (int * int)) list -> axis -> int * int **)
+
+let rec weight_of ws x =
+  match ws with
+  | [] -> ((Stdlib.Int.succ 0), (Stdlib.Int.succ 0))
+  | p0 :: ws' -> let (y, p) = p0 in if (=) x y then p else weight_of ws' x
+
+(** val radix_of_rank : (int * int) list -> int -> int **)
+
+let radix_of_rank digits r =
+  fold_left (fun acc pat ->
+    let (w, s) = pat in
+    (+) (( * ) acc s)
+      ((fun a b -> if b = 0 then a else a mod b)
+        ((fun a b -> if b = 0 then 0 else a / b) r w) s)) digits 0
+
+(** val moved_dims :
+    (axis * (int * int)) list -> ty -> ty -> ((int * int) list * (int * int)
+    list) list **)
+
+let rec moved_dims ws t t' =
+  match t with
+  | [] -> []
+  | d :: u ->
+    let (xs, _) = d in
+    (match t' with
+     | [] -> []
+     | d0 :: u' ->
+       let (ys, _) = d0 in
+       if list_eqb xs ys
+       then moved_dims ws u u'
+       else ((map (weight_of ws) xs),
+              (map (weight_of ws) ys)) :: (moved_dims ws u u'))
+
+(** val permute_recv : mesh -> ty -> ty -> int -> int **)
+
+let permute_recv m t t' =
+  let moved = moved_dims (rank_weights m) t t' in
+  let n = local_size m t in
+  (fun r ->
+  if forallb (fun pat ->
+       let (a, b) = pat in (=) (radix_of_rank a r) (radix_of_rank b r)) moved
+  then 0
+  else n)
+
+(** val step_recv : mesh -> ty -> collective -> int -> int **)
+
+let step_recv m t k = match k with
+| AllPermute t' -> permute_recv m t t'
+| _ -> let n = recv_count m t k 0 in (fun _ -> n)
+
 (** val check_steps :
     mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res **)
 
@@ -584,7 +646,7 @@ let rec check_steps m t p i =
         | OK a ->
           let (reps, final) = a in
           OK (({ sr_collective = k; sr_type = t'; sr_local_size =
-          (local_size m t'); sr_recv = (recv_count m t k) } :: reps), final)
+          (local_size m t'); sr_recv = (step_recv m t k) } :: reps), final)
         | Error e -> Error e)
      | Error e -> Error (StepFailed (i, e)))
 
@@ -623,13 +685,24 @@ let overlap a n b k =
 
 (** val lower_bound_recv : mesh -> ty -> ty -> int -> int **)
 
-let lower_bound_recv m src tgt r =
-  let c = device_of_rank m r in
-  (fun a b -> Stdlib.max 0 (a - b)) (local_size m tgt)
+let lower_bound_recv m src tgt =
+  let ws = rank_weights m in
+  let dims =
+    map (fun pat ->
+      let (ds, dt) = pat in
+      ((((extent m ds), (map (weight_of ws) (fst ds))), (extent m dt)),
+      (map (weight_of ws) (fst dt)))) (combine src tgt)
+  in
+  let n = local_size m tgt in
+  (fun r ->
+  (fun a b -> Stdlib.max 0 (a - b)) n
     (prod0
-      (map (fun de ->
-        overlap (offset m (fst de) c) (extent m (fst de))
-          (offset m (snd de) c) (extent m (snd de))) (combine src tgt)))
+      (map (fun pat ->
+        let (y, b) = pat in
+        let (y0, et) = y in
+        let (es, a) = y0 in
+        overlap (( * ) es (radix_of_rank a r)) es
+          (( * ) et (radix_of_rank b r)) et) dims)))
 
 (** val is_slice : collective -> bool **)
 
@@ -1383,3 +1456,110 @@ let spread_holder s t r i =
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+type strategy =
+| StratCollectives
+| StratExchange
+| StratAuto
+
+type splan =
+| ByCollectives of refinement * plan
+| ByExchange
+
+(** val pairs_eqb : (int * int) list -> (int * int) list -> bool **)
+
+let rec pairs_eqb xs ys =
+  match xs with
+  | [] -> (match ys with
+           | [] -> true
+           | _ :: _ -> false)
+  | p :: xs' ->
+    let (a, b) = p in
+    (match ys with
+     | [] -> false
+     | p0 :: ys' ->
+       let (c, d) = p0 in (&&) ((&&) ((=) a c) ((=) b d)) (pairs_eqb xs' ys'))
+
+(** val even_problem : layout -> layout -> bool **)
+
+let even_problem s t =
+  let m = ly_m s in
+  (&&)
+    ((&&)
+      ((&&)
+        ((&&)
+          ((&&)
+            ((&&) (pairs_eqb m (ly_m t))
+              (list_eqb s.ly_mesh.pm_ranks (seq 0 (mesh_size m))))
+            (list_eqb t.ly_mesh.pm_ranks (seq 0 (mesh_size m)))) (mesh_wf m))
+        (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
+    (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
+
+(** val largest_box : layout -> int **)
+
+let largest_box l =
+  fold_left (fun acc w ->
+    Stdlib.max acc (match pl_box l w with
+                    | Some b -> box_size b
+                    | None -> 0)) l.ly_mesh.pm_ranks 0
+
+type xcheck_error =
+| NotOneEvenMesh
+| BadRefinement
+| CollectivesRejected of check_error
+| BadLayouts
+
+type xreport = { xr_peak : int; xr_recv : (int -> int);
+                 xr_collectives : report option }
+
+(** val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res **)
+
+let xcheck s t = function
+| ByCollectives (rf, p) ->
+  let m = ly_m s in
+  if negb (even_problem s t)
+  then Error NotOneEvenMesh
+  else if negb (refine_ok m rf)
+       then Error BadRefinement
+       else (match check (refine_mesh rf m) (refine_ty rf s.ly_ty)
+                     (refine_ty rf t.ly_ty) p with
+             | OK rep ->
+               OK { xr_peak = rep.rp_peak; xr_recv = (fun r ->
+                 list_sum (map (fun s0 -> s0.sr_recv r) rep.rp_steps));
+                 xr_collectives = (Some rep) }
+             | Error e -> Error (CollectivesRejected e))
+| ByExchange ->
+  if layouts_wf s t
+  then OK { xr_peak = (Stdlib.max (largest_box s) (largest_box t)); xr_recv =
+         (recv_lower_bound s t); xr_collectives = None }
+  else Error BadLayouts
+
+(** val exchange_busiest : layout -> layout -> int **)
+
+let exchange_busiest s t =
+  fold_left (fun acc r -> Stdlib.max acc (recv_lower_bound s t r))
+    t.ly_mesh.pm_ranks 0
+
+(** val plan_with : strategy -> layout -> layout -> splan option **)
+
+let plan_with s s0 t =
+  let m = ly_m s0 in
+  let exchange_plan = if layouts_wf s0 t then Some ByExchange else None in
+  if even_problem s0 t
+  then (match s with
+        | StratCollectives ->
+          let (rf, p) = planner m s0.ly_ty t.ly_ty in
+          Some (ByCollectives (rf, p))
+        | StratExchange -> exchange_plan
+        | StratAuto ->
+          (match planner_choice m s0.ly_ty t.ly_ty with
+           | Some p0 ->
+             let (p1, cost) = p0 in
+             let (rf, p) = p1 in
+             if cost_lt ((exchange_busiest s0 t), (Stdlib.Int.succ 0)) cost
+             then exchange_plan
+             else Some (ByCollectives (rf, p))
+           | None -> exchange_plan))
+  else (match s with
+        | StratCollectives -> None
+        | _ -> exchange_plan)

@@ -48,6 +48,8 @@ val seq : int -> int -> int list
 
 val repeat : 'a1 -> int -> 'a1 list
 
+val list_sum : int list -> int
+
 val prod0 : int list -> int
 
 val memb : int -> int list -> bool
@@ -183,6 +185,20 @@ type report = { rp_steps : step_report list; rp_peak : int }
 val dimty_eqb : dimty -> dimty -> bool
 
 val ty_eqb : ty -> ty -> bool
+
+val rank_weights : mesh -> (axis * (int * int)) list
+
+val weight_of : (axis * (int * int)) list -> axis -> int * int
+
+val radix_of_rank : (int * int) list -> int -> int
+
+val moved_dims :
+  (axis * (int * int)) list -> ty -> ty -> ((int * int) list * (int * int)
+  list) list
+
+val permute_recv : mesh -> ty -> ty -> int -> int
+
+val step_recv : mesh -> ty -> collective -> int -> int
 
 val check_steps :
   mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res
@@ -385,3 +401,33 @@ val holders_of : layout -> int list -> int list
 val needers_of : layout -> layout -> int list -> int list
 
 val spread_holder : layout -> layout -> holder_choice
+
+type strategy =
+| StratCollectives
+| StratExchange
+| StratAuto
+
+type splan =
+| ByCollectives of refinement * plan
+| ByExchange
+
+val pairs_eqb : (int * int) list -> (int * int) list -> bool
+
+val even_problem : layout -> layout -> bool
+
+val largest_box : layout -> int
+
+type xcheck_error =
+| NotOneEvenMesh
+| BadRefinement
+| CollectivesRejected of check_error
+| BadLayouts
+
+type xreport = { xr_peak : int; xr_recv : (int -> int);
+                 xr_collectives : report option }
+
+val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res
+
+val exchange_busiest : layout -> layout -> int
+
+val plan_with : strategy -> layout -> layout -> splan option

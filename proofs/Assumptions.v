@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound.
+  Layoutproof Exchangeproof Lowerbound Strategyproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -19,6 +19,7 @@ Print Assumptions check_types.
 Print Assumptions check_peak.
 Print Assumptions received_closed_form.
 Print Assumptions check_traffic.
+Print Assumptions lower_bound_recv_boxes.
 
 (** Mesh refinement: sub-axes keep ranks and boxes. *)
 Print Assumptions split_rank.
@@ -52,3 +53,11 @@ Print Assumptions exchange_optimal.
 Print Assumptions collective_valid_move.
 Print Assumptions exchange_valid_move.
 Print Assumptions check_recv_ge_lower_bound.
+
+(** Plans with a strategy (collectives or exchange): the checker and the planner. *)
+Print Assumptions xcheck_correct.
+Print Assumptions xcheck_traffic.
+Print Assumptions xcheck_recv_ge_bound.
+Print Assumptions plan_with_checked.
+Print Assumptions plan_with_correct.
+Print Assumptions plan_with_peak.

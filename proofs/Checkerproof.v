@@ -44,7 +44,7 @@ Fixpoint step_reports (m : mesh) (t : ty) (p : plan) : list step_report :=
   | k :: p' =>
       match step_type m t k with
       | OK t' => {| sr_collective := k; sr_type := t'; sr_local_size := local_size m t';
-                    sr_recv := recv_count m t k |} :: step_reports m t' p'
+                    sr_recv := step_recv m t k |} :: step_reports m t' p'
       | Error _ => []
       end
   end.

@@ -419,7 +419,7 @@ Theorem lower_bound_recv_even : forall m src tgt r, mesh_wf m = true ->
 Proof.
   intros m src tgt r Hm Hs Ht Hr. unfold recv_lower_bound. rewrite !pl_box_even.
   apply Nat.ltb_lt in Hr as Hr'. rewrite Hr'. assert (Hc := device_of_rank_in m r Hm Hr).
-  unfold lower_bound_recv, box_size, overlap_size.
+  rewrite lower_bound_recv_boxes by assumption. cbv zeta. unfold box_size, overlap_size.
   rewrite dev_box_even_shape by assumption. fold (local_size m tgt). f_equal.
   rewrite !dev_box_even by assumption. f_equal. clear.
   revert tgt. induction src as [|d src IH]; intros [|e tgt]; simpl; auto. rewrite IH. reflexivity.

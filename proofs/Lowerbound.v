@@ -100,17 +100,19 @@ Qed.
 Definition labels (S : layout) : state (list nat) :=
   fun r l => match pl_box S r with Some sb => box_global sb l | None => l end.
 
-Theorem lower_bound_sound : forall S T ms r,
-  moves_valid (pl_shapes S) ms ->
-  final_shapes (pl_shapes S) ms r = pl_shapes T r ->
+(** The bound for steps that start from shapes [sh0] agreeing with the
+    source layout's at [r] (the same mesh seen with sub-axes, say). *)
+Lemma lower_bound_moves : forall S T sh0 ms r,
+  moves_valid sh0 ms -> sh0 r = pl_shapes S r ->
+  final_shapes sh0 ms r = pl_shapes T r ->
   (forall A (g : list nat -> A) (st : state A), pl_holds S g st -> pl_holds T g (run_moves ms st)) ->
   length (missing S T r) <= moves_received ms r.
 Proof.
-  intros S T ms r Hv Hfin Hcorrect.
+  intros S T sh0 ms r Hv H0 Hfin Hcorrect.
   set (inv := match pl_box S r with
               | Some sb => map (box_global sb) (box_indices (box_shape sb)) | None => [] end).
-  assert (Hinv : forall s l, pl_shapes S r = Some s -> in_box s l -> In (labels S r l) inv).
-  { intros s l Hs Hl. unfold pl_shapes, labels, inv in *.
+  assert (Hinv : forall s l, sh0 r = Some s -> in_box s l -> In (labels S r l) inv).
+  { intros s l Hs Hl. rewrite H0 in Hs. unfold pl_shapes, labels, inv in *.
     destruct (pl_box S r) as [sb|]; [| discriminate]. inversion Hs. subst s.
     apply in_map. apply in_box_indices. exact Hl. }
   assert (Hend : pl_holds T (fun i => i) (run_moves ms (labels S))).
@@ -121,7 +123,7 @@ Proof.
   - intros i Hi. unfold missing in Hi. destruct (pl_box T r) as [b|] eqn:Hb; [| contradiction].
     apply filter_In in Hi. destruct Hi as [Hi Hnot]. apply in_map_iff in Hi.
     destruct Hi as [l [<- Hl]]. apply in_box_indices in Hl.
-    assert (Hs : final_shapes (pl_shapes S) ms r = Some (box_shape b))
+    assert (Hs : final_shapes sh0 ms r = Some (box_shape b))
       by (rewrite Hfin; unfold pl_shapes; rewrite Hb; reflexivity).
     pose proof (trace_back _ ms _ (labels S) inv r Hv Hinv _ l Hs Hl) as Htr.
     rewrite (Hend r b Hb l Hl) in Htr. apply in_app_or in Htr. destruct Htr as [Hin | Hin]; [| exact Hin].
@@ -129,6 +131,13 @@ Proof.
     apply in_map_iff in Hin. destruct Hin as [l' [E Hl']]. apply in_box_indices in Hl'.
     simpl in Hnot. rewrite <- E, box_global_has in Hnot by exact Hl'. discriminate.
 Qed.
+
+Theorem lower_bound_sound : forall S T ms r,
+  moves_valid (pl_shapes S) ms ->
+  final_shapes (pl_shapes S) ms r = pl_shapes T r ->
+  (forall A (g : list nat -> A) (st : state A), pl_holds S g st -> pl_holds T g (run_moves ms st)) ->
+  length (missing S T r) <= moves_received ms r.
+Proof. intros S T ms r Hv Hfin Hc. eapply lower_bound_moves; eauto. Qed.
 
 (** ** The exchange is a step, and attains the bound *)
 

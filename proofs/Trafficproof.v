@@ -296,6 +296,187 @@ Proof.
   - eapply received_all_permute; eassumption.
 Qed.
 
+(** ** The checker's per-rank figures: [step_recv] is [recv_count] *)
+
+Lemma mesh_wf_tail : forall y s m, mesh_wf ((y, s) :: m) = true -> mesh_wf m = true.
+Proof.
+  intros y s m H. unfold mesh_wf, mesh_axes in *. apply andb_true_iff in H as [H1 H2].
+  cbn [map nodupb forallb] in H1, H2. apply andb_true_iff in H1 as [_ H1].
+  apply andb_true_iff in H2 as [_ H2]. rewrite H1, H2. reflexivity.
+Qed.
+
+Lemma axis_size_cons_other : forall y s m z, z <> y -> axis_size ((y, s) :: m) z = axis_size m z.
+Proof. intros y s m z H. simpl. destruct (Nat.eqb_spec z y); [contradiction | reflexivity]. Qed.
+
+(** The weight [rank_weights] gives an axis is the product of the sizes of the axes after it. *)
+Lemma rank_weights_spec : forall m x, mesh_wf m = true -> In x (mesh_axes m) ->
+  exists pre post, mesh_axes m = pre ++ x :: post
+  /\ weight_of (rank_weights m) x = (prod (map (axis_size m) post), axis_size m x).
+Proof.
+  induction m as [|[y s] m IH]; intros x Hm Hx; [contradiction |].
+  pose proof (mesh_wf_NoDup _ Hm) as Hnd. simpl in Hnd, Hx.
+  inversion Hnd as [| ? ? Hy Hnd']. subst.
+  assert (Hsame : forall z, In z (mesh_axes m) -> axis_size ((y, s) :: m) z = axis_size m z).
+  { intros z Hz. apply axis_size_cons_other. intros ->. contradiction. }
+  unfold rank_weights, weight_of. fold rank_weights weight_of.
+  destruct (Nat.eqb_spec x y) as [-> | Hne].
+  - exists [], (mesh_axes m). split; [reflexivity |].
+    rewrite (map_ext_in _ _ _ Hsame), map_axis_size_mesh_axes by assumption.
+    simpl. rewrite Nat.eqb_refl. reflexivity.
+  - destruct Hx as [Hx | Hx]; [congruence |].
+    destruct (IH x (mesh_wf_tail _ _ _ Hm) Hx) as [pre [post [E W]]].
+    exists (y :: pre), post. split; [simpl; rewrite E; reflexivity |].
+    rewrite W, Hsame by exact Hx.
+    rewrite (map_ext_in (axis_size ((y, s) :: m)) (axis_size m) post); [reflexivity |].
+    intros z Hz. apply Hsame. rewrite E. apply in_or_app. right. right. exact Hz.
+Qed.
+
+(** A coordinate of the device of rank [r] is a digit of [r]. *)
+Lemma device_digit : forall m r pre x post, mesh_wf m = true -> r < mesh_size m ->
+  mesh_axes m = pre ++ x :: post ->
+  device_of_rank m r x = r / prod (map (axis_size m) post) mod axis_size m x.
+Proof.
+  intros m r pre x post Hm Hr E.
+  pose proof (rank_device_of_rank m r Hm Hr) as Hrk.
+  pose proof (device_of_rank_in m r Hm Hr) as Hc.
+  set (c := device_of_rank m r) in *.
+  unfold rank in Hrk. rewrite E in Hrk.
+  replace (pre ++ x :: post) with ((pre ++ [x]) ++ post) in Hrk by (rewrite <- app_assoc; reflexivity).
+  rewrite radix_app_gen, radix_app in Hrk.
+  assert (Hx : c x < axis_size m x).
+  { apply Hc. rewrite E. apply in_or_app. right. left. reflexivity. }
+  assert (Hp : radix m c post < prod (map (axis_size m) post)).
+  { apply radix_lt. intros z Hz. apply Hc. rewrite E. apply in_or_app. right. right. exact Hz. }
+  rewrite <- Hrk. set (w := prod (map (axis_size m) post)) in *.
+  rewrite Nat.div_add_l by lia. rewrite (Nat.div_small _ _ Hp), Nat.add_0_r.
+  rewrite Nat.add_comm, Nat.mod_add by lia. symmetry. apply Nat.mod_small. exact Hx.
+Qed.
+
+Lemma radix_of_rank_eq : forall m r xs, mesh_wf m = true -> r < mesh_size m ->
+  (forall x, In x xs -> In x (mesh_axes m)) ->
+  radix m (device_of_rank m r) xs = radix_of_rank (map (weight_of (rank_weights m)) xs) r.
+Proof.
+  intros m r xs Hm Hr Hxs. unfold radix, radix_of_rank. generalize 0.
+  induction xs as [|x xs IH]; intros a; [reflexivity |]. simpl.
+  rewrite IH by (intros z Hz; apply Hxs; right; exact Hz).
+  destruct (rank_weights_spec m x Hm (Hxs x (or_introl eq_refl))) as [pre [post [E W]]].
+  rewrite W, (device_digit m r pre x post Hm Hr E). reflexivity.
+Qed.
+
+Lemma moved_dims_spec : forall m r t t', mesh_wf m = true -> r < mesh_size m ->
+  Forall2 (fun d d' => (forall x, In x (fst d) -> In x (mesh_axes m))
+                       /\ (forall x, In x (fst d') -> In x (mesh_axes m))) t t' ->
+  forallb (fun '(a, b) => radix_of_rank a r =? radix_of_rank b r) (moved_dims (rank_weights m) t t')
+    = true
+  <-> Forall2 (fun d d' => radix m (device_of_rank m r) (fst d) = radix m (device_of_rank m r) (fst d'))
+             t t'.
+Proof.
+  intros m r t t' Hm Hr H.
+  induction H as [| [xs n] [ys n'] u u' [Hx Hy] Hu IH]; simpl; [split; auto |].
+  assert (Hcons : forall P : Prop, (P <-> Forall2 (fun d d' => radix m (device_of_rank m r) (fst d)
+                                       = radix m (device_of_rank m r) (fst d')) u u') ->
+            (radix m (device_of_rank m r) xs = radix m (device_of_rank m r) ys /\ P
+             <-> Forall2 (fun d d' => radix m (device_of_rank m r) (fst d)
+                           = radix m (device_of_rank m r) (fst d')) ((xs, n) :: u) ((ys, n') :: u'))).
+  { intros P HP. rewrite HP. split.
+    - intros [H1 H2]. constructor; assumption.
+    - intros H1. inversion H1. subst. split; assumption. }
+  destruct (list_eqb xs ys) eqn:E.
+  - apply list_eqb_eq in E. subst ys. rewrite <- (Hcons _ IH). split; [auto | intros [_ H]; exact H].
+  - simpl. rewrite andb_true_iff, Nat.eqb_eq, <- (Hcons _ IH).
+    rewrite <- !radix_of_rank_eq by assumption. reflexivity.
+Qed.
+
+Lemma Forall2_with_left : forall A B (P : A -> B -> Prop) (Q : A -> Prop) l l',
+  Forall2 P l l' -> (forall a, In a l -> Q a) -> Forall2 (fun a b => P a b /\ Q a) l l'.
+Proof.
+  intros A B P Q l l' H. induction H as [| a b l l' Hab Hl IH]; intros HQ; constructor.
+  - split; [exact Hab | apply HQ; left; reflexivity].
+  - apply IH. intros x Hx. apply HQ. right. exact Hx.
+Qed.
+
+(** Where every chunk index is the same under both types, the holder of
+    every box is its own device. *)
+Lemma holder_from_fixed : forall m t t' c0, NoDup (ty_axes t) ->
+  (forall x, In x (ty_axes t) -> c0 x < axis_size m x) ->
+  Forall2 (fun d d' => radix m c0 (fst d) = radix m c0 (fst d')) t t' ->
+  forall c, (forall x, In x (ty_axes t) -> c x = c0 x) ->
+  forall x, holder_from m t t' c0 c x = c x.
+Proof.
+  intros m t t' c0 Hnd Hin H.
+  induction H as [| [xs n] [ys n'] u u' Hd Hu IH]; intros c Hc x; [reflexivity |].
+  simpl in Hnd, Hin, Hc, Hd |- *. apply NoDup_app_inv in Hnd. destruct Hnd as [Hxs [Hnu Hdis]].
+  rewrite IH.
+  - destruct (in_dec Nat.eq_dec x xs) as [Hx | Hx].
+    + rewrite <- Hd, set_radix_radix; [symmetry; apply Hc, in_or_app; left; exact Hx | exact Hxs | | exact Hx].
+      intros z Hz. apply Hin, in_or_app. left. exact Hz.
+    + apply set_radix_notin. exact Hx.
+  - exact Hnu.
+  - intros z Hz. apply Hin, in_or_app. right. exact Hz.
+  - intros z Hz. rewrite set_radix_notin by (intros Hz'; exact (Hdis z Hz' Hz)).
+    apply Hc, in_or_app. right. exact Hz.
+Qed.
+
+(** A rank keeps its data in a permute iff its chunk index is the same
+    under both types in every dimension. *)
+Lemma holder_rank_iff : forall m t t' r, mesh_wf m = true -> ty_wf m t = true -> ty_wf m t' = true ->
+  global_shape t' = global_shape t -> local_shape m t' = local_shape m t -> r < mesh_size m ->
+  rank m (holder m t t' (device_of_rank m r)) = r
+  <-> Forall2 (fun d d' => radix m (device_of_rank m r) (fst d) = radix m (device_of_rank m r) (fst d'))
+             t t'.
+Proof.
+  intros m t t' r Hm Ht Ht' Hg Hls Hr.
+  pose proof Ht as Ht0. pose proof Ht' as Hw0.
+  apply ty_wf_iff in Ht0, Hw0. destruct Ht0 as [Hdt Hnd]. destruct Hw0 as [Hdt' _].
+  pose proof (same_shapes_dims m t t' Hm Hdt Hdt' Hg Hls) as Hdims.
+  pose proof (rank_device_of_rank m r Hm Hr) as Hrk.
+  pose proof (device_of_rank_in m r Hm Hr) as Hc.
+  set (c := device_of_rank m r) in *.
+  assert (Hfit : Forall2 (chunk_fits m c) t t').
+  { eapply Forall2_weaken; [| exact Hdims]. intros d d' [_ [Hsh Hax]].
+    unfold chunk_fits. rewrite Hsh. apply radix_lt. intros x Hx. apply Hc, Hax, Hx. }
+  assert (Hmesh : forall x, In x (ty_axes t) -> In x (mesh_axes m)) by (apply ty_wf_axes_in_mesh; exact Ht).
+  unfold holder. split.
+  - intros E. rewrite <- Hrk in E.
+    pose proof (proj1 (rank_inj m _ _ Hm (holder_from_in m t t' c c Hfit Hc) Hc) E) as Eq.
+    clear E.
+    pose proof (Forall2_with_left _ _ _ (fun d => forall x, In x (fst d) -> In x (mesh_axes m)) _ _
+                  (holder_from_radix m t t' c c Hfit Hnd)) as Hrad.
+    eapply Forall2_weaken; [| apply Hrad; intros d Hd x Hx; apply Hmesh; eapply In_ty_axes; eassumption].
+    intros d d' [Hra Hax]. rewrite <- Hra. symmetry. apply radix_ext.
+    intros x Hx. apply Eq, Hax, Hx.
+  - intros H. rewrite <- Hrk. apply rank_ext. intros x _.
+    apply (holder_from_fixed m t t' c Hnd); [| exact H | reflexivity].
+    intros z Hz. apply Hc, Hmesh, Hz.
+Qed.
+
+Lemma step_recv_eq : forall m t k t' r, mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t k = OK t' -> r < mesh_size m -> step_recv m t k r = recv_count m t k r.
+Proof.
+  intros m t k t' r Hm Ht Hk Hr. destruct k as [d x | d | s u | t0]; try reflexivity.
+  simpl in Hk. destruct (ty_wf m t0) eqn:Hw; simpl in Hk; [| discriminate].
+  destruct (list_eqb (global_shape t0) (global_shape t)) eqn:Hg; simpl in Hk; [| discriminate].
+  destruct (list_eqb (local_shape m t0) (local_shape m t)) eqn:Hls; simpl in Hk; [| discriminate].
+  apply list_eqb_eq in Hg, Hls.
+  assert (Hax : Forall2 (fun d d' => (forall x, In x (fst d) -> In x (mesh_axes m))
+                                     /\ (forall x, In x (fst d') -> In x (mesh_axes m))) t t0).
+  { apply ty_wf_iff in Hw. destruct Hw as [Hdt' _]. apply ty_wf_iff in Ht as Ht0.
+    destruct Ht0 as [Hdt _].
+    pose proof (same_shapes_dims m t t0 Hm Hdt Hdt' Hg Hls) as Hdims.
+    eapply Forall2_weaken;
+      [| apply (Forall2_with_left _ _ _ (fun d => forall x, In x (fst d) -> In x (mesh_axes m))
+                                  _ _ Hdims)].
+    - intros dd dd' [[_ [_ H1]] H2]. split; assumption.
+    - intros dd Hd y Hy. apply (ty_wf_axes_in_mesh m t Ht). eapply In_ty_axes; eassumption. }
+  pose proof (holder_rank_iff m t t0 r Hm Ht Hw Hg Hls Hr) as Hiff.
+  rewrite <- (moved_dims_spec m r t t0 Hm Hr Hax) in Hiff.
+  simpl step_recv. unfold permute_recv. simpl recv_count.
+  destruct (rank m (holder m t t0 (device_of_rank m r)) =? r) eqn:E.
+  - apply Nat.eqb_eq, Hiff in E. rewrite E. reflexivity.
+  - destruct (forallb _ _) eqn:F; [| reflexivity].
+    apply Nat.eqb_neq in E. exfalso. apply E, Hiff. reflexivity.
+Qed.
+
 (** ** The checker's report *)
 
 Lemma check_steps_traffic : forall m p t i reps final r,
@@ -308,7 +489,8 @@ Proof.
   - destruct (step_type m t k) as [t'|e] eqn:Hk; [| discriminate].
     destruct (check_steps m t' p (S i)) as [[reps' final']|e] eqn:Hc; [| discriminate].
     injection H as <- <-. simpl. rewrite Hk. f_equal.
-    + symmetry. eapply received_closed_form; eassumption.
+    + rewrite (step_recv_eq m t k t' r Hm Ht Hk Hr).
+      symmetry. eapply received_closed_form; eassumption.
     + eapply IH; [exact Hm | eapply (proj1 (step_type_wf m t k t' Hm Ht Hk)) | exact Hr | exact Hc].
 Qed.
 
@@ -323,4 +505,23 @@ Proof.
   destruct (check_steps m src p 0) as [[reps final]|e] eqn:Hc; [| discriminate].
   destruct (ty_eqb final tgt); [| discriminate].
   injection H as <-. simpl. eapply check_steps_traffic; eassumption.
+Qed.
+
+(** The lower bound the command reports: the elements of the rank's target
+    box that lie outside its source box. *)
+Theorem lower_bound_recv_boxes : forall m src tgt r, mesh_wf m = true ->
+  ty_wf m src = true -> ty_wf m tgt = true -> r < mesh_size m ->
+  let c := device_of_rank m r in
+  lower_bound_recv m src tgt r
+  = local_size m tgt
+    - prod (map (fun de => overlap (offset m (fst de) c) (extent m (fst de))
+                                   (offset m (snd de) c) (extent m (snd de)))
+                (combine src tgt)).
+Proof.
+  intros m src tgt r Hm Hs Ht Hr. cbv zeta. unfold lower_bound_recv. f_equal. f_equal.
+  rewrite map_map. apply map_ext_in. intros [ds dt] Hin. simpl.
+  apply in_combine_l in Hin as Hl. apply in_combine_r in Hin as Hr'.
+  unfold offset. rewrite !radix_of_rank_eq; try assumption; [reflexivity | |];
+    intros x Hx; [apply (ty_wf_axes_in_mesh m tgt Ht) | apply (ty_wf_axes_in_mesh m src Hs)];
+    eapply In_ty_axes; eassumption.
 Qed.

@@ -39,3 +39,10 @@ count_alcotest() {
   [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
   pass=$((pass + run - failed)) fail=$((fail + failed))
 }
+
+# runtime_flags --cflags|--libs: compiler or linker flags for a program
+# against the runtime that `make runtime` stages in _build/prefix, from its
+# pkg-config file (scripts run from the repository root).
+runtime_flags() {
+  PKG_CONFIG_PATH=_build/prefix/lib/pkgconfig pkg-config "$1" redist_mpi
+}

@@ -12,8 +12,10 @@ TEST_SUITES := \
   test-cli-expect      \
   test-cli-unit        \
   test-cli-robust      \
+  test-cli-json        \
   test-cli-cxx         \
   test-runtime         \
+  test-runtime-blocks  \
   test-sanitize        \
   test-runtime-install \
   test-nccl            \
@@ -22,8 +24,8 @@ TEST_SUITES := \
   test-run             \
   test-run-agree
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
-# test-runtime*, test-sanitize: runtime/runtime.mk; test-nccl*:
-# runtime/nccl/nccl.mk; test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk.
+# test-runtime*, test-sanitize, test-nccl*: runtime/runtime.mk;
+# test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk.
 
 .PHONY: $(TEST_SUITES)
 

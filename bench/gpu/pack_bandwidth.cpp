@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../../runtime/nccl/copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 #include "redist/nccl.hpp"
 
 namespace {

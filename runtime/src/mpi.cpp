@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "backend_common.hpp"
+#include "internal/backend_common.hpp"
 
 namespace redist {
 
@@ -19,8 +19,67 @@ constexpr int kPermuteTag = 0x7ed1;
 // request array lives on the stack however many ranks read from one source.
 // Small, so that the 8-rank tests (one source, seven readers) exercise it.
 constexpr int kSendBatch = 4;
-// Messages are sent as MPI_BYTE with an int count.
-constexpr std::size_t kMaxMessage = INT_MAX;
+// An MPI count is an int (Open MPI here has no MPI-4 large counts), so a
+// message longer than kBlockBytes travels as one element of a derived
+// datatype: whole blocks of kBlockBytes, then the remainder.  The tests
+// build the backend a second time with tiny blocks (REDIST_MPI_BLOCK_BYTES),
+// so that small arrays take the derived-datatype path.
+#ifdef REDIST_MPI_BLOCK_BYTES
+constexpr std::size_t kBlockBytes = REDIST_MPI_BLOCK_BYTES;
+#else
+constexpr std::size_t kBlockBytes = std::size_t{1} << 30;
+#endif
+static_assert(kBlockBytes >= 1 && kBlockBytes <= INT_MAX, "a block must fit one int count");
+// The block count is an int too.
+constexpr std::size_t kMaxMessage = kBlockBytes * INT_MAX;
+
+// One message's (count, datatype) pair; owns the derived datatype when the
+// message needs one.  Creating it allocates inside MPI, which only messages
+// over kBlockBytes pay.
+class Message {
+ public:
+  explicit Message(std::size_t bytes) : bytes_(bytes) {}
+  Message(const Message&) = delete;
+  Message& operator=(const Message&) = delete;
+  ~Message() {
+    if (derived_ != MPI_DATATYPE_NULL) MPI_Type_free(&derived_);
+  }
+
+  // Builds the derived datatype if the message is longer than one block.
+  Status describe(const char* what);
+  int count() const { return derived_ == MPI_DATATYPE_NULL ? static_cast<int>(bytes_) : 1; }
+  MPI_Datatype type() const { return derived_ == MPI_DATATYPE_NULL ? MPI_BYTE : derived_; }
+
+ private:
+  std::size_t bytes_;
+  MPI_Datatype derived_ = MPI_DATATYPE_NULL;
+};
+
+Status Message::describe(const char* what) {
+  if (bytes_ <= kBlockBytes) return {};
+  const std::size_t blocks = bytes_ / kBlockBytes;
+  const std::size_t rest = bytes_ % kBlockBytes;
+  MPI_Datatype block = MPI_DATATYPE_NULL;
+  if (Status st =
+          mpi_status(MPI_Type_contiguous(static_cast<int>(kBlockBytes), MPI_BYTE, &block), what);
+      !st.ok())
+    return st;
+  const int lengths[2] = {static_cast<int>(blocks), static_cast<int>(rest)};
+  const MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(blocks * kBlockBytes)};
+  const MPI_Datatype types[2] = {block, MPI_BYTE};
+  MPI_Datatype joined = MPI_DATATYPE_NULL;
+  Status st = mpi_status(
+      MPI_Type_create_struct(rest > 0 ? 2 : 1, lengths, displacements, types, &joined), what);
+  MPI_Type_free(&block);
+  if (!st.ok()) return st;
+  // The extent is exactly the message, so the k-th message of a collective
+  // lies k * bytes_ into its buffer.
+  st = mpi_status(MPI_Type_create_resized(joined, 0, static_cast<MPI_Aint>(bytes_), &derived_),
+                  what);
+  MPI_Type_free(&joined);
+  if (!st.ok()) return st;
+  return mpi_status(MPI_Type_commit(&derived_), what);
+}
 
 // The group checks of a collective, before its argument checks: the group
 // is valid and prepared; *comm is then its communicator (MPI_COMM_SELF for
@@ -141,9 +200,12 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
     std::memcpy(dst, src, in);
     return {};
   }
-  const int count = static_cast<int>(in);
+  Message message(in);
+  if (Status st = message.describe("all_gather"); !st.ok()) return st;
+  const int count = message.count();
+  const MPI_Datatype type = message.type();
   void* recv = staged ? scratch : dst;
-  if (Status st = mpi_status(MPI_Allgather(src, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
+  if (Status st = mpi_status(MPI_Allgather(src, count, type, recv, count, type, comm),
                              "all_gather");
       !st.ok() || fast == 0)
     return st;
@@ -185,7 +247,10 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
     std::memcpy(dst, src, total);
     return {};
   }
-  const int count = static_cast<int>(total / size);
+  Message message(total / size);
+  if (Status st = message.describe("all_to_all"); !st.ok()) return st;
+  const int count = message.count();
+  const MPI_Datatype type = message.type();
   const Layout out = all_to_all_out(layout, s, t, size);
   const bool unpack = outer_count(out, s) > 1;
   if (staged) {
@@ -199,7 +264,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
         return prefixed("all_to_all", st);
       send = packed;
     }
-    if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm),
+    if (Status st = mpi_status(MPI_Alltoall(send, count, type, recv, count, type, comm),
                                "all_to_all");
         !st.ok() || !unpack)
       return st;
@@ -212,7 +277,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
       return prefixed("all_to_all", st);
   }
   const void* send = in_place_send ? MPI_IN_PLACE : src;
-  if (Status st = mpi_status(MPI_Alltoall(send, count, MPI_BYTE, dst, count, MPI_BYTE, comm),
+  if (Status st = mpi_status(MPI_Alltoall(send, count, type, dst, count, type, comm),
                              "all_to_all");
       !st.ok() || !unpack)
     return st;
@@ -241,7 +306,10 @@ Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len
   const int me = mesh.rank();
   const int size = mesh.size();
 
-  const int count = static_cast<int>(total);
+  Message message(total);
+  if (Status st = message.describe("all_permute"); !st.ok()) return st;
+  const int count = message.count();
+  const MPI_Datatype type = message.type();
   MPI_Comm comm = mesh.comm();
   MPI_Request reqs[kSendBatch + 1];
   int pending = 0;
@@ -249,7 +317,7 @@ Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len
   // send below finds its receive posted once all ranks have entered the call.
   if (recv_from[me] == me) {
     std::memcpy(dst, src, total);
-  } else if (Status st = mpi_status(MPI_Irecv(dst, count, MPI_BYTE, recv_from[me], kPermuteTag,
+  } else if (Status st = mpi_status(MPI_Irecv(dst, count, type, recv_from[me], kPermuteTag,
                                               comm, &reqs[pending++]),
                                     "all_permute");
              !st.ok()) {
@@ -258,7 +326,7 @@ Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len
   for (int r = 0; r < size; ++r) {
     if (r == me || recv_from[r] != me) continue;
     if (Status st = mpi_status(
-            MPI_Isend(src, count, MPI_BYTE, r, kPermuteTag, comm, &reqs[pending++]), "all_permute");
+            MPI_Isend(src, count, type, r, kPermuteTag, comm, &reqs[pending++]), "all_permute");
         !st.ok())
       return st;
     if (pending == kSendBatch + 1) {

@@ -3,10 +3,12 @@
 # (stdout and stderr) and its exit code.  `dune build @tests/cli/cli-expect`
 # diffs the result against cases.expected (`dune promote` accepts a change).
 redist=$1
+# The source revision (in --version and in generated headers) changes with
+# every commit: it is shown as REV.
 run() {
   printf '$ redist'; printf ' %q' "$@"; printf '\n'
-  "$redist" "$@" 2>&1
-  printf '[exit %d]\n\n' "$?"
+  "$redist" "$@" 2>&1 | sed 's/(revision [^)]*)/(revision REV)/'
+  printf '[exit %d]\n\n' "${PIPESTATUS[0]}"
 }
 run_stdin() {
   local input=$1; shift
@@ -105,6 +107,29 @@ run plan --mesh '{x:2, y:3}' --from '[3{x}6' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --bogus
 run frobnicate
+
+# the version, from the runtime's redist/version.hpp, and the revision
+run --version
+# the command recorded in the header, quoted for the shell (a newline and a
+# trailing backslash in an argument stay inside the comment)
+printf '$ redist gen ... --name w --plan <(one line + a file name with a newline and a backslash) | head -2\n'
+odd_plan="${TMPDIR:-/tmp}/redist cases
+plan\\"
+printf 'dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n' > "$odd_plan"
+"$redist" gen "${W[@]}" --name w --plan "$odd_plan" 2>&1 | sed -n '2p' | sed "s|${TMPDIR:-/tmp}|TMP|"
+rm -f "$odd_plan"
+echo
+
+# each command's exit statuses, as its manual states them; every manual
+# points at redist(1), the page `redist --help=groff` writes
+for c in plan check show gen run; do
+  printf '$ redist %s --help=plain | (exit statuses)\n' "$c"
+  "$redist" "$c" --help=plain | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | grep -E '^ +[0-9] '
+  "$redist" "$c" --help=plain | grep -A1 '^SEE ALSO' | tail -1
+done
+printf '$ redist --help=groff | grep .TH\n'
+"$redist" --help=groff | grep '^\.TH' | sed 's/(revision [^)]*)/(revision REV)/'
+echo
 
 # every command's --help has examples
 for c in plan check show gen; do

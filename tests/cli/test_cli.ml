@@ -124,7 +124,7 @@ let many_blank_lines () =
 
 let json_schema () =
   let r, guarantees = Planning.plan (subaxes ()) in
-  let j = Report.json ~guarantees r in
+  let j = Json.report ~command:"plan" ~guarantees r in
   let open Yojson.Safe.Util in
   List.iter
     (fun k -> Alcotest.(check bool) ("int field " ^ k) true (match member k j with `Int _ -> true | _ -> false))

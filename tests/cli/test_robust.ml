@@ -86,7 +86,7 @@ let pipeline (mesh, from, to_, plan) =
             incr accepted;
             let g = Guarantees.for_check ~refined:false in
             String.length (Report.text ~title:"t" ~guarantees:g r) > 0
-            && Report.json ~guarantees:g r <> `Null
+            && Json.report ~command:"check" ~guarantees:g r <> `Null
             && String.length (Emit.render ~backend:Emit.Mpi ~name:"n" r ~guarantees:g) > 0
         | exception (Report.Rejected msg | Front.Bad_input msg) -> incr rejected_plan; clean msg
       in

@@ -8,9 +8,9 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 redist=$PWD/_build/default/codegen/main.exe
-lib=_build/runtime/libredist_mpi.a
 out=_build/agree
 rm -rf "$out" && mkdir -p "$out"
+runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/prefix (make runtime)"; report test-run-agree; exit 1; }
 # One problem per world size, each with a workspace (checked by the driver).
 problems=(
   "2|{x:2}|[{x}4, 6]|[4, {x}6]"
@@ -25,8 +25,8 @@ for p in "${problems[@]}"; do
   if ! "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype i32 --name plan -o "$dir/plan.hpp" 2>"$dir/gen.log"; then
     ko "np $n: redist gen failed: $(head -c 300 "$dir/gen.log")"; continue
   fi
-  if ! mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$dir" tests/e2e/agree_main.cpp "$lib" \
-       -o "$dir/agree" 2>"$dir/cc.log"; then
+  if ! mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -I"$dir" tests/e2e/agree_main.cpp \
+       $(runtime_flags --libs) -o "$dir/agree" 2>"$dir/cc.log"; then
     ko "np $n: the driver does not compile: $(head -c 600 "$dir/cc.log")"; continue
   fi
   timeout 60 "${MPIRUN[@]}" -np "$n" "$dir/agree" >"$dir/run.log" 2>"$dir/err.log"

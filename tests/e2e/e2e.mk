@@ -1,6 +1,6 @@
 # End-to-end: `make demo`, the random end-to-end suites and the checks of
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
-.PHONY: demo test-e2e test-long test-run test-run-agree
+.PHONY: demo test-e2e test-long test-large-message test-run test-run-agree
 
 E2E_SEED ?= 20211203
 
@@ -8,9 +8,13 @@ E2E_SEED ?= 20211203
 test-e2e: build runtime
 	@tests/e2e/run.sh e2e 300 75 $(E2E_SEED)
 
-# Not in `make test`: 5,000 problems, 250 to a translation unit.
-test-long: build runtime
+# Not in `make test`: 5,000 problems, 250 to a translation unit, and one
+# message over 2 GiB (about 13 GiB of memory, else skipped).
+test-long: build runtime test-large-message
 	@tests/e2e/run.sh e2e-long 5000 250 $(E2E_SEED)
+
+test-large-message: build runtime
+	@tests/e2e/large_message.sh
 
 # redist run itself: verified runs, its JSON, and each failure class as a
 # one-line error with its exit code.

@@ -13,21 +13,20 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 suite=$1 count=$2 per_tu=$3 seed=${4:-20211203}
 out=_build/$suite
-lib=_build/runtime/libredist_mpi.a
 rm -rf "$out" && mkdir -p "$out"
 fail_all() { ko "$*"; report "$suite" "property: $count random problems"; exit 1; }
-[ -f "$lib" ] || fail_all "$lib is missing (make runtime)"
+runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
 dune build -j 1 ./tests/e2e/gen_e2e.exe 2>&1 || fail_all "the problem generator does not build"
 _build/default/tests/e2e/gen_e2e.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
 
-CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -Iruntime/include -Icodegen -Itests/e2e -I"$out")
+CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Icodegen -Itests/e2e -I"$out")
 start=$(date +%s%N)
 objs=()
 for tu in "$out"/tu*.cpp; do
   "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { cat "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
   objs+=("${tu%.cpp}.o")
 done
-"${CXX[@]}" tests/e2e/e2e_main.cpp "${objs[@]}" "$lib" -o "$out/e2e.exe" 2>"$out/link.log" ||
+"${CXX[@]}" tests/e2e/e2e_main.cpp "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
   { cat "$out/link.log"; fail_all "the driver does not link"; }
 compiled=$(date +%s%N)
 secs() { printf '%d.%d' $(($1 / 1000000000)) $(($1 / 100000000 % 10)); }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `redist run` under mpirun: verified runs (text and JSON), --np different
-# from the mesh size, and each toolchain failure as one line
-# "redist: error: ..." with exit code 4.  Prints "N passed, N failed".
+# from the mesh size, each toolchain failure as one line
+# "redist: error: ..." with exit code 4, finding the runtime without ever
+# building it, concurrent runs, signals.  Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -10,6 +11,20 @@ W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
 S=(--mesh '{a:3, b:6}' --from '[12{a}36, 4]' --to '[6{b}36, 4]')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Other users read it in the run as nobody below.
+chmod 755 "$tmp"
+
+# The runtime prefix `make runtime` stages, found by redist next to its
+# build; until `make runtime` stages one, a prefix installed from the CMake
+# build and named by REDIST_RUNTIME_PREFIX.
+prefix=$PWD/_build/prefix
+if [ ! -f "$prefix/include/redist/redist.hpp" ]; then
+  prefix=$tmp/prefix
+  cmake --install _build/runtime --prefix "$prefix" >/dev/null
+  export REDIST_RUNTIME_PREFIX=$prefix
+fi
+libs=("$prefix/lib/libredist_mpi.a")
+[ -f "$prefix/lib/libredist_common.a" ] && libs+=("$prefix/lib/libredist_common.a")
 
 # expect NAME EXIT [GREP-PATTERN-ON-STDOUT] -- ARGS...: runs redist, checks
 # the exit code, that stderr is empty or one "redist: error:" line, and
@@ -48,12 +63,123 @@ then ok "--json: one object, verified, peak within the bound"; else ko "--json: 
 
 expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${W[@]}" --np 4
 expect "no mpicxx on PATH" 4 'redist: error: mpicxx is not on PATH' -- env PATH=/nonexistent "$redist" run "${W[@]}"
-expect "REDIST_ROOT without a runtime" 4 'redist: error: REDIST_ROOT=/ does not contain' -- env REDIST_ROOT=/ "$redist" run "${W[@]}"
+expect "REDIST_RUNTIME_PREFIX without a runtime" 4 'redist: error: REDIST_RUNTIME_PREFIX=/ holds no include/redist/redist.hpp' -- \
+  env REDIST_RUNTIME_PREFIX=/ "$redist" run "${W[@]}"
+# A copy of the executable with no runtime beside it.
+mkdir -p "$tmp/bare/bin"
+cp "$redist" "$tmp/bare/bin/redist"
+expect "no runtime anywhere" 4 '^redist: error: no redist runtime found: run `make runtime` or set REDIST_RUNTIME_PREFIX$' -- \
+  env -u REDIST_RUNTIME_PREFIX "$tmp/bare/bin/redist" run "${W[@]}"
+
+# A copied source tree (executable and staged prefix, no runtime sources)
+# works, and never builds or installs anything: make, cmake and apt-get
+# first on PATH leave a mark and fail.
+mkdir -p "$tmp/tree/_build/default/codegen" "$tmp/nobuild"
+cp "$redist" "$tmp/tree/_build/default/codegen/main.exe"
+cp -r "$prefix" "$tmp/tree/_build/prefix"
+for tool in make cmake apt-get; do
+  printf '#!/bin/sh\ntouch %s/built\nexit 1\n' "$tmp/nobuild" >"$tmp/nobuild/$tool"
+  chmod +x "$tmp/nobuild/$tool"
+done
+# From outside any source tree: nothing but the executable's place counts.
+pushd "$tmp" >/dev/null
+expect "copied tree, no build tools" 0 '^verified' -- \
+  env -u REDIST_RUNTIME_PREFIX PATH="$tmp/nobuild:$PATH" "$tmp/tree/_build/default/codegen/main.exe" run "${W[@]}" --repeat 1
+if [ -e "$tmp/nobuild/built" ]; then ko "redist run called make, cmake or apt-get"; else ok "redist run called no build tool"; fi
+
+# Concurrent runs share nothing but the prefix: all 8 verified.
+concurrent=8
+for i in $(seq $concurrent); do
+  env -u REDIST_RUNTIME_PREFIX "$tmp/tree/_build/default/codegen/main.exe" run "${W[@]}" --repeat 1 >"$tmp/conc$i" 2>&1 &
+done
+wait
+n=$(grep -l '^verified' "$tmp"/conc* | wc -l)
+if [ "$n" -eq $concurrent ]; then ok "$concurrent concurrent runs verified"
+else ko "$n of $concurrent concurrent runs verified: $(grep -h -v '^verified' "$tmp"/conc* | head -c 300)"; fi
+popd >/dev/null
+
+# A prefix whose header does not compile: the compiler's first error line.
+cp -r "$prefix" "$tmp/broken"
+echo 'this is not C++;' >>"$tmp/broken/include/redist/redist.hpp"
+expect "broken runtime header" 4 \
+  "^redist: error: compiling the driver against $tmp/broken failed: $tmp/broken/include/redist/redist.hpp:[0-9]+:[0-9]+: error: .*--work-dir keeps the full log" -- \
+  env REDIST_RUNTIME_PREFIX="$tmp/broken" "$redist" run "${W[@]}"
+
+expect "TMPDIR does not exist" 2 '^redist: error: cannot create a temporary directory in /nonexistent \(TMPDIR\): No such file or directory$' -- \
+  env TMPDIR=/nonexistent "$redist" run "${W[@]}"
+expect "TMPDIR is a file" 2 '^redist: error: cannot create a temporary directory in /etc/passwd \(TMPDIR\): Not a directory$' -- \
+  env TMPDIR=/etc/passwd "$redist" run "${W[@]}"
+
+# mpirun's flags: --allow-run-as-root only for root.  A fake mpicxx and a
+# fake mpirun that records its arguments; the second run as nobody.
+mkdir -p "$tmp/fakempi" "$tmp/rec"
+chmod 1777 "$tmp/rec"
+printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done; touch "$2"\n' >"$tmp/fakempi/mpicxx"
+printf '#!/bin/sh\necho "$@" >%s/$(id -un)\nexit 1\n' "$tmp/rec" >"$tmp/fakempi/mpirun"
+chmod +x "$tmp/fakempi/mpicxx" "$tmp/fakempi/mpirun"
+TMPDIR=$tmp/rec PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
+TMPDIR=$tmp/rec PATH="$tmp/fakempi:$PATH" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+  env REDIST_RUNTIME_PREFIX="$prefix" "$redist" run "${W[@]}" >/dev/null 2>&1
+flags='--oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none -np 6 '
+if grep -q -- "^--allow-run-as-root $flags" "$tmp/rec/root" 2>/dev/null &&
+   grep -q -- "^$flags" "$tmp/rec/nobody" 2>/dev/null; then
+  ok "mpirun flags: --allow-run-as-root for root only"
+else
+  ko "mpirun flags: as root '$(cat "$tmp/rec/root" 2>&1)', as nobody '$(cat "$tmp/rec/nobody" 2>&1)'"
+fi
+
+# An empty TMPDIR means /tmp, not the current directory.
+TMPDIR= PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
+if grep -q ' /tmp/redist-run-[^ /]*/driver ' "$tmp/rec/root"; then ok "TMPDIR empty: /tmp"
+else ko "TMPDIR empty: mpirun got $(cat "$tmp/rec/root")"; fi
+
+# interrupt SIGNALS EXIT WHEN LABEL: a long run gets each of SIGNALS (50 ms
+# apart) once a process whose command line matches WHEN (after the
+# temporary directory's path) is up; within 5 s redist must exit with EXIT,
+# naming the first signal, and leave no process (compiler, mpirun, rank) or
+# temporary directory behind.  Started with SIGINT at its default action,
+# as from a terminal (a script's background job would ignore it).
+interrupt() {
+  local sigs=$1 want=$2 when=$3 label=$4 dir=$tmp/interrupt-$2-$4 pid i rc left sig
+  mkdir -p "$dir"
+  TMPDIR=$dir python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+    "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
+  pid=$!
+  for i in $(seq 300); do pgrep -f "$dir/$when" >/dev/null && break; sleep 0.1; done
+  sleep 0.5
+  for sig in $sigs; do kill -s "$sig" $pid; sleep 0.05; done
+  for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  if kill -0 $pid 2>/dev/null; then kill -KILL $pid; fi
+  wait $pid
+  rc=$?
+  left=$(pgrep -f "$dir")
+  if [ "$rc" -eq "$want" ] && [ -z "$left" ] && [ -z "$(ls -A "$dir")" ] &&
+     grep -q "^redist: error: interrupted by ${sigs%% *}: mpirun and its ranks were stopped$" "$dir.out"; then
+    ok "$sigs while $label: exit $want within 5 s, no process or temporary directory left"
+  else
+    ko "$sigs while $label: exit $rc (expected $want), left: processes [$(echo $left)], files [$(ls -A "$dir")]; $(head -c 300 "$dir.out")"
+    [ -n "$left" ] && kill -KILL $left
+  fi
+}
+interrupt SIGTERM 143 '.*/driver 1000$' running
+interrupt SIGINT 130 '.*/driver 1000$' running
+interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
+interrupt SIGTERM 143 '.*/run_main.cpp' compiling
+
+# The help documents each exit code these tests see, and 1 as a failed check.
+"$redist" run --help=plain >"$tmp/help" 2>&1
+missing=$(for code in 0 1 2 3 4 130 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
+if [ -z "$missing" ] && grep -qE '^ +1 +when the run completed but the check failed' "$tmp/help"; then
+  ok "help: exit codes 0 1 2 3 4 130 143"
+else
+  ko "help: exit codes missing or wrong: $(echo $missing)"
+fi
+
 # A compiler that fails: a wrapper named mpicxx first on PATH.
 mkdir -p "$tmp/badcc"
 printf '#!/bin/sh\necho "driver.cpp:1:1: error: simulated failure" >&2\nexit 1\n' >"$tmp/badcc/mpicxx"
 chmod +x "$tmp/badcc/mpicxx"
-expect "compile failure" 4 'redist: error: compiling the driver failed: .*simulated failure' -- env PATH="$tmp/badcc:$PATH" "$redist" run "${W[@]}"
+expect "compile failure" 4 'redist: error: compiling the driver against .* failed: .*simulated failure' -- env PATH="$tmp/badcc:$PATH" "$redist" run "${W[@]}"
 # An mpirun that hangs: killed by --timeout.
 mkdir -p "$tmp/hang"
 printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/hang/mpirun"
@@ -64,13 +190,12 @@ mkdir -p "$tmp/mpifail"
 printf '#!/bin/sh\necho "simulated launch failure" >&2\nexit 3\n' >"$tmp/mpifail/mpirun"
 chmod +x "$tmp/mpifail/mpirun"
 expect "mpirun failure" 4 'redist: error: mpirun -np 6 failed \(exit 3\): simulated launch failure' -- env PATH="$tmp/mpifail:$PATH" "$redist" run "${W[@]}"
-# The installed layout: PREFIX/bin/redist next to PREFIX/include and PREFIX/lib.
-mkdir -p "$tmp/prefix/bin" "$tmp/prefix/lib" "$tmp/prefix/include"
-cp "$redist" "$tmp/prefix/bin/redist"
-cp -r runtime/include/redist "$tmp/prefix/include/"
-cp _build/runtime/libredist_mpi.a "$tmp/prefix/lib/"  # built from the same headers (make runtime)
+# An installed prefix: PREFIX/bin/redist finds PREFIX/include and PREFIX/lib.
+cmake --install _build/runtime --prefix "$tmp/installed" >/dev/null
+mkdir -p "$tmp/installed/bin"
+cp "$redist" "$tmp/installed/bin/redist"
 pushd "$tmp" >/dev/null
-expect "installed layout" 0 '^verified' -- "$tmp/prefix/bin/redist" run "${W[@]}" --repeat 1
+expect "installed prefix" 0 '^verified' -- env -u REDIST_RUNTIME_PREFIX "$tmp/installed/bin/redist" run "${W[@]}" --repeat 1
 popd >/dev/null
 
 # The checks catch a wrong plan: the worked example's header with two
@@ -79,7 +204,7 @@ mkdir -p "$tmp/wd"
 "$redist" run "${W[@]}" --work-dir "$tmp/wd" --repeat 1 >/dev/null 2>&1
 sed -i 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' "$tmp/wd/problem.hpp"
 if grep -q '{0, 4, 2, 1, 3, 5}' "$tmp/wd/problem.hpp" &&
-   mpicxx -std=c++17 -O2 -Iruntime/include -I"$tmp/wd" "$tmp/wd/run_main.cpp" _build/runtime/libredist_mpi.a -o "$tmp/wd/bad" &&
+   mpicxx -std=c++17 -O2 -I"$prefix/include" -I"$tmp/wd" "$tmp/wd/run_main.cpp" "${libs[@]}" -o "$tmp/wd/bad" &&
    timeout 120 "${MPIRUN[@]}" -np 6 "$tmp/wd/bad" 1 </dev/null 2>&1 | grep -q 'mismatches=[1-9]'; then
   ok "a corrupted permutation table is caught"
 else

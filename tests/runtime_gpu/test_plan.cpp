@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../../runtime/nccl/copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 #include "check.hpp"
 #include "redist/local.hpp"
 #include "shapes.hpp"

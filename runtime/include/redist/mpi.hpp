@@ -26,9 +26,10 @@
 // dyn_slice never communicates and is not agreed.
 //
 // MPI errors on the runtime's communicators are returned (MPI_ERRORS_RETURN)
-// as backend_error with MPI's message.  Messages are sent as MPI_BYTE with an
-// int count, so one message (a whole local array for all_gather and
-// all_permute, one chunk for all_to_all) must be below 2 GiB (too_large).
+// as backend_error with MPI's message.  A message (a whole local array for
+// all_gather and all_permute, one chunk for all_to_all) may have any size the
+// layout allows: above 1 GiB it travels as one element of a derived datatype
+// (1 GiB blocks and a remainder), since MPI counts are ints.
 #pragma once
 
 #include <cstddef>

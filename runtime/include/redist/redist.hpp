@@ -35,7 +35,7 @@ enum class Errc {
   buffer_too_small,  // a (pointer, bytes) pair is shorter than the call needs
   mesh_mismatch,     // communicator size != mesh size, group not prepared
   overlap,           // source, destination and scratch overlap
-  too_large,         // a message does not fit MPI's int count
+  too_large,         // beyond the runtime's limits (2^40 bytes an array, INT_MAX devices)
   backend_error,     // the communication library reported an error
   remote_error,      // another rank of the group reported an error (see mpi.hpp)
 };

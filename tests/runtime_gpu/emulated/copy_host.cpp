@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "../../../runtime/nccl/copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 
 namespace redist::cuda::detail {
 

@@ -1,4 +1,4 @@
-#include "copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 
 namespace redist::cuda::detail {
 

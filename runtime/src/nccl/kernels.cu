@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 
 namespace redist::cuda::detail {
 

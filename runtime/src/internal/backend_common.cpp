@@ -1,4 +1,4 @@
-#include "backend_common.hpp"
+#include "internal/backend_common.hpp"
 
 #include <climits>
 #include <string>

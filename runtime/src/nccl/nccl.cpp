@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "../src/backend_common.hpp"
-#include "copy_plan.hpp"
+#include "internal/backend_common.hpp"
+#include "nccl/copy_plan.hpp"
 #include "redist/local.hpp"
 
 namespace redist::nccl {

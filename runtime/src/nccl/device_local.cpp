@@ -1,7 +1,7 @@
 // redist::cuda: the local kernels of local.hpp on device buffers.  The
 // argument checks are local.cpp's own (messages name the problem, callers
 // prefix the operation), so that both backends report the same errors.
-#include "copy_plan.hpp"
+#include "nccl/copy_plan.hpp"
 #include "redist/local.hpp"
 #include "redist/nccl.hpp"
 

@@ -1,0 +1,60 @@
+(* The one JSON shape of every command's --json output, "schema": "redist/1"
+   (docs/schema/redist-1.json): a document names its schema and command; the
+   problem (mesh, types, dtype) and the plan (refined mesh, steps) have the
+   same fields wherever they appear; an error is {schema, command, error:
+   {message, exit_code}}. *)
+
+module C = Redist_core
+module F = Front
+
+let schema = "redist/1"
+
+let document ~command fields : Yojson.Safe.t =
+  `Assoc (("schema", `String schema) :: ("command", `String command) :: fields)
+
+let error ~command ~message ~exit_code =
+  document ~command [ ("error", `Assoc [ ("message", `String message); ("exit_code", `Int exit_code) ]) ]
+
+(* An axis of a mesh: [of] is the axis of the user's mesh it refines (its
+   own name when not refined). *)
+let mesh (env : F.env) =
+  `List
+    (List.map
+       (fun (a : F.axis_info) -> `Assoc [ ("name", `String a.name); ("size", `Int a.size); ("of", `String a.origin) ])
+       env.axes)
+
+let problem (p : Problem.t) =
+  [ ("mesh", mesh p.env); ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.env p.tgt));
+    ("dtype", `String p.dtype); ("elem_bytes", `Int p.elem_bytes) ]
+
+let step (r : Report.t) (s : Report.step) =
+  let axis_of d = `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before d)))) in
+  let op, dims, axis =
+    match s.coll with
+    | C.DynSlice (d, x) -> ("dyn_slice", [ d ], `String (F.axis_name r.env x))
+    | C.AllGather d -> ("all_gather", [ d ], axis_of d)
+    | C.AllToAll (a, b) -> ("all_to_all", [ a; b ], axis_of a)
+    | C.AllPermute _ -> ("all_permute", [], `Null)
+  in
+  `Assoc
+    [ ("op", `String op); ("text", `String (F.show_collective r.env s.coll));
+      ("dims", `List (List.map (fun d -> `Int d) dims)); ("axis", axis);
+      ("type", `String (F.show_ty r.env s.after)); ("local_elems", `Int s.local_elems);
+      ("recv_elems_max", `Int s.recv_max) ]
+
+(* The plan: the mesh it runs on (the user's, refined) and its steps. *)
+let plan (r : Report.t) =
+  [ ("refined_mesh", mesh r.env);
+    ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:r.problem.env r.env)));
+    ("steps", `List (List.map (step r) r.steps)) ]
+
+(* What `plan` and `check` print about an accepted plan. *)
+let report ~command ~guarantees (r : Report.t) =
+  document ~command
+    (problem r.problem @ plan r
+    @ [ ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_elems); ("tgt_elems", `Int r.tgt_elems);
+        ("global_elems", `Int r.global_elems);
+        ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
+        ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);
+        ("launches", `Int r.launches); ("slices", `Int r.slices);
+        ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])

@@ -1,0 +1,117 @@
+(** * Plans with a strategy: Part 1's collectives or the direct exchange.
+
+    [xcheck S T sp] checks a plan for the problem from layout [S] to layout
+    [T]: collectives (the existing checker, on an even problem over one mesh
+    placed at rank 0, possibly refined into sub-axes) or one exchange step
+    (any well-formed layouts of one global shape, any two placed meshes).
+    It reports the peak local size and what every rank receives.
+    [plan_with] is the planner with a strategy argument: [StratCollectives]
+    is the existing planner, [StratExchange] the exchange, and [StratAuto]
+    the one whose busiest rank receives less, then with fewer launches
+    (collectives on a tie); uneven and cross-mesh problems plan by exchange.
+    [Strategyproof.v] proves what the reports and the plans mean. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange.
+
+Inductive strategy : Type := StratCollectives | StratExchange | StratAuto.
+
+Inductive splan : Type :=
+| ByCollectives (rf : refinement) (p : plan)   (** over the refined mesh *)
+| ByExchange.                                   (** one exchange, [spread_holder] *)
+
+Fixpoint pairs_eqb (xs ys : list (nat * nat)) : bool :=
+  match xs, ys with
+  | [], [] => true
+  | (a, b) :: xs', (c, d) :: ys' => (a =? c) && (b =? d) && pairs_eqb xs' ys'
+  | _, _ => false
+  end.
+
+(** Both layouts are Part 1 types on one mesh placed at rank 0. *)
+Definition even_problem (S T : layout) : bool :=
+  let m := ly_m S in
+  pairs_eqb m (ly_m T)
+  && list_eqb (pm_ranks (ly_mesh S)) (seq 0 (mesh_size m))
+  && list_eqb (pm_ranks (ly_mesh T)) (seq 0 (mesh_size m))
+  && mesh_wf m && ty_wf m (ly_ty S) && ty_wf m (ly_ty T)
+  && list_eqb (global_shape (ly_ty S)) (global_shape (ly_ty T)).
+
+(** The largest box of a layout. *)
+Definition largest_box (L : layout) : nat :=
+  fold_left (fun acc w => Nat.max acc (match pl_box L w with Some b => box_size b | None => 0 end))
+            (pm_ranks (ly_mesh L)) 0.
+
+Inductive xcheck_error : Type :=
+| NotOneEvenMesh                  (** collectives need an even problem on one mesh at rank 0 *)
+| BadRefinement                   (** the sub-axes do not refine the mesh *)
+| CollectivesRejected (e : check_error)
+| BadLayouts.                     (** ill-formed layouts, or different global shapes *)
+
+Record xreport : Type := {
+  xr_peak : nat;                  (** largest local array along the plan *)
+  xr_recv : nat -> nat;           (** elements each world rank receives over the plan *)
+  xr_collectives : option report  (** the collective checker's report, per step *)
+}.
+
+Definition xcheck (S T : layout) (sp : splan) : res xcheck_error xreport :=
+  match sp with
+  | ByCollectives rf p =>
+      let m := ly_m S in
+      if negb (even_problem S T) then Error NotOneEvenMesh
+      else if negb (refine_ok m rf) then Error BadRefinement
+      else
+        match check (refine_mesh rf m) (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p with
+        | Error e => Error (CollectivesRejected e)
+        | OK rep => OK {| xr_peak := rp_peak rep;
+                          xr_recv := fun r => list_sum (map (fun s => sr_recv s r) (rp_steps rep));
+                          xr_collectives := Some rep |}
+        end
+  | ByExchange =>
+      if layouts_wf S T
+      then OK {| xr_peak := Nat.max (largest_box S) (largest_box T);
+                 xr_recv := recv_lower_bound S T;
+                 xr_collectives := None |}
+      else Error BadLayouts
+  end.
+
+(** What a plan does to a state. *)
+Definition xexec {A} (S T : layout) (sp : splan) (st : state A) : state A :=
+  match sp with
+  | ByCollectives rf p => exec (refine_mesh rf (ly_m S)) (refine_ty rf (ly_ty S)) p st
+  | ByExchange => exchange S T (spread_holder S T) st
+  end.
+
+(** What rank [r] receives over the execution, counted from the data movement. *)
+Definition xreceived (S T : layout) (sp : splan) (r : nat) : nat :=
+  match sp with
+  | ByCollectives rf p =>
+      list_sum (received_trace (refine_mesh rf (ly_m S)) (refine_ty rf (ly_ty S)) p r)
+  | ByExchange => exchange_received S T (spread_holder S T) r
+  end.
+
+(** The busiest rank's traffic in the exchange. *)
+Definition exchange_busiest (S T : layout) : nat :=
+  fold_left (fun acc r => Nat.max acc (recv_lower_bound S T r)) (pm_ranks (ly_mesh T)) 0.
+
+(** [None]: the strategy cannot express the problem (or the layouts are ill-formed). *)
+Definition plan_with (s : strategy) (S T : layout) : option splan :=
+  let m := ly_m S in
+  let exchange_plan := if layouts_wf S T then Some ByExchange else None in
+  if even_problem S T then
+    match s with
+    | StratCollectives => let '(rf, p) := planner m (ly_ty S) (ly_ty T) in Some (ByCollectives rf p)
+    | StratExchange => exchange_plan
+    | StratAuto =>
+        match planner_choice m (ly_ty S) (ly_ty T) with
+        | Some (rf, p, cost) =>
+            if cost_lt (exchange_busiest S T, 1) cost then exchange_plan
+            else Some (ByCollectives rf p)
+        | None => exchange_plan
+        end
+    end
+  else
+    match s with
+    | StratCollectives => None
+    | _ => exchange_plan
+    end.

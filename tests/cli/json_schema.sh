@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every command's --json output, successes and failures, validated against
+# the schema docs/schema/redist-1.json (python3-jsonschema): one test per
+# command line.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+redist=${REDIST:-_build/default/codegen/main.exe}
+schema=docs/schema/redist-1.json
+W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
+S=(--mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]')
+worked_plan='dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n'
+
+# check_json LABEL STDIN ARGS...: runs redist ARGS with STDIN, validates its
+# stdout with its exit code.
+check_json() {
+  local label=$1 input=$2; shift 2
+  local out rc why
+  out=$(printf "$input" | "$redist" "$@" 2>/dev/null); rc=$?
+  if why=$(/usr/bin/python3 tests/cli/validate_json.py "$schema" "$rc" <<<"$out"); then
+    ok "$label (exit $rc)"
+  else
+    ko "$label (exit $rc): $why"
+  fi
+}
+
+check_json "plan" '' plan "${W[@]}" --json
+check_json "plan with sub-axes" '' plan "${S[@]}" --dtype f64 --json
+check_json "plan, identity" '' plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]' --json
+check_json "check, accepted" "$worked_plan" check "${W[@]}" --plan - --json
+check_json "check, accepted with refine" 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
+check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan - --json
+check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
+check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
+check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]' --json
+check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
+check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json
+check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
+check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
+report cli-json
