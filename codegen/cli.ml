@@ -276,13 +276,12 @@ let run_cmd =
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
         | exception Run.Interrupted { signal; exit_code } ->
-            prerr_endline ("redist: error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped");
-            exit_code)
+            report_failure ~json ~command:"run" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
   in
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for u8, bf16 and f16, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
+      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
       `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
       `S "MPIRUN OPTIONS" ]
@@ -315,14 +314,15 @@ let main_cmd =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
       `P "Each command has its own manual: $(b,redist) $(i,COMMAND) $(b,--help) (e.g. $(b,redist plan --help)); this page is installed as redist(1).";
-      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
+      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB, 100000 collectives and 2^23 (8388608) collectives times devices (128 collectives on 65536 devices); $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
   Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man
        ~exits:
          [ exit_success;
            Cmd.Exit.info 1 ~doc:"when a plan is rejected ($(b,check), $(b,gen --plan)) or a run is not verified ($(b,run)).";
            exit_bad_input; exit_internal;
-           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run." ])
+           Cmd.Exit.info 4 ~doc:"when $(b,run)'s toolchain or mpirun fails or the runtime refuses the run.";
+           Cmd.Exit.info 130 ~doc:"when $(b,run) is interrupted by SIGINT (143: by SIGTERM)." ])
     commands
 
 (* Command-line errors from cmdliner are reduced to their first line, in the

@@ -17,9 +17,12 @@ let max_procs = 256
 
 let ( / ) = Filename.concat
 
+(* In link order: the MPI backend uses the common part. *)
+let libraries prefix = [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib" / "libredist_common.a" ]
+
 (* A runtime prefix: the headers and the static libraries, as `make install`
    installs them and `make runtime` stages them into ROOT/_build/prefix. *)
-let is_prefix d = Sys.file_exists (d / "include" / "redist" / "redist.hpp") && Sys.file_exists (d / "lib" / "libredist_mpi.a")
+let is_prefix d = List.for_all Sys.file_exists ((d / "include" / "redist" / "redist.hpp") :: libraries d)
 
 let rec ancestors d =
   let parent = Filename.dirname d in
@@ -34,7 +37,7 @@ let locate_prefix () =
   match Sys.getenv_opt "REDIST_RUNTIME_PREFIX" with
   | Some p when p <> "" ->
       if is_prefix p then p
-      else fail "REDIST_RUNTIME_PREFIX=%s holds no include/redist/redist.hpp and lib/libredist_mpi.a" p
+      else fail "REDIST_RUNTIME_PREFIX=%s holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a" p
   | _ -> (
       let exe_dir = Filename.dirname Sys.executable_name in
       let staged =
@@ -43,11 +46,6 @@ let locate_prefix () =
       match List.find_opt is_prefix (Filename.dirname exe_dir :: Option.to_list staged) with
       | Some p -> p
       | None -> fail "no redist runtime found: run `make runtime` or set REDIST_RUNTIME_PREFIX")
-
-(* In link order: the MPI backend uses the common part.  The common part is
-   a library of its own only in newer runtimes. *)
-let libraries prefix =
-  List.filter Sys.file_exists [ prefix / "lib" / "libredist_mpi.a"; prefix / "lib" / "libredist_common.a" ]
 
 let on_path prog =
   let dirs = String.split_on_char ':' (Option.value (Sys.getenv_opt "PATH") ~default:"") in
@@ -91,6 +89,16 @@ let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_cha
    The exit code is the shell's for a command killed by that signal. *)
 exception Interrupted of { signal : string; exit_code : int }
 
+let stop_signals = [ Sys.sigint; Sys.sigterm ]
+
+(* Gives [s] the [behavior] and returns the previous one, except that a
+   signal ignored by whoever started redist (nohup, a shell's background
+   job) stays ignored. *)
+let set_unless_ignored s behavior =
+  match Sys.signal s behavior with
+  | Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore; Sys.Signal_ignore
+  | previous -> previous
+
 (* The first SIGINT or SIGTERM; later ones change nothing (see [command]). *)
 let caught_signal = ref None
 
@@ -105,10 +113,7 @@ let check_interrupted () =
    first on to its child and ends the run once the child has exited. *)
 let forwarding_signals f =
   let handle s = if !caught_signal = None then caught_signal := Some s in
-  let previous = List.map (fun s -> (s, Sys.signal s (Sys.Signal_handle handle))) [ Sys.sigint; Sys.sigterm ] in
-  (* A signal ignored by whoever started redist (nohup, a shell's
-     background job) stays ignored. *)
-  List.iter (function s, Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore | _ -> ()) previous;
+  let previous = List.map (fun s -> (s, set_unless_ignored s (Sys.Signal_handle handle))) stop_signals in
   Fun.protect ~finally:(fun () -> List.iter (fun (s, b) -> Sys.set_signal s b) previous) f
 
 (* The child leads a process group of its own (a new session), so the
@@ -135,11 +140,18 @@ let command ?timeout ~log prog args =
     try Unix.openfile log [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600
     with Unix.Unix_error (e, _, _) -> Unix.close null; fail "writing %s: %s" log (Unix.error_message e)
   in
+  (* Blocked across fork: in the child, until it has given SIGINT and
+     SIGTERM back their default action, the signal would run redist's
+     handler and be lost. *)
+  let mask = Unix.sigprocmask Unix.SIG_BLOCK stop_signals in
   let child =
-    Fun.protect ~finally:(fun () -> Unix.close null; Unix.close out) (fun () ->
+    Fun.protect ~finally:(fun () -> ignore (Unix.sigprocmask Unix.SIG_SETMASK mask); Unix.close null; Unix.close out) (fun () ->
         match Unix.fork () with
+        | exception Unix.Unix_error (e, _, _) -> fail "starting %s: %s" prog (Unix.error_message e)
         | 0 -> (
             try
+              List.iter (fun s -> ignore (set_unless_ignored s Sys.Signal_default)) stop_signals;
+              ignore (Unix.sigprocmask Unix.SIG_SETMASK mask);
               ignore (Unix.setsid ());
               Unix.dup2 null Unix.stdin;
               Unix.dup2 out Unix.stdout;
@@ -166,7 +178,7 @@ let command ?timeout ~log prog args =
         Unix.sleepf 0.02;
         wait ~timed_out ~kill_at
     | _, Unix.WEXITED code when not timed_out -> Exited code
-    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128
+    | _, (Unix.WSIGNALED _ | Unix.WSTOPPED _) when not timed_out -> Exited 128 (* the shell's "killed" *)
     | _ -> Timed_out
     | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait ~timed_out ~kill_at
   in
@@ -220,9 +232,14 @@ type outcome = {
   used_scratch : int;
 }
 
+let result_tag = "redist-run: "
+
+let is_result l = String.length l >= String.length result_tag && String.sub l 0 (String.length result_tag) = result_tag
+
 (* The driver's line: "redist-run: error MSG" or "redist-run: K=V ...". *)
 let parse_result line =
-  let body = String.sub line 12 (String.length line - 12) in
+  let n = String.length result_tag in
+  let body = String.sub line n (String.length line - n) in
   if String.length body >= 6 && String.sub body 0 6 = "error " then
     fail "the runtime refused the run: %s" (String.sub body 6 (String.length body - 6));
   let kv =
@@ -238,10 +255,6 @@ let parse_result line =
     median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
-
-let prefix = "redist-run: "
-
-let is_result l = String.length l >= String.length prefix && String.sub l 0 (String.length prefix) = prefix
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
 let execute ~dir ~header ~np ~repeat ~timeout =

@@ -1050,12 +1050,15 @@ let rec first_received s r n =
     else first_received s (Stdlib.Int.succ r) n')
     n
 
-(** val max_from : (int -> int) -> int -> int -> int -> int **)
+(** val max_upto : int -> (int -> int) -> int -> int -> int -> int **)
 
-let rec max_from f r n acc =
+let rec max_upto cap f r n acc =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> acc)
-    (fun n' -> max_from f (Stdlib.Int.succ r) n' (Stdlib.max acc (f r)))
+    (fun n' ->
+    if (<=) cap acc
+    then acc
+    else max_upto cap f (Stdlib.Int.succ r) n' (Stdlib.max acc (f r)))
     n
 
 (** val permute_traffic : mesh -> report -> int **)
@@ -1067,8 +1070,9 @@ let permute_traffic m rep =
     (match l with
      | [] -> first_received s 0 (mesh_size m)
      | s0 :: l0 ->
-       max_from (fun r ->
-         fold_left (+) (map (fun s1 -> s1.sr_recv r) (s :: (s0 :: l0))) 0) 0
+       let perms = s :: (s0 :: l0) in
+       max_upto (fold_left (+) (map (fun s1 -> s1.sr_local_size) perms) 0)
+         (fun r -> fold_left (+) (map (fun s1 -> s1.sr_recv r) perms) 0) 0
          (mesh_size m) 0)
 
 (** val plan_traffic : mesh -> report -> int **)

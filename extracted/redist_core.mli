@@ -293,7 +293,7 @@ val fixed_traffic : report -> int
 
 val first_received : step_report -> int -> int -> int
 
-val max_from : (int -> int) -> int -> int -> int -> int
+val max_upto : int -> (int -> int) -> int -> int -> int -> int
 
 val permute_traffic : mesh -> report -> int
 

@@ -35,6 +35,7 @@ Print Assumptions plan_normal_form.
 Print Assumptions plan_traffic_bound.
 Print Assumptions planner_always_normal.
 Print Assumptions plan_slices_gathers_bounded.
+Print Assumptions permute_traffic_max.
 
 (** Part 2: layouts over placed meshes; Part 1 is their even one-mesh case. *)
 Print Assumptions pl_holds_even.

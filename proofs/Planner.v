@@ -277,11 +277,23 @@ Fixpoint max_from (f : nat -> nat) (r n acc : nat) : nat :=
   | S n' => max_from f (S r) n' (Nat.max acc (f r))
   end.
 
+(** [max_from], stopping once the running maximum reaches [cap], a bound on
+    [f] ([Plannerproof.max_upto_max_from]). *)
+Fixpoint max_upto (cap : nat) (f : nat -> nat) (r n acc : nat) : nat :=
+  match n with
+  | 0 => acc
+  | S n' => if cap <=? acc then acc else max_upto cap f (S r) n' (Nat.max acc (f r))
+  end.
+
+(** A permute receives nothing or its whole local array, so the sum of
+    the permutes' local sizes bounds a rank's permute traffic; the busiest
+    rank usually reaches it within the first few ranks. *)
 Definition permute_traffic (m : mesh) (rep : report) : nat :=
   match filter (fun s => is_permute (sr_collective s)) (rp_steps rep) with
   | [] => 0
   | [s] => first_received s 0 (mesh_size m)
-  | perms => max_from (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
+  | perms => max_upto (fold_left Nat.add (map sr_local_size perms) 0)
+                      (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0)
                       0 (mesh_size m) 0
   end.
 

@@ -558,3 +558,81 @@ Proof.
     destruct (gathers_receive m' ga mid2 _ r Hm' Hmid2 Hr Hga Hrun) as [Hle Hg].
     rewrite Hg, Hsz. lia.
 Qed.
+
+(** ** The busiest rank's permute traffic: stopping at the bound changes nothing *)
+
+Lemma max_from_ge_acc : forall f r n acc, acc <= max_from f r n acc.
+Proof.
+  intros f r n. revert r. induction n as [|n IH]; intros r acc; simpl; [lia |].
+  specialize (IH (S r) (Nat.max acc (f r))). lia.
+Qed.
+
+Lemma max_from_bounded : forall f r n acc, (forall i, f i <= acc) -> max_from f r n acc = acc.
+Proof.
+  intros f r n. revert r. induction n as [|n IH]; intros r acc H; simpl; [reflexivity |].
+  replace (Nat.max acc (f r)) with acc by (specialize (H r); lia). apply IH. exact H.
+Qed.
+
+Lemma max_upto_max_from : forall cap f r n acc, (forall i, f i <= cap) -> acc <= cap ->
+  max_upto cap f r n acc = max_from f r n acc.
+Proof.
+  intros cap f r n. revert r. induction n as [|n IH]; intros r acc Hf Hacc; simpl; [reflexivity |].
+  destruct (Nat.leb_spec cap acc).
+  - replace acc with cap by lia. replace (Nat.max cap (f r)) with cap by (specialize (Hf r); lia).
+    symmetry. apply max_from_bounded.
+    intros i. specialize (Hf i). lia.
+  - apply IH; [exact Hf |]. specialize (Hf r). lia.
+Qed.
+
+Lemma fold_left_add_acc : forall l a, fold_left Nat.add l a = a + fold_left Nat.add l 0.
+Proof.
+  induction l as [|x l IH]; intros a; simpl; [lia |]. rewrite (IH (a + x)), (IH x). lia.
+Qed.
+
+Lemma check_steps_permute_bound : forall m p t i reps final s r,
+  check_steps m t p i = OK (reps, final) -> In s reps -> is_permute (sr_collective s) = true ->
+  sr_recv s r <= sr_local_size s.
+Proof.
+  intros m p. induction p as [|k p IH]; intros t i reps final s r H Hin Hp; simpl in H.
+  - injection H as <- <-. contradiction.
+  - destruct (step_type m t k) as [t'|e] eqn:Hk; [| discriminate].
+    destruct (check_steps m t' p (S i)) as [[reps' final']|e] eqn:Hc; [| discriminate].
+    injection H as <- <-. destruct Hin as [<- | Hin]; [| eapply IH; eassumption].
+    simpl in Hp |- *. destruct k as [| | | t0]; try discriminate.
+    simpl in Hk. destruct (ty_wf m t0); [| discriminate].
+    destruct (list_eqb (global_shape t0) (global_shape t)); [| discriminate].
+    destruct (list_eqb (local_shape m t0) (local_shape m t)) eqn:Hls; [| discriminate].
+    injection Hk as <-. apply list_eqb_eq in Hls. cbn [sr_recv sr_local_size step_recv].
+    unfold permute_recv. cbv zeta.
+    match goal with |- context [if ?b then _ else _] => destruct b end; [lia |].
+    unfold local_size. rewrite Hls. lia.
+Qed.
+
+(** The planner's permute traffic is the largest, over the ranks, of the
+    elements a rank receives in the plan's permutes. *)
+Theorem permute_traffic_max : forall m src tgt p rep, check m src tgt p = OK rep ->
+  let perms := filter (fun s => is_permute (sr_collective s)) (rp_steps rep) in
+  2 <= length perms ->
+  permute_traffic m rep
+  = max_from (fun r => fold_left Nat.add (map (fun s => sr_recv s r) perms) 0) 0 (mesh_size m) 0.
+Proof.
+  intros m src tgt p rep H perms Hlen.
+  assert (Hb : forall s r, In s perms -> sr_recv s r <= sr_local_size s).
+  { intros s r Hs. unfold perms in Hs. apply filter_In in Hs. destruct Hs as [Hs Hp].
+    unfold check in H.
+    destruct (negb (mesh_wf m)); [discriminate |]. destruct (negb (ty_wf m src)); [discriminate |].
+    destruct (negb (ty_wf m tgt)); [discriminate |].
+    destruct (negb (list_eqb (global_shape src) (global_shape tgt))); [discriminate |].
+    destruct (check_steps m src p 0) as [[reps final]|e] eqn:Hc; [| discriminate].
+    destruct (ty_eqb final tgt); [| discriminate]. injection H as <-.
+    eapply check_steps_permute_bound; eassumption. }
+  unfold permute_traffic. fold perms.
+  destruct perms as [|s1 [|s2 ps]] eqn:E; simpl in Hlen; try lia.
+  rewrite <- E in Hb |- *. apply max_upto_max_from; [| lia].
+  intros r. clear E Hlen. induction perms as [|s qs IH]; [simpl; lia |].
+  simpl. rewrite (fold_left_add_acc _ (sr_recv s r)), (fold_left_add_acc _ (sr_local_size s)).
+  assert (sr_recv s r <= sr_local_size s) by (apply Hb; left; reflexivity).
+  assert (fold_left Nat.add (map (fun s => sr_recv s r) qs) 0
+          <= fold_left Nat.add (map sr_local_size qs) 0) by (apply IH; intros s' r' Hs'; apply Hb; right; exact Hs').
+  lia.
+Qed.

@@ -2,6 +2,10 @@
 // on contiguous data, to show the cost of packing/unpacking and of the
 // argument agreement, and of the in-place (minimum scratch) paths.  Local array: {64, 64, 256} floats (4 MiB) per rank,
 // group = all ranks.  Prints the median of 15 runs, in milliseconds.
+// The direct exchange (redist/exchange.hpp) runs the same data movement as
+// all_gather dim 2 and all_to_all 1<-2, described as layouts of the global
+// array; it always agrees on its arguments (both columns alike).
+#include <redist/exchange.hpp>
 #include <redist/mpi.hpp>
 
 #include <algorithm>
@@ -52,6 +56,25 @@ int main(int argc, char** argv) {
     const int me = mesh.rank();
     auto ok = [] { return redist::Status(); };
 
+    // The global array [64, 64, 256n]: dim 2 over the world ({x}) ->
+    // replicated is all_gather dim 2; [64, 64n, 256] with dim 1 over the
+    // world -> dim 2 over the world is all_to_all 1<-2.
+    const redist::PlacedMesh world = redist::PlacedMesh::contiguous(axes, 1, 0);
+    auto layout = [](std::size_t d0, std::size_t d1, std::size_t d2, int sharded_dim) {
+      redist::BlockLayout bl;
+      bl.ndim = 3;
+      bl.extent[0] = d0, bl.extent[1] = d1, bl.extent[2] = d2;
+      if (sharded_dim >= 0) bl.sharding[sharded_dim] = redist::DimSharding{1, {0}};
+      return bl;
+    };
+    const std::size_t wide = 256 * std::size_t(n), tall = 64 * std::size_t(n);
+    redist::Exchange gather, transpose;
+    if (!redist::Exchange::create(MPI_COMM_WORLD, world, layout(64, 64, wide, 2), world,
+                                  layout(64, 64, wide, -1), 4, &gather).ok() ||
+        !redist::Exchange::create(MPI_COMM_WORLD, world, layout(64, tall, 256, 1), world,
+                                  layout(64, tall, 256, 2), 4, &transpose).ok())
+      MPI_Abort(MPI_COMM_WORLD, 1);
+
     struct Row { const char* name; std::function<redist::Status()> f; };
     const std::vector<Row> rows = {
       {"MPI_Allgather (bare)", [&] { MPI_Allgather(src.data(), int(b), MPI_BYTE, dst.data(), int(b), MPI_BYTE, gc); return ok(); }},
@@ -62,6 +85,8 @@ int main(int argc, char** argv) {
       {"all_to_all 2<-0 (unpack)", [&] { return redist::all_to_all(mesh, g, l, 2, 0, src.data(), b, dst.data(), b, scratch.data(), b); }},
       {"all_to_all 0<-2 (pack)", [&] { return redist::all_to_all(mesh, g, l, 0, 2, src.data(), b, dst.data(), b, scratch.data(), b); }},
       {"all_to_all 1<-2 (pack+unpack)", [&] { return redist::all_to_all(mesh, g, l, 1, 2, src.data(), b, dst.data(), b, scratch.data(), b); }},
+      {"exchange = all_gather dim 2", [&] { return gather.run(src.data(), b, dst.data(), dst.size()); }},
+      {"exchange = all_to_all 1<-2", [&] { return transpose.run(src.data(), b, dst.data(), b); }},
       {"all_to_all 1<-2 (in place)", [&] { return redist::all_to_all(mesh, g, l, 1, 2, src.data(), b, dst.data(), b, scratch.data(), redist::all_to_all_min_scratch_bytes(l, 1, 2, n)); }},
       {"MPI_Sendrecv ring (bare)", [&] { MPI_Sendrecv(src.data(), int(b), MPI_BYTE, (me + n - 1) % n, 0, dst.data(), int(b), MPI_BYTE, (me + 1) % n, 0, mesh.comm(), MPI_STATUS_IGNORE); return ok(); }},
       {"all_permute ring", [&] { return redist::all_permute(mesh, rotate.data(), n, l, src.data(), b, dst.data(), b); }},

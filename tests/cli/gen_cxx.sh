@@ -75,13 +75,13 @@ tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twic
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
 printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
 printf 'int ta(); int tb();\nint main() { return ta() + tb(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_diff.o"
-if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" "${objs[@]}" -o "$out/twice_same.exe"; then
+if mpicxx "$out/link/ta.o" "$out/link/ta2.o" "$out/link/main_same.o" $(runtime_flags --libs) -o "$out/twice_same.exe"; then
   ok "one header in two translation units links"
 else
   ko "one header in two translation units does not link"
 fi
 for gc in "" -Wl,--gc-sections; do
-  if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" "${objs[@]}" $gc -o "$out/twice_diff.exe" 2>&1); then
+  if link_out=$(mpicxx "$out/link/ta.o" "$out/link/tb.o" "$out/link/main_diff.o" $(runtime_flags --libs) $gc -o "$out/twice_diff.exe" 2>&1); then
     ko "two headers with --name twice for different problems linked into one program ${gc:-}"
   elif grep -q "redist_gen.twice.p[0-9a-f]*.name_reused_for_another_problem" <<<"$link_out"; then
     ok "two headers with --name twice for different problems: the link ${gc:+($gc) }fails naming the reused name"

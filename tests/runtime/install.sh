@@ -12,6 +12,7 @@ prefix=$1 scratch=$2
 
 # ---- the layout -------------------------------------------------------------------
 layout=(bin/redist include/redist/redist.hpp include/redist/mpi.hpp include/redist/version.hpp
+        include/redist/placed.hpp include/redist/exchange.hpp
         lib/libredist_common.a lib/libredist_mpi.a lib/cmake/redist/redistConfig.cmake
         lib/cmake/redist/redistConfigVersion.cmake lib/cmake/redist/redistTargets.cmake
         lib/pkgconfig/redist_mpi.pc share/man/man1/redist.1)

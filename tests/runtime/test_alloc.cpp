@@ -1,11 +1,13 @@
 // The hot path allocates nothing: replaces the global operator new of the
 // test binary and counts its calls while the collectives run on valid
 // arguments.  (MPI is C and allocates through malloc, which is not counted.)
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
 #include <vector>
 
+#include "redist/exchange.hpp"
 #include "support.hpp"
 
 namespace {
@@ -52,4 +54,31 @@ TEST_CASE("collectives allocate nothing on valid arguments") {
     CHECK(allocations == 0);
   }
   mesh.set_agreement(true);
+}
+
+TEST_CASE("the exchange's run allocates nothing") {
+  const int n = test::world_size();
+  // A 2-d array moving from the world's ranks in order, rows sharded, to
+  // the reversed ranks, both dims sharded over a {n, 1} mesh: every rank
+  // sends, receives and keeps a part.
+  redist::PlacedMesh source = redist::PlacedMesh::contiguous(&n, 1, 0);
+  const int target_axes[] = {n, 1};
+  redist::PlacedMesh target = redist::PlacedMesh::contiguous(target_axes, 2, 0);
+  std::reverse(target.ranks.begin(), target.ranks.end());
+  redist::BlockLayout from, to;
+  from.ndim = to.ndim = 2;
+  from.extent[0] = to.extent[0] = 7 * std::size_t(n) + 3;
+  from.extent[1] = to.extent[1] = 5;
+  from.sharding[0] = redist::DimSharding{1, {0}};
+  to.sharding[1] = redist::DimSharding{1, {0}};
+  redist::Exchange ex;
+  REQUIRE(redist::Exchange::create(MPI_COMM_WORLD, source, from, target, to, 8, &ex).ok());
+  std::vector<unsigned char> src(ex.source_bytes() + 1), dst(ex.target_bytes() + 1);
+  const long before = g_news.load();
+  bool ok = true;
+  for (int i = 0; i < 3; ++i)
+    ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes()).ok();
+  const long allocations = g_news.load() - before;
+  CHECK(ok);
+  CHECK(allocations == 0);
 }

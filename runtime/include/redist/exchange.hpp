@@ -1,0 +1,101 @@
+// The direct exchange over MPI (the model's Part 2, docs/model.md): moves a
+// global array from a block layout on a source placed mesh to a block layout
+// on a target placed mesh of the same world in one step.
+//
+// Every element a rank must end with comes from one holder: the rank itself
+// when its source box has the element, otherwise, of the source devices
+// whose box has it (the holders, in source-mesh order), holder number
+// k mod |holders|, k being the rank's index among the needers of the element
+// (target devices whose target box has it and whose source box does not, in
+// target-mesh order).  This is the spread rule of the Coq model
+// (spread_holder); the runtime computes it per box intersection, and only
+// for the calling rank's own peers (no table over all pairs of ranks).
+// Each rank therefore receives exactly |target box \ source box| elements,
+// one message per peer, and copies the rest locally.
+//
+// Messages are MPI derived datatypes over the local arrays themselves
+// (subarrays of the source array to send, of the destination array to
+// receive): no pack buffers, and no 2 GiB limit on a message.
+//
+//     redist::Exchange ex;
+//     if (auto st = redist::Exchange::create(MPI_COMM_WORLD, src_mesh, src_layout,
+//                                            tgt_mesh, tgt_layout, 8, &ex); !st.ok()) ...
+//     // hot path, no allocation:
+//     st = ex.run(src, ex.source_bytes(), dst, ex.target_bytes());
+//
+// Agreement: create() and run() are collective over the world communicator;
+// every rank passes the same meshes, layouts and element size.  create()
+// compares a fingerprint of them over all ranks, and run() agrees on every
+// rank's buffer checks with one allreduce, so an error any rank sees is
+// reported by every rank (the others get remote_error) instead of leaving
+// them blocked.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "redist/mpi_c.hpp"
+#include "redist/placed.hpp"
+#include "redist/redist.hpp"
+
+namespace redist {
+
+// Owns a duplicate of the world communicator and the committed datatypes of
+// its messages, freed in the destructor (which must run before
+// MPI_Finalize).  Move-only; a default-constructed or moved-from Exchange is
+// empty and run() on it fails.
+class Exchange {
+ public:
+  // A peer of this rank and how many elements it sends or receives.
+  struct Peer {
+    int rank;
+    std::size_t elements;
+  };
+
+  Exchange() = default;
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+  Exchange(Exchange&& other) noexcept;
+  Exchange& operator=(Exchange&& other) noexcept;
+  ~Exchange();
+
+  // Collective over `world`.  Fails on every rank alike when a mesh or
+  // layout is invalid on some rank (a rank outside the world, a rank listed
+  // twice, an axis sharding two dims, ...), when the two layouts differ in
+  // global shape, or when ranks passed different arguments.
+  static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const PlacedMesh& target, const BlockLayout& target_layout,
+                       std::size_t elem_bytes, Exchange* out);
+
+  // Collective over the world.  src: this rank's source local array
+  // (source_bytes(), null/0 outside the source mesh); dst: its target local
+  // array (target_bytes(), null/0 outside the target mesh).  Longer buffers
+  // are fine; they must not overlap.  Nothing is written to dst when an
+  // argument error is reported.
+  Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+
+  // This rank's boxes (empty outside the respective mesh) and array sizes.
+  const Box& source_box() const { return source_box_; }
+  const Box& target_box() const { return target_box_; }
+  std::size_t source_bytes() const { return box_elements(source_box_) * elem_bytes_; }
+  std::size_t target_bytes() const { return box_elements(target_box_) * elem_bytes_; }
+  // Whom this rank receives from and sends to (not itself), in posting order.
+  const std::vector<Peer>& receives() const { return receives_; }
+  const std::vector<Peer>& sends() const { return sends_; }
+  // Elements this rank copies from its own source array.
+  std::size_t kept_elements() const { return box_elements(kept_); }
+
+ private:
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::size_t elem_bytes_ = 0;
+  Box source_box_, target_box_;
+  Box kept_;  // source box intersected with target box, copied locally
+  std::vector<Peer> receives_, sends_;
+  // One datatype per peer, receives first, and a request slot for each.
+  std::vector<MPI_Datatype> types_;
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace redist

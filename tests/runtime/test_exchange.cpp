@@ -1,0 +1,509 @@
+// The direct exchange (redist/exchange.hpp) on random problems: uneven
+// extents (primes, fewer elements than devices), 1..4 dims, every element
+// size, source and target meshes of different sizes and placements
+// (contiguous at an offset, or any permuted subset of the world's ranks).
+// Boxes and the spread rule are recomputed here element by element, written
+// independently of the runtime; every element of every rank is checked
+// against the global array, whose element at global index g is a function of g.
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "redist/exchange.hpp"
+#include "support.hpp"
+
+namespace {
+
+using redist::Errc;
+using test::Index;
+
+constexpr int kProblems = 200;  // per world size
+const std::size_t kElemSizes[] = {1, 2, 4, 8, 16};
+
+struct Problem {
+  redist::PlacedMesh source, target;
+  redist::BlockLayout source_layout, target_layout;
+  std::size_t elem_bytes;
+};
+
+std::string mesh_text(const redist::PlacedMesh& m) {
+  std::string s = "{";
+  for (int a = 0; a < m.naxes; ++a) s += (a ? "," : "") + std::to_string(m.axis_size[a]);
+  s += "}@[";
+  for (std::size_t p = 0; p < m.ranks.size(); ++p) s += (p ? "," : "") + std::to_string(m.ranks[p]);
+  return s + "]";
+}
+
+std::string layout_text(const redist::BlockLayout& l) {
+  std::string s = "[";
+  for (int d = 0; d < l.ndim; ++d) {
+    s += d ? ", " : "";
+    s += "{";
+    for (int k = 0; k < l.sharding[d].count; ++k)
+      s += (k ? "," : "") + std::to_string(l.sharding[d].axis[k]);
+    s += "}" + std::to_string(l.extent[d]);
+  }
+  return s + "]";
+}
+
+std::string describe(const Problem& p) {
+  return mesh_text(p.source) + " " + layout_text(p.source_layout) + " -> " + mesh_text(p.target) +
+         " " + layout_text(p.target_layout) + " elem " + std::to_string(p.elem_bytes);
+}
+
+// ---- the model's boxes, element by element -----------------------------------
+
+// [lo, hi) per dim of world rank r's box; all-empty when r is not in the mesh.
+struct NaiveBox {
+  Index lo, hi;
+  bool contains(const Index& i) const {
+    for (std::size_t d = 0; d < i.size(); ++d)
+      if (i[d] < lo[d] || i[d] >= hi[d]) return false;
+    return true;
+  }
+  Index extents() const {
+    Index e(lo.size());
+    for (std::size_t d = 0; d < e.size(); ++d) e[d] = hi[d] - lo[d];
+    return e;
+  }
+  std::size_t elements() const { return test::count(extents()); }
+  // Global index of element e of the box's local array.
+  Index global(std::size_t e) const {
+    Index g = test::unravel(e, extents());
+    for (std::size_t d = 0; d < g.size(); ++d) g[d] += lo[d];
+    return g;
+  }
+};
+
+NaiveBox naive_box_at(const redist::PlacedMesh& mesh, const redist::BlockLayout& layout, int position) {
+  const Index shape(mesh.axis_size, mesh.axis_size + mesh.naxes);
+  const Index coord = test::unravel(static_cast<std::size_t>(position), shape);
+  NaiveBox box{Index(layout.ndim), Index(layout.ndim)};
+  for (int d = 0; d < layout.ndim; ++d) {
+    std::size_t parts = 1, c = 0;
+    for (int k = 0; k < layout.sharding[d].count; ++k) {
+      const int a = layout.sharding[d].axis[k];
+      parts *= shape[a];
+      c = c * shape[a] + coord[a];
+    }
+    const std::size_t n = layout.extent[d];
+    const std::size_t b = (n + parts - 1) / parts;
+    box.lo[d] = std::min(n, c * b);
+    box.hi[d] = std::min(n, (c + 1) * b);
+  }
+  return box;
+}
+
+NaiveBox naive_box(const redist::PlacedMesh& mesh, const redist::BlockLayout& layout, int rank) {
+  for (int p = 0; p < mesh.size(); ++p)
+    if (mesh.ranks[p] == rank) return naive_box_at(mesh, layout, p);
+  const Index zero(layout.ndim, 0);
+  return {zero, zero};
+}
+
+// Every world rank's boxes, so that the spread rule can be evaluated per element.
+struct World {
+  std::vector<NaiveBox> source_at, target_at;   // by mesh position
+  std::vector<NaiveBox> source_of, target_of;   // by world rank
+  World(const Problem& p, int world_size) {
+    for (int s = 0; s < p.source.size(); ++s) source_at.push_back(naive_box_at(p.source, p.source_layout, s));
+    for (int t = 0; t < p.target.size(); ++t) target_at.push_back(naive_box_at(p.target, p.target_layout, t));
+    for (int r = 0; r < world_size; ++r) {
+      source_of.push_back(naive_box(p.source, p.source_layout, r));
+      target_of.push_back(naive_box(p.target, p.target_layout, r));
+    }
+  }
+  // The spread rule: the world rank that sends element i to world rank r
+  // (r's target box has i, its source box does not).
+  int holder(const Problem& p, int r, const Index& i) const {
+    std::vector<int> holders;
+    for (int s = 0; s < p.source.size(); ++s)
+      if (source_at[s].contains(i)) holders.push_back(p.source.ranks[s]);
+    int k = 0;
+    for (int t = 0; t < p.target.size() && p.target.ranks[t] != r; ++t) {
+      const int q = p.target.ranks[t];
+      if (target_at[t].contains(i) && !source_of[q].contains(i)) ++k;
+    }
+    return holders.at(k % holders.size());
+  }
+};
+
+// ---- random problems -----------------------------------------------------------
+
+// A mesh on some of the ranks `free` (ascending): a run of them in order
+// (`@ k` when they are consecutive) or any of them in any order.
+redist::PlacedMesh random_mesh(std::mt19937& rng, std::vector<int> free) {
+  const int available = static_cast<int>(free.size());
+  redist::PlacedMesh m;
+  m.naxes = std::uniform_int_distribution<int>(1, 3)(rng);
+  int devices = 1;
+  for (int a = 0; a < m.naxes; ++a) {
+    m.axis_size[a] = std::uniform_int_distribution<int>(1, available / devices)(rng);
+    devices *= m.axis_size[a];
+  }
+  if (rng() % 2 == 0) {
+    const int first = std::uniform_int_distribution<int>(0, available - devices)(rng);
+    m.ranks.assign(free.begin() + first, free.begin() + first + devices);
+  } else {
+    std::shuffle(free.begin(), free.end(), rng);
+    m.ranks.assign(free.begin(), free.begin() + devices);
+  }
+  return m;
+}
+
+std::vector<int> ranks_not_in(const redist::PlacedMesh& mesh, int world_size) {
+  std::vector<int> rest;
+  for (int r = 0; r < world_size; ++r)
+    if (std::find(mesh.ranks.begin(), mesh.ranks.end(), r) == mesh.ranks.end()) rest.push_back(r);
+  return rest;
+}
+
+// Each mesh axis shards a random dim or none, in a random order.
+redist::BlockLayout random_layout(std::mt19937& rng, const redist::PlacedMesh& mesh,
+                                  const Index& extents) {
+  redist::BlockLayout l;
+  l.ndim = static_cast<int>(extents.size());
+  for (int d = 0; d < l.ndim; ++d) l.extent[d] = extents[d];
+  std::vector<int> axes(mesh.naxes);
+  for (int a = 0; a < mesh.naxes; ++a) axes[a] = a;
+  std::shuffle(axes.begin(), axes.end(), rng);
+  for (int a : axes) {
+    const int d = std::uniform_int_distribution<int>(0, l.ndim)(rng);
+    if (d < l.ndim) l.sharding[d].axis[l.sharding[d].count++] = a;
+  }
+  return l;
+}
+
+Problem random_problem(std::mt19937& rng, int world_size) {
+  // Small extents (primes among them, and fewer elements than devices) keep
+  // the element-by-element checks fast while making ragged and empty boxes common.
+  static const std::size_t kMaxExtent[] = {0, 41, 13, 7, 5};
+  const int ndim = std::uniform_int_distribution<int>(1, 4)(rng);
+  Index extents(ndim);
+  for (std::size_t& e : extents) e = std::uniform_int_distribution<std::size_t>(1, kMaxExtent[ndim])(rng);
+  Problem p;
+  const std::vector<int> everyone = ranks_not_in(redist::PlacedMesh{}, world_size);
+  p.source = random_mesh(rng, everyone);
+  const std::vector<int> rest = ranks_not_in(p.source, world_size);
+  switch (rng() % 5) {
+    case 0: p.target = p.source; break;
+    case 1: p.target = random_mesh(rng, rest.empty() ? everyone : rest); break;  // disjoint
+    default: p.target = random_mesh(rng, everyone);
+  }
+  p.source_layout = random_layout(rng, p.source, extents);
+  p.target_layout = random_layout(rng, p.target, extents);
+  p.elem_bytes = kElemSizes[rng() % 5];
+  return p;
+}
+
+// ---- running and checking one problem ---------------------------------------------
+
+std::size_t global_linear(const Index& i, const redist::BlockLayout& l) {
+  return test::ravel(i, Index(l.extent, l.extent + l.ndim));
+}
+
+// The local array of `box`, element at global index g labelled by g.
+std::vector<unsigned char> fill(const NaiveBox& box, const Problem& p, unsigned salt) {
+  const std::size_t n = box.elements();
+  std::vector<unsigned char> v(n * p.elem_bytes + test::kCanary, test::kPoison);
+  for (std::size_t e = 0; e < n; ++e) {
+    const Index g = box.global(e);
+    for (std::size_t b = 0; b < p.elem_bytes; ++b)
+      v[e * p.elem_bytes + b] = test::label(0, global_linear(g, p.source_layout), b, salt);
+  }
+  return v;
+}
+
+// Runs one problem on every rank and checks what this rank ends with.
+void check_problem(const Problem& p, const World& world, unsigned salt, test::Tally& tally) {
+  const int me = test::world_rank();
+  const std::string what = describe(p);
+  redist::Exchange ex;
+  const redist::Status created = redist::Exchange::create(
+      MPI_COMM_WORLD, p.source, p.source_layout, p.target, p.target_layout, p.elem_bytes, &ex);
+  if (!created.ok()) return tally.fail(what + ": " + created.message());
+
+  const NaiveBox& src_box = world.source_of[me];
+  const NaiveBox& tgt_box = world.target_of[me];
+  const std::size_t src_bytes = src_box.elements() * p.elem_bytes;
+  const std::size_t tgt_bytes = tgt_box.elements() * p.elem_bytes;
+  if (ex.source_bytes() != src_bytes || ex.target_bytes() != tgt_bytes)
+    return tally.fail(what + ": local array sizes differ from the model's ceil blocks");
+
+  std::vector<unsigned char> src = fill(src_box, p, salt);
+  std::vector<unsigned char> dst = test::poisoned(tgt_bytes);
+  // Outside a mesh a rank passes null for that side.
+  const redist::Status ran = ex.run(src_bytes ? src.data() : nullptr, src_bytes,
+                                    tgt_bytes ? dst.data() : nullptr, tgt_bytes);
+  if (!ran.ok()) return tally.fail(what + ": " + ran.message());
+
+  // Every element against the global array; who sent what against the spread rule.
+  std::map<int, std::size_t> expect_from;
+  std::size_t kept = 0;
+  for (std::size_t e = 0; e < tgt_box.elements(); ++e) {
+    const Index g = tgt_box.global(e);
+    for (std::size_t b = 0; b < p.elem_bytes; ++b)
+      if (dst[e * p.elem_bytes + b] != test::label(0, global_linear(g, p.source_layout), b, salt))
+        return tally.fail(what + ": wrong byte at local element " + std::to_string(e));
+    if (src_box.contains(g)) ++kept;
+    else ++expect_from[world.holder(p, me, g)];
+  }
+  tally.canary(dst, tgt_bytes, what);
+  std::map<int, std::size_t> got_from;
+  std::size_t received = 0;
+  for (const redist::Exchange::Peer& peer : ex.receives()) {
+    got_from[peer.rank] += peer.elements;
+    received += peer.elements;
+  }
+  if (received != tgt_box.elements() - kept)
+    tally.fail(what + ": received " + std::to_string(received) + " elements, |target \\ source| is " +
+               std::to_string(tgt_box.elements() - kept));
+  if (ex.kept_elements() != kept) tally.fail(what + ": kept count differs from |target & source|");
+  if (got_from != expect_from) tally.fail(what + ": peers differ from the spread rule's holders");
+  if (got_from.size() != ex.receives().size()) tally.fail(what + ": two messages from one peer");
+
+  // What this rank sends to each target rank, by the same rule.
+  std::map<int, std::size_t> expect_to, got_to;
+  for (int r = 0; r < test::world_size(); ++r) {
+    const NaiveBox& theirs = world.target_of[r];
+    for (std::size_t e = 0; e < theirs.elements(); ++e) {
+      const Index g = theirs.global(e);
+      if (!world.source_of[r].contains(g) && world.holder(p, r, g) == me) ++expect_to[r];
+    }
+  }
+  for (const redist::Exchange::Peer& peer : ex.sends()) got_to[peer.rank] += peer.elements;
+  if (got_to != expect_to) tally.fail(what + ": sends differ from the spread rule's");
+}
+
+// The classes of problems the generator must produce, so that a change to it
+// cannot silently narrow what the random test covers.
+struct Coverage {
+  int uneven = 0, empty_box = 0, same_mesh = 0, different_sizes = 0, submesh = 0, disjoint = 0,
+      overlapping = 0, permuted = 0;
+  int dims[5] = {}, elem_sizes[17] = {};
+
+  void add(const Problem& p, const World& world) {
+    auto is_uneven = [](const redist::BlockLayout& l, const redist::PlacedMesh& m) {
+      for (int d = 0; d < l.ndim; ++d) {
+        std::size_t parts = 1;
+        for (int k = 0; k < l.sharding[d].count; ++k) parts *= m.axis_size[l.sharding[d].axis[k]];
+        if (l.extent[d] % parts != 0) return true;
+      }
+      return false;
+    };
+    auto any_empty = [](const std::vector<NaiveBox>& boxes) {
+      return std::any_of(boxes.begin(), boxes.end(), [](const NaiveBox& b) { return b.elements() == 0; });
+    };
+    auto is_permuted = [](const redist::PlacedMesh& m) {
+      for (int q = 1; q < m.size(); ++q)
+        if (m.ranks[q] != m.ranks[q - 1] + 1) return true;
+      return false;
+    };
+    std::vector<int> a = p.source.ranks, b = p.target.ranks, common;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+    const bool same = mesh_text(p.source) == mesh_text(p.target);
+    uneven += is_uneven(p.source_layout, p.source) || is_uneven(p.target_layout, p.target);
+    empty_box += any_empty(world.source_at) || any_empty(world.target_at);
+    same_mesh += same;
+    different_sizes += p.source.size() != p.target.size();
+    submesh += p.source.size() < test::world_size() || p.target.size() < test::world_size();
+    disjoint += common.empty();
+    overlapping += !common.empty() && a != b;
+    permuted += is_permuted(p.source) || is_permuted(p.target);
+    ++dims[p.source_layout.ndim];
+    ++elem_sizes[p.elem_bytes];
+  }
+
+  void check() const {
+    CHECK(same_mesh > 0);
+    for (int d = 1; d <= 4; ++d) CHECK(dims[d] > 0);
+    for (std::size_t e : kElemSizes) CHECK(elem_sizes[e] > 0);
+    if (test::world_size() == 1) return;  // one rank: every mesh is {1}@[0]
+    CHECK(uneven > 0);
+    CHECK(empty_box > 0);
+    CHECK(different_sizes > 0);
+    CHECK(submesh > 0);
+    CHECK(disjoint > 0);
+    CHECK(overlapping > 0);
+    CHECK(permuted > 0);
+  }
+};
+
+TEST_CASE("exchange: 200 random problems per world size, every element of every rank") {
+  std::mt19937 rng(20261123u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  Coverage coverage;
+  for (int i = 0; i < kProblems; ++i) {
+    const Problem p = random_problem(rng, test::world_size());
+    const World world(p, test::world_size());
+    check_problem(p, world, static_cast<unsigned>(i + 1), tally);
+    coverage.add(p, world);
+  }
+  tally.finish();
+  coverage.check();
+}
+
+TEST_CASE("exchange: 8-dim arrays, every mesh axis sharding a different dim, reversed ranks") {
+  const int n = test::world_size();
+  test::Tally tally;
+  for (std::size_t elem : kElemSizes) {
+    Problem p;
+    // {2, 1, n/2 or 1}: three axes whatever the world size.
+    const int axes[] = {n >= 2 ? 2 : 1, 1, n >= 4 ? n / 2 : 1};
+    p.source = redist::PlacedMesh::contiguous(axes, 3, 0);
+    p.target = p.source;
+    std::reverse(p.target.ranks.begin(), p.target.ranks.end());
+    p.source_layout.ndim = p.target_layout.ndim = redist::kMaxRank;
+    for (int d = 0; d < redist::kMaxRank; ++d) p.source_layout.extent[d] = p.target_layout.extent[d] = 2 + d % 2;
+    p.source_layout.sharding[0] = redist::DimSharding{2, {0, 2}};
+    p.source_layout.sharding[7] = redist::DimSharding{1, {1}};
+    p.target_layout.sharding[3] = redist::DimSharding{1, {2}};
+    p.target_layout.sharding[5] = redist::DimSharding{2, {1, 0}};
+    p.elem_bytes = elem;
+    check_problem(p, World(p, n), static_cast<unsigned>(1000 + elem), tally);
+  }
+  tally.finish();
+}
+
+// ---- misuse -------------------------------------------------------------------------
+
+bool mentions(const redist::Status& st, const std::string& text) {
+  return st.message().find(text) != std::string::npos;
+}
+
+#define CHECK_ERROR(status, errc, text)                 \
+  do {                                                  \
+    const redist::Status st_ = (status);                \
+    CHECK_MESSAGE(st_.code() == (errc), st_.message()); \
+    CHECK_MESSAGE(mentions(st_, text), st_.message());  \
+  } while (0)
+
+// The world as one axis sharding a 1-d array of `extent` elements.
+Problem flat_problem(std::size_t extent) {
+  const int n = test::world_size();
+  Problem p;
+  p.source = redist::PlacedMesh::contiguous(&n, 1, 0);
+  p.target = p.source;
+  std::reverse(p.target.ranks.begin(), p.target.ranks.end());
+  p.source_layout.ndim = p.target_layout.ndim = 1;
+  p.source_layout.extent[0] = p.target_layout.extent[0] = extent;
+  p.source_layout.sharding[0] = p.target_layout.sharding[0] = redist::DimSharding{1, {0}};
+  p.elem_bytes = 4;
+  return p;
+}
+
+redist::Status create(const Problem& p, redist::Exchange* ex) {
+  return redist::Exchange::create(MPI_COMM_WORLD, p.source, p.source_layout, p.target,
+                                  p.target_layout, p.elem_bytes, ex);
+}
+
+TEST_CASE("exchange: a short buffer on one rank is an error on every rank, nothing written") {
+  const int n = test::world_size(), me = test::world_rank();
+  redist::Exchange ex;
+  REQUIRE(create(flat_problem(10 * static_cast<std::size_t>(n)), &ex).ok());
+  std::vector<unsigned char> src(ex.source_bytes(), 1), dst = test::poisoned(ex.target_bytes());
+  const std::size_t dst_bytes = ex.target_bytes() - (me == n - 1 ? 1 : 0);
+  const redist::Status st = ex.run(src.data(), src.size(), dst.data(), dst_bytes);
+  if (me == n - 1)
+    CHECK_ERROR(st, Errc::buffer_too_small, "Exchange::run: destination has 39 bytes, needs 40");
+  else
+    CHECK_ERROR(st, Errc::remote_error, "another rank reported an error");
+  CHECK(std::all_of(dst.begin(), dst.end(), [](unsigned char c) { return c == test::kPoison; }));
+
+  // The exchange stays usable, and runs again: rank r now holds the block
+  // of target position n-1-r, elements 10(n-1-r) ... of the global array.
+  std::vector<std::int32_t> values(10), received(10);
+  for (int i = 0; i < 10; ++i) values[i] = 10 * me + i;
+  for (int round = 0; round < 2; ++round) {
+    std::fill(received.begin(), received.end(), -1);
+    REQUIRE(ex.run(values.data(), 40, received.data(), 40).ok());
+    for (int i = 0; i < 10; ++i) CHECK(received[i] == 10 * (n - 1 - me) + i);
+  }
+}
+
+TEST_CASE("exchange: source and destination must not overlap") {
+  redist::Exchange ex;
+  REQUIRE(create(flat_problem(10 * static_cast<std::size_t>(test::world_size())), &ex).ok());
+  std::vector<unsigned char> buf(ex.source_bytes() + ex.target_bytes());
+  CHECK_ERROR(ex.run(buf.data(), ex.source_bytes(), buf.data() + 1, ex.target_bytes()),
+              Errc::overlap, "source and destination overlap");
+}
+
+TEST_CASE("exchange: arguments differing between ranks fail on every rank") {
+  const int n = test::world_size(), me = test::world_rank();
+  if (n == 1) return;  // one rank cannot disagree with itself
+  redist::Exchange ex;
+  const Problem p = flat_problem(me == 0 ? 10 : 11);
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
+              "ranks passed different meshes, layouts or element sizes");
+  // A layout only rank 0 finds invalid: its error there, remote_error elsewhere.
+  Problem q = flat_problem(10);
+  if (me == 0) q.target_layout.sharding[0].axis[0] = 1;
+  if (me == 0)
+    CHECK_ERROR(create(q, &ex), Errc::invalid_argument,
+                "target layout: dim 0 is sharded over axis 1 but the mesh has axes 0..0");
+  else
+    CHECK_ERROR(create(q, &ex), Errc::remote_error, "another rank reported an error");
+  CHECK(ex.source_bytes() == 0);
+}
+
+TEST_CASE("exchange: invalid meshes and layouts are named on every rank") {
+  const int n = test::world_size();
+  redist::Exchange ex;
+  Problem p = flat_problem(10);
+  p.target.ranks[0] = n;
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
+              "Exchange::create: target mesh: rank " + std::to_string(n) +
+                  " at position 0 is outside the world of " + std::to_string(n) + " ranks");
+  p = flat_problem(10);
+  p.source.ranks.pop_back();
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
+              "source mesh: mesh has " + std::to_string(n) + " devices but " +
+                  std::to_string(n - 1) + " ranks are listed");
+  if (n >= 2) {
+    p = flat_problem(10);
+    p.source.ranks[1] = p.source.ranks[0];
+    CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "rank 0 appears at positions 0 and 1");
+  }
+  p = flat_problem(10);
+  p.source_layout.ndim = p.target_layout.ndim = 2;
+  p.source_layout.extent[1] = p.target_layout.extent[1] = 3;
+  p.source_layout.sharding[1] = redist::DimSharding{1, {0}};
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
+              "source layout: axis 0 shards both dim 0 and dim 1");
+  p = flat_problem(10);
+  p.target_layout.extent[0] = 12;
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "source shape [10] differs from target shape [12]");
+  p = flat_problem(10);
+  p.elem_bytes = 3;
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "element size 3 bytes is not 1, 2, 4, 8 or 16");
+  p = flat_problem(10);
+  const int too_many = n + 1;
+  p.source = redist::PlacedMesh::contiguous(&too_many, 1, 0);
+  CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
+              "mesh has more devices than the world's " + std::to_string(n) + " ranks");
+  // A local extent beyond MPI's int count (no memory is touched by create).
+  p = flat_problem(10);
+  p.source = p.target = redist::PlacedMesh::contiguous(&n, 1, 0);
+  p.source_layout.extent[0] = p.target_layout.extent[0] = (std::size_t{1} << 31) * std::size_t(n);
+  p.elem_bytes = 1;
+  CHECK_ERROR(create(p, &ex), Errc::too_large, "source local extent of dim 0 exceeds MPI's int count");
+  p.source_layout.extent[0] = p.target_layout.extent[0] = std::size_t{1} << 62;
+  p.elem_bytes = 2;
+  CHECK_ERROR(create(p, &ex), Errc::too_large, "source layout: global array of more than 2^62 bytes");
+  redist::Exchange empty;
+  CHECK_ERROR(empty.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
+  REQUIRE(create(flat_problem(10), &ex).ok());
+  redist::Exchange moved(std::move(ex));
+  CHECK_ERROR(ex.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
+  std::vector<unsigned char> src(moved.source_bytes()), dst(moved.target_bytes());
+  CHECK(moved.run(src.data(), src.size(), dst.data(), dst.size()).ok());
+}
+
+}  // namespace
