@@ -1,6 +1,7 @@
 #include "internal/backend_common.hpp"
 
 #include <climits>
+#include <initializer_list>
 #include <string>
 
 #include "redist/local.hpp"
@@ -68,9 +69,6 @@ std::uint64_t mix(std::uint64_t h) {
   return h ^ (h >> 31);
 }
 
-std::uint64_t combine(std::uint64_t h, std::uint64_t v) {
-  return mix(h ^ mix(v + 0x9E3779B97F4A7C15ull));
-}
 
 // Two ints exactly, in one word.
 std::uint64_t pair_key(int a, int b) {
@@ -79,9 +77,13 @@ std::uint64_t pair_key(int a, int b) {
 
 }  // namespace
 
+std::uint64_t combine_key(std::uint64_t h, std::uint64_t v) {
+  return mix(h ^ mix(v + 0x9E3779B97F4A7C15ull));
+}
+
 std::uint64_t ints_key(const int* values, std::size_t n) {
   std::uint64_t h = mix(n);
-  for (std::size_t i = 0; i < n; ++i) h = combine(h, static_cast<std::uint32_t>(values[i]));
+  for (std::size_t i = 0; i < n; ++i) h = combine_key(h, static_cast<std::uint32_t>(values[i]));
   return h;
 }
 
@@ -90,8 +92,8 @@ Agreed agreed_group(Group g) {
 }
 
 Agreed agreed_layout(const Layout& layout) {
-  std::uint64_t h = combine(mix(static_cast<std::uint64_t>(layout.ndim)), layout.elem_bytes);
-  for (int d = 0; d < layout.ndim && d < kMaxRank; ++d) h = combine(h, layout.extent[d]);
+  std::uint64_t h = combine_key(mix(static_cast<std::uint64_t>(layout.ndim)), layout.elem_bytes);
+  for (int d = 0; d < layout.ndim && d < kMaxRank; ++d) h = combine_key(h, layout.extent[d]);
   return {h, "members passed different layouts"};
 }
 
@@ -136,7 +138,7 @@ Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* gr
   // Every rank must split the same groups in the same order.
   std::uint64_t list = 0;
   for (std::size_t i = 0; local.ok() && i < count; ++i)
-    list = combine(list, agreed_group(groups[i]).value);
+    list = combine_key(list, agreed_group(groups[i]).value);
   const Agreed agreed[] = {{count, "ranks passed group lists of different lengths"},
                            {list, "ranks passed different group lists"}};
   return agree(comm, std::move(local), "Mesh::prepare", agreed, 2);
@@ -162,8 +164,9 @@ Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const 
   if (local.ok())
     local = check_disjoint(dst, dst_need, "destination", workspace, workspace_need, "workspace");
   // Ranks running different plans would wait for each other's steps.
-  std::uint64_t plan = combine(combine(mix(static_cast<std::uint64_t>(devices)), src_need), dst_need);
-  const Agreed agreed[] = {{combine(plan, workspace_need), "ranks run plans of different sizes"}};
+  std::uint64_t plan = mix(static_cast<std::uint64_t>(devices));
+  for (std::size_t need : {src_need, dst_need, workspace_need}) plan = combine_key(plan, need);
+  const Agreed agreed[] = {{plan, "ranks run plans of different sizes"}};
   return verdict(std::move(local), what, mesh.size() > 1 && agreement, comm, agreed);
 }
 

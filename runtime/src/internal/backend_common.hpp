@@ -41,7 +41,9 @@ struct Agreed {
 // The most Agreed values one call may pass to agree().
 inline constexpr std::size_t kMaxAgreed = 4;
 
-// 64-bit digest of n ints (a permutation table, a group list).
+// The digest h extended by v (order matters), and the 64-bit digest of n
+// ints (a permutation table, a group list).
+std::uint64_t combine_key(std::uint64_t h, std::uint64_t v);
 std::uint64_t ints_key(const int* values, std::size_t n);
 
 // Combines the local verdict of every rank of `comm` and checks that every
