@@ -193,7 +193,8 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what) {
 Status check_count(std::size_t bytes, std::size_t max_message) {
   if (bytes > max_message)
     return {Errc::too_large,
-            "message of " + std::to_string(bytes) + " bytes exceeds MPI's int count"};
+            "message of " + std::to_string(bytes) + " bytes exceeds the backend's largest message of " +
+                std::to_string(max_message) + " bytes"};
   return {};
 }
 
