@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof.
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -62,3 +62,9 @@ Print Assumptions xcheck_recv_ge_bound.
 Print Assumptions plan_with_checked.
 Print Assumptions plan_with_correct.
 Print Assumptions plan_with_peak.
+
+(** Pending sums over any commutative monoid: Part 1 is the case with none. *)
+Print Assumptions holds_sholds_empty.
+Print Assumptions reduce_scatter_sound.
+Print Assumptions all_reduce_sound.
+Print Assumptions add_pending_sound.

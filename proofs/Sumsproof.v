@@ -72,12 +72,13 @@ Proof.
 Qed.
 
 (** A sum over [0 .. n-1] where only index [0] contributes. *)
-Lemma msum_seq_first : forall (f : nat -> A) n, 1 <= n -> (forall k, 1 <= k -> f k = o) ->
+Lemma msum_seq_first : forall (f : nat -> A) n, 1 <= n -> (forall k, 1 <= k < n -> f k = o) ->
   msum M (map f (seq 0 n)) = f 0.
 Proof.
   intros f n Hn Hf. destruct n as [|n]; [lia |].
   rewrite <- cons_seq. simpl map. rewrite msum_cons, <- seq_shift, map_map.
-  rewrite (msum_ext_in _ _ (fun _ => o)) by (intros k _; apply Hf; lia).
+  rewrite (msum_ext_in _ _ (fun _ => o))
+    by (intros k Hk; apply in_seq in Hk; apply Hf; lia).
   rewrite msum_map_zero. apply add_zero_r.
 Qed.
 
@@ -208,6 +209,188 @@ Proof.
     destruct (memb x ps).
     + apply msum_ext_in. intros k _. apply IH; assumption.
     + apply IH; assumption.
+Qed.
+
+
+Lemma msum_single : forall x, msum M [x] = x.
+Proof. intros x. rewrite msum_cons. apply add_zero_r. Qed.
+
+(** ** Pending sums over the whole mesh *)
+
+Hypothesis Hm : mesh_wf m = true.
+
+(** Over the mesh, the summand is only read at devices of the mesh that
+    agree with [c] outside the pending axes. *)
+Lemma group_sum_in_group : forall ps c f f', device_in m c ->
+  (forall c', device_in m c' -> (forall y, memb y ps = false -> c' y = c y) -> f c' = f' c') ->
+  group_sum_along M m ps (mesh_axes m) c f = group_sum_along M m ps (mesh_axes m) c f'.
+Proof.
+  intros ps c f f' Hc H. apply group_sum_ext_in. intros c' Hout Hin. apply H.
+  - intros x Hx. destruct (memb x ps) eqn:Hxp; [apply Hin; assumption |].
+    rewrite Hout by (intros [_ E]; congruence). apply Hc. exact Hx.
+  - intros y Hy. apply Hout. intros [_ E]. congruence.
+Qed.
+
+Lemma group_sum_empty : forall xs c f, group_sum_along M m [] xs c f = f c.
+Proof. induction xs as [|x xs IH]; intros c f; simpl; [reflexivity | apply IH]. Qed.
+
+Lemma holds_ext_state : forall t g (st st' : state A),
+  (forall r l, r < mesh_size m -> in_box (local_shape m t) l -> st' r l = st r l) ->
+  holds m t g st -> holds m t g st'.
+Proof. intros t g st st' E H r Hr l Hl. rewrite E by assumption. apply H; assumption. Qed.
+
+(** A device's coordinate read back through its rank. *)
+Lemma coord_through_rank : forall c y, device_in m c -> In y (mesh_axes m) ->
+  device_of_rank m (rank m c) y = c y.
+Proof. intros c y Hc Hy. apply device_of_rank_rank; assumption. Qed.
+
+(** The members along [a], read at their ranks, are the members along [a]. *)
+Lemma sum_along_rank : forall (st : state A) c a (L : list nat), device_in m c ->
+  msum M (map (fun src => st (rank m (fst src)) (snd src))
+              (map (fun c' => (c', L)) (along m (device_of_rank m (rank m c)) a)))
+  = msum M (map (fun k => st (rank m (set_coord c a k)) L) (seq 0 (axis_size m a))).
+Proof.
+  intros st c a L Hc. unfold along. rewrite !map_map. apply msum_ext_in. intros k _.
+  simpl. f_equal. apply rank_ext. intros y Hy. unfold set_coord.
+  destruct (Nat.eqb y a); [reflexivity | apply coord_through_rank; assumption].
+Qed.
+
+(** All-reduce leaves the value of every [(S - a)]-group: the [S]-group sum. *)
+Lemma pending_value_all_reduce : forall t ps a st r l, memb a ps = true -> In a (mesh_axes m) ->
+  r < mesh_size m ->
+  pending_value M m (remove_axis a ps) (exec_sum_step M m (t, ps) (AllReduce a) st) r l
+  = pending_value M m ps st r l.
+Proof.
+  intros t ps a st r l Ha Ham Hr. unfold pending_value. symmetry.
+  unfold group_sum at 1.
+  rewrite (group_sum_regroup ps (mesh_axes m) a); auto;
+    [| apply respects_rank | apply mesh_wf_NoDup; exact Hm].
+  apply group_sum_in_group; [apply device_of_rank_in; assumption |].
+  intros c' Hc' _. unfold exec_sum_step, sum_wire. symmetry. apply sum_along_rank. exact Hc'.
+Qed.
+
+(** Reduce-scatter is all-reduce followed by Part 1's [dyn_slice] on the sums. *)
+Lemma pending_value_reduce_scatter : forall t ps d a st r l,
+  memb a ps = true -> In a (mesh_axes m) -> r < mesh_size m ->
+  pending_value M m (remove_axis a ps) (exec_sum_step M m (t, ps) (ReduceScatter d a) st) r l
+  = exec_step m t (DynSlice d a) (pending_value M m ps st) r l.
+Proof.
+  intros t ps d a st r l Ha Ham Hr.
+  set (c := device_of_rank m r).
+  set (L := fun c0 => snd (wire m t (DynSlice d a) c0 l)).
+  assert (Ewire : wire m t (DynSlice d a) c l = (c, L c)) by reflexivity.
+  unfold exec_step. fold c. rewrite Ewire. unfold c at 1. rewrite rank_device_of_rank by assumption.
+  unfold pending_value at 2, group_sum.
+  rewrite (group_sum_regroup ps (mesh_axes m) a); auto;
+    [| apply respects_rank | apply mesh_wf_NoDup; exact Hm].
+  unfold pending_value. fold c.
+  apply group_sum_in_group; [apply device_of_rank_in; assumption |].
+  intros c' Hc' Hgroup. unfold exec_sum_step, sum_wire. simpl fst.
+  assert (Ea : device_of_rank m (rank m c') a = c a).
+  { rewrite coord_through_rank by assumption. apply Hgroup.
+    rewrite memb_remove_axis, Nat.eqb_refl, andb_false_r. reflexivity. }
+  assert (EL : snd (wire m t (DynSlice d a) (device_of_rank m (rank m c')) l) = L c).
+  { unfold L. simpl. rewrite Ea. reflexivity. }
+  rewrite EL. apply sum_along_rank. exact Hc'.
+Qed.
+
+Lemma pty_wf_pending : forall t ps a, pty_wf m (t, ps) = true -> memb a ps = true ->
+  ty_wf m t = true /\ In a (mesh_axes m) /\ memb a (ty_axes t) = false.
+Proof.
+  intros t ps a H Ha. unfold pty_wf in H. simpl in H.
+  apply andb_true_iff in H. destruct H as [H Hall]. apply andb_true_iff in H. destruct H as [Ht _].
+  rewrite forallb_forall in Hall. apply memb_In in Ha. specialize (Hall a Ha).
+  apply andb_true_iff in Hall. destruct Hall as [Hin Hnot].
+  split; [exact Ht | split; [apply memb_In; exact Hin | apply negb_true_iff; exact Hnot]].
+Qed.
+
+(** ** The collectives are sound *)
+
+(** Part 1's [holds] is [sholds] with no pending axis, for every monoid. *)
+Theorem holds_sholds_empty : forall t g (st : state A),
+  holds m t g st <-> sholds M m (t, []) g st.
+Proof.
+  intros t g st. unfold sholds, pending_value, group_sum. simpl.
+  split; apply holds_ext_state; intros r l Hr _; rewrite group_sum_empty, rank_device_of_rank;
+    auto.
+Qed.
+
+Theorem all_reduce_sound : forall p a p' g (st : state A),
+  pty_wf m p = true -> sum_step_type m p (AllReduce a) = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_step M m p (AllReduce a) st).
+Proof.
+  intros [t ps] a p' g st Hw Hk Hst. simpl in Hk.
+  destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate]. inversion Hk. subst p'. clear Hk.
+  destruct (pty_wf_pending t ps a Hw Ha) as [_ [Ham _]].
+  unfold sholds in *. simpl in *. revert Hst. apply holds_ext_state. intros r l Hr _.
+  apply pending_value_all_reduce; assumption.
+Qed.
+
+Theorem reduce_scatter_sound : forall p d a p' g (st : state A),
+  pty_wf m p = true -> sum_step_type m p (ReduceScatter d a) = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_step M m p (ReduceScatter d a) st).
+Proof.
+  intros [t ps] d a p' g st Hw Hk Hst. simpl in Hk.
+  destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate].
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (extent m (xs, n) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
+  inversion Hk. subst p'. clear Hk.
+  destruct (pty_wf_pending t ps a Hw Ha) as [Ht [Ham Hat]].
+  assert (Hslice : step_type m t (DynSlice d a) = OK (set_dim t d (xs ++ [a], n))).
+  { simpl. rewrite Hd. apply memb_In in Ham. rewrite Ham, Hat, Hdiv. reflexivity. }
+  unfold sholds in *. simpl in *.
+  apply (holds_ext_state _ _ (exec_step m t (DynSlice d a) (pending_value M m ps st))).
+  - intros r l Hr _. apply pending_value_reduce_scatter; assumption.
+  - eapply dyn_slice_sound; eassumption.
+Qed.
+
+Theorem add_pending_sound : forall p a p' g (st : state A),
+  pty_wf m p = true -> sum_step_type m p (AddPending a) = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_step M m p (AddPending a) st).
+Proof.
+  intros [t ps] a p' g st Hw Hk Hst. simpl in Hk.
+  destruct (memb a (mesh_axes m)) eqn:Ham; simpl in Hk; [| discriminate].
+  destruct (memb a (ty_axes t)) eqn:Hat; [discriminate |].
+  destruct (memb a ps) eqn:Ha; [discriminate |]. inversion Hk. subst p'. clear Hk.
+  apply memb_In in Ham.
+  assert (Ht : ty_wf m t = true)
+    by (unfold pty_wf in Hw; simpl in Hw; apply andb_true_iff in Hw; destruct Hw as [Hw _];
+        apply andb_true_iff in Hw; apply Hw).
+  assert (Hsz : 1 <= axis_size m a) by (apply mesh_wf_size_pos; assumption).
+  unfold sholds in *. simpl in *. intros r Hr l Hl.
+  set (c := device_of_rank m r).
+  assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
+  unfold pending_value, group_sum.
+  rewrite (group_sum_regroup (a :: ps) (mesh_axes m) a); auto;
+    [| apply respects_rank | simpl; rewrite Nat.eqb_refl; reflexivity
+     | apply mesh_wf_NoDup; exact Hm].
+  rewrite (group_sum_pending_ext _ ps)
+    by (intros y _; rewrite memb_remove_axis; unfold memb; simpl;
+        destruct (Nat.eqb_spec y a) as [-> | _];
+        [simpl; symmetry; exact Ha | simpl; apply andb_true_r]).
+  rewrite (group_sum_in_group ps c _ (fun c' => st (rank m (set_coord c' a 0)) l)); [| exact Hc |].
+  2: { intros c' Hc' _. rewrite msum_seq_first; [| exact Hsz |].
+       - unfold exec_sum_step, sum_wire.
+         rewrite coord_through_rank by first [exact Ham | apply device_in_set_coord; [exact Hc' | lia]].
+         rewrite set_coord_same. simpl. rewrite msum_single.
+         f_equal. apply rank_ext. intros y Hy. apply coord_through_rank; auto.
+         apply device_in_set_coord; [exact Hc' | lia].
+       - intros k Hk. unfold exec_sum_step, sum_wire.
+         rewrite coord_through_rank by first [exact Ham | apply device_in_set_coord; [exact Hc' | lia]].
+         rewrite set_coord_same. destruct (Nat.eqb_spec k 0); [lia | reflexivity]. }
+  unfold group_sum.
+  rewrite <- (group_sum_set_coord ps (mesh_axes m) c (fun c' => st (rank m c') l) a 0)
+    by (auto using respects_rank).
+  set (c0 := set_coord c a 0).
+  assert (Hc0 : device_in m c0) by (apply device_in_set_coord; [exact Hc | lia]).
+  rewrite (group_sum_device_ext ps _ c0 (device_of_rank m (rank m c0)))
+    by (auto using respects_rank; intros y Hy; symmetry; apply coord_through_rank; assumption).
+  fold (group_sum M m ps (device_of_rank m (rank m c0)) (fun c' => st (rank m c') l)).
+  fold (pending_value M m ps st (rank m c0) l).
+  rewrite (holds_at_device m t _ g (pending_value M m ps st) c0 l Hm Ht Hst Hc0 Hl).
+  f_equal. apply box_index_ext. intros x Hx. unfold c0, set_coord.
+  destruct (Nat.eqb_spec x a) as [-> | _]; [| reflexivity].
+  apply memb_false_notIn in Hat. contradiction.
 Qed.
 
 End Sums.
