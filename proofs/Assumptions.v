@@ -68,3 +68,5 @@ Print Assumptions holds_sholds_empty.
 Print Assumptions reduce_scatter_sound.
 Print Assumptions all_reduce_sound.
 Print Assumptions add_pending_sound.
+Print Assumptions sum_received_exact.
+Print Assumptions reduce_scatter_local_size.

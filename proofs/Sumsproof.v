@@ -393,4 +393,71 @@ Proof.
   apply memb_false_notIn in Hat. contradiction.
 Qed.
 
+(** ** Traffic *)
+
+(** One position of the new array: every member along [a] but the rank
+    itself sends its contribution. *)
+Lemma received_along : forall r a (L : list nat), r < mesh_size m -> In a (mesh_axes m) ->
+  length (filter (fun src : device * list nat => negb (rank m (fst src) =? r))
+                 (map (fun c' => (c', L)) (along m (device_of_rank m r) a)))
+  = axis_size m a - 1.
+Proof.
+  intros r a L Hr Ha. unfold along. rewrite map_map, length_filter_map. simpl.
+  set (c := device_of_rank m r).
+  assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
+  rewrite (filter_ext_in _ (fun k => negb (k =? c a))).
+  - apply count_seq_neq. apply Hc. exact Ha.
+  - intros k Hk. apply in_seq in Hk. f_equal.
+    assert (Er : rank m c = r) by (apply rank_device_of_rank; assumption).
+    rewrite <- Er at 1. apply rank_set_coord_eqb; auto. lia.
+Qed.
+
+(** The elements each rank receives, counted from the data movement:
+    [(|a|-1)] per position of its new local array for a reduce-scatter or an
+    all-reduce over [a], none for adding a pending axis. *)
+Theorem sum_received_exact : forall p k p' r, pty_wf m p = true -> r < mesh_size m ->
+  sum_step_type m p k = OK p' -> sum_received m p k r = sum_recv_count m p' k.
+Proof.
+  intros [t ps] k p' r Hw Hr Hk. unfold sum_received. rewrite Hk.
+  assert (Hcount : forall a, memb a ps = true -> forall L : list nat -> list nat,
+    length (filter (fun src : device * list nat => negb (rank m (fst src) =? r))
+      (flat_map (fun l => map (fun c' => (c', L l)) (along m (device_of_rank m r) a))
+                (box_indices (local_shape m (fst p')))))
+    = (axis_size m a - 1) * local_size m (fst p')).
+  { intros a Ha L. destruct (pty_wf_pending t ps a Hw Ha) as [_ [Ham _]].
+    rewrite (count_flat_map _ _ _ _ (fun _ => true) (axis_size m a - 1)).
+    - rewrite length_filter_true, length_box_indices. reflexivity.
+    - intros l. apply received_along; assumption. }
+  destruct k as [d a | a | a]; simpl in Hk.
+  - destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate].
+    apply (Hcount a Ha (fun l => snd (wire m t (DynSlice d a) (device_of_rank m r) l))).
+  - destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate]. apply (Hcount a Ha (fun l => l)).
+  - simpl. rewrite (count_flat_map _ _ _ _ (fun _ => true) 0); [lia |].
+    intros l. simpl. destruct (device_of_rank m r a =? 0); simpl; [| reflexivity].
+    rewrite rank_device_of_rank, Nat.eqb_refl by assumption. reflexivity.
+Qed.
+
+(** In the old type's terms: a reduce-scatter over [a] leaves [1/|a|] of the
+    local array, so a rank receives [(|a|-1)/|a|] of its old local size. *)
+Lemma reduce_scatter_local_size : forall p d a p', pty_wf m p = true ->
+  sum_step_type m p (ReduceScatter d a) = OK p' ->
+  local_size m (fst p') * axis_size m a = local_size m (fst p).
+Proof.
+  intros [t ps] d a p' Hw Hk. simpl in Hk.
+  destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate].
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (extent m (xs, n) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
+  inversion Hk. subst p'. clear Hk. simpl fst.
+  destruct (pty_wf_pending t ps a Hw Ha) as [Ht [Ham Hat]].
+  apply Nat.eqb_eq in Hdiv.
+  assert (Hdw : dim_wf m (xs, n) = true)
+    by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hd]).
+  destruct (dim_wf_snoc m xs a n Hm Hdw Ham Hdiv) as [_ He].
+  assert (Hdlt : d < length t) by (apply nth_error_Some; congruence).
+  unfold local_size. rewrite local_shape_set_dim.
+  rewrite (prod_nth (local_shape m t) d) by (rewrite length_local_shape; exact Hdlt).
+  rewrite prod_upd by (rewrite length_local_shape; exact Hdlt).
+  rewrite nth_local_shape, (nth_error_nth t d ([], 0) Hd), He. lia.
+Qed.
+
 End Sums.
