@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof.
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -70,3 +70,4 @@ Print Assumptions all_reduce_sound.
 Print Assumptions add_pending_sound.
 Print Assumptions sum_received_exact.
 Print Assumptions reduce_scatter_local_size.
+Print Assumptions reducing_exchange_sound.
