@@ -71,3 +71,4 @@ Print Assumptions add_pending_sound.
 Print Assumptions sum_received_exact.
 Print Assumptions reduce_scatter_local_size.
 Print Assumptions reducing_exchange_sound.
+Print Assumptions reducing_exchange_recv_exact.
