@@ -31,10 +31,11 @@
 // Collective calls and agreement are as in mpi.hpp: every rank makes the
 // same sequence of calls with the same groups, layouts, dims and tables.
 // Argument errors are checked on the host before anything is enqueued; with
-// agreement on (the default) the members of the group combine their
-// verdicts with one small MPI allreduce on the host, so that an error one
-// rank detects makes all members return instead of leaving the others
-// blocked inside NCCL.  dyn_slice never communicates.
+// agreement on (the default) the ranks combine their verdicts and compare
+// those arguments with one small MPI allreduce on the host (mesh
+// communicator), so that an error one rank detects, or an argument that
+// differs on one rank, makes every rank return an error instead of leaving
+// the others blocked inside NCCL.  dyn_slice never communicates.
 //
 // Errors: argument errors as in the MPI backend; a failing CUDA or NCCL call
 // returns backend_error naming the call and the library's error string.
@@ -100,9 +101,11 @@ class Mesh : public MeshGeometry {
 
   // Splits and caches the communicators of every group in the list
   // (cached ones and groups of size 1 are skipped).  Collective over the
-  // mesh: every rank passes the same list; invalid groups fail on every rank.
+  // mesh: every rank passes the same list; invalid groups and lists that
+  // differ between ranks fail on every rank.
   Status prepare(const Group* groups, std::size_t count);
 
+  // As redist::Mesh::set_agreement (mpi.hpp), with the same contract when off.
   void set_agreement(bool on) { agreement_ = on; }
   bool agreement() const { return agreement_; }
 
@@ -155,6 +158,14 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                   void* scratch, std::size_t scratch_bytes);
+
+// The entry check of a generated run(), as redist::check_run (mpi.hpp);
+// the buffers are device memory, checked on the host only for null, size
+// and overlap.
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need);
 
 // Grouped ncclSend/ncclRecv on the mesh communicator from the table
 // recv_from (mesh.size() entries); a rank that receives from itself copies

@@ -181,14 +181,15 @@ Status Mesh::synchronize() const {
 
 namespace {
 
-// Checks shared by every collective over a group: mesh, group, and its
-// communicators (none for a group of size 1).
-Status group_setup(const Mesh& mesh, Group g, const char* what, MPI_Comm* mpi, ncclComm_t* comm) {
-  if (Status st = check_collective(mesh, g, what); !st.ok()) return st;
-  *mpi = MPI_COMM_NULL;
+// The group checks of a collective, before its argument checks: the group
+// is valid and prepared; *comm is then its NCCL communicator (none for a
+// group of one).  Messages without the operation's name.
+Status group_setup(const Mesh& mesh, Group g, ncclComm_t* comm) {
   *comm = nullptr;
+  if (Status st = mesh.check_group(g); !st.ok()) return st;
   if (g.size == 1) return {};
-  return prefixed(what, mesh.group_comms(g, mpi, comm));
+  MPI_Comm unused;
+  return mesh.group_comms(g, &unused, comm);
 }
 
 }  // namespace
@@ -204,14 +205,16 @@ Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim, const
 Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
-  MPI_Comm mpi;
+  if (Status st = check_empty(mesh, "all_gather"); !st.ok()) return st;
   ncclComm_t comm;
-  if (Status st = group_setup(mesh, g, "all_gather", &mpi, &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
-  if (Status st = verdict(check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
-                                           scratch_bytes, all_gather_scratch_bytes(layout, dim, size),
-                                           kMaxMessage),
-                          "all_gather", g.size > 1 && mesh.agreement(), mpi);
+  if (local.ok())
+    local = check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, all_gather_scratch_bytes(layout, dim, size), kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim)};
+  if (Status st = verdict(std::move(local), "all_gather", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -231,14 +234,16 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
-  MPI_Comm mpi;
+  if (Status st = check_empty(mesh, "all_to_all"); !st.ok()) return st;
   ncclComm_t comm;
-  if (Status st = group_setup(mesh, g, "all_to_all", &mpi, &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
-  if (Status st = verdict(check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes,
-                                           scratch, scratch_bytes,
-                                           all_to_all_scratch_bytes(layout, s, t, size), kMaxMessage),
-                          "all_to_all", g.size > 1 && mesh.agreement(), mpi);
+  if (local.ok())
+    local = check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, all_to_all_scratch_bytes(layout, s, t, size), kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(s, t)};
+  if (Status st = verdict(std::move(local), "all_to_all", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -281,6 +286,15 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   if (!unpack) return {};
   return prefixed("all_to_all",
                   cuda::concat_blocks(block, s, size, scratch, total, dst, total, stream));
+}
+
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need) {
+  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+                            src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
+                            workspace_need);
 }
 
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
