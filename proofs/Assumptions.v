@@ -72,3 +72,6 @@ Print Assumptions sum_received_exact.
 Print Assumptions reduce_scatter_local_size.
 Print Assumptions reducing_exchange_sound.
 Print Assumptions reducing_exchange_recv_exact.
+Print Assumptions sum_step_type_wf.
+Print Assumptions sum_step_sound.
+Print Assumptions sum_plan_sound.

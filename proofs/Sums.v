@@ -156,3 +156,28 @@ Definition sum_recv_count (m : mesh) (p' : pty) (k : sum_step) : nat :=
   | ReduceScatter _ a | AllReduce a => (axis_size m a - 1) * local_size m (fst p')
   | AddPending _ => 0
   end.
+
+(** ** Sequences of steps *)
+
+Fixpoint sum_plan_type (m : mesh) (p : pty) (ks : list sum_step) : res sum_error pty :=
+  match ks with
+  | [] => OK p
+  | k :: ks' =>
+      match sum_step_type m p k with
+      | OK p' => sum_plan_type m p' ks'
+      | Error e => Error e
+      end
+  end.
+
+(** A step that does not type-check stops the execution; [sum_plan_type]
+    rejects such sequences. *)
+Fixpoint exec_sum_plan (M : cmonoid) (m : mesh) (p : pty) (ks : list sum_step)
+    (st : state (carrier M)) : state (carrier M) :=
+  match ks with
+  | [] => st
+  | k :: ks' =>
+      match sum_step_type m p k with
+      | OK p' => exec_sum_plan M m p' ks' (exec_sum_step M m p k st)
+      | Error _ => st
+      end
+  end.

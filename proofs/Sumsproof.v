@@ -393,6 +393,83 @@ Proof.
   apply memb_false_notIn in Hat. contradiction.
 Qed.
 
+(** ** Sequences of steps *)
+
+Lemma pty_wf_intro : forall t ps, ty_wf m t = true -> NoDup ps ->
+  (forall a, In a ps -> In a (mesh_axes m) /\ ~ In a (ty_axes t)) -> pty_wf m (t, ps) = true.
+Proof.
+  intros t ps Ht Hnd H. unfold pty_wf. simpl. rewrite Ht, (proj2 (nodupb_NoDup ps) Hnd). simpl.
+  apply forallb_forall. intros a Ha. destruct (H a Ha) as [H1 H2].
+  apply memb_In in H1. apply memb_false_notIn in H2. rewrite H1, H2. reflexivity.
+Qed.
+
+Lemma pty_wf_elim : forall t ps, pty_wf m (t, ps) = true ->
+  ty_wf m t = true /\ NoDup ps /\ (forall a, In a ps -> In a (mesh_axes m) /\ ~ In a (ty_axes t)).
+Proof.
+  intros t ps H. unfold pty_wf in H. simpl in H. rewrite !andb_true_iff in H.
+  destruct H as [[Ht Hnd] Hall]. apply nodupb_NoDup in Hnd. rewrite forallb_forall in Hall.
+  split; [exact Ht | split; [exact Hnd |]]. intros a Ha. specialize (Hall a Ha).
+  apply andb_true_iff in Hall. destruct Hall as [H1 H2].
+  apply negb_true_iff, memb_false_notIn in H2. apply memb_In in H1. auto.
+Qed.
+
+Lemma In_remove_axis : forall a ps y, In y (remove_axis a ps) <-> In y ps /\ y <> a.
+Proof.
+  intros a ps y. unfold remove_axis. rewrite filter_In, negb_true_iff, Nat.eqb_neq. tauto.
+Qed.
+
+(** A step that type-checks from a well-formed pending-sum type yields one. *)
+Theorem sum_step_type_wf : forall p k p', pty_wf m p = true -> sum_step_type m p k = OK p' ->
+  pty_wf m p' = true.
+Proof.
+  intros [t ps] k p' Hw Hk. destruct (pty_wf_elim t ps Hw) as [Ht [Hnd Hps]].
+  destruct k as [d a | a | a]; simpl in Hk.
+  - destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate].
+    destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (extent m (xs, n) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
+    inversion Hk. subst p'. clear Hk. apply memb_In in Ha. destruct (Hps a Ha) as [Ham Hat].
+    apply pty_wf_intro.
+    + apply ty_wf_slice with (n := n); auto. apply Nat.eqb_eq. exact Hdiv.
+    + apply NoDup_filter. exact Hnd.
+    + intros b Hb. apply In_remove_axis in Hb. destruct Hb as [Hb Hba].
+      destruct (Hps b Hb) as [Hbm Hbt]. split; [exact Hbm |].
+      destruct (ty_axes_upd t d (xs, n) (xs ++ [a], n) Hd) as [P [Q [E1 E2]]].
+      unfold set_dim. rewrite E2. rewrite E1 in Hbt. simpl in *.
+      rewrite !in_app_iff in *. simpl. intuition.
+  - destruct (memb a ps) eqn:Ha; simpl in Hk; [| discriminate].
+    inversion Hk. subst p'. clear Hk. apply pty_wf_intro; [exact Ht | apply NoDup_filter; exact Hnd |].
+    intros b Hb. apply In_remove_axis in Hb. apply Hps. apply Hb.
+  - destruct (memb a (mesh_axes m)) eqn:Ham; simpl in Hk; [| discriminate].
+    destruct (memb a (ty_axes t)) eqn:Hat; [discriminate |].
+    destruct (memb a ps) eqn:Ha; [discriminate |]. inversion Hk. subst p'. clear Hk.
+    apply memb_In in Ham. apply memb_false_notIn in Hat, Ha.
+    apply pty_wf_intro; [exact Ht | constructor; assumption |].
+    intros b [<- | Hb]; [auto | apply Hps; exact Hb].
+Qed.
+
+Theorem sum_step_sound : forall p k p' g (st : state A),
+  pty_wf m p = true -> sum_step_type m p k = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_step M m p k st).
+Proof.
+  intros p [d a | a | a] p' g st Hw Hk Hst.
+  - eapply reduce_scatter_sound; eassumption.
+  - eapply all_reduce_sound; eassumption.
+  - eapply add_pending_sound; eassumption.
+Qed.
+
+(** A sequence of steps that type-checks from a well-formed pending-sum
+    type takes every state holding it to one holding the final type. *)
+Theorem sum_plan_sound : forall ks p p' g (st : state A),
+  pty_wf m p = true -> sum_plan_type m p ks = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_plan M m p ks st).
+Proof.
+  induction ks as [|k ks IH]; intros p p' g st Hw Hk Hst; simpl in *.
+  - inversion Hk. subst. exact Hst.
+  - destruct (sum_step_type m p k) as [p1|] eqn:Hk1; [| discriminate].
+    apply (IH p1); [eapply sum_step_type_wf; eassumption | exact Hk |].
+    eapply sum_step_sound; eassumption.
+Qed.
+
 (** ** Traffic *)
 
 (** One position of the new array: every member along [a] but the rank
