@@ -245,7 +245,8 @@ let gen_cmd =
     @ examples
         [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
-          "  mpicxx -std=c++17 -Iruntime/include app.cpp _build/runtime/libredist_mpi.a   # after make runtime" ]
+          "  mpicxx -std=c++17 -IPREFIX/include app.cpp PREFIX/lib/libredist_mpi.a PREFIX/lib/libredist_common.a";
+          "  # PREFIX: where make install put redist, or _build/prefix of the source tree after make" ]
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
