@@ -3,8 +3,8 @@
     A collective that moves no pending axis acts on every member of a
     pending-sum group alike, so it commutes with the group sums: run on a
     state that holds pending sums of [g] under [(t, S)], it leaves pending
-    sums of [g] under [(t', S)] ([collective_pending_sound], for
-    [dyn_slice], [all_gather] and [all_to_all]).  With this a plan may keep
+    sums of [g] under [(t', S)] ([collective_pending_sound], for every
+    collective whose result type leaves the pending axes unused).  With this a plan may keep
     axes pending while it runs Part 1 collectives, and reduce them later. *)
 
 From Coq Require Import List Arith Lia Bool.
@@ -110,12 +110,40 @@ Qed.
 Lemma In_dim_axes : forall t d xs n a, nth_error t d = Some (xs, n) -> In a xs -> In a (ty_axes t).
 Proof. intros t d xs n a Hd Ha. eapply In_ty_axes; [eapply nth_error_In; exact Hd | exact Ha]. Qed.
 
+Lemma set_radix_in_ext : forall xs q c c' y, In y xs ->
+  set_radix m xs q c y = set_radix m xs q c' y.
+Proof.
+  induction xs as [|x xs IH]; intros q c c' y Hy; simpl in *; [contradiction |].
+  destruct (in_dec Nat.eq_dec y xs) as [Hin | Hnin]; [apply IH; exact Hin |].
+  rewrite !set_radix_notin by exact Hnin. destruct Hy as [<- | Hy]; [| contradiction].
+  rewrite !set_coord_same. reflexivity.
+Qed.
+
+(** The holder's coordinates on [t]'s axes come from the chunk indices
+    alone; elsewhere they are the device's own. *)
+Lemma holder_from_ext : forall t t' c0 c0' c c' y, length t = length t' ->
+  (forall x, In x (ty_axes t') -> c0 x = c0' x) -> (In y (ty_axes t) \/ c y = c' y) ->
+  holder_from m t t' c0 c y = holder_from m t t' c0' c' y.
+Proof.
+  induction t as [|[xs n] t IH]; intros [|[ys n'] t'] c0 c0' c c' y Hlen H0 Hy;
+    simpl in *; try discriminate.
+  - destruct Hy as [[] | Hy]. exact Hy.
+  - injection Hlen as Hlen. apply IH; [exact Hlen | intros x Hx; apply H0, in_or_app; right; exact Hx |].
+    rewrite (radix_ext m c0 c0' ys) by (intros x Hx; apply H0, in_or_app; left; exact Hx).
+    destruct Hy as [Hy | Hy]; [apply in_app_or in Hy; destruct Hy as [Hy | Hy] |].
+    + right. apply set_radix_in_ext. exact Hy.
+    + left. exact Hy.
+    + destruct (in_dec Nat.eq_dec y xs) as [Hin | Hnin].
+      * right. apply set_radix_in_ext. exact Hin.
+      * right. rewrite !set_radix_notin by exact Hnin. exact Hy.
+Qed.
+
 Lemma moves_no_pending_ok : forall t ps k t' r l,
   ty_wf m t = true -> pty_wf m (t, ps) = true -> pty_wf m (t', ps) = true ->
-  step_type m t k = OK t' -> (forall t'', k <> AllPermute t'') ->
+  step_type m t k = OK t' ->
   r < mesh_size m -> in_box (local_shape m t') l -> moves_no_pending t k ps r l.
 Proof.
-  intros t ps k t' r l Ht Hw Hw' Hk Hnp Hr Hl.
+  intros t ps k t' r l Ht Hw Hw' Hk Hr Hl.
   assert (Hc : device_in m (device_of_rank m r)) by (apply device_of_rank_in; assumption).
   destruct k as [d x | d | s u | t''].
   - (* dyn_slice: the device stays; the chunk read depends on [c x], [x] not pending *)
@@ -178,18 +206,45 @@ Proof.
         rewrite nth_upd_other by congruence. rewrite nth_upd_same by exact Hlt. reflexivity. }
       pose proof (in_box_dim _ l s _ Hl Hs') as Hld.
       norm_axis. rewrite Hes in Hld. apply Nat.div_lt_upper_bound; lia.
-  - exfalso. exact (Hnp t'' eq_refl).
+  - (* all_permute: the holder moves only [t]'s axes, read from [t'']'s *)
+    simpl in Hk. destruct (ty_wf m t'') eqn:Hw''; simpl in Hk; [| discriminate].
+    destruct (list_eqb (global_shape t'') (global_shape t)) eqn:Hg; simpl in Hk; [| discriminate].
+    destruct (list_eqb (local_shape m t'') (local_shape m t)) eqn:Hls; simpl in Hk; [| discriminate].
+    inversion Hk. subst t'. clear Hk. apply list_eqb_eq in Hg, Hls.
+    pose proof Ht as Ht0. pose proof Hw'' as Hw0.
+    apply ty_wf_iff in Ht0, Hw0. destruct Ht0 as [Hdt Hnd]. destruct Hw0 as [Hdt' _].
+    pose proof (same_shapes_dims m t t'' Hm Hdt Hdt' Hg Hls) as Hdims.
+    assert (Hlen : length t = length t'').
+    { pose proof (f_equal (@length nat) Hg) as E. unfold global_shape in E.
+      rewrite !map_length in E. symmetry. exact E. }
+    assert (Hax'' : forall x, In x (ty_axes t'') -> In x (mesh_axes m)).
+    { intros x Hx. unfold ty_axes in Hx. apply in_flat_map in Hx. destruct Hx as [d [Hd Hx]].
+      apply ty_wf_dims with (d := d) in Hw''; [| exact Hd]. destruct d as [xs n].
+      apply dim_wf_iff in Hw''. apply Hw''. exact Hx. }
+    unfold moves_no_pending, wire, holder. split; [| split]; simpl.
+    + intros c' y Hyp. apply holder_from_notin. intros Hy.
+      rewrite (pending_not_ty _ _ _ Hw Hy) in Hyp. discriminate.
+    + intros c' Hc'. split; [reflexivity |]. intros y Hy Hyp. apply holder_from_ext.
+      * exact Hlen.
+      * intros x Hx. apply Hc'; [apply Hax''; exact Hx | apply (pending_not_ty _ _ _ Hw' Hx)].
+      * destruct (in_dec Nat.eq_dec y (ty_axes t)) as [Hin | Hnin]; [left; exact Hin |].
+        right. apply Hc'; assumption.
+    + set (c := device_of_rank m r) in *.
+      assert (Hfit : Forall2 (chunk_fits m c) t t'').
+      { eapply Forall2_weaken; [| exact Hdims]. intros d d' [_ [Hsh Hax]].
+        unfold chunk_fits. rewrite Hsh. apply radix_lt. intros x Hx. apply Hc, Hax, Hx. }
+      apply holder_from_in; assumption.
 Qed.
 
-(** [dyn_slice], [all_gather] and [all_to_all] on a pending-sum type whose
-    pending axes they leave alone: pending sums of [g] stay pending sums of
-    [g] under the new type. *)
+(** Any Part 1 collective on a pending-sum type whose pending axes it
+    leaves alone: pending sums of [g] stay pending sums of [g] under the new
+    type. *)
 Theorem collective_pending_sound : forall t ps k t' g (st : state A),
   pty_wf m (t, ps) = true -> pty_wf m (t', ps) = true ->
-  step_type m t k = OK t' -> (forall t'', k <> AllPermute t'') ->
+  step_type m t k = OK t' ->
   sholds M m (t, ps) g st -> sholds M m (t', ps) g (exec_step m t k st).
 Proof.
-  intros t ps k t' g st Hw Hw' Hk Hnp Hst.
+  intros t ps k t' g st Hw Hw' Hk Hst.
   destruct (pty_wf_elim m t ps Hw) as [Ht _].
   unfold sholds in *. simpl in *.
   apply (holds_ext_state M m _ _ (exec_step m t k (pending_value M m ps st))).
