@@ -76,3 +76,5 @@ Print Assumptions sum_step_type_wf.
 Print Assumptions sum_step_sound.
 Print Assumptions sum_plan_sound.
 Print Assumptions collective_pending_sound.
+Print Assumptions reducing_exchange_to_sound.
+Print Assumptions reducing_exchange_to_recv.
