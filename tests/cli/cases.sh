@@ -105,6 +105,8 @@ run_bounded gen "${W[@]}" --name w --plan /dev/zero
 run show --mesh '{x:2, y:3}' --type '[3{x}6]'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 2{y}4]'
 run show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]'
+run show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]'
+run show --mesh '{x:3}' --type '[{x}7]' --json
 run show --mesh '{x:2}' --type '[5]'
 
 # gen: the header's head, and its rejections
