@@ -248,23 +248,33 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run mesh from to_ dtype plan backend name out =
+  let run problem plan backend name out =
     guard ~command:"gen" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let p : Problem.t = problem () in
         Emit.check_name name;
         if List.length p.src > Bounds.max_rank_gen then
           Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
-        if List.length p.env.axes > Bounds.max_rank_gen then
-          Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length p.env.axes) Bounds.max_rank_gen;
+        List.iter
+          (fun (what, (env : Front.env)) ->
+            if List.length env.axes > Bounds.max_rank_gen then
+              Front.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
+          [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ];
         let r, guarantees =
           match plan with
           | Some file ->
-              let r = Planfile.check p (read_source ~what:"--plan" file) in
-              (r, Guarantees.for_check ~refined:(r.env.axes <> p.env.axes))
-          | None -> Planning.plan p
+              let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+              (r, Guarantees.for_checked r)
+          | None -> Planning.choose p
         in
-        let backend = match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl in
-        write_output out (Emit.render ~name ~backend r ~guarantees);
+        let header =
+          match (r, backend) with
+          | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
+          | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
+          | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
+          | Xreport.Exchange _, `Nccl ->
+              Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+        in
+        write_output out header;
         0)
   in
   let doc = "generate a C++17 header that performs the redistribution" in
@@ -279,7 +289,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
