@@ -25,7 +25,9 @@ import problems as P  # noqa: E402
 
 SYSTEMS = ["redist", "gather_all", "xla", "dtensor", "alltoallv", "scalapack"]
 BASELINES = SYSTEMS[1:]
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"]
+# The tests' one mpirun command line; tests/lib.sh explains each flag.
+MPIRUN = subprocess.run(["bash", "-c", '. "$1" && printf "%s\\n" "${MPIRUN[@]}"', "_", os.path.join(ROOT, "tests", "lib.sh")],
+                        check=True, capture_output=True, text=True).stdout.splitlines()
 FIELDS = ["problem", "suite", "devices", "mesh", "src", "tgt", "system", "ok", "time_ms", "min_ms", "recv_max",
           "recv_total", "lower_bound_recv_max", "lower_bound_recv_total", "peak_elems", "peak_bytes",
           "src_elems", "tgt_elems", "global_elems", "launches", "collectives", "full_remat", "temp_bytes", "heap_bytes",

@@ -44,6 +44,13 @@ let mul_decimal a b =
    the length of a plan file is bounded well within the default stack. *)
 let max_plan_steps = 100_000
 
+(* Checking a plan reports every rank's traffic at every step, so a plan
+   file's collectives times the mesh's devices is bounded too: 2^23 keeps a
+   check within a few seconds (0.4 us a rank-step), while the planner's own
+   plans stay far below it (a few steps per prime factor of the mesh size:
+   at most 48 steps at 65,536 devices, where 128 are allowed). *)
+let max_plan_rank_steps = 1 lsl 23
+
 (* Plan files are read whole, so their size is bounded: 16 MiB holds far
    more than [max_plan_steps] collectives with comments. *)
 let max_input_bytes = 16 lsl 20

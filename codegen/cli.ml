@@ -285,7 +285,8 @@ let gen_cmd =
     @ examples
         [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
-          "  mpicxx -std=c++17 -Iruntime/include app.cpp _build/runtime/libredist_mpi.a   # after make runtime" ]
+          "  mpicxx -std=c++17 -IPREFIX/include app.cpp PREFIX/lib/libredist_mpi.a PREFIX/lib/libredist_common.a";
+          "  # PREFIX: where make install put redist, or _build/prefix of the source tree after make" ]
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
@@ -354,7 +355,7 @@ let main_cmd =
     [ `S Manpage.s_description;
       `P "Plans, checks and generates code for moving a sharded array from one layout (type) to another over a device mesh.  Planning and checking are done by code extracted from Coq proofs (see proofs/)." ;
       `P "Each command has its own manual: $(b,redist) $(i,COMMAND) $(b,--help) (e.g. $(b,redist plan --help)); this page is installed as redist(1).";
-      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB and 100000 collectives; $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
+      `P "Limits: at most 65536 devices and 64 mesh axes; at most 64 dimensions; every global extent and the product of the global extents below 2^50 (the extracted arithmetic uses 63-bit integers); plan files of at most 16 MiB, 100000 collectives and 2^23 (8388608) collectives times devices (128 collectives on 65536 devices); $(b,gen): at most 8 dimensions and 8 mesh axes (the runtime's limits)." ]
   in
   Cmd.group (Cmd.info "redist" ~version:(Printf.sprintf "%s (revision %s)" Version.version Version.revision) ~doc ~man
        ~exits:

@@ -389,19 +389,18 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "";
   line "// Moves this rank's source box (src, kSrcLayout) to its target box (dst,";
   line "// kTgtLayout).  workspace: at least kWorkspaceBytes bytes.  Collective over";
-  line "// the mesh: every rank calls it.  No allocation.  The size checks below are";
-  line "// local: a rank that fails them returns at once while the others wait in the";
-  line "// first collective, so every rank must pass at least these sizes.";
+  line "// the mesh: every rank calls it.  No allocation.  The buffer checks are agreed";
+  line "// between the ranks (redist's check_run): a rank whose buffer is short makes";
+  line "// every rank return an error, none is left waiting.";
   if backend = Nccl then begin
     line "// NCCL: src, dst and workspace are device memory; run only enqueues work on";
     line "// mesh.stream(): call mesh.synchronize() before reading dst.";
   end;
   line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
   line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  if (mesh.size() != kDevices)";
-  line "    return ::redist::Status(::redist::Errc::mesh_mismatch, \"%s::run: the mesh has the wrong number of devices\");" name;
-  line "  if (src_bytes < kSrcBytes || dst_bytes < kTgtBytes || workspace_bytes < kWorkspaceBytes)";
-  line "    return ::redist::Status(::redist::Errc::buffer_too_small, \"%s::run: src, dst or workspace is shorter than kSrcBytes, kTgtBytes, kWorkspaceBytes\");" name;
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes, kTgtBytes," ns name;
+  line "                                         workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
+  line "    return st;";
   line "%s" elf_host_only;
   line "  __asm__ volatile(\"\" : : \"r\"(&kProblemSymbol));  // a reference the linker must resolve";
   line "#endif";

@@ -43,6 +43,10 @@ let load (p : Problem.t) items =
   let n_steps = List.length (List.filter (function _, S.Step _ -> true | _ -> false) items) in
   if n_steps > Bounds.max_plan_steps then
     F.bad "--plan: %d collectives; at most %d are supported" n_steps Bounds.max_plan_steps;
+  let devices = Redist_core.mesh_size (F.core_mesh p.env) in
+  if n_steps * devices > Bounds.max_plan_rank_steps then
+    F.bad "--plan: %d collectives on %d devices; checking is bounded to %d collectives x devices (%d collectives on this mesh)"
+      n_steps devices Bounds.max_plan_rank_steps (Bounds.max_plan_rank_steps / devices);
   let rec go env rf steps = function
     | [] -> (env, rf, List.rev steps)
     | (line, S.Refine (axis, parts)) :: rest ->

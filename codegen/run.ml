@@ -341,16 +341,14 @@ let text (x : result) =
 
 let json (x : result) =
   let r = x.report and o = x.o in
-  let p = r.problem in
-  let e = p.elem_bytes in
-  `Assoc
-    [ ("verified", `Bool x.verified); ("mesh", `String (F.show_mesh p.env)); ("source", `String (F.show_ty p.env p.src));
-      ("target", `String (F.show_ty p.env p.tgt)); ("dtype", `String p.dtype); ("ranks", `Int x.ranks);
-      ("plan", `List (List.map (fun (s : Report.step) -> `String (F.show_collective r.env s.coll)) r.steps));
-      ("elements_checked", `Int (x.ranks * r.tgt_elems)); ("mismatches", `Int o.mismatches);
-      ("median_s", `Float o.median_s); ("repeat", `Int x.repeat); ("peak_bytes", `Int o.peak_bytes);
-      ("proven_peak_bytes", `Int (max r.src_elems r.tgt_elems * e)); ("gather_everything_bytes", `Int (r.global_elems * e));
-      ("workspace_bytes", `Int (Emit.workspace_bytes r)); ("used_ping_bytes", `Int o.used_ping);
-      ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
-      ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
-      ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]
+  let e = r.problem.elem_bytes in
+  Json.document ~command:"run"
+    (Json.problem r.problem @ Json.plan r
+    @ [ ("verified", `Bool x.verified); ("ranks", `Int x.ranks);
+        ("elements_checked", `Int (x.ranks * r.tgt_elems)); ("mismatches", `Int o.mismatches);
+        ("median_s", `Float o.median_s); ("repeat", `Int x.repeat); ("peak_bytes", `Int o.peak_bytes);
+        ("proven_peak_bytes", `Int (max r.src_elems r.tgt_elems * e)); ("gather_everything_bytes", `Int (r.global_elems * e));
+        ("workspace_bytes", `Int (Emit.workspace_bytes r)); ("used_ping_bytes", `Int o.used_ping);
+        ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
+        ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
+        ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ])

@@ -19,7 +19,7 @@ RUNTIME_PREFIX := $(ROOT)/_build/prefix
 MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
 
 .PHONY: runtime runtime-asan nccl test-runtime test-runtime-blocks test-sanitize test-nccl test-nccl-emulated \
-        test-runtime-install bench-runtime
+        test-runtime-install bench-runtime bench-agreement
 
 # $(call runtime_build,BUILD_DIR,CMAKE_OPTIONS,TARGETS): configure once (the
 # build re-runs CMake itself when CMakeLists.txt changes), then build.
@@ -103,10 +103,17 @@ test-runtime-install: build runtime
 	@rm -rf $(INSTALL_TEST) && mkdir -p $(INSTALL_TEST)
 	@$(MAKE) --no-print-directory install PREFIX=$(INSTALL_TEST)/prefix >$(INSTALL_TEST)/install.log 2>&1 \
 	  || { cat $(INSTALL_TEST)/install.log; exit 1; }
-	@tests/runtime/install.sh $(INSTALL_TEST)/prefix $(INSTALL_TEST)
+	@REDIST_SUBCOMMANDS="$(REDIST_SUBCOMMANDS)" tests/runtime/install.sh $(INSTALL_TEST)/prefix $(INSTALL_TEST)
 
 # Not a test: times the collectives against bare MPI (examples/bench).
 bench-runtime: runtime
 	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include examples/bench/bench.cpp \
 	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-runtime
 	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-runtime; done
+
+# Not a test: the time per call with argument agreement on and off
+# (bench/agreement.cpp), on 2, 4 and 8 ranks; the figures in runtime/README.md.
+bench-agreement: runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/agreement.cpp \
+	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-agreement
+	@for n in 2 4 8; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-agreement; done

@@ -21,10 +21,11 @@ TEST_SUITES := \
   test-nccl            \
   test-nccl-emulated   \
   test-e2e             \
-  test-run
+  test-run             \
+  test-run-agree
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
 # test-runtime*, test-sanitize, test-nccl*: runtime/runtime.mk;
-# test-e2e, test-run: tests/e2e/e2e.mk.
+# test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk.
 
 .PHONY: $(TEST_SUITES)
 

@@ -184,12 +184,10 @@ Status check_int_extents(const Box& box, const char* what) {
   return {};
 }
 
-// FNV-1a over the arguments, so that ranks can compare them with one allreduce.
+// A digest of the arguments, so that ranks can compare them with one allreduce.
 class Fingerprint {
  public:
-  void add(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) hash_ = (hash_ ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
-  }
+  void add(std::uint64_t v) { hash_ = backend::combine_key(hash_, v); }
   void add(const PlacedMesh& m) {
     add(static_cast<std::uint64_t>(m.naxes));
     for (int a = 0; a < m.naxes && a < kMaxRank; ++a) add(static_cast<std::uint64_t>(m.axis_size[a]));
@@ -205,27 +203,11 @@ class Fingerprint {
         add(static_cast<std::uint64_t>(l.sharding[d].axis[k]));
     }
   }
-  // Non-negative, so that its negation is representable.
-  long long value() const { return static_cast<long long>(hash_ >> 2); }
+  std::uint64_t value() const { return hash_; }
 
  private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+  std::uint64_t hash_ = 0;
 };
-
-// Every rank's verdict on its arguments, and whether all passed the same.
-Status agree_arguments(MPI_Comm world, Status local, long long fingerprint) {
-  long long send[3] = {local.ok() ? 1 : 0, fingerprint, -fingerprint}, lo[3] = {0, 0, 0};
-  if (Status st = mpi_status(MPI_Allreduce(send, lo, 3, MPI_LONG_LONG, MPI_MIN, world),
-                             "Exchange::create");
-      !st.ok())
-    return st;
-  if (!local.ok()) return local;
-  if (lo[0] == 0) return {Errc::remote_error, "Exchange::create: another rank reported an error"};
-  if (lo[1] != -lo[2])
-    return {Errc::invalid_argument,
-            "Exchange::create: ranks passed different meshes, layouts or element sizes"};
-  return {};
-}
 
 // A committed datatype for `region` inside the dense local array of `array`.
 Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out) {
@@ -339,7 +321,10 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
   fp.add(target);
   fp.add(target_layout);
   fp.add(elem_bytes);
-  if (Status st = agree_arguments(world, std::move(local), fp.value()); !st.ok()) return st;
+  const backend::Agreed agreed[] = {
+      {fp.value(), "ranks passed different meshes, layouts or element sizes"}};
+  if (Status st = backend::agree(world, std::move(local), "Exchange::create", agreed, 1); !st.ok())
+    return st;
 
   if (Status st = mpi_status(MPI_Comm_dup(world, &ex.comm_), "Exchange::create"); !st.ok())
     return st;

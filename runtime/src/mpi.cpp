@@ -81,13 +81,13 @@ Status Message::describe(const char* what) {
   return mpi_status(MPI_Type_commit(&derived_), what);
 }
 
-// Checks shared by every collective over a group: mesh, group, and its
-// communicator (which may be null for a group of size 1).
-Status group_setup(const Mesh& mesh, Group g, const char* what, MPI_Comm* comm) {
-  if (Status st = check_collective(mesh, g, what); !st.ok()) return st;
+// The group checks of a collective, before its argument checks: the group
+// is valid and prepared; *comm is then its communicator (MPI_COMM_SELF for
+// a group of one).  Messages without the operation's name.
+Status group_setup(const Mesh& mesh, Group g, MPI_Comm* comm) {
   *comm = MPI_COMM_NULL;
-  if (g.size == 1) return {};
-  return prefixed(what, mesh.group_comm(g, comm));
+  if (Status st = mesh.check_group(g); !st.ok()) return st;
+  return mesh.group_comm(g, comm);
 }
 
 }  // namespace
@@ -150,7 +150,9 @@ Status Mesh::group_comm(Group g, MPI_Comm* out) const {
 }
 
 Status Mesh::prepare(const Group* groups, std::size_t count) {
-  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g, MPI_Comm sub) {
+  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g) {
+    MPI_Comm sub;
+    if (Status st = split_group(comm_, rank(), g, &sub); !st.ok()) return st;
     groups_.push_back({g, sub});
     return Status{};
   });
@@ -179,15 +181,19 @@ bool out_of_place(std::size_t fast_need, std::size_t scratch_bytes) {
 Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
+  if (Status st = check_empty(mesh, "all_gather"); !st.ok()) return st;
   MPI_Comm comm;
-  if (Status st = group_setup(mesh, g, "all_gather", &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
   const std::size_t fast = all_gather_scratch_bytes(layout, dim, size);
   const bool staged = out_of_place(fast, scratch_bytes);
   const std::size_t need = staged ? fast : all_gather_min_scratch_bytes(layout, dim, size);
-  if (Status st = verdict(check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
-                                           scratch_bytes, need, kMaxMessage),
-                          "all_gather", g.size > 1 && mesh.agreement(), comm);
+  if (local.ok())
+    local = check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, need, kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim)};
+  if (Status st = verdict(std::move(local), "all_gather", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -217,17 +223,24 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
+  if (Status st = check_empty(mesh, "all_to_all"); !st.ok()) return st;
   MPI_Comm comm;
-  if (Status st = group_setup(mesh, g, "all_to_all", &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
   const std::size_t fast = all_to_all_scratch_bytes(layout, s, t, size);
   const bool staged = out_of_place(fast, scratch_bytes);
   const std::size_t need = staged ? fast : all_to_all_min_scratch_bytes(layout, s, t, size);
-  const bool pack = outer_count(layout, t) > 1;
+  const bool pack = local.ok() && outer_count(layout, t) > 1;
   const bool in_place_send = !staged && pack;
-  if (Status st = verdict(check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes,
-                                           scratch, scratch_bytes, need, kMaxMessage),
-                          "all_to_all", g.size > 1 && mesh.agreement(), comm, in_place_send ? 1 : 0);
+  if (local.ok())
+    local = check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, need, kMaxMessage);
+  const Agreed agreed[] = {
+      agreed_group(g), agreed_layout(layout), agreed_dims(s, t),
+      // MPI_IN_PLACE is all members or none.
+      {in_place_send, "members passed scratch sizes that select different paths"}};
+  if (Status st = verdict(std::move(local), "all_to_all", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -273,6 +286,15 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   return prefixed("all_to_all",
                   local::transpose_blocks(dst, total, size, outer_count(out, s),
                                           layout.extent[s] * inner_bytes(out, s), scratch, need));
+}
+
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need) {
+  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+                            src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
+                            workspace_need);
 }
 
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,

@@ -100,6 +100,15 @@ run_bounded() {
 run_bounded check "${W[@]}" --plan /dev/zero
 run_bounded check "${W[@]}" --plan /dev/urandom
 run_bounded gen "${W[@]}" --name w --plan /dev/zero
+# checking reports every rank at every step: collectives x devices is bounded
+# (128 permutes on 65,536 devices are accepted, 129 refused at once)
+BIG=(--mesh '{a:16, b:16, c:16, d:16}' --from '[{a,b}256, {c,d}256]' --to '[{b,a}256, {d,c}256]')
+permutes() { for ((i = 0; i < $1; i++)); do printf 'all_permute([{b,a}256, {d,c}256])\n'; done; }
+for n in 129 128; do
+  printf '$ permutes %d | redist check BIG --plan - | tail -n 1\n' "$n"
+  (ulimit -v 4000000; permutes "$n" | timeout 20 "$redist" check "${BIG[@]}" --plan - 2>&1 | tail -n 1; exit "${PIPESTATUS[1]}")
+  printf '[exit %d]\n\n' "$?"
+done
 
 # show
 run show --mesh '{x:2, y:3}' --type '[3{x}6]'

@@ -40,5 +40,6 @@ check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json
 check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
+check_json "run" '' run "${W[@]}" --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
 report cli-json

@@ -1,6 +1,6 @@
 # End-to-end: `make demo`, the random end-to-end suites and the checks of
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
-.PHONY: demo test-e2e test-long test-large-message test-run
+.PHONY: demo test-e2e test-long test-large-message test-run test-run-agree
 
 E2E_SEED ?= 20211203
 
@@ -20,6 +20,11 @@ test-large-message: build runtime
 # one-line error with its exit code.
 test-run: build runtime
 	@tests/e2e/run_cli.sh
+
+# A generated run() with one rank's buffer short or null: an error on every
+# rank, no hang (issue 12).
+test-run-agree: build runtime
+	@tests/e2e/agree.sh
 
 # The paper's point on a 2x2x2 mesh: moving a [x]-by-[y,z] sharded matrix to
 # the transposed sharding, the obvious plan gathers the whole array on every

@@ -55,7 +55,8 @@ assert r["ranks"] == 6 and r["repeat"] == 2 and r["median_s"] > 0, r
 assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] < r["gather_everything_bytes"], r
 assert r["used_ping_bytes"] + r["used_pong_bytes"] + r["used_scratch_bytes"] <= r["workspace_bytes"], r
 assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
-assert r["plan"] == ["dyn_slice(0, y)", "all_permute([1{y,x}6])", "all_gather(0)"], r
+assert [s["text"] for s in r["steps"]] == ["dyn_slice(0, y)", "all_permute([1{y,x}6])", "all_gather(0)"], r
+assert r["schema"] == "redist/1" and r["command"] == "run", r
 PY
 then ok "--json: one object, verified, peak within the bound"; else ko "--json: $(head -c 300 "$tmp/json")"; fi
 
@@ -256,5 +257,17 @@ if mpicxx "${app_flags[@]}" -I"$prefix/include" "${libs[@]}" -o "$tmp/app_plain"
   done
 else
   ko "README application example does not build: $(head -c 300 "$tmp/err")"
+fi
+# Several redistributions in one program (README.md): one mesh, the second
+# header's groups added with prepare, one workspace; every element checked.
+M2=(--mesh '{x:2, y:4}')
+if "$redist" gen "${M2[@]}" --from '[16{x}32, 64{y}256]' --to '[32, 32{y,x}256]' --name to_cols -o "$tmp/to_cols.hpp" &&
+   "$redist" gen "${M2[@]}" --from '[32, 32{y,x}256]' --to '[4{x,y}32, 256]' --name to_rows -o "$tmp/to_rows.hpp" &&
+   mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" -I"$prefix/include" tests/e2e/two_redistributions.cpp \
+     "${libs[@]}" -o "$tmp/two" 2>"$tmp/err"; then
+  n=$(timeout 120 "${MPIRUN[@]}" -np 8 "$tmp/two" </dev/null 2>&1 | grep -c ': 0 wrong elements: ok$')
+  if [ "$n" -eq 8 ]; then ok "two redistributions on one mesh: 8 ranks, every element"; else ko "two redistributions on one mesh: $n of 8 ranks ok"; fi
+else
+  ko "two redistributions on one mesh do not build: $(head -c 300 "$tmp/err")"
 fi
 report test-run

@@ -4,7 +4,8 @@
 # against P through find_package(redist) and through pkg-config and runs
 # correctly under mpirun, and the installed `redist run` finds its runtime
 # in P.  Also `make install` with DESTDIR stages under DESTDIR/PREFIX.
-# Usage: install.sh PREFIX SCRATCH_DIR
+# Usage: REDIST_SUBCOMMANDS="plan ..." install.sh PREFIX SCRATCH_DIR
+# (the subcommands with a man page of their own, codegen/codegen.mk)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -16,7 +17,7 @@ layout=(bin/redist include/redist/redist.hpp include/redist/mpi.hpp include/redi
         lib/libredist_common.a lib/libredist_mpi.a lib/cmake/redist/redistConfig.cmake
         lib/cmake/redist/redistConfigVersion.cmake lib/cmake/redist/redistTargets.cmake
         lib/pkgconfig/redist_mpi.pc share/man/man1/redist.1)
-for c in plan check show gen run; do layout+=("share/man/man1/redist-$c.1"); done
+for c in $REDIST_SUBCOMMANDS; do layout+=("share/man/man1/redist-$c.1"); done
 # The NCCL backend is installed exactly when it was built.
 if [ -f _build/runtime/libredist_nccl.a ]; then
   layout+=(lib/libredist_nccl.a lib/pkgconfig/redist_nccl.pc include/redist/nccl.hpp)

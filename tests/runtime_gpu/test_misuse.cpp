@@ -99,11 +99,61 @@ void one_rank_error_is_agreed(Tally& t) {
   t.expect_code(mesh.synchronize(), Errc::ok, "synchronize");
 }
 
+// Only rank 0 passes a different (but valid) table, layout, dim pair or
+// group, or group list: every rank must refuse (before the arguments were
+// agreed, some ranks returned ok and others waited inside NCCL).
+void one_rank_different_arguments_are_agreed(Tally& t) {
+  Stream stream(t);
+  redist::nccl::Mesh mesh;
+  if (stream.get() == nullptr || !make_flat_mesh(stream.get(), &mesh, t)) return;
+  const int n = mesh.size();
+  if (n == 1) return;
+  const bool odd_one = mesh.rank() == 0;
+  const Group whole{1, n}, single{1, 1};
+  t.expect_code(mesh.prepare(odd_one ? &whole : &single, 1), Errc::invalid_argument,
+                "prepare with a group list that differs on rank 0");
+  if (Status st = mesh.prepare(&whole, 1); !st.ok()) return t.fail("prepare: " + st.message());
+  const auto N = static_cast<std::size_t>(n);
+  const Layout l = layout_of({N, 2 * N}, 4);
+  const Layout other = layout_of({2 * N, 2 * N}, 4);
+  const std::size_t total = redist::bytes(other) * N;
+  DeviceBuffer a(total, t), b(total, t), s(total, t);
+  if (!a || !b || !s) return;
+  auto gather = [&](Group g, const Layout& layout, int dim) {
+    return redist::nccl::all_gather(mesh, g, layout, dim, a.get(), total, b.get(), total, s.get(), total);
+  };
+  auto exchange = [&](Group g, const Layout& layout, int src_dim, int tgt_dim) {
+    return redist::nccl::all_to_all(mesh, g, layout, src_dim, tgt_dim, a.get(), total, b.get(), total,
+                                    s.get(), total);
+  };
+  t.expect_code(gather(whole, odd_one ? other : l, 0), Errc::invalid_argument, "all_gather, layout differs");
+  t.expect_code(gather(whole, l, odd_one ? 1 : 0), Errc::invalid_argument, "all_gather, dim differs");
+  t.expect_code(gather(odd_one ? single : whole, l, 0), Errc::invalid_argument, "all_gather, group differs");
+  t.expect_code(exchange(whole, odd_one ? other : l, 0, 1), Errc::invalid_argument, "all_to_all, layout differs");
+  t.expect_code(exchange(whole, l, odd_one ? 1 : 0, odd_one ? 0 : 1), Errc::invalid_argument,
+                "all_to_all, dims differ");
+  t.expect_code(exchange(odd_one ? single : whole, l, 0, 1), Errc::invalid_argument, "all_to_all, group differs");
+  std::vector<int> table(n);
+  for (int r = 0; r < n; ++r) table[r] = odd_one ? r : (r + 1) % n;
+  t.expect_code(redist::nccl::all_permute(mesh, table.data(), n, l, a.get(), total, b.get(), total),
+                Errc::invalid_argument, "all_permute, table differs");
+  for (int r = 0; r < n; ++r) table[r] = (r + 1) % n;
+  t.expect_code(redist::nccl::all_permute(mesh, table.data(), n, odd_one ? other : l, a.get(), total, b.get(),
+                                          total),
+                Errc::invalid_argument, "all_permute, layout differs");
+  // The mesh still works afterwards.
+  t.expect_code(redist::nccl::all_permute(mesh, table.data(), n, l, a.get(), total, b.get(), total),
+                Errc::ok, "all_permute after the refused calls");
+  t.expect_code(mesh.synchronize(), Errc::ok, "synchronize");
+}
+
 }  // namespace
 
 void add_misuse_cases(std::vector<Case>& cases) {
   cases.push_back({"bad groups, buffers and tables on a created mesh", Needs::gpu, bad_groups_and_tables});
   cases.push_back({"one rank's bad buffer fails every member", Needs::gpu, one_rank_error_is_agreed});
+  cases.push_back({"one rank's different arguments fail every member", Needs::gpu,
+                   one_rank_different_arguments_are_agreed});
 }
 
 }  // namespace gputest

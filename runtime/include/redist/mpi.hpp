@@ -11,18 +11,19 @@
 //     st = redist::all_gather(mesh, {1, 4}, layout, 0, a, a_bytes, b, b_bytes, scratch, scratch_bytes);
 //
 // Collective calls and agreement.  Every rank of the mesh must make the same
-// sequence of collective calls (create, prepare, all_permute; and the group
-// collectives all_gather / all_to_all on every member of the group) with the
-// same group, layout, dims and permutation table; only the buffers differ.
-// Each call first checks its arguments locally.  With argument agreement on
-// (the default, see Mesh::set_agreement), the members then combine their
-// verdicts with one small allreduce before moving data, so an error that one
-// rank detects (e.g. only its buffer is too short) makes every member return
-// an error (remote_error on the others) instead of leaving them blocked.
-// With agreement off, an error on a subset of ranks leaves the others
-// blocked in MPI; errors caused by arguments that are equal on all ranks
-// are still reported by all of them without communication.
-// dyn_slice never communicates.
+// sequence of calls (create, prepare, all_permute, check_run, and
+// all_gather / all_to_all, each rank over its own instance of the group)
+// with the same group, layout, dims, table and group list; only the buffers
+// differ.  Each call first checks its arguments locally.  With agreement on
+// (the default, see Mesh::set_agreement), the ranks then combine their
+// verdicts and compare those arguments with one small allreduce on the mesh
+// communicator before moving data: an error one rank detects (e.g. only its
+// buffer is too short) makes every rank return an error (remote_error on the
+// others), and an argument that differs on one rank is invalid_argument on
+// every rank, never a hang or a wrong result.  With agreement off, the
+// caller guarantees identical arguments and buffers that pass the checks on
+// every rank; a violation is undefined (a hang, or wrong data).
+// dyn_slice never communicates and is not agreed.
 //
 // MPI errors on the runtime's communicators are returned (MPI_ERRORS_RETURN)
 // as backend_error with MPI's message.  A message (a whole local array for
@@ -55,19 +56,25 @@ class Mesh : public MeshGeometry {
   Mesh& operator=(Mesh&& other) noexcept;
   ~Mesh();
 
-  // Collective over `comm`.  Fails (on every rank alike) if comm is
-  // MPI_COMM_NULL, naxes is not in 1..kMaxRank, an axis size is < 1, or the
-  // communicator size differs from the product of the axis sizes.
+  // Collective over `comm`.  Fails if comm is MPI_COMM_NULL, and on every
+  // rank (always agreed) if on any rank naxes is not in 1..kMaxRank, an axis
+  // size is < 1, the communicator size differs from the product of the axis
+  // sizes, or the ranks pass different axis sizes.
   static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out);
 
   // Creates and caches the sub-communicator of every group in the list
   // (already cached ones and groups of size 1 are skipped).  Collective over
-  // the mesh: every rank passes the same list.  Invalid groups fail on every
-  // rank (the verdict is always agreed, whatever set_agreement says).
+  // the mesh: every rank passes the same list.  Invalid groups, and lists
+  // that differ between ranks, fail on every rank (always agreed, whatever
+  // set_agreement says).
   Status prepare(const Group* groups, std::size_t count);
 
-  // Whether collectives agree on argument errors before moving data (default
-  // true; costs one allreduce of an int per call).
+  // Whether collectives and check_run agree on verdicts and arguments before
+  // moving data (default true; costs one allreduce of a few 64-bit words on
+  // the mesh communicator per call, measured in runtime/README.md).  Off:
+  // the caller guarantees identical arguments on every rank, and buffers
+  // that pass the checks on every rank; a mismatch is then undefined (a
+  // hang or wrong data).
   void set_agreement(bool on) { agreement_ = on; }
   bool agreement() const { return agreement_; }
 
@@ -124,6 +131,19 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim,
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                   void* scratch, std::size_t scratch_bytes);
+
+// The entry check of a generated run(), called once before its first step:
+// the mesh has `devices` devices, and src, dst and workspace are non-null
+// (where their need is > 0), at least src_need, dst_need and workspace_need
+// bytes long, and pairwise disjoint.  Collective over the mesh: with
+// agreement on, the verdict (and the three needs, which differ only between
+// different plans) are agreed with one allreduce, so that a rank whose
+// buffer is short makes every rank return (remote_error on the others).
+// `what` names the caller in messages, e.g. "my_plan::run".
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need);
 
 // recv_from has mesh.size() entries; rank r's dst becomes a copy of rank
 // recv_from[r]'s src (same layout on every rank).  A rank that receives from

@@ -31,10 +31,11 @@
 // Collective calls and agreement are as in mpi.hpp: every rank makes the
 // same sequence of calls with the same groups, layouts, dims and tables.
 // Argument errors are checked on the host before anything is enqueued; with
-// agreement on (the default) the members of the group combine their
-// verdicts with one small MPI allreduce on the host, so that an error one
-// rank detects makes all members return instead of leaving the others
-// blocked inside NCCL.  dyn_slice never communicates.
+// agreement on (the default) the ranks combine their verdicts and compare
+// those arguments with one small MPI allreduce on the host (mesh
+// communicator), so that an error one rank detects, or an argument that
+// differs on one rank, makes every rank return an error instead of leaving
+// the others blocked inside NCCL.  dyn_slice never communicates.
 //
 // Errors: argument errors as in the MPI backend; a failing CUDA or NCCL call
 // returns backend_error naming the call and the library's error string.
@@ -76,10 +77,11 @@ namespace redist::nccl {
 // A mesh of devices: one rank per GPU.  Owns a duplicate of the MPI
 // communicator, an NCCL communicator over all ranks (created with
 // ncclCommInitRank from an id broadcast over MPI), and per prepared group an
-// MPI and an NCCL sub-communicator (ncclCommSplit of the mesh's).  The
-// stream belongs to the caller and must outlive the mesh's use.  Move-only;
-// the destructor destroys the NCCL communicators and frees the MPI ones
-// (the mesh must be destroyed before MPI_Finalize to free those).  A
+// NCCL sub-communicator (ncclCommSplit of the mesh's); agreement runs on the
+// MPI communicator.  The stream belongs to the caller and must outlive the
+// mesh's use.  Move-only; the destructor destroys the NCCL communicators and
+// frees the MPI one (the mesh must be destroyed before MPI_Finalize to free
+// it).  A
 // moved-from or default-constructed Mesh is empty and every call on it
 // fails with invalid_argument.
 class Mesh : public MeshGeometry {
@@ -100,9 +102,11 @@ class Mesh : public MeshGeometry {
 
   // Splits and caches the communicators of every group in the list
   // (cached ones and groups of size 1 are skipped).  Collective over the
-  // mesh: every rank passes the same list; invalid groups fail on every rank.
+  // mesh: every rank passes the same list; invalid groups and lists that
+  // differ between ranks fail on every rank.
   Status prepare(const Group* groups, std::size_t count);
 
+  // As redist::Mesh::set_agreement (mpi.hpp), with the same contract when off.
   void set_agreement(bool on) { agreement_ = on; }
   bool agreement() const { return agreement_; }
 
@@ -113,9 +117,9 @@ class Mesh : public MeshGeometry {
   MPI_Comm comm() const { return comm_; }
   ncclComm_t nccl_comm() const { return nccl_; }
 
-  // The cached communicators of a prepared group of size > 1 (member k is
-  // rank k in both).  mesh_mismatch if g was not prepared.
-  Status group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const;
+  // The cached NCCL communicator of a prepared group of size > 1 (member k
+  // is its rank k).  mesh_mismatch if g was not prepared.
+  Status group_comm(Group g, ncclComm_t* out) const;
 
   // Waits for everything enqueued on the stream; reports a CUDA error or an
   // asynchronous NCCL error of any of the mesh's communicators.
@@ -124,7 +128,6 @@ class Mesh : public MeshGeometry {
  private:
   struct Cached {
     Group group;
-    MPI_Comm mpi;
     ncclComm_t nccl;
   };
   void release() noexcept;
@@ -155,6 +158,14 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                   void* scratch, std::size_t scratch_bytes);
+
+// The entry check of a generated run(), as redist::check_run (mpi.hpp);
+// the buffers are device memory, checked on the host only for null, size
+// and overlap.
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need);
 
 // Grouped ncclSend/ncclRecv on the mesh communicator from the table
 // recv_from (mesh.size() entries); a rank that receives from itself copies

@@ -1,6 +1,7 @@
 #include "internal/backend_common.hpp"
 
 #include <climits>
+#include <initializer_list>
 #include <string>
 
 #include "redist/local.hpp"
@@ -34,40 +35,96 @@ Status check_empty(const MeshGeometry& mesh, const char* what) {
 
 Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
                  int* rank) {
-  if (out == nullptr) return {Errc::invalid_argument, "Mesh::create: output mesh is null"};
   if (comm == MPI_COMM_NULL)
     return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
-  int devices = 0;
-  if (Status st = MeshGeometry::check_axes(axis_sizes, naxes, &devices); !st.ok()) return st;
   int comm_size = 0;
   if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
-  if (comm_size != devices)
-    return {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
-                                     " ranks but the mesh has " + str(devices) + " devices"};
+  Status local;
+  if (out == nullptr) local = {Errc::invalid_argument, "Mesh::create: output mesh is null"};
+  int devices = 0;
+  if (local.ok()) local = MeshGeometry::check_axes(axis_sizes, naxes, &devices);
+  if (local.ok() && comm_size != devices)
+    local = {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
+                                      " ranks but the mesh has " + str(devices) + " devices"};
+  // Agreed on `comm` itself, before MPI_Comm_dup, which would wait forever
+  // for a rank refused here; ranks with different axis sizes would build
+  // different meshes.
+  const Agreed agreed[] = {{local.ok() ? ints_key(axis_sizes, static_cast<std::size_t>(naxes)) : 0,
+                            "ranks passed different axis sizes"}};
+  if (Status st = agree(comm, std::move(local), "Mesh::create", agreed, 1); !st.ok()) return st;
   if (Status st = mpi_status(MPI_Comm_dup(comm, dup), "Mesh::create"); !st.ok()) return st;
   MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
   MPI_Comm_rank(*dup, rank);
   return {};
 }
 
-Status agree(MPI_Comm comm, Status local, const char* what, int path) {
-  const int verdict = local.ok() ? 1 + path : 0;
-  // One MIN-allreduce gives both the smallest and (negated) largest verdict.
-  int send[2] = {verdict, -verdict}, lo[2] = {0, 0};
-  if (Status st = mpi_status(MPI_Allreduce(send, lo, 2, MPI_INT, MPI_MIN, comm), what); !st.ok())
+namespace {
+
+// splitmix64's finaliser: spreads every input bit over the whole word.
+std::uint64_t mix(std::uint64_t h) {
+  h ^= h >> 30;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 31);
+}
+
+// Two ints exactly, in one word.
+std::uint64_t pair_key(int a, int b) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b);
+}
+
+}  // namespace
+
+std::uint64_t combine_key(std::uint64_t h, std::uint64_t v) {
+  return mix(h ^ mix(v + 0x9E3779B97F4A7C15ull));
+}
+
+std::uint64_t ints_key(const int* values, std::size_t n) {
+  std::uint64_t h = mix(n);
+  for (std::size_t i = 0; i < n; ++i) h = combine_key(h, static_cast<std::uint32_t>(values[i]));
+  return h;
+}
+
+Agreed agreed_group(Group g) {
+  return {pair_key(g.stride, g.size), "members passed different groups"};
+}
+
+Agreed agreed_layout(const Layout& layout) {
+  std::uint64_t h = combine_key(mix(static_cast<std::uint64_t>(layout.ndim)), layout.elem_bytes);
+  for (int d = 0; d < layout.ndim && d < kMaxRank; ++d) h = combine_key(h, layout.extent[d]);
+  return {h, "members passed different layouts"};
+}
+
+Agreed agreed_dims(int s, int t) {
+  return {pair_key(s, t), "members passed different dims"};
+}
+
+Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed,
+             std::size_t count) {
+  // One MIN-allreduce gives the smallest verdict and, for each agreed value
+  // v, both the smallest v and the largest (as the smallest ~v).
+  std::uint64_t send[1 + 2 * kMaxAgreed], lo[1 + 2 * kMaxAgreed];
+  const std::size_t n = 1 + 2 * count;
+  send[0] = local.ok() ? 1 : 0;
+  // A rank with an error sends MIN's neutral element for the values, which
+  // may be meaningless on it.
+  constexpr std::uint64_t kNeutral = ~std::uint64_t{0};
+  for (std::size_t i = 0; i < count; ++i) {
+    send[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
+    send[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
+  }
+  if (Status st = mpi_status(
+          MPI_Allreduce(send, lo, static_cast<int>(n), MPI_UINT64_T, MPI_MIN, comm), what);
+      !st.ok())
     return st;
   if (!local.ok()) return local;
   if (lo[0] == 0)
     return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
-  if (lo[0] != -lo[1])
-    return {Errc::invalid_argument,
-            std::string(what) + ": members passed scratch sizes that select different paths"};
+  for (std::size_t i = 0; i < count; ++i)
+    if (lo[1 + 2 * i] != ~lo[2 + 2 * i])
+      return {Errc::invalid_argument, std::string(what) + ": " + agreed[i].differ};
   return {};
-}
-
-Status verdict(Status local, const char* what, bool on, MPI_Comm comm, int path) {
-  local = prefixed(what, std::move(local));
-  return on ? agree(comm, std::move(local), what, path) : local;
 }
 
 Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
@@ -77,20 +134,39 @@ Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* gr
     local = {Errc::invalid_argument, "Mesh::prepare: group list is null"};
   for (std::size_t i = 0; local.ok() && i < count; ++i)
     local = prefixed("Mesh::prepare", mesh.check_group(groups[i]));
-  // Every rank must split the same groups in the same order, so the lists
-  // must agree in length as well as in validity.
-  // One MIN-allreduce gives both the smallest and (negated) largest length.
-  const int n = count > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(count);
-  int verdict[3] = {local.ok() ? 1 : 0, n, -n};
-  int lo[3] = {0, 0, 0};
-  if (Status st = mpi_status(MPI_Allreduce(verdict, lo, 3, MPI_INT, MPI_MIN, comm), "Mesh::prepare");
-      !st.ok())
-    return st;
-  if (!local.ok()) return local;
-  if (lo[0] == 0) return {Errc::remote_error, "Mesh::prepare: another rank reported an error"};
-  if (lo[1] != -lo[2])
-    return {Errc::invalid_argument, "Mesh::prepare: ranks passed group lists of different lengths"};
-  return {};
+  // Every rank must split the same groups in the same order.
+  std::uint64_t list = 0;
+  for (std::size_t i = 0; local.ok() && i < count; ++i)
+    list = combine_key(list, agreed_group(groups[i]).value);
+  const Agreed agreed[] = {{count, "ranks passed group lists of different lengths"},
+                           {list, "ranks passed different group lists"}};
+  return agree(comm, std::move(local), "Mesh::prepare", agreed, 2);
+}
+
+Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const void* dst, std::size_t dst_bytes, std::size_t dst_need,
+                 const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need) {
+  using local::check_buffer;
+  using local::check_disjoint;
+  if (Status st = check_empty(mesh, what); !st.ok()) return st;
+  Status local;
+  if (mesh.size() != devices)
+    local = {Errc::mesh_mismatch, "the mesh has " + str(mesh.size()) + " devices, the plan " +
+                                      str(devices)};
+  if (local.ok()) local = check_buffer(src, src_bytes, src_need, "source");
+  if (local.ok()) local = check_buffer(dst, dst_bytes, dst_need, "destination");
+  if (local.ok()) local = check_buffer(workspace, workspace_bytes, workspace_need, "workspace");
+  if (local.ok()) local = check_disjoint(src, src_need, "source", dst, dst_need, "destination");
+  if (local.ok())
+    local = check_disjoint(src, src_need, "source", workspace, workspace_need, "workspace");
+  if (local.ok())
+    local = check_disjoint(dst, dst_need, "destination", workspace, workspace_need, "workspace");
+  // Ranks running different plans would wait for each other's steps.
+  std::uint64_t plan = mix(static_cast<std::uint64_t>(devices));
+  for (std::size_t need : {src_need, dst_need, workspace_need}) plan = combine_key(plan, need);
+  const Agreed agreed[] = {{plan, "ranks run plans of different sizes"}};
+  return verdict(std::move(local), what, mesh.size() > 1 && agreement, comm, agreed);
 }
 
 Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out) {
@@ -116,7 +192,8 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what) {
 Status check_count(std::size_t bytes, std::size_t max_message) {
   if (bytes > max_message)
     return {Errc::too_large,
-            "message of " + std::to_string(bytes) + " bytes exceeds MPI's int count"};
+            "message of " + std::to_string(bytes) + " bytes exceeds the backend's largest message of " +
+                std::to_string(max_message) + " bytes"};
   return {};
 }
 
@@ -204,9 +281,14 @@ Status check_all_permute(const MeshGeometry& mesh, MPI_Comm comm, bool agreement
                          const void* src, std::size_t src_bytes, void* dst,
                          std::size_t dst_bytes, std::size_t max_message, std::size_t* total) {
   if (Status st = check_empty(mesh, "all_permute"); !st.ok()) return st;
-  return verdict(check_permute_locally(mesh, recv_from, table_len, layout, src, src_bytes, dst,
-                                       dst_bytes, max_message, total),
-                 "all_permute", mesh.size() > 1 && agreement, comm);
+  Status local = check_permute_locally(mesh, recv_from, table_len, layout, src, src_bytes, dst,
+                                       dst_bytes, max_message, total);
+  // A table that differs on one rank makes ranks wait for messages never
+  // sent; a layout that differs, receive fewer bytes than were sent.
+  const Agreed agreed[] = {agreed_layout(layout),
+                           {local.ok() ? ints_key(recv_from, table_len) : 0,
+                            "ranks passed different tables"}};
+  return verdict(std::move(local), "all_permute", mesh.size() > 1 && agreement, comm, agreed);
 }
 
 }  // namespace redist::backend

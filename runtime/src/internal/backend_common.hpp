@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "redist/geometry.hpp"
@@ -22,27 +24,65 @@ Status prefixed(const char* what, Status st);
 Status check_empty(const MeshGeometry& mesh, const char* what);
 
 // The common part of Mesh::create: checks the arguments and the
-// communicator's size, then duplicates `comm` into *dup (its errors
-// returned, not fatal) and sets *rank to this process's rank in it.
+// communicator's size, agrees on the verdict and the axis sizes over
+// `comm`, then duplicates `comm` into *dup (its errors returned, not fatal)
+// and sets *rank to this process's rank in it.
 Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out,
                  MPI_Comm* dup, int* rank);
 
-// Combines the local verdict of every rank of `comm`: returns the local
-// error if there is one, remote_error if only another rank failed.  `path`
-// (0 or 1) must also agree: it says whether a rank uses MPI_IN_PLACE, which
-// MPI requires of all members or none.
-Status agree(MPI_Comm comm, Status local, const char* what, int path = 0);
+// One argument that every member of a call must pass alike, reduced to 64
+// bits (exactly where it fits, else hashed), and what to report when the
+// members' values differ (e.g. "members passed different layouts").
+struct Agreed {
+  std::uint64_t value;
+  const char* differ;
+};
 
-// A collective's verdict: `local` (its argument checks, whose messages do
-// not name it) prefixed with `what`, and agreed over `comm` (see agree)
-// when `on`: the group has more than one member and agreement is on.
-Status verdict(Status local, const char* what, bool on, MPI_Comm comm, int path = 0);
+// The most Agreed values one call may pass to agree().
+inline constexpr std::size_t kMaxAgreed = 4;
+
+// The digest h extended by v (order matters), and the 64-bit digest of n
+// ints (a permutation table, a group list).
+std::uint64_t combine_key(std::uint64_t h, std::uint64_t v);
+std::uint64_t ints_key(const int* values, std::size_t n);
+
+// Combines the local verdict of every rank of `comm` and checks that every
+// rank passed the same `agreed` values (at most kMaxAgreed), in one
+// allreduce: returns the local error if there is one, remote_error if only
+// another rank failed, and invalid_argument naming the first value that
+// differs between ranks.  The values of a rank with an error are ignored.
+Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed = nullptr,
+             std::size_t count = 0);
+
+// A call's verdict: `local` (its argument checks, whose messages do not
+// name it) prefixed with `what`, and agreed over `comm` (see agree) when
+// `on`: the mesh has more than one device and agreement is on.
+template <std::size_t N>
+Status verdict(Status local, const char* what, bool on, MPI_Comm comm, const Agreed (&agreed)[N]) {
+  static_assert(N <= kMaxAgreed, "agree() takes at most kMaxAgreed values");
+  local = prefixed(what, std::move(local));
+  return on ? agree(comm, std::move(local), what, agreed, N) : local;
+}
+
+// The values every group collective agrees on besides its own: the group
+// and the layout.
+Agreed agreed_group(Group g);
+Agreed agreed_layout(const Layout& layout);
+// all_gather's dim (t = 0), or all_to_all's source and target dims.
+Agreed agreed_dims(int s, int t = 0);
 
 // The checks of Mesh::prepare before any split: the list is valid on this
-// rank, and every rank of `comm` passed a valid list of the same length.
+// rank, and every rank of `comm` passed a valid list, the same one.
 // The verdict is always agreed, whatever the mesh's agreement setting.
 Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
                         std::size_t count);
+
+// The entry check of a generated run() (see check_run in mpi.hpp), over the
+// mesh communicator `comm`.
+Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const void* dst, std::size_t dst_bytes, std::size_t dst_need,
+                 const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need);
 
 // The MPI sub-communicator of rank's group g (member k is its rank k), with
 // errors returned.
@@ -58,9 +98,9 @@ const Cached* find_prepared(const std::vector<Cached>& cached, Group g) {
 }
 
 // Mesh::prepare over the mesh communicator `comm`: agrees on the list, then
-// for every group of size > 1 not yet in `cached`, in list order, splits
-// its MPI communicator and hands it to add(g, sub), which caches it (or
-// frees it and fails).  Stops at the first error.
+// for every group of size > 1 not yet in `cached`, in list order, calls
+// add(g), which creates the backend's communicator of g (a collective call
+// on every rank) and caches it.  Stops at the first error.
 template <class Cached, class Add>
 Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
                       std::size_t count, const std::vector<Cached>& cached, Add add) {
@@ -69,9 +109,7 @@ Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* grou
   for (std::size_t i = 0; i < count; ++i) {
     const Group g = groups[i];
     if (g.size == 1 || find_prepared(cached, g) != nullptr) continue;
-    MPI_Comm sub;
-    if (Status st = split_group(comm, mesh.rank(), g, &sub); !st.ok()) return st;
-    if (Status st = add(g, sub); !st.ok()) return st;
+    if (Status st = add(g); !st.ok()) return st;
   }
   return {};
 }

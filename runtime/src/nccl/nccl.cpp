@@ -91,10 +91,7 @@ void Mesh::release() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   // After MPI_Finalize freeing is erroneous; the handles died with MPI.
-  if (!finalized) {
-    for (Cached& c : groups_) MPI_Comm_free(&c.mpi);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   groups_.clear();
   comm_ = MPI_COMM_NULL;
   nccl_ = nullptr;
@@ -135,25 +132,22 @@ Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_
   return {};
 }
 
-Status Mesh::group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const {
+Status Mesh::group_comm(Group g, ncclComm_t* out) const {
   const Cached* c = find_prepared(groups_, g);
   if (c == nullptr) return not_prepared(g);
-  *mpi_out = c->mpi;
-  *nccl_out = c->nccl;
+  *out = c->nccl;
   return {};
 }
 
 Status Mesh::prepare(const Group* groups, std::size_t count) {
-  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g, MPI_Comm mpi) {
+  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g) {
     ncclComm_t sub = nullptr;
     if (Status st = nccl_status(ncclCommSplit(nccl_, group_member(rank(), g, 0), index_in(g), &sub,
                                               nullptr),
                                 nccl_, "Mesh::prepare: ncclCommSplit");
-        !st.ok()) {
-      MPI_Comm_free(&mpi);
+        !st.ok())
       return st;
-    }
-    groups_.push_back({g, mpi, sub});
+    groups_.push_back({g, sub});
     return Status{};
   });
 }
@@ -181,14 +175,14 @@ Status Mesh::synchronize() const {
 
 namespace {
 
-// Checks shared by every collective over a group: mesh, group, and its
-// communicators (none for a group of size 1).
-Status group_setup(const Mesh& mesh, Group g, const char* what, MPI_Comm* mpi, ncclComm_t* comm) {
-  if (Status st = check_collective(mesh, g, what); !st.ok()) return st;
-  *mpi = MPI_COMM_NULL;
+// The group checks of a collective, before its argument checks: the group
+// is valid and prepared; *comm is then its NCCL communicator (none for a
+// group of one).  Messages without the operation's name.
+Status group_setup(const Mesh& mesh, Group g, ncclComm_t* comm) {
   *comm = nullptr;
+  if (Status st = mesh.check_group(g); !st.ok()) return st;
   if (g.size == 1) return {};
-  return prefixed(what, mesh.group_comms(g, mpi, comm));
+  return mesh.group_comm(g, comm);
 }
 
 }  // namespace
@@ -204,14 +198,16 @@ Status dyn_slice(const Mesh& mesh, Group g, const Layout& layout, int dim, const
 Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
-  MPI_Comm mpi;
+  if (Status st = check_empty(mesh, "all_gather"); !st.ok()) return st;
   ncclComm_t comm;
-  if (Status st = group_setup(mesh, g, "all_gather", &mpi, &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
-  if (Status st = verdict(check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
-                                           scratch_bytes, all_gather_scratch_bytes(layout, dim, size),
-                                           kMaxMessage),
-                          "all_gather", g.size > 1 && mesh.agreement(), mpi);
+  if (local.ok())
+    local = check_all_gather(layout, dim, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, all_gather_scratch_bytes(layout, dim, size), kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim)};
+  if (Status st = verdict(std::move(local), "all_gather", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -231,14 +227,16 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
 Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
-  MPI_Comm mpi;
+  if (Status st = check_empty(mesh, "all_to_all"); !st.ok()) return st;
   ncclComm_t comm;
-  if (Status st = group_setup(mesh, g, "all_to_all", &mpi, &comm); !st.ok()) return st;
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
-  if (Status st = verdict(check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes,
-                                           scratch, scratch_bytes,
-                                           all_to_all_scratch_bytes(layout, s, t, size), kMaxMessage),
-                          "all_to_all", g.size > 1 && mesh.agreement(), mpi);
+  if (local.ok())
+    local = check_all_to_all(layout, s, t, size, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, all_to_all_scratch_bytes(layout, s, t, size), kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(s, t)};
+  if (Status st = verdict(std::move(local), "all_to_all", mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
       !st.ok())
     return st;
 
@@ -281,6 +279,15 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
   if (!unpack) return {};
   return prefixed("all_to_all",
                   cuda::concat_blocks(block, s, size, scratch, total, dst, total, stream));
+}
+
+Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+                 std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                 std::size_t workspace_bytes, std::size_t workspace_need) {
+  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+                            src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
+                            workspace_need);
 }
 
 Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len,
