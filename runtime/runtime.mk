@@ -37,7 +37,12 @@ define if_cmake_flag
 	else echo "$(strip $(3)): its tests skipped"; echo "$(strip $(4)): 0 passed, 0 failed, 1 skipped"; fi
 endef
 
-runtime: deps
+# The planner and OCaml's runtime as one object, linked into libredist_plan.
+.PHONY: plan-object
+plan-object: deps
+	@dune build -j 1 ./codegen/capi/redist_plan_ocaml.exe.o 2>&1
+
+runtime: deps plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)
 	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
 
