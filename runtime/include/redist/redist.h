@@ -26,6 +26,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* From C++: <mpi.h> without the deprecated MPI C++ bindings (as the
+ * runtime's redist/mpi_c.hpp), which need a library of their own. */
+#if defined(__cplusplus) && !defined(OMPI_SKIP_MPICXX)
+#define OMPI_SKIP_MPICXX 1
+#endif
+#if defined(__cplusplus) && !defined(MPICH_SKIP_MPICXX)
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #ifdef __cplusplus
