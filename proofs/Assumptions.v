@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof.
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -47,6 +47,9 @@ Print Assumptions lower_bound_recv_even.
 Print Assumptions exchange_sound.
 Print Assumptions exchange_recv_exact.
 Print Assumptions spread_holder_ok.
+Print Assumptions spread_holder_blockwise.
+Print Assumptions recv_messages_exact.
+Print Assumptions recv_cells_NoDup.
 
 (** The traffic lower bound. *)
 Print Assumptions lower_bound_sound.
@@ -62,3 +65,16 @@ Print Assumptions xcheck_recv_ge_bound.
 Print Assumptions plan_with_checked.
 Print Assumptions plan_with_correct.
 Print Assumptions plan_with_peak.
+
+(** Pending sums over any commutative monoid: Part 1 is the case with none. *)
+Print Assumptions holds_sholds_empty.
+Print Assumptions reduce_scatter_sound.
+Print Assumptions all_reduce_sound.
+Print Assumptions add_pending_sound.
+Print Assumptions sum_received_exact.
+Print Assumptions reduce_scatter_local_size.
+Print Assumptions reducing_exchange_sound.
+Print Assumptions reducing_exchange_recv_exact.
+Print Assumptions sum_step_type_wf.
+Print Assumptions sum_step_sound.
+Print Assumptions sum_plan_sound.

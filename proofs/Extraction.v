@@ -39,5 +39,6 @@ Extraction "redist_core.ml"
   candidate_refinements
   placed_at pmesh_wf index_of ceil_div block_size dim_block dev_box box_shape box_size
   box_global box_local box_has layout_wf layouts_wf pl_box pl_shapes missing overlap_size
-  recv_lower_bound exchange_wire exchange_received holders_of needers_of spread_holder
+  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_of needers_of spread_holder block_key
+  cuts dims_cuts cell_boxes recv_cells recv_messages
   even_problem largest_box xcheck exchange_busiest plan_with.
