@@ -7,6 +7,7 @@
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
+#  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
 #    interpreter and the generated header give identical bytes.
 set -u
@@ -96,6 +97,15 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c "code 2: mesh_mismatch" <<<"$msg")" -eq 4 ]; 
 else
   ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
 fi
+
+# README.md shows examples/capi/main.c (which test-runtime-install builds
+# from the installed prefix and runs) line for line.
+missing=0
+while IFS= read -r line; do
+  if [ -n "$line" ] && ! grep -qxF -- "    $line" README.md; then missing=$((missing + 1)); fi
+done <examples/capi/main.c
+if [ "$missing" -eq 0 ]; then ok "README.md shows examples/capi/main.c as it is"
+else ko "README.md lacks $missing lines of examples/capi/main.c"; fi
 
 tests/capi/differential.sh 50 >"$out/differential.log" 2>&1
 cat "$out/differential.log"
