@@ -4,13 +4,18 @@
 // run() and redist_plan_execute (planned at run time through redist.h) run
 // on the same source; their targets must be identical bytes on every rank,
 // and right (every element checked).  The C ABI's sizes must equal the
-// header's constants.  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
+// header's constants, and a bound executor's second run makes no
+// operator new and no malloc from this program's code (the runtime and the
+// interpreter; MPI's own are not counted: codegen/verify.hpp's counters,
+// as `redist run` uses them).  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#define REDIST_VERIFY_MAIN
 #include "all_problems.hpp"
+#include "verify.hpp"
 #include "redist/mpi.hpp"
 #include "boxes.h"
 #include "redist/redist.h"
@@ -62,10 +67,22 @@ std::string run_case(const Case& c, MPI_Comm comm, int rank) {
   if (st.ok())
     st = c.run(mesh, src.data(), src.size(), by_header.data(), by_header.size(), workspace.data(), c.workspace_bytes);
   if (!st.ok()) why = "the header's run: " + st.message();
-  if (int rc = redist_plan_execute(plan, comm, src.data(), src.size(), by_interpreter.data(), by_interpreter.size(),
-                                   workspace.data(), c.workspace_bytes, err, sizeof err);
-      rc != REDIST_OK)
-    why = "redist_plan_execute: code " + std::to_string(rc) + ": " + err;
+  redist_exec_t* exec = nullptr;
+  int rc = redist_plan_bind(plan, comm, &exec, err, sizeof err);
+  // The first run sets up MPI's channels; the second is counted.
+  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
+    redist_verify::news = 0;
+    redist_verify::own_mallocs = 0;
+    redist_verify::counting = repeat == 1;
+    rc = redist_exec_run(exec, src.data(), src.size(), by_interpreter.data(), by_interpreter.size(), workspace.data(),
+                         c.workspace_bytes, err, sizeof err);
+    redist_verify::counting = false;
+  }
+  redist_exec_free(exec);
+  if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
+  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
+    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
+          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
   if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
   if (why.empty()) {
     const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
@@ -108,7 +125,7 @@ int main(int argc, char** argv) {
         MPI_Recv(&why[0], len, MPI_CHAR, first, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
       if (failures == 0)
-        std::printf("ok %s: %s %s -> %s %s, identical bytes on %d ranks\n", c.name, c.mesh, c.from, c.to, c.dtype,
+        std::printf("ok %s: %s %s -> %s %s, identical bytes on %d ranks, no allocation\n", c.name, c.mesh, c.from, c.to, c.dtype,
                     c.devices);
       else
         std::printf("FAIL %s: %s %s -> %s %s: %d ranks failed, rank %d: %s\n", c.name, c.mesh, c.from, c.to, c.dtype,

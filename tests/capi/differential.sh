@@ -20,7 +20,7 @@ while IFS='|' read -r name mesh from to dtype _; do
     ko "$name: redist gen failed"
   fi
 done < <(_build/default/tests/cli/random_problems.exe "$count")
-if mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -I"$out" -Itests/capi $(capi_flags --cflags) tests/capi/differential.cpp \
+if mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -I"$out" -Itests/capi -Icodegen $(capi_flags --cflags) tests/capi/differential.cpp \
      $(capi_flags --libs) -o "$out/differential" 2>"$out/compile.log"; then
   while read -r verdict rest; do
     case "$verdict" in
