@@ -7,6 +7,7 @@
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
+#  - ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
 #    interpreter and the generated header give identical bytes.
@@ -96,6 +97,15 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c "code 2: mesh_mismatch" <<<"$msg")" -eq 4 ]; 
   ok "a plan for 6 devices on 4 ranks fails on every rank: $(grep -m1 "code 2" <<<"$msg")"
 else
   ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
+fi
+
+# libredist_plan.so from Python's ctypes on 6 ranks.
+ctypes_out=$(timeout 120 "${MPIRUN[@]}" -np 6 python3 tests/capi/ctypes_run.py _build/prefix/lib/libredist_plan.so \
+               </dev/null 2>&1)
+if grep -q "^ok ctypes: " <<<"$ctypes_out" && ! grep -q "^FAIL" <<<"$ctypes_out"; then
+  ok "${ctypes_out#ok }"
+else
+  ko "ctypes: $(head -c 1000 <<<"$ctypes_out")"
 fi
 
 # README.md shows examples/capi/main.c (which test-runtime-install builds

@@ -17,7 +17,8 @@ layout=(bin/redist include/redist/redist.hpp include/redist/mpi.hpp include/redi
         lib/libredist_common.a lib/libredist_mpi.a lib/cmake/redist/redistConfig.cmake
         lib/cmake/redist/redistConfigVersion.cmake lib/cmake/redist/redistTargets.cmake
         lib/pkgconfig/redist_mpi.pc share/man/man1/redist.1
-        include/redist/redist.h include/redist/interpreter.hpp lib/libredist_plan.a lib/pkgconfig/redist_plan.pc)
+        include/redist/redist.h include/redist/interpreter.hpp lib/libredist_plan.a lib/libredist_plan.so
+        lib/pkgconfig/redist_plan.pc)
 for c in $REDIST_SUBCOMMANDS; do layout+=("share/man/man1/redist-$c.1"); done
 # The NCCL backend is installed exactly when it was built.
 if [ -f _build/runtime/libredist_nccl.a ]; then
