@@ -46,7 +46,7 @@ runtime: deps plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)
 	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
 
-runtime-asan: deps
+runtime-asan: deps plan-object
 	$(call runtime_build,$(RUNTIME_ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DREDIST_SANITIZE=ON -DREDIST_NCCL=OFF,redist_runtime_tests)
 
 test-runtime: runtime
