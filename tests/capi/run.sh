@@ -7,6 +7,8 @@
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
+#  - threads_c: plans, box queries and frees from 4 threads at once equal
+#    the serial ones (the mutex around OCaml's runtime);
 #  - ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
@@ -18,9 +20,9 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c; do
+for prog in run_c query_c threads_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
-  mpicc "${CFLAGS[@]}" $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
+  mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
 done
 
@@ -98,6 +100,10 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c "code 2: mesh_mismatch" <<<"$msg")" -eq 4 ]; 
 else
   ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
 fi
+
+# Planning from 4 threads at once.
+if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
+else ko "threads: $threads_out"; fi
 
 # libredist_plan.so from Python's ctypes on 6 ranks.
 ctypes_out=$(timeout 120 "${MPIRUN[@]}" -np 6 python3 tests/capi/ctypes_run.py _build/prefix/lib/libredist_plan.so \
