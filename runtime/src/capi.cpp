@@ -210,21 +210,24 @@ void redist_plan_free(redist_plan_t* plan) {
   delete plan;
 }
 
-int redist_plan_devices(const redist_plan_t* plan) { return plan->devices; }
-int redist_plan_ndim(const redist_plan_t* plan) { return plan->ndim; }
-size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan->step_texts.size(); }
+// Queries of a null plan answer 0 or NULL.
+int redist_plan_devices(const redist_plan_t* plan) { return plan ? plan->devices : 0; }
+int redist_plan_ndim(const redist_plan_t* plan) { return plan ? plan->ndim : 0; }
+size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan ? plan->step_texts.size() : 0; }
 const char* redist_plan_step_text(const redist_plan_t* plan, size_t i) {
-  return i < plan->step_texts.size() ? plan->step_texts[i].c_str() : nullptr;
+  return plan && i < plan->step_texts.size() ? plan->step_texts[i].c_str() : nullptr;
 }
-const char* redist_plan_text(const redist_plan_t* plan) { return plan->text.c_str(); }
-const char* redist_plan_json(const redist_plan_t* plan) { return plan->json.c_str(); }
-const char* redist_plan_guarantees(const redist_plan_t* plan) { return plan->guarantees.c_str(); }
-uint64_t redist_plan_src_bytes(const redist_plan_t* plan) { return plan->src_bytes; }
-uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan->dst_bytes; }
-uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan->peak_bytes; }
-uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan->workspace_bytes; }
-uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan->recv_max_bytes; }
-uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) { return plan->lower_bound_recv_bytes; }
+const char* redist_plan_text(const redist_plan_t* plan) { return plan ? plan->text.c_str() : nullptr; }
+const char* redist_plan_json(const redist_plan_t* plan) { return plan ? plan->json.c_str() : nullptr; }
+const char* redist_plan_guarantees(const redist_plan_t* plan) { return plan ? plan->guarantees.c_str() : nullptr; }
+uint64_t redist_plan_src_bytes(const redist_plan_t* plan) { return plan ? plan->src_bytes : 0; }
+uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan ? plan->dst_bytes : 0; }
+uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan->peak_bytes : 0; }
+uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
+uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
+uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
+  return plan ? plan->lower_bound_recv_bytes : 0;
+}
 
 int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen) {

@@ -61,7 +61,8 @@ int redist_plan_create(const char* mesh, const char* from, const char* to, const
                        redist_plan_t** out, char* err, size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
-/* Queries.  Strings belong to the plan and live as long as it. */
+/* Queries.  Strings belong to the plan and live as long as it.  A NULL
+ * plan answers 0 or NULL. */
 int redist_plan_devices(const redist_plan_t* plan);          /* the mesh's device count */
 int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dimensions */
 size_t redist_plan_num_steps(const redist_plan_t* plan);
