@@ -7,6 +7,8 @@
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
+#  - misuse_c: null arguments, a rank out of range, one rank's short
+#    buffer (every rank fails, none hangs) on 6 ranks;
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
 #  - ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
@@ -20,7 +22,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c; do
+for prog in run_c query_c threads_c misuse_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -99,6 +101,14 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c "code 2: mesh_mismatch" <<<"$msg")" -eq 4 ]; 
   ok "a plan for 6 devices on 4 ranks fails on every rank: $(grep -m1 "code 2" <<<"$msg")"
 else
   ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
+fi
+
+# Misuse on 6 ranks: 7 checks on every rank (misuse_c.c), none hangs.
+misuse_out=$(timeout 120 "${MPIRUN[@]}" -np 6 "$out/misuse_c" </dev/null 2>&1)
+if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 42 ] && ! grep -q '^FAIL' <<<"$misuse_out"; then
+  ok "misuse: null arguments, null plan, rank out of range, one rank's short dst fails on all 6 ranks, then a run works"
+else
+  ko "misuse: $(grep -v '^ok' <<<"$misuse_out" | head -c 1500)"
 fi
 
 # Planning from 4 threads at once.
