@@ -69,10 +69,14 @@ let cpu f =
 (* CPU seconds for `redist plan` (planner, checker and report) and for
    `redist check` on the plan file it prints. *)
 let plan_and_check q =
-  let p = Redist_cli.Problem.make ~mesh:q.mesh ~from:q.from ~to_:q.to_ ~dtype:None in
-  (* what `redist plan` and `redist check --plan` run: the default strategy
+  (* what `redist plan` and `redist check --plan` run: reading the problem,
+     the default strategy
      (auto, which weighs the exchange too), then the printed plan checked *)
-  let plan_s, (r, guarantees) = cpu (fun () -> Redist_cli.Planning.choose p) in
+  let plan_s, (p, (r, guarantees)) =
+    cpu (fun () ->
+        let p = Redist_cli.Problem.make ~mesh:q.mesh ~from:q.from ~to_:q.to_ ~dtype:None in
+        (p, Redist_cli.Planning.choose p))
+  in
   let title = "redist plan" in
   let text =
     match r with
