@@ -79,3 +79,4 @@ Print Assumptions collective_pending_sound.
 Print Assumptions reducing_exchange_to_sound.
 Print Assumptions reducing_exchange_to_recv.
 Print Assumptions sum_lower_bound.
+Print Assumptions reducing_exchange_recv_ge.

@@ -394,3 +394,53 @@ Proof.
     injection E as E. apply in_box_indices in Hl'.
     simpl in Hi. rewrite <- E, box_global_has in Hi by exact Hl'. discriminate.
 Qed.
+
+(** ** The reducing exchange is such a step *)
+
+Lemma reducing_exchange_valid : forall S ps T h, pl_pending_wf S ps = true -> returns_holders S T h ->
+  valid_sum_map (pl_shapes S) (pl_shapes T) (reducing_sources S ps T h).
+Proof.
+  intros S ps T h Hw Hh r s' Hs' l Hl src Hsrc.
+  destruct (pl_pending_wf_parts S ps Hw) as [HL Hps].
+  destruct (layout_parts S HL) as [Hm [Hlen [Hnd Htm]]].
+  unfold pl_shapes in Hs'. destruct (pl_box T r) as [b|] eqn:Hb; [| discriminate].
+  injection Hs' as Hs'. subst s'.
+  set (i := box_global b l).
+  pose proof (Hh r b i Hb (box_global_has b l Hl)) as Hi.
+  unfold reducing_sources in Hsrc. rewrite Hb in Hsrc. fold i in Hsrc.
+  unfold pl_box in Hi. destruct (index_of (h r i) (pm_ranks (ly_mesh S))) as [k|] eqn:Hk;
+    [| discriminate].
+  simpl in Hi. destruct (index_of_Some _ _ _ Hk) as [Hkl _].
+  set (c := device_of_rank (ly_m S) k) in *.
+  assert (Hc : device_in (ly_m S) c) by (apply device_of_rank_in; [exact Hm | lia]).
+  apply in_map_iff in Hsrc. destruct Hsrc as [c' [<- Hc']]. simpl.
+  assert (Hc'in : device_in (ly_m S) c') by (apply (members_in _ _ _ _ _ Hc Hc')).
+  assert (Hrk : rank (ly_m S) c' < length (pm_ranks (ly_mesh S)))
+    by (rewrite Hlen; apply rank_lt; assumption).
+  assert (Hbox : dev_box (ly_m S) (ly_ty S) c' = dev_box (ly_m S) (ly_ty S) c).
+  { apply dev_box_ext. intros x Hx. apply (members_agree _ _ _ _ _ Hc').
+    destruct (memb x ps) eqn:Hxp; [| reflexivity]. exfalso. exact (Hps x Hxp Hx). }
+  exists (box_shape (dev_box (ly_m S) (ly_ty S) c)). split.
+  - unfold pl_shapes, pl_box, world_rank. rewrite index_of_nth by assumption. simpl.
+    rewrite <- Hbox. f_equal. f_equal. apply dev_box_ext. intros x Hx.
+    apply device_of_rank_rank; [exact Hm | exact Hc'in | apply Htm; exact Hx].
+  - rewrite Hbox. apply box_has_local. exact Hi.
+Qed.
+
+(** No holder choice makes the reducing exchange receive less than the bound. *)
+Theorem reducing_exchange_recv_ge : forall S ps T h r,
+  pl_pending_wf S ps = true -> returns_holders S T h ->
+  length (sum_needy S ps T r) <= reducing_received S ps T h r.
+Proof.
+  intros S ps T h r Hw Hh.
+  pose proof (sum_lower_bound S ps T (pl_shapes S) [(reducing_sources S ps T h, pl_shapes T)] r Hw)
+    as H.
+  simpl in H. unfold reducing_received.
+  replace (length (filter _ _)) with (length (foreign_sources (reducing_sources S ps T h) (pl_shapes T) r) + 0)
+    by (rewrite Nat.add_0_r; reflexivity).
+  apply H.
+  - split; [apply reducing_exchange_valid; assumption | exact I].
+  - reflexivity.
+  - reflexivity.
+  - intros M g st Hst. apply (reducing_exchange_sound M S ps T h g st Hw Hh Hst).
+Qed.
