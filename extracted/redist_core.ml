@@ -1436,30 +1436,127 @@ let exchange_wire s t h r l =
 let exchange_received s t h r =
   wire_received (exchange_wire s t h) (pl_shapes t) r
 
+(** val mesh_boxes : layout -> (int * box) list **)
+
+let mesh_boxes l =
+  map (fun k -> ((nth k l.ly_mesh.pm_ranks 0),
+    (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
+    (seq 0 (length l.ly_mesh.pm_ranks))
+
+(** val holders_in : (int * box) list -> int list -> int list **)
+
+let holders_in boxes_S i =
+  map fst (filter (fun wb -> box_has (snd wb) i) boxes_S)
+
 (** val holders_of : layout -> int list -> int list **)
 
 let holders_of s i =
-  filter (fun s0 -> has_opt (pl_box s s0) i) s.ly_mesh.pm_ranks
+  holders_in (mesh_boxes s) i
+
+(** val needers_in :
+    (int * box) list -> (int * box) list -> int list -> int list **)
+
+let needers_in boxes_S boxes_T i =
+  let hs = holders_in boxes_S i in
+  map fst
+    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
+      boxes_T)
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
 let needers_of s t i =
-  filter (fun r ->
-    (&&) (has_opt (pl_box t r) i) (negb (has_opt (pl_box s r) i)))
-    t.ly_mesh.pm_ranks
+  needers_in (mesh_boxes s) (mesh_boxes t) i
 
-(** val spread_holder : layout -> layout -> holder_choice **)
+(** val spread_in :
+    (int * box) list -> (int * box) list -> layout -> holder_choice **)
 
-let spread_holder s t r i =
+let spread_in boxes_S boxes_T s r i =
   if has_opt (pl_box s r) i
   then r
-  else let hs = holders_of s i in
+  else let hs = holders_in boxes_S i in
        let k =
-         match index_of r (needers_of s t i) with
+         match index_of r (needers_in boxes_S boxes_T i) with
          | Some k -> k
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+(** val spread_holder : layout -> layout -> holder_choice **)
+
+let spread_holder s t =
+  spread_in (mesh_boxes s) (mesh_boxes t) s
+
+(** val block_key : mesh -> ty -> int list -> int list **)
+
+let rec block_key m t i =
+  match t with
+  | [] -> []
+  | d :: t' ->
+    (match i with
+     | [] -> []
+     | x :: i' ->
+       ((fun a b -> if b = 0 then 0 else a / b) x (block_size m d)) :: 
+         (block_key m t' i'))
+
+(** val cuts : int -> int -> int -> int -> int -> (int * int) list **)
+
+let rec cuts fuel lo hi bs bt =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (<) lo hi
+    then let next =
+           Stdlib.min hi
+             (Stdlib.min
+               (( * ) (Stdlib.Int.succ
+                 ((fun a b -> if b = 0 then 0 else a / b) lo bs)) bs)
+               (( * ) (Stdlib.Int.succ
+                 ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt))
+         in
+         (lo,
+         ((fun a b -> Stdlib.max 0 (a - b)) next lo)) :: (cuts f next hi bs
+                                                           bt)
+    else [])
+    fuel
+
+(** val dims_cuts : box -> int list -> int list -> (int * int) list list **)
+
+let rec dims_cuts tb bss bts =
+  match tb with
+  | [] -> []
+  | p :: tb' ->
+    let (lo, n) = p in
+    (match bss with
+     | [] -> []
+     | bs :: bss' ->
+       (match bts with
+        | [] -> []
+        | bt :: bts' ->
+          (cuts n lo ((+) lo n) (Stdlib.max (Stdlib.Int.succ 0) bs)
+            (Stdlib.max (Stdlib.Int.succ 0) bt)) :: (dims_cuts tb' bss' bts')))
+
+(** val cell_boxes : (int * int) list list -> box list **)
+
+let rec cell_boxes = function
+| [] -> [] :: []
+| ivs :: rest ->
+  flat_map (fun iv -> map (fun x -> iv :: x) (cell_boxes rest)) ivs
+
+(** val recv_cells : layout -> layout -> int -> box list **)
+
+let recv_cells s t r =
+  match pl_box t r with
+  | Some tb ->
+    cell_boxes
+      (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
+        (map (block_size (ly_m t)) t.ly_ty))
+  | None -> []
+
+(** val recv_messages : layout -> layout -> int -> (int * box) list **)
+
+let recv_messages s t r =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t r)
 
 type strategy =
 | StratCollectives

@@ -396,11 +396,32 @@ val exchange_wire : layout -> layout -> holder_choice -> wire_map
 
 val exchange_received : layout -> layout -> holder_choice -> int -> int
 
+val mesh_boxes : layout -> (int * box) list
+
+val holders_in : (int * box) list -> int list -> int list
+
 val holders_of : layout -> int list -> int list
+
+val needers_in : (int * box) list -> (int * box) list -> int list -> int list
 
 val needers_of : layout -> layout -> int list -> int list
 
+val spread_in :
+  (int * box) list -> (int * box) list -> layout -> holder_choice
+
 val spread_holder : layout -> layout -> holder_choice
+
+val block_key : mesh -> ty -> int list -> int list
+
+val cuts : int -> int -> int -> int -> int -> (int * int) list
+
+val dims_cuts : box -> int list -> int list -> (int * int) list list
+
+val cell_boxes : (int * int) list list -> box list
+
+val recv_cells : layout -> layout -> int -> box list
+
+val recv_messages : layout -> layout -> int -> (int * box) list
 
 type strategy =
 | StratCollectives

@@ -47,6 +47,9 @@ Print Assumptions lower_bound_recv_even.
 Print Assumptions exchange_sound.
 Print Assumptions exchange_recv_exact.
 Print Assumptions spread_holder_ok.
+Print Assumptions spread_holder_blockwise.
+Print Assumptions recv_messages_exact.
+Print Assumptions recv_cells_NoDup.
 
 (** The traffic lower bound. *)
 Print Assumptions lower_bound_sound.

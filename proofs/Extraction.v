@@ -39,6 +39,8 @@ Extraction "redist_core.ml"
   candidate_refinements
   placed_at pmesh_wf index_of ceil_div block_size dim_block dev_box box_shape box_size
   box_global box_local box_has layout_wf layouts_wf pl_box pl_shapes missing overlap_size
-  recv_lower_bound exchange_wire exchange_received holders_of needers_of spread_holder
+  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_in holders_of needers_in needers_of
+  spread_in spread_holder block_key
+  cuts dims_cuts cell_boxes recv_cells recv_messages
   even_problem largest_box xcheck exchange_busiest plan_with
   pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size.

@@ -112,6 +112,9 @@ Proof.
   - rewrite IH by (assumption || lia). reflexivity.
 Qed.
 
+Lemma in_seq0 : forall r n, In r (seq 0 n) <-> r < n.
+Proof. intros r n. rewrite in_seq. lia. Qed.
+
 Lemma index_of_seq0 : forall n w, index_of w (seq 0 n) = if w <? n then Some w else None.
 Proof.
   intros n w. destruct (Nat.ltb_spec w n) as [Hw | Hw].

@@ -67,9 +67,6 @@ Proof.
     apply exchange_sound; [| exact Hst]. apply spread_holder_ok. exact Hwf.
 Qed.
 
-Lemma in_seq0 : forall r n, In r (seq 0 n) <-> r < n.
-Proof. intros r n. rewrite in_seq. lia. Qed.
-
 Lemma even_problem_rank : forall S T r, even_problem S T = true ->
   In r (pm_ranks (ly_mesh T)) -> r < mesh_size (ly_m S).
 Proof.

@@ -150,7 +150,9 @@ Status Mesh::group_comm(Group g, MPI_Comm* out) const {
 }
 
 Status Mesh::prepare(const Group* groups, std::size_t count) {
-  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g, MPI_Comm sub) {
+  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g) {
+    MPI_Comm sub;
+    if (Status st = split_group(comm_, rank(), g, &sub); !st.ok()) return st;
     groups_.push_back({g, sub});
     return Status{};
   });

@@ -184,7 +184,7 @@ void global_element(const std::vector<std::size_t>& pos, const std::vector<std::
   for (std::size_t b = 0; b < elem; ++b) out[b] = label(-1, lin, b, 7);
 }
 
-// The local array that `rank` holds under `type` (semantics.md: the box at
+// The local array that `rank` holds under `type` (docs/model.md: the box at
 // off_d = n_d * idx_d(c)), computed from the global array.
 std::vector<unsigned char> box(const std::vector<int>& axes, const Type& type,
                                const std::vector<std::size_t>& global, std::size_t elem, int rank) {
@@ -297,7 +297,7 @@ void run_plan(const std::vector<int>& axes, const std::vector<std::size_t>& glob
     if (c != kPoison) return t.fail(name + ": wrote past the workspace");
 }
 
-// semantics.md's worked example on every mesh {x:a, y:b} with a*b ranks:
+// docs/model.md's worked example on every mesh {x:a, y:b} with a*b ranks:
 // [{x}] -> dyn_slice(0, y) -> [{x,y}] -> all_permute -> [{y,x}] -> all_gather(0) -> [{y}],
 // with a second, unsharded dimension.
 void worked_example(Tally& t) {

@@ -77,10 +77,11 @@ namespace redist::nccl {
 // A mesh of devices: one rank per GPU.  Owns a duplicate of the MPI
 // communicator, an NCCL communicator over all ranks (created with
 // ncclCommInitRank from an id broadcast over MPI), and per prepared group an
-// MPI and an NCCL sub-communicator (ncclCommSplit of the mesh's).  The
-// stream belongs to the caller and must outlive the mesh's use.  Move-only;
-// the destructor destroys the NCCL communicators and frees the MPI ones
-// (the mesh must be destroyed before MPI_Finalize to free those).  A
+// NCCL sub-communicator (ncclCommSplit of the mesh's); agreement runs on the
+// MPI communicator.  The stream belongs to the caller and must outlive the
+// mesh's use.  Move-only; the destructor destroys the NCCL communicators and
+// frees the MPI one (the mesh must be destroyed before MPI_Finalize to free
+// it).  A
 // moved-from or default-constructed Mesh is empty and every call on it
 // fails with invalid_argument.
 class Mesh : public MeshGeometry {
@@ -116,9 +117,9 @@ class Mesh : public MeshGeometry {
   MPI_Comm comm() const { return comm_; }
   ncclComm_t nccl_comm() const { return nccl_; }
 
-  // The cached communicators of a prepared group of size > 1 (member k is
-  // rank k in both).  mesh_mismatch if g was not prepared.
-  Status group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const;
+  // The cached NCCL communicator of a prepared group of size > 1 (member k
+  // is its rank k).  mesh_mismatch if g was not prepared.
+  Status group_comm(Group g, ncclComm_t* out) const;
 
   // Waits for everything enqueued on the stream; reports a CUDA error or an
   // asynchronous NCCL error of any of the mesh's communicators.
@@ -127,7 +128,6 @@ class Mesh : public MeshGeometry {
  private:
   struct Cached {
     Group group;
-    MPI_Comm mpi;
     ncclComm_t nccl;
   };
   void release() noexcept;

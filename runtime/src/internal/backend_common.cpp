@@ -69,7 +69,6 @@ std::uint64_t mix(std::uint64_t h) {
   return h ^ (h >> 31);
 }
 
-
 // Two ints exactly, in one word.
 std::uint64_t pair_key(int a, int b) {
   return static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b);
@@ -103,27 +102,27 @@ Agreed agreed_dims(int s, int t) {
 
 Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed,
              std::size_t count) {
-  // One MIN-allreduce gives, for the verdict and each agreed value v, both
-  // the smallest v and the largest (as the smallest ~v).
-  std::uint64_t send[2 * (1 + kMaxAgreed)], lo[2 * (1 + kMaxAgreed)];
-  const std::size_t n = 2 * (1 + count);
+  // One MIN-allreduce gives the smallest verdict and, for each agreed value
+  // v, both the smallest v and the largest (as the smallest ~v).
+  std::uint64_t send[1 + 2 * kMaxAgreed], lo[1 + 2 * kMaxAgreed];
+  const std::size_t n = 1 + 2 * count;
   send[0] = local.ok() ? 1 : 0;
-  send[1] = ~send[0];
   // A rank with an error sends MIN's neutral element for the values, which
   // may be meaningless on it.
   constexpr std::uint64_t kNeutral = ~std::uint64_t{0};
   for (std::size_t i = 0; i < count; ++i) {
-    send[2 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
-    send[3 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
+    send[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
+    send[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
   }
-  if (Status st = mpi_status(MPI_Allreduce(send, lo, static_cast<int>(n), MPI_UINT64_T, MPI_MIN, comm), what);
+  if (Status st = mpi_status(
+          MPI_Allreduce(send, lo, static_cast<int>(n), MPI_UINT64_T, MPI_MIN, comm), what);
       !st.ok())
     return st;
   if (!local.ok()) return local;
   if (lo[0] == 0)
     return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
   for (std::size_t i = 0; i < count; ++i)
-    if (lo[2 + 2 * i] != ~lo[3 + 2 * i])
+    if (lo[1 + 2 * i] != ~lo[2 + 2 * i])
       return {Errc::invalid_argument, std::string(what) + ": " + agreed[i].differ};
   return {};
 }
@@ -193,7 +192,8 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what) {
 Status check_count(std::size_t bytes, std::size_t max_message) {
   if (bytes > max_message)
     return {Errc::too_large,
-            "message of " + std::to_string(bytes) + " bytes exceeds MPI's int count"};
+            "message of " + std::to_string(bytes) + " bytes exceeds the backend's largest message of " +
+                std::to_string(max_message) + " bytes"};
   return {};
 }
 

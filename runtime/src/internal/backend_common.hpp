@@ -98,9 +98,9 @@ const Cached* find_prepared(const std::vector<Cached>& cached, Group g) {
 }
 
 // Mesh::prepare over the mesh communicator `comm`: agrees on the list, then
-// for every group of size > 1 not yet in `cached`, in list order, splits
-// its MPI communicator and hands it to add(g, sub), which caches it (or
-// frees it and fails).  Stops at the first error.
+// for every group of size > 1 not yet in `cached`, in list order, calls
+// add(g), which creates the backend's communicator of g (a collective call
+// on every rank) and caches it.  Stops at the first error.
 template <class Cached, class Add>
 Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
                       std::size_t count, const std::vector<Cached>& cached, Add add) {
@@ -109,9 +109,7 @@ Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* grou
   for (std::size_t i = 0; i < count; ++i) {
     const Group g = groups[i];
     if (g.size == 1 || find_prepared(cached, g) != nullptr) continue;
-    MPI_Comm sub;
-    if (Status st = split_group(comm, mesh.rank(), g, &sub); !st.ok()) return st;
-    if (Status st = add(g, sub); !st.ok()) return st;
+    if (Status st = add(g); !st.ok()) return st;
   }
   return {};
 }

@@ -91,10 +91,7 @@ void Mesh::release() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   // After MPI_Finalize freeing is erroneous; the handles died with MPI.
-  if (!finalized) {
-    for (Cached& c : groups_) MPI_Comm_free(&c.mpi);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   groups_.clear();
   comm_ = MPI_COMM_NULL;
   nccl_ = nullptr;
@@ -135,25 +132,22 @@ Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_
   return {};
 }
 
-Status Mesh::group_comms(Group g, MPI_Comm* mpi_out, ncclComm_t* nccl_out) const {
+Status Mesh::group_comm(Group g, ncclComm_t* out) const {
   const Cached* c = find_prepared(groups_, g);
   if (c == nullptr) return not_prepared(g);
-  *mpi_out = c->mpi;
-  *nccl_out = c->nccl;
+  *out = c->nccl;
   return {};
 }
 
 Status Mesh::prepare(const Group* groups, std::size_t count) {
-  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g, MPI_Comm mpi) {
+  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g) {
     ncclComm_t sub = nullptr;
     if (Status st = nccl_status(ncclCommSplit(nccl_, group_member(rank(), g, 0), index_in(g), &sub,
                                               nullptr),
                                 nccl_, "Mesh::prepare: ncclCommSplit");
-        !st.ok()) {
-      MPI_Comm_free(&mpi);
+        !st.ok())
       return st;
-    }
-    groups_.push_back({g, mpi, sub});
+    groups_.push_back({g, sub});
     return Status{};
   });
 }
@@ -188,8 +182,7 @@ Status group_setup(const Mesh& mesh, Group g, ncclComm_t* comm) {
   *comm = nullptr;
   if (Status st = mesh.check_group(g); !st.ok()) return st;
   if (g.size == 1) return {};
-  MPI_Comm unused;
-  return mesh.group_comms(g, &unused, comm);
+  return mesh.group_comm(g, comm);
 }
 
 }  // namespace
