@@ -86,3 +86,4 @@ Print Assumptions reducing_exchange_recv_ge.
 Print Assumptions sum_plan_recv_ge_bound.
 Print Assumptions pplan_sound.
 Print Assumptions pplan_recv_ge_bound.
+Print Assumptions pstep_received_closed_form.

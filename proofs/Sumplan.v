@@ -83,6 +83,13 @@ Fixpoint pplan_received (m : mesh) (p : pty) (ss : list pstep) (r : nat) : nat :
       end
   end.
 
+(** The closed form of [pstep_received] (proven equal), [p'] the type after the step. *)
+Definition pstep_recv_count (m : mesh) (p p' : pty) (s : pstep) (r : nat) : nat :=
+  match s with
+  | PCollective k => recv_count m (fst p) k r
+  | PSum k => sum_recv_count m p' k
+  end.
+
 (** ** Soundness *)
 
 Section Plans.
@@ -112,6 +119,17 @@ Proof.
       destruct p as [t ps]. simpl in *. eapply collective_pending_sound; eassumption.
     + destruct (sum_step_type m p k) as [p2|] eqn:E; [| discriminate]. inversion Hs. subst p2.
       eapply sum_step_sound; eassumption.
+Qed.
+
+Theorem pstep_received_closed_form : forall p s p' r, pty_wf m p = true -> r < mesh_size m ->
+  pstep_type m p s = OK p' -> pstep_received m p s r = pstep_recv_count m p p' s r.
+Proof.
+  intros p [k | k] p' r Hw Hr Hs; simpl in Hs |- *.
+  - destruct (step_type m (fst p) k) as [t'|] eqn:Hk; [| discriminate].
+    destruct p as [t ps]. destruct (pty_wf_elim m t ps Hw) as [Ht _].
+    eapply received_closed_form; eassumption.
+  - destruct (sum_step_type m p k) as [p2|] eqn:E; [| discriminate]. inversion Hs. subst p2.
+    apply sum_received_exact; assumption.
 Qed.
 
 (** ** The lower bound *)
