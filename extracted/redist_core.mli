@@ -336,6 +336,10 @@ type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 
 val placed_at : mesh -> int -> pmesh
 
+val increasingb : int list -> bool
+
+val ranks_distinct : int list -> bool
+
 val pmesh_wf : pmesh -> bool
 
 val index_of : int -> int list -> int option
@@ -437,6 +441,10 @@ val pairs_eqb : (int * int) list -> (int * int) list -> bool
 val even_problem : layout -> layout -> bool
 
 val largest_box : layout -> int
+
+val exchange_recv : layout -> layout -> int -> int
+
+val largest_boxes : layout -> layout -> int * int
 
 type xcheck_error =
 | NotOneEvenMesh
