@@ -1845,3 +1845,43 @@ let pl_pending_wf l ps =
 
 let group_size m ps =
   prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))
+
+type pstep =
+| PCollective of collective
+| PSum of sum_step
+
+type pstep_error =
+| CollectiveError of step_error
+| SumError of sum_error
+| MovesPending of collective
+
+(** val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res **)
+
+let pstep_type m p = function
+| PCollective k ->
+  (match step_type m (fst p) k with
+   | OK t' ->
+     if pty_wf m (t', (snd p))
+     then OK (t', (snd p))
+     else Error (MovesPending k)
+   | Error e -> Error (CollectiveError e))
+| PSum k ->
+  (match sum_step_type m p k with
+   | OK p' -> OK p'
+   | Error e -> Error (SumError e))
+
+(** val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res **)
+
+let rec pplan_type m p = function
+| [] -> OK p
+| s :: ss' ->
+  (match pstep_type m p s with
+   | OK p' -> pplan_type m p' ss'
+   | Error e -> Error e)
+
+(** val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int **)
+
+let pstep_recv_count m p p' s r =
+  match s with
+  | PCollective k -> recv_count m (fst p) k r
+  | PSum k -> sum_recv_count m p' k

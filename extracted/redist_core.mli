@@ -489,3 +489,18 @@ val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
 val pl_pending_wf : layout -> axis list -> bool
 
 val group_size : mesh -> axis list -> int
+
+type pstep =
+| PCollective of collective
+| PSum of sum_step
+
+type pstep_error =
+| CollectiveError of step_error
+| SumError of sum_error
+| MovesPending of collective
+
+val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
+
+val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
+
+val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
