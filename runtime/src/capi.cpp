@@ -4,12 +4,15 @@
 // that the interpreter runs without OCaml.
 #include "redist/redist.h"
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <mutex>
 #include <new>
 #include <string>
 #include <vector>
+
+#include <signal.h>
 
 #include "redist/interpreter.hpp"
 
@@ -61,7 +64,18 @@ const value* ocaml_function(const char* name) {
   if (!started) {
     static char program_name[] = "libredist_plan";
     static char* argv[] = {program_name, nullptr};
+    // OCaml's runtime takes SIGSEGV (and an alternate signal stack) to turn
+    // a stack overflow into an exception; the host program's own handler
+    // (MPI's, Python's, the JVM's) is put back: a library must not change
+    // the process's signal handling.  The planner's recursion is bounded
+    // by the input limits.
+    struct sigaction host_segv;
+    stack_t host_stack;
+    sigaction(SIGSEGV, nullptr, &host_segv);
+    sigaltstack(nullptr, &host_stack);
     caml_startup(argv);
+    sigaction(SIGSEGV, &host_segv, nullptr);
+    sigaltstack(&host_stack, nullptr);
     started = true;
   }
   return caml_named_value(name);

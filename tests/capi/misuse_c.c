@@ -1,9 +1,12 @@
-/* Misuse of redist/redist.h, under mpirun -np 6: null arguments give code 2
+/* Misuse of redist/redist.h, under mpirun -np 6: the first plan leaves the
+ * host's SIGSEGV handler (Open MPI's) in place; null arguments give code 2
  * and a message, queries of a null plan answer 0 or NULL, and a destination
  * one byte short on rank 3 only makes every rank's redist_exec_run fail
  * (rank 3: buffer_too_small, code 2; the others: remote_error, code 4), none
  * hangs, and the next correct run works.  Each rank prints "ok ..." or
  * "FAIL ..." lines. */
+#define _POSIX_C_SOURCE 200809L  /* sigaction */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +28,12 @@ int main(int argc, char** argv) {
   expect(rc == REDIST_ERR_BAD_INPUT && plan == NULL && strstr(err, "null") != NULL, "null mesh: code 2", err);
   expect(redist_plan_num_steps(NULL) == 0 && redist_plan_json(NULL) == NULL && redist_plan_workspace_bytes(NULL) == 0,
          "queries of a null plan answer 0 or NULL", NULL);
+  struct sigaction before, after;
+  sigaction(SIGSEGV, NULL, &before);
   rc = redist_plan_create("{x:2, y:3}", "[3{x}6]", "[2{y}6]", NULL, &plan, err, sizeof err);
+  sigaction(SIGSEGV, NULL, &after);
+  expect(before.sa_handler == after.sa_handler && before.sa_flags == after.sa_flags,
+         "the host's SIGSEGV handler is kept", NULL);
   if (rc != REDIST_OK) {
     expect(0, "redist_plan_create", err);
     MPI_Finalize();

@@ -7,7 +7,7 @@
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
-#  - misuse_c: null arguments, a rank out of range, one rank's short
+#  - misuse_c: the host's SIGSEGV handler kept, null arguments, a rank out of range, one rank's short
 #    buffer (every rank fails, none hangs) on 6 ranks;
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
@@ -103,10 +103,10 @@ else
   ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
 fi
 
-# Misuse on 6 ranks: 7 checks on every rank (misuse_c.c), none hangs.
+# Misuse on 6 ranks: 8 checks on every rank (misuse_c.c), none hangs.
 misuse_out=$(timeout 120 "${MPIRUN[@]}" -np 6 "$out/misuse_c" </dev/null 2>&1)
-if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 42 ] && ! grep -q '^FAIL' <<<"$misuse_out"; then
-  ok "misuse: null arguments, null plan, rank out of range, one rank's short dst fails on all 6 ranks, then a run works"
+if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 48 ] && ! grep -q '^FAIL' <<<"$misuse_out"; then
+  ok "misuse: the host's SIGSEGV handler kept, null arguments, null plan, rank out of range, one rank's short dst fails on all 6 ranks, then a run works"
 else
   ko "misuse: $(grep -v '^ok' <<<"$misuse_out" | head -c 1500)"
 fi

@@ -12,7 +12,8 @@
  * NUL-terminated when errlen > 0; err may be NULL when errlen is 0).
  *
  * Global state and threads: the first redist_plan_create starts OCaml's
- * runtime once for the process (it is never stopped).  Every call that
+ * runtime once for the process (it is never stopped; the SIGSEGV handler and
+ * alternate signal stack it would install are put back as they were).  Every call that
  * enters OCaml (redist_plan_create, redist_plan_src_box / _tgt_box,
  * redist_plan_free) holds one process-wide mutex, so they may be called
  * from any thread, one at a time in effect.  A plan is immutable after
