@@ -1443,31 +1443,48 @@ let mesh_boxes l =
     (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
     (seq 0 (length l.ly_mesh.pm_ranks))
 
+(** val holders_in : (int * box) list -> int list -> int list **)
+
+let holders_in boxes_S i =
+  map fst (filter (fun wb -> box_has (snd wb) i) boxes_S)
+
 (** val holders_of : layout -> int list -> int list **)
 
 let holders_of s i =
-  map fst (filter (fun wb -> box_has (snd wb) i) (mesh_boxes s))
+  holders_in (mesh_boxes s) i
+
+(** val needers_in :
+    (int * box) list -> (int * box) list -> int list -> int list **)
+
+let needers_in boxes_S boxes_T i =
+  let hs = holders_in boxes_S i in
+  map fst
+    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
+      boxes_T)
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
 let needers_of s t i =
-  let hs = holders_of s i in
-  map fst
-    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
-      (mesh_boxes t))
+  needers_in (mesh_boxes s) (mesh_boxes t) i
 
-(** val spread_holder : layout -> layout -> holder_choice **)
+(** val spread_in :
+    (int * box) list -> (int * box) list -> layout -> holder_choice **)
 
-let spread_holder s t r i =
+let spread_in boxes_S boxes_T s r i =
   if has_opt (pl_box s r) i
   then r
-  else let hs = holders_of s i in
+  else let hs = holders_in boxes_S i in
        let k =
-         match index_of r (needers_of s t i) with
+         match index_of r (needers_in boxes_S boxes_T i) with
          | Some k -> k
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+(** val spread_holder : layout -> layout -> holder_choice **)
+
+let spread_holder s t =
+  spread_in (mesh_boxes s) (mesh_boxes t) s
 
 (** val block_key : mesh -> ty -> int list -> int list **)
 
@@ -1538,7 +1555,8 @@ let recv_cells s t r =
 (** val recv_messages : layout -> layout -> int -> (int * box) list **)
 
 let recv_messages s t r =
-  map (fun c -> ((spread_holder s t r (map fst c)), c)) (recv_cells s t r)
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t r)
 
 type strategy =
 | StratCollectives
@@ -1646,3 +1664,99 @@ let plan_with s s0 t =
   else (match s with
         | StratCollectives -> None
         | _ -> exchange_plan)
+
+type pty = ty * axis list
+
+(** val pty_wf : mesh -> pty -> bool **)
+
+let pty_wf m p =
+  (&&) ((&&) (ty_wf m (fst p)) (nodupb (snd p)))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes m)) (negb (memb a (ty_axes (fst p))))) 
+      (snd p))
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+(** val remove_axis : axis -> axis list -> axis list **)
+
+let remove_axis a ps =
+  filter (fun x -> negb ((=) x a)) ps
+
+(** val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res **)
+
+let sum_step_type m p k =
+  let (t, ps) = p in
+  (match k with
+   | ReduceScatter (d, a) ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else (match nth_error t d with
+           | Some d0 ->
+             let (xs, n) = d0 in
+             if negb
+                  ((=)
+                    ((fun a b -> if b = 0 then a else a mod b)
+                      (extent m (xs, n)) (axis_size m a)) 0)
+             then Error (ScatterNotDividing (d, a))
+             else OK ((set_dim t d ((app xs (a :: [])), n)),
+                    (remove_axis a ps))
+           | None -> Error (SumDimOutOfRange d))
+   | AllReduce a ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else OK (t, (remove_axis a ps))
+   | AddPending a ->
+     if negb (memb a (mesh_axes m))
+     then Error (PendingNotInMesh a)
+     else if memb a (ty_axes t)
+          then Error (PendingInUse a)
+          else if memb a ps
+               then Error (AlreadyPending a)
+               else OK (t, (a :: ps)))
+
+(** val sum_recv_count : mesh -> pty -> sum_step -> int **)
+
+let sum_recv_count m p' = function
+| ReduceScatter (_, a) ->
+  ( * )
+    ((fun a b -> Stdlib.max 0 (a - b)) (axis_size m a) (Stdlib.Int.succ 0))
+    (local_size m (fst p'))
+| AllReduce a ->
+  ( * )
+    ((fun a b -> Stdlib.max 0 (a - b)) (axis_size m a) (Stdlib.Int.succ 0))
+    (local_size m (fst p'))
+| AddPending _ -> 0
+
+(** val sum_plan_type :
+    mesh -> pty -> sum_step list -> (sum_error, pty) res **)
+
+let rec sum_plan_type m p = function
+| [] -> OK p
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' -> sum_plan_type m p' ks'
+   | Error e -> Error e)
+
+(** val pl_pending_wf : layout -> axis list -> bool **)
+
+let pl_pending_wf l ps =
+  (&&) ((&&) (layout_wf l) (nodupb ps))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes (ly_m l))) (negb (memb a (ty_axes l.ly_ty))))
+      ps)
+
+(** val group_size : mesh -> axis list -> int **)
+
+let group_size m ps =
+  prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))

@@ -398,9 +398,16 @@ val exchange_received : layout -> layout -> holder_choice -> int -> int
 
 val mesh_boxes : layout -> (int * box) list
 
+val holders_in : (int * box) list -> int list -> int list
+
 val holders_of : layout -> int list -> int list
 
+val needers_in : (int * box) list -> (int * box) list -> int list -> int list
+
 val needers_of : layout -> layout -> int list -> int list
+
+val spread_in :
+  (int * box) list -> (int * box) list -> layout -> holder_choice
 
 val spread_holder : layout -> layout -> holder_choice
 
@@ -445,3 +452,32 @@ val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res
 val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
+
+type pty = ty * axis list
+
+val pty_wf : mesh -> pty -> bool
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+val remove_axis : axis -> axis list -> axis list
+
+val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res
+
+val sum_recv_count : mesh -> pty -> sum_step -> int
+
+val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
+
+val pl_pending_wf : layout -> axis list -> bool
+
+val group_size : mesh -> axis list -> int

@@ -6,7 +6,7 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -39,6 +39,8 @@ Extraction "redist_core.ml"
   candidate_refinements
   placed_at pmesh_wf index_of ceil_div block_size dim_block dev_box box_shape box_size
   box_global box_local box_has layout_wf layouts_wf pl_box pl_shapes missing overlap_size
-  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_of needers_of spread_holder block_key
+  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_in holders_of needers_in needers_of
+  spread_in spread_holder block_key
   cuts dims_cuts cell_boxes recv_cells recv_messages
-  even_problem largest_box xcheck exchange_busiest plan_with.
+  even_problem largest_box xcheck exchange_busiest plan_with
+  pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size.

@@ -21,6 +21,7 @@ TEST_SUITES := \
   test-nccl            \
   test-nccl-emulated   \
   test-e2e             \
+  test-e2e-exchange    \
   test-run             \
   test-run-agree       \
   test-capi
