@@ -1,7 +1,8 @@
 (* The OCaml side of the C ABI (runtime/src/capi.cpp): callbacks registered
    by name when capi.cpp starts OCaml's runtime.  Planning is the command
-   line's (Problem.make, Planning.plan: the extracted, verified planner),
-   and the figures, texts and JSON are those `redist plan` prints. *)
+   line's (Problem.make, Planning.choose: the extracted, verified planner)
+   with the collectives strategy on one mesh, and the figures, texts and
+   JSON are those `redist plan --strategy collectives` prints. *)
 
 module R = Redist_cli
 
@@ -34,10 +35,17 @@ let create mesh from to_ dtype =
     R.Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) R.Bounds.max_rank_gen;
   if List.length p.env.axes > R.Bounds.max_rank_gen then
     R.Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length p.env.axes) R.Bounds.max_rank_gen;
-  let r, guarantees = R.Planning.plan p in
+  (* Problem.make asks for the collectives, whose plans the interpreter
+     runs; Planning.choose refuses (bad input) what they cannot plan. *)
+  let plan, guarantees = R.Planning.choose p in
+  let r =
+    match plan with
+    | R.Xreport.Collectives r -> r
+    | R.Xreport.Exchange _ -> failwith "the collectives strategy chose the exchange"
+  in
   { program = Lowering.program r; report = r;
     text = R.Report.text ~title:"redist plan" ~guarantees r;
-    json = Yojson.Safe.pretty_to_string (R.Json.report ~command:"plan" ~guarantees r) ^ "\n";
+    json = Yojson.Safe.pretty_to_string (R.Json.any_report ~command:"plan" ~guarantees plan) ^ "\n";
     guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
     step_texts = Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps);
     devices = Redist_core.mesh_size (R.Front.core_mesh p.env);

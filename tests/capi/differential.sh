@@ -13,7 +13,7 @@ rm -rf "$out" && mkdir -p "$out"
 : >"$out/all_problems.hpp"
 : >"$out/problems.inc"
 while IFS='|' read -r name mesh from to dtype _; do
-  if "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --name "$name" -o "$out/$name.hpp"; then
+  if "$redist" gen --strategy collectives --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --name "$name" -o "$out/$name.hpp"; then
     echo "#include \"$name.hpp\"" >>"$out/all_problems.hpp"
     echo "PROBLEM($name, \"$mesh\", \"$from\", \"$to\", \"$dtype\")" >>"$out/problems.inc"
   else
