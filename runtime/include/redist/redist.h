@@ -4,8 +4,10 @@
  * Planning is the extracted, verified Coq planner (the one `redist plan`
  * runs), embedded in libredist_plan together with OCaml's runtime; running is
  * the MPI runtime's collectives driven by the plan interpreter
- * (redist/interpreter.hpp).  Link: -lredist_plan -lredist_mpi -lredist_common
- * -lstdc++ -lm -ldl and MPI (pkg-config redist_plan).
+ * (redist/interpreter.hpp).  Link with mpicc and `pkg-config --cflags --libs
+ * redist_plan` (the static libredist_plan.a, libredist_mpi.a and
+ * libredist_common.a with -lstdc++ -lm -ldl), or load libredist_plan.so
+ * (everything inside) from a foreign-function interface.
  *
  * Errors: every fallible call returns an int code, REDIST_OK (0) on success,
  * and writes one line naming what is wrong into err (errlen bytes, always
