@@ -46,7 +46,7 @@ const Case kCases[] = {
 std::string run_case(const Case& c, MPI_Comm comm, int rank) {
   char err[512];
   redist_plan_t* plan = nullptr;
-  if (int rc = redist_plan_create(c.mesh, c.from, c.to, c.dtype, &plan, err, sizeof err); rc != REDIST_OK)
+  if (int rc = redist_plan_create_with(c.mesh, nullptr, c.from, c.to, c.dtype, "collectives", &plan, err, sizeof err); rc != REDIST_OK)
     return "redist_plan_create: code " + std::to_string(rc) + ": " + err;
   std::string why;
   if (redist_plan_devices(plan) != c.devices || redist_plan_src_bytes(plan) != c.src_bytes ||
