@@ -12,7 +12,7 @@
 #    buffer (every rank fails, none hangs) on 6 ranks;
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
-#  - ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
+#  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
 #    interpreter and the generated header give identical bytes.
@@ -127,6 +127,13 @@ fi
 # Planning from 4 threads at once.
 if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
 else ko "threads: $threads_out"; fi
+
+# libredist_plan.so exports the C ABI only.
+so=_build/prefix/lib/libredist_plan.so
+others=$(nm -D --defined-only "$so" | awk '$3 !~ /^redist_/ {print $3}')
+exported=$(nm -D --defined-only "$so" | awk '$3 ~ /^redist_/' | wc -l)
+if [ -z "$others" ] && [ "$exported" -gt 20 ]; then ok "libredist_plan.so exports only the $exported redist_* functions"
+else ko "libredist_plan.so exports $(head -c 300 <<<"$others")"; fi
 
 # libredist_plan.so from Python's ctypes on 6 ranks.
 ctypes_out=$(timeout 120 "${MPIRUN[@]}" -np 6 python3 tests/capi/ctypes_run.py _build/prefix/lib/libredist_plan.so \
