@@ -1,12 +1,11 @@
 // The C ABI (redist/redist.h): OCaml's runtime, started once, runs the
 // verified planner (codegen/capi/redist_plan_ocaml.ml, linked into this
 // library as one object); the plan's lowering is copied into a PlanProgram
-// that the interpreter runs without OCaml.
+// that the interpreter runs, or into the arguments of the runtime's
+// Exchange, so that binding and running never enter OCaml.
 #include "redist/redist.h"
 
-#include <csignal>
 #include <cstdio>
-#include <exception>
 #include <mutex>
 #include <new>
 #include <string>
