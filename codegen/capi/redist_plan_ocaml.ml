@@ -85,8 +85,8 @@ let () =
      dtype, auto. *)
   Callback.register "redist_plan_create" (fun mesh to_mesh from to_ dtype strategy ->
       guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
-  (* which: 0 the source layout, 1 the target layout; rank in
-     0..devices-1 (capi.cpp checks it). *)
+  (* which: 0 the source layout, 1 the target layout; rank >= 0
+     (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->
       let layout = if which = 0 then R.Problem.source_layout p else R.Problem.target_layout p in
       Lowering.box layout (List.length p.src) rank)

@@ -232,9 +232,8 @@ int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std
         std::size_t errlen) {
   if (plan == nullptr || offset == nullptr || extent == nullptr)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: null plan, offset or extent");
-  if (rank < 0 || rank >= plan->devices)
-    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
-                "redist_plan box: rank " + std::to_string(rank) + " is not in 0.." + std::to_string(plan->devices - 1));
+  if (rank < 0)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: rank " + std::to_string(rank) + " is negative");
   std::lock_guard<std::mutex> guard(ocaml_lock);
   CAMLparam0();
   CAMLlocal1(boxes);

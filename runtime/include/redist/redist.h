@@ -94,7 +94,7 @@ uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no pl
 /* The box of the global array that world rank `rank` holds in the source
  * (target) layout: offset[d] its corner, extent[d] its size, for d < ndim
  * (arrays of at least ndim entries); all extents 0 for a rank outside the
- * layout's mesh.  Its local array is the box row-major: the product of the
+ * layout's mesh (any rank >= 0 may be asked).  Its local array is the box row-major: the product of the
  * extents times redist_plan_elem_bytes bytes (uneven layouts: per rank). */
 int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen);
