@@ -10,6 +10,8 @@
 #    a plan bound to a communicator of the wrong size fails on every rank;
 #  - misuse_c: the host's SIGSEGV handler kept, null arguments, a rank out of range, one rank's short
 #    buffer (every rank fails, none hangs) on 6 ranks;
+#  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
+#    with one line; never another code or a crash);
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
 #  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
@@ -25,7 +27,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c; do
+for prog in run_c query_c threads_c misuse_c robust_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -125,6 +127,11 @@ if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 66 ] && ! grep -q '^FAIL' <<<
 else
   ko "misuse: $(grep -v '^ok' <<<"$misuse_out" | head -c 1500)"
 fi
+
+# One property: 20,000 mutated inputs, each planned or refused with code 2
+# and one line (robust_c.c, fixed seed).
+if robust_out=$(timeout 300 "$out/robust_c" 2>&1); then ok "robust: $robust_out"
+else ko "robust: $robust_out"; fi
 
 # Planning from 4 threads at once.
 if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
