@@ -27,7 +27,9 @@ type info = {
 (* Tag 0 and tag 1 in capi.cpp. *)
 type outcome = Created of info | Failed of int * string
 
-let create mesh to_mesh from to_ dtype strategy =
+(* The problem as `redist plan` and `redist check` read it, within the
+   runtime's limits (those of `redist gen`). *)
+let problem mesh to_mesh from to_ dtype strategy =
   let meshes = if to_mesh = "" then R.Problem.One mesh else R.Problem.Two (mesh, to_mesh) in
   let strategy =
     if strategy = "" then Redist_core.StratAuto
@@ -46,9 +48,13 @@ let create mesh to_mesh from to_ dtype strategy =
       if List.length env.axes > R.Bounds.max_rank_gen then
         R.Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length env.axes) R.Bounds.max_rank_gen)
     [ p.env; p.tgt_env ];
-  let plan, guarantees = R.Planning.choose p in
+  p
+
+(* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
+   prints, the figures and the lowering. *)
+let info ~command ~title (p : R.Problem.t) plan guarantees =
   let bytes elems = R.Bounds.mul elems p.elem_bytes in
-  let json = Yojson.Safe.pretty_to_string (R.Json.any_report ~command:"plan" ~guarantees plan) ^ "\n" in
+  let json = Yojson.Safe.pretty_to_string (R.Json.any_report ~command ~guarantees plan) ^ "\n" in
   let common ~lowered ~text ~step_texts ~devices =
     { lowered; problem = p; text; json; step_texts; devices;
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
@@ -59,7 +65,7 @@ let create mesh to_mesh from to_ dtype strategy =
   match plan with
   | R.Xreport.Collectives r ->
       { (common ~lowered:(Lowering.By_collectives (Lowering.program r))
-           ~text:(R.Report.text ~title:"redist plan" ~guarantees r)
+           ~text:(R.Report.text ~title ~guarantees r)
            ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
            ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
@@ -67,13 +73,29 @@ let create mesh to_mesh from to_ dtype strategy =
              lower_bound_recv_max_bytes = bytes r.lb_max }
   | R.Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
-           ~text:(R.Xreport.text ~title:"redist plan" ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
+           ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max }
 
-(* The command line's exit codes: 2 bad input, 3 internal error. *)
+let create mesh to_mesh from to_ dtype strategy =
+  let p = problem mesh to_mesh from to_ dtype strategy in
+  let plan, guarantees = R.Planning.choose p in
+  info ~command:"plan" ~title:"redist plan" p plan guarantees
+
+(* A plan in plan-file syntax, checked by the verified checker as `redist
+   check --plan` does. *)
+let check mesh to_mesh from to_ dtype text =
+  if String.length text > R.Bounds.max_input_bytes then
+    R.Front.bad "plan: the plan is longer than %d bytes (16 MiB), the limit for a plan file" R.Bounds.max_input_bytes;
+  let p = problem mesh to_mesh from to_ dtype "" in
+  let plan = R.Planfile.check_any p text in
+  info ~command:"check" ~title:"redist check: plan accepted" p plan (R.Guarantees.for_checked plan)
+
+(* The command line's exit codes: 1 plan rejected, 2 bad input, 3 internal
+   error. *)
 let guarded f =
   try f () with
+  | R.Report.Rejected msg -> Failed (1, "plan rejected: " ^ msg)
   | R.Front.Bad_input msg -> Failed (2, msg)
   | R.Bounds.Overflow -> Failed (2, "a count of elements or bytes exceeds 2^62 - 1; the problem is too large")
   | Stack_overflow -> Failed (3, "internal error: stack overflow")
@@ -85,6 +107,8 @@ let () =
      dtype, auto. *)
   Callback.register "redist_plan_create" (fun mesh to_mesh from to_ dtype strategy ->
       guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
+  Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
+      guarded (fun () -> Created (check mesh to_mesh from to_ dtype text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->

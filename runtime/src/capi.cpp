@@ -196,10 +196,12 @@ bool plan_of(value info, redist_plan* plan) {
   return true;
 }
 
-int create(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
-           const char* strategy, redist_plan_t** out, char* err, std::size_t errlen) {
+// Calls the OCaml function `name` (redist_plan_create or redist_plan_check)
+// on six strings; `last` is its strategy or plan text.
+int create(const char* name, const char* mesh, const char* to_mesh, const char* from, const char* to,
+           const char* dtype, const char* last, redist_plan_t** out, char* err, std::size_t errlen) {
   std::lock_guard<std::mutex> guard(ocaml_lock);
-  const value* planner = ocaml_function("redist_plan_create");
+  const value* planner = ocaml_function(name);
   if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
   CAMLparam0();
   CAMLlocal1(outcome);
@@ -209,7 +211,7 @@ int create(const char* mesh, const char* to_mesh, const char* from, const char* 
   args[2] = caml_copy_string(from);
   args[3] = caml_copy_string(to);
   args[4] = caml_copy_string(dtype == nullptr ? "" : dtype);
-  args[5] = caml_copy_string(strategy == nullptr ? "" : strategy);
+  args[5] = caml_copy_string(last == nullptr ? "" : last);
   // An exception result is no value for the GC: checked before it is rooted.
   const value result = caml_callbackN_exn(*planner, 6, args);
   if (Is_exception_result(result))
@@ -263,7 +265,19 @@ int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* f
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create: null mesh, from, to or out");
   *out = nullptr;
   try {
-    return create(mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+    return create("redist_plan_create", mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
+                      const char* plan_text, redist_plan_t** out, char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || plan_text == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_check: null mesh, from, to, plan_text or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_check", mesh, to_mesh, from, to, dtype, plan_text, out, err, errlen);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }

@@ -4,7 +4,9 @@
 #  - run_c plans at run time and runs under mpirun on 4 to 18 ranks, every
 #    element of every rank checked: the collectives, the exchange, uneven
 #    layouts, two meshes;
-#  - query_c: the plan's JSON and text equal `redist plan`'s, its byte
+#  - run_c also runs plans of one's own through redist_plan_check;
+#  - query_c: the plan's JSON and text equal `redist plan`'s, a checked
+#    plan's `redist check`'s, a rejected plan is code 1 with its message, its byte
 #    figures equal the JSON's counts times the element size;
 #  - bad input: the planner's code 2 and one line naming what is wrong;
 #    a plan bound to a communicator of the wrong size fails on every rank;
@@ -33,7 +35,11 @@ for prog in run_c query_c threads_c misuse_c robust_c; do
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
 done
 
-# MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY
+# Plans of one's own (redist_plan_check), from codegen/README.md.
+printf 'dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n' >"$out/worked.plan"
+printf 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b.1)\nall_permute([1{b}6])\n' >"$out/refine.plan"
+
+# MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY or @PLAN_FILE
 while IFS='|' read -r mesh from to dtype np to_mesh strategy; do
   what="$mesh $from -> $to_mesh $to $dtype $strategy on $np ranks"
   if result=$("${MPIRUN[@]}" -np "$np" "$out/run_c" "$mesh" "$from" "$to" "$dtype" "$to_mesh" "$strategy" 2>&1 </dev/null) &&
@@ -42,7 +48,7 @@ while IFS='|' read -r mesh from to dtype np to_mesh strategy; do
   else
     ko "run_c $what: $result"
   fi
-done <<'EOF_PROBLEMS'
+done <<EOF_PROBLEMS
 {x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|collectives
 {x:2, y:3}|[{x}6, {y}12]|[{y}6, {x}12]|f64|6|-|collectives
 {x:2, y:3}|[{x,y}12, 6]|[12, {y}6]|c128|6|-|collectives
@@ -57,6 +63,8 @@ done <<'EOF_PROBLEMS'
 {x:2, y:3}|[{x,y}50257]|[{y}50257]|bf16|6|-|auto
 {x:2}|[{x}12, 5]|[12, {y}5]|i32|6|{y:4} @ 2|auto
 {a:2, b:2}|[{a}9, {b}4]|[{p}9, 4]|c64|7|{p:3} @ [6, 0, 3]|exchange
+{x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|@$out/worked.plan
+{a:3, b:6}|[2{a}6]|[1{b}6]|u8|18|-|@$out/refine.plan
 EOF_PROBLEMS
 
 # The C ABI's JSON and text are `redist plan`'s (a plan by the collectives
@@ -76,6 +84,25 @@ for q in '{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|bf16' '{x:4}|[{x}10
   fi
 done
 Q=('{x:2, y:4}' '[16{x}32, 64{y}256]' '[8{y}32, 128{x}256]' bf16)
+# redist_plan_check: an accepted plan's JSON is `redist check --json`'s; a
+# rejected plan is code 1 with the checker's line.
+W=('{x:2, y:3}' '[3{x}6]' '[2{y}6]' f32)
+WP=(--mesh "${W[0]}" --from "${W[1]}" --to "${W[2]}" --dtype "${W[3]}")
+if diff <("$out/query_c" check-json "${W[@]}" <"$out/worked.plan") \
+        <("$redist" check "${WP[@]}" --plan "$out/worked.plan" --json) >/dev/null; then
+  ok "redist_plan_check's JSON equals redist check --json"
+else
+  ko "redist_plan_check's JSON differs from redist check --json"
+fi
+printf 'dyn_slice(0, y)\nall_permute([2{y}6])\n' >"$out/rejected.plan"
+msg=$("$out/query_c" check-json "${W[@]}" <"$out/rejected.plan"); rc=$?
+want=$("$redist" check "${WP[@]}" --plan "$out/rejected.plan" 2>&1 >/dev/null)
+if [ "$rc" -eq 1 ] && [ "$msg" = "code 1: ${want#redist: }" ]; then
+  ok "a rejected plan: code 1, ${msg#code 1: }"
+else
+  ko "a rejected plan: exit $rc, '$msg', redist check says '$want'"
+fi
+
 figures=$("$out/query_c" figures "${Q[@]}")  # the workspace: compared with the header's by differential.sh
 expected=$("$redist" plan --mesh "${Q[0]}" --from "${Q[1]}" --to "${Q[2]}" --dtype "${Q[3]}" --json | python3 -c '
 import json, sys

@@ -13,10 +13,10 @@
  * and writes one line naming what is wrong into err (errlen bytes, always
  * NUL-terminated when errlen > 0; err may be NULL when errlen is 0).
  *
- * Global state and threads: the first redist_plan_create starts OCaml's
+ * Global state and threads: the first redist_plan_create or _check starts OCaml's
  * runtime once for the process (it is never stopped; the SIGSEGV handler and
  * alternate signal stack it would install are put back as they were).  Every call that
- * enters OCaml (redist_plan_create, redist_plan_src_box / _tgt_box,
+ * enters OCaml (redist_plan_create*, redist_plan_check, the box queries,
  * redist_plan_free) holds one process-wide mutex, so they may be called
  * from any thread, one at a time in effect.  A plan is immutable after
  * creation: its queries may be called from any thread concurrently.
@@ -46,6 +46,7 @@ extern "C" {
 /* Return codes: those of the `redist` command line, and the runtime's. */
 enum {
   REDIST_OK = 0,
+  REDIST_ERR_REJECTED = 1,  /* redist_plan_check: the verified checker rejects the plan */
   REDIST_ERR_BAD_INPUT = 2, /* syntax, ill-formed mesh or types, limits, bad arguments */
   REDIST_ERR_INTERNAL = 3,  /* a bug: please report it */
   REDIST_ERR_RUNTIME = 4    /* the runtime refused or MPI failed (message names the runtime's error) */
@@ -71,6 +72,12 @@ int redist_plan_create(const char* mesh, const char* from, const char* to, const
 int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* from, const char* to,
                             const char* dtype, const char* strategy, redist_plan_t** out, char* err,
                             size_t errlen);
+/* A plan of one's own in plan-file syntax (`redist check --plan`: refine
+ * lines, one collective per line, or the one line `exchange`), checked by the
+ * verified checker; a plan it rejects is code 1 with the line of the first
+ * failing step and why.  An accepted plan is queried and run as any other. */
+int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
+                      const char* plan_text, redist_plan_t** out, char* err, size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
 /* Queries.  Strings belong to the plan and live as long as it.  A NULL
