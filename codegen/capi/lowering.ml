@@ -9,7 +9,7 @@ module F = Redist_cli.Front
 module Emit = Redist_cli.Emit
 module Report = Redist_cli.Report
 
-(* The numbering is the interpreter's [Op] and [Buffer] (interpreter.hpp). *)
+(* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
 let buffer_code = function Emit.Src -> 0 | Emit.Dst -> 1 | Emit.Ping -> 2 | Emit.Pong -> 3
 
