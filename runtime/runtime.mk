@@ -2,7 +2,9 @@
 # user of it (tests, benchmarks, `redist run`) links the libraries built here.
 #   make runtime             builds libredist_common.a, libredist_mpi.a and,
 #                            where CUDA and NCCL are found, libredist_nccl.a
-#                            in _build/runtime, and stages their install in
+#                            in _build/runtime, libredist_plan.a and .so (the C
+#                            ABI, redist/redist.h, with the planner's OCaml
+#                            object: make plan-object), and stages their install in
 #                            _build/prefix (include/redist, lib/*.a,
 #                            lib/cmake/redist, lib/pkgconfig): the prefix
 #                            `redist run` uses in a source tree

@@ -9,7 +9,7 @@ module F = Redist_cli.Front
 module Emit = Redist_cli.Emit
 module Report = Redist_cli.Report
 
-(* The numbering is the interpreter's [Op] and [Buffer] (interpreter.hpp). *)
+(* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
 let buffer_code = function Emit.Src -> 0 | Emit.Dst -> 1 | Emit.Ping -> 2 | Emit.Pong -> 3
 
@@ -84,10 +84,34 @@ let program (r : Report.t) =
         (List.sort_uniq compare (List.map (step_group env) (List.filter communicates (Array.to_list steps))));
     steps = Array.mapi lower steps }
 
-(* The box of the global array that [rank] holds under type [t] of the
-   user's mesh: (offset, extent) per dimension, the model's [offset] and
-   [extent]. *)
-let box (r : Report.t) (t : C.ty) rank =
-  let base = F.core_mesh r.problem.env in
-  let dev = C.device_of_rank base rank in
-  Array.of_list (List.map (fun d -> (C.offset base d dev, C.extent base d)) t)
+(* A direct exchange as the runtime's Exchange::create takes it (emit.ml's
+   exchange header writes the same meshes and layouts as constants). *)
+type placed_layout = {
+  axis_sizes : int array;
+  ranks : int array;            (* the world rank of each device, row-major *)
+  extents : int array;          (* global extents *)
+  axes : int array array;       (* per dimension, the mesh axes sharding it, major to minor *)
+}
+
+type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes : int }
+
+(* Tag 0 and tag 1 in runtime/src/capi.cpp. *)
+type lowered = By_collectives of program | By_exchange of exchange
+
+let placed_layout (env : F.env) ranks (ty : C.ty) =
+  { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
+    ranks = Array.of_list ranks;
+    extents = Array.of_list (List.map snd ty);
+    axes = Array.of_list (List.map (fun (ids, _) -> Array.of_list ids) ty) }
+
+let exchange (p : Redist_cli.Problem.t) =
+  { source = placed_layout p.env p.src_ranks p.src; target = placed_layout p.tgt_env p.tgt_ranks p.tgt;
+    x_elem_bytes = p.elem_bytes }
+
+(* The box of the global array that world rank [rank] holds in [layout]:
+   (offset, extent) per dimension, the model's [pl_box]; all zero extents
+   for a rank outside the layout's mesh. *)
+let box (layout : C.layout) ndim rank =
+  match C.pl_box layout rank with
+  | Some b -> Array.of_list b
+  | None -> Array.make ndim (0, 0)

@@ -1,17 +1,21 @@
 // The C ABI (redist/redist.h): OCaml's runtime, started once, runs the
 // verified planner (codegen/capi/redist_plan_ocaml.ml, linked into this
 // library as one object); the plan's lowering is copied into a PlanProgram
-// that the interpreter runs without OCaml.
+// that the interpreter runs, or into the arguments of the runtime's
+// Exchange, so that binding and running never enter OCaml.
 #include "redist/redist.h"
 
 #include <cstdio>
-#include <exception>
 #include <mutex>
 #include <new>
 #include <string>
 #include <vector>
 
+#include <signal.h>
+
+#include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
+#include "redist/placed.hpp"
 
 extern "C" {
 #include <caml/alloc.h>
@@ -20,8 +24,17 @@ extern "C" {
 #include <caml/mlvalues.h>
 }
 
+// A plan by the direct exchange: Exchange::create's arguments.
+struct ExchangeSpec {
+  redist::PlacedMesh source, target;
+  redist::BlockLayout source_layout, target_layout;
+  std::size_t elem_bytes = 0;
+};
+
 struct redist_plan {
-  redist::PlanProgram program;
+  bool by_exchange = false;
+  redist::PlanProgram program;  // by the collectives
+  ExchangeSpec exchange;        // by the exchange
   std::string text;
   std::string json;
   std::string guarantees;
@@ -30,11 +43,14 @@ struct redist_plan {
   int ndim = 0;
   std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
                 lower_bound_recv_bytes = 0;
-  value report = Val_unit;  // a generational global root while the plan lives: the OCaml report, for boxes
+  std::size_t elem_bytes = 0;
+  value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
 };
 
 struct redist_exec {
+  bool by_exchange = false;
   redist::PlanInterpreter interpreter;
+  redist::Exchange exchange;
 };
 
 namespace {
@@ -61,7 +77,18 @@ const value* ocaml_function(const char* name) {
   if (!started) {
     static char program_name[] = "libredist_plan";
     static char* argv[] = {program_name, nullptr};
+    // OCaml's runtime takes SIGSEGV (and an alternate signal stack) to turn
+    // a stack overflow into an exception; the host program's own handler
+    // (MPI's, Python's, the JVM's) is put back: a library must not change
+    // the process's signal handling.  The planner's recursion is bounded
+    // by the input limits.
+    struct sigaction host_segv;
+    stack_t host_stack;
+    sigaction(SIGSEGV, nullptr, &host_segv);
+    sigaltstack(nullptr, &host_stack);
     caml_startup(argv);
+    sigaction(SIGSEGV, &host_segv, nullptr);
+    sigaltstack(&host_stack, nullptr);
     started = true;
   }
   return caml_named_value(name);
@@ -115,9 +142,44 @@ bool program_of(value v, redist::PlanProgram* p) {
   return true;
 }
 
+// Lowering.placed_layout into the runtime's placed mesh and block layout.
+bool placed_layout_of(value v, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
+  const std::vector<int> sizes = int_array(Field(v, 0));
+  const value extents = Field(v, 2), axes = Field(v, 3);
+  const std::size_t ndim = Wosize_val(extents);
+  if (sizes.empty() || sizes.size() > redist::kMaxRank || ndim < 1 || ndim > redist::kMaxRank) return false;
+  mesh->naxes = static_cast<int>(sizes.size());
+  for (std::size_t a = 0; a < sizes.size(); ++a) mesh->axis_size[a] = sizes[a];
+  mesh->ranks = int_array(Field(v, 1));
+  layout->ndim = static_cast<int>(ndim);
+  for (std::size_t d = 0; d < ndim; ++d) {
+    layout->extent[d] = static_cast<std::size_t>(Long_val(Field(extents, d)));
+    const std::vector<int> dim_axes = int_array(Field(axes, d));
+    if (dim_axes.size() > redist::kMaxRank) return false;
+    layout->sharding[d].count = static_cast<int>(dim_axes.size());
+    for (std::size_t k = 0; k < dim_axes.size(); ++k) layout->sharding[d].axis[k] = dim_axes[k];
+  }
+  return true;
+}
+
+// Lowering.exchange.
+bool exchange_of(value v, ExchangeSpec* x) {
+  x->elem_bytes = static_cast<std::size_t>(Long_val(Field(v, 2)));
+  return placed_layout_of(Field(v, 0), &x->source, &x->source_layout) &&
+         placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
+}
+
 // Redist_plan_ocaml.info, field by field.
 bool plan_of(value info, redist_plan* plan) {
-  if (!program_of(Field(info, 0), &plan->program)) return false;
+  const value lowered = Field(info, 0);  // Lowering.lowered: By_collectives (tag 0) or By_exchange (tag 1)
+  plan->by_exchange = Tag_val(lowered) == 1;
+  if (plan->by_exchange) {
+    if (!exchange_of(Field(lowered, 0), &plan->exchange)) return false;
+    plan->elem_bytes = plan->exchange.elem_bytes;
+  } else {
+    if (!program_of(Field(lowered, 0), &plan->program)) return false;
+    plan->elem_bytes = plan->program.src_layout.elem_bytes;
+  }
   plan->text = String_val(Field(info, 2));
   plan->json = String_val(Field(info, 3));
   plan->guarantees = String_val(Field(info, 4));
@@ -134,20 +196,24 @@ bool plan_of(value info, redist_plan* plan) {
   return true;
 }
 
-int create(const char* mesh, const char* from, const char* to, const char* dtype, redist_plan_t** out, char* err,
-           std::size_t errlen) {
+// Calls the OCaml function `name` (redist_plan_create or redist_plan_check)
+// on six strings; `last` is its strategy or plan text.
+int create(const char* name, const char* mesh, const char* to_mesh, const char* from, const char* to,
+           const char* dtype, const char* last, redist_plan_t** out, char* err, std::size_t errlen) {
   std::lock_guard<std::mutex> guard(ocaml_lock);
-  const value* planner = ocaml_function("redist_plan_create");
+  const value* planner = ocaml_function(name);
   if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
   CAMLparam0();
   CAMLlocal1(outcome);
-  CAMLlocalN(args, 4);
+  CAMLlocalN(args, 6);
   args[0] = caml_copy_string(mesh);
-  args[1] = caml_copy_string(from);
-  args[2] = caml_copy_string(to);
-  args[3] = caml_copy_string(dtype == nullptr ? "" : dtype);
+  args[1] = caml_copy_string(to_mesh == nullptr ? "" : to_mesh);
+  args[2] = caml_copy_string(from);
+  args[3] = caml_copy_string(to);
+  args[4] = caml_copy_string(dtype == nullptr ? "" : dtype);
+  args[5] = caml_copy_string(last == nullptr ? "" : last);
   // An exception result is no value for the GC: checked before it is rooted.
-  const value result = caml_callbackN_exn(*planner, 4, args);
+  const value result = caml_callbackN_exn(*planner, 6, args);
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the planner"));
   outcome = result;
@@ -158,8 +224,8 @@ int create(const char* mesh, const char* from, const char* to, const char* dtype
     delete plan;
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the lowering exceeds the runtime's limits"));
   }
-  plan->report = Field(Field(outcome, 0), 1);
-  caml_register_generational_global_root(&plan->report);
+  plan->problem = Field(Field(outcome, 0), 1);
+  caml_register_generational_global_root(&plan->problem);
   *out = plan;
   CAMLreturnT(int, REDIST_OK);
 }
@@ -168,13 +234,12 @@ int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std
         std::size_t errlen) {
   if (plan == nullptr || offset == nullptr || extent == nullptr)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: null plan, offset or extent");
-  if (rank < 0 || rank >= plan->devices)
-    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
-                "redist_plan box: rank " + std::to_string(rank) + " is not in 0.." + std::to_string(plan->devices - 1));
+  if (rank < 0)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: rank " + std::to_string(rank) + " is negative");
   std::lock_guard<std::mutex> guard(ocaml_lock);
   CAMLparam0();
   CAMLlocal1(boxes);
-  const value result = caml_callback3_exn(*ocaml_function("redist_plan_box"), plan->report, Val_int(which), Val_int(rank));
+  const value result = caml_callback3_exn(*ocaml_function("redist_plan_box"), plan->problem, Val_int(which), Val_int(rank));
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the box query"));
   boxes = result;
@@ -191,11 +256,28 @@ extern "C" {
 
 int redist_plan_create(const char* mesh, const char* from, const char* to, const char* dtype,
                        redist_plan_t** out, char* err, size_t errlen) {
+  return redist_plan_create_with(mesh, nullptr, from, to, dtype, nullptr, out, err, errlen);
+}
+
+int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                            const char* dtype, const char* strategy, redist_plan_t** out, char* err, size_t errlen) {
   if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create: null mesh, from, to or out");
   *out = nullptr;
   try {
-    return create(mesh, from, to, dtype, out, err, errlen);
+    return create("redist_plan_create", mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
+                      const char* plan_text, redist_plan_t** out, char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || plan_text == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_check: null mesh, from, to, plan_text or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_check", mesh, to_mesh, from, to, dtype, plan_text, out, err, errlen);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
@@ -205,7 +287,7 @@ void redist_plan_free(redist_plan_t* plan) {
   if (plan == nullptr) return;
   {
     std::lock_guard<std::mutex> guard(ocaml_lock);
-    caml_remove_generational_global_root(&plan->report);
+    caml_remove_generational_global_root(&plan->problem);
   }
   delete plan;
 }
@@ -213,6 +295,8 @@ void redist_plan_free(redist_plan_t* plan) {
 // Queries of a null plan answer 0 or NULL.
 int redist_plan_devices(const redist_plan_t* plan) { return plan ? plan->devices : 0; }
 int redist_plan_ndim(const redist_plan_t* plan) { return plan ? plan->ndim : 0; }
+int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? plan->by_exchange : 0; }
+size_t redist_plan_elem_bytes(const redist_plan_t* plan) { return plan ? plan->elem_bytes : 0; }
 size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan ? plan->step_texts.size() : 0; }
 const char* redist_plan_step_text(const redist_plan_t* plan, size_t i) {
   return plan && i < plan->step_texts.size() ? plan->step_texts[i].c_str() : nullptr;
@@ -243,7 +327,14 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
   *out = nullptr;
   try {
     auto* exec = new redist_exec;
-    if (redist::Status st = redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter); !st.ok()) {
+    exec->by_exchange = plan->by_exchange;
+    const ExchangeSpec& x = plan->exchange;
+    redist::Status st =
+        plan->by_exchange
+            ? redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
+                                       &exec->exchange)
+            : redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter);
+    if (!st.ok()) {
       delete exec;
       return runtime_failure(err, errlen, st);
     }
@@ -257,7 +348,10 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
-  redist::Status st = exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+  // The exchange needs no workspace.
+  redist::Status st = exec->by_exchange
+                          ? exec->exchange.run(src, src_bytes, dst, dst_bytes)
+                          : exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }
 

@@ -52,7 +52,7 @@ else:
         failures.append("rank %d: wrong elements in its target box" % rank)
     lib.redist_plan_free(plan)
 bad = ctypes.c_void_p()
-rc = lib.redist_plan_create(b"{x:2, y:3}", b"[{x}7]", b"[7]", None, ctypes.byref(bad), err, 512)
+rc = lib.redist_plan_create(b"{x:2, y:3}", b"[3{x}7]", b"[7]", None, ctypes.byref(bad), err, 512)
 if rc != 2 or b"\n" in err.value or b"--from" not in err.value:
     failures.append("bad input: code %d, %r" % (rc, err.value))
 

@@ -2,7 +2,8 @@
 # The differential test of the plan interpreter (tests/capi/differential.cpp):
 # COUNT random problems (tests/cli/random_problems.exe, fixed seed, meshes of
 # at most 8 devices), one header each from `redist gen`, all compiled into
-# one program run on 8 ranks.  Each problem is one test.
+# one program run on 8 ranks, followed by 3 plans by the direct exchange.
+# Each problem is one test.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh

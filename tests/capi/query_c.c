@@ -1,5 +1,7 @@
 /* Prints what redist/redist.h says about a plan, for tests/capi/run.sh to
  * compare with `redist plan`: with "json" or "text" as the first argument,
+ * redist_plan_json or redist_plan_text (with "check-json", of the plan read
+ * from standard input through redist_plan_check);
  * redist_plan_json or redist_plan_text; with "figures", one line
  * "steps S peak P recv_max R lower_bound L src S dst D workspace W" (bytes)
  * followed by the step texts and the guarantees.  Exit: the planner's code. */
@@ -10,17 +12,25 @@
 
 int main(int argc, char** argv) {
   if (argc < 5 || argc > 6) {
-    fprintf(stderr, "usage: query_c json|text|figures MESH FROM TO [DTYPE]\n");
+    fprintf(stderr, "usage: query_c json|text|figures|check-json MESH FROM TO [DTYPE]\n");
     return 2;
   }
   char err[256];
   redist_plan_t* plan = NULL;
-  const int rc = redist_plan_create(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL, &plan, err, sizeof err);
+  int rc;
+  if (strcmp(argv[1], "check-json") == 0) {
+    static char text[1 << 16];
+    const size_t n = fread(text, 1, sizeof text - 1, stdin);
+    text[n] = '\0';
+    rc = redist_plan_check(argv[2], NULL, argv[3], argv[4], argc == 6 ? argv[5] : NULL, text, &plan, err, sizeof err);
+  } else {
+    rc = redist_plan_create(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL, &plan, err, sizeof err);
+  }
   if (rc != REDIST_OK) {
     printf("code %d: %s\n", rc, err);
     return rc;
   }
-  if (strcmp(argv[1], "json") == 0) {
+  if (strcmp(argv[1], "json") == 0 || strcmp(argv[1], "check-json") == 0) {
     fputs(redist_plan_json(plan), stdout);
   } else if (strcmp(argv[1], "text") == 0) {
     fputs(redist_plan_text(plan), stdout);
