@@ -2,7 +2,8 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange.
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange
+  Lowerproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -78,3 +79,9 @@ Print Assumptions reducing_exchange_recv_exact.
 Print Assumptions sum_step_type_wf.
 Print Assumptions sum_step_sound.
 Print Assumptions sum_plan_sound.
+
+(** The lowering to runtime calls: data, bytes alive, workspace. *)
+Print Assumptions lower_plan_correct.
+Print Assumptions lower_buffers.
+Print Assumptions lower_live_bytes.
+Print Assumptions lower_workspace_exact.

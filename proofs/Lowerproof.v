@@ -1,0 +1,258 @@
+(** * The lowering is correct: data, live bytes and workspace.
+
+    [lower_plan_correct]: interpreting the lowered calls of a checker-accepted
+    plan over separate per-rank buffers leaves every rank's target box in
+    its destination, and its source untouched.  [lower_live_bytes]: the
+    bytes alive on a rank at any call are at most [live_bytes], which is at
+    most [(|src| + |tgt| + 2 * peak) * elem + scratch_bytes].
+    [lower_workspace_exact]: the workspace is exactly the furthest byte of it
+    that some call reads or writes. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Planner Lower.
+From Redist Require Import Checkerproof Plannerproof.
+
+Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
+Proof. intros []; reflexivity. Qed.
+
+Lemma buffer_eqb_eq : forall a b, buffer_eqb a b = true <-> a = b.
+Proof. intros [] []; simpl; split; congruence. Qed.
+
+Lemma interp_cons : forall A m c cs (bs : buffers A),
+  interp m (c :: cs) bs = interp m cs (run_call m bs c).
+Proof. reflexivity. Qed.
+
+Lemma in_list_max : forall x l, In x l -> x <= list_max l.
+Proof.
+  intros x l H. assert (Hf : Forall (fun k => k <= list_max l) l) by (apply list_max_le; lia).
+  rewrite Forall_forall in Hf. apply Hf, H.
+Qed.
+
+Lemma list_max_attained : forall l, list_max l = 0 \/ In (list_max l) l.
+Proof.
+  induction l as [|a l IH]; [left; reflexivity |].
+  change (list_max (a :: l)) with (Nat.max a (list_max l)).
+  destruct (Nat.max_spec a (list_max l)) as [[_ E] | [_ E]]; rewrite E.
+  - destruct IH as [IH | IH]; [left | right; right]; assumption.
+  - right. left. reflexivity.
+Qed.
+
+Lemma trace_head : forall m t p, In t (trace m t p).
+Proof. intros m t [|k p]; left; reflexivity. Qed.
+
+(** ** Data: the destination ends with what [exec] gives *)
+
+Lemma lower_steps_correct : forall p m elem t tgt inb A (bs : buffers A),
+  p <> [] -> run_type m t p = Some tgt ->
+  interp m (lower_steps m elem t p inb) bs BDst = exec m t p (bs inb).
+Proof.
+  induction p as [|k p IH]; intros m elem t tgt inb A bs Hp Hrun; [contradiction |].
+  simpl in Hrun. simpl lower_steps. simpl exec.
+  destruct (step_type m t k) as [t'|] eqn:Hs; [| discriminate].
+  rewrite interp_cons. destruct p as [|k2 p2].
+  - reflexivity.
+  - rewrite (IH m elem t' tgt _ A _ ltac:(discriminate) Hrun).
+    unfold run_call, write_buffer. simpl. rewrite buffer_eqb_refl. reflexivity.
+Qed.
+
+Lemma lower_correct : forall m elem src tgt p A (st other : state A),
+  run_type m src p = Some tgt ->
+  interp m (lower m elem src p) (initial_buffers st other) BDst = exec m src p st.
+Proof.
+  intros m elem src tgt [|k p] A st other Hrun.
+  - reflexivity.
+  - exact (lower_steps_correct (k :: p) m elem src tgt BSrc A (initial_buffers st other)
+             ltac:(discriminate) Hrun).
+Qed.
+
+(** No call writes the source, and no call writes the array it reads. *)
+Lemma lower_steps_buffers : forall p m elem t inb c,
+  inb <> BDst -> In c (lower_steps m elem t p inb) ->
+  cl_out c <> BSrc /\ cl_in c <> cl_out c.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hinb Hin; [destruct Hin |].
+  simpl in Hin. destruct (step_type m t k) as [t'|]; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - unfold lower_step; simpl. destruct p; destruct inb; simpl; split; try discriminate; congruence.
+  - destruct p as [|k2 p2]; [destruct Hin |].
+    apply (IH m elem t' (next_work inb) c); [destruct inb; discriminate | exact Hin].
+Qed.
+
+Theorem lower_buffers : forall m elem src p c, In c (lower m elem src p) ->
+  cl_out c <> BSrc /\ cl_in c <> cl_out c.
+Proof.
+  intros m elem src [|k p] c Hin.
+  - destruct Hin as [<- | []]. simpl. split; discriminate.
+  - apply (lower_steps_buffers (k :: p) m elem src BSrc); [discriminate | exact Hin].
+Qed.
+
+Lemma interp_keeps : forall A m cs (bs : buffers A) b,
+  (forall c, In c cs -> cl_out c <> b) -> interp m cs bs b = bs b.
+Proof.
+  intros A m cs. induction cs as [|c cs IH]; intros bs b H; [reflexivity |].
+  rewrite interp_cons, IH by (intros; apply H; right; assumption).
+  unfold run_call, write_buffer. destruct (buffer_eqb b (cl_out c)) eqn:E; [| reflexivity].
+  apply buffer_eqb_eq in E. exfalso. apply (H c); [left |]; auto.
+Qed.
+
+(** The headline: every rank's destination holds its target box, its source is kept. *)
+Theorem lower_plan_correct : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), holds m src g st ->
+  let bs := interp m (lower m elem src p) (initial_buffers st other) in
+  holds m tgt g (bs BDst) /\ bs BSrc = st.
+Proof.
+  intros m src tgt p rep elem Hc A g st other Hst bs. split.
+  - unfold bs. rewrite (lower_correct m elem src tgt p A st other (run_type_check _ _ _ _ _ Hc)).
+    eapply check_correct; eassumption.
+  - unfold bs. rewrite interp_keeps; [reflexivity |].
+    intros c Hin. apply (lower_buffers m elem src p c Hin).
+Qed.
+
+(** ** Live bytes *)
+
+Lemma lower_steps_sizes : forall p m elem t inb c, In c (lower_steps m elem t p inb) ->
+  exists t1 t2, In t1 (trace m t p) /\ In t2 (trace m t p)
+    /\ cl_in_bytes c = local_size m t1 * elem /\ cl_out_bytes c = local_size m t2 * elem.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hin; [destruct Hin |].
+  simpl in Hin. simpl trace. destruct (step_type m t k) as [t'|]; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - exists t, t'. repeat split; [left; reflexivity | right; apply trace_head].
+  - destruct (IH m elem t' _ c Hin) as [t1 [t2 [H1 [H2 E]]]].
+    exists t1, t2. repeat split; try (right; assumption); apply E.
+Qed.
+
+(** [live_bytes] bounds every call, and is itself bounded by the sizes
+    along the plan: [B] is any bound on the local arrays of the execution. *)
+Lemma live_bytes_le : forall m elem src tgt p B,
+  (forall t, In t (trace m src p) -> local_size m t <= B) ->
+  live_bytes m elem src tgt p
+  <= (local_size m src + local_size m tgt + 2 * B) * elem + scratch_bytes (lower m elem src p).
+Proof.
+  intros m elem src tgt p B HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
+  assert (Hs : cl_scratch c <= scratch_bytes (lower m elem src p))
+    by (apply in_list_max, in_map; exact Hc).
+  assert (Hio : cl_in_bytes c <= B * elem /\ cl_out_bytes c <= B * elem
+                \/ in_workspace (cl_in c) = false /\ in_workspace (cl_out c) = false).
+  { destruct p as [|k p].
+    - right. destruct Hc as [<- | []]. split; reflexivity.
+    - left. destruct (lower_steps_sizes (k :: p) m elem src BSrc c Hc) as [t1 [t2 [H1 [H2 [E1 E2]]]]].
+      rewrite E1, E2. split; apply Nat.mul_le_mono_r; apply HB; assumption. }
+  unfold call_live.
+  destruct Hio as [[Hi Ho] | [Hi Ho]]; [| rewrite Hi, Ho; nia].
+  destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
+Qed.
+
+Theorem lower_live_bytes : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  (forall c, In c (lower m elem src p) ->
+     call_live (local_size m src * elem) (local_size m tgt * elem) c <= live_bytes m elem src tgt p)
+  /\ live_bytes m elem src tgt p
+     <= (local_size m src + local_size m tgt + 2 * rp_peak rep) * elem
+        + scratch_bytes (lower m elem src p).
+Proof.
+  intros m src tgt p rep elem Hc. split.
+  - intros c Hin. unfold live_bytes. apply in_list_max, in_map, Hin.
+  - apply live_bytes_le. intros t Ht. rewrite (check_peak m src tgt p rep Hc).
+    apply in_list_max, in_map, Ht.
+Qed.
+
+(** ** The workspace is exactly what the calls use *)
+
+(** Every workspace array a call reads was written by a call of the list,
+    with the size it is read at. *)
+Definition reads_written (cs : list call) : Prop :=
+  forall c, In c cs -> in_workspace (cl_in c) = true ->
+  exists c', In c' cs /\ cl_out c' = cl_in c /\ cl_out_bytes c' = cl_in_bytes c.
+
+Lemma lower_steps_reads : forall p m elem t inb c, In c (lower_steps m elem t p inb) ->
+  (cl_in c = inb /\ cl_in_bytes c = local_size m t * elem)
+  \/ exists c', In c' (lower_steps m elem t p inb) /\ cl_out c' = cl_in c
+               /\ cl_out_bytes c' = cl_in_bytes c.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hin; [destruct Hin |].
+  simpl in Hin |- *. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin]; [left; split; reflexivity |].
+  right. destruct (IH m elem t' _ c Hin) as [[E1 E2] | [c' [H1 H2]]].
+  - eexists. split; [left; reflexivity |]. simpl. rewrite E1, E2. split; reflexivity.
+  - exists c'. split; [right |]; assumption.
+Qed.
+
+Lemma lower_reads_written : forall m elem src p, reads_written (lower m elem src p).
+Proof.
+  intros m elem src [|k p] c Hin Hw.
+  - destruct Hin as [<- | []]. discriminate.
+  - destruct (lower_steps_reads (k :: p) m elem src BSrc c Hin) as [[E _] | H].
+    + rewrite E in Hw. discriminate.
+    + exact H.
+Qed.
+
+Lemma written_le : forall b cs c, In c cs -> cl_out c = b ->
+  cl_out_bytes c <= list_max (map (written_bytes b) cs).
+Proof.
+  intros b cs c Hin E. replace (cl_out_bytes c) with (written_bytes b c)
+    by (unfold written_bytes; rewrite E, buffer_eqb_refl; reflexivity).
+  apply in_list_max, in_map, Hin.
+Qed.
+
+(** A part of the workspace that is not empty is as large as some call's use. *)
+Lemma written_attained : forall b cs, list_max (map (written_bytes b) cs) = 0
+  \/ exists c, In c cs /\ cl_out c = b /\ cl_out_bytes c = list_max (map (written_bytes b) cs).
+Proof.
+  intros b cs. destruct (list_max_attained (map (written_bytes b) cs)) as [E | H]; [left; exact E |].
+  destruct (Nat.eq_dec (list_max (map (written_bytes b) cs)) 0) as [E | Hne]; [left; exact E |].
+  right. apply in_map_iff in H. destruct H as [c [E Hc]]. exists c. split; [exact Hc |].
+  unfold written_bytes in E. destruct (buffer_eqb (cl_out c) b) eqn:Eb.
+  - apply buffer_eqb_eq in Eb. split; assumption.
+  - exfalso. apply Hne. symmetry. exact E.
+Qed.
+
+Lemma workspace_exact : forall cs, reads_written cs ->
+  workspace_bytes cs = list_max (map (call_extent cs) cs).
+Proof.
+  intros cs Hrw. unfold workspace_bytes, scratch_offset, pong_offset.
+  set (P := ping_bytes cs). set (Q := pong_bytes cs). set (S := scratch_bytes cs).
+  assert (Htouch : forall c b n, In c cs -> in_workspace b = true ->
+            (exists c', In c' cs /\ cl_out c' = b /\ cl_out_bytes c' = n) ->
+            work_offset cs b + n <= P + Q).
+  { intros c b n _ Hb [c' [Hc' [Eb En]]]. rewrite <- En.
+    destruct b; try discriminate; simpl; unfold pong_offset; fold P.
+    - pose proof (written_le BPing cs c' Hc' Eb). fold (ping_bytes cs) in H. fold P in H. lia.
+    - pose proof (written_le BPong cs c' Hc' Eb). fold (pong_bytes cs) in H. fold Q in H. lia. }
+  apply Nat.le_antisymm.
+  - destruct (Nat.eq_dec S 0) as [HS | HS].
+    + destruct (written_attained BPong cs) as [HQ | [c [Hc [Eb En]]]].
+      * destruct (written_attained BPing cs) as [HP | [c [Hc [Eb En]]]].
+        -- fold (ping_bytes cs) (pong_bytes cs) in *. fold P Q in HP, HQ. lia.
+        -- transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+           fold (ping_bytes cs) (pong_bytes cs) in *. fold P Q in HQ, En.
+           unfold call_extent. rewrite Eb. simpl. lia.
+      * transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+        fold (pong_bytes cs) in *. fold Q in En.
+        unfold call_extent. rewrite Eb. simpl. unfold pong_offset. fold P. lia.
+    + destruct (list_max_attained (map cl_scratch cs)) as [E | Hin];
+        [fold (scratch_bytes cs) in E; fold S in E; contradiction |].
+      apply in_map_iff in Hin. destruct Hin as [c [Ec Hc]].
+      transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+      fold (scratch_bytes cs) in Ec. fold S in Ec. unfold call_extent, scratch_offset.
+      fold P Q. rewrite Ec. destruct (S =? 0) eqn:E; [apply Nat.eqb_eq in E; lia | lia].
+  - apply list_max_le, Forall_forall. intros n Hn. apply in_map_iff in Hn.
+    destruct Hn as [c [<- Hc]]. unfold call_extent, scratch_offset. fold P Q.
+    assert (Hs : cl_scratch c <= S) by (apply in_list_max, in_map, Hc).
+    assert (Hin : (if in_workspace (cl_in c) then work_offset cs (cl_in c) + cl_in_bytes c else 0)
+                  <= P + Q).
+    { destruct (in_workspace (cl_in c)) eqn:W; [| lia].
+      apply (Htouch c); [exact Hc | exact W | apply Hrw; assumption]. }
+    assert (Hout : (if in_workspace (cl_out c) then work_offset cs (cl_out c) + cl_out_bytes c else 0)
+                   <= P + Q).
+    { destruct (in_workspace (cl_out c)) eqn:W; [| lia].
+      apply (Htouch c); [exact Hc | exact W | exists c; auto]. }
+    destruct (cl_scratch c =? 0); lia.
+Qed.
+
+(** The workspace the header asks for is the furthest byte of it some call uses. *)
+Theorem lower_workspace_exact : forall m elem src p,
+  let cs := lower m elem src p in
+  workspace_bytes cs = list_max (map (call_extent cs) cs).
+Proof. intros m elem src p cs. apply workspace_exact, lower_reads_written. Qed.
