@@ -3,7 +3,7 @@
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange
-  Lowerproof.
+  Lowerproof Compiler.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -85,3 +85,6 @@ Print Assumptions lower_plan_correct.
 Print Assumptions lower_buffers.
 Print Assumptions lower_live_bytes.
 Print Assumptions lower_workspace_exact.
+
+(** End to end: the planner's plan, lowered, in user terms. *)
+Print Assumptions redist_collectives_correct.
