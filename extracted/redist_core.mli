@@ -44,11 +44,15 @@ val find : ('a1 -> bool) -> 'a1 list -> 'a1 option
 
 val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
 
+val firstn : int -> 'a1 list -> 'a1 list
+
 val seq : int -> int -> int list
 
 val repeat : 'a1 -> int -> 'a1 list
 
 val list_sum : int list -> int
+
+val list_max : int list -> int
 
 val prod0 : int list -> int
 
@@ -452,3 +456,56 @@ val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res
 val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
+
+type buffer =
+| BSrc
+| BDst
+| BPing
+| BPong
+
+val buffer_eqb : buffer -> buffer -> bool
+
+val in_workspace : buffer -> bool
+
+val next_work : buffer -> buffer
+
+type call = { cl_op : collective option; cl_ty : ty; cl_group : (int * int);
+              cl_recv_from : int list; cl_in : buffer; cl_out : buffer;
+              cl_in_bytes : int; cl_out_bytes : int; cl_scratch : int }
+
+val outer_count : int list -> int -> int
+
+val all_gather_scratch : int list -> int -> int -> int -> int
+
+val all_to_all_scratch : int list -> int -> int -> int -> int -> int
+
+val axis_group : mesh -> axis -> int * int
+
+val recv_from_table : mesh -> ty -> ty -> int list
+
+val lower_step :
+  mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call
+
+val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list
+
+val copy_call : mesh -> int -> ty -> call
+
+val lower : mesh -> int -> ty -> plan -> call list
+
+val written_bytes : buffer -> call -> int
+
+val ping_bytes : call list -> int
+
+val pong_bytes : call list -> int
+
+val scratch_bytes : call list -> int
+
+val pong_offset : call list -> int
+
+val scratch_offset : call list -> int
+
+val workspace_bytes : call list -> int
+
+val call_live : int -> int -> call -> int
+
+val live_bytes : mesh -> int -> ty -> ty -> plan -> int
