@@ -93,9 +93,30 @@ let mesh_arg =
   Arg.(required & opt (some string) None
        & info [ "mesh" ] ~docv:"MESH" ~doc:"The device mesh, e.g. $(b,{x:2, y:4}): axis names with sizes, the first axis most significant in the rank.")
 
+let placed_mesh_doc =
+  "optionally placed on world ranks: $(b,{x:4} @ 4) (ranks 4 to 7) or $(b,{x:2, y:2} @ [3, 1, 2, 0]) (one distinct world rank per device, row-major)"
+
+let one_mesh_arg =
+  Arg.(value & opt (some string) None
+       & info [ "mesh" ] ~docv:"MESH"
+           ~doc:("The device mesh, e.g. $(b,{x:2, y:4}): axis names with sizes, the first axis most significant in the rank; " ^ placed_mesh_doc ^ " (default: at world rank 0)."))
+
+let from_mesh_arg =
+  Arg.(value & opt (some string) None
+       & info [ "from-mesh" ] ~docv:"MESH" ~doc:("The source mesh of a move between meshes (with $(b,--to-mesh), instead of $(b,--mesh)), " ^ placed_mesh_doc ^ "."))
+
+let to_mesh_arg =
+  Arg.(value & opt (some string) None
+       & info [ "to-mesh" ] ~docv:"MESH" ~doc:"The target mesh of a move between meshes; same notation as $(b,--from-mesh).  The two meshes are in one world: their rank sets may overlap or be disjoint.")
+
+let strategy_arg =
+  Arg.(value & opt (enum Problem.strategies) Redist_core.StratAuto
+       & info [ "strategy" ] ~docv:"STRATEGY"
+           ~doc:"$(b,collectives) (the paper's collectives; even problems on one mesh at world rank 0 only), $(b,exchange) (one direct exchange: any layouts, any two meshes; every rank receives exactly the proven lower bound) or $(b,auto) (default: the plan whose busiest rank receives less, then with fewer launches; collectives on a tie; uneven and cross-mesh problems by exchange).")
+
 let from_arg =
   Arg.(required & opt (some string) None
-       & info [ "from" ] ~docv:"TYPE" ~doc:"The source type in the paper's notation, e.g. $(b,[16{x}32, 64{y}256]); a dimension is $(b,n{a,b}N), $(b,{a,b}N) or $(b,N); an optional dtype prefix such as $(b,f32[...]) is allowed.")
+       & info [ "from" ] ~docv:"TYPE" ~doc:"The source type in the paper's notation, e.g. $(b,[16{x}32, 64{y}256]); a dimension is $(b,n{a,b}N), $(b,{a,b}N) or $(b,N); an optional dtype prefix such as $(b,f32[...]) is allowed.  A dimension need not be divisible: $(b,{x}50257) over 8 devices is cut into ceil blocks of 6283 (the last one short, some possibly empty); a stated local size must be that ceil block.")
 
 let to_arg =
   Arg.(required & opt (some string) None & info [ "to" ] ~docv:"TYPE" ~doc:"The target type, same notation as $(b,--from).")
@@ -121,19 +142,30 @@ let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails,
 
 (* ---- commands ---- *)
 
+(* The problem of plan, check and gen: one mesh or two, the types, the
+   dtype and the strategy. *)
+let problem_term =
+  let make mesh from_mesh to_mesh from to_ dtype strategy () =
+    let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
+    Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype
+  in
+  Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
+
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
 let print_report ~command ~title ~guarantees ~json r =
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Json.report ~command ~guarantees r) ^ "\n"
-     else Report.text ~title ~guarantees r)
+    (if json then Yojson.Safe.pretty_to_string (Json.any_report ~command ~guarantees r) ^ "\n"
+     else
+       match r with
+       | Xreport.Collectives r -> Report.text ~title ~guarantees r
+       | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
 
 let plan_cmd =
-  let run mesh from to_ dtype json =
+  let run problem json =
     guard ~json ~command:"plan" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
-        let r, guarantees = Planning.plan p in
+        let r, guarantees = Planning.choose (problem ()) in
         print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
         0)
   in
@@ -148,21 +180,19 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ json_arg)
 
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
          & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
   in
-  let run mesh from to_ dtype plan json =
+  let run problem plan json =
     guard ~json ~command:"check" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let p = problem () in
         let text = read_source ~what:"--plan" plan in
-        let r = Planfile.check p text in
-        let refined = r.env.axes <> p.env.axes in
-        let guarantees = Guarantees.for_check ~refined in
-        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees ~json r;
+        let r = Planfile.check_any p text in
+        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json r;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -178,7 +208,7 @@ let check_cmd =
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ json_arg)
+    Term.(const run $ problem_term $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =
@@ -218,23 +248,33 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run mesh from to_ dtype plan backend name out =
+  let run problem plan backend name out =
     guard ~command:"gen" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let p : Problem.t = problem () in
         Emit.check_name name;
         if List.length p.src > Bounds.max_rank_gen then
           Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
-        if List.length p.env.axes > Bounds.max_rank_gen then
-          Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length p.env.axes) Bounds.max_rank_gen;
+        List.iter
+          (fun (what, (env : Front.env)) ->
+            if List.length env.axes > Bounds.max_rank_gen then
+              Front.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
+          [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ];
         let r, guarantees =
           match plan with
           | Some file ->
-              let r = Planfile.check p (read_source ~what:"--plan" file) in
-              (r, Guarantees.for_check ~refined:(r.env.axes <> p.env.axes))
-          | None -> Planning.plan p
+              let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+              (r, Guarantees.for_checked r)
+          | None -> Planning.choose p
         in
-        let backend = match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl in
-        write_output out (Emit.render ~name ~backend r ~guarantees);
+        let header =
+          match (r, backend) with
+          | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
+          | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
+          | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
+          | Xreport.Exchange _, `Nccl ->
+              Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+        in
+        write_output out header;
         0)
   in
   let doc = "generate a C++17 header that performs the redistribution" in
@@ -250,7 +290,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =

@@ -41,24 +41,24 @@ let show_mesh env =
 
 (* ---- meshes ---- *)
 
-let env_of_mesh (m : S.mesh_axis list) =
-  if m = [] then bad "--mesh: the mesh is empty; give at least one axis, e.g. {x:2}";
+let env_of_mesh ?(what = "--mesh") (m : S.mesh_axis list) =
+  if m = [] then bad "%s: the mesh is empty; give at least one axis, e.g. {x:2}" what;
   if List.length m > Bounds.max_axes then
-    bad "--mesh: %d axes; at most %d are supported" (List.length m) Bounds.max_axes;
+    bad "%s: %d axes; at most %d are supported" what (List.length m) Bounds.max_axes;
   List.iter
     (fun (a : S.mesh_axis) ->
       if String.contains a.axis.name '.' then
-        bad "--mesh: column %d: axis name %S may not contain '.' (dotted names are for sub-axes)"
+        bad "%s: column %d: axis name %S may not contain '.' (dotted names are for sub-axes)" what
           a.axis.ncol a.axis.name;
       if a.size = 0 then
-        bad "--mesh: column %d: axis %s has size 0; sizes must be at least 1" a.axis.ncol a.axis.name)
+        bad "%s: column %d: axis %s has size 0; sizes must be at least 1" what a.axis.ncol a.axis.name)
     m;
   let rec dups = function
     | [] -> ()
     | (a : S.mesh_axis) :: rest -> (
         match List.find_opt (fun (b : S.mesh_axis) -> b.axis.name = a.axis.name) rest with
         | Some b ->
-            bad "--mesh: axis %s appears twice (columns %d and %d)" a.axis.name a.axis.ncol b.axis.ncol
+            bad "%s: axis %s appears twice (columns %d and %d)" what a.axis.name a.axis.ncol b.axis.ncol
         | None -> dups rest)
   in
   dups m;
@@ -68,14 +68,14 @@ let env_of_mesh (m : S.mesh_axis list) =
     List.fold_left
       (fun acc (a : S.mesh_axis) ->
         if a.size > Bounds.device_limit / acc then
-          bad "--mesh: more than %d devices; the tool supports at most %d (2^16) devices"
+          bad "%s: more than %d devices; the tool supports at most %d (2^16) devices" what
             Bounds.device_limit Bounds.device_limit;
         acc * a.size)
       1 m
   in
   let axes = List.mapi (fun k (a : S.mesh_axis) -> { id = k; name = a.axis.name; size = a.size; origin = a.axis.name }) m in
   let env = { axes; used = List.map (fun a -> a.name) axes; next_id = List.length axes; refined = [] } in
-  if not (C.mesh_wf (core_mesh env)) then bad "--mesh: rejected by the core's mesh_wf";
+  if not (C.mesh_wf (core_mesh env)) then bad "%s: rejected by the core's mesh_wf" what;
   env
 
 (* ---- types ---- *)
@@ -130,14 +130,19 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
                   let product =
                     String.concat "*" (List.map (fun (n : S.name) -> "|" ^ n.name ^ "|") axes)
                   in
-                  if d.global mod p <> 0 then
-                    err "dim %d: global size %d is not divisible by %s = %d" k d.global product p
-                  else
-                    match d.local with
-                    | Some n when n <> d.global / p ->
-                        if axes = [] then err "dim %d: stated local size %d, but an unsharded dim has local size %d" k n d.global
-                        else err "dim %d: stated local size %d, but %d / %s = %d" k n d.global product (d.global / p)
-                    | _ ->
+                  (* An uneven dimension is cut into ceil blocks (the last
+                     ones short or empty); a stated local size is the full
+                     block. *)
+                  let block = C.ceil_div d.global p in
+                  match d.local with
+                  | Some n when n <> block ->
+                      if axes = [] then err "dim %d: stated local size %d, but an unsharded dim has local size %d" k n d.global
+                      else if d.global mod p = 0 then
+                        err "dim %d: stated local size %d, but %d / %s = %d" k n d.global product block
+                      else
+                        err "dim %d: stated local size %d, but the ceil block of %d over %s = %d is %d" k n d.global
+                          product p block
+                  | _ ->
                         let ids = List.map (fun (n : S.name) -> (Option.get (find_name env n.name)).id) axes in
                         let seen = List.map (fun (n : S.name) -> (n.name, k)) axes @ seen in
                         dims (k + 1) seen ((ids, d.global) :: acc) rest)))
@@ -153,8 +158,8 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
           List.fold_left (fun acc (d : S.dim) -> Bounds.mul acc d.global) 1 t.dims
         with
         | total when total < Bounds.size_limit ->
-            if C.ty_wf (core_mesh env) ty then Ok ty
-            else err "rejected by the core's ty_wf"
+            if C.lty_wf (core_mesh env) ty then Ok ty
+            else err "rejected by the core's lty_wf"
         | _ | (exception Bounds.Overflow) ->
             err "the array has too many elements (the product of the global sizes must be below 2^50)")
 
@@ -185,7 +190,7 @@ let collapse env ids =
 
 let show_dim env ((ids, n) as d : C.dimty) =
   if ids = [] then string_of_int n
-  else Printf.sprintf "%d{%s}%d" (extent env d) (String.concat "," (collapse env ids)) n
+  else Printf.sprintf "%d{%s}%d" (C.block_size (core_mesh env) d) (String.concat "," (collapse env ids)) n
 
 let show_ty env (t : C.ty) = "[" ^ String.concat ", " (List.map (show_dim env) t) ^ "]"
 

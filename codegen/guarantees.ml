@@ -22,3 +22,24 @@ let planner =
    the plan uses sub-axes. *)
 let for_check ~refined = checker @ (if refined then refinement else [])
 let for_plan ~refined = planner @ for_check ~refined
+
+let exchange_checker =
+  [ ("xcheck_correct", "an accepted exchange moves every rank's source box to its target box (ranks outside the target mesh end with nothing)");
+    ("exchange_recv_exact", "each rank receives exactly its target box less what its source box shares with it");
+    ("xcheck_traffic", "the printed per-rank traffic is what the execution's ranks receive");
+    ("lower_bound_sound", "no plan of any steps makes a rank receive fewer elements than the printed lower bound");
+    ("exchange_optimal", "so the exchange's traffic is the lower bound on every rank") ]
+
+let exchange_plan =
+  [ ("plan_with_correct", "the planner's plan (any strategy) moves every source box to its target box");
+    ("plan_with_peak", "no local array along the plan exceeds the largest source or target box") ]
+  @ exchange_checker
+
+(* The collectives chosen under --strategy auto or collectives: the
+   strategy planner's theorems, then those of the collective planner. *)
+let for_strategy_plan ~refined = ("plan_with_correct", "the planner's plan (any strategy) moves every source box to its target box") :: for_plan ~refined
+
+(* What covers a plan the checker accepted, by its kind. *)
+let for_checked = function
+  | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)
+  | Xreport.Exchange _ -> exchange_checker

@@ -23,8 +23,13 @@ let mesh (env : F.env) =
        (fun (a : F.axis_info) -> `Assoc [ ("name", `String a.name); ("size", `Int a.size); ("of", `String a.origin) ])
        env.axes)
 
+let placed_mesh env ranks = `Assoc [ ("axes", mesh env); ("ranks", `List (List.map (fun r -> `Int r) ranks)) ]
+
+(* [mesh] is the user's mesh (the source mesh when there are two). *)
 let problem (p : Problem.t) =
-  [ ("mesh", mesh p.env); ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.env p.tgt));
+  [ ("mesh", mesh p.env); ("source_mesh", placed_mesh p.env p.src_ranks);
+    ("target_mesh", placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String (Problem.strategy_name p.strategy));
+    ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.tgt_env p.tgt));
     ("dtype", `String p.dtype); ("elem_bytes", `Int p.elem_bytes) ]
 
 let step (r : Report.t) (s : Report.step) =
@@ -58,3 +63,26 @@ let report ~command ~guarantees (r : Report.t) =
         ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);
         ("launches", `Int r.launches); ("slices", `Int r.slices);
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
+
+(* An exchange plan: one step, on the user's meshes (nothing refined). *)
+let exchange_report ~command ~guarantees (r : Xreport.t) =
+  let p = r.problem in
+  let step =
+    `Assoc
+      [ ("op", `String "exchange"); ("text", `String "exchange"); ("dims", `List []); ("axis", `Null);
+        ("type", `String (F.show_ty p.tgt_env p.tgt)); ("local_elems", `Int r.tgt_max);
+        ("recv_elems_max", `Int r.recv_busiest) ]
+  in
+  document ~command
+    (problem p
+    @ [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]);
+        ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max);
+        ("global_elems", `Int r.global_elems);
+        ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
+        ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);
+        ("launches", `Int 1); ("slices", `Int 0);
+        ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
+
+let any_report ~command ~guarantees = function
+  | Xreport.Collectives r -> report ~command ~guarantees r
+  | Xreport.Exchange r -> exchange_report ~command ~guarantees r

@@ -35,11 +35,11 @@ let resolve env = function
       | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t))
 
 (* Refine lines first, then steps. *)
-let load (p : Problem.t) text =
-  let items =
-    try S.plan_lines text
-    with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
-  in
+let parse text =
+  try S.plan_lines text
+  with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
+
+let load (p : Problem.t) items =
   let n_steps = List.length (List.filter (function _, S.Step _ -> true | _ -> false) items) in
   if n_steps > Bounds.max_plan_steps then
     F.bad "--plan: %d collectives; at most %d are supported" n_steps Bounds.max_plan_steps;
@@ -59,6 +59,7 @@ let load (p : Problem.t) text =
         let coll = resolve env c in
         let text = match coll with Ok k -> F.show_collective env k | Error _ -> show_step_ast c in
         go env rf ({ line; text; coll } :: steps) rest
+    | (line, S.Exchange) :: _ -> reject "line %d: exchange is a whole plan: it cannot be combined with collectives or refine lines" line
   in
   go p.env [] [] items
 
@@ -109,8 +110,8 @@ let explain env before k (e : C.step_error) =
 
 (* The report of an accepted plan; [Rejected] with the first failing line
    otherwise. *)
-let check (p : Problem.t) text =
-  let env, rf, steps = load p text in
+let check_collectives (p : Problem.t) items =
+  let env, rf, steps = load p items in
   let at i = List.nth steps i in
   let fail_step i reason = reject "line %d: %s: %s" (at i).line (at i).text reason in
   let checker_failure = function
@@ -141,3 +142,21 @@ let check (p : Problem.t) text =
       match Report.of_check p env rf (oks steps) with
       | C.OK r -> r
       | C.Error e -> checker_failure e)
+
+(* A plan of either strategy: the one line [exchange], or collectives, which
+   need an even problem on one mesh at world rank 0 (xcheck's
+   NotOneEvenMesh). *)
+let check_any (p : Problem.t) text =
+  match parse text with
+  | [ (_, S.Exchange) ] -> (
+      match Xreport.of_exchange p with
+      | C.OK r -> Xreport.Exchange r
+      | C.Error _ -> failwith "xcheck rejected layouts the front end accepted")
+  | items ->
+      if not (C.even_problem (Problem.source_layout p) (Problem.target_layout p)) then
+        reject "collectives need an even problem on one mesh at world rank 0, but %s; plan it with the one line exchange"
+          (Planning.why_not_collectives p);
+      Xreport.Collectives (check_collectives p items)
+
+(* Collectives only: the plan of a one-mesh even problem. *)
+let check (p : Problem.t) text = check_collectives p (parse text)

@@ -14,3 +14,28 @@ let plan (p : Problem.t) =
   match Report.of_check p env rf plan with
   | C.OK r -> (r, Guarantees.for_plan ~refined:(rf <> []))
   | C.Error _ -> failwith "the checker rejected the planner's plan (contradicts plan_total)"
+
+(* Why the collectives cannot plan a problem (even_problem is false). *)
+let why_not_collectives (p : Problem.t) =
+  let uneven env ty = not (C.ty_wf (Front.core_mesh env) ty) in
+  if uneven p.env p.src then "--from is uneven (a dimension not divisible by its axes)"
+  else if uneven p.tgt_env p.tgt then "--to is uneven (a dimension not divisible by its axes)"
+  else "the problem is not on one mesh placed at world rank 0"
+
+(* The plan of [p.strategy] ([plan_with]), checked by [xcheck]
+   (plan_with_checked says it is accepted). *)
+let choose (p : Problem.t) =
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.plan_with p.strategy src tgt with
+  | Some (C.ByCollectives (rf, plan)) -> (
+      let env = Front.env_of_refinement p.env rf in
+      match Report.of_check p env rf plan with
+      | C.OK r -> (Xreport.Collectives r, Guarantees.for_strategy_plan ~refined:(rf <> []))
+      | C.Error _ -> failwith "the checker rejected the planner's plan (contradicts plan_with_checked)")
+  | Some C.ByExchange -> (
+      match Xreport.of_exchange p with
+      | C.OK r -> (Xreport.Exchange r, Guarantees.exchange_plan)
+      | C.Error _ -> failwith "xcheck rejected the exchange plan (contradicts plan_with_checked)")
+  | None ->
+      Front.bad "--strategy collectives: the collectives need an even problem on one mesh at world rank 0, but %s; use --strategy exchange or auto"
+        (why_not_collectives p)

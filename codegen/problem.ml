@@ -1,21 +1,72 @@
-(* A redistribution problem read from the command line: mesh, source and
-   target types, element type. *)
+(* A redistribution problem read from the command line: the source and
+   target placed meshes (one mesh at world rank 0 with --mesh), source and
+   target types, element type and the planning strategy. *)
 
 module C = Redist_core
 module F = Front
+module S = Syntax
+
+(* A mesh and the world rank of each of its devices, row-major. *)
+type placed = { env : F.env; ranks : int list; placement_text : string option }
 
 type t = {
-  env : F.env;       (* the user's mesh *)
+  env : F.env;       (* the user's mesh; the source mesh of a cross-mesh problem *)
+  tgt_env : F.env;   (* the target mesh: [env] for one mesh *)
+  src_ranks : int list;
+  tgt_ranks : int list;
+  one_mesh : bool;   (* given with --mesh *)
+  src_placement : string option;  (* the placements as written, for printing *)
+  tgt_placement : string option;
   src : C.ty;
   tgt : C.ty;
   dtype : string;
   elem_bytes : int;
+  strategy : C.strategy;
 }
 
 let parse ~what f s =
   try f s with Syntax.Parse_error (col, msg) -> F.bad "%s: column %d: %s" what col msg
 
 let mesh text = F.env_of_mesh (parse ~what:"--mesh" Syntax.mesh text)
+
+let strategies = [ ("collectives", C.StratCollectives); ("exchange", C.StratExchange); ("auto", C.StratAuto) ]
+
+let strategy_name s = fst (List.find (fun (_, v) -> v = s) strategies)
+
+(* The world ranks of a placed mesh, each checked: in range, none twice,
+   one per device. *)
+let placed ~what text =
+  let pm = parse ~what Syntax.placed_mesh text in
+  let env = F.env_of_mesh ~what pm.mesh_axes in
+  let devices = F.mesh_size env in
+  let ranks, placement_text =
+    match pm.placement with
+    | None -> (List.init devices Fun.id, None)
+    | Some (S.At k) ->
+        if k + devices > Bounds.device_limit then
+          F.bad "%s: column %d: ranks %d to %d are beyond the largest world, %d ranks" what pm.pcol k
+            (k + devices - 1) Bounds.device_limit;
+        (C.seq k devices, Some (Printf.sprintf "@ %d" k))
+    | Some (S.Ranks rs) ->
+        if List.length rs <> devices then
+          F.bad "%s: the rank list has %d ranks but the mesh %s has %d devices" what (List.length rs)
+            (F.show_mesh env) devices;
+        let rec dups = function
+          | [] -> ()
+          | (r, col) :: rest -> (
+              if r >= Bounds.device_limit then
+                F.bad "%s: column %d: rank %d is beyond the largest world, %d ranks" what col r Bounds.device_limit;
+              match List.find_opt (fun (r', _) -> r' = r) rest with
+              | Some (_, col') -> F.bad "%s: rank %d appears twice in the rank list (columns %d and %d)" what r col col'
+              | None -> dups rest)
+        in
+        dups rs;
+        let ranks = List.map fst rs in
+        (ranks, Some ("@ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]"))
+  in
+  if not (C.pmesh_wf { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }) then
+    F.bad "%s: rejected by the core's pmesh_wf" what;
+  { env; ranks; placement_text }
 
 (* The dtype: from --dtype and the types' prefixes, which must agree;
    f32 when none is given. *)
@@ -32,16 +83,54 @@ let resolve_dtype ~flag prefixes =
       List.iter (fun (w, d) -> if d <> d0 then F.bad "%s says %s but %s says %s" w0 d0 w d) rest;
       d0
 
-let make ~mesh:mesh_text ~from ~to_ ~dtype =
-  let env = mesh mesh_text in
+(* The meshes as given on the command line. *)
+type meshes = One of string | Two of string * string
+
+let meshes_of_flags ~mesh ~from_mesh ~to_mesh =
+  match (mesh, from_mesh, to_mesh) with
+  | Some m, None, None -> One m
+  | None, Some f, Some t -> Two (f, t)
+  | Some _, _, _ -> F.bad "--mesh cannot be combined with --from-mesh or --to-mesh (give one mesh, or both of those)"
+  | None, Some _, None -> F.bad "--from-mesh needs --to-mesh (or give --mesh for one mesh)"
+  | None, None, Some _ -> F.bad "--to-mesh needs --from-mesh (or give --mesh for one mesh)"
+  | None, None, None -> F.bad "no mesh: give --mesh, or --from-mesh and --to-mesh"
+
+let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
+  let source, target, one_mesh =
+    match meshes with
+    | One m -> let pm = placed ~what:"--mesh" m in (pm, pm, true)
+    | Two (f, t) -> (placed ~what:"--from-mesh" f, placed ~what:"--to-mesh" t, false)
+  in
   let from_ast = parse ~what:"--from" Syntax.ty from in
   let to_ast = parse ~what:"--to" Syntax.ty to_ in
-  let src = F.ty_of_ast ~what:"--from" env from_ast in
-  let tgt = F.ty_of_ast ~what:"--to" env to_ast in
+  let src = F.ty_of_ast ~what:"--from" source.env from_ast in
+  let tgt = F.ty_of_ast ~what:"--to" target.env to_ast in
   if List.length src <> List.length tgt then
     F.bad "--from has %d dimensions but --to has %d" (List.length src) (List.length tgt);
   let gs = C.global_shape src and gt = C.global_shape tgt in
   if gs <> gt then
     F.bad "global shapes differ: --from is %s, --to is %s" (F.show_shape gs) (F.show_shape gt);
   let dtype = resolve_dtype ~flag:dtype [ ("--from", from_ast); ("--to", to_ast) ] in
-  { env; src; tgt; dtype; elem_bytes = List.assoc dtype F.dtypes }
+  { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
+    src_placement = source.placement_text; tgt_placement = target.placement_text;
+    src; tgt; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+
+(* One mesh at world rank 0, planned by the collectives as before strategies. *)
+let make ~mesh ~from ~to_ ~dtype =
+  make_placed ~meshes:(One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype
+
+let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
+let source_layout p = layout p.env p.src_ranks p.src
+let target_layout p = layout p.tgt_env p.tgt_ranks p.tgt
+
+(* World ranks 0 .. world - 1 take part: every rank of either mesh. *)
+let world p = 1 + List.fold_left max 0 (p.src_ranks @ p.tgt_ranks)
+
+let show_placed env placement =
+  F.show_mesh env ^ match placement with Some t -> " " ^ t | None -> ""
+
+let show_meshes p =
+  if p.one_mesh then "mesh " ^ show_placed p.env p.src_placement
+  else
+    Printf.sprintf "from mesh %s to mesh %s" (show_placed p.env p.src_placement)
+      (show_placed p.tgt_env p.tgt_placement)

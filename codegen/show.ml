@@ -1,5 +1,6 @@
 (* `redist show`: the block each device holds, from the core's
-   [device_of_rank], [offset] and [extent]. *)
+   [device_of_rank] and [dev_box] (ceil blocks: on an uneven dimension the
+   last blocks are short or empty). *)
 
 module C = Redist_core
 module F = Front
@@ -15,16 +16,30 @@ let pad_table rows =
 (* Cells of the block map list at most this many ranks. *)
 let max_listed = 4
 
+(* Per dimension, the (corner, extent) of device [c]'s box. *)
+let box env ty c = C.dev_box (F.core_mesh env) ty c
+
+(* The largest box's shape and size: the local shape on an even type. *)
+let largest env ty =
+  let m = F.core_mesh env in
+  let sizes = List.init (C.mesh_size m) (fun r -> C.box_size (box env ty (C.device_of_rank m r))) in
+  List.fold_left max 0 sizes
+
 let render env (ty : C.ty) =
   let m = F.core_mesh env in
   let n = C.mesh_size m in
   let b = Buffer.create 1024 in
   let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
   let rank = List.length ty in
-  line
-    (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
-       (F.show_mesh env) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
-       (F.show_shape (C.local_shape m ty)) (C.local_size m ty));
+  if C.ty_wf m ty then
+    line
+      (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
+         (F.show_mesh env) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+         (F.show_shape (C.local_shape m ty)) (C.local_size m ty))
+  else
+    line
+      (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
+         (F.show_mesh env) n (F.show_ty env ty) (F.show_shape (C.global_shape ty)) (largest env ty));
   let sharded = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init rank Fun.id) in
   let shown = if rank <= 2 then List.init rank Fun.id else sharded in
   if sharded = [] then line "no dimension is sharded: every device holds the whole array"
@@ -35,11 +50,8 @@ let render env (ty : C.ty) =
               (String.concat ", " (List.map string_of_int sharded))
               (String.concat ", " (List.map string_of_int whole)))
   end;
-  let range c d =
-    let dd = List.nth ty d in
-    let off = C.offset m dd c in
-    Printf.sprintf "[%d, %d)" off (off + C.extent m dd)
-  in
+  let show_span (lo, ext) = if ext = 0 then "empty" else Printf.sprintf "[%d, %d)" lo (lo + ext) in
+  let range c d = show_span (List.nth (box env ty c) d) in
   let header = "rank" :: List.map (fun (a : F.axis_info) -> a.name) env.axes @ List.map (Printf.sprintf "dim %d") shown in
   let rows =
     List.init n (fun r ->
@@ -52,18 +64,21 @@ let render env (ty : C.ty) =
      labelled with the ranks that hold it. *)
   let blocks = List.map (fun d -> C.shards m d) ty in
   if rank <= 2 && sharded <> [] && List.fold_left ( * ) 1 blocks <= 64 then begin
-    let block_of c = List.map (fun d -> C.offset m d c / C.extent m d) ty in
-    let holders = Hashtbl.create 64 in
+    (* A block is named by its chunk index along each dimension. *)
+    let block_of c = List.map (fun d -> C.radix m c (fst d)) ty in
+    let holders = Hashtbl.create 64 and spans = Hashtbl.create 64 in
     for r = n - 1 downto 0 do
-      let k = block_of (C.device_of_rank m r) in
-      Hashtbl.replace holders k (r :: Option.value (Hashtbl.find_opt holders k) ~default:[])
+      let c = C.device_of_rank m r in
+      let k = block_of c in
+      Hashtbl.replace holders k (r :: Option.value (Hashtbl.find_opt holders k) ~default:[]);
+      List.iteri (fun d (j, span) -> Hashtbl.replace spans (d, j) span) (List.combine k (box env ty c))
     done;
     let cell k =
       let rs = Option.value (Hashtbl.find_opt holders k) ~default:[] in
       if List.length rs <= max_listed then String.concat "," (List.map string_of_int rs)
       else Printf.sprintf "%d,%d,..(%d ranks)" (List.nth rs 0) (List.nth rs 1) (List.length rs)
     in
-    let span d i = let e = C.extent m (List.nth ty d) in Printf.sprintf "[%d, %d)" (i * e) ((i + 1) * e) in
+    let span d i = show_span (Hashtbl.find spans (d, i)) in
     line "ranks holding each block:";
     let grid =
       match blocks with
@@ -86,12 +101,12 @@ let json env (ty : C.ty) =
     `Assoc
       [ ("rank", `Int r);
         ("coords", `List (List.map (fun (a : F.axis_info) -> `Int (c a.id)) env.F.axes));
-        ("offset", `List (List.map (fun d -> `Int (C.offset m d c)) ty));
-        ("extent", `List (List.map (fun d -> `Int (C.extent m d)) ty)) ]
+        ("offset", `List (List.map (fun (lo, _) -> `Int lo) (box env ty c)));
+        ("extent", `List (List.map (fun (_, ext) -> `Int ext) (box env ty c))) ]
   in
   let ints l = `List (List.map (fun n -> `Int n) l) in
   Json.document ~command:"show"
     [ ("mesh", Json.mesh env); ("type", `String (F.show_ty env ty));
-      ("global_shape", ints (C.global_shape ty)); ("local_shape", ints (C.local_shape m ty));
-      ("local_elems", `Int (C.local_size m ty));
+      ("global_shape", ints (C.global_shape ty));
+      ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
       ("devices", `List (List.init (C.mesh_size m) device)) ]

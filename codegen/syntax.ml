@@ -2,6 +2,9 @@
    part so that later errors can point at it.
 
    mesh   ::= '{' axis ':' INT (',' axis ':' INT)* '}'
+   placed ::= mesh ['@' INT | '@' '[' INT (',' INT)* ']']
+                                  contiguous from a world rank, or one
+                                  world rank per device, row-major
    type   ::= [dtype] '[' dim (',' dim)* ']'
    dim    ::= INT '{' names '}' INT        local size, axes, global size
             | '{' names '}' INT           local size inferred
@@ -13,6 +16,7 @@
             | 'all_gather' '(' INT ')'
             | 'all_to_all' '(' INT ',' INT ')'
             | 'all_permute' '(' type ')'
+            | 'exchange'                  the whole plan: one direct exchange
 
    NAME is a letter or '_' followed by letters, digits, '_' and '.'; dotted
    names are reserved for sub-axes.  INT is decimal and below 2^50. *)
@@ -34,6 +38,13 @@ type collective =
 type item =
   | Refine of name * (name * int) list
   | Step of collective
+  | Exchange
+
+(* Where a mesh's devices are in the world: [At k] on ranks k, k+1, ...;
+   [Ranks] one world rank per device, each with its column. *)
+type placement = At of int | Ranks of (int * int) list
+
+type placed_mesh = { mesh_axes : mesh_axis list; placement : placement option; pcol : int }
 
 (* Column (from 1) and what was expected. *)
 exception Parse_error of int * string
@@ -167,11 +178,31 @@ let parse_mesh_at c =
     more []
   end
 
+let parse_placed_at c =
+  skip_ws c;
+  let mesh_axes = parse_mesh_at c in
+  skip_ws c;
+  let pcol = c.i + 1 in
+  let placement =
+    if not (accept c '@') then None
+    else if accept c '[' then begin
+      let rank () = skip_ws c; let col = c.i + 1 in (parse_int c "a world rank", col) in
+      let rec more acc =
+        let acc = rank () :: acc in
+        if accept c ',' then more acc else (expect c ']' "',' or ']' after a world rank"; List.rev acc)
+      in
+      Some (Ranks (more []))
+    end
+    else Some (At (parse_int c "a first world rank or a rank list [r0, r1, ...] after '@'"))
+  in
+  { mesh_axes; placement; pcol }
+
 let mesh s = whole parse_mesh_at s
+let placed_mesh s = whole parse_placed_at s
 let ty s = whole parse_ty_at s
 
 let parse_collective c =
-  let op = parse_name c "a collective (dyn_slice, all_gather, all_to_all, all_permute) or refine" in
+  let op = parse_name c "a collective (dyn_slice, all_gather, all_to_all, all_permute), refine or exchange" in
   let open_paren () = expect c '(' (Printf.sprintf "'(' after %s" op.name) in
   let close_paren () = expect c ')' (Printf.sprintf "')' to close %s" op.name) in
   match op.name with
@@ -201,7 +232,7 @@ let parse_collective c =
       Permute t
   | other ->
       raise (Parse_error (op.ncol,
-        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute or refine)" other))
+        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute, refine or exchange)" other))
 
 let parse_refine c =
   let axis = parse_name c "the axis to refine" in
@@ -227,13 +258,17 @@ let item_of_line s =
   if peek c = None then None
   else begin
     let save = c.i in
-    let is_refine =
+    let keyword =
       match peek c with
-      | Some ch when is_name_start ch -> (parse_name c "").name = "refine"
-      | _ -> false
+      | Some ch when is_name_start ch -> (parse_name c "").name
+      | _ -> ""
     in
-    if not is_refine then c.i <- save;
-    let it = if is_refine then parse_refine c else Step (parse_collective c) in
+    let it =
+      match keyword with
+      | "refine" -> parse_refine c
+      | "exchange" -> Exchange
+      | _ -> c.i <- save; Step (parse_collective c)
+    in
     at_end c;
     Some it
   end

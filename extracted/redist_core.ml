@@ -1680,6 +1680,102 @@ let plan_with s s0 t =
         | StratCollectives -> None
         | _ -> exchange_plan)
 
+type pty = ty * axis list
+
+(** val pty_wf : mesh -> pty -> bool **)
+
+let pty_wf m p =
+  (&&) ((&&) (ty_wf m (fst p)) (nodupb (snd p)))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes m)) (negb (memb a (ty_axes (fst p))))) 
+      (snd p))
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+(** val remove_axis : axis -> axis list -> axis list **)
+
+let remove_axis a ps =
+  filter (fun x -> negb ((=) x a)) ps
+
+(** val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res **)
+
+let sum_step_type m p k =
+  let (t, ps) = p in
+  (match k with
+   | ReduceScatter (d, a) ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else (match nth_error t d with
+           | Some d0 ->
+             let (xs, n) = d0 in
+             if negb
+                  ((=)
+                    ((fun a b -> if b = 0 then a else a mod b)
+                      (extent m (xs, n)) (axis_size m a)) 0)
+             then Error (ScatterNotDividing (d, a))
+             else OK ((set_dim t d ((app xs (a :: [])), n)),
+                    (remove_axis a ps))
+           | None -> Error (SumDimOutOfRange d))
+   | AllReduce a ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else OK (t, (remove_axis a ps))
+   | AddPending a ->
+     if negb (memb a (mesh_axes m))
+     then Error (PendingNotInMesh a)
+     else if memb a (ty_axes t)
+          then Error (PendingInUse a)
+          else if memb a ps
+               then Error (AlreadyPending a)
+               else OK (t, (a :: ps)))
+
+(** val sum_recv_count : mesh -> pty -> sum_step -> int **)
+
+let sum_recv_count m p' = function
+| ReduceScatter (_, a) ->
+  ( * )
+    ((fun a b -> Stdlib.max 0 (a - b)) (axis_size m a) (Stdlib.Int.succ 0))
+    (local_size m (fst p'))
+| AllReduce a ->
+  ( * )
+    ((fun a b -> Stdlib.max 0 (a - b)) (axis_size m a) (Stdlib.Int.succ 0))
+    (local_size m (fst p'))
+| AddPending _ -> 0
+
+(** val sum_plan_type :
+    mesh -> pty -> sum_step list -> (sum_error, pty) res **)
+
+let rec sum_plan_type m p = function
+| [] -> OK p
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' -> sum_plan_type m p' ks'
+   | Error e -> Error e)
+
+(** val pl_pending_wf : layout -> axis list -> bool **)
+
+let pl_pending_wf l ps =
+  (&&) ((&&) (layout_wf l) (nodupb ps))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes (ly_m l))) (negb (memb a (ty_axes l.ly_ty))))
+      ps)
+
+(** val group_size : mesh -> axis list -> int **)
+
+let group_size m ps =
+  prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))
+
 type buffer =
 | BSrc
 | BDst

@@ -457,6 +457,35 @@ val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
 
+type pty = ty * axis list
+
+val pty_wf : mesh -> pty -> bool
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+val remove_axis : axis -> axis list -> axis list
+
+val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res
+
+val sum_recv_count : mesh -> pty -> sum_step -> int
+
+val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
+
+val pl_pending_wf : layout -> axis list -> bool
+
+val group_size : mesh -> axis list -> int
+
 type buffer =
 | BSrc
 | BDst

@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift
   Lowerproof Compiler.
 
 (** The collectives move data as the model says. *)
@@ -79,6 +79,9 @@ Print Assumptions reducing_exchange_recv_exact.
 Print Assumptions sum_step_type_wf.
 Print Assumptions sum_step_sound.
 Print Assumptions sum_plan_sound.
+Print Assumptions collective_pending_sound.
+Print Assumptions reducing_exchange_to_sound.
+Print Assumptions reducing_exchange_to_recv.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
 Print Assumptions lower_plan_correct.

@@ -6,7 +6,8 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange
+  Lower.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -43,5 +44,6 @@ Extraction "redist_core.ml"
   spread_in spread_holder block_key
   cuts dims_cuts cell_boxes recv_cells recv_messages
   even_problem largest_box xcheck exchange_busiest plan_with
+  pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
   workspace_bytes.

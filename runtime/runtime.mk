@@ -37,11 +37,16 @@ define if_cmake_flag
 	else echo "$(strip $(3)): its tests skipped"; echo "$(strip $(4)): 0 passed, 0 failed, 1 skipped"; fi
 endef
 
-runtime: deps
+# The planner and OCaml's runtime as one object, linked into libredist_plan.
+.PHONY: plan-object
+plan-object: deps
+	@dune build -j 1 ./codegen/capi/redist_plan_ocaml.exe.o 2>&1
+
+runtime: deps plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)
 	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
 
-runtime-asan: deps
+runtime-asan: deps plan-object
 	$(call runtime_build,$(RUNTIME_ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DREDIST_SANITIZE=ON -DREDIST_NCCL=OFF,redist_runtime_tests)
 
 test-runtime: runtime

@@ -25,16 +25,51 @@ W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
 S=(--mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]')
 P=(--mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]')
 
-# plan: the model document's worked example, a case needing sub-axes, a 2-D problem
-run plan "${W[@]}"
-run plan "${S[@]}" --dtype f64
-run plan "${P[@]}"
-run plan "${W[@]}" --json
-run plan --mesh '{x:4}' --from 'i32[{x}8, 4]' --to 'i32[8, 4]'
-run plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]'
+# plan by the collectives: the model document's worked example, a case
+# needing sub-axes, a 2-D problem
+C=(--strategy collectives)
+run plan "${W[@]}" "${C[@]}"
+run plan "${S[@]}" --dtype f64 "${C[@]}"
+run plan "${P[@]}" "${C[@]}"
+run plan "${W[@]}" --json "${C[@]}"
+run plan --mesh '{x:4}' --from 'i32[{x}8, 4]' --to 'i32[8, 4]' "${C[@]}"
+run plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]' "${C[@]}"
 # what plan prints is a plan file that check accepts
-pipe_plan_check "${S[@]}"
-pipe_plan_check "${P[@]}"
+pipe_plan_check "${S[@]}" "${C[@]}"
+pipe_plan_check "${P[@]}" "${C[@]}"
+
+# the strategies: auto takes the exchange where its busiest rank receives
+# less (the 3.5x example), the collectives on a tie
+run plan --mesh '{x:6, y:10}' --from '[10{x}60, 6{y}60]' --to '[6{y}60, 10{x}60]'
+run plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]'
+run plan "${W[@]}" --strategy exchange --json
+# uneven dimensions: ceil blocks, the local size optional, empty boxes
+run plan --mesh '{x:8}' --from '[{x}50257]' --to '[50257]'
+run plan --mesh '{x:8}' --from '[6283{x}50257, 3]' --to '[50257, {x}3]' --dtype bf16
+pipe_plan_check --mesh '{x:8}' --from '[{x}50257]' --to '[50257]'
+# between meshes: 4 to 8 devices, a submesh, a permuted rank list
+run plan --from-mesh '{x:4}' --to-mesh '{x:8}' --from '[{x}1000]' --to '[{x}1000]'
+run plan --from-mesh '{x:8}' --to-mesh '{x:2} @ 6' --from '[{x}64, 8]' --to '[64, {x}8]'
+run plan --from-mesh '{x:2, y:4}' --to-mesh '{x:4, y:2} @ [7, 6, 5, 4, 3, 2, 1, 0]' --from '[{x}8, {y}8]' --to '[{x}8, {y}8]' --json
+pipe_plan_check --from-mesh '{x:3} @ 2' --to-mesh '{y:5}' --from '[{x}7]' --to '[{y}7]'
+run_stdin 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan -
+run_stdin 'all_gather(0)\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan -
+run_stdin 'exchange\nall_gather(0)\n' check "${W[@]}" --plan -
+# the new syntax's bad input: one line each, exit 2
+run plan --mesh '{x:8}' --from '[6000{x}50257]' --to '[50257]'
+run plan --mesh '{x:8}' --from '[{x}50257]' --to '[50257]' --strategy collectives
+run plan --from-mesh '{x:2} @ 1' --to-mesh '{x:2}' --from '[4]' --to '[4]' --strategy collectives
+run plan --from-mesh '{x:4} @ [1, 2, 1, 0]' --to-mesh '{x:2}' --from '[4]' --to '[4]'
+run plan --from-mesh '{x:4} @ [1, 2]' --to-mesh '{x:2}' --from '[4]' --to '[4]'
+run plan --from-mesh '{x:4} @ 65534' --to-mesh '{x:2}' --from '[4]' --to '[4]'
+run plan --from-mesh '{x:2} @ [0, 70000]' --to-mesh '{x:2}' --from '[4]' --to '[4]'
+run plan --from-mesh '{x:4} @' --to-mesh '{x:2}' --from '[4]' --to '[4]'
+run plan --from-mesh '{x:4}' --to-mesh '{y:2}' --from '[{x}4]' --to '[{y}5]'
+run plan --from-mesh '{x:4}' --to-mesh '{y:2}' --from '[{x}4]' --to '[{x}4]'
+run plan --from-mesh '{x:4}' --to-mesh '{y:0}' --from '[{x}4]' --to '[4]'
+run plan --from-mesh '{x:4}' --from '[4]' --to '[4]'
+run plan --mesh '{x:4}' --to-mesh '{x:4}' --from '[4]' --to '[4]'
+run plan --mesh '{x:4}' --from '[4]' --to '[4]' --strategy fastest
 
 # check: accepted plans, the worked example by hand, sub-axes by name
 run_stdin 'dyn_slice(0, y)   # slice\nall_permute([1{y,x}6])\n\nall_gather(0)\n' check "${W[@]}" --plan -
@@ -79,15 +114,19 @@ done
 run show --mesh '{x:2, y:3}' --type '[3{x}6]'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 2{y}4]'
 run show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]'
+run show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]'
+run show --mesh '{x:3}' --type '[{x}7]' --json
 run show --mesh '{x:2}' --type '[5]'
 
 # gen: the header's head, and its rejections
-run gen "${W[@]}" --backend mpi --name worked --dtype f32
-run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null
-run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128
-run gen "${W[@]}" --backend nccl --name worked -o /dev/null
+run gen "${W[@]}" --backend mpi --name worked --dtype f32 "${C[@]}"
+run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null "${C[@]}"
+run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128 --strategy collectives
+run gen "${W[@]}" --backend nccl --name worked -o /dev/null "${C[@]}"
+run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven -o /dev/null
+run gen --from-mesh '{x:3} @ 1' --to-mesh '{y:2} @ [0, 3]' --from '[{x}7]' --to '[{y}7]' --dtype i16 --name moved
 # 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
-run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]'
+run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]' --strategy collectives
 run gen "${W[@]}" --name 2bad
 run gen "${W[@]}" --name namespace
 run gen --mesh '{x:2}' --from '[1{x}2, 1, 1, 1, 1, 1, 1, 1, 1]' --to '[2, 1, 1, 1, 1, 1, 1, 1, 1]' --name big

@@ -25,7 +25,7 @@ runtime_flags --libs >/dev/null || ko "the runtime is not staged in _build/prefi
 # compiles under every standard, in a translation unit that also defines
 # main().  Refused: macros and C++20 keywords; accepted: names of the
 # standard library, MPI and the generated code itself.
-W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
+W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --strategy collectives)
 for name in NULL errno EOF MPI_COMM_WORLD OMPI_SKIP_MPICXX co_await concept requires linux unix; do
   msg=$("$redist" gen "${W[@]}" --name "$name" 2>&1 >/dev/null); rc=$?
   if [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$msg")" -eq 1 ] && grep -q "is not accepted: " <<<"$msg"; then
@@ -45,6 +45,23 @@ for name in size_t uint8_t main std redist redist_gen memcpy MPI_Comm value_type
     fi
   done
 done
+
+# An exchange header for 4,096 devices (a permuted target rank list): no
+# table over pairs of ranks, so it stays under 1 MB, and it compiles.
+big_ranks=$(seq 4095 -1 0 | paste -sd, -)
+if "$redist" gen --from-mesh '{x:64, y:64}' --to-mesh "{x:4096} @ [$big_ranks]" --from '[{x}50257, {y}1000]' \
+     --to '[{x}50257, 1000]' --dtype bf16 --name big_exchange -o "$out/big_exchange.hpp"; then
+  size=$(stat -c %s "$out/big_exchange.hpp")
+  if [ "$size" -lt 1048576 ] &&
+     printf '#include "big_exchange.hpp"\nint main() { return redist_gen::big_exchange::kWorldSize == 4096 ? 0 : 1; }\n' |
+       mpicxx -std=c++17 -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/big_exchange.o"; then
+    ok "exchange header for 4096 devices: $size bytes, compiles"
+  else
+    ko "exchange header for 4096 devices: $size bytes, or does not compile"
+  fi
+else
+  ko "exchange header for 4096 devices: redist gen failed"
+fi
 
 # A header refuses a runtime of another interface version, with its message:
 # the runtime's headers copied with REDIST_INTERFACE_VERSION changed.
@@ -68,7 +85,7 @@ fi
 # One header in two translation units links; two headers with one --name
 # for different problems do not (the diagnostic names the reused name).
 "$redist" gen "${W[@]}" --name twice -o "$out/twice_a.hpp" &&
-  "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --name twice -o "$out/twice_b.hpp" ||
+  "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --strategy collectives --name twice -o "$out/twice_b.hpp" ||
   ko "twice: redist gen failed"
 tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twice::run; return keep != nullptr; }\n' "$1" "$2" |
          mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/link/$2.o"; }
@@ -118,7 +135,7 @@ dune build -j 1 ./tests/cli/random_problems.exe || ko "random problem generator 
 while IFS='|' read -r name mesh from to dtype run; do
   [ -z "$name" ] && continue
   hdr=$out/$name.hpp
-  if ! "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --backend mpi --name "$name" -o "$hdr"; then
+  if ! "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --strategy collectives --backend mpi --name "$name" -o "$hdr"; then
     ko "$name: redist gen failed"; continue
   fi
   if printf '#include "%s"\n' "$name.hpp" | mpicxx "${CXXFLAGS[@]}" -fsyntax-only -I"$include" -I"$out" -x c++ -; then
@@ -129,7 +146,7 @@ while IFS='|' read -r name mesh from to dtype run; do
   # The same plan against the NCCL backend's header (compile only: no GPU).
   if [ -f "$include/redist/nccl.hpp" ] && [ -f "$cuda_include/cuda_runtime.h" ]; then
     nhdr=$out/${name}_nccl.hpp
-    if "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --backend nccl --name "${name}_nccl" -o "$nhdr" &&
+    if "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype "$dtype" --strategy collectives --backend nccl --name "${name}_nccl" -o "$nhdr" &&
        printf '#include "%s"\n' "${name}_nccl.hpp" | mpicxx "${CXXFLAGS[@]}" -fsyntax-only -I"$include" -I"$cuda_include" -I"$out" -x c++ -; then
       ok "$name: NCCL header compiles with ${CXXFLAGS[*]}"
     else

@@ -27,11 +27,15 @@ check_json() {
 check_json "plan" '' plan "${W[@]}" --json
 check_json "plan with sub-axes" '' plan "${S[@]}" --dtype f64 --json
 check_json "plan, identity" '' plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]' --json
+check_json "plan, exchange across meshes" '' plan --from-mesh '{x:4} @ 2' --to-mesh '{x:2, y:2} @ [3, 1, 0, 5]' --from '[{x}7, 3]' --to '[{y}7, {x}3]' --json
+check_json "plan, uneven, collectives refused" '' plan --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives --json
+check_json "check, exchange" 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --json
 check_json "check, accepted" "$worked_plan" check "${W[@]}" --plan - --json
 check_json "check, accepted with refine" 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
 check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan - --json
 check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
 check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
+check_json "show, uneven with empty boxes" '' show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]' --json
 check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]' --json
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json

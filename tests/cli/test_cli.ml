@@ -54,7 +54,7 @@ let plan_too_long () =
 let bad_inputs =
   [ rejects "unknown axis" "{x:2}" "[1{z}2]" "[2]" "axis z";
     rejects "repeated axis across dims" "{x:2}" "[1{x}2, 1{x}2]" "[2, 2]" "used by dims 0 and 1";
-    rejects "size that does not divide" "{x:4}" "[{x}6]" "[6]" "not divisible by |x| = 4";
+    rejects "local size not the ceil block" "{x:4}" "[1{x}6]" "[6]" "stated local size 1, but the ceil block of 6 over |x| = 4 is 2";
     rejects "stated local size" "{x:2}" "[2{x}6]" "[6]" "stated local size 2, but 6 / |x| = 3";
     rejects "different global shapes" "{x:2}" "[2]" "[4]" "global shapes differ";
     rejects "different ranks" "{x:2}" "[2]" "[2, 1]" "1 dimensions but --to has 2";

@@ -1,6 +1,6 @@
 # End-to-end: `make demo`, the random end-to-end suites and the checks of
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
-.PHONY: demo test-e2e test-long test-large-message test-run test-run-agree
+.PHONY: demo test-e2e test-e2e-exchange test-long test-large-message test-run test-run-agree
 
 E2E_SEED ?= 20211203
 
@@ -8,10 +8,16 @@ E2E_SEED ?= 20211203
 test-e2e: build runtime
 	@tests/e2e/run.sh e2e 300 75 $(E2E_SEED)
 
+# 300 random problems of the direct exchange (uneven, cross-mesh, even ones
+# by both strategies), 100 to a translation unit, one mpirun per world size.
+test-e2e-exchange: build runtime
+	@tests/e2e/exchange.sh e2e-exchange 300 100
+
 # Not in `make test`: 5,000 problems, 250 to a translation unit, and one
 # message over 2 GiB (about 13 GiB of memory, else skipped).
 test-long: build runtime test-large-message
 	@tests/e2e/run.sh e2e-long 5000 250 $(E2E_SEED)
+	@tests/e2e/exchange.sh e2e-exchange-long 5000 250
 
 test-large-message: build runtime
 	@tests/e2e/large_message.sh
