@@ -1812,9 +1812,10 @@ let next_work = function
 | BPing -> BPong
 | _ -> BPing
 
-type call = { cl_op : collective option; cl_ty : ty; cl_group : (int * int);
-              cl_recv_from : int list; cl_in : buffer; cl_out : buffer;
-              cl_in_bytes : int; cl_out_bytes : int; cl_scratch : int }
+type call = { cl_op : collective option; cl_ty : ty;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
 
 (** val outer_count : int list -> int -> int **)
 
@@ -1844,6 +1845,14 @@ let all_to_all_scratch shape s u size elem =
        then ( * ) (prod0 shape) elem
        else 0
 
+(** val step_axis : ty -> collective -> axis option **)
+
+let step_axis t = function
+| DynSlice (_, x) -> Some x
+| AllGather d -> Some (last_axis (fst (dim_of t d)))
+| AllToAll (d, _) -> Some (last_axis (fst (dim_of t d)))
+| AllPermute _ -> None
+
 (** val axis_group : mesh -> axis -> int * int **)
 
 let axis_group m x =
@@ -1855,28 +1864,28 @@ let recv_from_table m t t' =
   map (fun r -> rank m (holder m t t' (device_of_rank m r)))
     (seq 0 (mesh_size m))
 
+(** val step_scratch : int list -> collective -> int -> int -> int **)
+
+let step_scratch shape k group_size0 elem =
+  match k with
+  | AllGather d -> all_gather_scratch shape d group_size0 elem
+  | AllToAll (s, u) -> all_to_all_scratch shape s u group_size0 elem
+  | _ -> 0
+
 (** val lower_step :
     mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call **)
 
 let lower_step m elem t t' k inb outb =
-  let shape = local_shape m t in
-  let group =
-    match k with
-    | DynSlice (_, x) -> axis_group m x
-    | AllGather d -> axis_group m (last_axis (fst (dim_of t d)))
-    | AllToAll (d, _) -> axis_group m (last_axis (fst (dim_of t d)))
-    | AllPermute _ -> ((Stdlib.Int.succ 0), (mesh_size m))
-  in
+  let group = option_map (axis_group m) (step_axis t k) in
   { cl_op = (Some k); cl_ty = t; cl_group = group; cl_recv_from =
   (match k with
    | AllPermute t'' -> recv_from_table m t t''
    | _ -> []); cl_in = inb; cl_out = outb; cl_in_bytes =
   (( * ) (local_size m t) elem); cl_out_bytes =
   (( * ) (local_size m t') elem); cl_scratch =
-  (match k with
-   | AllGather d -> all_gather_scratch shape d (snd group) elem
-   | AllToAll (s, u) -> all_to_all_scratch shape s u (snd group) elem
-   | _ -> 0) }
+  (match group with
+   | Some p -> let (_, size) = p in step_scratch (local_shape m t) k size elem
+   | None -> 0) }
 
 (** val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list **)
 
@@ -1896,9 +1905,8 @@ let rec lower_steps m elem t p inb =
 
 let copy_call m elem src =
   let n = ( * ) (local_size m src) elem in
-  { cl_op = None; cl_ty = src; cl_group = ((Stdlib.Int.succ 0),
-  (Stdlib.Int.succ 0)); cl_recv_from = []; cl_in = BSrc; cl_out = BDst;
-  cl_in_bytes = n; cl_out_bytes = n; cl_scratch = 0 }
+  { cl_op = None; cl_ty = src; cl_group = None; cl_recv_from = []; cl_in =
+  BSrc; cl_out = BDst; cl_in_bytes = n; cl_out_bytes = n; cl_scratch = 0 }
 
 (** val lower : mesh -> int -> ty -> plan -> call list **)
 

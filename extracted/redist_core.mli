@@ -498,9 +498,10 @@ val in_workspace : buffer -> bool
 
 val next_work : buffer -> buffer
 
-type call = { cl_op : collective option; cl_ty : ty; cl_group : (int * int);
-              cl_recv_from : int list; cl_in : buffer; cl_out : buffer;
-              cl_in_bytes : int; cl_out_bytes : int; cl_scratch : int }
+type call = { cl_op : collective option; cl_ty : ty;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
 
 val outer_count : int list -> int -> int
 
@@ -508,9 +509,13 @@ val all_gather_scratch : int list -> int -> int -> int -> int
 
 val all_to_all_scratch : int list -> int -> int -> int -> int -> int
 
+val step_axis : ty -> collective -> axis option
+
 val axis_group : mesh -> axis -> int * int
 
 val recv_from_table : mesh -> ty -> ty -> int list
+
+val step_scratch : int list -> collective -> int -> int -> int
 
 val lower_step :
   mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call

@@ -41,7 +41,7 @@ Definition next_work (b : buffer) : buffer :=
 Record call : Type := {
   cl_op : option collective;     (** [None]: copy the source to the destination *)
   cl_ty : ty;                    (** the type of the array it reads *)
-  cl_group : nat * nat;          (** (stride, size) in rank space; the whole mesh for a permute *)
+  cl_group : option (nat * nat); (** (stride, size) in rank space; [None]: no group (permute, copy) *)
   cl_recv_from : list nat;       (** a permute: the rank each rank receives from *)
   cl_in : buffer;
   cl_out : buffer;
@@ -72,20 +72,30 @@ Definition all_to_all_scratch (shape : list nat) (s u size elem : nat) : nat :=
 
 (** ** One step *)
 
+(** The mesh axis a collective's group runs along; a permute has none. *)
+Definition step_axis (t : ty) (k : collective) : option axis :=
+  match k with
+  | DynSlice _ x => Some x
+  | AllGather d | AllToAll d _ => Some (last_axis (fst (dim_of t d)))
+  | AllPermute _ => None
+  end.
+
 (** The group of a collective over axis [x]: its weight in the rank and its size. *)
 Definition axis_group (m : mesh) (x : axis) : nat * nat := weight_of (rank_weights m) x.
 
 Definition recv_from_table (m : mesh) (t t' : ty) : list nat :=
   map (fun r => rank m (holder m t t' (device_of_rank m r))) (seq 0 (mesh_size m)).
 
+Definition step_scratch (shape : list nat) (k : collective) (group_size elem : nat) : nat :=
+  match k with
+  | AllGather d => all_gather_scratch shape d group_size elem
+  | AllToAll s u => all_to_all_scratch shape s u group_size elem
+  | _ => 0
+  end.
+
 Definition lower_step (m : mesh) (elem : nat) (t t' : ty) (k : collective)
     (inb outb : buffer) : call :=
-  let shape := local_shape m t in
-  let group := match k with
-               | DynSlice _ x => axis_group m x
-               | AllGather d | AllToAll d _ => axis_group m (last_axis (fst (dim_of t d)))
-               | AllPermute _ => (1, mesh_size m)
-               end in
+  let group := option_map (axis_group m) (step_axis t k) in
   {| cl_op := Some k;
      cl_ty := t;
      cl_group := group;
@@ -94,10 +104,9 @@ Definition lower_step (m : mesh) (elem : nat) (t t' : ty) (k : collective)
      cl_out := outb;
      cl_in_bytes := local_size m t * elem;
      cl_out_bytes := local_size m t' * elem;
-     cl_scratch := match k with
-                   | AllGather d => all_gather_scratch shape d (snd group) elem
-                   | AllToAll s u => all_to_all_scratch shape s u (snd group) elem
-                   | _ => 0
+     cl_scratch := match group with
+                   | Some (_, size) => step_scratch (local_shape m t) k size elem
+                   | None => 0
                    end |}.
 
 (** The steps of [p] from type [t], the first reading [inb]. *)
@@ -115,7 +124,7 @@ Fixpoint lower_steps (m : mesh) (elem : nat) (t : ty) (p : plan) (inb : buffer) 
 
 Definition copy_call (m : mesh) (elem : nat) (src : ty) : call :=
   let n := local_size m src * elem in
-  {| cl_op := None; cl_ty := src; cl_group := (1, 1); cl_recv_from := [];
+  {| cl_op := None; cl_ty := src; cl_group := None; cl_recv_from := [];
      cl_in := BSrc; cl_out := BDst; cl_in_bytes := n; cl_out_bytes := n; cl_scratch := 0 |}.
 
 Definition lower (m : mesh) (elem : nat) (src : ty) (p : plan) : list call :=
