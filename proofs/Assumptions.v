@@ -86,6 +86,8 @@ Print Assumptions reducing_exchange_to_recv.
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
 Print Assumptions lower_plan_correct.
 Print Assumptions lower_buffers.
+Print Assumptions lower_groups.
+Print Assumptions lower_recv_from.
 Print Assumptions lower_live_bytes.
 Print Assumptions lower_workspace_exact.
 

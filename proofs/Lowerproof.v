@@ -11,7 +11,7 @@
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Lower.
-From Redist Require Import Checkerproof Plannerproof.
+From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof.
 
 Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
 Proof. intros []; reflexivity. Qed.
@@ -107,6 +107,89 @@ Proof.
     eapply check_correct; eassumption.
   - unfold bs. rewrite interp_keeps; [reflexivity |].
     intros c Hin. apply (lower_buffers m elem src p c Hin).
+Qed.
+
+(** ** Groups in rank space *)
+
+Lemma step_axis_in_mesh : forall m t k t' x, ty_wf m t = true ->
+  step_type m t k = OK t' -> step_axis t k = Some x -> In x (mesh_axes m).
+Proof.
+  intros m t k t' x Ht Hk Hx.
+  assert (Hlast : forall d xs n ys a, nth_error t d = Some (xs, n) -> split_last xs = Some (ys, a) ->
+            last_axis (fst (dim_of t d)) = a /\ In a (mesh_axes m)).
+  { intros d xs n ys a Hd Hl. apply split_last_app in Hl. subst xs.
+    rewrite (dim_of_nth_error t d _ Hd). unfold last_axis. simpl. rewrite last_last.
+    split; [reflexivity |]. apply (ty_wf_axes_in_mesh m t Ht).
+    apply (In_ty_axes t (ys ++ [a], n)); [apply nth_error_In with d; exact Hd |].
+    simpl. apply in_or_app. right. left. reflexivity. }
+  destruct k as [d y | d | s u | t'']; simpl in Hk, Hx; try discriminate; injection Hx as <-.
+  - destruct (nth_error t d) as [[xs n]|]; [| discriminate].
+    destruct (memb y (mesh_axes m)) eqn:E; [apply memb_In, E | discriminate].
+  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hl; [| discriminate].
+    destruct (Hlast d xs n ys a Hd Hl) as [-> H]. exact H.
+  - destruct (Nat.eqb s u); [discriminate |].
+    destruct (nth_error t s) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (nth_error t u) as [[zs n']|]; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hl; [| discriminate].
+    destruct (Hlast s xs n ys a Hd Hl) as [-> H]. exact H.
+Qed.
+
+Lemma lower_steps_steps : forall p m elem t inb c, mesh_wf m = true -> ty_wf m t = true ->
+  In c (lower_steps m elem t p inb) ->
+  exists k t', cl_op c = Some k /\ step_type m (cl_ty c) k = OK t' /\ ty_wf m (cl_ty c) = true
+    /\ cl_group c = option_map (axis_group m) (step_axis (cl_ty c) k)
+    /\ cl_recv_from c = match k with AllPermute t'' => recv_from_table m (cl_ty c) t'' | _ => [] end.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hm Ht Hin; [destruct Hin |].
+  simpl in Hin. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - exists k, t'. repeat split; assumption.
+  - eapply (IH m elem t'); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | exact Hin].
+Qed.
+
+(** A call's group [(stride, size)] is its axis's: the member index the
+    runtime computes, [(r / stride) mod size], is the coordinate of rank
+    [r]'s device on that axis. *)
+Theorem lower_groups : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c k w s, In c (lower m elem src p) -> cl_op c = Some k -> cl_group c = Some (w, s) ->
+  exists x, step_axis (cl_ty c) k = Some x /\ s = axis_size m x
+    /\ forall r, r < mesh_size m -> device_of_rank m r x = r / w mod s.
+Proof.
+  intros m src tgt p rep elem Hc c k w s Hin Hk Hg.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  destruct p as [|k0 p]; [destruct Hin as [<- | []]; discriminate |].
+  destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
+    as [k' [t' [Ek [Hst [Ht [Eg _]]]]]].
+  rewrite Hk in Ek. injection Ek as <-.
+  destruct (step_axis (cl_ty c) k) as [x|] eqn:Ex; rewrite Eg in Hg; [| discriminate].
+  simpl in Hg. injection Hg as Hg.
+  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m _ k t' x Ht Hst Ex)) as [pre [post [Ea Ew]]].
+  unfold axis_group in Hg. rewrite Ew in Hg. injection Hg as <- <-.
+  exists x. split; [reflexivity | split; [reflexivity |]].
+  intros r Hr. apply (device_digit m r pre x post Hm Hr Ea).
+Qed.
+
+Lemma nth_map_seq : forall (f : nat -> nat) n r, r < n -> nth r (map f (seq 0 n)) 0 = f r.
+Proof.
+  intros f n r Hr. rewrite nth_indep with (d' := f 0) by (rewrite map_length, seq_length; exact Hr).
+  rewrite map_nth, seq_nth by exact Hr. reflexivity.
+Qed.
+
+(** A permute's table: rank [r] receives from the rank the wire map reads
+    every element of its new array from. *)
+Theorem lower_recv_from : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c t'', In c (lower m elem src p) -> cl_op c = Some (AllPermute t'') ->
+  forall r l, r < mesh_size m ->
+  nth r (cl_recv_from c) 0 = rank m (fst (wire m (cl_ty c) (AllPermute t'') (device_of_rank m r) l)).
+Proof.
+  intros m src tgt p rep elem Hc c t'' Hin Hk r l Hr.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  destruct p as [|k0 p]; [destruct Hin as [<- | []]; discriminate |].
+  destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
+    as [k' [t' [Ek [_ [_ [_ Er]]]]]].
+  rewrite Hk in Ek. injection Ek as <-. rewrite Er. unfold recv_from_table.
+  apply nth_map_seq, Hr.
 Qed.
 
 (** ** Live bytes *)
