@@ -89,6 +89,7 @@ Print Assumptions lower_buffers.
 Print Assumptions lower_groups.
 Print Assumptions lower_recv_from.
 Print Assumptions lower_live_bytes.
+Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
 
 (** End to end: the planner's plan, lowered, in user terms. *)

@@ -7,7 +7,8 @@
       ([Lowerproof.lower_plan_correct], [Plannerproof.plan_total]);
     - keeps, at every call, at most [live_bytes] bytes alive on a rank, and
       [live_bytes <= (|src| + |tgt| + 2 * max(|src|, |tgt|)) * elem + scratch]
-      ([Lowerproof.live_bytes_le], [Plannerfinal.plan_peak_le_max]);
+      and [<= (|src| + |tgt| + 3 * max(|src|, |tgt|)) * elem]
+      ([Lowerproof.live_bytes_le], [live_bytes_le_sizes], [Plannerfinal.plan_peak_le_max]);
     - asks for a workspace that is exactly the furthest byte some call uses
       ([Lowerproof.lower_workspace_exact]);
     - makes each rank receive at most [length p * L + (|tgt| - L)] elements,
@@ -33,6 +34,9 @@ Theorem redist_collectives_correct : forall m src tgt rf p elem,
   /\ live_bytes m' elem src' (refine_ty rf tgt) p
      <= (local_size m src + local_size m tgt + 2 * Nat.max (local_size m src) (local_size m tgt))
         * elem + scratch_bytes cs
+  /\ live_bytes m' elem src' (refine_ty rf tgt) p
+     <= (local_size m src + local_size m tgt + 3 * Nat.max (local_size m src) (local_size m tgt))
+        * elem
   /\ workspace_bytes cs = list_max (map (call_extent cs) cs)
   /\ exists L, L <= local_size m src /\ L <= local_size m tgt
      /\ forall r, r < mesh_size m ->
@@ -44,7 +48,7 @@ Proof.
   assert (Es : local_size m' src' = local_size m src) by (apply refine_local_size; assumption).
   assert (Et : local_size m' (refine_ty rf tgt) = local_size m tgt)
     by (apply refine_local_size; assumption).
-  split; [| split; [| split; [| split]]].
+  split; [| split; [| split; [| split; [| split]]]].
   - intros A g st other Hst bs.
     assert (Hst' : holds m' src' g st) by (apply refine_holds; assumption).
     destruct (lower_plan_correct m' src' (refine_ty rf tgt) p rep elem Hc A g st other Hst')
@@ -53,6 +57,8 @@ Proof.
   - intros c Hin. rewrite <- Es, <- Et.
     apply (proj1 (lower_live_bytes m' src' (refine_ty rf tgt) p rep elem Hc)), Hin.
   - rewrite <- Es, <- Et at 1. apply live_bytes_le.
+    intros t Htr. apply (plan_peak_le_max m src tgt rf p Hwf Hp t Htr).
+  - rewrite <- Es, <- Et at 1. apply (live_bytes_le_sizes m' src' (refine_ty rf tgt) p rep elem _ Hc).
     intros t Htr. apply (plan_peak_le_max m src tgt rf p Hwf Hp t Htr).
   - apply lower_workspace_exact.
   - destruct (plan_traffic_bound m src tgt rf p Hwf Hp)

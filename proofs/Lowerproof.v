@@ -135,17 +135,27 @@ Proof.
     destruct (Hlast s xs n ys a Hd Hl) as [-> H]. exact H.
 Qed.
 
+(** Every call of a lowered plan is [lower_step] of a step that type-checks
+    from a well-formed type. *)
 Lemma lower_steps_steps : forall p m elem t inb c, mesh_wf m = true -> ty_wf m t = true ->
   In c (lower_steps m elem t p inb) ->
-  exists k t', cl_op c = Some k /\ step_type m (cl_ty c) k = OK t' /\ ty_wf m (cl_ty c) = true
-    /\ cl_group c = option_map (axis_group m) (step_axis (cl_ty c) k)
-    /\ cl_recv_from c = match k with AllPermute t'' => recv_from_table m (cl_ty c) t'' | _ => [] end.
+  exists u k u' i o, c = lower_step m elem u u' k i o /\ step_type m u k = OK u' /\ ty_wf m u = true.
 Proof.
   induction p as [|k p IH]; intros m elem t inb c Hm Ht Hin; [destruct Hin |].
   simpl in Hin. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
   destruct Hin as [<- | Hin].
-  - exists k, t'. repeat split; assumption.
+  - do 5 eexists. split; [reflexivity | split; assumption].
   - eapply (IH m elem t'); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | exact Hin].
+Qed.
+
+Lemma lower_steps_of_check : forall m src tgt p rep elem c, check m src tgt p = OK rep ->
+  In c (lower m elem src p) -> cl_op c <> None ->
+  exists u k u' i o, c = lower_step m elem u u' k i o /\ step_type m u k = OK u' /\ ty_wf m u = true.
+Proof.
+  intros m src tgt p rep elem c Hc Hin Hop.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  destruct p as [|k0 p]; [destruct Hin as [<- | []]; contradiction |].
+  apply (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin).
 Qed.
 
 (** A call's group [(stride, size)] is its axis's: the member index the
@@ -157,14 +167,13 @@ Theorem lower_groups : forall m src tgt p rep elem, check m src tgt p = OK rep -
     /\ forall r, r < mesh_size m -> device_of_rank m r x = r / w mod s.
 Proof.
   intros m src tgt p rep elem Hc c k w s Hin Hk Hg.
-  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
-  destruct p as [|k0 p]; [destruct Hin as [<- | []]; discriminate |].
-  destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
-    as [k' [t' [Ek [Hst [Ht [Eg _]]]]]].
-  rewrite Hk in Ek. injection Ek as <-.
-  destruct (step_axis (cl_ty c) k) as [x|] eqn:Ex; rewrite Eg in Hg; [| discriminate].
-  simpl in Hg. injection Hg as Hg.
-  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m _ k t' x Ht Hst Ex)) as [pre [post [Ea Ew]]].
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> [Hst Ht]]]]]]].
+  simpl in Hk, Hg |- *. injection Hk as Ek. subst k'.
+  destruct (step_axis u k) as [x|] eqn:Ex; simpl in Hg; [| discriminate].
+  injection Hg as Hg.
+  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m _ k u' x Ht Hst Ex)) as [pre [post [Ea Ew]]].
   unfold axis_group in Hg. rewrite Ew in Hg. injection Hg as <- <-.
   exists x. split; [reflexivity | split; [reflexivity |]].
   intros r Hr. apply (device_digit m r pre x post Hm Hr Ea).
@@ -184,12 +193,66 @@ Theorem lower_recv_from : forall m src tgt p rep elem, check m src tgt p = OK re
   nth r (cl_recv_from c) 0 = rank m (fst (wire m (cl_ty c) (AllPermute t'') (device_of_rank m r) l)).
 Proof.
   intros m src tgt p rep elem Hc c t'' Hin Hk r l Hr.
-  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
-  destruct p as [|k0 p]; [destruct Hin as [<- | []]; discriminate |].
-  destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
-    as [k' [t' [Ek [_ [_ [_ Er]]]]]].
-  rewrite Hk in Ek. injection Ek as <-. rewrite Er. unfold recv_from_table.
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> _]]]]]].
+  simpl in Hk |- *. injection Hk as Ek. subst k'. unfold recv_from_table.
   apply nth_map_seq, Hr.
+Qed.
+
+(** ** Scratch *)
+
+Lemma all_gather_local_size : forall m t d t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllGather d) = OK t' ->
+  local_size m t' = local_size m t * axis_size m (last_axis (fst (dim_of t d))).
+Proof.
+  intros m t d t' Hm Ht Hk. simpl in Hk.
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
+  assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply dim_of_nth_error; exact Hd).
+  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
+  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [_ Hext]].
+  rewrite Hdim. simpl fst. unfold last_axis. rewrite last_axis_app.
+  unfold local_size. rewrite local_shape_set_dim.
+  rewrite prod_upd by (rewrite length_local_shape; exact Hlt).
+  rewrite (prod_nth (local_shape m t) d) by (rewrite length_local_shape; exact Hlt).
+  rewrite nth_local_shape. fold (dim_of t d). rewrite Hdim. rewrite <- Nat.mul_assoc. f_equal. exact Hext.
+Qed.
+
+(** The fast path's scratch is never more than the larger of the arrays
+    a call reads and writes. *)
+Lemma step_scratch_le : forall m elem u u' k i o, mesh_wf m = true -> ty_wf m u = true ->
+  step_type m u k = OK u' ->
+  cl_scratch (lower_step m elem u u' k i o) <= Nat.max (local_size m u * elem) (local_size m u' * elem).
+Proof.
+  intros m elem u u' k i o Hm Hu Hk. unfold lower_step. simpl.
+  destruct (step_axis u k) as [x|] eqn:Ex; simpl; [| lia].
+  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m u k u' x Hu Hk Ex)) as [pre [post [_ Ew]]].
+  unfold axis_group. rewrite Ew. unfold step_scratch.
+  fold (local_size m u). destruct k as [d y | d | s' u'' | t'']; [lia | | | discriminate].
+  - unfold all_gather_scratch. rewrite (all_gather_local_size m u d u' Hm Hu Hk).
+    simpl in Ex. injection Ex as <-. fold (local_size m u).
+    destruct (axis_size m (last_axis (fst (dim_of u d))) <=? 1); [lia |].
+    destruct (outer_count (local_shape m u) d =? 1); [lia |]. fold (local_size m u). nia.
+  - unfold all_to_all_scratch. fold (local_size m u).
+    destruct (axis_size m x <=? 1); [lia |]. destruct (_ || _); lia.
+Qed.
+
+Lemma lower_scratch_le : forall m src tgt p rep elem c, check m src tgt p = OK rep ->
+  In c (lower m elem src p) -> cl_scratch c <= Nat.max (cl_in_bytes c) (cl_out_bytes c).
+Proof.
+  intros m src tgt p rep elem c Hc Hin.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (cl_op c) as [k|] eqn:Hop.
+  - destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+      as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
+    apply (step_scratch_le m elem u u' k' i o Hm Hu Hst).
+  - destruct p as [|k0 p].
+    + destruct Hin as [<- | []]. simpl. lia.
+    + destruct (check_wf m src tgt (k0 :: p) rep Hc) as [_ [Hs _]].
+      destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
+        as [u [k' [u' [i [o [-> _]]]]]]. discriminate.
 Qed.
 
 (** ** Live bytes *)
@@ -206,8 +269,19 @@ Proof.
     exists t1, t2. repeat split; try (right; assumption); apply E.
 Qed.
 
-(** [live_bytes] bounds every call, and is itself bounded by the sizes
-    along the plan: [B] is any bound on the local arrays of the execution. *)
+Lemma lower_sizes_le : forall m elem src p B c,
+  (forall t, In t (trace m src p) -> local_size m t <= B) -> In c (lower m elem src p) ->
+  cl_in_bytes c <= B * elem /\ cl_out_bytes c <= B * elem.
+Proof.
+  intros m elem src p B c HB Hc. destruct p as [|k p].
+  - destruct Hc as [<- | []]. simpl. pose proof (HB src (trace_head m src [])). nia.
+  - destruct (lower_steps_sizes (k :: p) m elem src BSrc c Hc) as [t1 [t2 [H1 [H2 [E1 E2]]]]].
+    rewrite E1, E2. split; apply Nat.mul_le_mono_r; apply HB; assumption.
+Qed.
+
+(** [live_bytes] is bounded by the sizes along the plan: [B] is any bound on
+    the local arrays of the execution; with the scratch of each call at most
+    the larger array it touches, by [3 * B] arrays besides source and target. *)
 Lemma live_bytes_le : forall m elem src tgt p B,
   (forall t, In t (trace m src p) -> local_size m t <= B) ->
   live_bytes m elem src tgt p
@@ -217,15 +291,19 @@ Proof.
   intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
   assert (Hs : cl_scratch c <= scratch_bytes (lower m elem src p))
     by (apply in_list_max, in_map; exact Hc).
-  assert (Hio : cl_in_bytes c <= B * elem /\ cl_out_bytes c <= B * elem
-                \/ in_workspace (cl_in c) = false /\ in_workspace (cl_out c) = false).
-  { destruct p as [|k p].
-    - right. destruct Hc as [<- | []]. split; reflexivity.
-    - left. destruct (lower_steps_sizes (k :: p) m elem src BSrc c Hc) as [t1 [t2 [H1 [H2 [E1 E2]]]]].
-      rewrite E1, E2. split; apply Nat.mul_le_mono_r; apply HB; assumption. }
-  unfold call_live.
-  destruct Hio as [[Hi Ho] | [Hi Ho]]; [| rewrite Hi, Ho; nia].
-  destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
+  destruct (lower_sizes_le m elem src p B c HB Hc) as [Hi Ho].
+  unfold call_live. destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
+Qed.
+
+Lemma live_bytes_le_sizes : forall m src tgt p rep elem B, check m src tgt p = OK rep ->
+  (forall t, In t (trace m src p) -> local_size m t <= B) ->
+  live_bytes m elem src tgt p <= (local_size m src + local_size m tgt + 3 * B) * elem.
+Proof.
+  intros m src tgt p rep elem B Hc HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hin]].
+  pose proof (lower_scratch_le m src tgt p rep elem c Hc Hin) as Hs.
+  destruct (lower_sizes_le m elem src p B c HB Hin) as [Hi Ho].
+  unfold call_live. destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
 Qed.
 
 Theorem lower_live_bytes : forall m src tgt p rep elem, check m src tgt p = OK rep ->
@@ -233,12 +311,16 @@ Theorem lower_live_bytes : forall m src tgt p rep elem, check m src tgt p = OK r
      call_live (local_size m src * elem) (local_size m tgt * elem) c <= live_bytes m elem src tgt p)
   /\ live_bytes m elem src tgt p
      <= (local_size m src + local_size m tgt + 2 * rp_peak rep) * elem
-        + scratch_bytes (lower m elem src p).
+        + scratch_bytes (lower m elem src p)
+  /\ live_bytes m elem src tgt p <= (local_size m src + local_size m tgt + 3 * rp_peak rep) * elem.
 Proof.
-  intros m src tgt p rep elem Hc. split.
+  intros m src tgt p rep elem Hc.
+  assert (HB : forall t, In t (trace m src p) -> local_size m t <= rp_peak rep).
+  { intros t Ht. rewrite (check_peak m src tgt p rep Hc). apply in_list_max, in_map, Ht. }
+  split; [| split].
   - intros c Hin. unfold live_bytes. apply in_list_max, in_map, Hin.
-  - apply live_bytes_le. intros t Ht. rewrite (check_peak m src tgt p rep Hc).
-    apply in_list_max, in_map, Ht.
+  - apply live_bytes_le, HB.
+  - apply (live_bytes_le_sizes m src tgt p rep elem _ Hc HB).
 Qed.
 
 (** ** The workspace is exactly what the calls use *)
