@@ -1965,3 +1965,15 @@ let live_bytes m elem src tgt p =
     (map
       (call_live (( * ) (local_size m src) elem)
         (( * ) (local_size m tgt) elem)) (lower m elem src p))
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+(** val lower_splan : int -> layout -> layout -> splan -> program **)
+
+let lower_splan elem s t = function
+| ByCollectives (rf, p) ->
+  let m = refine_mesh rf (ly_m s) in
+  Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
+| ByExchange -> OneExchange (s, t)

@@ -543,3 +543,9 @@ val workspace_bytes : call list -> int
 val call_live : int -> int -> call -> int
 
 val live_bytes : mesh -> int -> ty -> ty -> plan -> int
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+val lower_splan : int -> layout -> layout -> splan -> program

@@ -91,6 +91,8 @@ Print Assumptions lower_recv_from.
 Print Assumptions lower_live_bytes.
 Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
+Print Assumptions lower_splan_correct.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
+Print Assumptions redist_correct.

@@ -17,8 +17,8 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Lower.
-From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Lowerproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
@@ -69,4 +69,18 @@ Proof.
             <= (length sl + (length fl + length ga)) * local_size (refine_mesh rf m) mid)
       by (apply Nat.mul_le_mono_r; lia).
     lia.
+Qed.
+
+(** Any strategy (collectives or the direct exchange, any placed meshes and
+    layouts the planner accepts): the lowered program moves every rank's
+    source box to its target box and keeps the source
+    ([Lowerproof.lower_splan_correct], [Strategyproof.plan_with_checked]). *)
+Theorem redist_correct : forall s S T sp elem, plan_with s S T = Some sp ->
+  forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+  let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+  pl_holds T g (bs BDst) /\ bs BSrc = st.
+Proof.
+  intros s S T sp elem H A g st other Hst.
+  destruct (plan_with_checked s S T sp H) as [rep Hc].
+  apply (lower_splan_correct S T sp rep elem Hc A g st other Hst).
 Qed.

@@ -20,7 +20,7 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker.
+From Redist Require Import Model Semantics Checker Layout Exchange Strategy.
 
 Inductive buffer : Type := BSrc | BDst | BPing | BPong.
 
@@ -196,3 +196,26 @@ Definition interp {A} (m : mesh) (cs : list call) (bs : buffers A) : buffers A :
 (** Before [run]: the source holds the user's data, every other array anything. *)
 Definition initial_buffers {A} (src other : state A) : buffers A :=
   fun b => match b with BSrc => src | _ => other end.
+
+(** ** A plan with a strategy
+
+    The collectives lower to calls over the refined mesh; the direct
+    exchange is one call of the runtime's [redist::Exchange], from the
+    source straight to the destination, with no workspace. *)
+
+Inductive program : Type :=
+| Calls (m : mesh) (cs : list call)
+| OneExchange (from to : layout).
+
+Definition lower_splan (elem : nat) (S T : layout) (sp : splan) : program :=
+  match sp with
+  | ByCollectives rf p =>
+      let m := refine_mesh rf (ly_m S) in Calls m (lower m elem (refine_ty rf (ly_ty S)) p)
+  | ByExchange => OneExchange S T
+  end.
+
+Definition run_program {A} (pg : program) (bs : buffers A) : buffers A :=
+  match pg with
+  | Calls m cs => interp m cs bs
+  | OneExchange from to => write_buffer bs BDst (exchange from to (spread_holder from to) (bs BSrc))
+  end.

@@ -10,8 +10,8 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Lower.
-From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof Strategyproof.
 
 Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
 Proof. intros []; reflexivity. Qed.
@@ -421,3 +421,29 @@ Theorem lower_workspace_exact : forall m elem src p,
   let cs := lower m elem src p in
   workspace_bytes cs = list_max (map (call_extent cs) cs).
 Proof. intros m elem src p cs. apply workspace_exact, lower_reads_written. Qed.
+
+(** ** A plan with a strategy *)
+
+Lemma run_program_exec : forall S T sp rep elem A (st other : state A), xcheck S T sp = OK rep ->
+  run_program (lower_splan elem S T sp) (initial_buffers st other) BDst = xexec S T sp st.
+Proof.
+  intros S T [rf p|] rep elem A st other H; simpl in H |- *.
+  - destruct (even_problem S T); [| discriminate]. destruct (refine_ok (ly_m S) rf); [| discriminate].
+    destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
+    apply (lower_correct _ elem _ _ p A st other (run_type_check _ _ _ _ _ Hc)).
+  - reflexivity.
+Qed.
+
+(** Whatever the strategy, the lowered program of a checked plan leaves
+    every rank's target box in its destination and keeps its source. *)
+Theorem lower_splan_correct : forall S T sp rep elem, xcheck S T sp = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+  let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+  pl_holds T g (bs BDst) /\ bs BSrc = st.
+Proof.
+  intros S T sp rep elem H A g st other Hst bs. split.
+  - unfold bs. rewrite (run_program_exec S T sp rep elem A st other H).
+    eapply xcheck_correct; eassumption.
+  - unfold bs. destruct sp as [rf p|]; simpl; [| reflexivity].
+    rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
+Qed.
