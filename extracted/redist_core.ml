@@ -1812,7 +1812,7 @@ let next_work = function
 | BPing -> BPong
 | _ -> BPing
 
-type call = { cl_op : collective option; cl_ty : ty;
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
               cl_group : (int * int) option; cl_recv_from : int list;
               cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
               cl_out_bytes : int; cl_scratch : int }
@@ -1877,7 +1877,8 @@ let step_scratch shape k group_size0 elem =
 
 let lower_step m elem t t' k inb outb =
   let group = option_map (axis_group m) (step_axis t k) in
-  { cl_op = (Some k); cl_ty = t; cl_group = group; cl_recv_from =
+  { cl_op = (Some k); cl_ty = t; cl_shape = (local_shape m t); cl_group =
+  group; cl_recv_from =
   (match k with
    | AllPermute t'' -> recv_from_table m t t''
    | _ -> []); cl_in = inb; cl_out = outb; cl_in_bytes =
@@ -1905,8 +1906,9 @@ let rec lower_steps m elem t p inb =
 
 let copy_call m elem src =
   let n = ( * ) (local_size m src) elem in
-  { cl_op = None; cl_ty = src; cl_group = None; cl_recv_from = []; cl_in =
-  BSrc; cl_out = BDst; cl_in_bytes = n; cl_out_bytes = n; cl_scratch = 0 }
+  { cl_op = None; cl_ty = src; cl_shape = (local_shape m src); cl_group =
+  None; cl_recv_from = []; cl_in = BSrc; cl_out = BDst; cl_in_bytes = n;
+  cl_out_bytes = n; cl_scratch = 0 }
 
 (** val lower : mesh -> int -> ty -> plan -> call list **)
 
@@ -1965,6 +1967,60 @@ let live_bytes m elem src tgt p =
     (map
       (call_live (( * ) (local_size m src) elem)
         (( * ) (local_size m tgt) elem)) (lower m elem src p))
+
+(** val group_index : int -> (int * int) -> int **)
+
+let group_index r g =
+  (fun a b -> if b = 0 then a else a mod b)
+    ((fun a b -> if b = 0 then 0 else a / b) r (fst g)) (snd g)
+
+(** val group_member : int -> (int * int) -> int -> int **)
+
+let group_member r g k =
+  (+) ((fun a b -> Stdlib.max 0 (a - b)) r (( * ) (group_index r g) (fst g)))
+    (( * ) k (fst g))
+
+(** val rank_wire : call -> int -> int list -> int * int list **)
+
+let rank_wire c r l =
+  let shape = c.cl_shape in
+  (match c.cl_op with
+   | Some c0 ->
+     (match c0 with
+      | DynSlice (d, _) ->
+        (match c.cl_group with
+         | Some g ->
+           (r,
+             (upd l d
+               ((+) (nth d l 0)
+                 (( * ) (group_index r g)
+                   ((fun a b -> if b = 0 then 0 else a / b) (nth d shape 0)
+                     (snd g))))))
+         | None -> (r, l))
+      | AllGather d ->
+        (match c.cl_group with
+         | Some g ->
+           let n = nth d shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
+           (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
+         | None -> (r, l))
+      | AllToAll (s, u) ->
+        (match c.cl_group with
+         | Some g ->
+           let ns = nth s shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
+           (upd
+             (upd l s
+               ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns)) u
+             ((+)
+               (( * ) (group_index r g)
+                 ((fun a b -> if b = 0 then 0 else a / b) (nth u shape 0)
+                   (snd g))) (nth u l 0))))
+         | None -> (r, l))
+      | AllPermute _ -> ((nth r c.cl_recv_from 0), l))
+   | None -> (r, l))
 
 type program =
 | Calls of mesh * call list

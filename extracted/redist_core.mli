@@ -498,7 +498,7 @@ val in_workspace : buffer -> bool
 
 val next_work : buffer -> buffer
 
-type call = { cl_op : collective option; cl_ty : ty;
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
               cl_group : (int * int) option; cl_recv_from : int list;
               cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
               cl_out_bytes : int; cl_scratch : int }
@@ -543,6 +543,12 @@ val workspace_bytes : call list -> int
 val call_live : int -> int -> call -> int
 
 val live_bytes : mesh -> int -> ty -> ty -> plan -> int
+
+val group_index : int -> (int * int) -> int
+
+val group_member : int -> (int * int) -> int -> int
+
+val rank_wire : call -> int -> int list -> int * int list
 
 type program =
 | Calls of mesh * call list

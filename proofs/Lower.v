@@ -41,6 +41,7 @@ Definition next_work (b : buffer) : buffer :=
 Record call : Type := {
   cl_op : option collective;     (** [None]: copy the source to the destination *)
   cl_ty : ty;                    (** the type of the array it reads *)
+  cl_shape : list nat;           (** the local shape of the array it reads *)
   cl_group : option (nat * nat); (** (stride, size) in rank space; [None]: no group (permute, copy) *)
   cl_recv_from : list nat;       (** a permute: the rank each rank receives from *)
   cl_in : buffer;
@@ -98,6 +99,7 @@ Definition lower_step (m : mesh) (elem : nat) (t t' : ty) (k : collective)
   let group := option_map (axis_group m) (step_axis t k) in
   {| cl_op := Some k;
      cl_ty := t;
+     cl_shape := local_shape m t;
      cl_group := group;
      cl_recv_from := match k with AllPermute t'' => recv_from_table m t t'' | _ => [] end;
      cl_in := inb;
@@ -124,7 +126,7 @@ Fixpoint lower_steps (m : mesh) (elem : nat) (t : ty) (p : plan) (inb : buffer) 
 
 Definition copy_call (m : mesh) (elem : nat) (src : ty) : call :=
   let n := local_size m src * elem in
-  {| cl_op := None; cl_ty := src; cl_group := None; cl_recv_from := [];
+  {| cl_op := None; cl_ty := src; cl_shape := local_shape m src; cl_group := None; cl_recv_from := [];
      cl_in := BSrc; cl_out := BDst; cl_in_bytes := n; cl_out_bytes := n; cl_scratch := 0 |}.
 
 Definition lower (m : mesh) (elem : nat) (src : ty) (p : plan) : list call :=
@@ -196,6 +198,35 @@ Definition interp {A} (m : mesh) (cs : list call) (bs : buffers A) : buffers A :
 (** Before [run]: the source holds the user's data, every other array anything. *)
 Definition initial_buffers {A} (src other : state A) : buffers A :=
   fun b => match b with BSrc => src | _ => other end.
+
+(** ** Where a call reads each element, in rank space
+
+    What the runtime computes from the printed call alone (its collective's
+    dimensions, its group, the shape it reads, a permute's table): the rank
+    and local index that element [l] of rank [r]'s new array comes from.
+    [Lowerproof.lower_rank_wire] proves it is the semantics' wire map.  A
+    group's member [k] and a rank's index in it are the runtime's
+    [group_member] and [group_index] ([redist.hpp]). *)
+
+Definition group_index (r : nat) (g : nat * nat) : nat := r / fst g mod snd g.
+Definition group_member (r : nat) (g : nat * nat) (k : nat) : nat :=
+  r - group_index r g * fst g + k * fst g.
+
+Definition rank_wire (c : call) (r : nat) (l : list nat) : nat * list nat :=
+  let shape := cl_shape c in
+  match cl_op c, cl_group c with
+  | Some (DynSlice d _), Some g =>
+      (r, upd l d (nth d l 0 + group_index r g * (nth d shape 0 / snd g)))
+  | Some (AllGather d), Some g =>
+      let n := nth d shape 0 in
+      (group_member r g (nth d l 0 / n), upd l d (nth d l 0 mod n))
+  | Some (AllToAll s u), Some g =>
+      let ns := nth s shape 0 in
+      (group_member r g (nth s l 0 / ns),
+       upd (upd l s (nth s l 0 mod ns)) u (group_index r g * (nth u shape 0 / snd g) + nth u l 0))
+  | Some (AllPermute _), _ => (nth r (cl_recv_from c) 0, l)
+  | _, _ => (r, l)
+  end.
 
 (** ** A plan with a strategy
 

@@ -199,6 +199,63 @@ Proof.
   apply nth_map_seq, Hr.
 Qed.
 
+(** ** The printed call's index arithmetic is the wire map *)
+
+Lemma rank_set_coord : forall m c a v pre post, mesh_wf m = true -> mesh_axes m = pre ++ a :: post ->
+  rank m (set_coord c a v) + c a * prod (map (axis_size m) post)
+  = rank m c + v * prod (map (axis_size m) post).
+Proof.
+  intros m c a v pre post Hm Ea. pose proof (mesh_wf_NoDup m Hm) as Hnd. rewrite Ea in Hnd.
+  pose proof (NoDup_remove_2 _ _ _ Hnd) as Hna.
+  assert (Hpre : ~ In a pre) by (intros H; apply Hna, in_or_app; left; exact H).
+  assert (Hpost : ~ In a post) by (intros H; apply Hna, in_or_app; right; exact H).
+  unfold rank. rewrite Ea, !radix_app_gen, !radix_cons, !radix_set_coord_notin by assumption.
+  rewrite set_coord_same. lia.
+Qed.
+
+(** Member [k] of rank [r]'s group along [a] is [r]'s device with coordinate [k] on [a]. *)
+Lemma member_rank : forall m r a k pre post, mesh_wf m = true -> r < mesh_size m ->
+  mesh_axes m = pre ++ a :: post ->
+  rank m (set_coord (device_of_rank m r) a k)
+  = group_member r (prod (map (axis_size m) post), axis_size m a) k.
+Proof.
+  intros m r a k pre post Hm Hr Ea. unfold group_member, group_index. simpl.
+  rewrite <- (device_digit m r pre a post Hm Hr Ea).
+  pose proof (rank_set_coord m (device_of_rank m r) a k pre post Hm Ea) as Hk.
+  pose proof (rank_set_coord m (device_of_rank m r) a 0 pre post Hm Ea) as H0.
+  rewrite rank_device_of_rank in Hk, H0 by assumption. lia.
+Qed.
+
+(** For every call of an accepted plan and every rank, [rank_wire] (what the
+    runtime computes from the printed group, shape, dimensions and table)
+    reads each element from the rank and index the semantics' wire map says. *)
+Theorem lower_rank_wire : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c k r l, In c (lower m elem src p) -> cl_op c = Some k -> r < mesh_size m ->
+  let w := wire m (cl_ty c) k (device_of_rank m r) l in
+  rank_wire c r l = (rank m (fst w), snd w).
+Proof.
+  intros m src tgt p rep elem Hc c k r l Hin Hk Hr w. unfold w. clear w.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
+  simpl in Hk. injection Hk as Ek. subst k'.
+  destruct (step_axis u k) as [x|] eqn:Ex.
+  - destruct (rank_weights_spec m x Hm (step_axis_in_mesh m u k u' x Hu Hst Ex)) as [pre [post [Ea Ew]]].
+    unfold rank_wire, lower_step. cbn [cl_op cl_group cl_shape cl_ty]. rewrite Ex. cbn [option_map].
+    unfold axis_group. rewrite Ew.
+    destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate; injection Ex as <-;
+      unfold wire; cbn [fst snd]; rewrite !nth_local_shape; fold (dim_of u d) || fold (dim_of u s);
+      try fold (dim_of u u2).
+    + unfold group_index. cbn [fst snd]. rewrite <- (device_digit m r pre y post Hm Hr Ea).
+      rewrite rank_device_of_rank by assumption. reflexivity.
+    + rewrite (member_rank m r _ _ pre post Hm Hr Ea). reflexivity.
+    + rewrite (member_rank m r _ _ pre post Hm Hr Ea). unfold group_index. cbn [fst snd].
+      rewrite <- (device_digit m r pre _ post Hm Hr Ea). reflexivity.
+  - destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate.
+    unfold rank_wire, lower_step. cbn [cl_op cl_group cl_recv_from].
+    unfold recv_from_table. rewrite nth_map_seq by exact Hr. reflexivity.
+Qed.
+
 (** ** Scratch *)
 
 Lemma all_gather_local_size : forall m t d t', mesh_wf m = true -> ty_wf m t = true ->
