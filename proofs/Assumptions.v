@@ -89,6 +89,7 @@ Print Assumptions lower_buffers.
 Print Assumptions lower_groups.
 Print Assumptions lower_recv_from.
 Print Assumptions lower_rank_wire.
+Print Assumptions lower_rank_correct.
 Print Assumptions lower_live_bytes.
 Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.

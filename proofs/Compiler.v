@@ -3,8 +3,10 @@
     For every well-formed problem (mesh [m], source type [src], target type
     [tgt], elements of [elem] bytes), the planner's plan lowered to runtime
     calls ([Lower.lower] on the refined mesh):
-    - leaves every rank's target box in its destination, its source intact
-      ([Lowerproof.lower_plan_correct], [Plannerproof.plan_total]);
+    - leaves every rank's target box in its destination, its source intact,
+      both with the semantics' wire maps and with the runtime's rank-space
+      arithmetic on the printed calls ([Lowerproof.lower_plan_correct],
+      [Lowerproof.lower_rank_correct], [Plannerproof.plan_total]);
     - keeps, at every call, at most [live_bytes] bytes alive on a rank, and
       [live_bytes <= (|src| + |tgt| + 2 * max(|src|, |tgt|)) * elem + scratch]
       and [<= (|src| + |tgt| + 3 * max(|src|, |tgt|)) * elem]
@@ -27,7 +29,8 @@ Theorem redist_collectives_correct : forall m src tgt rf p elem,
   let cs := lower m' elem src' p in
   (forall A (g : list nat -> A) (st other : state A), holds m src g st ->
      let bs := interp m' cs (initial_buffers st other) in
-     holds m tgt g (bs BDst) /\ bs BSrc = st)
+     holds m tgt g (bs BDst) /\ bs BSrc = st
+     /\ holds m tgt g (interp_rank cs (initial_buffers st other) BDst))
   /\ (forall c, In c cs ->
         call_live (local_size m src * elem) (local_size m tgt * elem) c
         <= live_bytes m' elem src' (refine_ty rf tgt) p)
@@ -53,7 +56,9 @@ Proof.
     assert (Hst' : holds m' src' g st) by (apply refine_holds; assumption).
     destruct (lower_plan_correct m' src' (refine_ty rf tgt) p rep elem Hc A g st other Hst')
       as [Hd Hk].
-    split; [| exact Hk]. apply (refine_holds A rf m tgt g); assumption.
+    split; [apply (refine_holds A rf m tgt g); assumption | split; [exact Hk |]].
+    apply (refine_holds A rf m tgt g); [assumption .. |].
+    apply (lower_rank_correct m' src' (refine_ty rf tgt) p rep elem Hc A g st other Hst').
   - intros c Hin. rewrite <- Es, <- Et.
     apply (proj1 (lower_live_bytes m' src' (refine_ty rf tgt) p rep elem Hc)), Hin.
   - rewrite <- Es, <- Et at 1. apply live_bytes_le.

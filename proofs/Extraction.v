@@ -46,4 +46,4 @@ Extraction "redist_core.ml"
   even_problem largest_box xcheck exchange_busiest plan_with
   pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
-  workspace_bytes lower_splan rank_wire.
+  workspace_bytes lower_splan rank_wire group_index group_member interp_rank.

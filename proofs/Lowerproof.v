@@ -226,19 +226,12 @@ Proof.
   rewrite rank_device_of_rank in Hk, H0 by assumption. lia.
 Qed.
 
-(** For every call of an accepted plan and every rank, [rank_wire] (what the
-    runtime computes from the printed group, shape, dimensions and table)
-    reads each element from the rank and index the semantics' wire map says. *)
-Theorem lower_rank_wire : forall m src tgt p rep elem, check m src tgt p = OK rep ->
-  forall c k r l, In c (lower m elem src p) -> cl_op c = Some k -> r < mesh_size m ->
-  let w := wire m (cl_ty c) k (device_of_rank m r) l in
-  rank_wire c r l = (rank m (fst w), snd w).
+Lemma step_rank_wire : forall m elem u u' k i o r l, mesh_wf m = true -> ty_wf m u = true ->
+  step_type m u k = OK u' -> r < mesh_size m ->
+  let w := wire m u k (device_of_rank m r) l in
+  rank_wire (lower_step m elem u u' k i o) r l = (rank m (fst w), snd w).
 Proof.
-  intros m src tgt p rep elem Hc c k r l Hin Hk Hr w. unfold w. clear w.
-  destruct (check_wf m src tgt p rep Hc) as [Hm _].
-  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
-    as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
-  simpl in Hk. injection Hk as Ek. subst k'.
+  intros m elem u u' k i o r l Hm Hu Hst Hr w. unfold w. clear w.
   destruct (step_axis u k) as [x|] eqn:Ex.
   - destruct (rank_weights_spec m x Hm (step_axis_in_mesh m u k u' x Hu Hst Ex)) as [pre [post [Ea Ew]]].
     unfold rank_wire, lower_step. cbn [cl_op cl_group cl_shape cl_ty]. rewrite Ex. cbn [option_map].
@@ -254,6 +247,69 @@ Proof.
   - destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate.
     unfold rank_wire, lower_step. cbn [cl_op cl_group cl_recv_from].
     unfold recv_from_table. rewrite nth_map_seq by exact Hr. reflexivity.
+Qed.
+
+(** For every call of an accepted plan and every rank, [rank_wire] (what the
+    runtime computes from the printed group, shape, dimensions and table)
+    reads each element from the rank and index the semantics' wire map says. *)
+Theorem lower_rank_wire : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c k r l, In c (lower m elem src p) -> cl_op c = Some k -> r < mesh_size m ->
+  let w := wire m (cl_ty c) k (device_of_rank m r) l in
+  rank_wire c r l = (rank m (fst w), snd w).
+Proof.
+  intros m src tgt p rep elem Hc c k r l Hin Hk Hr.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
+  simpl in Hk. injection Hk as Ek. subst k'. apply step_rank_wire; assumption.
+Qed.
+
+(** ** The program as the runtime runs it, from the printed calls alone *)
+
+Definition run_call_rank {A} (bs : buffers A) (c : call) : buffers A :=
+  write_buffer bs (cl_out c) (fun r l => let '(r', l') := rank_wire c r l in bs (cl_in c) r' l').
+
+Definition interp_rank {A} (cs : list call) (bs : buffers A) : buffers A :=
+  fold_left run_call_rank cs bs.
+
+Lemma holds_ext : forall A m t (g : list nat -> A) (st st' : state A),
+  (forall r l, r < mesh_size m -> st' r l = st r l) -> holds m t g st -> holds m t g st'.
+Proof. intros A m t g st st' E H r Hr l Hl. rewrite E by exact Hr. apply H; assumption. Qed.
+
+Lemma lower_steps_rank_correct : forall p m elem t tgt inb A (g : list nat -> A) (bs : buffers A),
+  mesh_wf m = true -> ty_wf m t = true -> p <> [] -> run_type m t p = Some tgt ->
+  holds m t g (bs inb) -> holds m tgt g (interp_rank (lower_steps m elem t p inb) bs BDst).
+Proof.
+  induction p as [|k p IH]; intros m elem t tgt inb A g bs Hm Ht Hp Hrun Hh; [contradiction |].
+  simpl in Hrun. simpl lower_steps.
+  destruct (step_type m t k) as [t'|] eqn:Hs; [| discriminate].
+  set (c := lower_step m elem t t' k inb (match p with [] => BDst | _ => next_work inb end)).
+  assert (Hstep : holds m t' g (fun r l => let '(r', l') := rank_wire c r l in bs (cl_in c) r' l')).
+  { apply (holds_ext A m t' g (exec_step m t k (bs inb))).
+    - intros r l Hr. unfold c. rewrite (step_rank_wire m elem t t' k _ _ r l Hm Ht Hs Hr).
+      unfold exec_step. cbn [cl_in lower_step]. destruct (wire m t k (device_of_rank m r) l). reflexivity.
+    - apply step_sound; assumption. }
+  change (interp_rank (c :: lower_steps m elem t' p (cl_out c)) bs BDst)
+    with (interp_rank (lower_steps m elem t' p (cl_out c)) (run_call_rank bs c) BDst).
+  destruct p as [|k2 p2].
+  - simpl in Hrun. injection Hrun as <-. exact Hstep.
+  - apply (IH m elem t' tgt); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | discriminate | exact Hrun |].
+    unfold run_call_rank, write_buffer. rewrite buffer_eqb_refl. exact Hstep.
+Qed.
+
+(** The headline in rank space: run as the runtime's contract says on the
+    printed calls, every rank's destination ends with its target box. *)
+Theorem lower_rank_correct : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), holds m src g st ->
+  holds m tgt g (interp_rank (lower m elem src p) (initial_buffers st other) BDst).
+Proof.
+  intros m src tgt p rep elem Hc A g st other Hst.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  pose proof (run_type_check _ _ _ _ _ Hc) as Hrun.
+  destruct p as [|k p].
+  - simpl in Hrun. injection Hrun as <-. exact Hst.
+  - exact (lower_steps_rank_correct (k :: p) m elem src tgt BSrc A g (initial_buffers st other)
+             Hm Hs ltac:(discriminate) Hrun Hst).
 Qed.
 
 (** ** Scratch *)
