@@ -362,6 +362,8 @@ let rec box_indices = function
 | n :: shape' ->
   flat_map (fun i -> map (fun x -> i :: x) (box_indices shape')) (seq 0 n)
 
+type 'a state = int -> int list -> 'a
+
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
 
@@ -1968,6 +1970,13 @@ let live_bytes m elem src tgt p =
       (call_live (( * ) (local_size m src) elem)
         (( * ) (local_size m tgt) elem)) (lower m elem src p))
 
+type 'a buffers = buffer -> 'a state
+
+(** val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers **)
+
+let write_buffer bs b s b' =
+  if buffer_eqb b' b then s else bs b'
+
 (** val group_index : int -> (int * int) -> int **)
 
 let group_index r g =
@@ -2021,6 +2030,17 @@ let rank_wire c r l =
          | None -> (r, l))
       | AllPermute _ -> ((nth r c.cl_recv_from 0), l))
    | None -> (r, l))
+
+(** val run_call_rank : 'a1 buffers -> call -> 'a1 buffers **)
+
+let run_call_rank bs c =
+  write_buffer bs c.cl_out (fun r l ->
+    let (r', l') = rank_wire c r l in bs c.cl_in r' l')
+
+(** val interp_rank : call list -> 'a1 buffers -> 'a1 buffers **)
+
+let interp_rank cs bs =
+  fold_left run_call_rank cs bs
 
 type program =
 | Calls of mesh * call list

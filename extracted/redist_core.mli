@@ -114,6 +114,8 @@ val offset : mesh -> dimty -> device -> int
 
 val box_indices : int list -> int list list
 
+type 'a state = int -> int list -> 'a
+
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
 
@@ -544,11 +546,19 @@ val call_live : int -> int -> call -> int
 
 val live_bytes : mesh -> int -> ty -> ty -> plan -> int
 
+type 'a buffers = buffer -> 'a state
+
+val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers
+
 val group_index : int -> (int * int) -> int
 
 val group_member : int -> (int * int) -> int -> int
 
 val rank_wire : call -> int -> int list -> int * int list
+
+val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
+
+val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
 
 type program =
 | Calls of mesh * call list

@@ -228,6 +228,13 @@ Definition rank_wire (c : call) (r : nat) (l : list nat) : nat * list nat :=
   | _, _ => (r, l)
   end.
 
+(** The calls run with [rank_wire] alone, as the runtime would. *)
+Definition run_call_rank {A} (bs : buffers A) (c : call) : buffers A :=
+  write_buffer bs (cl_out c) (fun r l => let '(r', l') := rank_wire c r l in bs (cl_in c) r' l').
+
+Definition interp_rank {A} (cs : list call) (bs : buffers A) : buffers A :=
+  fold_left run_call_rank cs bs.
+
 (** ** A plan with a strategy
 
     The collectives lower to calls over the refined mesh; the direct

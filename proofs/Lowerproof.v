@@ -266,12 +266,6 @@ Qed.
 
 (** ** The program as the runtime runs it, from the printed calls alone *)
 
-Definition run_call_rank {A} (bs : buffers A) (c : call) : buffers A :=
-  write_buffer bs (cl_out c) (fun r l => let '(r', l') := rank_wire c r l in bs (cl_in c) r' l').
-
-Definition interp_rank {A} (cs : list call) (bs : buffers A) : buffers A :=
-  fold_left run_call_rank cs bs.
-
 Lemma holds_ext : forall A m t (g : list nat -> A) (st st' : state A),
   (forall r l, r < mesh_size m -> st' r l = st r l) -> holds m t g st -> holds m t g st'.
 Proof. intros A m t g st st' E H r Hr l Hl. rewrite E by exact Hr. apply H; assumption. Qed.
