@@ -84,6 +84,7 @@ Print Assumptions reducing_exchange_to_sound.
 Print Assumptions reducing_exchange_to_recv.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
+Print Assumptions lower_correct.
 Print Assumptions lower_plan_correct.
 Print Assumptions lower_buffers.
 Print Assumptions lower_groups.
@@ -93,6 +94,7 @@ Print Assumptions lower_rank_correct.
 Print Assumptions lower_live_bytes.
 Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
+Print Assumptions live_bytes_le_allocated.
 Print Assumptions lower_splan_correct.
 
 (** End to end: the planner's plan, lowered, in user terms. *)

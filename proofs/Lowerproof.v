@@ -554,3 +554,35 @@ Proof.
   - unfold bs. destruct sp as [rf p|]; simpl; [| reflexivity].
     rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
 Qed.
+
+(** ** Live bytes and the workspace *)
+
+(** What a rank holds alive never exceeds what it allocates: its source,
+    its destination and the workspace. *)
+Theorem live_bytes_le_allocated : forall m elem src tgt p,
+  live_bytes m elem src tgt p
+  <= local_size m src * elem + local_size m tgt * elem + workspace_bytes (lower m elem src p).
+Proof.
+  intros m elem src tgt p. set (cs := lower m elem src p).
+  unfold live_bytes. fold cs. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
+  assert (Hs : cl_scratch c <= scratch_bytes cs) by (apply in_list_max, in_map, Hc).
+  assert (Hsize : forall b n, (b = cl_in c /\ n = cl_in_bytes c \/ b = cl_out c /\ n = cl_out_bytes c) ->
+            in_workspace b = true -> n <= list_max (map (written_bytes b) cs)).
+  { intros b n' [[-> ->] | [-> ->]] Hw.
+    - destruct (lower_reads_written m elem src p c Hc Hw) as [c' [Hc' [Eo Eb]]].
+      rewrite <- Eb. apply (written_le _ cs c' Hc' Eo).
+    - apply (written_le _ cs c Hc eq_refl). }
+  set (share := fun b => (if buffer_eqb b BPing then ping_bytes cs else 0)
+                         + (if buffer_eqb b BPong then pong_bytes cs else 0)).
+  assert (HI : (if in_workspace (cl_in c) then cl_in_bytes c else 0) <= share (cl_in c)).
+  { unfold share. destruct (cl_in c) eqn:E; simpl; try lia;
+      try rewrite Nat.add_0_r; apply Hsize; auto. }
+  assert (HO : (if in_workspace (cl_out c) then cl_out_bytes c else 0) <= share (cl_out c)).
+  { unfold share. destruct (cl_out c) eqn:E; simpl; try lia;
+      try rewrite Nat.add_0_r; apply Hsize; auto. }
+  assert (Hsum : share (cl_in c) + share (cl_out c) <= ping_bytes cs + pong_bytes cs).
+  { destruct (lower_buffers m elem src p c Hc) as [_ Hio]. unfold share.
+    destruct (cl_in c), (cl_out c); simpl; lia || congruence. }
+  unfold call_live, workspace_bytes, scratch_offset. lia.
+Qed.
