@@ -14,9 +14,15 @@
     part is as large as the largest use of it.  The scratch of a collective
     is the runtime's fast path ([redist.hpp], [*_scratch_bytes]).
 
+    [rank_wire] is what the runtime computes from a printed call alone (its
+    group, shape, dimensions, table); [interp_rank] runs the calls with it.
+    [lower_splan] lowers a plan with a strategy: the collectives' calls, or
+    one call of the direct exchange.
+
     [Lowerproof.v] proves that interpreting the calls over separate per-rank
-    buffers leaves in the destination what [exec] gives, the bytes alive at
-    every call, and that the workspace is exactly what the calls use. *)
+    buffers leaves in the destination what [exec] gives (and, with
+    [rank_wire], every target box), the bytes alive at every call, and that
+    the workspace is exactly what the calls use. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.

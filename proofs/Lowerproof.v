@@ -1,12 +1,17 @@
-(** * The lowering is correct: data, live bytes and workspace.
+(** * The lowering is correct: data, groups, live bytes and workspace.
 
     [lower_plan_correct]: interpreting the lowered calls of a checker-accepted
     plan over separate per-rank buffers leaves every rank's target box in
-    its destination, and its source untouched.  [lower_live_bytes]: the
+    its destination, and its source untouched.  [lower_rank_wire],
+    [lower_rank_correct]: the same with the runtime's rank-space arithmetic
+    on the printed calls ([lower_groups], [lower_recv_from]: the printed
+    group and permute table are the wire map's).  [lower_live_bytes]: the
     bytes alive on a rank at any call are at most [live_bytes], which is at
-    most [(|src| + |tgt| + 2 * peak) * elem + scratch_bytes].
-    [lower_workspace_exact]: the workspace is exactly the furthest byte of it
-    that some call reads or writes. *)
+    most [(|src| + |tgt| + 2 * peak) * elem + scratch_bytes] and at most
+    [(|src| + |tgt| + 3 * peak) * elem] (a call's scratch is at most the
+    larger array it touches, [lower_scratch_le]).  [lower_workspace_exact]:
+    the workspace is exactly the furthest byte of it that some call reads,
+    writes or uses as scratch.  [lower_splan_correct]: any strategy. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
