@@ -111,6 +111,8 @@ let explain env before k (e : C.step_error) =
 (* The report of an accepted plan; [Rejected] with the first failing line
    otherwise. *)
 let check_collectives (p : Problem.t) items =
+  if not (Planning.collectives_apply p) then
+    reject "%s; plan it with the one line exchange" (Planning.collectives_refusal p);
   let env, rf, steps = load p items in
   let at i = List.nth steps i in
   let fail_step i reason = reject "line %d: %s: %s" (at i).line (at i).text reason in
@@ -152,11 +154,7 @@ let check_any (p : Problem.t) text =
       match Xreport.of_exchange p with
       | C.OK r -> Xreport.Exchange r
       | C.Error _ -> failwith "xcheck rejected layouts the front end accepted")
-  | items ->
-      if not (C.even_problem (Problem.source_layout p) (Problem.target_layout p)) then
-        reject "collectives need an even problem on one mesh at world rank 0, but %s; plan it with the one line exchange"
-          (Planning.why_not_collectives p);
-      Xreport.Collectives (check_collectives p items)
+  | items -> Xreport.Collectives (check_collectives p items)
 
-(* Collectives only: the plan of a one-mesh even problem. *)
+(* Collectives only. *)
 let check (p : Problem.t) text = check_collectives p (parse text)

@@ -342,6 +342,10 @@ type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 
 val placed_at : mesh -> int -> pmesh
 
+val increasingb : int list -> bool
+
+val ranks_distinct : int list -> bool
+
 val pmesh_wf : pmesh -> bool
 
 val index_of : int -> int list -> int option
@@ -444,6 +448,10 @@ val even_problem : layout -> layout -> bool
 
 val largest_box : layout -> int
 
+val exchange_recv : layout -> layout -> int -> int
+
+val largest_boxes : layout -> layout -> int * int
+
 type xcheck_error =
 | NotOneEvenMesh
 | BadRefinement
@@ -487,6 +495,21 @@ val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
 val pl_pending_wf : layout -> axis list -> bool
 
 val group_size : mesh -> axis list -> int
+
+type pstep =
+| PCollective of collective
+| PSum of sum_step
+
+type pstep_error =
+| CollectiveError of step_error
+| SumError of sum_error
+| MovesPending of collective
+
+val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
+
+val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
+
+val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
 
 type buffer =
 | BSrc

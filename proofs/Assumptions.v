@@ -2,7 +2,7 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
   Lowerproof Compiler.
 
 (** The collectives move data as the model says. *)
@@ -82,6 +82,12 @@ Print Assumptions sum_plan_sound.
 Print Assumptions collective_pending_sound.
 Print Assumptions reducing_exchange_to_sound.
 Print Assumptions reducing_exchange_to_recv.
+Print Assumptions sum_lower_bound.
+Print Assumptions reducing_exchange_recv_ge.
+Print Assumptions sum_plan_recv_ge_bound.
+Print Assumptions pplan_sound.
+Print Assumptions pplan_recv_ge_bound.
+Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
 Print Assumptions lower_correct.

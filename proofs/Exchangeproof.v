@@ -51,7 +51,7 @@ Qed.
 Lemma mesh_boxes_pl_box : forall L w b, pmesh_wf (ly_mesh L) = true ->
   In (w, b) (mesh_boxes L) <-> pl_box L w = Some b.
 Proof.
-  intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, nodupb_NoDup in Hwf.
+  intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, ranks_distinct_NoDup in Hwf.
   destruct Hwf as [_ Hnd]. unfold mesh_boxes, pl_box. rewrite in_map_iff. split.
   - intros [k [E Hk]]. inversion E. subst. apply in_seq0 in Hk.
     rewrite index_of_nth by assumption. reflexivity.

@@ -293,7 +293,7 @@ Lemma layout_parts : forall L, layout_wf L = true ->
   /\ NoDup (pm_ranks (ly_mesh L)) /\ (forall x, In x (ty_axes (ly_ty L)) -> In x (mesh_axes (ly_m L))).
 Proof.
   intros L H. unfold layout_wf, pmesh_wf in H. rewrite !andb_true_iff in H.
-  destruct H as [[[H1 H2] H3] H4]. apply Nat.eqb_eq in H2. apply nodupb_NoDup in H3.
+  destruct H as [[[H1 H2] H3] H4]. apply Nat.eqb_eq in H2. apply ranks_distinct_NoDup in H3.
   apply lty_wf_iff in H4. destruct H4 as [H4 _]. auto.
 Qed.
 

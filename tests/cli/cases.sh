@@ -238,6 +238,7 @@ rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
+run run --mesh '{x:3}' --from '[{x}7]' --to '[7]'
 run run "${W[@]}" --np 0
 run run "${W[@]}" --backend nccl
 run run "${W[@]}" --work-dir /nonexistent/dir

@@ -51,6 +51,17 @@ let plan_too_long () =
   | _ -> Alcotest.fail "accepted an over-long plan"
   | exception Front.Bad_input msg -> Alcotest.(check bool) msg true (contains msg "at most 100000")
 
+(* An uneven problem has no collectives plan: a clean rejection from the
+   collectives-only checker and planner (found by test-cli-robust). *)
+let uneven_collectives () =
+  let p = Problem.make ~mesh:"{x:4}" ~from:"[{x}6]" ~to_:"[6]" ~dtype:None in
+  (match Planfile.check p "all_gather(0)\n" with
+   | _ -> Alcotest.fail "checked collectives on an uneven problem"
+   | exception Report.Rejected msg -> Alcotest.(check bool) msg true (contains msg "--from is uneven"));
+  match Planning.plan p with
+  | _ -> Alcotest.fail "planned collectives on an uneven problem"
+  | exception Front.Bad_input msg -> Alcotest.(check bool) msg true (contains msg "--from is uneven")
+
 let bad_inputs =
   [ rejects "unknown axis" "{x:2}" "[1{z}2]" "[2]" "axis z";
     rejects "repeated axis across dims" "{x:2}" "[1{x}2, 1{x}2]" "[2, 2]" "used by dims 0 and 1";
@@ -69,7 +80,8 @@ let bad_inputs =
     rejects "too many dimensions" "{x:2}"
       ("[" ^ String.concat ", " (List.init 65 (fun _ -> "1")) ^ "]")
       ("[" ^ String.concat ", " (List.init 65 (fun _ -> "1")) ^ "]") "65 dimensions; at most 64";
-    Alcotest.test_case "plan too long" `Quick plan_too_long ]
+    Alcotest.test_case "plan too long" `Quick plan_too_long;
+    Alcotest.test_case "uneven problem, collectives" `Quick uneven_collectives ]
 
 (* ---- reports: numbers worked out by hand ---- *)
 

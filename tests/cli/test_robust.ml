@@ -94,8 +94,10 @@ let pipeline (mesh, from, to_, plan) =
         (not (small p))
         || (String.length (Show.render p.env p.src) > 0
            &&
-           let r, g = Planning.plan p in
-           String.length (Report.text ~title:"t" ~guarantees:g r) > 0)
+           match Planning.choose p with
+           | Xreport.Collectives r, g -> String.length (Report.text ~title:"t" ~guarantees:g r) > 0
+           | Xreport.Exchange r, g -> String.length (Xreport.text ~title:"t" ~guarantees:g r) > 0
+           | exception Front.Bad_input msg -> clean msg)
       in
       r_ok && extra_ok
 
