@@ -157,6 +157,16 @@ let rec combine l l' =
      | [] -> []
      | y :: tl' -> (x, y) :: (combine tl tl'))
 
+(** val firstn : int -> 'a1 list -> 'a1 list **)
+
+let rec firstn n l =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun n0 -> match l with
+               | [] -> []
+               | a :: l0 -> a :: (firstn n0 l0))
+    n
+
 (** val seq : int -> int -> int list **)
 
 let rec seq start len =
@@ -177,6 +187,11 @@ let rec repeat x n =
 
 let list_sum l =
   fold_right (+) 0 l
+
+(** val list_max : int list -> int **)
+
+let list_max l =
+  fold_right (fun (a : int) b -> if a >= b then a else b) 0 l
 
 (** val prod0 : int list -> int **)
 
@@ -350,6 +365,8 @@ let rec box_indices = function
 | [] -> [] :: []
 | n :: shape' ->
   flat_map (fun i -> map (fun x -> i :: x) (box_indices shape')) (seq 0 n)
+
+type 'a state = int -> int list -> 'a
 
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
@@ -1885,3 +1902,283 @@ let pstep_recv_count m p p' s r =
   match s with
   | PCollective k -> recv_count m (fst p) k r
   | PSum k -> sum_recv_count m p' k
+
+type buffer =
+| BSrc
+| BDst
+| BPing
+| BPong
+
+(** val buffer_eqb : buffer -> buffer -> bool **)
+
+let buffer_eqb a b =
+  match a with
+  | BSrc -> (match b with
+             | BSrc -> true
+             | _ -> false)
+  | BDst -> (match b with
+             | BDst -> true
+             | _ -> false)
+  | BPing -> (match b with
+              | BPing -> true
+              | _ -> false)
+  | BPong -> (match b with
+              | BPong -> true
+              | _ -> false)
+
+(** val in_workspace : buffer -> bool **)
+
+let in_workspace = function
+| BSrc -> false
+| BDst -> false
+| _ -> true
+
+(** val next_work : buffer -> buffer **)
+
+let next_work = function
+| BPing -> BPong
+| _ -> BPing
+
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
+
+(** val outer_count : int list -> int -> int **)
+
+let outer_count shape d =
+  prod0 (firstn d shape)
+
+(** val all_gather_scratch : int list -> int -> int -> int -> int **)
+
+let all_gather_scratch shape d size elem =
+  if (fun (a : int) b -> a <= b) size (Stdlib.Int.succ 0)
+  then 0
+  else if (fun (a : int) b -> a = b) (outer_count shape d) (Stdlib.Int.succ 0)
+       then 0
+       else ( * ) size (( * ) (prod0 shape) elem)
+
+(** val all_to_all_scratch : int list -> int -> int -> int -> int -> int **)
+
+let all_to_all_scratch shape s u size elem =
+  let out =
+    upd (upd shape s (( * ) (nth s shape 0) size)) u
+      ((fun a b -> if b = 0 then 0 else a / b) (nth u shape 0) size)
+  in
+  if (fun (a : int) b -> a <= b) size (Stdlib.Int.succ 0)
+  then 0
+  else if (||)
+            ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0)
+              (outer_count shape u))
+            ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0)
+              (outer_count out s))
+       then ( * ) (prod0 shape) elem
+       else 0
+
+(** val step_axis : ty -> collective -> axis option **)
+
+let step_axis t = function
+| DynSlice (_, x) -> Some x
+| AllGather d -> Some (last_axis (fst (dim_of t d)))
+| AllToAll (d, _) -> Some (last_axis (fst (dim_of t d)))
+| AllPermute _ -> None
+
+(** val axis_group : mesh -> axis -> int * int **)
+
+let axis_group m x =
+  weight_of (rank_weights m) x
+
+(** val recv_from_table : mesh -> ty -> ty -> int list **)
+
+let recv_from_table m t t' =
+  map (fun r -> rank m (holder m t t' (device_of_rank m r)))
+    (seq 0 (mesh_size m))
+
+(** val step_scratch : int list -> collective -> int -> int -> int **)
+
+let step_scratch shape k group_size0 elem =
+  match k with
+  | AllGather d -> all_gather_scratch shape d group_size0 elem
+  | AllToAll (s, u) -> all_to_all_scratch shape s u group_size0 elem
+  | _ -> 0
+
+(** val lower_step :
+    mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call **)
+
+let lower_step m elem t t' k inb outb =
+  let group = option_map (axis_group m) (step_axis t k) in
+  { cl_op = (Some k); cl_ty = t; cl_shape = (local_shape m t); cl_group =
+  group; cl_recv_from =
+  (match k with
+   | AllPermute t'' -> recv_from_table m t t''
+   | _ -> []); cl_in = inb; cl_out = outb; cl_in_bytes =
+  (( * ) (local_size m t) elem); cl_out_bytes =
+  (( * ) (local_size m t') elem); cl_scratch =
+  (match group with
+   | Some p -> let (_, size) = p in step_scratch (local_shape m t) k size elem
+   | None -> 0) }
+
+(** val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list **)
+
+let rec lower_steps m elem t p inb =
+  match p with
+  | [] -> []
+  | k :: p' ->
+    (match step_type m t k with
+     | OK t' ->
+       let outb = match p' with
+                  | [] -> BDst
+                  | _ :: _ -> next_work inb in
+       (lower_step m elem t t' k inb outb) :: (lower_steps m elem t' p' outb)
+     | Error _ -> [])
+
+(** val copy_call : mesh -> int -> ty -> call **)
+
+let copy_call m elem src =
+  let n = ( * ) (local_size m src) elem in
+  { cl_op = None; cl_ty = src; cl_shape = (local_shape m src); cl_group =
+  None; cl_recv_from = []; cl_in = BSrc; cl_out = BDst; cl_in_bytes = n;
+  cl_out_bytes = n; cl_scratch = 0 }
+
+(** val lower : mesh -> int -> ty -> plan -> call list **)
+
+let lower m elem src p = match p with
+| [] -> (copy_call m elem src) :: []
+| _ :: _ -> lower_steps m elem src p BSrc
+
+(** val written_bytes : buffer -> call -> int **)
+
+let written_bytes b c =
+  if buffer_eqb c.cl_out b then c.cl_out_bytes else 0
+
+(** val ping_bytes : call list -> int **)
+
+let ping_bytes cs =
+  list_max (map (written_bytes BPing) cs)
+
+(** val pong_bytes : call list -> int **)
+
+let pong_bytes cs =
+  list_max (map (written_bytes BPong) cs)
+
+(** val scratch_bytes : call list -> int **)
+
+let scratch_bytes cs =
+  list_max (map (fun c -> c.cl_scratch) cs)
+
+(** val pong_offset : call list -> int **)
+
+let pong_offset =
+  ping_bytes
+
+(** val scratch_offset : call list -> int **)
+
+let scratch_offset cs =
+  (+) (ping_bytes cs) (pong_bytes cs)
+
+(** val workspace_bytes : call list -> int **)
+
+let workspace_bytes cs =
+  (+) (scratch_offset cs) (scratch_bytes cs)
+
+(** val call_live : int -> int -> call -> int **)
+
+let call_live src_bytes tgt_bytes c =
+  (+)
+    ((+)
+      ((+) ((+) src_bytes tgt_bytes)
+        (if in_workspace c.cl_in then c.cl_in_bytes else 0))
+      (if in_workspace c.cl_out then c.cl_out_bytes else 0)) c.cl_scratch
+
+(** val live_bytes : mesh -> int -> ty -> ty -> plan -> int **)
+
+let live_bytes m elem src tgt p =
+  list_max
+    (map
+      (call_live (( * ) (local_size m src) elem)
+        (( * ) (local_size m tgt) elem)) (lower m elem src p))
+
+type 'a buffers = buffer -> 'a state
+
+(** val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers **)
+
+let write_buffer bs b s b' =
+  if buffer_eqb b' b then s else bs b'
+
+(** val group_index : int -> (int * int) -> int **)
+
+let group_index r g =
+  (fun a b -> if b = 0 then a else a mod b)
+    ((fun a b -> if b = 0 then 0 else a / b) r (fst g)) (snd g)
+
+(** val group_member : int -> (int * int) -> int -> int **)
+
+let group_member r g k =
+  (+)
+    ((fun (a : int) b -> if a >= b then a - b else 0) r
+      (( * ) (group_index r g) (fst g))) (( * ) k (fst g))
+
+(** val rank_wire : call -> int -> int list -> int * int list **)
+
+let rank_wire c r l =
+  let shape = c.cl_shape in
+  (match c.cl_op with
+   | Some c0 ->
+     (match c0 with
+      | DynSlice (d, _) ->
+        (match c.cl_group with
+         | Some g ->
+           (r,
+             (upd l d
+               ((+) (nth d l 0)
+                 (( * ) (group_index r g)
+                   ((fun a b -> if b = 0 then 0 else a / b) (nth d shape 0)
+                     (snd g))))))
+         | None -> (r, l))
+      | AllGather d ->
+        (match c.cl_group with
+         | Some g ->
+           let n = nth d shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
+           (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
+         | None -> (r, l))
+      | AllToAll (s, u) ->
+        (match c.cl_group with
+         | Some g ->
+           let ns = nth s shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
+           (upd
+             (upd l s
+               ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns)) u
+             ((+)
+               (( * ) (group_index r g)
+                 ((fun a b -> if b = 0 then 0 else a / b) (nth u shape 0)
+                   (snd g))) (nth u l 0))))
+         | None -> (r, l))
+      | AllPermute _ -> ((nth r c.cl_recv_from 0), l))
+   | None -> (r, l))
+
+(** val run_call_rank : 'a1 buffers -> call -> 'a1 buffers **)
+
+let run_call_rank bs c =
+  write_buffer bs c.cl_out (fun r l ->
+    let (r', l') = rank_wire c r l in bs c.cl_in r' l')
+
+(** val interp_rank : call list -> 'a1 buffers -> 'a1 buffers **)
+
+let interp_rank cs bs =
+  fold_left run_call_rank cs bs
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+(** val lower_splan : int -> layout -> layout -> splan -> program **)
+
+let lower_splan elem s t = function
+| ByCollectives (rf, p) ->
+  let m = refine_mesh rf (ly_m s) in
+  Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
+| ByExchange -> OneExchange (s, t)

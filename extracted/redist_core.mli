@@ -44,11 +44,15 @@ val find : ('a1 -> bool) -> 'a1 list -> 'a1 option
 
 val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
 
+val firstn : int -> 'a1 list -> 'a1 list
+
 val seq : int -> int -> int list
 
 val repeat : 'a1 -> int -> 'a1 list
 
 val list_sum : int list -> int
+
+val list_max : int list -> int
 
 val prod0 : int list -> int
 
@@ -109,6 +113,8 @@ val ty_wf : mesh -> ty -> bool
 val offset : mesh -> dimty -> device -> int
 
 val box_indices : int list -> int list list
+
+type 'a state = int -> int list -> 'a
 
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
@@ -504,3 +510,81 @@ val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
 val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
 
 val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
+
+type buffer =
+| BSrc
+| BDst
+| BPing
+| BPong
+
+val buffer_eqb : buffer -> buffer -> bool
+
+val in_workspace : buffer -> bool
+
+val next_work : buffer -> buffer
+
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
+
+val outer_count : int list -> int -> int
+
+val all_gather_scratch : int list -> int -> int -> int -> int
+
+val all_to_all_scratch : int list -> int -> int -> int -> int -> int
+
+val step_axis : ty -> collective -> axis option
+
+val axis_group : mesh -> axis -> int * int
+
+val recv_from_table : mesh -> ty -> ty -> int list
+
+val step_scratch : int list -> collective -> int -> int -> int
+
+val lower_step :
+  mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call
+
+val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list
+
+val copy_call : mesh -> int -> ty -> call
+
+val lower : mesh -> int -> ty -> plan -> call list
+
+val written_bytes : buffer -> call -> int
+
+val ping_bytes : call list -> int
+
+val pong_bytes : call list -> int
+
+val scratch_bytes : call list -> int
+
+val pong_offset : call list -> int
+
+val scratch_offset : call list -> int
+
+val workspace_bytes : call list -> int
+
+val call_live : int -> int -> call -> int
+
+val live_bytes : mesh -> int -> ty -> ty -> plan -> int
+
+type 'a buffers = buffer -> 'a state
+
+val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers
+
+val group_index : int -> (int * int) -> int
+
+val group_member : int -> (int * int) -> int -> int
+
+val rank_wire : call -> int -> int list -> int * int list
+
+val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
+
+val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+val lower_splan : int -> layout -> layout -> splan -> program
