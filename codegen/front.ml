@@ -62,12 +62,12 @@ let env_of_mesh ?(what = "--mesh") (m : S.mesh_axis list) =
         | None -> dups rest)
   in
   dups m;
-  (* The device limit is far below 2^50, so stopping at it also keeps the
-     product from overflowing. *)
+  (* Each factor is checked against the device limit (2^16) before it is
+     multiplied in, so the product never exceeds 2^32 and cannot overflow. *)
   let _ =
     List.fold_left
       (fun acc (a : S.mesh_axis) ->
-        let p = acc * a.size in
+        let p = if a.size > Bounds.device_limit then a.size else acc * a.size in
         if p > Bounds.device_limit then
           bad "%s: more than %d devices; the tool supports at most %d (2^16) devices" what
             Bounds.device_limit Bounds.device_limit;
