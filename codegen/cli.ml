@@ -216,12 +216,12 @@ let show_cmd =
   in
   let run mesh ty json =
     guard ~json ~command:"show" (fun () ->
-        let env = Problem.mesh mesh in
+        let pm = Problem.placed ~what:"--mesh" mesh in
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        let t = Front.ty_of_ast ~what:"--type" env ast in
+        let t = Front.ty_of_ast ~what:"--type" pm.env ast in
         write_output None
-          (if json then Yojson.Safe.pretty_to_string (Show.json env t) ^ "\n" else Show.render env t);
+          (if json then Yojson.Safe.pretty_to_string (Show.json pm t) ^ "\n" else Show.render pm t);
         0)
   in
   let doc = "show which block of the global array each device holds" in

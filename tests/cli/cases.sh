@@ -116,6 +116,8 @@ run show --mesh '{x:2, y:2}' --type '[4{x}8, 2{y}4]'
 run show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]'
 run show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]'
 run show --mesh '{x:3}' --type '[{x}7]' --json
+run show --mesh '{x:2, y:2} @ [3, 1, 2, 0]' --type '[{x}3, {y}5]'
+run show --mesh '{x:2} @ [1, 1]' --type '[{x}3]'
 run show --mesh '{x:2}' --type '[5]'
 
 # gen: the header's head, and its rejections

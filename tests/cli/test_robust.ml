@@ -90,12 +90,14 @@ let pipeline (mesh, from, to_, plan) =
             && String.length (Emit.render ~backend:Emit.Mpi ~name:"n" r ~guarantees:g) > 0
         | exception (Report.Rejected msg | Front.Bad_input msg) -> incr rejected_plan; clean msg
       in
+      (* auto: the collectives' plan or the exchange (uneven problems). *)
       let extra_ok =
         (not (small p))
-        || (String.length (Show.render p.env p.src) > 0
+        || (String.length (Show.render (Problem.source_placed p) p.src) > 0
            &&
-           let r, g = Planning.plan p in
-           String.length (Report.text ~title:"t" ~guarantees:g r) > 0)
+           match Planning.choose { p with strategy = Redist_core.StratAuto } with
+           | Xreport.Collectives r, g -> String.length (Report.text ~title:"t" ~guarantees:g r) > 0
+           | Xreport.Exchange x, g -> String.length (Xreport.text ~title:"t" ~guarantees:g x) > 0)
       in
       r_ok && extra_ok
 
