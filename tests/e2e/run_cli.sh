@@ -244,7 +244,7 @@ fi
 
 # The application example of codegen/README.md, built with plain flags and
 # through pkg-config against an installed runtime, run on 8 ranks.
-"$redist" gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \
+"$redist" gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \
   --dtype f32 --name reshard -o "$tmp/reshard.hpp"
 app_flags=(-std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" tests/e2e/app_example.cpp)
 if mpicxx "${app_flags[@]}" -I"$prefix/include" "${libs[@]}" -o "$tmp/app_plain" 2>"$tmp/err" &&
@@ -261,8 +261,8 @@ fi
 # Several redistributions in one program (README.md): one mesh, the second
 # header's groups added with prepare, one workspace; every element checked.
 M2=(--mesh '{x:2, y:4}')
-if "$redist" gen "${M2[@]}" --from '[16{x}32, 64{y}256]' --to '[32, 32{y,x}256]' --name to_cols -o "$tmp/to_cols.hpp" &&
-   "$redist" gen "${M2[@]}" --from '[32, 32{y,x}256]' --to '[4{x,y}32, 256]' --name to_rows -o "$tmp/to_rows.hpp" &&
+if "$redist" gen --strategy collectives "${M2[@]}" --from '[16{x}32, 64{y}256]' --to '[32, 32{y,x}256]' --name to_cols -o "$tmp/to_cols.hpp" &&
+   "$redist" gen --strategy collectives "${M2[@]}" --from '[32, 32{y,x}256]' --to '[4{x,y}32, 256]' --name to_rows -o "$tmp/to_rows.hpp" &&
    mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I"$tmp" -I"$prefix/include" tests/e2e/two_redistributions.cpp \
      "${libs[@]}" -o "$tmp/two" 2>"$tmp/err"; then
   n=$(timeout 120 "${MPIRUN[@]}" -np 8 "$tmp/two" </dev/null 2>&1 | grep -c ': 0 wrong elements: ok$')
