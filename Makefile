@@ -64,6 +64,7 @@ include tests/suites.mk
 include codegen/codegen.mk
 include runtime/runtime.mk
 include tests/e2e/e2e.mk
+include tests/capi/capi.mk
 include bench/bench.mk
 
 test: deps

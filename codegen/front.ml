@@ -62,16 +62,15 @@ let env_of_mesh ?(what = "--mesh") (m : S.mesh_axis list) =
         | None -> dups rest)
   in
   dups m;
-  (* Each factor is checked against the device limit (2^16) before it is
-     multiplied in, so the product never exceeds 2^32 and cannot overflow. *)
+  (* Compared by division before multiplying, so that no product of axis
+     sizes can wrap around to a small mesh. *)
   let _ =
     List.fold_left
       (fun acc (a : S.mesh_axis) ->
-        let p = if a.size > Bounds.device_limit then a.size else acc * a.size in
-        if p > Bounds.device_limit then
+        if a.size > Bounds.device_limit / acc then
           bad "%s: more than %d devices; the tool supports at most %d (2^16) devices" what
             Bounds.device_limit Bounds.device_limit;
-        p)
+        acc * a.size)
       1 m
   in
   let axes = List.mapi (fun k (a : S.mesh_axis) -> { id = k; name = a.axis.name; size = a.size; origin = a.axis.name }) m in

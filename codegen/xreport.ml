@@ -1,6 +1,7 @@
 (* What `plan` and `check` print about a direct-exchange plan: every number
    comes from the extracted [xcheck] (peak, what each world rank receives),
-   [recv_lower_bound] (the proven per-rank bound) and [largest_box]; this
+   [exchange_recv] (the proven per-rank bound, [recv_lower_bound] by
+   [exchange_recv_spec]) and [largest_boxes]; this
    module only takes maxima and sums over the world's ranks. *)
 
 module C = Redist_core
@@ -28,10 +29,10 @@ let of_exchange (p : Problem.t) =
   | C.OK rep ->
       let world = Problem.world p in
       let over f = List.init world f in
-      let recv = over rep.xr_recv and lb = over (C.recv_lower_bound src tgt) in
+      let recv = over rep.xr_recv and lb = over (C.exchange_recv src tgt) in
       let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
       C.OK
-        { problem = p; world; peak = rep.xr_peak; src_max = C.largest_box src; tgt_max = C.largest_box tgt;
+        { problem = p; world; peak = rep.xr_peak; src_max = fst (C.largest_boxes src tgt); tgt_max = snd (C.largest_boxes src tgt);
           global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
           recv_busiest = max_of recv; recv_total = sum recv; lb_max = max_of lb; lb_total = sum lb }
 

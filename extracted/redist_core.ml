@@ -157,6 +157,16 @@ let rec combine l l' =
      | [] -> []
      | y :: tl' -> (x, y) :: (combine tl tl'))
 
+(** val firstn : int -> 'a1 list -> 'a1 list **)
+
+let rec firstn n l =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun n0 -> match l with
+               | [] -> []
+               | a :: l0 -> a :: (firstn n0 l0))
+    n
+
 (** val seq : int -> int -> int list **)
 
 let rec seq start len =
@@ -178,6 +188,11 @@ let rec repeat x n =
 let list_sum l =
   fold_right (+) 0 l
 
+(** val list_max : int list -> int **)
+
+let list_max l =
+  fold_right (fun (a : int) b -> if a >= b then a else b) 0 l
+
 (** val prod0 : int list -> int **)
 
 let prod0 xs =
@@ -186,7 +201,7 @@ let prod0 xs =
 (** val memb : int -> int list -> bool **)
 
 let memb x xs =
-  existsb ((=) x) xs
+  existsb ((fun (a : int) b -> a = b) x) xs
 
 (** val nodupb : int list -> bool **)
 
@@ -204,7 +219,7 @@ let rec list_eqb xs ys =
   | x :: xs' ->
     (match ys with
      | [] -> false
-     | y :: ys' -> (&&) ((=) x y) (list_eqb xs' ys'))
+     | y :: ys' -> (&&) ((fun (a : int) b -> a = b) x y) (list_eqb xs' ys'))
 
 (** val upd : 'a1 list -> int -> 'a1 -> 'a1 list **)
 
@@ -243,7 +258,9 @@ let mesh_axes m =
 let rec axis_size m x =
   match m with
   | [] -> 0
-  | p :: m' -> let (y, s) = p in if (=) x y then s else axis_size m' x
+  | p :: m' ->
+    let (y, s) = p in
+    if (fun (a : int) b -> a = b) x y then s else axis_size m' x
 
 (** val mesh_size : mesh -> int **)
 
@@ -254,14 +271,15 @@ let mesh_size m =
 
 let mesh_wf m =
   (&&) (nodupb (mesh_axes m))
-    (forallb (fun p -> (<=) (Stdlib.Int.succ 0) (snd p)) m)
+    (forallb (fun p ->
+      (fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) (snd p)) m)
 
 type device = axis -> int
 
 (** val set_coord : device -> axis -> int -> device **)
 
 let set_coord c x v y =
-  if (=) y x then v else c y
+  if (fun (a : int) b -> a = b) y x then v else c y
 
 (** val radix : mesh -> device -> axis list -> int **)
 
@@ -327,8 +345,9 @@ let ty_axes t =
 let dim_wf m d =
   (&&)
     ((&&) (forallb (fun x -> memb x (mesh_axes m)) (fst d))
-      ((<=) (Stdlib.Int.succ 0) (snd d)))
-    ((=) ((fun a b -> if b = 0 then a else a mod b) (snd d) (shards m d)) 0)
+      ((fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) (snd d)))
+    ((fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) (snd d) (shards m d)) 0)
 
 (** val ty_wf : mesh -> ty -> bool **)
 
@@ -347,6 +366,8 @@ let rec box_indices = function
 | n :: shape' ->
   flat_map (fun i -> map (fun x -> i :: x) (box_indices shape')) (seq 0 n)
 
+type 'a state = int -> int list -> 'a
+
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
 
@@ -354,7 +375,7 @@ type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
 
 let split_mesh sp m =
   flat_map (fun p ->
-    if (=) (fst p) sp.sp_axis
+    if (fun (a : int) b -> a = b) (fst p) sp.sp_axis
     then (sp.sp_hi, sp.sp_q) :: ((sp.sp_lo, sp.sp_r) :: [])
     else p :: []) m
 
@@ -362,7 +383,9 @@ let split_mesh sp m =
 
 let split_axes sp xs =
   flat_map (fun y ->
-    if (=) y sp.sp_axis then sp.sp_hi :: (sp.sp_lo :: []) else y :: []) xs
+    if (fun (a : int) b -> a = b) y sp.sp_axis
+    then sp.sp_hi :: (sp.sp_lo :: [])
+    else y :: []) xs
 
 (** val split_ty : split -> ty -> ty **)
 
@@ -378,11 +401,13 @@ let split_ok m sp =
         ((&&)
           ((&&)
             ((&&) (memb sp.sp_axis (mesh_axes m))
-              ((=) (axis_size m sp.sp_axis) (( * ) sp.sp_q sp.sp_r)))
-            ((<=) (Stdlib.Int.succ 0) sp.sp_q))
-          ((<=) (Stdlib.Int.succ 0) sp.sp_r))
+              ((fun (a : int) b -> a = b) (axis_size m sp.sp_axis)
+                (( * ) sp.sp_q sp.sp_r)))
+            ((fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) sp.sp_q))
+          ((fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) sp.sp_r))
         (negb (memb sp.sp_hi (mesh_axes m))))
-      (negb (memb sp.sp_lo (mesh_axes m)))) (negb ((=) sp.sp_hi sp.sp_lo))
+      (negb (memb sp.sp_lo (mesh_axes m))))
+    (negb ((fun (a : int) b -> a = b) sp.sp_hi sp.sp_lo))
 
 type refinement = split list
 
@@ -443,7 +468,7 @@ let step_type m t = function
      else if memb x (ty_axes t)
           then Error (AxisInUse x)
           else if negb
-                    ((=)
+                    ((fun (a : int) b -> a = b)
                       ((fun a b -> if b = 0 then a else a mod b)
                         (extent m (xs, n)) (axis_size m x)) 0)
                then Error (SliceNotDividing (d, x))
@@ -458,7 +483,7 @@ let step_type m t = function
       | None -> Error (GatherUnsharded d))
    | None -> Error (DimOutOfRange d))
 | AllToAll (s, u) ->
-  if (=) s u
+  if (fun (a : int) b -> a = b) s u
   then Error (SameDims s)
   else (match nth_error t s with
         | Some d ->
@@ -470,7 +495,7 @@ let step_type m t = function
               | Some p ->
                 let (xs', a) = p in
                 if negb
-                     ((=)
+                     ((fun (a : int) b -> a = b)
                        ((fun a b -> if b = 0 then a else a mod b)
                          (extent m (ys, nu)) (axis_size m a)) 0)
                 then Error (AllToAllNotDividing (u, a))
@@ -534,15 +559,16 @@ let recv_count m t k r =
   | DynSlice (_, _) -> 0
   | AllGather d ->
     ( * )
-      ((fun a b -> Stdlib.max 0 (a - b))
+      ((fun (a : int) b -> if a >= b then a - b else 0)
         (axis_size m (last_axis (fst (dim_of t d)))) (Stdlib.Int.succ 0))
       (local_size m t)
   | AllToAll (s, _) ->
     let a = axis_size m (last_axis (fst (dim_of t s))) in
     ( * ) ((fun a b -> if b = 0 then 0 else a / b) (local_size m t) a)
-      ((fun a b -> Stdlib.max 0 (a - b)) a (Stdlib.Int.succ 0))
+      ((fun (a : int) b -> if a >= b then a - b else 0) a (Stdlib.Int.succ 0))
   | AllPermute t' ->
-    if (=) (rank m (holder m t t' (device_of_rank m r))) r
+    if (fun (a : int) b -> a = b)
+         (rank m (holder m t t' (device_of_rank m r))) r
     then 0
     else local_size m t
 
@@ -562,7 +588,7 @@ type report = { rp_steps : step_report list; rp_peak : int }
 (** val dimty_eqb : dimty -> dimty -> bool **)
 
 let dimty_eqb d e =
-  (&&) (list_eqb (fst d) (fst e)) ((=) (snd d) (snd e))
+  (&&) (list_eqb (fst d) (fst e)) ((fun (a : int) b -> a = b) (snd d) (snd e))
 
 (** val ty_eqb : ty -> ty -> bool **)
 
@@ -587,7 +613,9 @@ let rec rank_weights = function
 let rec weight_of ws x =
   match ws with
   | [] -> ((Stdlib.Int.succ 0), (Stdlib.Int.succ 0))
-  | p0 :: ws' -> let (y, p) = p0 in if (=) x y then p else weight_of ws' x
+  | p0 :: ws' ->
+    let (y, p) = p0 in
+    if (fun (a : int) b -> a = b) x y then p else weight_of ws' x
 
 (** val radix_of_rank : (int * int) list -> int -> int **)
 
@@ -623,7 +651,9 @@ let permute_recv m t t' =
   let n = local_size m t in
   (fun r ->
   if forallb (fun pat ->
-       let (a, b) = pat in (=) (radix_of_rank a r) (radix_of_rank b r)) moved
+       let (a, b) = pat in
+       (fun (a : int) b -> a = b) (radix_of_rank a r) (radix_of_rank b r))
+       moved
   then 0
   else n)
 
@@ -666,7 +696,8 @@ let check m src tgt p =
                          let (reps, final) = a in
                          if ty_eqb final tgt
                          then OK { rp_steps = reps; rp_peak =
-                                (fold_left Stdlib.max
+                                (fold_left
+                                  (fun (a : int) b -> if a >= b then a else b)
                                   (map (fun s -> s.sr_local_size) reps)
                                   (local_size m src)) }
                          else Error (WrongFinalType final)
@@ -675,13 +706,16 @@ let check m src tgt p =
 (** val max_over_ranks : mesh -> (int -> int) -> int **)
 
 let max_over_ranks m f =
-  fold_left (fun acc r -> Stdlib.max acc (f r)) (seq 0 (mesh_size m)) 0
+  fold_left (fun acc r ->
+    (fun (a : int) b -> if a >= b then a else b) acc (f r))
+    (seq 0 (mesh_size m)) 0
 
 (** val overlap : int -> int -> int -> int -> int **)
 
 let overlap a n b k =
-  (fun a b -> Stdlib.max 0 (a - b)) (Stdlib.min ((+) a n) ((+) b k))
-    (Stdlib.max a b)
+  (fun (a : int) b -> if a >= b then a - b else 0)
+    ((fun (a : int) b -> if a <= b then a else b) ((+) a n) ((+) b k))
+    ((fun (a : int) b -> if a >= b then a else b) a b)
 
 (** val lower_bound_recv : mesh -> ty -> ty -> int -> int **)
 
@@ -695,7 +729,7 @@ let lower_bound_recv m src tgt =
   in
   let n = local_size m tgt in
   (fun r ->
-  (fun a b -> Stdlib.max 0 (a - b)) n
+  (fun (a : int) b -> if a >= b then a - b else 0) n
     (prod0
       (map (fun pat ->
         let (y, b) = pat in
@@ -750,9 +784,10 @@ let rec least_factor_from fuel d n =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> n)
     (fun f ->
-    if (<) n (( * ) d d)
+    if (fun (a : int) b -> a < b) n (( * ) d d)
     then n
-    else if (=) ((fun a b -> if b = 0 then a else a mod b) n d) 0
+    else if (fun (a : int) b -> a = b)
+              ((fun a b -> if b = 0 then a else a mod b) n d) 0
          then d
          else least_factor_from f (Stdlib.Int.succ d) n)
     fuel
@@ -768,7 +803,7 @@ let rec prime_factors_fuel fuel n =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> [])
     (fun f ->
-    if (<=) n (Stdlib.Int.succ 0)
+    if (fun (a : int) b -> a <= b) n (Stdlib.Int.succ 0)
     then []
     else let p = least_factor n in
          p :: (prime_factors_fuel f
@@ -809,7 +844,8 @@ let rec refine_all group m fresh =
 (** val fresh_axis : mesh -> axis **)
 
 let fresh_axis m =
-  Stdlib.Int.succ (fold_left Stdlib.max (mesh_axes m) 0)
+  Stdlib.Int.succ
+    (fold_left (fun (a : int) b -> if a >= b then a else b) (mesh_axes m) 0)
 
 (** val lo_least : int list -> int list **)
 
@@ -888,13 +924,16 @@ let rec greedy_slices m other goal t = function
        ((&&)
          ((&&)
            ((&&)
-             ((&&) ((&&) ((<) (Stdlib.Int.succ 0) sz) ((<) d (length t)))
+             ((&&)
+               ((&&) ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0) sz)
+                 ((fun (a : int) b -> a < b) d (length t)))
                (memb x (mesh_axes m))) (negb (memb x (ty_axes t))))
-           ((=) ((fun a b -> if b = 0 then a else a mod b) (ext m t d) sz) 0))
-         ((=)
+           ((fun (a : int) b -> a = b)
+             ((fun a b -> if b = 0 then a else a mod b) (ext m t d) sz) 0))
+         ((fun (a : int) b -> a = b)
            ((fun a b -> if b = 0 then a else a mod b)
              (surplus (ext m t d) (ext m other d)) sz) 0))
-       ((=)
+       ((fun (a : int) b -> a = b)
          ((fun a b -> if b = 0 then a else a mod b)
            ((fun a b -> if b = 0 then 0 else a / b) (local_size m t) goal) sz)
          0)
@@ -929,18 +968,22 @@ let gathers_of ps =
 
 let move_last t s a =
   let (xs, n) = dim_of t s in
-  set_dim t s ((app (filter (fun y -> negb ((=) y a)) xs) (a :: [])), n)
+  set_dim t s
+    ((app (filter (fun y -> negb ((fun (a : int) b -> a = b) y a)) xs)
+       (a :: [])), n)
 
 (** val move_ok : mesh -> ty -> ty -> int -> int -> axis -> bool **)
 
 let move_ok m t goal s u a =
   let sz = axis_size m a in
   (&&)
-    ((&&) ((&&) (negb ((=) s u)) ((<) (Stdlib.Int.succ 0) sz))
-      ((=)
+    ((&&)
+      ((&&) (negb ((fun (a : int) b -> a = b) s u))
+        ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0) sz))
+      ((fun (a : int) b -> a = b)
         ((fun a b -> if b = 0 then a else a mod b)
           (surplus (ext m goal s) (ext m t s)) sz) 0))
-    ((=)
+    ((fun (a : int) b -> a = b)
       ((fun a b -> if b = 0 then a else a mod b)
         (surplus (ext m t u) (ext m goal u)) sz) 0)
 
@@ -955,7 +998,7 @@ let rec insert_big m v l = match l with
   let (_, a) = p in
   let (p0, _) = w in
   let (_, b) = p0 in
-  if (<) (axis_size m a) (axis_size m b)
+  if (fun (a : int) b -> a < b) (axis_size m a) (axis_size m b)
   then w :: (insert_big m v l')
   else v :: l
 
@@ -1024,7 +1067,8 @@ let build big m src tgt l =
 (** val trace_peak_ok : mesh -> ty -> plan -> int -> bool **)
 
 let trace_peak_ok m t p bound =
-  forallb (fun u -> (<=) (local_size m u) bound) (trace m t p)
+  forallb (fun u -> (fun (a : int) b -> a <= b) (local_size m u) bound)
+    (trace m t p)
 
 (** val is_permute : collective -> bool **)
 
@@ -1045,7 +1089,7 @@ let rec first_received s r n =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> 0)
     (fun n' ->
-    if (<) 0 (s.sr_recv r)
+    if (fun (a : int) b -> a < b) 0 (s.sr_recv r)
     then s.sr_recv r
     else first_received s (Stdlib.Int.succ r) n')
     n
@@ -1056,9 +1100,10 @@ let rec max_upto cap f r n acc =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> acc)
     (fun n' ->
-    if (<=) cap acc
+    if (fun (a : int) b -> a <= b) cap acc
     then acc
-    else max_upto cap f (Stdlib.Int.succ r) n' (Stdlib.max acc (f r)))
+    else max_upto cap f (Stdlib.Int.succ r) n'
+           ((fun (a : int) b -> if a >= b then a else b) acc (f r)))
     n
 
 (** val permute_traffic : mesh -> report -> int **)
@@ -1094,8 +1139,8 @@ let assess m src tgt rf p =
         | OK rep ->
           if (&&)
                (trace_peak_ok m' src' p
-                 (Stdlib.max (local_size m src) (local_size m tgt)))
-               (normal_form p)
+                 ((fun (a : int) b -> if a >= b then a else b)
+                   (local_size m src) (local_size m tgt))) (normal_form p)
           then Some ((((fixed_traffic rep), (length p)), m'), rep)
           else None
         | Error _ -> None)
@@ -1103,8 +1148,9 @@ let assess m src tgt rf p =
 (** val cost_lt : (int * int) -> (int * int) -> bool **)
 
 let cost_lt a b =
-  (||) ((<) (fst a) (fst b))
-    ((&&) ((=) (fst a) (fst b)) ((<) (snd a) (snd b)))
+  (||) ((fun (a : int) b -> a < b) (fst a) (fst b))
+    ((&&) ((fun (a : int) b -> a = b) (fst a) (fst b))
+      ((fun (a : int) b -> a < b) (snd a) (snd b)))
 
 (** val best :
     mesh -> ty -> ty -> (refinement * plan) list ->
@@ -1136,14 +1182,18 @@ let collective_eqb a b =
   match a with
   | DynSlice (d, x) ->
     (match b with
-     | DynSlice (e, y) -> (&&) ((=) d e) ((=) x y)
+     | DynSlice (e, y) ->
+       (&&) ((fun (a : int) b -> a = b) d e) ((fun (a : int) b -> a = b) x y)
      | _ -> false)
-  | AllGather d -> (match b with
-                    | AllGather e -> (=) d e
-                    | _ -> false)
+  | AllGather d ->
+    (match b with
+     | AllGather e -> (fun (a : int) b -> a = b) d e
+     | _ -> false)
   | AllToAll (s, u) ->
     (match b with
-     | AllToAll (s', u') -> (&&) ((=) s s') ((=) u u')
+     | AllToAll (s', u') ->
+       (&&) ((fun (a : int) b -> a = b) s s')
+         ((fun (a : int) b -> a = b) u u')
      | _ -> false)
   | AllPermute t -> (match b with
                      | AllPermute t' -> ty_eqb t t'
@@ -1239,19 +1289,34 @@ type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 let placed_at m k =
   { pm_mesh = m; pm_ranks = (seq k (mesh_size m)) }
 
+(** val increasingb : int list -> bool **)
+
+let rec increasingb = function
+| [] -> true
+| x :: ws' ->
+  (match ws' with
+   | [] -> true
+   | y :: _ -> (&&) ((fun (a : int) b -> a < b) x y) (increasingb ws'))
+
+(** val ranks_distinct : int list -> bool **)
+
+let ranks_distinct ws =
+  if increasingb ws then true else nodupb ws
+
 (** val pmesh_wf : pmesh -> bool **)
 
 let pmesh_wf pm =
   (&&)
     ((&&) (mesh_wf pm.pm_mesh)
-      ((=) (length pm.pm_ranks) (mesh_size pm.pm_mesh))) (nodupb pm.pm_ranks)
+      ((fun (a : int) b -> a = b) (length pm.pm_ranks) (mesh_size pm.pm_mesh)))
+    (ranks_distinct pm.pm_ranks)
 
 (** val index_of : int -> int list -> int option **)
 
 let rec index_of w = function
 | [] -> None
 | x :: ws' ->
-  if (=) x w
+  if (fun (a : int) b -> a = b) x w
   then Some 0
   else option_map (fun x0 -> Stdlib.Int.succ x0) (index_of w ws')
 
@@ -1259,7 +1324,8 @@ let rec index_of w = function
 
 let ceil_div n p =
   (fun a b -> if b = 0 then 0 else a / b)
-    ((fun a b -> Stdlib.max 0 (a - b)) ((+) n p) (Stdlib.Int.succ 0)) p
+    ((fun (a : int) b -> if a >= b then a - b else 0) ((+) n p)
+      (Stdlib.Int.succ 0)) p
 
 (** val block_size : mesh -> dimty -> int **)
 
@@ -1273,10 +1339,11 @@ type box = (int * int) list
 let dim_block m d c =
   let b = block_size m d in
   let j = radix m c (fst d) in
-  let lo = Stdlib.min (snd d) (( * ) j b) in
+  let lo = (fun (a : int) b -> if a <= b then a else b) (snd d) (( * ) j b) in
   (lo,
-  ((fun a b -> Stdlib.max 0 (a - b))
-    (Stdlib.min (snd d) (( * ) (Stdlib.Int.succ j) b)) lo))
+  ((fun (a : int) b -> if a >= b then a - b else 0)
+    ((fun (a : int) b -> if a <= b then a else b) (snd d)
+      (( * ) (Stdlib.Int.succ j) b)) lo))
 
 (** val dev_box : mesh -> ty -> device -> box **)
 
@@ -1314,7 +1381,8 @@ let rec box_local b i =
     (match i with
      | [] -> []
      | x :: i' ->
-       ((fun a b -> Stdlib.max 0 (a - b)) x lo) :: (box_local b' i'))
+       ((fun (a : int) b -> if a >= b then a - b else 0) x lo) :: (box_local
+                                                                    b' i'))
 
 (** val box_has : box -> int list -> bool **)
 
@@ -1327,7 +1395,10 @@ let rec box_has b i =
     let (lo, n) = p in
     (match i with
      | [] -> false
-     | x :: i' -> (&&) ((&&) ((<=) lo x) ((<) x ((+) lo n))) (box_has b' i'))
+     | x :: i' ->
+       (&&)
+         ((&&) ((fun (a : int) b -> a <= b) lo x)
+           ((fun (a : int) b -> a < b) x ((+) lo n))) (box_has b' i'))
 
 type layout = { ly_mesh : pmesh; ly_ty : ty }
 
@@ -1386,7 +1457,9 @@ type wire_map = int -> int list -> int * int list
 (** val wire_received : wire_map -> shapes -> int -> int **)
 
 let wire_received wr sh r =
-  length (filter (fun l -> negb ((=) (fst (wr r l)) r)) (positions sh r))
+  length
+    (filter (fun l -> negb ((fun (a : int) b -> a = b) (fst (wr r l)) r))
+      (positions sh r))
 
 (** val missing : layout -> layout -> int -> int list list **)
 
@@ -1410,7 +1483,7 @@ let overlap_size b b' =
 let recv_lower_bound s t r =
   match pl_box t r with
   | Some b ->
-    (fun a b -> Stdlib.max 0 (a - b)) (box_size b)
+    (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
       (match pl_box s r with
        | Some sb -> overlap_size sb b
        | None -> 0)
@@ -1443,31 +1516,48 @@ let mesh_boxes l =
     (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
     (seq 0 (length l.ly_mesh.pm_ranks))
 
+(** val holders_in : (int * box) list -> int list -> int list **)
+
+let holders_in boxes_S i =
+  map fst (filter (fun wb -> box_has (snd wb) i) boxes_S)
+
 (** val holders_of : layout -> int list -> int list **)
 
 let holders_of s i =
-  map fst (filter (fun wb -> box_has (snd wb) i) (mesh_boxes s))
+  holders_in (mesh_boxes s) i
+
+(** val needers_in :
+    (int * box) list -> (int * box) list -> int list -> int list **)
+
+let needers_in boxes_S boxes_T i =
+  let hs = holders_in boxes_S i in
+  map fst
+    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
+      boxes_T)
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
 let needers_of s t i =
-  let hs = holders_of s i in
-  map fst
-    (filter (fun wb -> (&&) (box_has (snd wb) i) (negb (memb (fst wb) hs)))
-      (mesh_boxes t))
+  needers_in (mesh_boxes s) (mesh_boxes t) i
 
-(** val spread_holder : layout -> layout -> holder_choice **)
+(** val spread_in :
+    (int * box) list -> (int * box) list -> layout -> holder_choice **)
 
-let spread_holder s t r i =
+let spread_in boxes_S boxes_T s r i =
   if has_opt (pl_box s r) i
   then r
-  else let hs = holders_of s i in
+  else let hs = holders_in boxes_S i in
        let k =
-         match index_of r (needers_of s t i) with
+         match index_of r (needers_in boxes_S boxes_T i) with
          | Some k -> k
          | None -> 0
        in
        nth ((fun a b -> if b = 0 then a else a mod b) k (length hs)) hs r
+
+(** val spread_holder : layout -> layout -> holder_choice **)
+
+let spread_holder s t =
+  spread_in (mesh_boxes s) (mesh_boxes t) s
 
 (** val block_key : mesh -> ty -> int list -> int list **)
 
@@ -1487,18 +1577,18 @@ let rec cuts fuel lo hi bs bt =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
     (fun _ -> [])
     (fun f ->
-    if (<) lo hi
+    if (fun (a : int) b -> a < b) lo hi
     then let next =
-           Stdlib.min hi
-             (Stdlib.min
+           (fun (a : int) b -> if a <= b then a else b) hi
+             ((fun (a : int) b -> if a <= b then a else b)
                (( * ) (Stdlib.Int.succ
                  ((fun a b -> if b = 0 then 0 else a / b) lo bs)) bs)
                (( * ) (Stdlib.Int.succ
                  ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt))
          in
          (lo,
-         ((fun a b -> Stdlib.max 0 (a - b)) next lo)) :: (cuts f next hi bs
-                                                           bt)
+         ((fun (a : int) b -> if a >= b then a - b else 0) next lo)) :: 
+         (cuts f next hi bs bt)
     else [])
     fuel
 
@@ -1515,8 +1605,11 @@ let rec dims_cuts tb bss bts =
        (match bts with
         | [] -> []
         | bt :: bts' ->
-          (cuts n lo ((+) lo n) (Stdlib.max (Stdlib.Int.succ 0) bs)
-            (Stdlib.max (Stdlib.Int.succ 0) bt)) :: (dims_cuts tb' bss' bts')))
+          (cuts n lo ((+) lo n)
+            ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ 0)
+              bs)
+            ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ 0)
+              bt)) :: (dims_cuts tb' bss' bts')))
 
 (** val cell_boxes : (int * int) list list -> box list **)
 
@@ -1538,7 +1631,8 @@ let recv_cells s t r =
 (** val recv_messages : layout -> layout -> int -> (int * box) list **)
 
 let recv_messages s t r =
-  map (fun c -> ((spread_holder s t r (map fst c)), c)) (recv_cells s t r)
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t r)
 
 type strategy =
 | StratCollectives
@@ -1561,7 +1655,10 @@ let rec pairs_eqb xs ys =
     (match ys with
      | [] -> false
      | p0 :: ys' ->
-       let (c, d) = p0 in (&&) ((&&) ((=) a c) ((=) b d)) (pairs_eqb xs' ys'))
+       let (c, d) = p0 in
+       (&&)
+         ((&&) ((fun (a : int) b -> a = b) a c)
+           ((fun (a : int) b -> a = b) b d)) (pairs_eqb xs' ys'))
 
 (** val even_problem : layout -> layout -> bool **)
 
@@ -1582,9 +1679,28 @@ let even_problem s t =
 
 let largest_box l =
   fold_left (fun acc w ->
-    Stdlib.max acc (match pl_box l w with
-                    | Some b -> box_size b
-                    | None -> 0)) l.ly_mesh.pm_ranks 0
+    (fun (a : int) b -> if a >= b then a else b) acc
+      (match pl_box l w with
+       | Some b -> box_size b
+       | None -> 0)) l.ly_mesh.pm_ranks 0
+
+(** val exchange_recv : layout -> layout -> int -> int **)
+
+let exchange_recv s t =
+  if even_problem s t
+  then let m = ly_m s in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m)
+       then lower_bound_recv m s.ly_ty t.ly_ty r
+       else 0)
+  else recv_lower_bound s t
+
+(** val largest_boxes : layout -> layout -> int * int **)
+
+let largest_boxes s t =
+  if even_problem s t
+  then ((local_size (ly_m s) s.ly_ty), (local_size (ly_m s) t.ly_ty))
+  else ((largest_box s), (largest_box t))
 
 type xcheck_error =
 | NotOneEvenMesh
@@ -1613,14 +1729,18 @@ let xcheck s t = function
              | Error e -> Error (CollectivesRejected e))
 | ByExchange ->
   if layouts_wf s t
-  then OK { xr_peak = (Stdlib.max (largest_box s) (largest_box t)); xr_recv =
-         (recv_lower_bound s t); xr_collectives = None }
+  then OK { xr_peak =
+         ((fun (a : int) b -> if a >= b then a else b)
+           (fst (largest_boxes s t)) (snd (largest_boxes s t))); xr_recv =
+         (exchange_recv s t); xr_collectives = None }
   else Error BadLayouts
 
 (** val exchange_busiest : layout -> layout -> int **)
 
 let exchange_busiest s t =
-  fold_left (fun acc r -> Stdlib.max acc (recv_lower_bound s t r))
+  let recv = exchange_recv s t in
+  fold_left (fun acc r ->
+    (fun (a : int) b -> if a >= b then a else b) acc (recv r))
     t.ly_mesh.pm_ranks 0
 
 (** val plan_with : strategy -> layout -> layout -> splan option **)
@@ -1646,3 +1766,419 @@ let plan_with s s0 t =
   else (match s with
         | StratCollectives -> None
         | _ -> exchange_plan)
+
+type pty = ty * axis list
+
+(** val pty_wf : mesh -> pty -> bool **)
+
+let pty_wf m p =
+  (&&) ((&&) (ty_wf m (fst p)) (nodupb (snd p)))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes m)) (negb (memb a (ty_axes (fst p))))) 
+      (snd p))
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+(** val remove_axis : axis -> axis list -> axis list **)
+
+let remove_axis a ps =
+  filter (fun x -> negb ((fun (a : int) b -> a = b) x a)) ps
+
+(** val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res **)
+
+let sum_step_type m p k =
+  let (t, ps) = p in
+  (match k with
+   | ReduceScatter (d, a) ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else (match nth_error t d with
+           | Some d0 ->
+             let (xs, n) = d0 in
+             if negb
+                  ((fun (a : int) b -> a = b)
+                    ((fun a b -> if b = 0 then a else a mod b)
+                      (extent m (xs, n)) (axis_size m a)) 0)
+             then Error (ScatterNotDividing (d, a))
+             else OK ((set_dim t d ((app xs (a :: [])), n)),
+                    (remove_axis a ps))
+           | None -> Error (SumDimOutOfRange d))
+   | AllReduce a ->
+     if negb (memb a ps)
+     then Error (NotPending a)
+     else OK (t, (remove_axis a ps))
+   | AddPending a ->
+     if negb (memb a (mesh_axes m))
+     then Error (PendingNotInMesh a)
+     else if memb a (ty_axes t)
+          then Error (PendingInUse a)
+          else if memb a ps
+               then Error (AlreadyPending a)
+               else OK (t, (a :: ps)))
+
+(** val sum_recv_count : mesh -> pty -> sum_step -> int **)
+
+let sum_recv_count m p' = function
+| ReduceScatter (_, a) ->
+  ( * )
+    ((fun (a : int) b -> if a >= b then a - b else 0) (axis_size m a)
+      (Stdlib.Int.succ 0)) (local_size m (fst p'))
+| AllReduce a ->
+  ( * )
+    ((fun (a : int) b -> if a >= b then a - b else 0) (axis_size m a)
+      (Stdlib.Int.succ 0)) (local_size m (fst p'))
+| AddPending _ -> 0
+
+(** val sum_plan_type :
+    mesh -> pty -> sum_step list -> (sum_error, pty) res **)
+
+let rec sum_plan_type m p = function
+| [] -> OK p
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' -> sum_plan_type m p' ks'
+   | Error e -> Error e)
+
+(** val pl_pending_wf : layout -> axis list -> bool **)
+
+let pl_pending_wf l ps =
+  (&&) ((&&) (layout_wf l) (nodupb ps))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes (ly_m l))) (negb (memb a (ty_axes l.ly_ty))))
+      ps)
+
+(** val group_size : mesh -> axis list -> int **)
+
+let group_size m ps =
+  prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))
+
+type pstep =
+| PCollective of collective
+| PSum of sum_step
+
+type pstep_error =
+| CollectiveError of step_error
+| SumError of sum_error
+| MovesPending of collective
+
+(** val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res **)
+
+let pstep_type m p = function
+| PCollective k ->
+  (match step_type m (fst p) k with
+   | OK t' ->
+     if pty_wf m (t', (snd p))
+     then OK (t', (snd p))
+     else Error (MovesPending k)
+   | Error e -> Error (CollectiveError e))
+| PSum k ->
+  (match sum_step_type m p k with
+   | OK p' -> OK p'
+   | Error e -> Error (SumError e))
+
+(** val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res **)
+
+let rec pplan_type m p = function
+| [] -> OK p
+| s :: ss' ->
+  (match pstep_type m p s with
+   | OK p' -> pplan_type m p' ss'
+   | Error e -> Error e)
+
+(** val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int **)
+
+let pstep_recv_count m p p' s r =
+  match s with
+  | PCollective k -> recv_count m (fst p) k r
+  | PSum k -> sum_recv_count m p' k
+
+type buffer =
+| BSrc
+| BDst
+| BPing
+| BPong
+
+(** val buffer_eqb : buffer -> buffer -> bool **)
+
+let buffer_eqb a b =
+  match a with
+  | BSrc -> (match b with
+             | BSrc -> true
+             | _ -> false)
+  | BDst -> (match b with
+             | BDst -> true
+             | _ -> false)
+  | BPing -> (match b with
+              | BPing -> true
+              | _ -> false)
+  | BPong -> (match b with
+              | BPong -> true
+              | _ -> false)
+
+(** val in_workspace : buffer -> bool **)
+
+let in_workspace = function
+| BSrc -> false
+| BDst -> false
+| _ -> true
+
+(** val next_work : buffer -> buffer **)
+
+let next_work = function
+| BPing -> BPong
+| _ -> BPing
+
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
+
+(** val outer_count : int list -> int -> int **)
+
+let outer_count shape d =
+  prod0 (firstn d shape)
+
+(** val all_gather_scratch : int list -> int -> int -> int -> int **)
+
+let all_gather_scratch shape d size elem =
+  if (fun (a : int) b -> a <= b) size (Stdlib.Int.succ 0)
+  then 0
+  else if (fun (a : int) b -> a = b) (outer_count shape d) (Stdlib.Int.succ 0)
+       then 0
+       else ( * ) size (( * ) (prod0 shape) elem)
+
+(** val all_to_all_scratch : int list -> int -> int -> int -> int -> int **)
+
+let all_to_all_scratch shape s u size elem =
+  let out =
+    upd (upd shape s (( * ) (nth s shape 0) size)) u
+      ((fun a b -> if b = 0 then 0 else a / b) (nth u shape 0) size)
+  in
+  if (fun (a : int) b -> a <= b) size (Stdlib.Int.succ 0)
+  then 0
+  else if (||)
+            ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0)
+              (outer_count shape u))
+            ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0)
+              (outer_count out s))
+       then ( * ) (prod0 shape) elem
+       else 0
+
+(** val step_axis : ty -> collective -> axis option **)
+
+let step_axis t = function
+| DynSlice (_, x) -> Some x
+| AllGather d -> Some (last_axis (fst (dim_of t d)))
+| AllToAll (d, _) -> Some (last_axis (fst (dim_of t d)))
+| AllPermute _ -> None
+
+(** val axis_group : mesh -> axis -> int * int **)
+
+let axis_group m x =
+  weight_of (rank_weights m) x
+
+(** val recv_from_table : mesh -> ty -> ty -> int list **)
+
+let recv_from_table m t t' =
+  map (fun r -> rank m (holder m t t' (device_of_rank m r)))
+    (seq 0 (mesh_size m))
+
+(** val step_scratch : int list -> collective -> int -> int -> int **)
+
+let step_scratch shape k group_size0 elem =
+  match k with
+  | AllGather d -> all_gather_scratch shape d group_size0 elem
+  | AllToAll (s, u) -> all_to_all_scratch shape s u group_size0 elem
+  | _ -> 0
+
+(** val lower_step :
+    mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call **)
+
+let lower_step m elem t t' k inb outb =
+  let group = option_map (axis_group m) (step_axis t k) in
+  { cl_op = (Some k); cl_ty = t; cl_shape = (local_shape m t); cl_group =
+  group; cl_recv_from =
+  (match k with
+   | AllPermute t'' -> recv_from_table m t t''
+   | _ -> []); cl_in = inb; cl_out = outb; cl_in_bytes =
+  (( * ) (local_size m t) elem); cl_out_bytes =
+  (( * ) (local_size m t') elem); cl_scratch =
+  (match group with
+   | Some p -> let (_, size) = p in step_scratch (local_shape m t) k size elem
+   | None -> 0) }
+
+(** val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list **)
+
+let rec lower_steps m elem t p inb =
+  match p with
+  | [] -> []
+  | k :: p' ->
+    (match step_type m t k with
+     | OK t' ->
+       let outb = match p' with
+                  | [] -> BDst
+                  | _ :: _ -> next_work inb in
+       (lower_step m elem t t' k inb outb) :: (lower_steps m elem t' p' outb)
+     | Error _ -> [])
+
+(** val copy_call : mesh -> int -> ty -> call **)
+
+let copy_call m elem src =
+  let n = ( * ) (local_size m src) elem in
+  { cl_op = None; cl_ty = src; cl_shape = (local_shape m src); cl_group =
+  None; cl_recv_from = []; cl_in = BSrc; cl_out = BDst; cl_in_bytes = n;
+  cl_out_bytes = n; cl_scratch = 0 }
+
+(** val lower : mesh -> int -> ty -> plan -> call list **)
+
+let lower m elem src p = match p with
+| [] -> (copy_call m elem src) :: []
+| _ :: _ -> lower_steps m elem src p BSrc
+
+(** val written_bytes : buffer -> call -> int **)
+
+let written_bytes b c =
+  if buffer_eqb c.cl_out b then c.cl_out_bytes else 0
+
+(** val ping_bytes : call list -> int **)
+
+let ping_bytes cs =
+  list_max (map (written_bytes BPing) cs)
+
+(** val pong_bytes : call list -> int **)
+
+let pong_bytes cs =
+  list_max (map (written_bytes BPong) cs)
+
+(** val scratch_bytes : call list -> int **)
+
+let scratch_bytes cs =
+  list_max (map (fun c -> c.cl_scratch) cs)
+
+(** val pong_offset : call list -> int **)
+
+let pong_offset =
+  ping_bytes
+
+(** val scratch_offset : call list -> int **)
+
+let scratch_offset cs =
+  (+) (ping_bytes cs) (pong_bytes cs)
+
+(** val workspace_bytes : call list -> int **)
+
+let workspace_bytes cs =
+  (+) (scratch_offset cs) (scratch_bytes cs)
+
+(** val call_live : int -> int -> call -> int **)
+
+let call_live src_bytes tgt_bytes c =
+  (+)
+    ((+)
+      ((+) ((+) src_bytes tgt_bytes)
+        (if in_workspace c.cl_in then c.cl_in_bytes else 0))
+      (if in_workspace c.cl_out then c.cl_out_bytes else 0)) c.cl_scratch
+
+(** val live_bytes : mesh -> int -> ty -> ty -> plan -> int **)
+
+let live_bytes m elem src tgt p =
+  list_max
+    (map
+      (call_live (( * ) (local_size m src) elem)
+        (( * ) (local_size m tgt) elem)) (lower m elem src p))
+
+type 'a buffers = buffer -> 'a state
+
+(** val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers **)
+
+let write_buffer bs b s b' =
+  if buffer_eqb b' b then s else bs b'
+
+(** val group_index : int -> (int * int) -> int **)
+
+let group_index r g =
+  (fun a b -> if b = 0 then a else a mod b)
+    ((fun a b -> if b = 0 then 0 else a / b) r (fst g)) (snd g)
+
+(** val group_member : int -> (int * int) -> int -> int **)
+
+let group_member r g k =
+  (+)
+    ((fun (a : int) b -> if a >= b then a - b else 0) r
+      (( * ) (group_index r g) (fst g))) (( * ) k (fst g))
+
+(** val rank_wire : call -> int -> int list -> int * int list **)
+
+let rank_wire c r l =
+  let shape = c.cl_shape in
+  (match c.cl_op with
+   | Some c0 ->
+     (match c0 with
+      | DynSlice (d, _) ->
+        (match c.cl_group with
+         | Some g ->
+           (r,
+             (upd l d
+               ((+) (nth d l 0)
+                 (( * ) (group_index r g)
+                   ((fun a b -> if b = 0 then 0 else a / b) (nth d shape 0)
+                     (snd g))))))
+         | None -> (r, l))
+      | AllGather d ->
+        (match c.cl_group with
+         | Some g ->
+           let n = nth d shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
+           (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
+         | None -> (r, l))
+      | AllToAll (s, u) ->
+        (match c.cl_group with
+         | Some g ->
+           let ns = nth s shape 0 in
+           ((group_member r g
+              ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
+           (upd
+             (upd l s
+               ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns)) u
+             ((+)
+               (( * ) (group_index r g)
+                 ((fun a b -> if b = 0 then 0 else a / b) (nth u shape 0)
+                   (snd g))) (nth u l 0))))
+         | None -> (r, l))
+      | AllPermute _ -> ((nth r c.cl_recv_from 0), l))
+   | None -> (r, l))
+
+(** val run_call_rank : 'a1 buffers -> call -> 'a1 buffers **)
+
+let run_call_rank bs c =
+  write_buffer bs c.cl_out (fun r l ->
+    let (r', l') = rank_wire c r l in bs c.cl_in r' l')
+
+(** val interp_rank : call list -> 'a1 buffers -> 'a1 buffers **)
+
+let interp_rank cs bs =
+  fold_left run_call_rank cs bs
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+(** val lower_splan : int -> layout -> layout -> splan -> program **)
+
+let lower_splan elem s t = function
+| ByCollectives (rf, p) ->
+  let m = refine_mesh rf (ly_m s) in
+  Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
+| ByExchange -> OneExchange (s, t)

@@ -44,11 +44,15 @@ val find : ('a1 -> bool) -> 'a1 list -> 'a1 option
 
 val combine : 'a1 list -> 'a2 list -> ('a1 * 'a2) list
 
+val firstn : int -> 'a1 list -> 'a1 list
+
 val seq : int -> int -> int list
 
 val repeat : 'a1 -> int -> 'a1 list
 
 val list_sum : int list -> int
+
+val list_max : int list -> int
 
 val prod0 : int list -> int
 
@@ -109,6 +113,8 @@ val ty_wf : mesh -> ty -> bool
 val offset : mesh -> dimty -> device -> int
 
 val box_indices : int list -> int list list
+
+type 'a state = int -> int list -> 'a
 
 type split = { sp_axis : axis; sp_hi : axis; sp_lo : axis; sp_q : int;
                sp_r : int }
@@ -336,6 +342,10 @@ type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 
 val placed_at : mesh -> int -> pmesh
 
+val increasingb : int list -> bool
+
+val ranks_distinct : int list -> bool
+
 val pmesh_wf : pmesh -> bool
 
 val index_of : int -> int list -> int option
@@ -398,9 +408,16 @@ val exchange_received : layout -> layout -> holder_choice -> int -> int
 
 val mesh_boxes : layout -> (int * box) list
 
+val holders_in : (int * box) list -> int list -> int list
+
 val holders_of : layout -> int list -> int list
 
+val needers_in : (int * box) list -> (int * box) list -> int list -> int list
+
 val needers_of : layout -> layout -> int list -> int list
+
+val spread_in :
+  (int * box) list -> (int * box) list -> layout -> holder_choice
 
 val spread_holder : layout -> layout -> holder_choice
 
@@ -431,6 +448,10 @@ val even_problem : layout -> layout -> bool
 
 val largest_box : layout -> int
 
+val exchange_recv : layout -> layout -> int -> int
+
+val largest_boxes : layout -> layout -> int * int
+
 type xcheck_error =
 | NotOneEvenMesh
 | BadRefinement
@@ -445,3 +466,125 @@ val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res
 val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
+
+type pty = ty * axis list
+
+val pty_wf : mesh -> pty -> bool
+
+type sum_step =
+| ReduceScatter of int * axis
+| AllReduce of axis
+| AddPending of axis
+
+type sum_error =
+| SumDimOutOfRange of int
+| NotPending of axis
+| ScatterNotDividing of int * axis
+| PendingNotInMesh of axis
+| PendingInUse of axis
+| AlreadyPending of axis
+
+val remove_axis : axis -> axis list -> axis list
+
+val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res
+
+val sum_recv_count : mesh -> pty -> sum_step -> int
+
+val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
+
+val pl_pending_wf : layout -> axis list -> bool
+
+val group_size : mesh -> axis list -> int
+
+type pstep =
+| PCollective of collective
+| PSum of sum_step
+
+type pstep_error =
+| CollectiveError of step_error
+| SumError of sum_error
+| MovesPending of collective
+
+val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
+
+val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
+
+val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
+
+type buffer =
+| BSrc
+| BDst
+| BPing
+| BPong
+
+val buffer_eqb : buffer -> buffer -> bool
+
+val in_workspace : buffer -> bool
+
+val next_work : buffer -> buffer
+
+type call = { cl_op : collective option; cl_ty : ty; cl_shape : int list;
+              cl_group : (int * int) option; cl_recv_from : int list;
+              cl_in : buffer; cl_out : buffer; cl_in_bytes : int;
+              cl_out_bytes : int; cl_scratch : int }
+
+val outer_count : int list -> int -> int
+
+val all_gather_scratch : int list -> int -> int -> int -> int
+
+val all_to_all_scratch : int list -> int -> int -> int -> int -> int
+
+val step_axis : ty -> collective -> axis option
+
+val axis_group : mesh -> axis -> int * int
+
+val recv_from_table : mesh -> ty -> ty -> int list
+
+val step_scratch : int list -> collective -> int -> int -> int
+
+val lower_step :
+  mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call
+
+val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list
+
+val copy_call : mesh -> int -> ty -> call
+
+val lower : mesh -> int -> ty -> plan -> call list
+
+val written_bytes : buffer -> call -> int
+
+val ping_bytes : call list -> int
+
+val pong_bytes : call list -> int
+
+val scratch_bytes : call list -> int
+
+val pong_offset : call list -> int
+
+val scratch_offset : call list -> int
+
+val workspace_bytes : call list -> int
+
+val call_live : int -> int -> call -> int
+
+val live_bytes : mesh -> int -> ty -> ty -> plan -> int
+
+type 'a buffers = buffer -> 'a state
+
+val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers
+
+val group_index : int -> (int * int) -> int
+
+val group_member : int -> (int * int) -> int -> int
+
+val rank_wire : call -> int -> int list -> int * int list
+
+val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
+
+val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
+
+type program =
+| Calls of mesh * call list
+| OneExchange of layout * layout
+
+val lower_splan : int -> layout -> layout -> splan -> program

@@ -2,7 +2,8 @@
     (suite test-assumptions) fails unless each one prints
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
-  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange.
+  Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
+  Lowerproof Compiler.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -78,3 +79,30 @@ Print Assumptions reducing_exchange_recv_exact.
 Print Assumptions sum_step_type_wf.
 Print Assumptions sum_step_sound.
 Print Assumptions sum_plan_sound.
+Print Assumptions collective_pending_sound.
+Print Assumptions reducing_exchange_to_sound.
+Print Assumptions reducing_exchange_to_recv.
+Print Assumptions sum_lower_bound.
+Print Assumptions reducing_exchange_recv_ge.
+Print Assumptions sum_plan_recv_ge_bound.
+Print Assumptions pplan_sound.
+Print Assumptions pplan_recv_ge_bound.
+Print Assumptions pstep_received_closed_form.
+
+(** The lowering to runtime calls: data, bytes alive, workspace. *)
+Print Assumptions lower_correct.
+Print Assumptions lower_plan_correct.
+Print Assumptions lower_buffers.
+Print Assumptions lower_groups.
+Print Assumptions lower_recv_from.
+Print Assumptions lower_rank_wire.
+Print Assumptions lower_rank_correct.
+Print Assumptions lower_live_bytes.
+Print Assumptions lower_scratch_le.
+Print Assumptions lower_workspace_exact.
+Print Assumptions live_bytes_le_allocated.
+Print Assumptions lower_splan_correct.
+
+(** End to end: the planner's plan, lowered, in user terms. *)
+Print Assumptions redist_collectives_correct.
+Print Assumptions redist_correct.

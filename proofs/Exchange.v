@@ -45,22 +45,30 @@ Definition mesh_boxes (L : layout) : list (nat * box) :=
       (seq 0 (length (pm_ranks (ly_mesh L)))).
 
 (** The source ranks whose box has [i], in source-mesh order. *)
-Definition holders_of (S : layout) (i : list nat) : list nat :=
-  map fst (filter (fun wb => box_has (snd wb) i) (mesh_boxes S)).
+Definition holders_in (boxes_S : list (nat * box)) (i : list nat) : list nat :=
+  map fst (filter (fun wb => box_has (snd wb) i) boxes_S).
+
+Definition holders_of (S : layout) (i : list nat) : list nat := holders_in (mesh_boxes S) i.
 
 (** The target ranks that need [i] from elsewhere, in target-mesh order. *)
-Definition needers_of (S T : layout) (i : list nat) : list nat :=
-  let hs := holders_of S i in
-  map fst (filter (fun wb => box_has (snd wb) i && negb (memb (fst wb) hs)) (mesh_boxes T)).
+Definition needers_in (boxes_S boxes_T : list (nat * box)) (i : list nat) : list nat :=
+  let hs := holders_in boxes_S i in
+  map fst (filter (fun wb => box_has (snd wb) i && negb (memb (fst wb) hs)) boxes_T).
 
-(** Self first; else the [k]-th rank needing [i] takes it from holder [k mod |holders|]. *)
-Definition spread_holder (S T : layout) : holder_choice :=
+Definition needers_of (S T : layout) (i : list nat) : list nat :=
+  needers_in (mesh_boxes S) (mesh_boxes T) i.
+
+(** Self first; else the [k]-th rank needing [i] takes it from holder
+    [k mod |holders|].  [spread_in] takes both meshes' boxes computed once. *)
+Definition spread_in (boxes_S boxes_T : list (nat * box)) (S : layout) : holder_choice :=
   fun r i =>
     if has_opt (pl_box S r) i then r
     else
-      let hs := holders_of S i in
-      let k := match index_of r (needers_of S T i) with Some k => k | None => 0 end in
+      let hs := holders_in boxes_S i in
+      let k := match index_of r (needers_in boxes_S boxes_T i) with Some k => k | None => 0 end in
       nth (k mod length hs) hs r.
+
+Definition spread_holder (S T : layout) : holder_choice := spread_in (mesh_boxes S) (mesh_boxes T) S.
 
 (** The ceil block of every dimension that global index [i] falls in.
     [spread_holder] is the same on indices with the same blocks under the
@@ -115,4 +123,5 @@ Definition recv_cells (S T : layout) (r : nat) : list box :=
 
 (** What rank [r] receives: per cell of its target box, the sending rank and the cell. *)
 Definition recv_messages (S T : layout) (r : nat) : list (nat * box) :=
-  map (fun c => (spread_holder S T r (map fst c), c)) (recv_cells S T r).
+  let h := spread_in (mesh_boxes S) (mesh_boxes T) S in
+  map (fun c => (h r (map fst c), c)) (recv_cells S T r).

@@ -51,7 +51,7 @@ Qed.
 Lemma mesh_boxes_pl_box : forall L w b, pmesh_wf (ly_mesh L) = true ->
   In (w, b) (mesh_boxes L) <-> pl_box L w = Some b.
 Proof.
-  intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, nodupb_NoDup in Hwf.
+  intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, ranks_distinct_NoDup in Hwf.
   destruct Hwf as [_ Hnd]. unfold mesh_boxes, pl_box. rewrite in_map_iff. split.
   - intros [k [E Hk]]. inversion E. subst. apply in_seq0 in Hk.
     rewrite index_of_nth by assumption. reflexivity.
@@ -63,7 +63,7 @@ Qed.
 Lemma holders_of_spec : forall S i s, pmesh_wf (ly_mesh S) = true ->
   In s (holders_of S i) <-> has_opt (pl_box S s) i = true.
 Proof.
-  intros S i s Hwf. unfold holders_of. rewrite in_map_iff. split.
+  intros S i s Hwf. unfold holders_of, holders_in. rewrite in_map_iff. split.
   - intros [[w b] [E Hin]]. simpl in E. subst w. apply filter_In in Hin. destruct Hin as [Hin Hb].
     apply mesh_boxes_pl_box in Hin; [| exact Hwf]. rewrite Hin. exact Hb.
   - intros H. destruct (pl_box S s) as [b|] eqn:Hb; [| discriminate].
@@ -75,7 +75,7 @@ Theorem spread_holder_ok : forall S T, layouts_wf S T = true ->
   returns_holders S T (spread_holder S T) /\ picks_self S (spread_holder S T).
 Proof.
   intros S T Hwf. split.
-  - intros r b i Hb Hi. unfold spread_holder.
+  - intros r b i Hb Hi. unfold spread_holder, spread_in. fold (holders_of S i).
     destruct (has_opt (pl_box S r) i) eqn:E; [exact E |].
     destruct (covered S T r b i Hwf Hb Hi) as [s [Hs Hsi]].
     assert (HwS : pmesh_wf (ly_mesh S) = true)
@@ -87,7 +87,7 @@ Proof.
     assert (Hn : In (nth (k mod length hs) hs r) hs)
       by (apply nth_In; apply Nat.mod_upper_bound; exact Hlen).
     apply holders_of_spec in Hn; assumption.
-  - intros r i H. unfold spread_holder. rewrite H. reflexivity.
+  - intros r i H. unfold spread_holder, spread_in. rewrite H. reflexivity.
 Qed.
 
 (** ** Holders are chosen per cell of blocks *)
@@ -161,9 +161,9 @@ Proof.
   assert (HwT : pmesh_wf (ly_mesh T) = true)
     by (unfold layout_wf in HT; rewrite andb_true_iff in HT; tauto).
   assert (Hh : holders_of S i = holders_of S j).
-  { unfold holders_of. f_equal. apply filter_ext_in. intros [w b] Hin. simpl.
+  { unfold holders_of, holders_in. f_equal. apply filter_ext_in. intros [w b] Hin. simpl.
     apply mesh_boxes_pl_box in Hin; [| exact HwS]. specialize (Hs w). rewrite Hin in Hs. exact Hs. }
-  unfold spread_holder, needers_of. rewrite Hs, Hh.
+  unfold spread_holder, spread_in, needers_in. fold (holders_of S i) (holders_of S j). rewrite Hs, Hh.
   rewrite (filter_ext_in (fun wb => box_has (snd wb) i && negb (memb (fst wb) (holders_of S j)))
                          (fun wb => box_has (snd wb) j && negb (memb (fst wb) (holders_of S j))));
     [reflexivity |].
@@ -333,7 +333,7 @@ Proof.
   assert (Hshape : forall i, box_has tb i = true -> in_shape i (ly_ty T)).
   { intros i Hi. unfold pl_box in Hb. destruct (index_of r (pm_ranks (ly_mesh T))); [| discriminate].
     inversion Hb. subst tb. eapply dev_box_in_shape. exact Hi. }
-  unfold recv_messages. rewrite Hcells. split; [| split].
+  unfold recv_messages. cbv zeta. fold (spread_holder S T). rewrite Hcells. split; [| split].
   - intros s c i Hin Hi. apply in_map_iff in Hin. destruct Hin as [c0 [E Hc0]]. inversion E. subst s c0.
     apply In_cell_boxes in Hc0.
     destruct (cell_sound _ _ _ c i Hls Hlt Hc0 Hi) as [H1 [_ [H3 [H4 H5]]]].

@@ -6,29 +6,30 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumplan
+  Lower.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
 Extract Inlined Constant Coq.Init.Nat.modulo => "(fun a b -> if b = 0 then a else a mod b)".
-Extract Inlined Constant Coq.Init.Nat.ltb => "(<)".
-Extract Inlined Constant Coq.Init.Nat.leb => "(<=)".
-Extract Inlined Constant Coq.Init.Nat.max => "Stdlib.max".
-Extract Inlined Constant Coq.Init.Nat.min => "Stdlib.min".
-Extract Inlined Constant Coq.Init.Nat.sub => "(fun a b -> Stdlib.max 0 (a - b))".
+Extract Inlined Constant Coq.Init.Nat.ltb => "(fun (a : int) b -> a < b)".
+Extract Inlined Constant Coq.Init.Nat.leb => "(fun (a : int) b -> a <= b)".
+Extract Inlined Constant Coq.Init.Nat.max => "(fun (a : int) b -> if a >= b then a else b)".
+Extract Inlined Constant Coq.Init.Nat.min => "(fun (a : int) b -> if a <= b then a else b)".
+Extract Inlined Constant Coq.Init.Nat.sub => "(fun (a : int) b -> if a >= b then a - b else 0)".
 Extract Inlined Constant Coq.Init.Nat.add => "(+)".
 Extract Inlined Constant Coq.Init.Nat.mul => "( * )".
-Extract Inlined Constant Coq.Init.Nat.eqb => "(=)".
+Extract Inlined Constant Coq.Init.Nat.eqb => "(fun (a : int) b -> a = b)".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.modulo => "(fun a b -> if b = 0 then a else a mod b)".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.ltb => "(<)".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.leb => "(<=)".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.max => "Stdlib.max".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.min => "Stdlib.min".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.sub => "(fun a b -> Stdlib.max 0 (a - b))".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.ltb => "(fun (a : int) b -> a < b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.leb => "(fun (a : int) b -> a <= b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.max => "(fun (a : int) b -> if a >= b then a else b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.min => "(fun (a : int) b -> if a <= b then a else b)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.sub => "(fun (a : int) b -> if a >= b then a - b else 0)".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.add => "(+)".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.mul => "( * )".
-Extract Inlined Constant Coq.Arith.PeanoNat.Nat.eqb => "(=)".
+Extract Inlined Constant Coq.Arith.PeanoNat.Nat.eqb => "(fun (a : int) b -> a = b)".
 
 Extraction "redist_core.ml"
   mesh_wf ty_wf axis_size mesh_size local_shape local_size extent shards offset
@@ -39,6 +40,11 @@ Extraction "redist_core.ml"
   candidate_refinements
   placed_at pmesh_wf index_of ceil_div block_size dim_block dev_box box_shape box_size
   box_global box_local box_has layout_wf layouts_wf pl_box pl_shapes missing overlap_size
-  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_of needers_of spread_holder block_key
+  recv_lower_bound exchange_wire exchange_received mesh_boxes holders_in holders_of needers_in needers_of
+  spread_in spread_holder block_key
   cuts dims_cuts cell_boxes recv_cells recv_messages
-  even_problem largest_box xcheck exchange_busiest plan_with.
+  even_problem largest_box largest_boxes exchange_recv xcheck exchange_busiest plan_with
+  pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
+  pstep_type pplan_type pstep_recv_count
+  lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
+  workspace_bytes lower_splan rank_wire group_index group_member interp_rank.

@@ -23,10 +23,21 @@ Record pmesh : Type := { pm_mesh : mesh; pm_ranks : list nat }.
 Definition placed_at (m : mesh) (k : nat) : pmesh :=
   {| pm_mesh := m; pm_ranks := seq k (mesh_size m) |}.
 
+(** Distinct world ranks: a strictly increasing list (every contiguous
+    placement) is checked in one pass; any other list pairwise.  Both say
+    [NoDup] ([Layoutproof.ranks_distinct_NoDup]). *)
+Fixpoint increasingb (ws : list nat) : bool :=
+  match ws with
+  | x :: ((y :: _) as ws') => (x <? y) && increasingb ws'
+  | _ => true
+  end.
+
+Definition ranks_distinct (ws : list nat) : bool := if increasingb ws then true else nodupb ws.
+
 (** Well-formed: a well-formed mesh and one distinct world rank per device. *)
 Definition pmesh_wf (pm : pmesh) : bool :=
   mesh_wf (pm_mesh pm) && (length (pm_ranks pm) =? mesh_size (pm_mesh pm))
-  && nodupb (pm_ranks pm).
+  && ranks_distinct (pm_ranks pm).
 
 (** The position of [w] in [ws]: the mesh rank of world rank [w]. *)
 Fixpoint index_of (w : nat) (ws : list nat) : option nat :=

@@ -14,6 +14,27 @@ From Redist Require Import Model Semantics Checker Radix Semanticsproof Trafficp
 
 (** ** Boxes *)
 
+Lemma increasingb_head_lt : forall ws x, increasingb (x :: ws) = true -> forall y, In y ws -> x < y.
+Proof.
+  induction ws as [|z ws IH]; intros x H y Hy; [destruct Hy |].
+  simpl in H. apply andb_true_iff in H as [Hxz Hz]. apply Nat.ltb_lt in Hxz.
+  destruct Hy as [<- | Hy]; [lia |]. specialize (IH z Hz y Hy). lia.
+Qed.
+
+Lemma increasingb_NoDup : forall ws, increasingb ws = true -> NoDup ws.
+Proof.
+  induction ws as [|x ws IH]; intros H; constructor.
+  - intros Hin. pose proof (increasingb_head_lt ws x H x Hin). lia.
+  - apply IH. destruct ws as [|y ws']; [reflexivity |]. simpl in H. apply andb_true_iff in H. apply H.
+Qed.
+
+Lemma ranks_distinct_NoDup : forall ws, ranks_distinct ws = true <-> NoDup ws.
+Proof.
+  intros ws. unfold ranks_distinct. rewrite <- nodupb_NoDup.
+  destruct (increasingb ws) eqn:H; [| reflexivity].
+  split; [intros _; apply nodupb_NoDup, increasingb_NoDup, H | reflexivity].
+Qed.
+
 Lemma box_has_local : forall b i, box_has b i = true ->
   in_box (box_shape b) (box_local b i) /\ box_global b (box_local b i) = i.
 Proof.
@@ -201,7 +222,7 @@ Proof.
   intros m t Hm Ht. unfold layout_wf, pmesh_wf, lty_wf, even_layout, placed_at, ly_m. simpl.
   rewrite Hm, seq_length, Nat.eqb_refl. simpl.
   apply ty_wf_iff in Ht. destruct Ht as [Hd Hnd].
-  rewrite (proj2 (nodupb_NoDup _) (seq_NoDup _ _)), (proj2 (nodupb_NoDup _) Hnd).
+  rewrite (proj2 (ranks_distinct_NoDup _) (seq_NoDup _ _)), (proj2 (nodupb_NoDup _) Hnd).
   rewrite !andb_true_r. apply forallb_forall. intros d Hin.
   rewrite forallb_forall in Hd. specialize (Hd d Hin). destruct d as [xs n].
   apply dim_wf_iff in Hd. apply forallb_forall. intros x Hx. apply memb_In. apply Hd. exact Hx.
@@ -345,7 +366,7 @@ Theorem covered : forall S T r b i, layouts_wf S T = true ->
   exists s, In s (pm_ranks (ly_mesh S)) /\ has_opt (pl_box S s) i = true.
 Proof.
   intros S T r b i Hwf Hb Hi. unfold layouts_wf, layout_wf, pmesh_wf in Hwf.
-  rewrite !andb_true_iff, list_eqb_eq, Nat.eqb_eq, nodupb_NoDup in Hwf.
+  rewrite !andb_true_iff, list_eqb_eq, Nat.eqb_eq, ranks_distinct_NoDup in Hwf.
   destruct Hwf as [[[[[Hm Hlen] Hnd] HtS] _] Hg]. apply lty_wf_iff in HtS. destruct HtS as [Hax Hax'].
   unfold pl_box in Hb. destruct (index_of r (pm_ranks (ly_mesh T))); [| discriminate].
   inversion Hb. subst b. apply dev_box_in_shape in Hi.

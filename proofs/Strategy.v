@@ -42,6 +42,22 @@ Definition largest_box (L : layout) : nat :=
   fold_left (fun acc w => Nat.max acc (match pl_box L w with Some b => box_size b | None => 0 end))
             (pm_ranks (ly_mesh L)) 0.
 
+(** What each world rank receives in the exchange, and the largest source
+    and target boxes, as computed: on an even problem through Part 1's
+    closed forms (a rank's digits, one pass over the mesh), otherwise over
+    the placed layouts.  [Strategyproof.exchange_recv_spec] and
+    [largest_boxes_spec] prove them equal to [recv_lower_bound] and
+    [largest_box]; the closed forms keep 65,536-device reports linear. *)
+Definition exchange_recv (S T : layout) : nat -> nat :=
+  if even_problem S T then
+    let m := ly_m S in
+    fun r => if r <? mesh_size m then lower_bound_recv m (ly_ty S) (ly_ty T) r else 0
+  else recv_lower_bound S T.
+
+Definition largest_boxes (S T : layout) : nat * nat :=
+  if even_problem S T then (local_size (ly_m S) (ly_ty S), local_size (ly_m S) (ly_ty T))
+  else (largest_box S, largest_box T).
+
 Inductive xcheck_error : Type :=
 | NotOneEvenMesh                  (** collectives need an even problem on one mesh at rank 0 *)
 | BadRefinement                   (** the sub-axes do not refine the mesh *)
@@ -69,8 +85,8 @@ Definition xcheck (S T : layout) (sp : splan) : res xcheck_error xreport :=
         end
   | ByExchange =>
       if layouts_wf S T
-      then OK {| xr_peak := Nat.max (largest_box S) (largest_box T);
-                 xr_recv := recv_lower_bound S T;
+      then OK {| xr_peak := Nat.max (fst (largest_boxes S T)) (snd (largest_boxes S T));
+                 xr_recv := exchange_recv S T;
                  xr_collectives := None |}
       else Error BadLayouts
   end.
@@ -92,7 +108,8 @@ Definition xreceived (S T : layout) (sp : splan) (r : nat) : nat :=
 
 (** The busiest rank's traffic in the exchange. *)
 Definition exchange_busiest (S T : layout) : nat :=
-  fold_left (fun acc r => Nat.max acc (recv_lower_bound S T r)) (pm_ranks (ly_mesh T)) 0.
+  let recv := exchange_recv S T in
+  fold_left (fun acc r => Nat.max acc (recv r)) (pm_ranks (ly_mesh T)) 0.
 
 (** [None]: the strategy cannot express the problem (or the layouts are ill-formed). *)
 Definition plan_with (s : strategy) (S T : layout) : option splan :=

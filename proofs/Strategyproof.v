@@ -40,6 +40,34 @@ Proof.
   apply list_eqb_eq. exact Hg.
 Qed.
 
+Lemma exchange_recv_spec : forall S T r, exchange_recv S T r = recv_lower_bound S T r.
+Proof.
+  intros S T r. unfold exchange_recv. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht _]]]]].
+  destruct (r <? mesh_size (ly_m S)) eqn:Hr.
+  - apply Nat.ltb_lt in Hr. rewrite (lower_bound_recv_even _ _ _ _ Hm Hs Ht Hr), <- HS, <- HT.
+    reflexivity.
+  - unfold recv_lower_bound. rewrite HT, pl_box_even, Hr. reflexivity.
+Qed.
+
+Lemma fold_max_le : forall (f : nat -> nat) ws a c, a <= c -> (forall w, In w ws -> f w <= c) ->
+  fold_left (fun acc w => Nat.max acc (f w)) ws a <= c.
+Proof.
+  intros f ws. induction ws as [|w ws IH]; intros a c Ha Hf; simpl; [exact Ha |].
+  apply IH; [apply Nat.max_lub; [exact Ha | apply Hf; left; reflexivity] |].
+  intros v Hv. apply Hf. right. exact Hv.
+Qed.
+
+(** On an even layout every box is the local array of Part 1. *)
+Lemma largest_box_even_le : forall m t, mesh_wf m = true -> ty_wf m t = true ->
+  largest_box (even_layout m t) <= local_size m t.
+Proof.
+  intros m t Hm Ht. unfold largest_box. apply fold_max_le; [lia |].
+  intros w Hw. simpl in Hw. apply in_seq0 in Hw as Hlt. rewrite pl_box_even.
+  apply Nat.ltb_lt in Hlt as Hlt'. rewrite Hlt'. unfold box_size.
+  rewrite dev_box_even_shape by (try apply device_of_rank_in; assumption). reflexivity.
+Qed.
+
 (** A collective plan over sub-axes, seen between the unrefined layouts. *)
 Lemma refined_plan_holds : forall m src tgt rf p rep A (g : list nat -> A) (st : state A),
   problem_wf m src tgt -> refine_ok m rf = true ->
@@ -85,7 +113,7 @@ Proof.
     destruct (even_problem_spec S T He) as [_ [_ [Hm _]]].
     rewrite refine_mesh_size by assumption. eapply even_problem_rank; eassumption.
   - destruct (layouts_wf S T) eqn:Hwf; [| discriminate]. inversion H. subst rep. simpl.
-    symmetry. apply exchange_optimal. exact Hwf.
+    rewrite exchange_recv_spec. symmetry. apply exchange_optimal. exact Hwf.
 Qed.
 
 Theorem xcheck_recv_ge_bound : forall S T sp rep, xcheck S T sp = OK rep ->
@@ -184,6 +212,15 @@ Proof.
   - simpl. apply in_seq0. exact Hp.
 Qed.
 
+Lemma largest_boxes_spec : forall S T, largest_boxes S T = (largest_box S, largest_box T).
+Proof.
+  intros S T. unfold largest_boxes. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht _]]]]].
+  pose proof (local_size_le_largest _ _ Hm Hs) as A1. pose proof (largest_box_even_le _ _ Hm Hs) as B1.
+  pose proof (local_size_le_largest _ _ Hm Ht) as A2. pose proof (largest_box_even_le _ _ Hm Ht) as B2.
+  rewrite <- HS in A1, B1. rewrite <- HT in A2, B2. f_equal; lia.
+Qed.
+
 Theorem plan_with_peak : forall s S T sp rep, plan_with s S T = Some sp ->
   xcheck S T sp = OK rep -> xr_peak rep <= Nat.max (largest_box S) (largest_box T).
 Proof.
@@ -200,5 +237,5 @@ Proof.
       destruct Hn as [t [<- Ht']]. eapply plan_peak_le_max; eassumption. }
     pose proof (local_size_le_largest _ _ Hm Hs) as H1. rewrite <- HS in H1.
     pose proof (local_size_le_largest _ _ Hm Ht) as H2. rewrite <- HT in H2. lia.
-  - simpl in Hc. rewrite Hwf in Hc. inversion Hc. reflexivity.
+  - simpl in Hc. rewrite Hwf in Hc. inversion Hc. rewrite largest_boxes_spec. reflexivity.
 Qed.

@@ -293,7 +293,7 @@ Lemma layout_parts : forall L, layout_wf L = true ->
   /\ NoDup (pm_ranks (ly_mesh L)) /\ (forall x, In x (ty_axes (ly_ty L)) -> In x (mesh_axes (ly_m L))).
 Proof.
   intros L H. unfold layout_wf, pmesh_wf in H. rewrite !andb_true_iff in H.
-  destruct H as [[[H1 H2] H3] H4]. apply Nat.eqb_eq in H2. apply nodupb_NoDup in H3.
+  destruct H as [[[H1 H2] H3] H4]. apply Nat.eqb_eq in H2. apply ranks_distinct_NoDup in H3.
   apply lty_wf_iff in H4. destruct H4 as [H4 _]. auto.
 Qed.
 
@@ -365,4 +365,129 @@ Proof.
         apply (members_agree _ _ _ _ _ Hc'). destruct (memb x ps) eqn:Hxp; [| reflexivity].
         exfalso. exact (Hps x Hxp Hx). }
       unfold pl_box in Hri. rewrite Hidx, Hbox in Hri. simpl in Hri. congruence.
+Qed.
+
+(** ** Targets with pending sums *)
+
+(** The member of each target group that receives the sum: pending
+    coordinates all 0 (ranks outside the target mesh hold no box). *)
+Definition designated (T : layout) (pt : list axis) (r : nat) : bool :=
+  match index_of r (pm_ranks (ly_mesh T)) with
+  | Some k => forallb (fun a => device_of_rank (ly_m T) k a =? 0) pt
+  | None => true
+  end.
+
+(** The reducing exchange to a target with pending axes [pt]: the designated
+    member of each target group gets the sum, the others hold [zero]. *)
+Definition reducing_sources_to (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+    (h : holder_choice) (r : nat) (l : list nat) : list (nat * list nat) :=
+  if designated T pt r then reducing_sources S ps T h r l else [].
+
+Definition reducing_exchange_to (M : cmonoid) (S : layout) (ps : list axis) (T : layout)
+    (pt : list axis) (h : holder_choice) (st : state (carrier M)) : state (carrier M) :=
+  fun r l => msum M (map (fun src => st (fst src) (snd src)) (reducing_sources_to S ps T pt h r l)).
+
+Section Designated.
+Variable M : cmonoid.
+Notation A := (carrier M).
+Variable m : mesh.
+
+Lemma group_sum_const_zero : forall ps xs c,
+  group_sum_along M m ps xs c (fun _ => zero M) = zero M.
+Proof.
+  intros ps xs. induction xs as [|x xs IH]; intros c; simpl; [reflexivity |].
+  destruct (memb x ps); [| apply IH].
+  rewrite (msum_ext_in M _ _ (fun _ => zero M)) by (intros k _; apply IH).
+  apply msum_map_zero.
+Qed.
+
+(** A group sum where only the member with pending coordinates 0 has a value. *)
+Lemma group_sum_designated : forall ps xs c (v : A), NoDup xs ->
+  (forall x, In x xs -> 1 <= axis_size m x) ->
+  (forall a, memb a ps = true -> ~ In a xs -> c a = 0) ->
+  group_sum_along M m ps xs c (fun c' => if forallb (fun a => c' a =? 0) ps then v else zero M) = v.
+Proof.
+  intros ps xs. induction xs as [|x xs IH]; intros c v Hnd Hsz H0; simpl.
+  - match goal with |- (if ?b then _ else _) = _ => destruct b eqn:E end; [reflexivity |].
+    exfalso. apply not_true_iff_false in E. apply E.
+    apply forallb_forall. intros a Ha. apply Nat.eqb_eq, H0; [apply memb_In; exact Ha | auto].
+  - inversion Hnd as [| ? ? Hx Hnd']. subst.
+    destruct (memb x ps) eqn:Hxp.
+    + rewrite msum_seq_first; [| apply Hsz; left; reflexivity |].
+      * apply IH; [exact Hnd' | intros y Hy; apply Hsz; right; exact Hy |].
+        intros a Ha Hna. unfold set_coord. destruct (Nat.eqb_spec a x); [reflexivity |].
+        apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
+      * intros k Hk.
+        transitivity (group_sum_along M m ps xs (set_coord c x k) (fun _ => zero M));
+          [| apply group_sum_const_zero].
+        apply group_sum_ext_in. intros c' Hout _.
+        match goal with |- (if ?b then _ else _) = _ => destruct b eqn:Hall end; [| reflexivity].
+        exfalso. rewrite forallb_forall in Hall.
+        specialize (Hall x (proj1 (memb_In x ps) Hxp)). apply Nat.eqb_eq in Hall.
+        rewrite Hout in Hall by tauto. rewrite set_coord_same in Hall. lia.
+    + apply IH; [exact Hnd' | intros y Hy; apply Hsz; right; exact Hy |].
+      intros a Ha Hna. apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
+Qed.
+
+End Designated.
+
+(** A target with pending axes [pt] (well-formed: [pl_pending_wf T pt]) is
+    reached too: every target group sums to the rank's box of [g]. *)
+Theorem reducing_exchange_to_sound : forall M S ps T pt h g (st : state (carrier M)),
+  pl_pending_wf S ps = true -> pl_pending_wf T pt = true -> returns_holders S T h ->
+  pl_sholds M S ps g st -> pl_sholds M T pt g (reducing_exchange_to M S ps T pt h st).
+Proof.
+  intros M S ps T pt h g st HwS HwT Hh Hst.
+  pose proof (reducing_exchange_sound M S ps T h g st HwS Hh Hst) as Hplain.
+  destruct (pl_pending_wf_parts T pt HwT) as [HL Hpt].
+  destruct (layout_parts T HL) as [Hm [Hlen [Hnd Htm]]].
+  assert (Hptm : forall a, memb a pt = true -> In a (mesh_axes (ly_m T))).
+  { intros a Ha. unfold pl_pending_wf in HwT. rewrite !andb_true_iff in HwT.
+    destruct HwT as [_ Hall]. rewrite forallb_forall in Hall. apply memb_In in Ha.
+    specialize (Hall a Ha). apply andb_true_iff in Hall. apply memb_In, Hall. }
+  intros w b Hb l Hl. unfold pl_pending_value.
+  unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh T))) as [k|] eqn:Hk; [| discriminate].
+  injection Hb as Hb. destruct (index_of_Some _ _ _ Hk) as [Hkl Hnk].
+  set (c := device_of_rank (ly_m T) k) in *.
+  assert (Hc : device_in (ly_m T) c) by (apply device_of_rank_in; [exact Hm | lia]).
+  unfold group_sum.
+  rewrite (group_sum_in_group M (ly_m T) pt c _
+             (fun c' => if forallb (fun a => c' a =? 0) pt then g (box_global b l) else zero M));
+    [| exact Hc |].
+  - apply group_sum_designated; [apply mesh_wf_NoDup; exact Hm | |].
+    + intros x Hx. apply mesh_wf_size_pos; assumption.
+    + intros a Ha Hna. exfalso. exact (Hna (Hptm a Ha)).
+  - intros c' Hc' Hgroup.
+    assert (Hrk : rank (ly_m T) c' < length (pm_ranks (ly_mesh T)))
+      by (rewrite Hlen; apply rank_lt; assumption).
+    assert (Hidx : index_of (world_rank (ly_mesh T) c') (pm_ranks (ly_mesh T)) = Some (rank (ly_m T) c'))
+      by (apply index_of_nth; assumption).
+    assert (Hdes : designated T pt (world_rank (ly_mesh T) c')
+                   = forallb (fun a => c' a =? 0) pt).
+    { unfold designated. rewrite Hidx. apply forallb_ext_in. intros a Ha.
+      rewrite device_of_rank_rank; [reflexivity | exact Hm | exact Hc' |].
+      apply Hptm, memb_In, Ha. }
+    unfold reducing_exchange_to, reducing_sources_to. rewrite Hdes.
+    destruct (forallb (fun a => c' a =? 0) pt); [| reflexivity].
+    assert (Hbox : pl_box T (world_rank (ly_mesh T) c') = Some b).
+    { unfold pl_box. rewrite Hidx. f_equal. rewrite <- Hb. apply dev_box_ext. intros x Hx.
+      rewrite device_of_rank_rank by (auto; apply Htm; exact Hx).
+      apply Hgroup. destruct (memb x pt) eqn:Hxp; [| reflexivity]. exfalso. exact (Hpt x Hxp Hx). }
+    apply (Hplain _ b Hbox l Hl).
+Qed.
+
+Definition reducing_received_to (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+    (h : holder_choice) (r : nat) : nat :=
+  length (filter (fun src => negb (fst src =? r))
+                 (flat_map (reducing_sources_to S ps T pt h r) (positions (pl_shapes T) r))).
+
+(** The designated member of a target group receives what the reducing
+    exchange to the plain target receives; the others receive nothing. *)
+Theorem reducing_exchange_to_recv : forall S ps T pt h r,
+  reducing_received_to S ps T pt h r
+  = if designated T pt r then reducing_received S ps T h r else 0.
+Proof.
+  intros S ps T pt h r. unfold reducing_received_to, reducing_sources_to.
+  destruct (designated T pt r); [reflexivity |].
+  induction (positions (pl_shapes T) r) as [|l ls IH]; [reflexivity | exact IH].
 Qed.

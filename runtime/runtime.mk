@@ -2,7 +2,9 @@
 # user of it (tests, benchmarks, `redist run`) links the libraries built here.
 #   make runtime             builds libredist_common.a, libredist_mpi.a and,
 #                            where CUDA and NCCL are found, libredist_nccl.a
-#                            in _build/runtime, and stages their install in
+#                            in _build/runtime, libredist_plan.a and .so (the C
+#                            ABI, redist/redist.h, with the planner's OCaml
+#                            object: make plan-object), and stages their install in
 #                            _build/prefix (include/redist, lib/*.a,
 #                            lib/cmake/redist, lib/pkgconfig): the prefix
 #                            `redist run` uses in a source tree
@@ -37,11 +39,16 @@ define if_cmake_flag
 	else echo "$(strip $(3)): its tests skipped"; echo "$(strip $(4)): 0 passed, 0 failed, 1 skipped"; fi
 endef
 
-runtime: deps
+# The planner and OCaml's runtime as one object, linked into libredist_plan.
+.PHONY: plan-object
+plan-object: deps
+	@dune build -j 1 ./codegen/capi/redist_plan_ocaml.exe.o 2>&1
+
+runtime: deps plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)
 	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
 
-runtime-asan: deps
+runtime-asan: deps plan-object
 	$(call runtime_build,$(RUNTIME_ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DREDIST_SANITIZE=ON -DREDIST_NCCL=OFF,redist_runtime_tests)
 
 test-runtime: runtime

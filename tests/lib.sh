@@ -46,3 +46,9 @@ count_alcotest() {
 runtime_flags() {
   PKG_CONFIG_PATH=_build/prefix/lib/pkgconfig pkg-config "$1" redist_mpi
 }
+
+# capi_flags --cflags|--libs: the same for a program against the C ABI
+# (redist/redist.h, libredist_plan).
+capi_flags() {
+  PKG_CONFIG_PATH=_build/prefix/lib/pkgconfig pkg-config "$1" redist_plan
+}

@@ -23,10 +23,11 @@ TEST_SUITES := \
   test-e2e             \
   test-e2e-exchange    \
   test-run             \
-  test-run-agree
+  test-run-agree       \
+  test-capi
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
 # test-runtime*, test-sanitize, test-nccl*: runtime/runtime.mk;
-# test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk.
+# test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk; test-capi: tests/capi/capi.mk.
 
 .PHONY: $(TEST_SUITES)
 

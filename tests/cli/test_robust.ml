@@ -90,14 +90,14 @@ let pipeline (mesh, from, to_, plan) =
             && String.length (Emit.render ~backend:Emit.Mpi ~name:"n" r ~guarantees:g) > 0
         | exception (Report.Rejected msg | Front.Bad_input msg) -> incr rejected_plan; clean msg
       in
-      (* auto: the collectives' plan or the exchange (uneven problems). *)
       let extra_ok =
         (not (small p))
         || (String.length (Show.render (Problem.source_placed p) p.src) > 0
            &&
-           match Planning.choose { p with strategy = Redist_core.StratAuto } with
+           match Planning.choose p with
            | Xreport.Collectives r, g -> String.length (Report.text ~title:"t" ~guarantees:g r) > 0
-           | Xreport.Exchange x, g -> String.length (Xreport.text ~title:"t" ~guarantees:g x) > 0)
+           | Xreport.Exchange r, g -> String.length (Xreport.text ~title:"t" ~guarantees:g r) > 0
+           | exception Front.Bad_input msg -> clean msg)
       in
       r_ok && extra_ok
 

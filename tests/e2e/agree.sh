@@ -22,7 +22,7 @@ for p in "${problems[@]}"; do
   IFS='|' read -r n mesh from to <<<"$p"
   dir=$out/np$n
   mkdir -p "$dir"
-  if ! "$redist" gen --mesh "$mesh" --from "$from" --to "$to" --dtype i32 --name plan -o "$dir/plan.hpp" 2>"$dir/gen.log"; then
+  if ! "$redist" gen --strategy collectives --mesh "$mesh" --from "$from" --to "$to" --dtype i32 --name plan -o "$dir/plan.hpp" 2>"$dir/gen.log"; then
     ko "np $n: redist gen failed: $(head -c 300 "$dir/gen.log")"; continue
   fi
   if ! mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -I"$dir" tests/e2e/agree_main.cpp \

@@ -1,6 +1,6 @@
 // The example of codegen/README.md, "Using a generated redistribution in an
 // application": reshard.hpp comes from
-//   redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]'
+//   redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]'
 //     --to '[8{y}32, 128{x}256]' --dtype f32 --name reshard -o reshard.hpp
 // Each rank fills its source block, redistributes, and checks one element.
 #include <cstdio>

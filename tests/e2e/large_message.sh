@@ -19,7 +19,7 @@ if [ "$available_gib" -lt "$need_gib" ]; then
   report large-message
   exit
 fi
-if ! "$redist" gen --mesh '{x:2}' --from 'u8[{x}4294967298]' --to '[4294967298]' --backend mpi \
+if ! "$redist" gen --strategy collectives --mesh '{x:2}' --from 'u8[{x}4294967298]' --to '[4294967298]' --backend mpi \
      --name large -o "$out/large.hpp"; then
   ko "redist gen failed"
 elif ! mpicxx -std=c++17 -O2 -Wall -Wextra -Werror $(runtime_flags --cflags) -include "$out/large.hpp" \

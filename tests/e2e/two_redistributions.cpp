@@ -1,8 +1,8 @@
 // Several generated redistributions in one program (README.md, "Several
 // redistributions in one program"): one mesh from the first header, the
 // second header's groups added with prepare, one workspace for both.
-//   redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[32, 32{y,x}256]' --name to_cols
-//   redist gen --mesh '{x:2, y:4}' --from '[32, 32{y,x}256]' --to '[4{x,y}32, 256]' --name to_rows
+//   redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[32, 32{y,x}256]' --name to_cols
+//   redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[32, 32{y,x}256]' --to '[4{x,y}32, 256]' --name to_rows
 // Every element of every rank is checked after each redistribution.
 #include <algorithm>
 #include <cstdio>

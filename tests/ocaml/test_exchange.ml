@@ -135,7 +135,7 @@ let judge_exchange s t =
 let uneven_problems () =
   let rand = Random.State.make [| seed |] in
   Printf.printf "uneven and cross-mesh problems: seed %d\n%!" seed;
-  let n = 5_000 in
+  let n = 10_000 in
   let bad = ref [] in
   for _ = 1 to n do
     let s, t = QCheck.Gen.generate1 ~rand gen_uneven in
@@ -211,5 +211,5 @@ let () =
         [ Alcotest.test_case "issue example" `Quick issue_example;
           Alcotest.test_case "uneven vocabulary, cross-mesh" `Quick vocabulary ] );
       ("random",
-        [ Alcotest.test_case "5000 uneven and cross-mesh problems" `Quick uneven_problems;
+        [ Alcotest.test_case "10000 uneven and cross-mesh problems" `Quick uneven_problems;
           Alcotest.test_case "2000 even problems, both strategies" `Quick even_problems ] ) ]

@@ -16,7 +16,9 @@ layout=(bin/redist include/redist/redist.hpp include/redist/mpi.hpp include/redi
         include/redist/placed.hpp include/redist/exchange.hpp
         lib/libredist_common.a lib/libredist_mpi.a lib/cmake/redist/redistConfig.cmake
         lib/cmake/redist/redistConfigVersion.cmake lib/cmake/redist/redistTargets.cmake
-        lib/pkgconfig/redist_mpi.pc share/man/man1/redist.1)
+        lib/pkgconfig/redist_mpi.pc share/man/man1/redist.1
+        include/redist/redist.h include/redist/interpreter.hpp lib/libredist_plan.a lib/libredist_plan.so
+        lib/pkgconfig/redist_plan.pc)
 for c in $REDIST_SUBCOMMANDS; do layout+=("share/man/man1/redist-$c.1"); done
 # The NCCL backend is installed exactly when it was built.
 if [ -f _build/runtime/libredist_nccl.a ]; then
@@ -78,6 +80,19 @@ for exe in "${built[@]}"; do
     else ko "$exe on $n ranks"; fi
   done
 done
+
+# ---- the C ABI ----------------------------------------------------------------------
+# README.md's C example, as C11 through pkg-config redist_plan, on its 6 ranks.
+if mpicc -std=c11 -Wall -Wextra -Werror examples/capi/main.c $("${pc[@]}" --cflags --libs redist_plan) \
+     -o "$scratch/capi_example" 2>"$scratch/capi.log"; then
+  if timeout 60 "${MPIRUN[@]}" -np 6 "$scratch/capi_example" </dev/null >"$scratch/capi_run.log" 2>&1; then
+    ok "examples/capi/main.c (C11, pkg-config redist_plan) plans and runs on 6 ranks"
+  else
+    ko "examples/capi/main.c on 6 ranks: $(head -c 300 "$scratch/capi_run.log")"
+  fi
+else
+  ko "examples/capi/main.c does not build with pkg-config redist_plan: $(head -c 300 "$scratch/capi.log")"
+fi
 
 # ---- the installed redist run ------------------------------------------------------
 # Run from outside the source tree so that only the installed prefix can

@@ -1,0 +1,116 @@
+(* The OCaml side of the C ABI (runtime/src/capi.cpp): callbacks registered
+   by name when capi.cpp starts OCaml's runtime.  Planning is the command
+   line's (Problem.make_placed, Planning.choose: the extracted, verified
+   planner, any strategy), and the figures, texts and JSON are those
+   `redist plan` prints. *)
+
+module R = Redist_cli
+
+(* Field order is read by runtime/src/capi.cpp. *)
+type info = {
+  lowered : Lowering.lowered;
+  problem : R.Problem.t;        (* kept for box queries *)
+  text : string;                (* what `redist plan` prints *)
+  json : string;                (* what `redist plan --json` prints *)
+  guarantees : string;          (* one "theorem: statement" line each *)
+  step_texts : string array;    (* each step in plan-file syntax *)
+  devices : int;                (* world ranks 0 .. devices - 1 take part *)
+  global_shape : int array;
+  src_bytes : int;              (* the largest source box *)
+  tgt_bytes : int;              (* the largest target box *)
+  peak_bytes : int;
+  workspace_bytes : int;
+  recv_max_bytes : int;         (* the busiest rank, whole plan *)
+  lower_bound_recv_max_bytes : int;
+}
+
+(* Tag 0 and tag 1 in capi.cpp. *)
+type outcome = Created of info | Failed of int * string
+
+(* The problem as `redist plan` and `redist check` read it, within the
+   runtime's limits (those of `redist gen`). *)
+let problem mesh to_mesh from to_ dtype strategy =
+  let meshes = if to_mesh = "" then R.Problem.One mesh else R.Problem.Two (mesh, to_mesh) in
+  let strategy =
+    if strategy = "" then Redist_core.StratAuto
+    else
+      match List.assoc_opt strategy R.Problem.strategies with
+      | Some s -> s
+      | None ->
+          R.Front.bad "strategy: unknown strategy %s (expected %s)" (R.Excerpt.quote strategy)
+            (String.concat ", " (List.map fst R.Problem.strategies))
+  in
+  let p = R.Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype:(if dtype = "" then None else Some dtype) in
+  if List.length p.src > R.Bounds.max_rank_gen then
+    R.Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) R.Bounds.max_rank_gen;
+  List.iter
+    (fun (env : R.Front.env) ->
+      if List.length env.axes > R.Bounds.max_rank_gen then
+        R.Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length env.axes) R.Bounds.max_rank_gen)
+    [ p.env; p.tgt_env ];
+  p
+
+(* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
+   prints, the figures and the lowering. *)
+let info ~command ~title (p : R.Problem.t) plan guarantees =
+  let bytes elems = R.Bounds.mul elems p.elem_bytes in
+  let json = Yojson.Safe.pretty_to_string (R.Json.any_report ~command ~guarantees plan) ^ "\n" in
+  let common ~lowered ~text ~step_texts ~devices =
+    { lowered; problem = p; text; json; step_texts; devices;
+      guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
+      global_shape = Array.of_list (Redist_core.global_shape p.src);
+      src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
+      lower_bound_recv_max_bytes = 0 }
+  in
+  match plan with
+  | R.Xreport.Collectives r ->
+      { (common ~lowered:(Lowering.By_collectives (Lowering.program r))
+           ~text:(R.Report.text ~title ~guarantees r)
+           ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
+           ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
+        with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
+             workspace_bytes = R.Emit.workspace_bytes r; recv_max_bytes = bytes r.recv_busiest;
+             lower_bound_recv_max_bytes = bytes r.lb_max }
+  | R.Xreport.Exchange x ->
+      { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
+           ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
+        with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
+             recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max }
+
+let create mesh to_mesh from to_ dtype strategy =
+  let p = problem mesh to_mesh from to_ dtype strategy in
+  let plan, guarantees = R.Planning.choose p in
+  info ~command:"plan" ~title:"redist plan" p plan guarantees
+
+(* A plan in plan-file syntax, checked by the verified checker as `redist
+   check --plan` does. *)
+let check mesh to_mesh from to_ dtype text =
+  if String.length text > R.Bounds.max_input_bytes then
+    R.Front.bad "plan: the plan is longer than %d bytes (16 MiB), the limit for a plan file" R.Bounds.max_input_bytes;
+  let p = problem mesh to_mesh from to_ dtype "" in
+  let plan = R.Planfile.check_any p text in
+  info ~command:"check" ~title:"redist check: plan accepted" p plan (R.Guarantees.for_checked plan)
+
+(* The command line's exit codes: 1 plan rejected, 2 bad input, 3 internal
+   error. *)
+let guarded f =
+  try f () with
+  | R.Report.Rejected msg -> Failed (1, "plan rejected: " ^ msg)
+  | R.Front.Bad_input msg -> Failed (2, msg)
+  | R.Bounds.Overflow -> Failed (2, "a count of elements or bytes exceeds 2^62 - 1; the problem is too large")
+  | Stack_overflow -> Failed (3, "internal error: stack overflow")
+  | Out_of_memory -> Failed (3, "internal error: out of memory")
+  | e -> Failed (3, "internal error: " ^ Printexc.to_string e)
+
+let () =
+  (* Empty strings for to_mesh, dtype and strategy: one mesh, the types'
+     dtype, auto. *)
+  Callback.register "redist_plan_create" (fun mesh to_mesh from to_ dtype strategy ->
+      guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
+  Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
+      guarded (fun () -> Created (check mesh to_mesh from to_ dtype text)));
+  (* which: 0 the source layout, 1 the target layout; rank >= 0
+     (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
+  Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->
+      let layout = if which = 0 then R.Problem.source_layout p else R.Problem.target_layout p in
+      Lowering.box layout (List.length p.src) rank)

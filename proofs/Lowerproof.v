@@ -1,0 +1,593 @@
+(** * The lowering is correct: data, groups, live bytes and workspace.
+
+    [lower_plan_correct]: interpreting the lowered calls of a checker-accepted
+    plan over separate per-rank buffers leaves every rank's target box in
+    its destination, and its source untouched.  [lower_rank_wire],
+    [lower_rank_correct]: the same with the runtime's rank-space arithmetic
+    on the printed calls ([lower_groups], [lower_recv_from]: the printed
+    group and permute table are the wire map's).  [lower_live_bytes]: the
+    bytes alive on a rank at any call are at most [live_bytes], which is at
+    most [(|src| + |tgt| + 2 * peak) * elem + scratch_bytes] and at most
+    [(|src| + |tgt| + 3 * peak) * elem] (a call's scratch is at most the
+    larger array it touches, [lower_scratch_le]).  [lower_workspace_exact]:
+    the workspace is exactly the furthest byte of it that some call reads,
+    writes or uses as scratch.  [lower_splan_correct]: any strategy. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof Strategyproof.
+
+Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
+Proof. intros []; reflexivity. Qed.
+
+Lemma buffer_eqb_eq : forall a b, buffer_eqb a b = true <-> a = b.
+Proof. intros [] []; simpl; split; congruence. Qed.
+
+Lemma interp_cons : forall A m c cs (bs : buffers A),
+  interp m (c :: cs) bs = interp m cs (run_call m bs c).
+Proof. reflexivity. Qed.
+
+Lemma in_list_max : forall x l, In x l -> x <= list_max l.
+Proof.
+  intros x l H. assert (Hf : Forall (fun k => k <= list_max l) l) by (apply list_max_le; lia).
+  rewrite Forall_forall in Hf. apply Hf, H.
+Qed.
+
+Lemma list_max_attained : forall l, list_max l = 0 \/ In (list_max l) l.
+Proof.
+  induction l as [|a l IH]; [left; reflexivity |].
+  change (list_max (a :: l)) with (Nat.max a (list_max l)).
+  destruct (Nat.max_spec a (list_max l)) as [[_ E] | [_ E]]; rewrite E.
+  - destruct IH as [IH | IH]; [left | right; right]; assumption.
+  - right. left. reflexivity.
+Qed.
+
+Lemma trace_head : forall m t p, In t (trace m t p).
+Proof. intros m t [|k p]; left; reflexivity. Qed.
+
+(** ** Data: the destination ends with what [exec] gives *)
+
+Lemma lower_steps_correct : forall p m elem t tgt inb A (bs : buffers A),
+  p <> [] -> run_type m t p = Some tgt ->
+  interp m (lower_steps m elem t p inb) bs BDst = exec m t p (bs inb).
+Proof.
+  induction p as [|k p IH]; intros m elem t tgt inb A bs Hp Hrun; [contradiction |].
+  simpl in Hrun. simpl lower_steps. simpl exec.
+  destruct (step_type m t k) as [t'|] eqn:Hs; [| discriminate].
+  rewrite interp_cons. destruct p as [|k2 p2].
+  - reflexivity.
+  - rewrite (IH m elem t' tgt _ A _ ltac:(discriminate) Hrun).
+    unfold run_call, write_buffer. simpl. rewrite buffer_eqb_refl. reflexivity.
+Qed.
+
+Lemma lower_correct : forall m elem src tgt p A (st other : state A),
+  run_type m src p = Some tgt ->
+  interp m (lower m elem src p) (initial_buffers st other) BDst = exec m src p st.
+Proof.
+  intros m elem src tgt [|k p] A st other Hrun.
+  - reflexivity.
+  - exact (lower_steps_correct (k :: p) m elem src tgt BSrc A (initial_buffers st other)
+             ltac:(discriminate) Hrun).
+Qed.
+
+(** No call writes the source, and no call writes the array it reads. *)
+Lemma lower_steps_buffers : forall p m elem t inb c,
+  inb <> BDst -> In c (lower_steps m elem t p inb) ->
+  cl_out c <> BSrc /\ cl_in c <> cl_out c.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hinb Hin; [destruct Hin |].
+  simpl in Hin. destruct (step_type m t k) as [t'|]; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - unfold lower_step; simpl. destruct p; destruct inb; simpl; split; try discriminate; congruence.
+  - destruct p as [|k2 p2]; [destruct Hin |].
+    apply (IH m elem t' (next_work inb) c); [destruct inb; discriminate | exact Hin].
+Qed.
+
+Theorem lower_buffers : forall m elem src p c, In c (lower m elem src p) ->
+  cl_out c <> BSrc /\ cl_in c <> cl_out c.
+Proof.
+  intros m elem src [|k p] c Hin.
+  - destruct Hin as [<- | []]. simpl. split; discriminate.
+  - apply (lower_steps_buffers (k :: p) m elem src BSrc); [discriminate | exact Hin].
+Qed.
+
+Lemma interp_keeps : forall A m cs (bs : buffers A) b,
+  (forall c, In c cs -> cl_out c <> b) -> interp m cs bs b = bs b.
+Proof.
+  intros A m cs. induction cs as [|c cs IH]; intros bs b H; [reflexivity |].
+  rewrite interp_cons, IH by (intros; apply H; right; assumption).
+  unfold run_call, write_buffer. destruct (buffer_eqb b (cl_out c)) eqn:E; [| reflexivity].
+  apply buffer_eqb_eq in E. exfalso. apply (H c); [left |]; auto.
+Qed.
+
+(** The headline: every rank's destination holds its target box, its source is kept. *)
+Theorem lower_plan_correct : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), holds m src g st ->
+  let bs := interp m (lower m elem src p) (initial_buffers st other) in
+  holds m tgt g (bs BDst) /\ bs BSrc = st.
+Proof.
+  intros m src tgt p rep elem Hc A g st other Hst bs. split.
+  - unfold bs. rewrite (lower_correct m elem src tgt p A st other (run_type_check _ _ _ _ _ Hc)).
+    eapply check_correct; eassumption.
+  - unfold bs. rewrite interp_keeps; [reflexivity |].
+    intros c Hin. apply (lower_buffers m elem src p c Hin).
+Qed.
+
+(** ** Groups in rank space *)
+
+Lemma step_axis_in_mesh : forall m t k t' x, ty_wf m t = true ->
+  step_type m t k = OK t' -> step_axis t k = Some x -> In x (mesh_axes m).
+Proof.
+  intros m t k t' x Ht Hk Hx.
+  assert (Hlast : forall d xs n ys a, nth_error t d = Some (xs, n) -> split_last xs = Some (ys, a) ->
+            last_axis (fst (dim_of t d)) = a /\ In a (mesh_axes m)).
+  { intros d xs n ys a Hd Hl. apply split_last_app in Hl. subst xs.
+    rewrite (dim_of_nth_error t d _ Hd). unfold last_axis. simpl. rewrite last_last.
+    split; [reflexivity |]. apply (ty_wf_axes_in_mesh m t Ht).
+    apply (In_ty_axes t (ys ++ [a], n)); [apply nth_error_In with d; exact Hd |].
+    simpl. apply in_or_app. right. left. reflexivity. }
+  destruct k as [d y | d | s u | t'']; simpl in Hk, Hx; try discriminate; injection Hx as <-.
+  - destruct (nth_error t d) as [[xs n]|]; [| discriminate].
+    destruct (memb y (mesh_axes m)) eqn:E; [apply memb_In, E | discriminate].
+  - destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hl; [| discriminate].
+    destruct (Hlast d xs n ys a Hd Hl) as [-> H]. exact H.
+  - destruct (Nat.eqb s u); [discriminate |].
+    destruct (nth_error t s) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (nth_error t u) as [[zs n']|]; [| discriminate].
+    destruct (split_last xs) as [[ys a]|] eqn:Hl; [| discriminate].
+    destruct (Hlast s xs n ys a Hd Hl) as [-> H]. exact H.
+Qed.
+
+(** Every call of a lowered plan is [lower_step] of a step that type-checks
+    from a well-formed type. *)
+Lemma lower_steps_steps : forall p m elem t inb c, mesh_wf m = true -> ty_wf m t = true ->
+  In c (lower_steps m elem t p inb) ->
+  exists u k u' i o, c = lower_step m elem u u' k i o /\ step_type m u k = OK u' /\ ty_wf m u = true.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hm Ht Hin; [destruct Hin |].
+  simpl in Hin. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - do 5 eexists. split; [reflexivity | split; assumption].
+  - eapply (IH m elem t'); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | exact Hin].
+Qed.
+
+Lemma lower_steps_of_check : forall m src tgt p rep elem c, check m src tgt p = OK rep ->
+  In c (lower m elem src p) -> cl_op c <> None ->
+  exists u k u' i o, c = lower_step m elem u u' k i o /\ step_type m u k = OK u' /\ ty_wf m u = true.
+Proof.
+  intros m src tgt p rep elem c Hc Hin Hop.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  destruct p as [|k0 p]; [destruct Hin as [<- | []]; contradiction |].
+  apply (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin).
+Qed.
+
+(** A call's group [(stride, size)] is its axis's: the member index the
+    runtime computes, [(r / stride) mod size], is the coordinate of rank
+    [r]'s device on that axis. *)
+Theorem lower_groups : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c k w s, In c (lower m elem src p) -> cl_op c = Some k -> cl_group c = Some (w, s) ->
+  exists x, step_axis (cl_ty c) k = Some x /\ s = axis_size m x
+    /\ forall r, r < mesh_size m -> device_of_rank m r x = r / w mod s.
+Proof.
+  intros m src tgt p rep elem Hc c k w s Hin Hk Hg.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> [Hst Ht]]]]]]].
+  simpl in Hk, Hg |- *. injection Hk as Ek. subst k'.
+  destruct (step_axis u k) as [x|] eqn:Ex; simpl in Hg; [| discriminate].
+  injection Hg as Hg.
+  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m _ k u' x Ht Hst Ex)) as [pre [post [Ea Ew]]].
+  unfold axis_group in Hg. rewrite Ew in Hg. injection Hg as <- <-.
+  exists x. split; [reflexivity | split; [reflexivity |]].
+  intros r Hr. apply (device_digit m r pre x post Hm Hr Ea).
+Qed.
+
+Lemma nth_map_seq : forall (f : nat -> nat) n r, r < n -> nth r (map f (seq 0 n)) 0 = f r.
+Proof.
+  intros f n r Hr. rewrite nth_indep with (d' := f 0) by (rewrite map_length, seq_length; exact Hr).
+  rewrite map_nth, seq_nth by exact Hr. reflexivity.
+Qed.
+
+(** A permute's table: rank [r] receives from the rank the wire map reads
+    every element of its new array from. *)
+Theorem lower_recv_from : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c t'', In c (lower m elem src p) -> cl_op c = Some (AllPermute t'') ->
+  forall r l, r < mesh_size m ->
+  nth r (cl_recv_from c) 0 = rank m (fst (wire m (cl_ty c) (AllPermute t'') (device_of_rank m r) l)).
+Proof.
+  intros m src tgt p rep elem Hc c t'' Hin Hk r l Hr.
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> _]]]]]].
+  simpl in Hk |- *. injection Hk as Ek. subst k'. unfold recv_from_table.
+  apply nth_map_seq, Hr.
+Qed.
+
+(** ** The printed call's index arithmetic is the wire map *)
+
+Lemma rank_set_coord : forall m c a v pre post, mesh_wf m = true -> mesh_axes m = pre ++ a :: post ->
+  rank m (set_coord c a v) + c a * prod (map (axis_size m) post)
+  = rank m c + v * prod (map (axis_size m) post).
+Proof.
+  intros m c a v pre post Hm Ea. pose proof (mesh_wf_NoDup m Hm) as Hnd. rewrite Ea in Hnd.
+  pose proof (NoDup_remove_2 _ _ _ Hnd) as Hna.
+  assert (Hpre : ~ In a pre) by (intros H; apply Hna, in_or_app; left; exact H).
+  assert (Hpost : ~ In a post) by (intros H; apply Hna, in_or_app; right; exact H).
+  unfold rank. rewrite Ea, !radix_app_gen, !radix_cons, !radix_set_coord_notin by assumption.
+  rewrite set_coord_same. lia.
+Qed.
+
+(** Member [k] of rank [r]'s group along [a] is [r]'s device with coordinate [k] on [a]. *)
+Lemma member_rank : forall m r a k pre post, mesh_wf m = true -> r < mesh_size m ->
+  mesh_axes m = pre ++ a :: post ->
+  rank m (set_coord (device_of_rank m r) a k)
+  = group_member r (prod (map (axis_size m) post), axis_size m a) k.
+Proof.
+  intros m r a k pre post Hm Hr Ea. unfold group_member, group_index. simpl.
+  rewrite <- (device_digit m r pre a post Hm Hr Ea).
+  pose proof (rank_set_coord m (device_of_rank m r) a k pre post Hm Ea) as Hk.
+  pose proof (rank_set_coord m (device_of_rank m r) a 0 pre post Hm Ea) as H0.
+  rewrite rank_device_of_rank in Hk, H0 by assumption. lia.
+Qed.
+
+Lemma step_rank_wire : forall m elem u u' k i o r l, mesh_wf m = true -> ty_wf m u = true ->
+  step_type m u k = OK u' -> r < mesh_size m ->
+  let w := wire m u k (device_of_rank m r) l in
+  rank_wire (lower_step m elem u u' k i o) r l = (rank m (fst w), snd w).
+Proof.
+  intros m elem u u' k i o r l Hm Hu Hst Hr w. unfold w. clear w.
+  destruct (step_axis u k) as [x|] eqn:Ex.
+  - destruct (rank_weights_spec m x Hm (step_axis_in_mesh m u k u' x Hu Hst Ex)) as [pre [post [Ea Ew]]].
+    unfold rank_wire, lower_step. cbn [cl_op cl_group cl_shape cl_ty]. rewrite Ex. cbn [option_map].
+    unfold axis_group. rewrite Ew.
+    destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate; injection Ex as <-;
+      unfold wire; cbn [fst snd]; rewrite !nth_local_shape; fold (dim_of u d) || fold (dim_of u s);
+      try fold (dim_of u u2).
+    + unfold group_index. cbn [fst snd]. rewrite <- (device_digit m r pre y post Hm Hr Ea).
+      rewrite rank_device_of_rank by assumption. reflexivity.
+    + rewrite (member_rank m r _ _ pre post Hm Hr Ea). reflexivity.
+    + rewrite (member_rank m r _ _ pre post Hm Hr Ea). unfold group_index. cbn [fst snd].
+      rewrite <- (device_digit m r pre _ post Hm Hr Ea). reflexivity.
+  - destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate.
+    unfold rank_wire, lower_step. cbn [cl_op cl_group cl_recv_from].
+    unfold recv_from_table. rewrite nth_map_seq by exact Hr. reflexivity.
+Qed.
+
+(** For every call of an accepted plan and every rank, [rank_wire] (what the
+    runtime computes from the printed group, shape, dimensions and table)
+    reads each element from the rank and index the semantics' wire map says. *)
+Theorem lower_rank_wire : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall c k r l, In c (lower m elem src p) -> cl_op c = Some k -> r < mesh_size m ->
+  let w := wire m (cl_ty c) k (device_of_rank m r) l in
+  rank_wire c r l = (rank m (fst w), snd w).
+Proof.
+  intros m src tgt p rep elem Hc c k r l Hin Hk Hr.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+    as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
+  simpl in Hk. injection Hk as Ek. subst k'. apply step_rank_wire; assumption.
+Qed.
+
+(** ** The program as the runtime runs it, from the printed calls alone *)
+
+Lemma holds_ext : forall A m t (g : list nat -> A) (st st' : state A),
+  (forall r l, r < mesh_size m -> st' r l = st r l) -> holds m t g st -> holds m t g st'.
+Proof. intros A m t g st st' E H r Hr l Hl. rewrite E by exact Hr. apply H; assumption. Qed.
+
+Lemma lower_steps_rank_correct : forall p m elem t tgt inb A (g : list nat -> A) (bs : buffers A),
+  mesh_wf m = true -> ty_wf m t = true -> p <> [] -> run_type m t p = Some tgt ->
+  holds m t g (bs inb) -> holds m tgt g (interp_rank (lower_steps m elem t p inb) bs BDst).
+Proof.
+  induction p as [|k p IH]; intros m elem t tgt inb A g bs Hm Ht Hp Hrun Hh; [contradiction |].
+  simpl in Hrun. simpl lower_steps.
+  destruct (step_type m t k) as [t'|] eqn:Hs; [| discriminate].
+  set (c := lower_step m elem t t' k inb (match p with [] => BDst | _ => next_work inb end)).
+  assert (Hstep : holds m t' g (fun r l => let '(r', l') := rank_wire c r l in bs (cl_in c) r' l')).
+  { apply (holds_ext A m t' g (exec_step m t k (bs inb))).
+    - intros r l Hr. unfold c. rewrite (step_rank_wire m elem t t' k _ _ r l Hm Ht Hs Hr).
+      unfold exec_step. cbn [cl_in lower_step]. destruct (wire m t k (device_of_rank m r) l). reflexivity.
+    - apply step_sound; assumption. }
+  change (interp_rank (c :: lower_steps m elem t' p (cl_out c)) bs BDst)
+    with (interp_rank (lower_steps m elem t' p (cl_out c)) (run_call_rank bs c) BDst).
+  destruct p as [|k2 p2].
+  - simpl in Hrun. injection Hrun as <-. exact Hstep.
+  - apply (IH m elem t' tgt); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | discriminate | exact Hrun |].
+    unfold run_call_rank, write_buffer. rewrite buffer_eqb_refl. exact Hstep.
+Qed.
+
+(** The headline in rank space: run as the runtime's contract says on the
+    printed calls, every rank's destination ends with its target box. *)
+Theorem lower_rank_correct : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), holds m src g st ->
+  holds m tgt g (interp_rank (lower m elem src p) (initial_buffers st other) BDst).
+Proof.
+  intros m src tgt p rep elem Hc A g st other Hst.
+  destruct (check_wf m src tgt p rep Hc) as [Hm [Hs _]].
+  pose proof (run_type_check _ _ _ _ _ Hc) as Hrun.
+  destruct p as [|k p].
+  - simpl in Hrun. injection Hrun as <-. exact Hst.
+  - exact (lower_steps_rank_correct (k :: p) m elem src tgt BSrc A g (initial_buffers st other)
+             Hm Hs ltac:(discriminate) Hrun Hst).
+Qed.
+
+(** ** Scratch *)
+
+Lemma all_gather_local_size : forall m t d t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllGather d) = OK t' ->
+  local_size m t' = local_size m t * axis_size m (last_axis (fst (dim_of t d))).
+Proof.
+  intros m t d t' Hm Ht Hk. simpl in Hk.
+  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
+  assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply dim_of_nth_error; exact Hd).
+  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
+  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [_ Hext]].
+  rewrite Hdim. simpl fst. unfold last_axis. rewrite last_axis_app.
+  unfold local_size. rewrite local_shape_set_dim.
+  rewrite prod_upd by (rewrite length_local_shape; exact Hlt).
+  rewrite (prod_nth (local_shape m t) d) by (rewrite length_local_shape; exact Hlt).
+  rewrite nth_local_shape. fold (dim_of t d). rewrite Hdim. rewrite <- Nat.mul_assoc. f_equal. exact Hext.
+Qed.
+
+(** The fast path's scratch is never more than the larger of the arrays
+    a call reads and writes. *)
+Lemma step_scratch_le : forall m elem u u' k i o, mesh_wf m = true -> ty_wf m u = true ->
+  step_type m u k = OK u' ->
+  cl_scratch (lower_step m elem u u' k i o) <= Nat.max (local_size m u * elem) (local_size m u' * elem).
+Proof.
+  intros m elem u u' k i o Hm Hu Hk. unfold lower_step. simpl.
+  destruct (step_axis u k) as [x|] eqn:Ex; simpl; [| lia].
+  destruct (rank_weights_spec m x Hm (step_axis_in_mesh m u k u' x Hu Hk Ex)) as [pre [post [_ Ew]]].
+  unfold axis_group. rewrite Ew. unfold step_scratch.
+  fold (local_size m u). destruct k as [d y | d | s' u'' | t'']; [lia | | | discriminate].
+  - unfold all_gather_scratch. rewrite (all_gather_local_size m u d u' Hm Hu Hk).
+    simpl in Ex. injection Ex as <-. fold (local_size m u).
+    destruct (axis_size m (last_axis (fst (dim_of u d))) <=? 1); [lia |].
+    destruct (outer_count (local_shape m u) d =? 1); [lia |]. fold (local_size m u). nia.
+  - unfold all_to_all_scratch. fold (local_size m u).
+    destruct (axis_size m x <=? 1); [lia |]. destruct (_ || _); lia.
+Qed.
+
+Lemma lower_scratch_le : forall m src tgt p rep elem c, check m src tgt p = OK rep ->
+  In c (lower m elem src p) -> cl_scratch c <= Nat.max (cl_in_bytes c) (cl_out_bytes c).
+Proof.
+  intros m src tgt p rep elem c Hc Hin.
+  destruct (check_wf m src tgt p rep Hc) as [Hm _].
+  destruct (cl_op c) as [k|] eqn:Hop.
+  - destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
+      as [u [k' [u' [i [o [-> [Hst Hu]]]]]]].
+    apply (step_scratch_le m elem u u' k' i o Hm Hu Hst).
+  - destruct p as [|k0 p].
+    + destruct Hin as [<- | []]. simpl. lia.
+    + destruct (check_wf m src tgt (k0 :: p) rep Hc) as [_ [Hs _]].
+      destruct (lower_steps_steps (k0 :: p) m elem src BSrc c Hm Hs Hin)
+        as [u [k' [u' [i [o [-> _]]]]]]. discriminate.
+Qed.
+
+(** ** Live bytes *)
+
+Lemma lower_steps_sizes : forall p m elem t inb c, In c (lower_steps m elem t p inb) ->
+  exists t1 t2, In t1 (trace m t p) /\ In t2 (trace m t p)
+    /\ cl_in_bytes c = local_size m t1 * elem /\ cl_out_bytes c = local_size m t2 * elem.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hin; [destruct Hin |].
+  simpl in Hin. simpl trace. destruct (step_type m t k) as [t'|]; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - exists t, t'. repeat split; [left; reflexivity | right; apply trace_head].
+  - destruct (IH m elem t' _ c Hin) as [t1 [t2 [H1 [H2 E]]]].
+    exists t1, t2. repeat split; try (right; assumption); apply E.
+Qed.
+
+Lemma lower_sizes_le : forall m elem src p B c,
+  (forall t, In t (trace m src p) -> local_size m t <= B) -> In c (lower m elem src p) ->
+  cl_in_bytes c <= B * elem /\ cl_out_bytes c <= B * elem.
+Proof.
+  intros m elem src p B c HB Hc. destruct p as [|k p].
+  - destruct Hc as [<- | []]. simpl. pose proof (HB src (trace_head m src [])). nia.
+  - destruct (lower_steps_sizes (k :: p) m elem src BSrc c Hc) as [t1 [t2 [H1 [H2 [E1 E2]]]]].
+    rewrite E1, E2. split; apply Nat.mul_le_mono_r; apply HB; assumption.
+Qed.
+
+(** [live_bytes] is bounded by the sizes along the plan: [B] is any bound on
+    the local arrays of the execution; with the scratch of each call at most
+    the larger array it touches, by [3 * B] arrays besides source and target. *)
+Lemma live_bytes_le : forall m elem src tgt p B,
+  (forall t, In t (trace m src p) -> local_size m t <= B) ->
+  live_bytes m elem src tgt p
+  <= (local_size m src + local_size m tgt + 2 * B) * elem + scratch_bytes (lower m elem src p).
+Proof.
+  intros m elem src tgt p B HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
+  assert (Hs : cl_scratch c <= scratch_bytes (lower m elem src p))
+    by (apply in_list_max, in_map; exact Hc).
+  destruct (lower_sizes_le m elem src p B c HB Hc) as [Hi Ho].
+  unfold call_live. destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
+Qed.
+
+Lemma live_bytes_le_sizes : forall m src tgt p rep elem B, check m src tgt p = OK rep ->
+  (forall t, In t (trace m src p) -> local_size m t <= B) ->
+  live_bytes m elem src tgt p <= (local_size m src + local_size m tgt + 3 * B) * elem.
+Proof.
+  intros m src tgt p rep elem B Hc HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hin]].
+  pose proof (lower_scratch_le m src tgt p rep elem c Hc Hin) as Hs.
+  destruct (lower_sizes_le m elem src p B c HB Hin) as [Hi Ho].
+  unfold call_live. destruct (in_workspace (cl_in c)), (in_workspace (cl_out c)); nia.
+Qed.
+
+Theorem lower_live_bytes : forall m src tgt p rep elem, check m src tgt p = OK rep ->
+  (forall c, In c (lower m elem src p) ->
+     call_live (local_size m src * elem) (local_size m tgt * elem) c <= live_bytes m elem src tgt p)
+  /\ live_bytes m elem src tgt p
+     <= (local_size m src + local_size m tgt + 2 * rp_peak rep) * elem
+        + scratch_bytes (lower m elem src p)
+  /\ live_bytes m elem src tgt p <= (local_size m src + local_size m tgt + 3 * rp_peak rep) * elem.
+Proof.
+  intros m src tgt p rep elem Hc.
+  assert (HB : forall t, In t (trace m src p) -> local_size m t <= rp_peak rep).
+  { intros t Ht. rewrite (check_peak m src tgt p rep Hc). apply in_list_max, in_map, Ht. }
+  split; [| split].
+  - intros c Hin. unfold live_bytes. apply in_list_max, in_map, Hin.
+  - apply live_bytes_le, HB.
+  - apply (live_bytes_le_sizes m src tgt p rep elem _ Hc HB).
+Qed.
+
+(** ** The workspace is exactly what the calls use *)
+
+(** Every workspace array a call reads was written by a call of the list,
+    with the size it is read at. *)
+Definition reads_written (cs : list call) : Prop :=
+  forall c, In c cs -> in_workspace (cl_in c) = true ->
+  exists c', In c' cs /\ cl_out c' = cl_in c /\ cl_out_bytes c' = cl_in_bytes c.
+
+Lemma lower_steps_reads : forall p m elem t inb c, In c (lower_steps m elem t p inb) ->
+  (cl_in c = inb /\ cl_in_bytes c = local_size m t * elem)
+  \/ exists c', In c' (lower_steps m elem t p inb) /\ cl_out c' = cl_in c
+               /\ cl_out_bytes c' = cl_in_bytes c.
+Proof.
+  induction p as [|k p IH]; intros m elem t inb c Hin; [destruct Hin |].
+  simpl in Hin |- *. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin]; [left; split; reflexivity |].
+  right. destruct (IH m elem t' _ c Hin) as [[E1 E2] | [c' [H1 H2]]].
+  - eexists. split; [left; reflexivity |]. simpl. rewrite E1, E2. split; reflexivity.
+  - exists c'. split; [right |]; assumption.
+Qed.
+
+Lemma lower_reads_written : forall m elem src p, reads_written (lower m elem src p).
+Proof.
+  intros m elem src [|k p] c Hin Hw.
+  - destruct Hin as [<- | []]. discriminate.
+  - destruct (lower_steps_reads (k :: p) m elem src BSrc c Hin) as [[E _] | H].
+    + rewrite E in Hw. discriminate.
+    + exact H.
+Qed.
+
+Lemma written_le : forall b cs c, In c cs -> cl_out c = b ->
+  cl_out_bytes c <= list_max (map (written_bytes b) cs).
+Proof.
+  intros b cs c Hin E. replace (cl_out_bytes c) with (written_bytes b c)
+    by (unfold written_bytes; rewrite E, buffer_eqb_refl; reflexivity).
+  apply in_list_max, in_map, Hin.
+Qed.
+
+(** A part of the workspace that is not empty is as large as some call's use. *)
+Lemma written_attained : forall b cs, list_max (map (written_bytes b) cs) = 0
+  \/ exists c, In c cs /\ cl_out c = b /\ cl_out_bytes c = list_max (map (written_bytes b) cs).
+Proof.
+  intros b cs. destruct (list_max_attained (map (written_bytes b) cs)) as [E | H]; [left; exact E |].
+  destruct (Nat.eq_dec (list_max (map (written_bytes b) cs)) 0) as [E | Hne]; [left; exact E |].
+  right. apply in_map_iff in H. destruct H as [c [E Hc]]. exists c. split; [exact Hc |].
+  unfold written_bytes in E. destruct (buffer_eqb (cl_out c) b) eqn:Eb.
+  - apply buffer_eqb_eq in Eb. split; assumption.
+  - exfalso. apply Hne. symmetry. exact E.
+Qed.
+
+Lemma workspace_exact : forall cs, reads_written cs ->
+  workspace_bytes cs = list_max (map (call_extent cs) cs).
+Proof.
+  intros cs Hrw. unfold workspace_bytes, scratch_offset, pong_offset.
+  set (P := ping_bytes cs). set (Q := pong_bytes cs). set (S := scratch_bytes cs).
+  assert (Htouch : forall c b n, In c cs -> in_workspace b = true ->
+            (exists c', In c' cs /\ cl_out c' = b /\ cl_out_bytes c' = n) ->
+            work_offset cs b + n <= P + Q).
+  { intros c b n _ Hb [c' [Hc' [Eb En]]]. rewrite <- En.
+    destruct b; try discriminate; simpl; unfold pong_offset; fold P.
+    - pose proof (written_le BPing cs c' Hc' Eb). fold (ping_bytes cs) in H. fold P in H. lia.
+    - pose proof (written_le BPong cs c' Hc' Eb). fold (pong_bytes cs) in H. fold Q in H. lia. }
+  apply Nat.le_antisymm.
+  - destruct (Nat.eq_dec S 0) as [HS | HS].
+    + destruct (written_attained BPong cs) as [HQ | [c [Hc [Eb En]]]].
+      * destruct (written_attained BPing cs) as [HP | [c [Hc [Eb En]]]].
+        -- fold (ping_bytes cs) (pong_bytes cs) in *. fold P Q in HP, HQ. lia.
+        -- transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+           fold (ping_bytes cs) (pong_bytes cs) in *. fold P Q in HQ, En.
+           unfold call_extent. rewrite Eb. simpl. lia.
+      * transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+        fold (pong_bytes cs) in *. fold Q in En.
+        unfold call_extent. rewrite Eb. simpl. unfold pong_offset. fold P. lia.
+    + destruct (list_max_attained (map cl_scratch cs)) as [E | Hin];
+        [fold (scratch_bytes cs) in E; fold S in E; contradiction |].
+      apply in_map_iff in Hin. destruct Hin as [c [Ec Hc]].
+      transitivity (call_extent cs c); [| apply in_list_max, in_map, Hc].
+      fold (scratch_bytes cs) in Ec. fold S in Ec. unfold call_extent, scratch_offset.
+      fold P Q. rewrite Ec. destruct (S =? 0) eqn:E; [apply Nat.eqb_eq in E; lia | lia].
+  - apply list_max_le, Forall_forall. intros n Hn. apply in_map_iff in Hn.
+    destruct Hn as [c [<- Hc]]. unfold call_extent, scratch_offset. fold P Q.
+    assert (Hs : cl_scratch c <= S) by (apply in_list_max, in_map, Hc).
+    assert (Hin : (if in_workspace (cl_in c) then work_offset cs (cl_in c) + cl_in_bytes c else 0)
+                  <= P + Q).
+    { destruct (in_workspace (cl_in c)) eqn:W; [| lia].
+      apply (Htouch c); [exact Hc | exact W | apply Hrw; assumption]. }
+    assert (Hout : (if in_workspace (cl_out c) then work_offset cs (cl_out c) + cl_out_bytes c else 0)
+                   <= P + Q).
+    { destruct (in_workspace (cl_out c)) eqn:W; [| lia].
+      apply (Htouch c); [exact Hc | exact W | exists c; auto]. }
+    destruct (cl_scratch c =? 0); lia.
+Qed.
+
+(** The workspace the header asks for is the furthest byte of it some call uses. *)
+Theorem lower_workspace_exact : forall m elem src p,
+  let cs := lower m elem src p in
+  workspace_bytes cs = list_max (map (call_extent cs) cs).
+Proof. intros m elem src p cs. apply workspace_exact, lower_reads_written. Qed.
+
+(** ** A plan with a strategy *)
+
+Lemma run_program_exec : forall S T sp rep elem A (st other : state A), xcheck S T sp = OK rep ->
+  run_program (lower_splan elem S T sp) (initial_buffers st other) BDst = xexec S T sp st.
+Proof.
+  intros S T [rf p|] rep elem A st other H; simpl in H |- *.
+  - destruct (even_problem S T); [| discriminate]. destruct (refine_ok (ly_m S) rf); [| discriminate].
+    destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
+    apply (lower_correct _ elem _ _ p A st other (run_type_check _ _ _ _ _ Hc)).
+  - reflexivity.
+Qed.
+
+(** Whatever the strategy, the lowered program of a checked plan leaves
+    every rank's target box in its destination and keeps its source. *)
+Theorem lower_splan_correct : forall S T sp rep elem, xcheck S T sp = OK rep ->
+  forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+  let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+  pl_holds T g (bs BDst) /\ bs BSrc = st.
+Proof.
+  intros S T sp rep elem H A g st other Hst bs. split.
+  - unfold bs. rewrite (run_program_exec S T sp rep elem A st other H).
+    eapply xcheck_correct; eassumption.
+  - unfold bs. destruct sp as [rf p|]; simpl; [| reflexivity].
+    rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
+Qed.
+
+(** ** Live bytes and the workspace *)
+
+(** What a rank holds alive never exceeds what it allocates: its source,
+    its destination and the workspace. *)
+Theorem live_bytes_le_allocated : forall m elem src tgt p,
+  live_bytes m elem src tgt p
+  <= local_size m src * elem + local_size m tgt * elem + workspace_bytes (lower m elem src p).
+Proof.
+  intros m elem src tgt p. set (cs := lower m elem src p).
+  unfold live_bytes. fold cs. apply list_max_le, Forall_forall.
+  intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
+  assert (Hs : cl_scratch c <= scratch_bytes cs) by (apply in_list_max, in_map, Hc).
+  assert (Hsize : forall b n, (b = cl_in c /\ n = cl_in_bytes c \/ b = cl_out c /\ n = cl_out_bytes c) ->
+            in_workspace b = true -> n <= list_max (map (written_bytes b) cs)).
+  { intros b n' [[-> ->] | [-> ->]] Hw.
+    - destruct (lower_reads_written m elem src p c Hc Hw) as [c' [Hc' [Eo Eb]]].
+      rewrite <- Eb. apply (written_le _ cs c' Hc' Eo).
+    - apply (written_le _ cs c Hc eq_refl). }
+  set (share := fun b => (if buffer_eqb b BPing then ping_bytes cs else 0)
+                         + (if buffer_eqb b BPong then pong_bytes cs else 0)).
+  assert (HI : (if in_workspace (cl_in c) then cl_in_bytes c else 0) <= share (cl_in c)).
+  { unfold share. destruct (cl_in c) eqn:E; simpl; try lia;
+      try rewrite Nat.add_0_r; apply Hsize; auto. }
+  assert (HO : (if in_workspace (cl_out c) then cl_out_bytes c else 0) <= share (cl_out c)).
+  { unfold share. destruct (cl_out c) eqn:E; simpl; try lia;
+      try rewrite Nat.add_0_r; apply Hsize; auto. }
+  assert (Hsum : share (cl_in c) + share (cl_out c) <= ping_bytes cs + pong_bytes cs).
+  { destruct (lower_buffers m elem src p c Hc) as [_ Hio]. unfold share.
+    destruct (cl_in c), (cl_out c); simpl; lia || congruence. }
+  unfold call_live, workspace_bytes, scratch_offset. lia.
+Qed.

@@ -1,0 +1,134 @@
+/* redist: plan and run a redistribution at run time, from C, C++ or any
+ * language with a C foreign-function interface.
+ *
+ * Planning is the extracted, verified Coq planner (the one `redist plan`
+ * runs), embedded in libredist_plan together with OCaml's runtime; running is
+ * the MPI runtime's collectives driven by the plan interpreter
+ * (redist/interpreter.hpp).  Link with mpicc and `pkg-config --cflags --libs
+ * redist_plan` (the static libredist_plan.a, libredist_mpi.a and
+ * libredist_common.a with -lstdc++ -lm -ldl), or load libredist_plan.so
+ * (everything inside) from a foreign-function interface.
+ *
+ * Errors: every fallible call returns an int code, REDIST_OK (0) on success,
+ * and writes one line naming what is wrong into err (errlen bytes, always
+ * NUL-terminated when errlen > 0; err may be NULL when errlen is 0).
+ *
+ * Global state and threads: the first redist_plan_create or _check starts OCaml's
+ * runtime once for the process (it is never stopped; the SIGSEGV handler and
+ * alternate signal stack it would install are put back as they were).  Every call that
+ * enters OCaml (redist_plan_create*, redist_plan_check, the box queries,
+ * redist_plan_free) holds one process-wide mutex, so they may be called
+ * from any thread, one at a time in effect.  A plan is immutable after
+ * creation: its queries may be called from any thread concurrently.
+ * redist_exec_run takes no lock and calls no OCaml code; an executor is
+ * used by one thread at a time, with MPI's own rules for threads.
+ */
+#ifndef REDIST_REDIST_H
+#define REDIST_REDIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* From C++: <mpi.h> without the deprecated MPI C++ bindings (as the
+ * runtime's redist/mpi_c.hpp), which need a library of their own. */
+#if defined(__cplusplus) && !defined(OMPI_SKIP_MPICXX)
+#define OMPI_SKIP_MPICXX 1
+#endif
+#if defined(__cplusplus) && !defined(MPICH_SKIP_MPICXX)
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes: those of the `redist` command line, and the runtime's. */
+enum {
+  REDIST_OK = 0,
+  REDIST_ERR_REJECTED = 1,  /* redist_plan_check: the verified checker rejects the plan */
+  REDIST_ERR_BAD_INPUT = 2, /* syntax, ill-formed mesh or types, limits, bad arguments */
+  REDIST_ERR_INTERNAL = 3,  /* a bug: please report it */
+  REDIST_ERR_RUNTIME = 4    /* the runtime refused or MPI failed (message names the runtime's error) */
+};
+
+typedef struct redist_plan redist_plan_t;
+typedef struct redist_exec redist_exec_t;
+
+/* Plans the redistribution of the array of type `from` to type `to` on the
+ * mesh, in the command line's notation (codegen/README.md), e.g. mesh
+ * "{x:2, y:4}", from "[16{x}32, 64{y}256]", to "[8{y}32, 128{x}256]"; as
+ * `redist plan` does, with its default strategy (auto: the collectives or
+ * the direct exchange, whichever the busiest rank receives less by; uneven
+ * layouts by the exchange).  dtype: "f32", "bf16", ... or NULL (the types'
+ * prefix, else f32).  At most 8 dimensions and 8 mesh axes (the runtime's
+ * limits).  On success *out is a new plan to free with redist_plan_free. */
+int redist_plan_create(const char* mesh, const char* from, const char* to, const char* dtype,
+                       redist_plan_t** out, char* err, size_t errlen);
+/* The same between two placed meshes of one world (`redist plan --from-mesh
+ * MESH --to-mesh TO_MESH`, e.g. "{x:4} @ 4" on world ranks 4..7; TO_MESH NULL:
+ * one mesh, MESH) and with a strategy: "collectives", "exchange", "auto"
+ * or NULL (auto). */
+int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                            const char* dtype, const char* strategy, redist_plan_t** out, char* err,
+                            size_t errlen);
+/* A plan of one's own in plan-file syntax (`redist check --plan`: refine
+ * lines, one collective per line, or the one line `exchange`), checked by the
+ * verified checker; a plan it rejects is code 1 with the line of the first
+ * failing step and why.  An accepted plan is queried and run as any other. */
+int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
+                      const char* plan_text, redist_plan_t** out, char* err, size_t errlen);
+void redist_plan_free(redist_plan_t* plan);
+
+/* Queries.  Strings belong to the plan and live as long as it.  A NULL
+ * plan answers 0 or NULL. */
+int redist_plan_devices(const redist_plan_t* plan);          /* world ranks 0..devices-1 take part */
+int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dimensions */
+int redist_plan_by_exchange(const redist_plan_t* plan);      /* 1: the direct exchange, 0: collectives */
+size_t redist_plan_elem_bytes(const redist_plan_t* plan);
+size_t redist_plan_num_steps(const redist_plan_t* plan);
+const char* redist_plan_step_text(const redist_plan_t* plan, size_t i); /* NULL past the end */
+const char* redist_plan_text(const redist_plan_t* plan);     /* what `redist plan` prints */
+const char* redist_plan_json(const redist_plan_t* plan);     /* `redist plan --json`: schema redist/1 */
+const char* redist_plan_guarantees(const redist_plan_t* plan); /* "theorem: statement" lines */
+uint64_t redist_plan_src_bytes(const redist_plan_t* plan);   /* the largest rank's source array */
+uint64_t redist_plan_dst_bytes(const redist_plan_t* plan);   /* the largest rank's target array */
+uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest local array along the plan */
+uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan); /* what redist_exec_run needs */
+uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
+uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no plan's busiest rank receives less */
+
+/* The box of the global array that world rank `rank` holds in the source
+ * (target) layout: offset[d] its corner, extent[d] its size, for d < ndim
+ * (arrays of at least ndim entries); all extents 0 for a rank outside the
+ * layout's mesh (any rank >= 0 may be asked).  Its local array is the box row-major: the product of the
+ * extents times redist_plan_elem_bytes bytes (uneven layouts: per rank). */
+int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
+                        size_t errlen);
+int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
+                        size_t errlen);
+
+/* Binds the plan to a communicator (the world: redist_plan_devices(plan)
+ * ranks for the collectives, at least that many for the exchange; mesh
+ * ranks row-major, the first axis most significant): duplicates it and
+ * creates the plan's group communicators or the exchange's messages.
+ * Collective over comm.  The plan must outlive the executor. */
+int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen);
+/* Moves this rank's source box (src) to its target box (dst) using
+ * workspace (at least redist_plan_workspace_bytes; 0 for the exchange).  A
+ * rank outside the source (target) mesh passes NULL and 0 for src (dst).  Collective over the
+ * bound communicator; a buffer too short on any rank fails on every rank.
+ * No allocation on success.  Call before MPI_Finalize. */
+int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                    void* workspace, size_t workspace_bytes, char* err, size_t errlen);
+void redist_exec_free(redist_exec_t* exec); /* before MPI_Finalize */
+
+/* redist_plan_bind, redist_exec_run and redist_exec_free in one call. */
+int redist_plan_execute(const redist_plan_t* plan, MPI_Comm comm, const void* src, size_t src_bytes, void* dst,
+                        size_t dst_bytes, void* workspace, size_t workspace_bytes, char* err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REDIST_REDIST_H */

@@ -1,0 +1,369 @@
+// The C ABI (redist/redist.h): OCaml's runtime, started once, runs the
+// verified planner (codegen/capi/redist_plan_ocaml.ml, linked into this
+// library as one object); the plan's lowering is copied into a PlanProgram
+// that the interpreter runs, or into the arguments of the runtime's
+// Exchange, so that binding and running never enter OCaml.
+#include "redist/redist.h"
+
+#include <cstdio>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <signal.h>
+
+#include "redist/exchange.hpp"
+#include "redist/interpreter.hpp"
+#include "redist/placed.hpp"
+
+extern "C" {
+#include <caml/alloc.h>
+#include <caml/callback.h>
+#include <caml/memory.h>
+#include <caml/mlvalues.h>
+}
+
+// A plan by the direct exchange: Exchange::create's arguments.
+struct ExchangeSpec {
+  redist::PlacedMesh source, target;
+  redist::BlockLayout source_layout, target_layout;
+  std::size_t elem_bytes = 0;
+};
+
+struct redist_plan {
+  bool by_exchange = false;
+  redist::PlanProgram program;  // by the collectives
+  ExchangeSpec exchange;        // by the exchange
+  std::string text;
+  std::string json;
+  std::string guarantees;
+  std::vector<std::string> step_texts;
+  int devices = 0;
+  int ndim = 0;
+  std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
+                lower_bound_recv_bytes = 0;
+  std::size_t elem_bytes = 0;
+  value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
+};
+
+struct redist_exec {
+  bool by_exchange = false;
+  redist::PlanInterpreter interpreter;
+  redist::Exchange exchange;
+};
+
+namespace {
+
+// OCaml's runtime is single-threaded: every entry into it holds this lock.
+std::mutex ocaml_lock;
+
+int fail(char* err, std::size_t errlen, int code, const std::string& message) {
+  if (err != nullptr && errlen > 0) std::snprintf(err, errlen, "%s", message.c_str());
+  return code;
+}
+
+// The caller's misuse is bad input; MPI failures and other ranks' errors
+// are the runtime's.
+int runtime_failure(char* err, std::size_t errlen, const redist::Status& st) {
+  const bool theirs = st.code() == redist::Errc::backend_error || st.code() == redist::Errc::remote_error;
+  return fail(err, errlen, theirs ? REDIST_ERR_RUNTIME : REDIST_ERR_BAD_INPUT,
+              std::string(redist::errc_name(st.code())) + ": " + st.message());
+}
+
+// Under ocaml_lock.
+const value* ocaml_function(const char* name) {
+  static bool started = false;
+  if (!started) {
+    static char program_name[] = "libredist_plan";
+    static char* argv[] = {program_name, nullptr};
+    // OCaml's runtime takes SIGSEGV (and an alternate signal stack) to turn
+    // a stack overflow into an exception; the host program's own handler
+    // (MPI's, Python's, the JVM's) is put back: a library must not change
+    // the process's signal handling.  The planner's recursion is bounded
+    // by the input limits.
+    struct sigaction host_segv;
+    stack_t host_stack;
+    sigaction(SIGSEGV, nullptr, &host_segv);
+    sigaltstack(nullptr, &host_stack);
+    caml_startup(argv);
+    sigaction(SIGSEGV, &host_segv, nullptr);
+    sigaltstack(&host_stack, nullptr);
+    started = true;
+  }
+  return caml_named_value(name);
+}
+
+std::vector<int> int_array(value a) {
+  std::vector<int> out(Wosize_val(a));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int>(Long_val(Field(a, i)));
+  return out;
+}
+
+std::uint64_t uint_field(value v, int i) { return static_cast<std::uint64_t>(Long_val(Field(v, i))); }
+
+bool layout_of(value shape, std::size_t elem_bytes, redist::Layout* out) {
+  const std::size_t n = Wosize_val(shape);
+  if (n < 1 || n > static_cast<std::size_t>(redist::kMaxRank)) return false;
+  *out = redist::Layout{static_cast<int>(n), {}, elem_bytes};
+  for (std::size_t d = 0; d < n; ++d) out->extent[d] = static_cast<std::size_t>(Long_val(Field(shape, d)));
+  return true;
+}
+
+// Lowering.program (codegen/capi/lowering.ml), field by field.  Reads
+// only: no OCaml allocation happens while the value is held.
+bool program_of(value v, redist::PlanProgram* p) {
+  p->mesh_sizes = int_array(Field(v, 0));
+  const auto elem_bytes = static_cast<std::size_t>(Long_val(Field(v, 1)));
+  if (!layout_of(Field(v, 2), elem_bytes, &p->src_layout) || !layout_of(Field(v, 3), elem_bytes, &p->tgt_layout))
+    return false;
+  p->ping_bytes = uint_field(v, 4);
+  p->pong_bytes = uint_field(v, 5);
+  p->scratch_bytes = uint_field(v, 6);
+  const value groups = Field(v, 7);
+  for (std::size_t i = 0; i < Wosize_val(groups); ++i) {
+    const value g = Field(groups, i);
+    p->groups.push_back(redist::Group{static_cast<int>(Long_val(Field(g, 0))), static_cast<int>(Long_val(Field(g, 1)))});
+  }
+  const value steps = Field(v, 8);
+  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
+    const value s = Field(steps, i);
+    redist::PlanStep step{};
+    step.op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
+    step.group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
+    if (!layout_of(Field(s, 3), elem_bytes, &step.layout)) return false;
+    step.dim_a = static_cast<int>(Long_val(Field(s, 4)));
+    step.dim_b = static_cast<int>(Long_val(Field(s, 5)));
+    step.input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
+    step.output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
+    step.recv_from = int_array(Field(s, 8));
+    p->steps.push_back(std::move(step));
+  }
+  return true;
+}
+
+// Lowering.placed_layout into the runtime's placed mesh and block layout.
+bool placed_layout_of(value v, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
+  const std::vector<int> sizes = int_array(Field(v, 0));
+  const value extents = Field(v, 2), axes = Field(v, 3);
+  const std::size_t ndim = Wosize_val(extents);
+  if (sizes.empty() || sizes.size() > redist::kMaxRank || ndim < 1 || ndim > redist::kMaxRank) return false;
+  mesh->naxes = static_cast<int>(sizes.size());
+  for (std::size_t a = 0; a < sizes.size(); ++a) mesh->axis_size[a] = sizes[a];
+  mesh->ranks = int_array(Field(v, 1));
+  layout->ndim = static_cast<int>(ndim);
+  for (std::size_t d = 0; d < ndim; ++d) {
+    layout->extent[d] = static_cast<std::size_t>(Long_val(Field(extents, d)));
+    const std::vector<int> dim_axes = int_array(Field(axes, d));
+    if (dim_axes.size() > redist::kMaxRank) return false;
+    layout->sharding[d].count = static_cast<int>(dim_axes.size());
+    for (std::size_t k = 0; k < dim_axes.size(); ++k) layout->sharding[d].axis[k] = dim_axes[k];
+  }
+  return true;
+}
+
+// Lowering.exchange.
+bool exchange_of(value v, ExchangeSpec* x) {
+  x->elem_bytes = static_cast<std::size_t>(Long_val(Field(v, 2)));
+  return placed_layout_of(Field(v, 0), &x->source, &x->source_layout) &&
+         placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
+}
+
+// Redist_plan_ocaml.info, field by field.
+bool plan_of(value info, redist_plan* plan) {
+  const value lowered = Field(info, 0);  // Lowering.lowered: By_collectives (tag 0) or By_exchange (tag 1)
+  plan->by_exchange = Tag_val(lowered) == 1;
+  if (plan->by_exchange) {
+    if (!exchange_of(Field(lowered, 0), &plan->exchange)) return false;
+    plan->elem_bytes = plan->exchange.elem_bytes;
+  } else {
+    if (!program_of(Field(lowered, 0), &plan->program)) return false;
+    plan->elem_bytes = plan->program.src_layout.elem_bytes;
+  }
+  plan->text = String_val(Field(info, 2));
+  plan->json = String_val(Field(info, 3));
+  plan->guarantees = String_val(Field(info, 4));
+  const value texts = Field(info, 5);
+  for (std::size_t i = 0; i < Wosize_val(texts); ++i) plan->step_texts.emplace_back(String_val(Field(texts, i)));
+  plan->devices = static_cast<int>(Long_val(Field(info, 6)));
+  plan->ndim = static_cast<int>(Wosize_val(Field(info, 7)));
+  plan->src_bytes = uint_field(info, 8);
+  plan->dst_bytes = uint_field(info, 9);
+  plan->peak_bytes = uint_field(info, 10);
+  plan->workspace_bytes = uint_field(info, 11);
+  plan->recv_max_bytes = uint_field(info, 12);
+  plan->lower_bound_recv_bytes = uint_field(info, 13);
+  return true;
+}
+
+// Calls the OCaml function `name` (redist_plan_create or redist_plan_check)
+// on six strings; `last` is its strategy or plan text.
+int create(const char* name, const char* mesh, const char* to_mesh, const char* from, const char* to,
+           const char* dtype, const char* last, redist_plan_t** out, char* err, std::size_t errlen) {
+  std::lock_guard<std::mutex> guard(ocaml_lock);
+  const value* planner = ocaml_function(name);
+  if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
+  CAMLparam0();
+  CAMLlocal1(outcome);
+  CAMLlocalN(args, 6);
+  args[0] = caml_copy_string(mesh);
+  args[1] = caml_copy_string(to_mesh == nullptr ? "" : to_mesh);
+  args[2] = caml_copy_string(from);
+  args[3] = caml_copy_string(to);
+  args[4] = caml_copy_string(dtype == nullptr ? "" : dtype);
+  args[5] = caml_copy_string(last == nullptr ? "" : last);
+  // An exception result is no value for the GC: checked before it is rooted.
+  const value result = caml_callbackN_exn(*planner, 6, args);
+  if (Is_exception_result(result))
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the planner"));
+  outcome = result;
+  if (Tag_val(outcome) == 1)
+    CAMLreturnT(int, fail(err, errlen, static_cast<int>(Long_val(Field(outcome, 0))), String_val(Field(outcome, 1))));
+  auto* plan = new redist_plan;
+  if (!plan_of(Field(outcome, 0), plan)) {
+    delete plan;
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the lowering exceeds the runtime's limits"));
+  }
+  plan->problem = Field(Field(outcome, 0), 1);
+  caml_register_generational_global_root(&plan->problem);
+  *out = plan;
+  CAMLreturnT(int, REDIST_OK);
+}
+
+int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std::size_t* extent, char* err,
+        std::size_t errlen) {
+  if (plan == nullptr || offset == nullptr || extent == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: null plan, offset or extent");
+  if (rank < 0)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: rank " + std::to_string(rank) + " is negative");
+  std::lock_guard<std::mutex> guard(ocaml_lock);
+  CAMLparam0();
+  CAMLlocal1(boxes);
+  const value result = caml_callback3_exn(*ocaml_function("redist_plan_box"), plan->problem, Val_int(which), Val_int(rank));
+  if (Is_exception_result(result))
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the box query"));
+  boxes = result;
+  for (std::size_t d = 0; d < Wosize_val(boxes); ++d) {
+    offset[d] = static_cast<std::size_t>(Long_val(Field(Field(boxes, d), 0)));
+    extent[d] = static_cast<std::size_t>(Long_val(Field(Field(boxes, d), 1)));
+  }
+  CAMLreturnT(int, REDIST_OK);
+}
+
+}  // namespace
+
+extern "C" {
+
+int redist_plan_create(const char* mesh, const char* from, const char* to, const char* dtype,
+                       redist_plan_t** out, char* err, size_t errlen) {
+  return redist_plan_create_with(mesh, nullptr, from, to, dtype, nullptr, out, err, errlen);
+}
+
+int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                            const char* dtype, const char* strategy, redist_plan_t** out, char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create: null mesh, from, to or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_create", mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
+                      const char* plan_text, redist_plan_t** out, char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || plan_text == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_check: null mesh, from, to, plan_text or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_check", mesh, to_mesh, from, to, dtype, plan_text, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+void redist_plan_free(redist_plan_t* plan) {
+  if (plan == nullptr) return;
+  {
+    std::lock_guard<std::mutex> guard(ocaml_lock);
+    caml_remove_generational_global_root(&plan->problem);
+  }
+  delete plan;
+}
+
+// Queries of a null plan answer 0 or NULL.
+int redist_plan_devices(const redist_plan_t* plan) { return plan ? plan->devices : 0; }
+int redist_plan_ndim(const redist_plan_t* plan) { return plan ? plan->ndim : 0; }
+int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? plan->by_exchange : 0; }
+size_t redist_plan_elem_bytes(const redist_plan_t* plan) { return plan ? plan->elem_bytes : 0; }
+size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan ? plan->step_texts.size() : 0; }
+const char* redist_plan_step_text(const redist_plan_t* plan, size_t i) {
+  return plan && i < plan->step_texts.size() ? plan->step_texts[i].c_str() : nullptr;
+}
+const char* redist_plan_text(const redist_plan_t* plan) { return plan ? plan->text.c_str() : nullptr; }
+const char* redist_plan_json(const redist_plan_t* plan) { return plan ? plan->json.c_str() : nullptr; }
+const char* redist_plan_guarantees(const redist_plan_t* plan) { return plan ? plan->guarantees.c_str() : nullptr; }
+uint64_t redist_plan_src_bytes(const redist_plan_t* plan) { return plan ? plan->src_bytes : 0; }
+uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan ? plan->dst_bytes : 0; }
+uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan->peak_bytes : 0; }
+uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
+uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
+uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
+  return plan ? plan->lower_bound_recv_bytes : 0;
+}
+
+int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
+                        size_t errlen) {
+  return box(plan, 0, rank, offset, extent, err, errlen);
+}
+int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
+                        size_t errlen) {
+  return box(plan, 1, rank, offset, extent, err, errlen);
+}
+
+int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {
+  if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_bind: null plan or out");
+  *out = nullptr;
+  try {
+    auto* exec = new redist_exec;
+    exec->by_exchange = plan->by_exchange;
+    const ExchangeSpec& x = plan->exchange;
+    redist::Status st =
+        plan->by_exchange
+            ? redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
+                                       &exec->exchange)
+            : redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter);
+    if (!st.ok()) {
+      delete exec;
+      return runtime_failure(err, errlen, st);
+    }
+    *out = exec;
+    return REDIST_OK;
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                    void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
+  if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
+  // The exchange needs no workspace.
+  redist::Status st = exec->by_exchange
+                          ? exec->exchange.run(src, src_bytes, dst, dst_bytes)
+                          : exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+  return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
+}
+
+void redist_exec_free(redist_exec_t* exec) { delete exec; }
+
+int redist_plan_execute(const redist_plan_t* plan, MPI_Comm comm, const void* src, size_t src_bytes, void* dst,
+                        size_t dst_bytes, void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
+  redist_exec_t* exec = nullptr;
+  if (int rc = redist_plan_bind(plan, comm, &exec, err, errlen); rc != REDIST_OK) return rc;
+  const int rc = redist_exec_run(exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, err, errlen);
+  redist_exec_free(exec);
+  return rc;
+}
+
+}  // extern "C"

@@ -1,0 +1,195 @@
+// The plan interpreter against generated headers: for each problem of
+// problems.inc (written by tests/capi/differential.sh, one header each from
+// `redist gen`), on the first kDevices ranks of MPI_COMM_WORLD, the header's
+// run() and redist_plan_execute (planned at run time through redist.h) run
+// on the same source; their targets must be identical bytes on every rank,
+// and right (every element checked).  The C ABI's sizes must equal the
+// header's constants, and a bound executor's second run makes no
+// operator new and no malloc from this program's code (the runtime and the
+// interpreter; MPI's own are not counted: codegen/verify.hpp's counters,
+// as `redist run` uses them).  Then a few plans by the direct exchange:
+// every element right, no allocation.  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define REDIST_VERIFY_MAIN
+#include "all_problems.hpp"
+#include "verify.hpp"
+#include "redist/mpi.hpp"
+#include "boxes.h"
+#include "redist/redist.h"
+
+namespace {
+
+struct Case {
+  const char* name;
+  const char* mesh;
+  const char* from;
+  const char* to;
+  const char* dtype;
+  int devices;
+  std::size_t src_bytes, tgt_bytes, workspace_bytes;
+  redist::Status (*create_mesh)(MPI_Comm, redist::Mesh*);
+  redist::Status (*run)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
+};
+
+#define PROBLEM(n, mesh, from, to, dtype)                                                                      \
+  Case{#n, mesh, from, to, dtype, redist_gen::n::kDevices, redist_gen::n::kSrcBytes, redist_gen::n::kTgtBytes, \
+       redist_gen::n::kWorkspaceBytes, &redist_gen::n::create_mesh, &redist_gen::n::run},
+const Case kCases[] = {
+#include "problems.inc"
+};
+#undef PROBLEM
+
+// This rank's verdict on one case: empty when right.
+std::string run_case(const Case& c, MPI_Comm comm, int rank) {
+  char err[512];
+  redist_plan_t* plan = nullptr;
+  if (int rc = redist_plan_create_with(c.mesh, nullptr, c.from, c.to, c.dtype, "collectives", &plan, err, sizeof err); rc != REDIST_OK)
+    return "redist_plan_create: code " + std::to_string(rc) + ": " + err;
+  std::string why;
+  if (redist_plan_devices(plan) != c.devices || redist_plan_src_bytes(plan) != c.src_bytes ||
+      redist_plan_dst_bytes(plan) != c.tgt_bytes || redist_plan_workspace_bytes(plan) != c.workspace_bytes)
+    why = "the C ABI's devices, source, target or workspace bytes differ from the header's";
+  const int ndim = redist_plan_ndim(plan);
+  std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims], elems = 1;
+  if (redist_plan_src_box(plan, rank, src_off, src_ext, err, sizeof err) != REDIST_OK ||
+      redist_plan_tgt_box(plan, rank, dst_off, dst_ext, err, sizeof err) != REDIST_OK)
+    why = std::string("box: ") + err;
+  for (int d = 0; d < ndim; ++d) elems *= src_ext[d];
+  const std::size_t elem = c.src_bytes / elems;
+  std::vector<unsigned char> src(c.src_bytes), by_header(c.tgt_bytes, 0x5A), by_interpreter(c.tgt_bytes, 0xA5);
+  std::vector<unsigned char> workspace(c.workspace_bytes + 1);
+  walk_box(src_off, src_ext, ndim, elem, src.data(), 0);
+  redist::Mesh mesh;
+  redist::Status st = c.create_mesh(comm, &mesh);
+  if (st.ok())
+    st = c.run(mesh, src.data(), src.size(), by_header.data(), by_header.size(), workspace.data(), c.workspace_bytes);
+  if (!st.ok()) why = "the header's run: " + st.message();
+  redist_exec_t* exec = nullptr;
+  int rc = redist_plan_bind(plan, comm, &exec, err, sizeof err);
+  // The first run sets up MPI's channels; the second is counted.
+  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
+    redist_verify::news = 0;
+    redist_verify::own_mallocs = 0;
+    redist_verify::counting = repeat == 1;
+    rc = redist_exec_run(exec, src.data(), src.size(), by_interpreter.data(), by_interpreter.size(), workspace.data(),
+                         c.workspace_bytes, err, sizeof err);
+    redist_verify::counting = false;
+  }
+  redist_exec_free(exec);
+  if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
+  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
+    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
+          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
+  if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
+  if (why.empty()) {
+    const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
+    if (bad != 0) why = std::to_string(bad) + " wrong elements";
+  }
+  redist_plan_free(plan);
+  return why;
+}
+
+// Rank 0 prints "ok WHAT: GOOD" when no rank has a reason to fail, else
+// "FAIL WHAT: ..." with the first failing rank's reason.  Collective.
+void report(const std::string& reason, const std::string& what, const std::string& good) {
+  int world_rank = 0, world_size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  std::string why = reason;
+  int failed = !why.empty(), failures = 0, first = world_size;
+  int mine = failed ? world_rank : world_size;
+  MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first != world_size && first != 0 && world_rank == first) {
+    const int len = static_cast<int>(why.size());
+    MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Send(why.data(), len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+  }
+  if (world_rank != 0) return;
+  if (first != world_size && first != 0) {
+    int len = 0;
+    MPI_Recv(&len, 1, MPI_INT, first, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    why.resize(static_cast<std::size_t>(len));
+    MPI_Recv(&why[0], len, MPI_CHAR, first, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (failures == 0) std::printf("ok %s, %s\n", what.c_str(), good.c_str());
+  else std::printf("FAIL %s: %d ranks failed, rank %d: %s\n", what.c_str(), failures, first, why.c_str());
+}
+
+// Plans by the direct exchange (uneven, two meshes) on the 8 ranks of
+// MPI_COMM_WORLD: every element right, and the second run allocates nothing.
+struct ExchangeCase {
+  const char *mesh, *to_mesh, *from, *to, *dtype;
+};
+const ExchangeCase kExchangeCases[] = {
+    {"{x:2, y:4}", "{x:2, y:4}", "[{x}1000, {y}37]", "[{y}1000, {x}37]", "f32"},
+    {"{x:4}", "{y:2} @ 6", "[{x}10, 3]", "[{y}10, 3]", "i64"},
+    {"{a:2, b:2}", "{p:3} @ [6, 0, 3]", "[{a}9, {b}4]", "[{p}9, 4]", "c64"},
+};
+
+std::string run_exchange(const ExchangeCase& x, int rank) {
+  char err[512];
+  redist_plan_t* plan = nullptr;
+  if (int rc = redist_plan_create_with(x.mesh, x.to_mesh, x.from, x.to, x.dtype, "exchange", &plan, err, sizeof err);
+      rc != REDIST_OK)
+    return "redist_plan_create_with: code " + std::to_string(rc) + ": " + err;
+  const int ndim = redist_plan_ndim(plan);
+  const std::size_t elem = redist_plan_elem_bytes(plan);
+  std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims];
+  std::size_t src_bytes = elem, dst_bytes = elem;
+  (void)redist_plan_src_box(plan, rank, src_off, src_ext, err, sizeof err);
+  (void)redist_plan_tgt_box(plan, rank, dst_off, dst_ext, err, sizeof err);
+  for (int d = 0; d < ndim; ++d) src_bytes *= src_ext[d], dst_bytes *= dst_ext[d];
+  std::vector<unsigned char> src(src_bytes), dst(dst_bytes, 0xA5);
+  walk_box(src_off, src_ext, ndim, elem, src.data(), 0);
+  redist_exec_t* exec = nullptr;
+  int rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err);
+  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
+    redist_verify::news = 0;
+    redist_verify::own_mallocs = 0;
+    redist_verify::counting = repeat == 1;
+    rc = redist_exec_run(exec, src_bytes ? src.data() : nullptr, src_bytes, dst_bytes ? dst.data() : nullptr,
+                         dst_bytes, nullptr, 0, err, sizeof err);
+    redist_verify::counting = false;
+  }
+  redist_exec_free(exec);
+  std::string why;
+  if (!redist_plan_by_exchange(plan)) why = "not planned by the exchange";
+  else if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
+  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
+    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
+          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
+  else if (std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, dst.data(), 1); bad != 0)
+    why = std::to_string(bad) + " wrong elements";
+  redist_plan_free(plan);
+  return why;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int world_rank = 0, world_size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  for (const Case& c : kCases) {
+    const bool member = world_rank < c.devices;
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);
+    std::string why;
+    if (c.devices > world_size) why = "needs " + std::to_string(c.devices) + " ranks";
+    else if (member) why = run_case(c, comm, world_rank);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    report(why, std::string(c.name) + ": " + c.mesh + " " + c.from + " -> " + c.to + " " + c.dtype,
+           "identical bytes on " + std::to_string(c.devices) + " ranks, no allocation");
+  }
+  for (const ExchangeCase& x : kExchangeCases)
+    report(run_exchange(x, world_rank), std::string("exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
+           "every element right on every rank, no allocation");
+  MPI_Finalize();
+  return 0;
+}

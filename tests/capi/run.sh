@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# test-capi: the C ABI (redist/redist.h) from C programs compiled with
+# mpicc -std=c11 against the staged prefix (_build/prefix):
+#  - run_c plans at run time and runs under mpirun on 4 to 18 ranks, every
+#    element of every rank checked: the collectives, the exchange, uneven
+#    layouts, two meshes;
+#  - run_c also runs plans of one's own through redist_plan_check;
+#  - query_c: the plan's JSON and text equal `redist plan`'s, a checked
+#    plan's `redist check`'s, a rejected plan is code 1 with its message, its byte
+#    figures equal the JSON's counts times the element size;
+#  - bad input: the planner's code 2 and one line naming what is wrong;
+#    a plan bound to a communicator of the wrong size fails on every rank;
+#  - misuse_c: the host's SIGSEGV handler kept, null arguments, a rank out of range, one rank's short
+#    buffer (every rank fails, none hangs) on 6 ranks;
+#  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
+#    with one line; never another code or a crash);
+#  - threads_c: plans, box queries and frees from 4 threads at once equal
+#    the serial ones (the mutex around OCaml's runtime);
+#  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
+#  - README.md's C example is examples/capi/main.c;
+#  - the differential test (differential.sh): 50 random problems, the
+#    interpreter and the generated header give identical bytes, and a bound
+#    executor's run allocates nothing; 3 plans by the exchange (uneven, two
+#    meshes) right on 8 ranks without allocation.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+redist=_build/default/codegen/main.exe
+out=_build/capi
+mkdir -p "$out"
+CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
+for prog in run_c query_c threads_c misuse_c robust_c; do
+  # shellcheck disable=SC2046  # pkg-config prints several words
+  mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
+    { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
+done
+
+# Plans of one's own (redist_plan_check), from codegen/README.md.
+printf 'dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n' >"$out/worked.plan"
+printf 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b.1)\nall_permute([1{b}6])\n' >"$out/refine.plan"
+
+# MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY or @PLAN_FILE
+while IFS='|' read -r mesh from to dtype np to_mesh strategy; do
+  what="$mesh $from -> $to_mesh $to $dtype $strategy on $np ranks"
+  if result=$("${MPIRUN[@]}" -np "$np" "$out/run_c" "$mesh" "$from" "$to" "$dtype" "$to_mesh" "$strategy" 2>&1 </dev/null) &&
+     grep -q "^verified: " <<<"$result"; then
+    ok "run_c $what: ${result#verified: }"
+  else
+    ko "run_c $what: $result"
+  fi
+done <<EOF_PROBLEMS
+{x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|collectives
+{x:2, y:3}|[{x}6, {y}12]|[{y}6, {x}12]|f64|6|-|collectives
+{x:2, y:3}|[{x,y}12, 6]|[12, {y}6]|c128|6|-|collectives
+{a:3, b:6}|[2{a}6]|[1{b}6]|i16|18|-|collectives
+{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|bf16|8|-|collectives
+{a:2, b:2, c:2}|[{a,b}8, {c}4]|[{c}8, {b,a}4]|i8|8|-|collectives
+{x:8}|[{x}64, 3]|[64, 3]|u64|8|-|collectives
+{x:2, y:4}|[{y}8, {x}6]|[{x,y}8, 6]|f8e4m3|8|-|collectives
+{x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|auto
+{x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|exchange
+{x:4}|[{x}10, 3]|[10, {x}3]|f64|4|-|auto
+{x:2, y:3}|[{x,y}50257]|[{y}50257]|bf16|6|-|auto
+{x:2}|[{x}12, 5]|[12, {y}5]|i32|6|{y:4} @ 2|auto
+{a:2, b:2}|[{a}9, {b}4]|[{p}9, 4]|c64|7|{p:3} @ [6, 0, 3]|exchange
+{x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|@$out/worked.plan
+{a:3, b:6}|[2{a}6]|[1{b}6]|u8|18|-|@$out/refine.plan
+EOF_PROBLEMS
+
+# The C ABI's JSON and text are `redist plan`'s (a plan by the collectives
+# and one by the exchange); its figures are the JSON's.
+for q in '{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|bf16' '{x:4}|[{x}10, 3]|[10, {x}3]|f64'; do
+  IFS='|' read -r -a Q <<<"$q"
+  P=(--mesh "${Q[0]}" --from "${Q[1]}" --to "${Q[2]}" --dtype "${Q[3]}")
+  if diff <("$out/query_c" json "${Q[@]}") <("$redist" plan "${P[@]}" --json) >/dev/null; then
+    ok "redist_plan_json equals redist plan --json (${Q[*]})"
+  else
+    ko "redist_plan_json differs from redist plan --json (${Q[*]})"
+  fi
+  if diff <("$out/query_c" text "${Q[@]}") <("$redist" plan "${P[@]}") >/dev/null; then
+    ok "redist_plan_text equals redist plan (${Q[*]})"
+  else
+    ko "redist_plan_text differs from redist plan (${Q[*]})"
+  fi
+done
+Q=('{x:2, y:4}' '[16{x}32, 64{y}256]' '[8{y}32, 128{x}256]' bf16)
+# redist_plan_check: an accepted plan's JSON is `redist check --json`'s; a
+# rejected plan is code 1 with the checker's line.
+W=('{x:2, y:3}' '[3{x}6]' '[2{y}6]' f32)
+WP=(--mesh "${W[0]}" --from "${W[1]}" --to "${W[2]}" --dtype "${W[3]}")
+if diff <("$out/query_c" check-json "${W[@]}" <"$out/worked.plan") \
+        <("$redist" check "${WP[@]}" --plan "$out/worked.plan" --json) >/dev/null; then
+  ok "redist_plan_check's JSON equals redist check --json"
+else
+  ko "redist_plan_check's JSON differs from redist check --json"
+fi
+printf 'dyn_slice(0, y)\nall_permute([2{y}6])\n' >"$out/rejected.plan"
+msg=$("$out/query_c" check-json "${W[@]}" <"$out/rejected.plan"); rc=$?
+want=$("$redist" check "${WP[@]}" --plan "$out/rejected.plan" 2>&1 >/dev/null)
+if [ "$rc" -eq 1 ] && [ "$msg" = "code 1: ${want#redist: }" ]; then
+  ok "a rejected plan: code 1, ${msg#code 1: }"
+else
+  ko "a rejected plan: exit $rc, '$msg', redist check says '$want'"
+fi
+
+figures=$("$out/query_c" figures "${Q[@]}")  # the workspace: compared with the header's by differential.sh
+expected=$("$redist" plan --mesh "${Q[0]}" --from "${Q[1]}" --to "${Q[2]}" --dtype "${Q[3]}" --json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+b = p["elem_bytes"]
+print("steps %d peak %d recv_max %d lower_bound %d src %d dst %d" % (len(p["steps"]), p["peak_elems"] * b,
+      p["recv_elems_max"] * b, p["lower_bound_recv_max"] * b, p["src_elems"] * b, p["tgt_elems"] * b))
+for s in p["steps"]: print(s["text"])
+print("\n".join(p["proven"]))')
+got=$(sed -E '1s/ workspace [0-9]+$//; s/^([a-z_]+): .*/\1/' <<<"$figures")
+if [ "$got" = "$expected" ]; then
+  ok "figures, step texts and guarantees equal redist plan --json's"
+else
+  ko "figures: got $got, expected $expected"
+fi
+# Bad input: code 2, one line naming the argument and the problem.
+# MESH|FROM|TO|DTYPE|expected text
+while IFS='|' read -r mesh from to dtype want; do
+  msg=$("$out/query_c" figures "$mesh" "$from" "$to" "$dtype" 2>&1); rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$msg")" -eq 1 ] && grep -qF -- "$want" <<<"$msg"; then
+    ok "bad input refused: ${msg#code 2: }"
+  else
+    ko "bad input $mesh $from $to $dtype: exit $rc, $msg (expected code 2 and '$want')"
+  fi
+done <<'EOF_BAD'
+{x:2, y:3|[3{x}6]|[2{y}6]|f32|--mesh: column
+{x:2, y:3}|[3{x}7]|[2{y}6]|f32|--from: dim 0: stated local size 3, but the ceil block of 7 over |x| = 2 is 4
+{x:2, y:3}|[{x}6]|[7]|f32|global shapes differ
+{x:2, y:3}|[3{x}6]|[2{z}6]|f32|--to
+{x:2, y:3}|[3{x}6]|[2{y}6]|f31|--dtype
+{x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|--from has 1 dimensions but --to has 2
+{x:2}|[1,1,1,1,1,1,1,1,{x}2]|[1,1,1,1,1,1,1,1,2]|f32|the runtime handles at most 8
+{a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1}|[4]|[4]|f32|the runtime's mesh has at most 8
+EOF_BAD
+
+# A plan for 6 devices bound to 4 ranks: every rank fails with the runtime's
+# message, none hangs.
+msg=$(timeout 60 "${MPIRUN[@]}" -np 4 "$out/run_c" '{x:2, y:3}' '[3{x}6]' '[2{y}6]' f32 2>&1 </dev/null); rc=$?
+if [ "$rc" -ne 0 ] && [ "$(grep -c "code 2: " <<<"$msg")" -eq 4 ]; then
+  ok "a plan for 6 devices on 4 ranks fails on every rank: $(grep -m1 "code 2" <<<"$msg")"
+else
+  ko "a plan for 6 devices on 4 ranks: exit $rc, $msg"
+fi
+
+# Misuse on 6 ranks: 11 checks on every rank (misuse_c.c), none hangs.
+misuse_out=$(timeout 120 "${MPIRUN[@]}" -np 6 "$out/misuse_c" </dev/null 2>&1)
+if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 66 ] && ! grep -q '^FAIL' <<<"$misuse_out"; then
+  ok "misuse: the host's SIGSEGV handler kept, null arguments, unknown strategy, uneven by the collectives, null plan, negative rank, empty box outside the mesh, one rank's short dst fails on all 6 ranks, then a run works"
+else
+  ko "misuse: $(grep -v '^ok' <<<"$misuse_out" | head -c 1500)"
+fi
+
+# One property: 20,000 mutated inputs, each planned or refused with code 2
+# and one line (robust_c.c, fixed seed).
+if robust_out=$(timeout 300 "$out/robust_c" 2>&1); then ok "robust: $robust_out"
+else ko "robust: $robust_out"; fi
+
+# Planning from 4 threads at once.
+if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
+else ko "threads: $threads_out"; fi
+
+# libredist_plan.so exports the C ABI only.
+so=_build/prefix/lib/libredist_plan.so
+others=$(nm -D --defined-only "$so" | awk '$3 !~ /^redist_/ {print $3}')
+exported=$(nm -D --defined-only "$so" | awk '$3 ~ /^redist_/' | wc -l)
+if [ -z "$others" ] && [ "$exported" -gt 20 ]; then ok "libredist_plan.so exports only the $exported redist_* functions"
+else ko "libredist_plan.so exports $(head -c 300 <<<"$others")"; fi
+
+# libredist_plan.so from Python's ctypes on 6 ranks.
+ctypes_out=$(timeout 120 "${MPIRUN[@]}" -np 6 python3 tests/capi/ctypes_run.py _build/prefix/lib/libredist_plan.so \
+               </dev/null 2>&1)
+if grep -q "^ok ctypes: " <<<"$ctypes_out" && ! grep -q "^FAIL" <<<"$ctypes_out"; then
+  ok "${ctypes_out#ok }"
+else
+  ko "ctypes: $(head -c 1000 <<<"$ctypes_out")"
+fi
+
+# README.md shows examples/capi/main.c (which test-runtime-install builds
+# from the installed prefix and runs) line for line.
+missing=0
+while IFS= read -r line; do
+  if [ -n "$line" ] && ! grep -qxF -- "    $line" README.md; then missing=$((missing + 1)); fi
+done <examples/capi/main.c
+if [ "$missing" -eq 0 ]; then ok "README.md shows examples/capi/main.c as it is"
+else ko "README.md lacks $missing lines of examples/capi/main.c"; fi
+
+tests/capi/differential.sh 50 >"$out/differential.log" 2>&1
+cat "$out/differential.log"
+read -r dpass dfail < <(sed -nE 's/^test-capi-differential: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$out/differential.log")
+pass=$((pass + ${dpass:-0})) fail=$((fail + ${dfail:-1}))
+report test-capi
