@@ -216,12 +216,12 @@ let show_cmd =
   in
   let run mesh ty json =
     guard ~json ~command:"show" (fun () ->
-        let env = Problem.mesh mesh in
+        let pm = Problem.placed ~what:"--mesh" mesh in
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        let t = Front.ty_of_ast ~what:"--type" env ast in
+        let t = Front.ty_of_ast ~what:"--type" pm.env ast in
         write_output None
-          (if json then Yojson.Safe.pretty_to_string (Show.json env t) ^ "\n" else Show.render env t);
+          (if json then Yojson.Safe.pretty_to_string (Show.json pm t) ^ "\n" else Show.render pm t);
         0)
   in
   let doc = "show which block of the global array each device holds" in
@@ -283,7 +283,7 @@ let gen_cmd =
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
       `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
     @ examples
-        [ "  redist gen --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
+        [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
           "  mpicxx -std=c++17 -IPREFIX/include app.cpp PREFIX/lib/libredist_mpi.a PREFIX/lib/libredist_common.a";
           "  # PREFIX: where make install put redist, or _build/prefix of the source tree after make" ]

@@ -119,6 +119,8 @@ let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
 let make ~mesh ~from ~to_ ~dtype =
   make_placed ~meshes:(One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype
 
+let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
+
 let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
 let source_layout p = layout p.env p.src_ranks p.src
 let target_layout p = layout p.tgt_env p.tgt_ranks p.tgt

@@ -25,7 +25,12 @@ let largest env ty =
   let sizes = List.init (C.mesh_size m) (fun r -> C.box_size (box env ty (C.device_of_rank m r))) in
   List.fold_left max 0 sizes
 
-let render env (ty : C.ty) =
+(* [pm]: the mesh and the world rank of each device (position k holds mesh
+   rank k, row-major); ranks are printed as world ranks. *)
+let render (pm : Problem.placed) (ty : C.ty) =
+  let env = pm.env in
+  let ranks = Array.of_list pm.ranks in
+  let world k = ranks.(k) in
   let m = F.core_mesh env in
   let n = C.mesh_size m in
   let b = Buffer.create 1024 in
@@ -34,12 +39,13 @@ let render env (ty : C.ty) =
   if C.ty_wf m ty then
     line
       (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
-         (F.show_mesh env) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
          (F.show_shape (C.local_shape m ty)) (C.local_size m ty))
   else
     line
       (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
-         (F.show_mesh env) n (F.show_ty env ty) (F.show_shape (C.global_shape ty)) (largest env ty));
+         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+         (largest env ty));
   let sharded = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init rank Fun.id) in
   let shown = if rank <= 2 then List.init rank Fun.id else sharded in
   if sharded = [] then line "no dimension is sharded: every device holds the whole array"
@@ -56,7 +62,7 @@ let render env (ty : C.ty) =
   let rows =
     List.init n (fun r ->
         let c = C.device_of_rank m r in
-        string_of_int r :: List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) env.axes
+        string_of_int (world r) :: List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) env.axes
         @ List.map (range c) shown)
   in
   List.iter line (pad_table (header :: rows));
@@ -70,7 +76,7 @@ let render env (ty : C.ty) =
     for r = n - 1 downto 0 do
       let c = C.device_of_rank m r in
       let k = block_of c in
-      Hashtbl.replace holders k (r :: Option.value (Hashtbl.find_opt holders k) ~default:[]);
+      Hashtbl.replace holders k (world r :: Option.value (Hashtbl.find_opt holders k) ~default:[]);
       List.iteri (fun d (j, span) -> Hashtbl.replace spans (d, j) span) (List.combine k (box env ty c))
     done;
     let cell k =
@@ -94,12 +100,14 @@ let render env (ty : C.ty) =
 
 (* `show --json`: the type's shapes and, for every device, its coordinates
    (in mesh order) and the box it holds (offset and extent per dimension). *)
-let json env (ty : C.ty) =
+let json (pm : Problem.placed) (ty : C.ty) =
+  let env = pm.env in
+  let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
   let device r =
     let c = C.device_of_rank m r in
     `Assoc
-      [ ("rank", `Int r);
+      [ ("rank", `Int ranks.(r));
         ("coords", `List (List.map (fun (a : F.axis_info) -> `Int (c a.id)) env.F.axes));
         ("offset", `List (List.map (fun (lo, _) -> `Int lo) (box env ty c)));
         ("extent", `List (List.map (fun (_, ext) -> `Int ext) (box env ty c))) ]

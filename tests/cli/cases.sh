@@ -55,6 +55,8 @@ pipe_plan_check --from-mesh '{x:3} @ 2' --to-mesh '{y:5}' --from '[{x}7]' --to '
 run_stdin 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan -
 run_stdin 'all_gather(0)\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan -
 run_stdin 'exchange\nall_gather(0)\n' check "${W[@]}" --plan -
+run_stdin 'exchange\n' gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --name uneven -o /dev/null
+run_stdin 'all_gather(0)\n' gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --name uneven -o /dev/null
 # the new syntax's bad input: one line each, exit 2
 run plan --mesh '{x:8}' --from '[6000{x}50257]' --to '[50257]'
 run plan --mesh '{x:8}' --from '[{x}50257]' --to '[50257]' --strategy collectives
@@ -116,6 +118,8 @@ run show --mesh '{x:2, y:2}' --type '[4{x}8, 2{y}4]'
 run show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]'
 run show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]'
 run show --mesh '{x:3}' --type '[{x}7]' --json
+run show --mesh '{x:2, y:2} @ [3, 1, 2, 0]' --type '[{x}3, {y}5]'
+run show --mesh '{x:2} @ [1, 1]' --type '[{x}3]'
 run show --mesh '{x:2}' --type '[5]'
 
 # gen: the header's head, and its rejections

@@ -36,6 +36,7 @@ check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" 
 check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
 check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
 check_json "show, uneven with empty boxes" '' show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]' --json
+check_json "show, placed mesh" '' show --mesh '{x:3} @ 5' --type '[{x}7]' --json
 check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]' --json
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json

@@ -74,6 +74,7 @@ let bad_inputs =
     rejects "zero extent" "{x:2}" "[0]" "[0]" "global size 0";
     rejects "too many elements" "{x:2}" "[33554432, 33554432]" "[33554432, 33554432]" "2^50";
     rejects "too many devices" "{x:256, y:512}" "[2]" "[2]" "65536";
+    rejects "too many devices, product beyond 63 bits" "{x:65536, y:1125899906842623}" "[2]" "[2]" "65536";
     rejects "dtype clash" "{x:2}" "f32[2]" "i64[2]" "f32 but --to says i64";
     rejects "too many axes"
       ("{" ^ String.concat ", " (List.init 65 (Printf.sprintf "a%d:1")) ^ "}") "[2]" "[2]" "65 axes; at most 64";

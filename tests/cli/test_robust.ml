@@ -92,7 +92,7 @@ let pipeline (mesh, from, to_, plan) =
       in
       let extra_ok =
         (not (small p))
-        || (String.length (Show.render p.env p.src) > 0
+        || (String.length (Show.render (Problem.source_placed p) p.src) > 0
            &&
            match Planning.choose p with
            | Xreport.Collectives r, g -> String.length (Report.text ~title:"t" ~guarantees:g r) > 0

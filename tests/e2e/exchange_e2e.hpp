@@ -22,6 +22,7 @@ struct exchange_entry {
   std::size_t elem_bytes;
   redist::Status (*create)(MPI_Comm, redist::Exchange*);
   redist::Status (*run)(redist::Exchange&, const void*, std::size_t, void*, std::size_t);
+  const std::size_t* recv_bound;  // per world rank: the elements it must receive (the lower bound)
   const collective_plan* collectives;  // null: the problem is not even on one mesh
 };
 

@@ -2,7 +2,8 @@
 // generated problem whose world has N ranks (tables.hpp).  Each rank fills
 // its source box with a function of the global index, runs the exchange
 // (created once; no operator new during run()) and checks every element of
-// its target box; ranks outside a mesh pass null buffers for that side.  An
+// its target box and that it received exactly its proven lower bound; ranks
+// outside a mesh pass null buffers for that side.  An
 // even problem is also run by its collectives plan, checked the same way,
 // so both strategies end with identical arrays.  Rank 0 prints one line per
 // problem.
@@ -63,7 +64,7 @@ long count_wrong(int ndim, const std::size_t* lo, const std::size_t* extent, std
 void* ptr(std::vector<unsigned char>& v) { return v.empty() ? nullptr : v.data(); }
 
 // "" or what failed on this rank.
-std::string check_exchange(const exchange_entry& e) {
+std::string check_exchange(const exchange_entry& e, int me) {
   redist::Exchange ex;
   if (redist::Status st = e.create(MPI_COMM_WORLD, &ex); !st.ok()) return "create: " + st.message();
   const redist::Box &sb = ex.source_box(), &tb = ex.target_box();
@@ -79,7 +80,12 @@ std::string check_exchange(const exchange_entry& e) {
   if (!st.ok()) return "run: " + st.message();
   if (g_news != 0) return "run() called operator new " + std::to_string(g_news) + " times";
   long wrong = count_wrong(tb.ndim, tb.lo, text, e.elem_bytes, dst);
-  return wrong == 0 ? "" : std::to_string(wrong) + " wrong target elements (exchange)";
+  if (wrong != 0) return std::to_string(wrong) + " wrong target elements (exchange)";
+  std::size_t received = 0;
+  for (const redist::Exchange::Peer& peer : ex.receives()) received += peer.elements;
+  if (received != e.recv_bound[me])
+    return "received " + std::to_string(received) + " elements, the lower bound is " + std::to_string(e.recv_bound[me]);
+  return "";
 }
 
 std::string check_collectives(const exchange_entry& e, int me) {
@@ -117,7 +123,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < t.count; ++i) {
       const exchange_entry& e = t.entries[i];
       if (e.world != size) continue;
-      std::string why = check_exchange(e);
+      std::string why = check_exchange(e, me);
       if (why.empty() && e.collectives) why = check_collectives(e, me);
       // A problem passes when it passes on every rank.
       int bad = why.empty() ? 0 : 1, any = 0;

@@ -46,6 +46,9 @@ let () =
       Hashtbl.replace worlds world (1 + Option.value (Hashtbl.find_opt worlds world) ~default:0);
       add "";
       add "#include \"%s.hpp\"  // %s" x (describe d);
+      let src = Problem.source_layout p and tgt = Problem.target_layout p in
+      add "static const std::size_t %s_bound[] = {%s};  // recv_lower_bound per world rank" x
+        (String.concat ", " (List.init world (fun r -> string_of_int (Redist_core.recv_lower_bound src tgt r))));
       add "static redist::Status %s_run(redist::Exchange& ex, const void* s, std::size_t sb, void* d, std::size_t db) {" x;
       add "  using T = redist_gen::%s::value_type;" x;
       add "  return redist_gen::%s::run(ex, static_cast<const T*>(s), sb, static_cast<T*>(d), db);" x;
@@ -64,8 +67,8 @@ let () =
         end
       in
       entries :=
-        Printf.sprintf "{\"%s\", %d, redist_gen::%s::kElemBytes, &redist_gen::%s::create_exchange, &%s_run, %s}"
-          (String.escaped (describe d)) world x x x collectives
+        Printf.sprintf "{\"%s\", %d, redist_gen::%s::kElemBytes, &redist_gen::%s::create_exchange, &%s_run, %s_bound, %s}"
+          (String.escaped (describe d)) world x x x x collectives
         :: !entries
     done;
     add "";
