@@ -40,6 +40,26 @@ count_alcotest() {
   pass=$((pass + run - failed)) fail=$((fail + failed))
 }
 
+# run_per_world EXE SIZES OUT: runs EXE under mpirun once per line "WORLD
+# EXPECTED" of SIZES (logs in OUT/npWORLD.log), prints its ok/FAIL lines and
+# adds to good/bad; a crashed or hung mpirun loses the lines of its remaining
+# problems, which count as failed (expected minus ok lines).
+run_per_world() {
+  local exe=$1 sizes=$2 out=$3 world expected log rc ok
+  while read -r world expected; do
+    log=$out/np$world.log
+    timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$world" "$exe" </dev/null >"$log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL) ' "$log"
+    ok=$(grep -c '^ok ' "$log")
+    good=$((good + ok))
+    bad=$((bad + expected - ok))
+    if [ "$ok" -ne "$expected" ]; then
+      echo "FAIL  np $world: $ok of $expected problems passed (mpirun exit $rc)"; grep -vE '^(ok|FAIL) ' "$log" | head -5
+    fi
+  done <"$sizes"
+}
+
 # runtime_flags --cflags|--libs: compiler or linker flags for a program
 # against the runtime that `make runtime` stages in _build/prefix, from its
 # pkg-config file (scripts run from the repository root).

@@ -27,19 +27,7 @@ done
 "${CXX[@]}" tests/e2e/exchange_e2e_main.cpp "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
   { head -20 "$out/link.log"; fail_all "the driver does not link"; }
 
-# A crashed or hung mpirun loses its remaining problems: they count as failed.
 good=0 bad=0
-while read -r world expected; do
-  log=$out/np$world.log
-  timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$world" "$out/e2e.exe" </dev/null >"$log" 2>&1
-  rc=$?
-  grep -E '^(ok|FAIL) ' "$log"
-  ok=$(grep -c '^ok ' "$log")
-  good=$((good + ok))
-  bad=$((bad + expected - ok))
-  if [ "$ok" -ne "$expected" ]; then
-    echo "FAIL  np $world: $ok of $expected problems passed (mpirun exit $rc)"; grep -vE '^(ok|FAIL) ' "$log" | head -5
-  fi
-done <"$out/sizes.txt"
+run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out"
 if [ "$bad" -eq 0 ]; then ok "$good of $count random exchange problems"; else ko "$bad of $count random exchange problems"; fi
 report "$suite" "property: $count random exchange problems (uneven, cross-mesh, even by both strategies), $good passed, $bad failed"

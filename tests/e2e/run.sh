@@ -32,21 +32,8 @@ compiled=$(date +%s%N)
 secs() { printf '%d.%d' $(($1 / 1000000000)) $(($1 / 100000000 % 10)); }
 echo "e2e: ${#objs[@]} translation units compiled and linked in $(secs $((compiled - start))) s"
 
-# A crashed or hung mpirun loses the lines of its remaining problems: they
-# count as failed (expected minus ok lines).
 good=0 bad=0
-while read -r devices expected; do
-  log=$out/np$devices.log
-  timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$devices" "$out/e2e.exe" </dev/null >"$log" 2>&1
-  rc=$?
-  grep -E '^(ok|FAIL) ' "$log"
-  ok=$(grep -c '^ok ' "$log")
-  good=$((good + ok))
-  bad=$((bad + expected - ok))
-  if [ "$ok" -ne "$expected" ]; then
-    echo "FAIL  np $devices: $ok of $expected problems passed (mpirun exit $rc)"; grep -vE '^(ok|FAIL) ' "$log" | head -5
-  fi
-done <"$out/sizes.txt"
+run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out"
 echo "e2e: ran in $(secs $(($(date +%s%N) - compiled))) s"
 # One property (every random problem ends with every target box correct):
 # one test, its case count beside it.
