@@ -10,17 +10,7 @@ let prod = List.fold_left ( * ) 1
 (* ---- problems ---------------------------------------------------------- *)
 
 (* Up to 3 axes and 16 devices, names drawn from 0..5. *)
-let gen_mesh =
-  let open QCheck.Gen in
-  int_range 1 3 >>= fun n ->
-  shuffle_l (List.init 6 Fun.id) >>= fun names ->
-  let rec go i devices acc =
-    if i = n then return (List.rev acc)
-    else
-      let fits = List.filter (fun s -> devices * s <= 16) [ 1; 2; 2; 3; 4; 5 ] in
-      oneofl fits >>= fun s -> go (i + 1) (devices * s) ((List.nth names i, s) :: acc)
-  in
-  go 0 1 []
+let gen_mesh = Mesh_gen.mesh ~max_axes:3 ~names:6 ~max_devices:16 ~sizes:[ 1; 2; 2; 3; 4; 5 ]
 
 (* Contiguous at a random first rank, or a permuted list of distinct ranks. *)
 let gen_placed m =

@@ -29,17 +29,7 @@ let size_of m xs = List.fold_left (fun p x -> p * List.assoc x m) 1 xs
 
 (* Up to 6 axes and 64 devices, sizes with factors 2, 3 and 5 (size 1 too);
    axis names drawn from 0..11 so that they are neither dense nor ordered. *)
-let gen_mesh =
-  let open QCheck.Gen in
-  int_range 1 6 >>= fun n ->
-  shuffle_l (List.init 12 Fun.id) >>= fun names ->
-  let rec go i devices acc =
-    if i = n then return (List.rev acc)
-    else
-      let fits = List.filter (fun s -> devices * s <= 64) [ 1; 2; 2; 2; 3; 3; 4; 5; 6; 8 ] in
-      oneofl fits >>= fun s -> go (i + 1) (devices * s) ((List.nth names i, s) :: acc)
-  in
-  go 0 1 []
+let gen_mesh = Mesh_gen.mesh ~max_axes:6 ~names:12 ~max_devices:64 ~sizes:[ 1; 2; 2; 2; 3; 3; 4; 5; 6; 8 ]
 
 (* Each mesh axis goes to one dimension or to none; dimensions list their
    axes in a random order. *)

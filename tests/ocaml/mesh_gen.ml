@@ -1,0 +1,16 @@
+(* Random meshes for the QCheck properties: [mesh ~max_axes ~names
+   ~max_devices ~sizes] has 1 to [max_axes] axes named by distinct numbers
+   drawn from 0 .. [names]-1 (neither dense nor ordered), each size drawn
+   from [sizes] (repeats weight a size) among those that keep the device
+   count within [max_devices]. *)
+let mesh ~max_axes ~names ~max_devices ~sizes =
+  let open QCheck.Gen in
+  int_range 1 max_axes >>= fun n ->
+  shuffle_l (List.init names Fun.id) >>= fun names ->
+  let rec go i devices acc =
+    if i = n then return (List.rev acc)
+    else
+      let fits = List.filter (fun s -> devices * s <= max_devices) sizes in
+      oneofl fits >>= fun s -> go (i + 1) (devices * s) ((List.nth names i, s) :: acc)
+  in
+  go 0 1 []
