@@ -1,7 +1,7 @@
 // The exchange end-to-end driver: on an MPI world of N ranks, runs every
 // generated problem whose world has N ranks (tables.hpp).  Each rank fills
 // its source box with a function of the global index, runs the exchange
-// (created once; no operator new during run()) and checks every element of
+// (created once; no operator new and no malloc from our own code during run()) and checks every element of
 // its target box and that it received exactly its proven lower bound; ranks
 // outside a mesh pass null buffers for that side.  An
 // even problem is also run by its collectives plan, checked the same way,
@@ -14,13 +14,16 @@
 #include <string>
 #include <vector>
 
+// The allocation counters of the collective drivers (operator new, and
+// malloc from the program's own code).
+#define REDIST_VERIFY_MAIN
+#include "verify.hpp"
+
 #include "exchange_e2e.hpp"
 #include "tables.hpp"
 
 namespace {
 
-long g_news = 0;
-bool g_counting = false;
 
 // The element at a global index: its row-major linear index, hashed into
 // every byte so that a misplaced element differs in some byte.
@@ -73,12 +76,15 @@ std::string check_exchange(const exchange_entry& e, int me) {
   for (int d = 0; d < tb.ndim; ++d) text[d] = tb.hi[d] - tb.lo[d];
   std::vector<unsigned char> src(ex.source_bytes()), dst(ex.target_bytes(), 0xA5);
   fill(sb.ndim, sb.lo, sext, e.elem_bytes, src);
-  g_news = 0;
-  g_counting = true;
+  redist_verify::news = 0;
+  redist_verify::own_mallocs = 0;
+  redist_verify::counting = true;
   redist::Status st = e.run(ex, ptr(src), src.size(), ptr(dst), dst.size());
-  g_counting = false;
+  redist_verify::counting = false;
   if (!st.ok()) return "run: " + st.message();
-  if (g_news != 0) return "run() called operator new " + std::to_string(g_news) + " times";
+  if (redist_verify::news != 0) return "run() called operator new " + std::to_string(redist_verify::news) + " times";
+  if (redist_verify::own_mallocs != 0)
+    return "run() called malloc from the program's own code " + std::to_string(redist_verify::own_mallocs) + " times";
   long wrong = count_wrong(tb.ndim, tb.lo, text, e.elem_bytes, dst);
   if (wrong != 0) return std::to_string(wrong) + " wrong target elements (exchange)";
   std::size_t received = 0;
@@ -105,13 +111,6 @@ std::string check_collectives(const exchange_entry& e, int me) {
 
 }  // namespace
 
-void* operator new(std::size_t n) {
-  if (g_counting) ++g_news;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
