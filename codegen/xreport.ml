@@ -31,8 +31,9 @@ let of_exchange (p : Problem.t) =
       let over f = List.init world f in
       let recv = over rep.xr_recv and lb = over (C.exchange_recv src tgt) in
       let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
+      let src_max, tgt_max = C.largest_boxes src tgt in
       C.OK
-        { problem = p; world; peak = rep.xr_peak; src_max = fst (C.largest_boxes src tgt); tgt_max = snd (C.largest_boxes src tgt);
+        { problem = p; world; peak = rep.xr_peak; src_max; tgt_max;
           global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
           recv_busiest = max_of recv; recv_total = sum recv; lb_max = max_of lb; lb_total = sum lb }
 
