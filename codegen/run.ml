@@ -267,8 +267,9 @@ let parse_result line =
 (* What the driver of an exchange checks against: the Coq model's box of
    every world rank on each side ([pl_box]; none outside the mesh) and the
    elements it must receive ([exchange_recv], the lower bound by
-   exchange_recv_spec), as constants of model.hpp. *)
-let model_header (r : Xreport.t) =
+   exchange_recv_spec), as constants of model.hpp in namespace [name]
+   (the end-to-end suite puts many in one program). *)
+let model_header ?(name = "redist_model") (r : Xreport.t) =
   let p = r.problem in
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   let ndim = List.length p.src in
@@ -285,7 +286,7 @@ let model_header (r : Xreport.t) =
   line "// The Coq model of this exchange, per world rank (extracted pl_box and exchange_recv).";
   line "#pragma once";
   line "#include <cstddef>";
-  line "namespace redist_model {";
+  line "namespace %s {" name;
   line "inline constexpr int kWorld = %d;" r.world;
   line "inline constexpr int kRank = %d;" ndim;
   line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (ints (Redist_core.global_shape p.src));
@@ -297,7 +298,7 @@ let model_header (r : Xreport.t) =
       line "inline constexpr std::size_t k%sExtent[kWorld * kRank] = %s;" short (ints extents))
     [ ("Source", "Src", src); ("Target", "Tgt", tgt) ];
   line "inline constexpr std::size_t kRecvBound[kWorld] = %s;" (ints (List.map (Redist_core.exchange_recv src tgt) ranks));
-  line "}  // namespace redist_model";
+  line "}  // namespace %s" name;
   Buffer.contents b
 
 (* Header, driver, build, mpirun; the files stay in [dir].  [model]: the

@@ -20,13 +20,8 @@ redist::Status run_exchange(redist::Exchange& ex, const void* src, std::size_t s
 }
 
 redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
-  namespace m = redist_model;
-  const redist_verify::ExchangeProblem p{
-      "problem", m::kWorld, m::kRank, m::kGlobalShape, redist_gen::problem::kElemBytes,
-      &redist_gen::problem::create_exchange, &run_exchange, m::kInSource, m::kSrcOffset, m::kSrcExtent,
-      m::kInTarget, m::kTgtOffset, m::kTgtExtent, m::kRecvBound,
-      &redist_verify::value_of<redist_gen::problem::value_type>};
-  return redist_verify::verify_exchange(p, comm, repeats);
+  return redist_verify::verify_exchange(REDIST_VERIFY_EXCHANGE(redist_gen::problem, redist_model, run_exchange), comm,
+                                        repeats);
 }
 
 }  // namespace

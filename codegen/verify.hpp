@@ -274,6 +274,7 @@ struct ExchangeProblem {
   int rank;
   const std::size_t* global_shape;
   std::size_t elem_bytes;
+  std::size_t peak_elems;  // the proven peak: the largest source or target box
   redist::Status (*create)(MPI_Comm, redist::Exchange*);
   redist::Status (*run)(redist::Exchange&, const void*, std::size_t, void*, std::size_t);
   const bool* in_source;
@@ -364,6 +365,26 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
   return out;
 }
 
+// "" when the outcome is verified, else the first reason it is not:
+// no error, the runtime's boxes the model's, no wrong element, every rank
+// at its lower bound, guards intact, no allocation from our code in run(),
+// the measured peak within proven_peak_bytes.
+inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
+  if (!o.error.empty()) return o.error;
+  if (o.box_disagreements != 0)
+    return "on " + std::to_string(o.box_disagreements) + " ranks the runtime's boxes are not the model's";
+  if (o.mismatches != 0) return std::to_string(o.mismatches) + " wrong target elements";
+  if (o.off_bound != 0) return std::to_string(o.off_bound) + " ranks received other than their lower bound";
+  if (!o.guards_intact) return "guard bytes around the workspace or destination changed";
+  if (o.news != 0 || o.own_mallocs != 0)
+    return "run() allocated: " + std::to_string(o.news) + " operator new, " + std::to_string(o.own_mallocs) +
+           " malloc calls";
+  if (o.peak_bytes > proven_peak_bytes)
+    return "measured peak " + std::to_string(o.peak_bytes) + " B above the proven " +
+           std::to_string(proven_peak_bytes) + " B";
+  return "";
+}
+
 }  // namespace redist_verify
 
 // A Problem from the namespace of a generated header.
@@ -373,6 +394,17 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
         NS::kTgtElems, NS::kPeakElems, NS::kPingBytes, NS::kPongBytes, NS::kScratchBytes,       \
         NS::kWorkspaceBytes, &NS::create_mesh, &NS::run, &NS::src_box, &NS::tgt_box,            \
         &redist_verify::value_of<NS::value_type>                                                \
+  }
+
+// An ExchangeProblem from the namespace NS of a generated exchange header,
+// the namespace MODEL of `redist run`'s model header (Run.model_header) and
+// RUN, a function calling NS::run on untyped buffers.
+#define REDIST_VERIFY_EXCHANGE(NS, MODEL, RUN)                                                          \
+  redist_verify::ExchangeProblem {                                                                      \
+    #NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes,                              \
+        (NS::kMaxSrcElems > NS::kMaxTgtElems ? NS::kMaxSrcElems : NS::kMaxTgtElems), &NS::create_exchange, \
+        &RUN, MODEL::kInSource, MODEL::kSrcOffset, MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,  \
+        MODEL::kTgtExtent, MODEL::kRecvBound, &redist_verify::value_of<NS::value_type>                   \
   }
 
 #ifdef REDIST_VERIFY_MAIN
