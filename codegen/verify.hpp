@@ -365,6 +365,12 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
   return out;
 }
 
+// The proven bound on the largest local array: max(|src|, |tgt|) for a
+// collectives plan (plan_peak_le_max), the largest source or target box for
+// an exchange (plan_with_peak).
+inline std::size_t proven_peak_bytes(const Problem& p) { return std::max(p.src_elems, p.tgt_elems) * p.elem_bytes; }
+inline std::size_t proven_peak_bytes(const ExchangeProblem& p) { return p.peak_elems * p.elem_bytes; }
+
 // "" when the outcome is verified, else the first reason it is not:
 // no error, the runtime's boxes the model's, no wrong element, every rank
 // at its lower bound, guards intact, no allocation from our code in run(),

@@ -7,7 +7,6 @@
 // run(), the measured peak within the proven one.  An even problem is also
 // run by its collectives plan, checked the same way, so both strategies end
 // with identical arrays.  Rank 0 prints one line per problem.
-#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -26,11 +25,10 @@ int main(int argc, char** argv) {
       const exchange_entry& e = t.entries[i];
       if (e.exchange.world != size) continue;
       std::string why = redist_verify::failure(redist_verify::verify_exchange(e.exchange, MPI_COMM_WORLD, 0),
-                                               e.exchange.peak_elems * e.exchange.elem_bytes);
+                                               redist_verify::proven_peak_bytes(e.exchange));
       if (why.empty() && e.collectives) {
         const redist_verify::Problem& c = *e.collectives;
-        why = redist_verify::failure(redist_verify::verify(c, MPI_COMM_WORLD, 0),
-                                     std::max(c.src_elems, c.tgt_elems) * c.elem_bytes);
+        why = redist_verify::failure(redist_verify::verify(c, MPI_COMM_WORLD, 0), redist_verify::proven_peak_bytes(c));
         if (!why.empty()) why = "collectives: " + why;
       }
       // Outcomes are agreed over the ranks: every rank has the same verdict.
