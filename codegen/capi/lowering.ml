@@ -49,15 +49,21 @@ let step (c : C.call) =
         output = buffer_code c.cl_out; recv_from = Array.of_list c.cl_recv_from })
     c.cl_op
 
+(* The calls of a plan over a mesh of [mesh_sizes] (any sizes with as many
+   devices: groups are in rank space), from and to local arrays of
+   [src_shape] and [tgt_shape]. *)
+let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.call list) =
+  { mesh_sizes = Array.of_list mesh_sizes; elem_bytes; src_shape = Array.of_list src_shape;
+    tgt_shape = Array.of_list tgt_shape; ping_bytes = C.ping_bytes calls; pong_bytes = C.pong_bytes calls;
+    scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Redist_cli.Emit.communicating_groups calls);
+    steps = Array.of_list (List.filter_map step calls) }
+
 let program (r : Report.t) =
   let base = F.core_mesh r.problem.env in
-  { mesh_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes);
-    elem_bytes = r.problem.elem_bytes;
-    src_shape = Array.of_list (C.local_shape base r.problem.src);
-    tgt_shape = Array.of_list (C.local_shape base r.problem.tgt);
-    ping_bytes = C.ping_bytes r.calls; pong_bytes = C.pong_bytes r.calls; scratch_bytes = C.scratch_bytes r.calls;
-    groups = Array.of_list (Redist_cli.Emit.communicating_groups r.calls);
-    steps = Array.of_list (List.filter_map step r.calls) }
+  program_of_calls
+    ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes)
+    ~elem_bytes:r.problem.elem_bytes ~src_shape:(C.local_shape base r.problem.src)
+    ~tgt_shape:(C.local_shape base r.problem.tgt) r.calls
 
 (* A direct exchange as the runtime's Exchange::create takes it (emit.ml's
    exchange header writes the same meshes and layouts as constants). *)
