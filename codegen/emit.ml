@@ -194,7 +194,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   let elem = p.elem_bytes in
   let steps = Array.of_list r.steps in
   let nsteps = Array.length steps in
-  let calls = r.calls in
+  let calls = Lazy.force r.calls in
   let ping_bytes = C.ping_bytes calls and pong_bytes = C.pong_bytes calls and scratch_bytes = C.scratch_bytes calls in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
@@ -215,7 +215,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "// (lower bound %d); %s." r.lb_max (Report.plural r.launches "communicating collective");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
-  line "// Live bytes per rank: %d (proven: lower_live_bytes): at every call, source +" r.live_bytes;
+  line "// Live bytes per rank: %d (proven: lower_live_bytes): at every call, source +" (Lazy.force r.live_bytes);
   line "//   destination + the workspace arrays it reads and writes + its scratch.";
   line "// Workspace: %d bytes (workspace_bytes; exactly what the calls use: lower_workspace_exact)"
     (C.workspace_bytes calls);
@@ -290,7 +290,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   List.iter (fun (f, n) -> line "static_assert(%s == %d, \"scratch formula\");" f n) formulas;
   line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (C.workspace_bytes calls);
   line "static_assert(kWorkspaceBytes == kPingBytes + kPongBytes + kScratchBytes, \"workspace layout\");";
-  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_live_bytes" r.live_bytes;
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_live_bytes" (Lazy.force r.live_bytes);
   line "";
   (* ---- boxes ---- *)
   let box fn (t : C.ty) what =

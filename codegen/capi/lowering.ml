@@ -63,7 +63,7 @@ let program (r : Report.t) =
   program_of_calls
     ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes)
     ~elem_bytes:r.problem.elem_bytes ~src_shape:(C.local_shape base r.problem.src)
-    ~tgt_shape:(C.local_shape base r.problem.tgt) r.calls
+    ~tgt_shape:(C.local_shape base r.problem.tgt) (Lazy.force r.calls)
 
 (* A direct exchange as the runtime's Exchange::create takes it (emit.ml's
    exchange header writes the same meshes and layouts as constants). *)

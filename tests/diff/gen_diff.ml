@@ -138,7 +138,7 @@ let () =
     let desc = Printf.sprintf "plan of %d steps for %s %s -> %s %s" (List.length r.steps) (Front.show_mesh p.env)
         (Front.show_ty p.env p.src) (Front.show_ty p.env p.tgt) dtype in
     write_case (out (C.mesh_size base)) st ~id:!id ~desc ~mesh_sizes:(sizes_of p.env) ~elem:p.elem_bytes
-      ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) r.calls;
+      ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) (Lazy.force r.calls);
     incr id
   done;
   Hashtbl.iter (fun _ oc -> close_out oc) files;

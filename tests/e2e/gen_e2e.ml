@@ -46,7 +46,7 @@ let () =
       let r, guarantees = Planning.plan p in
       let header = Emit.render ~name ~backend:Emit.Mpi r ~guarantees in
       write (Filename.concat dir (name ^ ".hpp")) header;
-      let calls = r.calls in
+      let calls = Lazy.force r.calls in
       let devices = Redist_core.mesh_size (Front.core_mesh p.env) in
       Hashtbl.replace sizes devices (1 + Option.value (Hashtbl.find_opt sizes devices) ~default:0);
       add "";
@@ -57,7 +57,7 @@ let () =
         (Redist_core.scratch_bytes calls);
       add "              \"%s: the workspace is the extracted lowering's\");" name;
       add "static_assert(%s::kLiveBytes == %d && %s::kLiveBytes <= %s::kSrcBytes + %s::kTgtBytes + %s::kWorkspaceBytes," name
-        r.live_bytes name name name name;
+        (Lazy.force r.live_bytes) name name name name;
       add "              \"%s: live bytes are the extracted live_bytes, within what a rank allocates\");" name;
       add "static_assert(%s::kPeakElems == std::max(%s::kSrcElems, %s::kTgtElems), \"%s: peak is max(|src|, |tgt|) (plan_peak_le_max)\");" name name name name;
       add "static_assert(%s::kPingBytes <= %s::kPeakElems * %s::kElemBytes && %s::kPongBytes <= %s::kPeakElems * %s::kElemBytes," name name name name name name;
