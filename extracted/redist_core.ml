@@ -2171,9 +2171,33 @@ let run_call_rank bs c =
 let interp_rank cs bs =
   fold_left run_call_rank cs bs
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+(** val lower_exchange : layout -> layout -> xcall **)
+
+let lower_exchange s t =
+  { xc_from = s; xc_to = t; xc_recv = (recv_messages s t) }
+
+(** val message_wire : xcall -> wire_map **)
+
+let message_wire x r l =
+  match pl_box x.xc_to r with
+  | Some tb ->
+    let i = box_global tb l in
+    (match find (fun msg -> box_has (snd msg) i) (x.xc_recv r) with
+     | Some p ->
+       let (s, _) = p in
+       (s,
+       (match pl_box x.xc_from s with
+        | Some sb -> box_local sb i
+        | None -> i))
+     | None -> (r, l))
+  | None -> (r, l)
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 (** val lower_splan : int -> layout -> layout -> splan -> program **)
 
@@ -2181,4 +2205,31 @@ let lower_splan elem s t = function
 | ByCollectives (rf, p) ->
   let m = refine_mesh rf (ly_m s) in
   Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
-| ByExchange -> OneExchange (s, t)
+| ByExchange -> OneExchange (lower_exchange s t)
+
+(** val box_bytes : layout -> int -> int -> int **)
+
+let box_bytes l elem w =
+  match pl_box l w with
+  | Some b -> ( * ) (box_size b) elem
+  | None -> 0
+
+(** val exchange_live : int -> layout -> layout -> int -> int **)
+
+let exchange_live elem s t w =
+  (+) (box_bytes s elem w) (box_bytes t elem w)
+
+(** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
+
+let splan_live_bytes elem s t = function
+| ByCollectives (rf, p) ->
+  live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
+    (refine_ty rf t.ly_ty) p
+| ByExchange ->
+  ( * ) ((+) (fst (largest_boxes s t)) (snd (largest_boxes s t))) elem
+
+(** val program_workspace_bytes : program -> int **)
+
+let program_workspace_bytes = function
+| Calls (_, cs) -> workspace_bytes cs
+| OneExchange _ -> 0

@@ -583,8 +583,23 @@ val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
 
 val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+val lower_exchange : layout -> layout -> xcall
+
+val message_wire : xcall -> wire_map
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 val lower_splan : int -> layout -> layout -> splan -> program
+
+val box_bytes : layout -> int -> int -> int
+
+val exchange_live : int -> layout -> layout -> int -> int
+
+val splan_live_bytes : int -> layout -> layout -> splan -> int
+
+val program_workspace_bytes : program -> int

@@ -102,6 +102,10 @@ Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
 Print Assumptions live_bytes_le_allocated.
 Print Assumptions lower_splan_correct.
+Print Assumptions lower_exchange_wire.
+Print Assumptions lower_exchange_correct.
+Print Assumptions lower_splan_live_bytes.
+Print Assumptions lower_splan_workspace_exact.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.

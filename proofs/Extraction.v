@@ -47,4 +47,5 @@ Extraction "redist_core.ml"
   pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
   pstep_type pplan_type pstep_recv_count
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
-  workspace_bytes lower_splan rank_wire group_index group_member interp_rank.
+  workspace_bytes lower_splan rank_wire group_index group_member interp_rank
+  lower_exchange message_wire exchange_live splan_live_bytes program_workspace_bytes.
