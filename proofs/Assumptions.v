@@ -3,6 +3,7 @@
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
+  Sumstrategyproof
   Lowerproof Compiler.
 
 (** The collectives move data as the model says. *)
@@ -87,6 +88,14 @@ Print Assumptions reducing_exchange_recv_ge.
 Print Assumptions sum_plan_recv_ge_bound.
 Print Assumptions pplan_sound.
 Print Assumptions pplan_recv_ge_bound.
+
+(** Pending sums, planned: the checker for plans with sum steps and the planner. *)
+Print Assumptions scheck_correct.
+Print Assumptions scheck_traffic.
+Print Assumptions plan_sums_checked.
+Print Assumptions plan_sums_correct.
+Print Assumptions plan_sums_peak.
+Print Assumptions sum_recv_bound_spec.
 Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
