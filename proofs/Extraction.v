@@ -7,7 +7,7 @@
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumplan
-  Lower.
+  Lower Cost.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -47,4 +47,5 @@ Extraction "redist_core.ml"
   pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
   pstep_type pplan_type pstep_recv_count
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
-  workspace_bytes lower_splan rank_wire group_index group_member interp_rank.
+  workspace_bytes lower_splan rank_wire group_index group_member interp_rank
+  choose strategy_candidates splan_live_bytes exchange_live_bytes predicted_ns.
