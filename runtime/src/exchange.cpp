@@ -70,11 +70,7 @@ class Side {
   std::vector<std::size_t> block_of_;  // by mesh position
 };
 
-// A region of global indices that moves between two ranks.
-struct Transfer {
-  int rank;
-  Box region;
-};
+using Transfer = ExchangeTransfer;
 
 // The source positions holding `block`, in source-mesh order: how many
 // there are and which one is number `k` of them (k < count).
@@ -288,6 +284,13 @@ void Exchange::release() noexcept {
   }
   comm_ = MPI_COMM_NULL;
   types_.clear();
+}
+
+void exchange_receives(int world_size, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const PlacedMesh& target, const BlockLayout& target_layout, int me,
+                       std::vector<ExchangeTransfer>* receives, Box* kept) {
+  const Side src(source, source_layout, world_size), tgt(target, target_layout, world_size);
+  find_receives(me, src, tgt, receives, kept);
 }
 
 Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
