@@ -66,6 +66,7 @@ include runtime/runtime.mk
 include tests/e2e/e2e.mk
 include tests/capi/capi.mk
 include bench/bench.mk
+include python/python.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)
