@@ -343,7 +343,9 @@ let proven_peak_elems = function
 let global_elems = function Xreport.Collectives r -> r.Report.global_elems | Xreport.Exchange r -> r.Xreport.global_elems
 
 (* The exchange runs on the local arrays alone. *)
-let workspace_bytes = function Xreport.Collectives r -> Emit.workspace_bytes r | Xreport.Exchange _ -> 0
+let workspace_bytes = function
+  | Xreport.Collectives r -> Redist_core.workspace_bytes (Lazy.force r.calls)
+  | Xreport.Exchange _ -> 0
 
 let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;

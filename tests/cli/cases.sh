@@ -154,6 +154,10 @@ run plan --mesh '{x:65537}' --from '[65537{x}65537]' --to '[65537]'
 # axis sizes whose product wraps around 2^63 to 65,536 or to 2^63 - 1
 run plan --mesh '{a:65536, b:140737488355329}' --from '[2]' --to '[2]'
 run plan --mesh '{a:65536, b:140737488355327}' --from '[2]' --to '[2]'
+# the exact limits: 65,536 devices and 2^50 - 1 elements pass, one more does not
+run plan --mesh '{a:65536, b:1}' --from '[2]' --to '[2]'
+run plan --mesh '{a:65536, b:2}' --from '[2]' --to '[2]'
+run plan --mesh '{x:2}' --from '[{x}1125899906842623]' --to '[1125899906842623]'
 run plan --mesh '{x.0:2}' --from '[6]' --to '[6]'
 run plan --mesh '{x:2, y:3}' --from '[3{z}6]' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6, 2{x}4]' --to '[2{y}6, 4]'
