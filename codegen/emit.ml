@@ -427,6 +427,8 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
     (r.world - 1);
   line "// Busiest rank receives %s (lower bound %d); largest source box %d, target box %d elements."
     (Report.plural r.recv_busiest "element") r.lb_max r.src_max r.tgt_max;
+  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): a rank holds its source" r.live_bytes;
+  line "//   and target boxes only; no workspace.";
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
@@ -448,6 +450,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" r.world;
   line "inline constexpr ::std::size_t kMaxSrcElems = %d;  // the largest source box" r.src_max;
   line "inline constexpr ::std::size_t kMaxTgtElems = %d;  // the largest target box" r.tgt_max;
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_splan_live_bytes" r.live_bytes;
   line "";
   let mesh_fn fn env ranks placement =
     let sizes = List.map (fun (a : F.axis_info) -> string_of_int a.size) env.F.axes in

@@ -17,6 +17,7 @@ type t = {
   recv_total : int;
   lb_max : int;
   lb_total : int;
+  live_bytes : int;           (* bytes alive on a rank: at most its largest boxes (lower_splan_live_bytes) *)
 }
 
 (* A plan of either strategy, with the report of its checker. *)
@@ -35,7 +36,8 @@ let of_exchange (p : Problem.t) =
       C.OK
         { problem = p; world; peak = rep.xr_peak; src_max; tgt_max;
           global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
-          recv_busiest = max_of recv; recv_total = sum recv; lb_max = max_of lb; lb_total = sum lb }
+          recv_busiest = max_of recv; recv_total = sum recv; lb_max = max_of lb; lb_total = sum lb;
+          live_bytes = C.splan_live_bytes p.elem_bytes src tgt C.ByExchange }
 
 let plural = Report.plural
 let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
