@@ -67,6 +67,7 @@ include tests/e2e/e2e.mk
 include tests/capi/capi.mk
 include tests/diff/diff.mk
 include bench/bench.mk
+include python/python.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)

@@ -306,11 +306,14 @@ Definition box_bytes (L : layout) (elem w : nat) : nat :=
 
 Definition exchange_live (elem : nat) (S T : layout) (w : nat) : nat := box_bytes S elem w + box_bytes T elem w.
 
+Definition exchange_live_bytes (elem : nat) (S T : layout) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem.
+
 Definition splan_live_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
   match sp with
   | ByCollectives rf p =>
       live_bytes (refine_mesh rf (ly_m S)) elem (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p
-  | ByExchange => (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem
+  | ByExchange => exchange_live_bytes elem S T
   end.
 
 Definition program_workspace_bytes (pg : program) : nat :=

@@ -645,7 +645,7 @@ Theorem lower_splan_live_bytes : forall S T sp rep elem, xcheck S T sp = OK rep 
 Proof.
   intros S T sp rep elem _. split.
   - intros rf p -> m c Hc. apply in_list_max, in_map, Hc.
-  - intros ->. simpl. rewrite largest_boxes_spec. simpl. split; [reflexivity |].
+  - intros ->. simpl. unfold exchange_live_bytes. rewrite largest_boxes_spec. simpl. split; [reflexivity |].
     intros w. unfold exchange_live. pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w). lia.
 Qed.
 

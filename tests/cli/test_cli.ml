@@ -181,9 +181,13 @@ let live_bytes_stated () =
 (* The driver's result line: numbers read back, an error line raised as a
    tool error (exit 4) with the runtime's message. *)
 let run_result_line () =
-  let o = Run.parse_result "redist-run: mismatches=3 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0" in
-  Alcotest.(check (list int)) "fields" [ 3; 0; 7; 12; 4; 4; 0 ]
-    [ o.mismatches; o.news; o.mallocs; o.peak_bytes; o.used_ping; o.used_pong; o.used_scratch ];
+  let o =
+    Run.parse_result
+      "redist-run: checked=12 mismatches=3 box_disagreements=1 off_bound=2 recv_max=5 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0"
+  in
+  Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0 ]
+    [ o.checked; o.mismatches; o.box_disagreements; o.off_bound; o.recv_max; o.news; o.mallocs; o.peak_bytes;
+      o.used_ping; o.used_pong; o.used_scratch ];
   Alcotest.(check bool) "guards" true o.guards_intact;
   match Run.parse_result "redist-run: error Mesh::create: communicator has 4 ranks but the mesh has 6 devices" with
   | _ -> Alcotest.fail "an error line was accepted"
