@@ -40,7 +40,7 @@ let () =
       let p = problem Redist_core.StratExchange in
       let x = Printf.sprintf "x%d" i in
       (match Planning.choose p with
-       | Xreport.Exchange r, guarantees -> write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x r ~guarantees)
+       | Xreport.Exchange r, guarantees -> write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x ~backend:Emit.Mpi r ~guarantees)
        | Xreport.Collectives _, _ -> failwith "--strategy exchange gave collectives");
       let world = Problem.world p in
       Hashtbl.replace worlds world (1 + Option.value (Hashtbl.find_opt worlds world) ~default:0);
