@@ -318,6 +318,49 @@ void exchange_misuse(bool from_nccl, Tally& t) {
   t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
 }
 
+// run() allocates nothing: counted over a second run of a cross-mesh problem
+// (the first lets the emulation size its request list), agreement on and
+// off, for both creation paths.
+void exchange_run_allocates_nothing(Tally& t) {
+  Stream stream(t);
+  NcclComm nccl(t);
+  if (stream.get() == nullptr || nccl.comm == nullptr) return;
+  {
+    const long before = operator_new_calls();
+    std::vector<int> probe(16);
+    t.expect(operator_new_calls() > before, "the operator new counter sees nothing");
+  }
+  std::mt19937 rng(99);
+  const Problem p = exchange_test::random_problem(rng, world_size());
+  for (bool from_nccl : {true, false}) {
+    Exchange ex;
+    const Status created =
+        from_nccl ? Exchange::create(nccl.comm, p.source, p.source_layout, p.target, p.target_layout,
+                                     p.elem_bytes, stream.get(), &ex)
+                  : Exchange::create(MPI_COMM_WORLD, p.source, p.source_layout, p.target,
+                                     p.target_layout, p.elem_bytes, &ex);
+    if (!created.ok()) return t.fail(created.message());
+    const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
+    DeviceBuffer src(sb, t), dst(db, t), ws(wb, t);
+    if (!src || !dst || !ws) return;
+    for (bool agreement : {true, false}) {
+      ex.set_agreement(agreement);
+      long allocations = 0;
+      for (int round = 0; round < 2; ++round) {
+        const long before = operator_new_calls();
+        const Status ran = ex.run(sb ? src.get() : nullptr, sb, db ? dst.get() : nullptr, db,
+                                  wb ? ws.get() : nullptr, wb, stream.get());
+        allocations = operator_new_calls() - before;
+        if (!ran.ok()) return t.fail(ran.message());
+      }
+      t.expect(allocations == 0, describe(p) + ": run() made " + std::to_string(allocations) +
+                                     " operator new calls" + (from_nccl ? " (ncclComm_t" : " (MPI") +
+                                     (agreement ? ", agreement on)" : ", agreement off)"));
+    }
+    t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
+  }
+}
+
 }  // namespace
 
 void add_exchange_cases(std::vector<Case>& cases) {
@@ -329,6 +372,7 @@ void add_exchange_cases(std::vector<Case>& cases) {
                    [](Tally& t) { exchange_misuse(true, t); }});
   cases.push_back({"exchange over MPI: misuse reported on every rank", Needs::gpu,
                    [](Tally& t) { exchange_misuse(false, t); }});
+  cases.push_back({"exchange: run() allocates nothing", Needs::gpu, exchange_run_allocates_nothing});
 }
 
 }  // namespace gputest
