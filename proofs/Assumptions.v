@@ -4,7 +4,7 @@
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
   Sumstrategyproof
-  Lowerproof Compiler.
+  Lowerproof Costproof Compiler.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -111,7 +111,18 @@ Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
 Print Assumptions live_bytes_le_allocated.
 Print Assumptions lower_splan_correct.
+Print Assumptions lower_exchange_wire.
+Print Assumptions lower_exchange_correct.
+Print Assumptions lower_splan_live_bytes.
+Print Assumptions lower_splan_workspace_exact.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
 Print Assumptions redist_correct.
+
+(** The choice of the fastest verified plan under a memory budget. *)
+Print Assumptions choose_checked.
+Print Assumptions choose_correct.
+Print Assumptions choose_within_budget.
+Print Assumptions choose_fastest.
+Print Assumptions choose_below_minimum.
