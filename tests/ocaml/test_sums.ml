@@ -148,6 +148,10 @@ let judge (s, ps, t, pt) sp =
         Stdlib.Error "wrong sums after the plan"
       else Stdlib.Ok (List.fold_left (fun a r -> max a (rep.sm_recv r)) 0 ranks)
 
+(* What auto chose, and its busiest rank over the bound's busiest rank. *)
+let auto_collectives = ref 0
+let ratios = ref []
+
 let name = function StratCollectives -> "collectives" | StratExchange -> "exchange" | StratAuto -> "auto"
 
 (* [None] when good.  On even problems every strategy plans and auto is the
@@ -162,7 +166,14 @@ let judge_problem problem =
     | Some sp -> (
         match judge problem sp with Stdlib.Ok b -> Stdlib.Ok (Some b) | Stdlib.Error why -> Stdlib.Error (name st ^ ": " ^ why))
   in
-  match busiest StratCollectives, busiest StratExchange, busiest StratAuto with
+  let auto = busiest StratAuto in
+  (match plan StratAuto, auto with
+   | Some sp, Stdlib.Ok (Some a) ->
+       if (match sp with SumByCollectives _ -> true | SumByExchange -> false) then incr auto_collectives;
+       let bound = List.fold_left (fun b r -> max b (sum_recv_bound s ps t r)) 0 t.ly_mesh.pm_ranks in
+       if pt = [] && bound > 0 then ratios := (float a /. float bound) :: !ratios
+   | _ -> ());
+  match busiest StratCollectives, busiest StratExchange, auto with
   | Stdlib.Error why, _, _ | _, Stdlib.Error why, _ | _, _, Stdlib.Error why -> Some why
   | Stdlib.Ok (Some c), Stdlib.Ok (Some x), Stdlib.Ok (Some a) when a > min c x -> Some "auto is not the cheaper"
   | Stdlib.Ok (Some _), _, _ when not even -> Some "collectives on an uneven or cross-mesh problem"
@@ -172,6 +183,8 @@ let judge_problem problem =
 let random_problems ~n ~seed gen () =
   let rand = Random.State.make [| seed |] in
   let bad = ref [] in
+  auto_collectives := 0;
+  ratios := [];
   for _ = 1 to n do
     let problem = QCheck.Gen.generate1 ~rand gen in
     match judge_problem problem with
@@ -179,6 +192,11 @@ let random_problems ~n ~seed gen () =
     | Some why -> bad := Printf.sprintf "%s: %s" (pp_problem problem) why :: !bad
   done;
   List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
+  let k = List.length !ratios in
+  Printf.printf "auto plans by collectives on %d of %d problems; busiest rank over the bound on %d plain targets with traffic: geomean %.2f, worst %.2f\n%!"
+    !auto_collectives n k
+    (exp (List.fold_left (fun a x -> a +. log x) 0. !ratios /. float (max k 1)))
+    (List.fold_left max 1. !ratios);
   Alcotest.(check int) (Printf.sprintf "bad results among %d problems (seed %d)" n seed) 0 (List.length !bad)
 
 (* ---- fixed examples ------------------------------------------------------ *)
