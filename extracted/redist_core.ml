@@ -2163,24 +2163,47 @@ let box_size_at l w =
   | Some b -> box_size b
   | None -> 0
 
-(** val sum_exchange_recv :
-    layout -> axis list -> layout -> axis list -> int -> int **)
+(** val target_box_size : layout -> layout -> int -> int **)
 
-let sum_exchange_recv s ps t pt r =
-  if designated t pt r
-  then (+)
-         (( * )
-           ((fun (a : int) b -> if a >= b then a - b else 0)
-             (group_size (ly_m s) ps) (Stdlib.Int.succ 0)) (box_size_at t r))
-         (exchange_recv s t r)
-  else 0
+let target_box_size s t =
+  if even_problem s t
+  then let m = ly_m s in
+       let size = local_size m t.ly_ty in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
+  else box_size_at t
+
+(** val receives_sum : layout -> layout -> axis list -> int -> bool **)
+
+let receives_sum s t pt =
+  if even_problem s t
+  then let m = ly_m s in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m)
+       then forallb (fun a ->
+              (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
+       else true)
+  else designated t pt
 
 (** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
 
-let sum_recv_bound s ps t r =
+let sum_recv_bound s ps t =
   if (fun (a : int) b -> a = b) (group_size (ly_m s) ps) (Stdlib.Int.succ 0)
-  then exchange_recv s t r
-  else box_size_at t r
+  then exchange_recv s t
+  else target_box_size s t
+
+(** val sum_exchange_recv :
+    layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sum_exchange_recv s ps t pt =
+  let others =
+    (fun (a : int) b -> if a >= b then a - b else 0) (group_size (ly_m s) ps)
+      (Stdlib.Int.succ 0)
+  in
+  let size = target_box_size s t in
+  let recv = exchange_recv s t in
+  let receives = receives_sum s t pt in
+  (fun r -> if receives r then (+) (( * ) others (size r)) (recv r) else 0)
 
 (** val sum_exchange_ok :
     layout -> axis list -> layout -> axis list -> bool **)
@@ -2399,9 +2422,10 @@ let sum_collectives s ps t pt =
     layout -> axis list -> layout -> axis list -> int **)
 
 let sum_exchange_busiest s ps t pt =
+  let recv = sum_exchange_recv s ps t pt in
   fold_left (fun acc r ->
-    (fun (a : int) b -> if a >= b then a else b) acc
-      (sum_exchange_recv s ps t pt r)) t.ly_mesh.pm_ranks 0
+    (fun (a : int) b -> if a >= b then a else b) acc (recv r))
+    t.ly_mesh.pm_ranks 0
 
 (** val plan_sums :
     strategy -> layout -> axis list -> layout -> axis list -> sumplan option **)

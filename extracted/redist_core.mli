@@ -603,10 +603,14 @@ type sum_report = { sm_pre : sum_step_report list;
 
 val box_size_at : layout -> int -> int
 
-val sum_exchange_recv :
-  layout -> axis list -> layout -> axis list -> int -> int
+val target_box_size : layout -> layout -> int -> int
+
+val receives_sum : layout -> layout -> axis list -> int -> bool
 
 val sum_recv_bound : layout -> axis list -> layout -> int -> int
+
+val sum_exchange_recv :
+  layout -> axis list -> layout -> axis list -> int -> int
 
 val sum_exchange_ok : layout -> axis list -> layout -> axis list -> bool
 

@@ -150,6 +150,23 @@ Proof.
     f_equal. eapply (IH p1 reps' _ r); [eapply sum_step_type_wf; eassumption | exact Hr | exact E].
 Qed.
 
+Lemma target_box_size_spec : forall S T r, target_box_size S T r = box_size_at T r.
+Proof.
+  intros S T r. unfold target_box_size. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [_ [HT [Hm [_ [Ht _]]]]].
+  unfold box_size_at. rewrite HT, pl_box_even.
+  destruct (Nat.ltb_spec r (mesh_size (ly_m S))) as [Hr | Hr]; [| reflexivity].
+  unfold box_size. rewrite dev_box_even_shape by (try apply device_of_rank_in; assumption). reflexivity.
+Qed.
+
+Lemma receives_sum_spec : forall S T pt r, receives_sum S T pt r = designated T pt r.
+Proof.
+  intros S T pt r. unfold receives_sum. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [_ [HT _]].
+  unfold designated. rewrite HT. simpl. rewrite index_of_seq0. unfold ly_m. simpl.
+  destruct (r <? mesh_size (pm_mesh (ly_mesh S))); reflexivity.
+Qed.
+
 (** What the reducing exchange to [(T, pt)] makes rank [r] receive. *)
 Lemma sum_exchange_recv_spec : forall S ps T pt r, sum_exchange_ok S ps T pt = true ->
   sum_exchange_recv S ps T pt r = reducing_received_to S ps T pt (spread_holder S T) r.
@@ -157,6 +174,7 @@ Proof.
   intros S ps T pt r Hok. unfold sum_exchange_ok in Hok. rewrite !andb_true_iff in Hok.
   destruct Hok as [[Hwf HwS] HwT]. destruct (spread_holder_ok S T Hwf) as [Hh Hself].
   rewrite reducing_exchange_to_recv. unfold sum_exchange_recv.
+  rewrite receives_sum_spec, target_box_size_spec.
   destruct (designated T pt r); [| reflexivity].
   rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold box_size_at.
   destruct (pl_box T r) as [b|] eqn:Hb.
@@ -261,11 +279,13 @@ Qed.
 Theorem sum_recv_bound_spec : forall S ps T r, layouts_wf S T = true ->
   sum_recv_bound S ps T r = length (sum_needy S ps T r).
 Proof.
-  intros S ps T r Hwf. unfold sum_recv_bound, sum_needy, box_size_at.
-  rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold missing.
-  destruct (pl_box T r) as [b|]; [| destruct (group_size (ly_m S) ps =? 1); reflexivity].
-  destruct (group_size (ly_m S) ps =? 1); [reflexivity |].
-  rewrite map_length, length_box_indices. reflexivity.
+  intros S ps T r Hwf. unfold sum_recv_bound, sum_needy.
+  destruct (group_size (ly_m S) ps =? 1).
+  - rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold missing.
+    destruct (pl_box T r); reflexivity.
+  - rewrite target_box_size_spec. unfold box_size_at.
+    destruct (pl_box T r) as [b|]; [| reflexivity].
+    rewrite map_length, length_box_indices. reflexivity.
 Qed.
 
 (** *** Plans as adding steps
