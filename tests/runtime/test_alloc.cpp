@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "redist/exchange.hpp"
+#include "redist/mpi_reduce.hpp"
 #include "support.hpp"
 
 namespace {
@@ -49,6 +50,12 @@ TEST_CASE("collectives allocate nothing on valid arguments") {
           ok &= redist::all_to_all(mesh, g, l, d, t, src.data(), b, dst.data(), b, scratch.data(), b).ok();
     }
     ok &= redist::all_permute(mesh, table.data(), n, l, src.data(), b, dst.data(), b).ok();
+    for (redist::Dtype t : {redist::Dtype::f64, redist::Dtype::i64, redist::Dtype::c64}) {
+      for (int d = 0; d < 3; ++d)
+        if (l.extent[d] % n == 0)
+          ok &= redist::reduce_scatter(mesh, g, t, l, d, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+      ok &= redist::all_reduce(mesh, g, t, l, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+    }
     const long allocations = g_news.load() - before;
     CHECK(ok);
     CHECK(allocations == 0);

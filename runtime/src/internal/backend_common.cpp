@@ -197,10 +197,6 @@ Status check_count(std::size_t bytes, std::size_t max_message) {
   return {};
 }
 
-namespace {
-
-// Sizes, then pairwise disjointness of the bytes a call uses in its three
-// buffers.
 Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
                      std::size_t dst_bytes, std::size_t dst_need, void* scratch,
                      std::size_t scratch_bytes, std::size_t scratch_need) {
@@ -217,8 +213,6 @@ Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_nee
     return st;
   return check_disjoint(dst, dst_need, "destination", scratch, scratch_need, "scratch");
 }
-
-}  // namespace
 
 Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,

@@ -124,6 +124,12 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what);
 // too_large if one message of `bytes` exceeds the backend's `max_message`.
 Status check_count(std::size_t bytes, std::size_t max_message);
 
+// Sizes, then pairwise disjointness of the bytes a call uses in its three
+// buffers (messages name "source", "destination" or "scratch").
+Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
+                     std::size_t dst_bytes, std::size_t dst_need, void* scratch,
+                     std::size_t scratch_bytes, std::size_t scratch_need);
+
 // The argument checks of the collectives, messages without the operation's
 // name.  need_scratch is the scratch the chosen path uses; max_message the
 // largest single message the backend can send.
