@@ -162,11 +162,19 @@ let print_report ~command ~title ~guarantees ~json r =
        | Xreport.Collectives r -> Report.text ~title ~guarantees r
        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
 
+let print_sums ~command ~title ~json r =
+  write_output None
+    (if json then Yojson.Safe.pretty_to_string (Sumplan.json ~command r) ^ "\n" else Sumplan.text ~title r)
+
 let plan_cmd =
   let run problem json =
     guard ~json ~command:"plan" (fun () ->
-        let r, guarantees = Planning.choose (problem ()) in
-        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
+        let p = problem () in
+        if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
+        else begin
+          let r, guarantees = Planning.choose p in
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r
+        end;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
@@ -191,8 +199,12 @@ let check_cmd =
     guard ~json ~command:"check" (fun () ->
         let p = problem () in
         let text = read_source ~what:"--plan" plan in
-        let r = Planfile.check_any p text in
-        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json r;
+        let title = "redist check: plan accepted" in
+        if Problem.has_pending p then print_sums ~command:"check" ~title ~json (Sumplan.check p text)
+        else begin
+          let r = Planfile.check_any p text in
+          print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json r
+        end;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -220,8 +232,9 @@ let show_cmd =
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
         let t = Front.ty_of_ast ~what:"--type" pm.env ast in
+        let pending = Front.pending_of_ast ~what:"--type" pm.env ast t in
         write_output None
-          (if json then Yojson.Safe.pretty_to_string (Show.json pm t) ^ "\n" else Show.render pm t);
+          (if json then Yojson.Safe.pretty_to_string (Show.json ~pending pm t) ^ "\n" else Show.render ~pending pm t);
         0)
   in
   let doc = "show which block of the global array each device holds" in

@@ -19,6 +19,8 @@ type t = {
   tgt_placement : string option;
   src : C.ty;
   tgt : C.ty;
+  src_pending : C.axis list;  (* the pending-sum axes of --from ([sum{...}]), of the source mesh *)
+  tgt_pending : C.axis list;  (* of --to, of the target mesh *)
   dtype : string;
   elem_bytes : int;
   strategy : C.strategy;
@@ -111,9 +113,15 @@ let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
   if gs <> gt then
     F.bad "global shapes differ: --from is %s, --to is %s" (F.show_shape gs) (F.show_shape gt);
   let dtype = resolve_dtype ~flag:dtype [ ("--from", from_ast); ("--to", to_ast) ] in
+  let src_pending = F.pending_of_ast ~what:"--from" source.env from_ast src in
+  let tgt_pending = F.pending_of_ast ~what:"--to" target.env to_ast tgt in
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
-    src; tgt; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+    src; tgt; src_pending; tgt_pending; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+
+(* Whether either type has pending sums: such problems are planned by
+   [plan_sums] (Sumplan), not by [plan_with]. *)
+let has_pending p = p.src_pending <> [] || p.tgt_pending <> []
 
 (* One mesh at world rank 0, planned by the collectives as before strategies. *)
 let make ~mesh ~from ~to_ ~dtype =

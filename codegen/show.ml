@@ -27,7 +27,14 @@ let largest env ty =
 
 (* [pm]: the mesh and the world rank of each device (position k holds mesh
    rank k, row-major); ranks are printed as world ranks. *)
-let render (pm : Problem.placed) (ty : C.ty) =
+(* The line that says what a type with pending sums holds. *)
+let pending_line env pending =
+  let names = String.concat ", " (List.map (F.axis_name env) pending) in
+  Printf.sprintf
+    "pending sums over %s: each device holds a contribution to its box; the array is the sum over the devices that differ only in %s"
+    names names
+
+let render ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let world k = ranks.(k) in
@@ -39,13 +46,14 @@ let render (pm : Problem.placed) (ty : C.ty) =
   if C.ty_wf m ty then
     line
       (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
-         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty ^ F.show_pending env pending) (F.show_shape (C.global_shape ty))
          (F.show_shape (C.local_shape m ty)) (C.local_size m ty))
   else
     line
       (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
-         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty ^ F.show_pending env pending) (F.show_shape (C.global_shape ty))
          (largest env ty));
+  if pending <> [] then line (pending_line env pending);
   let sharded = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init rank Fun.id) in
   let shown = if rank <= 2 then List.init rank Fun.id else sharded in
   if sharded = [] then line "no dimension is sharded: every device holds the whole array"
@@ -100,7 +108,7 @@ let render (pm : Problem.placed) (ty : C.ty) =
 
 (* `show --json`: the type's shapes and, for every device, its coordinates
    (in mesh order) and the box it holds (offset and extent per dimension). *)
-let json (pm : Problem.placed) (ty : C.ty) =
+let json ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
@@ -114,7 +122,8 @@ let json (pm : Problem.placed) (ty : C.ty) =
   in
   let ints l = `List (List.map (fun n -> `Int n) l) in
   Json.document ~command:"show"
-    [ ("mesh", Json.mesh env); ("type", `String (F.show_ty env ty));
+    [ ("mesh", Json.mesh env); ("type", `String (F.show_ty env ty ^ F.show_pending env pending));
+      ("pending", `List (List.map (fun a -> `String (F.axis_name env a)) pending));
       ("global_shape", ints (C.global_shape ty));
       ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
       ("devices", `List (List.init (C.mesh_size m) device)) ]
