@@ -272,20 +272,30 @@ let gen_cmd =
             if List.length env.axes > Bounds.max_rank_gen then
               Front.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
           [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ];
-        let r, guarantees =
-          match plan with
-          | Some file ->
-              let r = Planfile.check_any p (read_source ~what:"--plan" file) in
-              (r, Guarantees.for_checked r)
-          | None -> Planning.choose p
-        in
         let header =
-          match (r, backend) with
-          | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
-          | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
-          | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
-          | Xreport.Exchange _, `Nccl ->
-              Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+          if Problem.has_pending p then begin
+            if backend = `Nccl then Front.bad "--backend nccl: pending sums are generated for mpi only so far; use --backend mpi";
+            let r =
+              match plan with
+              | Some file -> Sumplan.check p (read_source ~what:"--plan" file)
+              | None -> Sumplan.choose p
+            in
+            Emit_sums.render ~name r
+          end
+          else
+            let r, guarantees =
+              match plan with
+              | Some file ->
+                  let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+                  (r, Guarantees.for_checked r)
+              | None -> Planning.choose p
+            in
+            match (r, backend) with
+            | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
+            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
+            | Xreport.Exchange _, `Nccl ->
+                Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
         in
         write_output out header;
         0)

@@ -22,6 +22,7 @@ type step = {
 type t = {
   problem : Problem.t;
   plan : C.sumplan;
+  report : C.sum_report;  (* scheck's *)
   refined : F.env;        (* the mesh of the collectives: the user's, refined *)
   steps : step list;      (* in execution order *)
   peak : int;
@@ -91,7 +92,7 @@ let of_report (p : Problem.t) plan (rep : C.sum_report) =
       let lb = over (C.sum_recv_bound (src_layout p) p.src_pending (tgt_layout p)) in
       Some (max_of lb, sum lb)
   in
-  { problem = p; plan; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
+  { problem = p; plan; report = rep; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
     recv_total = sum recv; bound }
 
 let explain_sum_error env = function
