@@ -43,7 +43,12 @@ let rec draw st =
     let axes = List.init naxes (fun k -> axis_names.(k)) in
     let mesh = "{" ^ String.concat ", " (List.map2 (Printf.sprintf "%s:%d") axes sizes) ^ "}" in
     let extents = List.init rank (fun _ -> devices * (1 + Random.State.int st 2)) in
-    let src_pending = match subset st axes with [] -> [ pick st (Array.of_list axes) ] | l -> l in
+    (* As many pending axes as the mesh allows, evenly: 1 to naxes. *)
+    let src_pending =
+      let k = 1 + Random.State.int st naxes in
+      let shuffled = List.map snd (List.sort compare (List.map (fun a -> (Random.State.bits st, a)) axes)) in
+      List.filteri (fun i _ -> i < k) shuffled
+    in
     let shard free = List.filter_map (fun a -> if Random.State.bool st then Some (a, Random.State.int st rank) else None) free in
     let src_assign = shard (List.filter (fun a -> not (List.mem a src_pending)) axes) in
     let tgt_assign, tgt_pending =
@@ -53,7 +58,7 @@ let rec draw st =
       | _ ->
           let assign = shard axes in
           let free = List.filter (fun a -> not (List.mem_assoc a assign)) axes in
-          (assign, subset st free)                 (* pending again *)
+          (assign, match subset st free with [] when free <> [] -> [ List.hd free ] | l -> l)  (* pending again *)
     in
     (mesh, devices, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st dtypes)
   end
