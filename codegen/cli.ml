@@ -232,7 +232,7 @@ let show_cmd =
         let ast = Problem.parse ~what:"--type" Syntax.ty ty in
         Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
         let t = Front.ty_of_ast ~what:"--type" pm.env ast in
-        let pending = Front.pending_of_ast ~what:"--type" pm.env ast t in
+        let pending = Problem.pending_checked ~what:"--type" pm ast t in
         write_output None
           (if json then Yojson.Safe.pretty_to_string (Show.json ~pending pm t) ^ "\n" else Show.render ~pending pm t);
         0)

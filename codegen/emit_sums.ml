@@ -6,6 +6,9 @@
    then that header's run(), then the add_pending steps (every member of a
    new pending group but the one with coordinate 0 sets its array to zero).
 
+   A plan by the reducing exchange is a redist::ReducingExchange
+   (render_exchange).
+
    Workspace: [0, kPre0Bytes) and [kPre0Bytes, kPre0Bytes + kPre1Bytes)
    alternate as the reductions' outputs, then the reductions' scratch, then
    the collectives' workspace. *)
@@ -16,6 +19,70 @@ module F = Front
 (* The runtime's redist::Dtype of a dtype, for the element types it sums. *)
 let runtime_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64"; "f16"; "bf16"; "f32"; "f64"; "c64"; "c128" ]
 
+(* The pending axes of both sides as the mesh's axis numbers, which the
+   runtime's placed meshes number alike. *)
+let pending_lines (p : Problem.t) =
+  let axes what env l =
+    [ Printf.sprintf "inline constexpr int k%sPendingCount = %d;  // %s" what (List.length l)
+        (if l = [] then "none" else String.concat ", " (List.map (F.axis_name env) l));
+      Printf.sprintf "inline constexpr int k%sPending[%d] = %s;" what (max 1 (List.length l))
+        (Emit.list_init (List.map string_of_int (if l = [] then [ 0 ] else l))) ]
+  in
+  ("// The pending-sum axes of the source and the target mesh." :: axes "Src" p.env p.src_pending)
+  @ axes "Tgt" p.tgt_env p.tgt_pending @ [ "" ]
+
+(* The reducing exchange: the meshes and layouts from the direct
+   exchange's header for the same layouts (namespace NAME_layouts), and a
+   redist::ReducingExchange built from them once. *)
+let render_exchange ~command ~name (r : Sumplan.t) =
+  let p = r.problem in
+  let plain = { p with src_pending = []; tgt_pending = [] } in
+  let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
+  let b = Buffer.create 8192 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") xr ~guarantees:Guarantees.exchange_checker);
+  line "";
+  line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
+  line "#include \"redist/reduce_exchange.hpp\"";
+  line "";
+  line "namespace redist_gen {";
+  line "namespace %s {" name;
+  line "";
+  line "namespace layouts = ::redist_gen::%s_layouts;" name;
+  line "using layouts::value_type;";
+  line "using layouts::kElemBytes;";
+  line "using layouts::kWorldSize;";
+  line "using layouts::kMaxTgtElems;";
+  line "using layouts::source_mesh;";
+  line "using layouts::target_mesh;";
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  line "inline constexpr int kRank = %d;" (List.length p.src);
+  line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
+  List.iter (line "%s") (pending_lines p);
+  line "inline constexpr ::std::size_t kGroupSize = %d;  // devices of a source pending group" (C.group_size (F.core_mesh p.env) p.src_pending);
+  line "// The most workspace a rank needs (ReducingExchange::workspace_bytes() is this rank's).";
+  line "inline constexpr ::std::size_t kMaxWorkspaceBytes = ::redist::reducing_exchange_workspace_bytes(kGroupSize, kMaxTgtElems, kElemBytes);";
+  line "";
+  line "// Collective over `world`, once: every rank of the world calls it.";
+  line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
+  line "  return ::redist::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending, kSrcPendingCount,";
+  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "}";
+  line "";
+  line "// Collective over the world; allocates nothing.  src, dst and workspace: this";
+  line "// rank's ex.source_bytes(), ex.target_bytes() and ex.workspace_bytes() (null where 0).";
+  line "inline ::redist::Status run(::redist::ReducingExchange& ex, const void* src, ::std::size_t src_bytes, void* dst,";
+  line "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
+  line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);";
+  line "}";
+  line "";
+  line "}  // namespace %s" name;
+  line "}  // namespace redist_gen";
+  Buffer.contents b
+
 let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   let p = r.problem in
   if not (List.mem p.dtype runtime_dtypes) then
@@ -24,9 +91,9 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   let pre, rf, plan, post =
     match r.plan with
     | C.SumByCollectives (pre, rf, plan, post) -> (pre, rf, plan, post)
-    | C.SumByExchange ->
-        F.bad "gen: this plan is the reducing exchange, which is not generated yet; pending sums generate for even problems on one mesh (--strategy collectives)"
+    | C.SumByExchange -> ([], [], [], [])
   in
+  if r.plan = C.SumByExchange then render_exchange ~command ~name r else
   let inner_name = name ^ "_collectives" in
   let t1 = Sumplan.collectives_source p r.report in
   let plain = { p with src = t1; src_pending = []; tgt_pending = [] } in
@@ -91,15 +158,10 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "  return true;";
   line "}";
   line "";
-  let groups_line what axes =
-    let gs = List.map (fun a -> let st, sz = Emit.group p.env a in Printf.sprintf "{%d, %d}" st sz) axes in
-    line "inline constexpr int k%sPendingCount = %d;" what (List.length axes);
-    line "inline constexpr ::redist::Group k%sPending[%d] = %s;" what (max 1 (List.length axes))
-      (Emit.list_init (if gs = [] then [ "{1, 1}" ] else gs))
-  in
-  line "// The pending-sum axes of the source and the target as groups (stride, size).";
-  groups_line "Src" p.src_pending;
-  groups_line "Tgt" p.tgt_pending;
+  List.iter (line "%s") (pending_lines p);
+  line "// The mesh, on world ranks 0 .. kDevices - 1.";
+  line "inline ::redist::PlacedMesh source_mesh() { return ::redist::PlacedMesh::contiguous(kMeshSizes, kMeshAxes, 0); }";
+  line "inline ::redist::PlacedMesh target_mesh() { return source_mesh(); }";
   line "";
   (* The reductions: step i reads src (i = 0) or the buffer step i-1
      wrote, and writes pre buffer i mod 2. *)

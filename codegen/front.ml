@@ -168,7 +168,8 @@ let ty_of_ast ~what env t =
 
 (* The pending-sum axes of [t] (its [sum{...}]) as ids, in the order
    written, for the well-formed [ty] it denotes on [env]'s mesh: each one an
-   axis of the mesh, named once, and sharding no dimension. *)
+   axis of the mesh, named once, and sharding no dimension (the core's
+   pl_pending_wf, which Problem.pending_checked runs on the placed layout). *)
 let pending_of_ast ~what env (t : S.ty) (ty : C.ty) : C.axis list =
   match t.pending with
   | None -> []
@@ -188,9 +189,7 @@ let pending_of_ast ~what env (t : S.ty) (ty : C.ty) : C.axis list =
                   ty;
                 go (a.id :: seen) rest)
       in
-      let pending = go [] names in
-      if not (C.pty_wf (core_mesh env) (ty, pending)) then bad "%s: rejected by the core's pty_wf" what;
-      pending
+      go [] names
 
 (* [ sum{y, z}] after a type with pending axes, "" without. *)
 let show_pending env (pending : C.axis list) =

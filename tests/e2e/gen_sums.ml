@@ -6,9 +6,11 @@
    axes of sizes 1 to 4), arrays of rank 1 to 3 whose global extents are
    multiples of the device count (so every sharding is even), 1 to 3
    pending-sum axes on the source, and a target that is sharded, replicated
-   or itself pending (a third of each, roughly), in an integer dtype.  Each
-   is planned by the extracted plan_sums (--strategy collectives) and
-   emitted by `redist gen`'s emitter (Emit_sums, namespace pN).  Writes
+   or itself pending (a third of each, roughly), in an integer dtype; and
+   two in five between two placed meshes with uneven extents (draw_placed).
+   Each is planned by the extracted plan_sums (--strategy auto: the
+   collectives or the reducing exchange) and emitted by `redist gen`'s
+   emitter (Emit_sums, namespace pN).  Writes
    OUTDIR/tuK.cpp (PER_TU headers each, and the table of their entry
    points), OUTDIR/tables.hpp for the driver tests/e2e/sums_main.cpp, and
    OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
@@ -63,6 +65,41 @@ let rec draw st =
     (mesh, devices, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st dtypes)
   end
 
+(* A problem for the reducing exchange: two placed meshes of at most 8
+   world ranks (contiguous from an offset, or a permuted rank list), uneven
+   extents (1 to 9), pending axes on the source and maybe the target. *)
+let draw_placed st =
+  let placed names =
+    let naxes = 1 + Random.State.int st (Array.length names) in
+    let sizes = List.init naxes (fun _ -> 1 + Random.State.int st 3) in
+    let devices = List.fold_left ( * ) 1 sizes in
+    let axes = List.init naxes (fun k -> names.(k)) in
+    let text = "{" ^ String.concat ", " (List.map2 (Printf.sprintf "%s:%d") axes sizes) ^ "}" in
+    if devices > 8 then None
+    else if Random.State.bool st then Some (axes, Printf.sprintf "%s @ %d" text (Random.State.int st (9 - devices)))
+    else begin
+      let ranks = List.map snd (List.sort compare (List.init 8 (fun r -> (Random.State.bits st, r)))) in
+      let ranks = List.filteri (fun i _ -> i < devices) ranks in
+      Some (axes, Printf.sprintf "%s @ [%s]" text (String.concat ", " (List.map string_of_int ranks)))
+    end
+  in
+  let rec go () =
+    match (placed [| "x"; "y"; "z" |], placed [| "a"; "b" |]) with
+    | Some (src_axes, from_mesh), Some (tgt_axes, to_mesh) ->
+        let rank = 1 + Random.State.int st 3 in
+        let extents = List.init rank (fun _ -> 1 + Random.State.int st 9) in
+        let shard axes = List.filter_map (fun a -> if Random.State.bool st then Some (a, Random.State.int st rank) else None) axes in
+        let src_pending = match subset st src_axes with [] -> [ List.hd src_axes ] | l -> l in
+        let src_assign = shard (List.filter (fun a -> not (List.mem a src_pending)) src_axes) in
+        let tgt_assign = shard tgt_axes in
+        let tgt_pending =
+          if Random.State.int st 3 = 0 then subset st (List.filter (fun a -> not (List.mem_assoc a tgt_assign)) tgt_axes) else []
+        in
+        (from_mesh, to_mesh, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st dtypes)
+    | _ -> go ()
+  in
+  go ()
+
 let write file text =
   let oc = open_out_bin file in
   output_string oc text;
@@ -86,17 +123,24 @@ let () =
     add "#include \"sums.hpp\"";
     let entries = ref [] in
     for i = tu * per_tu to min count ((tu + 1) * per_tu) - 1 do
-      let mesh, devices, src, tgt, dtype = draw st in
       let name = Printf.sprintf "p%d" i in
-      let p =
-        Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:Redist_core.StratCollectives ~from:src ~to_:tgt
-          ~dtype:(Some dtype)
+      (* Two in five by the reducing exchange (uneven, two meshes). *)
+      let meshes, text, src, tgt, dtype =
+        if Random.State.int st 5 < 2 then
+          let from_mesh, to_mesh, src, tgt, dtype = draw_placed st in
+          (Problem.Two (from_mesh, to_mesh), from_mesh ^ " -> " ^ to_mesh, src, tgt, dtype)
+        else
+          let mesh, _, src, tgt, dtype = draw st in
+          (Problem.One mesh, mesh, src, tgt, dtype)
       in
-      let header = Emit_sums.render ~command:[ "redist" ] ~name (Sumplan.choose p) in
-      write (Filename.concat dir (name ^ ".hpp")) header;
-      Hashtbl.replace sizes devices (1 + Option.value (Hashtbl.find_opt sizes devices) ~default:0);
+      let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from:src ~to_:tgt ~dtype:(Some dtype) in
+      let r = Sumplan.choose p in
+      write (Filename.concat dir (name ^ ".hpp")) (Emit_sums.render ~command:[ "redist" ] ~name r);
+      let world = Problem.world p in
+      Hashtbl.replace sizes world (1 + Option.value (Hashtbl.find_opt sizes world) ~default:0);
       add "#include \"%s.hpp\"" name;
-      entries := Printf.sprintf "  SUMS_ENTRY(%s, \"%s %s -> %s %s\")," name mesh src tgt dtype :: !entries
+      let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | _ -> "COLLECTIVES" in
+      entries := Printf.sprintf "  SUMS_%s(%s, \"%s %s -> %s %s\")," kind name text src tgt dtype :: !entries
     done;
     add "extern const sums_entry kSums%d[] = {" tu;
     List.iter (add "%s") (List.rev !entries);
