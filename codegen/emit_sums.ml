@@ -107,6 +107,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
     Emit.render ~command ~name:inner_name ~backend:Emit.Mpi inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
   in
   let base = F.core_mesh p.env in
+  let group a = C.axis_group base a in
   let elem = p.elem_bytes in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
@@ -169,7 +170,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   let before i = if i = 0 then p.src else fst reports.(i - 1).ss_type in
   let shape_of t = C.local_shape base t in
   let layout i = Emit.layout_lit (shape_of (before i)) elem in
-  let out_bytes i = Emit.layout_bytes (shape_of (fst reports.(i).ss_type)) elem in
+  let out_bytes i = reports.(i).ss_local_size * elem in
   let written k = List.fold_left max 0 (List.filteri (fun i _ -> i mod 2 = k) (List.init (Array.length reports) out_bytes)) in
   line "// Workspace: the reductions' two output buffers, their scratch, then the";
   line "// collectives' workspace.";
@@ -178,8 +179,8 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   let scratch i =
     match reports.(i).ss_step with
     | C.ReduceScatter (d, a) ->
-        Printf.sprintf "::redist::reduce_scatter_scratch_bytes(%s, %d, %d)" (layout i) d (snd (Emit.group p.env a))
-    | C.AllReduce a -> Printf.sprintf "::redist::all_reduce_scratch_bytes(%s, %d)" (layout i) (snd (Emit.group p.env a))
+        Printf.sprintf "::redist::reduce_scatter_scratch_bytes(%s, %d, %d)" (layout i) d (snd (group a))
+    | C.AllReduce a -> Printf.sprintf "::redist::all_reduce_scratch_bytes(%s, %d)" (layout i) (snd (group a))
     | C.AddPending _ -> "0"
   in
   line "inline constexpr ::std::size_t kReduceScratchBytes = ::std::max<::std::size_t>({0%s});"
@@ -189,7 +190,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "";
   let reduce_groups =
     List.sort_uniq compare
-      (List.filter_map (function C.ReduceScatter (_, a) | C.AllReduce a -> Some (Emit.group p.env a) | C.AddPending _ -> None) pre)
+      (List.filter_map (function C.ReduceScatter (_, a) | C.AllReduce a -> Some (group a) | C.AddPending _ -> None) pre)
   in
   line "inline constexpr ::redist::Group kReduceGroups[%d] = %s;" (max 1 (List.length reduce_groups))
     (Emit.list_init
@@ -221,11 +222,11 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
       let call =
         match s.ss_step with
         | C.ReduceScatter (d, a) ->
-            let st, sz = Emit.group p.env a in
+            let st, sz = group a in
             Printf.sprintf "::redist::reduce_scatter(mesh, ::redist::Group{%d, %d}, kDtype, %s, %d, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
               st sz (layout i) d src srcb dst dstb
         | C.AllReduce a ->
-            let st, sz = Emit.group p.env a in
+            let st, sz = group a in
             Printf.sprintf "::redist::all_reduce(mesh, ::redist::Group{%d, %d}, kDtype, %s, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
               st sz (layout i) src srcb dst dstb
         | C.AddPending _ -> failwith "add_pending before the collectives"
@@ -241,7 +242,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   List.iter
     (function
       | C.AddPending a ->
-          let st, sz = Emit.group p.env a in
+          let st, sz = group a in
           line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
           line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")

@@ -13,6 +13,8 @@ val app : 'a1 list -> 'a1 list -> 'a1 list
 
 module Nat :
  sig
+  val succ : int -> int
+
   val divmod : int -> int -> int -> int -> int * int
 
   val gcd : int -> int -> int
@@ -298,6 +300,8 @@ val is_permute : collective -> bool
 val fixed_traffic : report -> int
 
 val first_received : step_report -> int -> int -> int
+
+val max_from : (int -> int) -> int -> int -> int -> int
 
 val max_upto : int -> (int -> int) -> int -> int -> int -> int
 
@@ -655,8 +659,92 @@ val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
 
 val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+val lower_exchange : layout -> layout -> xcall
+
+val message_wire : xcall -> wire_map
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 val lower_splan : int -> layout -> layout -> splan -> program
+
+val box_bytes : layout -> int -> int -> int
+
+val exchange_live : int -> layout -> layout -> int -> int
+
+val exchange_live_bytes : int -> layout -> layout -> int
+
+val splan_live_bytes : int -> layout -> layout -> splan -> int
+
+val program_workspace_bytes : program -> int
+
+type link = { lk_latency_ns : int; lk_bytes_per_us : int }
+
+type profile = { pf_same_host : link; pf_across_hosts : link;
+                 pf_copy_bytes_per_us : int }
+
+type hosts =
+| RanksPerHost of int
+| HostList of int list
+
+val host_of : hosts -> int -> int
+
+val transfer_ns : int -> int -> int
+
+type message = int * int
+
+val message_ns : profile -> hosts -> int -> message -> int
+
+val rank_ns : profile -> hosts -> int -> message list -> int
+
+val scratch_copy : int -> int -> message list
+
+val call_messages : call -> int -> message list
+
+val exchange_messages : int -> xcall -> int -> message list
+
+val max_over : int list -> (int -> int) -> int
+
+val program_steps_ns : profile -> hosts -> int -> program -> int list
+
+val predicted_ns : profile -> hosts -> int -> layout -> layout -> splan -> int
+
+val collective_candidates : layout -> layout -> splan list
+
+val strategy_candidates : strategy -> layout -> layout -> splan list
+
+type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
+                cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
+                cs_launches : int }
+
+val splan_launches : splan -> int
+
+val cost_candidate :
+  profile -> hosts -> int -> layout -> layout -> int -> splan -> costed option
+
+val cost_all :
+  profile -> hosts -> int -> layout -> layout -> int -> splan list -> costed
+  list
+
+val lex_lt : int list -> int list -> bool
+
+val cheaper : costed -> costed -> bool
+
+val least : costed -> costed list -> costed
+
+val fits : int option -> costed -> bool
+
+type choose_error =
+| NoCandidate
+| BelowMinimum of int
+
+type choice = { ch_best : costed; ch_slower : costed list;
+                ch_over_budget : costed list }
+
+val choose :
+  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+  (choose_error, choice) res

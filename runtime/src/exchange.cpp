@@ -7,53 +7,23 @@
 #include <utility>
 
 #include "internal/backend_common.hpp"
-#include "internal/exchange_common.hpp"
+#include "internal/exchange_peers.hpp"
+#include "internal/mpi_regions.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
 
 using backend::mpi_status;
 using backend::prefixed;
-using namespace exchange_internal;
+using backend::check_int_extents;
+using backend::copy_region;
+using backend::subarray;
 
 namespace {
 
 // The exchange owns its communicator and sends at most one message per pair
 // of ranks, so one tag suffices.
 constexpr int kExchangeTag = 0x7ed2;
-
-// What world rank `me` receives: every piece of its target box (cut along
-// the source blocks) from the holder the spread rule names, except the one
-// its own source box has, which it keeps.
-void find_receives(int me, const Side& source, const Side& target, std::vector<Transfer>* receives,
-                   Box* kept) {
-  *kept = Box{target.box_of_rank(me).ndim, {}, {}};
-  for_each_piece(me, source, target, [&](const Box& region, int holder) {
-    if (holder == source.position_of(me)) *kept = region;
-    else receives->push_back({source.mesh().ranks[holder], region});
-  });
-}
-
-// What world rank `me` sends: the inverse of find_receives, in one pass over
-// the target mesh, counting the needers of each target block as it goes.
-void find_sends(int me, const Side& source, const Side& target, std::vector<Transfer>* sends) {
-  const int my_position = source.position_of(me);
-  if (my_position < 0) return;
-  const Box box = source.box_of_rank(me);
-  if (box_elements(box) == 0) return;
-  const std::size_t mine = source.block_of(my_position);
-  const int holders = holder_count(source, mine);
-  int my_turn = 0;  // my index among the holders
-  while (nth_holder(source, mine, my_turn) != my_position) ++my_turn;
-  std::vector<int> needers_so_far(target.blocks(), 0);
-  for (int t = 0; t < target.mesh().size(); ++t) {
-    const int r = target.mesh().ranks[t];
-    if (source.rank_has_block(r, mine)) continue;
-    const Box region = intersect(box, target.box_of_rank(r));
-    if (box_elements(region) == 0) continue;
-    if (needers_so_far[target.block_of(t)]++ % holders == my_turn) sends->push_back({r, region});
-  }
-}
 
 }  // namespace
 
@@ -98,30 +68,22 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
   int world_size = 0, me = 0;
   MPI_Comm_size(world, &world_size);
   MPI_Comm_rank(world, &me);
-  Status local = prefixed("Exchange::create", validate(world_size, source, source_layout, target,
-                                                        target_layout, elem_bytes));
+  Status local = prefixed("Exchange::create", backend::validate_exchange(world_size, source, source_layout,
+                                                                        target, target_layout, elem_bytes));
   Exchange ex;
-  std::vector<Transfer> receives, sends;
+  backend::ExchangePeers peers;
   if (local.ok()) {
-    const Side src(source, source_layout, world_size), tgt(target, target_layout, world_size);
+    peers = backend::exchange_peers(me, world_size, source, source_layout, target, target_layout);
     ex.elem_bytes_ = elem_bytes;
-    ex.source_box_ = src.box_of_rank(me);
-    ex.target_box_ = tgt.box_of_rank(me);
+    ex.source_box_ = peers.source_box;
+    ex.target_box_ = peers.target_box;
+    ex.kept_ = peers.kept;
     local = check_int_extents(ex.source_box_, "Exchange::create: source");
     if (local.ok()) local = check_int_extents(ex.target_box_, "Exchange::create: target");
-    if (local.ok()) {
-      find_receives(me, src, tgt, &receives, &ex.kept_);
-      find_sends(me, src, tgt, &sends);
-    }
   }
-  Fingerprint fp;
-  fp.add(source);
-  fp.add(source_layout);
-  fp.add(target);
-  fp.add(target_layout);
-  fp.add(elem_bytes);
   const backend::Agreed agreed[] = {
-      {fp.value(), "ranks passed different meshes, layouts or element sizes"}};
+      {backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
+       "ranks passed different meshes, layouts or element sizes"}};
   if (Status st = backend::agree(world, std::move(local), "Exchange::create", agreed, 1); !st.ok())
     return st;
 
@@ -135,12 +97,12 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
     return st;
   // Receives index the destination array, sends the source array.
   Status built;
-  for (const Transfer& t : receives) {
+  for (const backend::Transfer& t : peers.receives) {
     ex.receives_.push_back({t.rank, box_elements(t.region)});
     ex.types_.push_back(MPI_DATATYPE_NULL);
     if (built.ok()) built = subarray(ex.target_box_, t.region, element, &ex.types_.back(), "Exchange::create");
   }
-  for (const Transfer& t : sends) {
+  for (const backend::Transfer& t : peers.sends) {
     ex.sends_.push_back({t.rank, box_elements(t.region)});
     ex.types_.push_back(MPI_DATATYPE_NULL);
     if (built.ok()) built = subarray(ex.source_box_, t.region, element, &ex.types_.back(), "Exchange::create");

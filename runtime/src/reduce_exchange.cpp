@@ -5,14 +5,17 @@
 #include <utility>
 
 #include "internal/backend_common.hpp"
-#include "internal/exchange_common.hpp"
+#include "internal/exchange_peers.hpp"
+#include "internal/mpi_regions.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
 
 using backend::mpi_status;
 using backend::prefixed;
-using namespace exchange_internal;
+using backend::check_int_extents;
+using backend::copy_region;
+using backend::subarray;
 
 namespace {
 
@@ -88,6 +91,13 @@ class PendingGroups {
   int size_ = 1;
 };
 
+// The position of world rank `rank` in a placed mesh, -1 outside.
+int position_in(const PlacedMesh& mesh, int rank) {
+  for (int p = 0; p < mesh.size(); ++p)
+    if (mesh.ranks[static_cast<std::size_t>(p)] == rank) return p;
+  return -1;
+}
+
 struct Message {
   int rank;
   int member;  // receives: the contribution's member index
@@ -146,7 +156,7 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
   MPI_Comm_size(world, &world_size);
   MPI_Comm_rank(world, &me);
   const std::size_t elem_bytes = dtype_bytes(dtype);
-  Status local = validate(world_size, source, source_layout, target, target_layout, elem_bytes);
+  Status local = backend::validate_exchange(world_size, source, source_layout, target, target_layout, elem_bytes);
   if (local.ok())
     local = check_pending(source, source_layout, source_pending, source_pending_count, "source");
   if (local.ok())
@@ -155,48 +165,48 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
   ReducingExchange ex;
   std::vector<Message> receives, sends;
   if (local.ok()) {
-    const Side src(source, source_layout, world_size), tgt(target, target_layout, world_size);
     const PendingGroups src_groups(source, source_pending, source_pending_count);
     const PendingGroups tgt_groups(target, target_pending, target_pending_count);
     ex.dtype_ = dtype;
     ex.elem_bytes_ = elem_bytes;
     ex.group_size_ = src_groups.size();
-    ex.source_box_ = src.box_of_rank(me);
-    ex.target_box_ = tgt.box_of_rank(me);
-    const int my_target = tgt.position_of(me), my_source = src.position_of(me);
+    const backend::ExchangePeers peers =
+        backend::exchange_peers(me, world_size, source, source_layout, target, target_layout);
+    ex.source_box_ = peers.source_box;
+    ex.target_box_ = peers.target_box;
+    const int my_target = position_in(target, me), my_source = position_in(source, me);
     ex.designated_ = my_target >= 0 && tgt_groups.designated(my_target);
     local = check_int_extents(ex.source_box_, "ReducingExchange::create: source");
     if (local.ok()) local = check_int_extents(ex.target_box_, "ReducingExchange::create: target");
     if (local.ok() && ex.designated_) {
-      for_each_piece(me, src, tgt, [&](const Box& region, int holder) {
+      for (const backend::Piece& piece :
+           backend::exchange_pieces(me, world_size, source, source_layout, target, target_layout)) {
         for (int k = 0; k < src_groups.size(); ++k) {
-          const int member = src_groups.member(holder, k);
-          if (member == my_source) ex.kept_.push_back({k, region});
-          else receives.push_back({source.ranks[static_cast<std::size_t>(member)], k, region});
+          const int member = src_groups.member(piece.holder, k);
+          if (member == my_source) ex.kept_.push_back({k, piece.region});
+          else receives.push_back({source.ranks[static_cast<std::size_t>(member)], k, piece.region});
         }
-      });
+      }
     }
     if (local.ok() && my_source >= 0) {
       for (int t = 0; t < target.size(); ++t) {
         const int r = target.ranks[static_cast<std::size_t>(t)];
         if (r == me || !tgt_groups.designated(t)) continue;
-        for_each_piece(r, src, tgt, [&](const Box& region, int holder) {
-          if (src_groups.same_group(holder, my_source)) sends.push_back({r, 0, region});
-        });
+        for (const backend::Piece& piece :
+             backend::exchange_pieces(r, world_size, source, source_layout, target, target_layout))
+          if (src_groups.same_group(piece.holder, my_source)) sends.push_back({r, 0, piece.region});
       }
     }
   }
-  Fingerprint fp;
-  fp.add(source);
-  fp.add(source_layout);
-  fp.add(target);
-  fp.add(target_layout);
-  fp.add(static_cast<std::uint64_t>(dtype));
-  for (int i = 0; local.ok() && i < source_pending_count; ++i) fp.add(static_cast<std::uint64_t>(source_pending[i]));
-  fp.add(~std::uint64_t{0});
-  for (int i = 0; local.ok() && i < target_pending_count; ++i) fp.add(static_cast<std::uint64_t>(target_pending[i]));
+  std::uint64_t digest = 0;
+  if (local.ok()) {
+    digest = backend::combine_key(backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
+                                  static_cast<std::uint64_t>(dtype));
+    digest = backend::combine_key(digest, backend::ints_key(source_pending, static_cast<std::size_t>(source_pending_count)));
+    digest = backend::combine_key(digest, backend::ints_key(target_pending, static_cast<std::size_t>(target_pending_count)));
+  }
   const backend::Agreed agreed[] = {
-      {fp.value(), "ranks passed different meshes, layouts, pending axes or element types"}};
+      {digest, "ranks passed different meshes, layouts, pending axes or element types"}};
   if (Status st = backend::agree(world, std::move(local), what, agreed, 1); !st.ok()) return st;
 
   if (Status st = mpi_status(MPI_Comm_dup(world, &ex.comm_), what); !st.ok()) return st;

@@ -1,53 +1,18 @@
-#include "internal/exchange_common.hpp"
+#include "internal/mpi_regions.hpp"
 
 #include <climits>
 #include <cstring>
 #include <string>
 
-namespace redist::exchange_internal {
+#include "internal/backend_common.hpp"
 
-using backend::mpi_status;
-using backend::prefixed;
-
-namespace {
-
-std::string str(long long v) { return std::to_string(v); }
-
-Status check_shapes(const BlockLayout& source, const BlockLayout& target) {
-  auto shape = [](const BlockLayout& l) {
-    std::string s = "[";
-    for (int d = 0; d < l.ndim; ++d) s += (d ? ", " : "") + str(static_cast<long long>(l.extent[d]));
-    return s + "]";
-  };
-  bool same = source.ndim == target.ndim;
-  for (int d = 0; same && d < source.ndim; ++d) same = source.extent[d] == target.extent[d];
-  if (!same)
-    return {Errc::invalid_argument, "source shape " + shape(source) +
-                                        " differs from target shape " + shape(target)};
-  return {};
-}
-
-}  // namespace
-
-Status validate(int world_size, const PlacedMesh& source, const BlockLayout& source_layout,
-                const PlacedMesh& target, const BlockLayout& target_layout,
-                std::size_t elem_bytes) {
-  if (Status st = validate_placed_mesh(source, world_size); !st.ok())
-    return prefixed("source mesh", st);
-  if (Status st = validate_placed_mesh(target, world_size); !st.ok())
-    return prefixed("target mesh", st);
-  if (Status st = validate_block_layout(source_layout, source, elem_bytes); !st.ok())
-    return prefixed("source layout", st);
-  if (Status st = validate_block_layout(target_layout, target, elem_bytes); !st.ok())
-    return prefixed("target layout", st);
-  return check_shapes(source_layout, target_layout);
-}
+namespace redist::backend {
 
 // Subarray datatypes take int extents.
 Status check_int_extents(const Box& box, const char* what) {
   for (int d = 0; d < box.ndim; ++d)
     if (box.hi[d] - box.lo[d] > static_cast<std::size_t>(INT_MAX))
-      return {Errc::too_large, std::string(what) + " local extent of dim " + str(d) +
+      return {Errc::too_large, std::string(what) + " local extent of dim " + std::to_string(d) +
                                    " exceeds MPI's int count"};
   return {};
 }
@@ -100,15 +65,4 @@ void copy_region(const unsigned char* src, const Box& from, unsigned char* dst, 
   }
 }
 
-int holder_count(const Side& source, std::size_t block) {
-  int count = 0;
-  for (int p = 0; p < source.mesh().size(); ++p) count += source.block_of(p) == block ? 1 : 0;
-  return count;
-}
-int nth_holder(const Side& source, std::size_t block, int k) {
-  for (int p = 0; p < source.mesh().size(); ++p)
-    if (source.block_of(p) == block && k-- == 0) return p;
-  return -1;
-}
-
-}  // namespace redist::exchange_internal
+}  // namespace redist::backend
