@@ -16,24 +16,12 @@ namespace {
 // Messages go as MPI_BYTE with an int count.
 constexpr std::size_t kMaxMessage = INT_MAX;
 
-Agreed agreed_dtype(Dtype dtype) {
-  return {static_cast<std::uint64_t>(dtype), "members passed different element types"};
-}
-
-// The checks both reductions make before their own: the group, the layout,
-// and the element type against the layout's element size.
-Status check_reduction(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout,
-                       MPI_Comm* comm) {
+// The group checks of both reductions: the group is valid and prepared;
+// *comm is then its communicator.
+Status group_setup(const Mesh& mesh, Group g, MPI_Comm* comm) {
   *comm = MPI_COMM_NULL;
   if (Status st = mesh.check_group(g); !st.ok()) return st;
-  if (Status st = mesh.group_comm(g, comm); !st.ok()) return st;
-  if (Status st = validate_layout(layout); !st.ok()) return st;
-  if (layout.elem_bytes != dtype_bytes(dtype))
-    return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has " +
-                                        std::to_string(dtype_bytes(dtype)) +
-                                        " bytes but the layout's elements have " +
-                                        std::to_string(layout.elem_bytes)};
-  return {};
+  return mesh.group_comm(g, comm);
 }
 
 Status alltoall_bytes(const void* send, void* recv, std::size_t block, MPI_Comm comm,
@@ -50,19 +38,13 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layo
   constexpr const char* what = "reduce_scatter";
   if (Status st = check_empty(mesh, what); !st.ok()) return st;
   MPI_Comm comm;
-  Status local = check_reduction(mesh, g, dtype, layout, &comm);
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
   const std::size_t total = bytes(layout);
-  if (local.ok()) local = local::check_dim(layout, dim, "dim");
-  if (local.ok() && layout.extent[dim] % size != 0)
-    local = {Errc::invalid_argument, "extent " + std::to_string(layout.extent[dim]) + " of dim " +
-                                         std::to_string(dim) +
-                                         " is not divisible by the group size " +
-                                         std::to_string(size)};
-  if (local.ok()) local = check_count(total / size, kMaxMessage);
   if (local.ok())
-    local = check_buffers(src, src_bytes, total, dst, dst_bytes, total / size, scratch,
-                          scratch_bytes, reduce_scatter_scratch_bytes(layout, dim, size));
+    local = check_reduce_scatter(layout, dim, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+                                 scratch_bytes, reduce_scatter_scratch_bytes(layout, dim, size),
+                                 kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim),
                            agreed_dtype(dtype)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
@@ -95,16 +77,15 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
   constexpr const char* what = "all_reduce";
   if (Status st = check_empty(mesh, what); !st.ok()) return st;
   MPI_Comm comm;
-  Status local = check_reduction(mesh, g, dtype, layout, &comm);
+  Status local = group_setup(mesh, g, &comm);
   const auto size = static_cast<std::size_t>(g.size);
   const std::size_t total = bytes(layout);
   const std::size_t elem = layout.elem_bytes;
   const std::size_t piece = num_elements(layout) / size * elem;
   const std::size_t tail = num_elements(layout) % size * elem;
-  if (local.ok()) local = check_count(piece > tail ? piece : tail, kMaxMessage);
   if (local.ok())
-    local = check_buffers(src, src_bytes, total, dst, dst_bytes, total, scratch, scratch_bytes,
-                          all_reduce_scratch_bytes(layout, size));
+    local = check_all_reduce(layout, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, all_reduce_scratch_bytes(layout, size), kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dtype(dtype)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
