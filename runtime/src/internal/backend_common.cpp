@@ -210,10 +210,6 @@ Status check_count(std::size_t bytes, std::size_t max_message) {
   return {};
 }
 
-namespace {
-
-// Sizes, then pairwise disjointness of the bytes a call uses in its three
-// buffers.
 Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
                      std::size_t dst_bytes, std::size_t dst_need, void* scratch,
                      std::size_t scratch_bytes, std::size_t scratch_need) {
@@ -231,8 +227,6 @@ Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_nee
   return check_disjoint(dst, dst_need, "destination", scratch, scratch_need, "scratch");
 }
 
-}  // namespace
-
 Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
@@ -242,6 +236,52 @@ Status check_all_gather(const Layout& layout, int dim, std::size_t size, const v
   const std::size_t in = bytes(layout);
   if (Status st = check_count(in, max_message); !st.ok()) return st;
   return check_buffers(src, src_bytes, in, dst, dst_bytes, in * size, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Agreed agreed_dtype(Dtype dtype) {
+  return {static_cast<std::uint64_t>(dtype), "members passed different element types"};
+}
+
+namespace {
+
+Status check_element_type(const Layout& layout, Dtype dtype) {
+  if (Status st = validate_layout(layout); !st.ok()) return st;
+  if (layout.elem_bytes != dtype_bytes(dtype))
+    return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has " +
+                                        std::to_string(dtype_bytes(dtype)) +
+                                        " bytes but the layout's elements have " +
+                                        std::to_string(layout.elem_bytes)};
+  return {};
+}
+
+}  // namespace
+
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+                            const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                            void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
+                            std::size_t max_message) {
+  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
+  if (layout.extent[dim] % size != 0)
+    return {Errc::invalid_argument, "extent " + std::to_string(layout.extent[dim]) + " of dim " +
+                                        str(dim) + " is not divisible by the group size " +
+                                        std::to_string(size)};
+  const std::size_t total = bytes(layout);
+  if (Status st = check_count(total / size, max_message); !st.ok()) return st;
+  return check_buffers(src, src_bytes, total, dst, dst_bytes, total / size, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message) {
+  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  const std::size_t piece = num_elements(layout) / size * layout.elem_bytes;
+  const std::size_t tail = num_elements(layout) % size * layout.elem_bytes;
+  if (Status st = check_count(piece > tail ? piece : tail, max_message); !st.ok()) return st;
+  const std::size_t total = bytes(layout);
+  return check_buffers(src, src_bytes, total, dst, dst_bytes, total, scratch, scratch_bytes,
                        need_scratch);
 }
 

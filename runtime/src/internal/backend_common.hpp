@@ -12,6 +12,7 @@
 #include "redist/geometry.hpp"
 #include "redist/mpi_c.hpp"
 #include "redist/redist.hpp"
+#include "redist/reduce.hpp"
 
 namespace redist::backend {
 
@@ -145,6 +146,12 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what);
 // too_large if one message of `bytes` exceeds the backend's `max_message`.
 Status check_count(std::size_t bytes, std::size_t max_message);
 
+// Sizes, then pairwise disjointness of the bytes a call uses in its three
+// buffers (messages name "source", "destination" or "scratch").
+Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
+                     std::size_t dst_bytes, std::size_t dst_need, void* scratch,
+                     std::size_t scratch_bytes, std::size_t scratch_need);
+
 // The argument checks of the collectives, messages without the operation's
 // name.  need_scratch is the scratch the chosen path uses; max_message the
 // largest single message the backend can send.
@@ -156,6 +163,23 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
                         std::size_t max_message);
+// The reductions' element type, which members must pass alike.
+Agreed agreed_dtype(Dtype dtype);
+
+// The argument checks of reduce_scatter and all_reduce on both backends,
+// messages without the operation's name: the layout, its element size
+// against the type's, the dim and the group size dividing it
+// (reduce_scatter), one message (total / size for reduce_scatter, the
+// larger of all_reduce's piece and tail) within max_message, and the
+// buffers (need_scratch: what the backend's path uses).
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+                            const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                            void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
+                            std::size_t max_message);
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message);
+
 // Everything all_permute checks before moving data, messages prefixed and
 // verdict agreed over the mesh communicator `comm` when `agreement` is on.
 // On success *total is the bytes of one local array.
