@@ -14,7 +14,19 @@ if log=$("$python" -m pip install -q --no-build-isolation --no-deps --target "$s
    [ -f "$site/redist/libredist_plan.so" ]; then
   ok "pip install ./python: the package with its libredist_plan.so"
 else
-  ko "pip install ./python: $log"; report test-python; exit 1
+  ko "pip install ./python: $log"; # python/README.md's examples, each ```python block run as written.
+examples=_build/python-readme
+rm -rf "$examples" && mkdir -p "$examples"
+awk -v dir="$examples" '/^```python$/ {n++; f = dir "/example" n ".py"; next} /^```$/ {f = ""; next} f {print > f}' python/README.md
+for example in "$examples"/example*.py; do
+  if out=$(cd "$examples" && timeout --kill-after=10 300 "$python" "$(basename "$example")" 2>&1); then
+    ok "python/README.md example $(basename "$example" .py): $(wc -l <"$example") lines, ran as written"
+  else
+    ko "python/README.md example $(basename "$example" .py): $(tail -3 <<<"$out")"
+  fi
+done
+[ -f "$examples/example2.py" ] || ko "python/README.md: expected a JAX and a PyTorch example"
+report test-python; exit 1
 fi
 unset REDIST_LIB  # the bundled library, as an installed package finds it
 export PYTHONPATH=$PWD/$site
