@@ -16,6 +16,8 @@
 #    with one line; never another code or a crash);
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
+#  - pieces_c: redist_plan_step and redist_plan_receives (what the Python
+#    adapters run) agree with the plan's boxes, and refuse misuse with code 2;
 #  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
@@ -29,7 +31,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c robust_c; do
+for prog in run_c query_c threads_c misuse_c robust_c pieces_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -163,6 +165,26 @@ else ko "robust: $robust_out"; fi
 # Planning from 4 threads at once.
 if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
 else ko "threads: $threads_out"; fi
+
+# redist_plan_step and redist_plan_receives (the Python adapters' input)
+# against the plan's boxes.  MESH|TO_MESH or -|FROM|TO|STRATEGY
+while IFS='|' read -r mesh to_mesh from to strategy; do
+  if result=$("$out/pieces_c" "$mesh" "$to_mesh" "$from" "$to" "$strategy" 2>&1) && grep -q "^verified: " <<<"$result"; then
+    ok "pieces_c $mesh -> $to_mesh $from -> $to $strategy: ${result#verified: }"
+  else
+    ko "pieces_c $mesh -> $to_mesh $from -> $to $strategy: $result"
+  fi
+done <<'EOF_PIECES'
+{x:4}|-|[{x}7, 5]|[7, {x}5]|auto
+{x:2, y:2}|-|[{x}5, {y}3]|[{y}5, {x}3]|exchange
+{x:4}|{a:2, b:2} @ [3, 1, 2, 0]|[{x}7, 5]|[{b}7, {a}5]|auto
+{x:4} @ 4|{x:2, y:4}|[{x}50, 16]|[{x}50, {y}16]|auto
+{x:6, y:10}|-|[10{x}60, 6{y}60]|[6{y}60, 10{x}60]|exchange
+{x:2, y:3}|-|[3{x}6]|[2{y}6]|collectives
+{a:3, b:6}|-|[2{a}6]|[1{b}6]|collectives
+{x:2, y:4}|-|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|collectives
+{a:2, b:2, c:2}|-|[{a,b}8, {c}4]|[{c}8, {b,a}4]|collectives
+EOF_PIECES
 
 # libredist_plan.so exports the C ABI only.
 so=_build/prefix/lib/libredist_plan.so

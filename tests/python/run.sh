@@ -26,6 +26,12 @@ for example in "$examples"/example*.py; do
   fi
 done
 [ -f "$examples/example2.py" ] || ko "python/README.md: expected a JAX and a PyTorch example"
+blocks() { awk '/^```python$/ {f = 1; next} /^```$/ {f = 0} f' "$1"; }
+if diff <(blocks python/README.md) <(blocks README.md) >/dev/null; then
+  ok "README.md shows python/README.md's examples as they are"
+else
+  ko "README.md's Python examples differ from python/README.md's"
+fi
 report test-python; exit 1
 fi
 unset REDIST_LIB  # the bundled library, as an installed package finds it
