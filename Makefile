@@ -65,6 +65,7 @@ include codegen/codegen.mk
 include runtime/runtime.mk
 include tests/e2e/e2e.mk
 include tests/capi/capi.mk
+include tests/diff/diff.mk
 include bench/bench.mk
 include python/python.mk
 

@@ -13,6 +13,7 @@
 
 #include <signal.h>
 
+#include "internal/exchange_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
@@ -357,11 +358,10 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
                     std::to_string(plan->devices) + " ranks");
   try {
     const ExchangeSpec& x = plan->exchange;
-    std::vector<redist::ExchangeTransfer> pieces;
-    redist::Box kept;
-    redist::exchange_receives(plan->devices, x.source, x.source_layout, x.target, x.target_layout, rank, &pieces,
-                              &kept);
-    if (redist::box_elements(kept) > 0) pieces.insert(pieces.begin(), redist::ExchangeTransfer{rank, kept});
+    redist::backend::ExchangePeers peers = redist::backend::exchange_peers(
+        rank, plan->devices, x.source, x.source_layout, x.target, x.target_layout);
+    std::vector<redist::backend::Transfer>& pieces = peers.receives;
+    if (redist::box_elements(peers.kept) > 0) pieces.insert(pieces.begin(), redist::backend::Transfer{rank, peers.kept});
     *count = pieces.size();
     for (std::size_t k = 0; k < pieces.size() && k < max_regions; ++k) {
       regions[k] = redist_region_t{};

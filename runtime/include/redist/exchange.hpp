@@ -40,22 +40,6 @@
 
 namespace redist {
 
-// A region of global indices and the world rank it comes from.
-struct ExchangeTransfer {
-  int rank;
-  Box region;
-};
-
-// The pieces world rank `me` receives in the exchange, in posting order, and
-// the region it keeps from its own source box (empty when none): what
-// Exchange::create computes, without a communicator, for callers that move
-// the pieces themselves (the Python adapters through redist_plan_receives).
-// The layouts must have passed Exchange::create's validation for a world of
-// world_size ranks.
-void exchange_receives(int world_size, const PlacedMesh& source, const BlockLayout& source_layout,
-                       const PlacedMesh& target, const BlockLayout& target_layout, int me,
-                       std::vector<ExchangeTransfer>* receives, Box* kept);
-
 // Owns a duplicate of the world communicator and the committed datatypes of
 // its messages, freed in the destructor (which must run before
 // MPI_Finalize).  Move-only; a default-constructed or moved-from Exchange is

@@ -1,0 +1,224 @@
+(** * The cost model, and the choice of the fastest verified plan.
+
+    A machine profile is data: per link class (two ranks on the same host,
+    or on different hosts) a latency per message in nanoseconds and a
+    bandwidth in bytes per microsecond, and the bandwidth of a local copy.
+    Ranks map to hosts by a number of ranks per host or by a host list.
+
+    The messages a rank receives in a step are read off the lowered program
+    ([Lower.lower_splan]): a collective call's group, its permute table and
+    its buffer sizes, or the exchange's messages of boxes
+    ([Exchange.recv_messages]); a message from the rank itself is a local
+    copy, as is a slice, the copy of an empty plan and the scratch a
+    collective packs through.  A rank's time in a step is the sum of its
+    messages' latencies and transfer times; a step takes as long as its
+    slowest rank; a plan, the sum of its steps.
+
+    The candidates of [choose]: for [StratAuto] every collective plan the
+    planner builds (every candidate refinement and construction that
+    qualifies, [Planner.assess]) and the exchange; for the other strategies
+    [plan_with]'s plan.  Each is validated by [xcheck]; those whose live
+    bytes per rank (source, destination and workspace: [Lower.live_bytes]
+    for collectives, the largest source and target boxes for the exchange,
+    which has no workspace) exceed the budget are set aside; the least
+    predicted time wins, then the least traffic of the busiest rank, then
+    the fewest launches, then the earliest candidate.  [Costproof.v] proves
+    that the chosen plan is a validated candidate (so it is correct), that
+    it fits the budget and is no slower than any candidate that fits, and
+    that a budget below every candidate's live bytes is refused with the
+    least of them. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+
+(** ** Machine profiles *)
+
+Record link : Type := {
+  lk_latency_ns : nat;     (** per message *)
+  lk_bytes_per_us : nat    (** bandwidth; 1000 bytes per microsecond is 1 GB/s *)
+}.
+
+Record profile : Type := {
+  pf_same_host : link;     (** shared memory; NVLink between GPUs of one node *)
+  pf_across_hosts : link;  (** the network *)
+  pf_copy_bytes_per_us : nat  (** a local copy (packing, slicing) *)
+}.
+
+(** Which host each world rank is on. *)
+Inductive hosts : Type :=
+| RanksPerHost (n : nat)   (** ranks [0 .. n - 1] on the first host, and so on *)
+| HostList (hs : list nat).  (** rank [r] on host [nth r hs]; the command line checks that it names every rank *)
+
+Definition host_of (h : hosts) (r : nat) : nat :=
+  match h with
+  | RanksPerHost n => r / n
+  | HostList hs => nth r hs 0
+  end.
+
+(** Nanoseconds to move [bytes] at [bytes_per_us]; divided first, so that
+    no intermediate value exceeds the time itself times 1000. *)
+Definition transfer_ns (bytes_per_us bytes : nat) : nat :=
+  bytes / bytes_per_us * 1000 + bytes mod bytes_per_us * 1000 / bytes_per_us.
+
+(** ** Messages *)
+
+(** What a rank receives: the rank it comes from, and its bytes. *)
+Definition message : Type := (nat * nat)%type.
+
+Definition message_ns (pf : profile) (h : hosts) (r : nat) (msg : message) : nat :=
+  let '(from, bytes) := msg in
+  if from =? r then transfer_ns (pf_copy_bytes_per_us pf) bytes
+  else
+    let lk := if host_of h from =? host_of h r then pf_same_host pf else pf_across_hosts pf in
+    lk_latency_ns lk + transfer_ns (lk_bytes_per_us lk) bytes.
+
+Definition rank_ns (pf : profile) (h : hosts) (r : nat) (msgs : list message) : nat :=
+  list_sum (map (message_ns pf h r) msgs).
+
+(** A copy of [n] bytes through scratch, when the call packs. *)
+Definition scratch_copy (r n : nat) : list message := if n =? 0 then [] else [(r, n)].
+
+(** Rank [r]'s messages in a call: one block from every member of its group
+    (its own block is a local copy, [group_member r g (group_index r g) = r]),
+    a permute's one block from the rank its table names. *)
+Definition call_messages (c : call) (r : nat) : list message :=
+  match cl_op c, cl_group c with
+  | None, _ => [(r, cl_in_bytes c)]
+  | Some (DynSlice _ _), _ => [(r, cl_out_bytes c)]
+  | Some (AllGather _), Some g =>
+      map (fun k => (group_member r g k, cl_in_bytes c)) (seq 0 (snd g)) ++ scratch_copy r (cl_scratch c)
+  | Some (AllToAll _ _), Some g =>
+      map (fun k => (group_member r g k, cl_in_bytes c / snd g)) (seq 0 (snd g))
+      ++ scratch_copy r (cl_scratch c)
+  | Some (AllPermute _), _ => [(nth r (cl_recv_from c) r, cl_in_bytes c)]
+  | Some _, None => []
+  end.
+
+(** Rank [r]'s messages in the exchange: one per cell of its target box. *)
+Definition exchange_messages (elem : nat) (x : xcall) (r : nat) : list message :=
+  map (fun '(from, cell) => (from, box_size cell * elem)) (xc_recv x r).
+
+Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
+  fold_left (fun acc r => Nat.max acc (f r)) ranks 0.
+
+(** The predicted time of each step of a lowered program, in nanoseconds. *)
+Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
+  match pg with
+  | Calls m cs =>
+      map (fun c => max_from (fun r => rank_ns pf h r (call_messages c r)) 0 (mesh_size m) 0) cs
+  | OneExchange x =>
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf h r (exchange_messages elem x r))]
+  end.
+
+(** The predicted time of a plan. *)
+Definition predicted_ns (pf : profile) (h : hosts) (elem : nat) (S T : layout) (sp : splan) : nat :=
+  list_sum (program_steps_ns pf h elem (lower_splan elem S T sp)).
+
+(** ** Live bytes per rank *)
+
+(** Live bytes per rank: [splan_live_bytes] of Lower.v. *)
+
+(** ** Candidates *)
+
+Definition collective_candidates (S T : layout) : list splan :=
+  if even_problem S T then
+    let m := ly_m S in
+    flat_map (fun '(rf, p) =>
+                match assess m (ly_ty S) (ly_ty T) rf p with
+                | Some _ => [ByCollectives rf p]
+                | None => []
+                end)
+             (candidates m (ly_ty S) (ly_ty T))
+  else [].
+
+Definition strategy_candidates (s : strategy) (S T : layout) : list splan :=
+  match s with
+  | StratAuto => collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
+  | _ => match plan_with s S T with Some sp => [sp] | None => [] end
+  end.
+
+(** A validated candidate with its predictions. *)
+Record costed : Type := {
+  cs_index : nat;              (** its place among the candidates *)
+  cs_plan : splan;
+  cs_steps_ns : list nat;      (** predicted time of each step *)
+  cs_time_ns : nat;            (** their sum *)
+  cs_live_bytes : nat;
+  cs_traffic : nat;            (** elements the busiest rank receives *)
+  cs_launches : nat            (** steps that communicate *)
+}.
+
+Definition splan_launches (sp : splan) : nat :=
+  match sp with
+  | ByCollectives _ p => length (filter (fun k => negb (is_slice k)) p)
+  | ByExchange => 1
+  end.
+
+Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
+  : option costed :=
+  match xcheck S T sp with
+  | Error _ => None
+  | OK rep =>
+      Some {| cs_index := i; cs_plan := sp;
+              cs_steps_ns := program_steps_ns pf h elem (lower_splan elem S T sp);
+              cs_time_ns := predicted_ns pf h elem S T sp;
+              cs_live_bytes := splan_live_bytes elem S T sp;
+              cs_traffic := max_over (pm_ranks (ly_mesh T)) (xr_recv rep);
+              cs_launches := splan_launches sp |}
+  end.
+
+Fixpoint cost_all (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sps : list splan)
+  : list costed :=
+  match sps with
+  | [] => []
+  | sp :: sps' =>
+      match cost_candidate pf h elem S T i sp with
+      | Some c => c :: cost_all pf h elem S T (Nat.succ i) sps'
+      | None => cost_all pf h elem S T (Nat.succ i) sps'
+      end
+  end.
+
+(** ** The choice *)
+
+Fixpoint lex_lt (a b : list nat) : bool :=
+  match a, b with
+  | x :: a', y :: b' => (x <? y) || ((x =? y) && lex_lt a' b')
+  | _, _ => false
+  end.
+
+Definition cheaper (a b : costed) : bool :=
+  lex_lt [cs_time_ns a; cs_traffic a; cs_launches a] [cs_time_ns b; cs_traffic b; cs_launches b].
+
+(** The cheapest, the earliest among equals. *)
+Definition least (c : costed) (cs : list costed) : costed :=
+  fold_left (fun best c' => if cheaper c' best then c' else best) cs c.
+
+Definition fits (budget : option nat) (c : costed) : bool :=
+  match budget with None => true | Some b => cs_live_bytes c <=? b end.
+
+Inductive choose_error : Type :=
+| NoCandidate                     (** the strategy cannot express the problem *)
+| BelowMinimum (least_live : nat). (** every candidate needs more bytes per rank than the budget *)
+
+Record choice : Type := {
+  ch_best : costed;
+  ch_slower : list costed;        (** within the budget, not chosen *)
+  ch_over_budget : list costed
+}.
+
+Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
+    (S T : layout) : res choose_error choice :=
+  let all := cost_all pf h elem S T 0 (strategy_candidates s S T) in
+  match filter (fits budget) all with
+  | [] =>
+      match all with
+      | [] => Error NoCandidate
+      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)))
+      end
+  | c :: cs =>
+      let best := least c cs in
+      OK {| ch_best := best;
+            ch_slower := filter (fun c' => negb (cs_index c' =? cs_index best)) (c :: cs);
+            ch_over_budget := filter (fun c' => negb (fits budget c')) all |}
+  end.
