@@ -91,6 +91,35 @@ let check mesh to_mesh from to_ dtype text =
   let plan = R.Planfile.check_any p text in
   info ~command:"check" ~title:"redist check: plan accepted" p plan (R.Guarantees.for_checked plan)
 
+(* The plan of a `redist plan --json` or `redist check --json` report
+   (schema redist/1), checked again: its refine lines and step texts are a
+   plan file over its problem.  Meshes equal and on ranks 0..n-1 are the one
+   mesh of `--mesh`, whose plans may be collectives. *)
+let from_json text =
+  let module U = Yojson.Safe.Util in
+  let bad_json what = R.Front.bad "plan JSON: %s" (String.map (fun c -> if c = '\n' then ' ' else c) what) in
+  let json = try Yojson.Safe.from_string text with Yojson.Json_error msg -> bad_json msg in
+  try
+    let field name = match U.member name json with `Null -> bad_json ("no field " ^ name) | v -> v in
+    let placed name =
+      let m = field name in
+      ( List.map (fun a -> Printf.sprintf "%s:%d" U.(to_string (member "name" a)) U.(to_int (member "size" a)))
+          U.(to_list (member "axes" m)),
+        List.map U.to_int U.(to_list (member "ranks" m)) )
+    in
+    let source = placed "source_mesh" and target = placed "target_mesh" in
+    let axes_text axes = "{" ^ String.concat ", " axes ^ "}" in
+    let placed_text (axes, ranks) = axes_text axes ^ " @ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]" in
+    let one_mesh = source = target && snd source = List.init (List.length (snd source)) Fun.id in
+    let mesh, to_mesh = if one_mesh then (axes_text (fst source), "") else (placed_text source, placed_text target) in
+    let lines =
+      List.map U.to_string (U.to_list (field "refine"))
+      @ List.map (fun step -> U.(to_string (member "text" step))) (U.to_list (field "steps"))
+    in
+    check mesh to_mesh U.(to_string (field "source")) U.(to_string (field "target")) U.(to_string (field "dtype"))
+      (String.concat "\n" lines)
+  with U.Type_error (msg, _) -> bad_json msg
+
 (* The command line's exit codes: 1 plan rejected, 2 bad input, 3 internal
    error. *)
 let guarded f =
@@ -109,6 +138,7 @@ let () =
       guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
   Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
       guarded (fun () -> Created (check mesh to_mesh from to_ dtype text)));
+  Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> Created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->

@@ -6,6 +6,7 @@
 #include "redist/redist.h"
 
 #include <cstdio>
+#include <initializer_list>
 #include <mutex>
 #include <new>
 #include <string>
@@ -199,24 +200,20 @@ bool plan_of(value info, redist_plan* plan) {
   return true;
 }
 
-// Calls the OCaml function `name` (redist_plan_create or redist_plan_check)
-// on six strings; `last` is its strategy or plan text.
-int create(const char* name, const char* mesh, const char* to_mesh, const char* from, const char* to,
-           const char* dtype, const char* last, redist_plan_t** out, char* err, std::size_t errlen) {
+// Calls the OCaml function `name` (redist_plan_create, redist_plan_check or
+// redist_plan_from_json) on its strings (at most six; NULL passes "").
+int create(const char* name, std::initializer_list<const char*> strings, redist_plan_t** out, char* err,
+           std::size_t errlen) {
   std::lock_guard<std::mutex> guard(ocaml_lock);
   const value* planner = ocaml_function(name);
   if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
   CAMLparam0();
   CAMLlocal1(outcome);
   CAMLlocalN(args, 6);
-  args[0] = caml_copy_string(mesh);
-  args[1] = caml_copy_string(to_mesh == nullptr ? "" : to_mesh);
-  args[2] = caml_copy_string(from);
-  args[3] = caml_copy_string(to);
-  args[4] = caml_copy_string(dtype == nullptr ? "" : dtype);
-  args[5] = caml_copy_string(last == nullptr ? "" : last);
+  int nargs = 0;
+  for (const char* s : strings) args[nargs++] = caml_copy_string(s == nullptr ? "" : s);
   // An exception result is no value for the GC: checked before it is rooted.
-  const value result = caml_callbackN_exn(*planner, 6, args);
+  const value result = caml_callbackN_exn(*planner, nargs, args);
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the planner"));
   outcome = result;
@@ -268,7 +265,7 @@ int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* f
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create: null mesh, from, to or out");
   *out = nullptr;
   try {
-    return create("redist_plan_create", mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+    return create("redist_plan_create", {mesh, to_mesh, from, to, dtype, strategy}, out, err, errlen);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
@@ -280,7 +277,18 @@ int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, c
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_check: null mesh, from, to, plan_text or out");
   *out = nullptr;
   try {
-    return create("redist_plan_check", mesh, to_mesh, from, to, dtype, plan_text, out, err, errlen);
+    return create("redist_plan_check", {mesh, to_mesh, from, to, dtype, plan_text}, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size_t errlen) {
+  if (json == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_from_json: null json or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_from_json", {json}, out, err, errlen);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }

@@ -78,6 +78,12 @@ int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* f
  * failing step and why.  An accepted plan is queried and run as any other. */
 int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
                       const char* plan_text, redist_plan_t** out, char* err, size_t errlen);
+/* The plan of a `redist plan --json` (or `redist check --json`) report,
+ * schema redist/1: its problem (source_mesh, target_mesh, source, target,
+ * dtype) and its refine lines and steps, checked again by the verified
+ * checker, as redist_plan_check does (a report edited into a wrong plan is
+ * code 1 with the failing line; malformed JSON or a missing field code 2). */
+int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
 /* Queries.  Strings belong to the plan and live as long as it.  A NULL
