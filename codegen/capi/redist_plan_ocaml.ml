@@ -22,6 +22,7 @@ type info = {
   workspace_bytes : int;
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
+  live_bytes : int;             (* collectives: lower_live_bytes's figure; exchange: largest source + target box *)
 }
 
 (* Tag 0 and tag 1 in capi.cpp. *)
@@ -60,7 +61,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
       global_shape = Array.of_list (Redist_core.global_shape p.src);
       src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
-      lower_bound_recv_max_bytes = 0 }
+      lower_bound_recv_max_bytes = 0; live_bytes = 0 }
   in
   match plan with
   | R.Xreport.Collectives r ->
@@ -70,12 +71,13 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
            ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
              workspace_bytes = Redist_core.workspace_bytes (Lazy.force r.calls); recv_max_bytes = bytes r.recv_busiest;
-             lower_bound_recv_max_bytes = bytes r.lb_max }
+             lower_bound_recv_max_bytes = bytes r.lb_max; live_bytes = Lazy.force r.live_bytes }
   | R.Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
            ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
-             recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max }
+             recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
+             live_bytes = bytes (x.src_max + x.tgt_max) }
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in

@@ -46,7 +46,7 @@ struct redist_plan {
   int devices = 0;
   int ndim = 0;
   std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
-                lower_bound_recv_bytes = 0;
+                lower_bound_recv_bytes = 0, live_bytes = 0;
   std::size_t elem_bytes = 0;
   value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
 };
@@ -197,6 +197,7 @@ bool plan_of(value info, redist_plan* plan) {
   plan->workspace_bytes = uint_field(info, 11);
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
+  plan->live_bytes = uint_field(info, 14);
   return true;
 }
 
@@ -319,6 +320,7 @@ uint64_t redist_plan_src_bytes(const redist_plan_t* plan) { return plan ? plan->
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan ? plan->dst_bytes : 0; }
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan->peak_bytes : 0; }
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
+uint64_t redist_plan_live_bytes(const redist_plan_t* plan) { return plan ? plan->live_bytes : 0; }
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
   return plan ? plan->lower_bound_recv_bytes : 0;

@@ -101,6 +101,11 @@ uint64_t redist_plan_src_bytes(const redist_plan_t* plan);   /* the largest rank
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan);   /* the largest rank's target array */
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest local array along the plan */
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan); /* what redist_exec_run needs */
+/* The most bytes alive on a rank while the plan runs: by the collectives,
+ * source + destination + the workspace and scratch each call uses (proven:
+ * lower_live_bytes; a generated header's kLiveBytes); by the exchange, which
+ * needs no workspace, the largest source box plus the largest target box. */
+uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no plan's busiest rank receives less */
 
