@@ -19,6 +19,8 @@
 #    with one line; never another code or a crash);
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
+#  - structs_c: redist_plan_create_from (problems as structs) plans as the
+#    same strings do, and names the wrong field of bad structs;
 #  - pieces_c: redist_plan_step and redist_plan_receives (what the Python
 #    adapters run) agree with the plan's boxes, and refuse misuse with code 2;
 #  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
@@ -34,7 +36,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c robust_c pieces_c; do
+for prog in run_c query_c threads_c misuse_c robust_c pieces_c structs_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -210,6 +212,12 @@ else ko "robust: $robust_out"; fi
 # Planning from 4 threads at once.
 if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
 else ko "threads: $threads_out"; fi
+
+# redist_plan_create_from: problems as structs plan as the same strings do.
+structs_out=$("$out/structs_c" 2>&1)
+grep -E '^(ok|FAIL) ' <<<"$structs_out"
+pass=$((pass + $(grep -c '^ok ' <<<"$structs_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$structs_out")))
+grep -qE '^(ok|FAIL) ' <<<"$structs_out" || ko "structs_c printed nothing: $structs_out"
 
 # redist_plan_step and redist_plan_receives (the Python adapters' input)
 # against the plan's boxes.  MESH|TO_MESH or -|FROM|TO|STRATEGY
