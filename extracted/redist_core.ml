@@ -2330,10 +2330,14 @@ let reduce_choice replicated_all_reduce m tgt t a =
 let rec reduce_steps replicated_all_reduce m tgt p = function
 | [] -> []
 | a :: rest ->
-  let k = reduce_choice replicated_all_reduce m tgt (fst p) a in
-  (match sum_step_type m p k with
-   | OK p' -> k :: (reduce_steps replicated_all_reduce m tgt p' rest)
-   | Error _ -> [])
+  let preferred = reduce_choice replicated_all_reduce m tgt (fst p) a in
+  (match sum_step_type m p preferred with
+   | OK p' -> preferred :: (reduce_steps replicated_all_reduce m tgt p' rest)
+   | Error _ ->
+     (match sum_step_type m p (AllReduce a) with
+      | OK p' ->
+        (AllReduce a) :: (reduce_steps replicated_all_reduce m tgt p' rest)
+      | Error _ -> []))
 
 (** val add_steps : axis list -> sum_step list **)
 

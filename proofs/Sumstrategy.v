@@ -224,16 +224,19 @@ Definition reduce_choice (replicated_all_reduce : bool) (m : mesh) (tgt t : ty) 
            end
   end.
 
-(** One reducing step per pending axis, in the order of [ps]. *)
+(** One reducing step per pending axis, in the order of [ps]: the preferred
+    one, or an all-reduce where it does not apply (the target has more
+    dimensions than the source, or the axis is not pending). *)
 Fixpoint reduce_steps (replicated_all_reduce : bool) (m : mesh) (tgt : ty) (p : pty) (axes : list axis)
   : list sum_step :=
   match axes with
   | [] => []
   | a :: rest =>
-      let k := reduce_choice replicated_all_reduce m tgt (fst p) a in
-      match sum_step_type m p k with
-      | OK p' => k :: reduce_steps replicated_all_reduce m tgt p' rest
-      | Error _ => []
+      let preferred := reduce_choice replicated_all_reduce m tgt (fst p) a in
+      match sum_step_type m p preferred, sum_step_type m p (AllReduce a) with
+      | OK p', _ => preferred :: reduce_steps replicated_all_reduce m tgt p' rest
+      | Error _, OK p' => AllReduce a :: reduce_steps replicated_all_reduce m tgt p' rest
+      | Error _, Error _ => []
       end
   end.
 
