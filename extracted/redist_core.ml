@@ -1735,14 +1735,62 @@ let even_problem s t =
         (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
     (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+(** val rank_table_of : int list -> rank_table **)
+
+let rank_table_of ws = match ws with
+| [] -> Listed []
+| k :: _ ->
+  if list_eqb ws (seq k (length ws))
+  then Contiguous (k, (length ws))
+  else Listed ws
+
+(** val table_index : rank_table -> int -> int option **)
+
+let table_index t w =
+  match t with
+  | Contiguous (k, n) ->
+    if (&&) ((fun (a : int) b -> a <= b) k w)
+         ((fun (a : int) b -> a < b) w ((+) k n))
+    then Some ((fun (a : int) b -> if a >= b then a - b else 0) w k)
+    else None
+  | Listed ws -> index_of w ws
+
+(** val box_in : layout -> rank_table -> int -> box option **)
+
+let box_in l t w =
+  match table_index t w with
+  | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
+  | None -> None
+
+(** val largest_box_in : layout -> rank_table -> int **)
+
+let largest_box_in l t =
+  fold_left (fun acc w ->
+    (fun (a : int) b -> if a >= b then a else b) acc
+      (match box_in l t w with
+       | Some b -> box_size b
+       | None -> 0)) l.ly_mesh.pm_ranks 0
+
 (** val largest_box : layout -> int **)
 
 let largest_box l =
-  fold_left (fun acc w ->
-    (fun (a : int) b -> if a >= b then a else b) acc
-      (match pl_box l w with
-       | Some b -> box_size b
-       | None -> 0)) l.ly_mesh.pm_ranks 0
+  largest_box_in l (rank_table_of l.ly_mesh.pm_ranks)
+
+(** val recv_bound_in :
+    layout -> layout -> rank_table -> rank_table -> int -> int **)
+
+let recv_bound_in s t tS tT r =
+  match box_in t tT r with
+  | Some b ->
+    (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
+      (match box_in s tS r with
+       | Some sb -> overlap_size sb b
+       | None -> 0)
+  | None -> 0
 
 (** val exchange_recv : layout -> layout -> int -> int **)
 
@@ -1753,7 +1801,8 @@ let exchange_recv s t =
        if (fun (a : int) b -> a < b) r (mesh_size m)
        then lower_bound_recv m s.ly_ty t.ly_ty r
        else 0)
-  else recv_lower_bound s t
+  else recv_bound_in s t (rank_table_of s.ly_mesh.pm_ranks)
+         (rank_table_of t.ly_mesh.pm_ranks)
 
 (** val largest_boxes : layout -> layout -> int * int **)
 

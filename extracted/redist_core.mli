@@ -458,7 +458,21 @@ val pairs_eqb : (int * int) list -> (int * int) list -> bool
 
 val even_problem : layout -> layout -> bool
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+val rank_table_of : int list -> rank_table
+
+val table_index : rank_table -> int -> int option
+
+val box_in : layout -> rank_table -> int -> box option
+
+val largest_box_in : layout -> rank_table -> int
+
 val largest_box : layout -> int
+
+val recv_bound_in : layout -> layout -> rank_table -> rank_table -> int -> int
 
 val exchange_recv : layout -> layout -> int -> int
 
