@@ -89,22 +89,30 @@ Record sum_report : Type := {
 Definition box_size_at (L : layout) (w : nat) : nat :=
   match pl_box L w with Some b => box_size b | None => 0 end.
 
-(** The size of each world rank's target box, as a function of the rank
-    (computed once per problem: on an even problem the local size). *)
+(** The size of each world rank's target box ([box_size_at]), as a function
+    of the rank computed once per problem: on an even problem the local size,
+    otherwise through the target mesh's rank table. *)
 Definition target_box_size (S T : layout) : nat -> nat :=
   if even_problem S T then
     let m := ly_m S in
     let size := local_size m (ly_ty T) in
     fun r => if r <? mesh_size m then size else 0
-  else box_size_at T.
+  else
+    let table := rank_table_of (pm_ranks (ly_mesh T)) in
+    fun r => match box_in T table r with Some b => box_size b | None => 0 end.
 
 (** Whether world rank [r] is the member of its target group that receives
-    the sum (computed once per problem, as [target_box_size]). *)
+    the sum ([designated], computed once per problem as [target_box_size]). *)
 Definition receives_sum (S T : layout) (pt : list axis) : nat -> bool :=
   if even_problem S T then
     let m := ly_m S in
     fun r => if r <? mesh_size m then forallb (fun a => device_of_rank m r a =? 0) pt else true
-  else designated T pt.
+  else
+    let table := rank_table_of (pm_ranks (ly_mesh T)) in
+    fun r => match table_index table r with
+             | Some k => forallb (fun a => device_of_rank (ly_m T) k a =? 0) pt
+             | None => true
+             end.
 
 (** The lower bound the command prints for a target without pending axes
     (proven to be the number of [Sumlowerbound.sum_needy] elements): the

@@ -155,7 +155,8 @@ Qed.
 
 Lemma target_box_size_spec : forall S T r, target_box_size S T r = box_size_at T r.
 Proof.
-  intros S T r. unfold target_box_size. destruct (even_problem S T) eqn:He; [| reflexivity].
+  intros S T r. unfold target_box_size.
+  destruct (even_problem S T) eqn:He; [| unfold box_size_at; rewrite box_in_spec; reflexivity].
   destruct (even_problem_spec S T He) as [_ [HT [Hm [_ [Ht _]]]]].
   unfold box_size_at. rewrite HT, pl_box_even.
   destruct (Nat.ltb_spec r (mesh_size (ly_m S))) as [Hr | Hr]; [| reflexivity].
@@ -164,7 +165,8 @@ Qed.
 
 Lemma receives_sum_spec : forall S T pt r, receives_sum S T pt r = designated T pt r.
 Proof.
-  intros S T pt r. unfold receives_sum. destruct (even_problem S T) eqn:He; [| reflexivity].
+  intros S T pt r. unfold receives_sum.
+  destruct (even_problem S T) eqn:He; [| unfold designated; rewrite table_index_spec; reflexivity].
   destruct (even_problem_spec S T He) as [_ [HT _]].
   unfold designated. rewrite HT. simpl. rewrite index_of_seq0. unfold ly_m. simpl.
   destruct (r <? mesh_size (pm_mesh (ly_mesh S))); reflexivity.
