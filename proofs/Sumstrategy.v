@@ -6,9 +6,11 @@
 
     - [SumByCollectives pre rf p post], on an even problem over one mesh
       placed at rank 0: the pending-sum steps [pre] (reduce-scatters and
-      all-reduces) take [(src, ps)] to a plain type [t1], the collective plan
-      [p] (over the sub-axes [rf], as [Strategy.ByCollectives]) takes [t1] to
-      the target type, and [post] (adding pending axes) reaches [(tgt, pt)];
+      all-reduces) take [(src, ps)] to [(t1, kept)], the collective plan [p]
+      (over the sub-axes [rf], as [Strategy.ByCollectives]) takes [t1] to the
+      target type (with [kept] axes still pending only when [p] is empty and
+      [t1] is the target type), and [post] (adding pending axes) reaches
+      [(tgt, pt)];
     - [SumByExchange]: the reducing exchange to [(T, pt)] with the direct
       exchange's holder choice [spread_holder], on any layouts.
 
@@ -17,9 +19,11 @@
     [plan_sums] is the planner: on an even problem it reduces first
     (reduce-scatter onto the dimension the target shards with that axis, or
     onto any dimension it divides; all-reduce where the target is replicated
-    over the axis in the second candidate), then runs the collective planner
-    on the plain type; every candidate is validated by [scheck] and the peak
-    bound, the cheapest busiest rank (then fewer launches) wins.  Uneven and
+    over the axis in one candidate), then runs the collective planner on the
+    plain type; a third candidate keeps the axes the target keeps pending
+    when reducing the others reaches the target type.  Every candidate is
+    validated by [scheck] and the peak bound, the cheapest busiest rank (then
+    fewer launches) wins.  Uneven and
     cross-mesh problems, and [StratExchange], use the reducing exchange.
     [Sumstrategyproof.v] proves what the reports and the plans mean. *)
 
