@@ -51,6 +51,7 @@ void add_kernel_cases(std::vector<Case>& cases);
 void add_collective_cases(std::vector<Case>& cases);
 void add_misuse_cases(std::vector<Case>& cases);
 void add_exchange_cases(std::vector<Case>& cases);
+void add_reduce_cases(std::vector<Case>& cases);
 
 using redist_test::kPoison;
 using redist_test::label;
