@@ -311,9 +311,8 @@ let gen_cmd =
             match (r, backend) with
             | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
             | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
-            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
-            | Xreport.Exchange _, `Nccl ->
-                Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
         in
         write_output out header;
         0)
@@ -322,7 +321,7 @@ let gen_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs." ]
     @ examples
         [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";

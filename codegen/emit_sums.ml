@@ -40,7 +40,7 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") xr ~guarantees:Guarantees.exchange_checker);
+  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
   line "";
   line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.env (p.src, p.src_pending))
     (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));

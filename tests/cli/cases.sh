@@ -137,7 +137,9 @@ run gen "${W[@]}" --backend mpi --name worked --dtype f32 "${C[@]}"
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null "${C[@]}"
 run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128 --strategy collectives
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null "${C[@]}"
-run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven -o /dev/null
+# The exchange over NCCL: rank 0 receives 4 elements and sends 3 to each of the
+# two others, so the largest staging is 10 elements (40 bytes).
+run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven
 run gen --from-mesh '{x:3} @ 1' --to-mesh '{y:2} @ [0, 3]' --from '[{x}7]' --to '[{y}7]' --dtype i16 --name moved
 # 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
 run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]' --strategy collectives
