@@ -127,6 +127,33 @@ let dtype_arg =
 
 let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object instead of text.")
 
+(* The cost model's inputs: a function of the problem, whose world size
+   the hosts are checked against. *)
+let cost_term =
+  let profile_arg =
+    Arg.(value & opt (some string) None
+         & info [ "profile" ] ~docv:"FILE"
+             ~doc:"The machine profile (JSON, schema redist-profile/1: latency per message and bandwidth within a host and across hosts, local copy bandwidth), e.g. docs/profiles/h100-nvlink-node.json or one written by $(b,redist calibrate).  Default: the profile measured on the development machine (docs/profiles/measured-here.json).")
+  in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N" ~doc:"World ranks 0 to N-1 are on the first host, N to 2N-1 on the second, and so on (default: all on one host).")
+  in
+  let hosts_arg =
+    Arg.(value & opt (some string) None
+         & info [ "hosts" ] ~docv:"H0,H1,..." ~doc:"The host of each world rank, in rank order (any names), e.g. $(b,a,a,b,b).")
+  in
+  let budget_arg =
+    Arg.(value & opt (some string) None
+         & info [ "memory-budget" ] ~docv:"BYTES"
+             ~doc:"The most bytes a rank may hold during the redistribution (its source, destination and workspace), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans above it are not chosen; if every plan is above it, the error names the least figure possible.")
+  in
+  let make profile ranks_per_host host_list budget (p : Problem.t) =
+    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" f)) profile in
+    Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
+  in
+  Term.(const make $ profile_arg $ ranks_per_host_arg $ hosts_arg $ budget_arg)
+
 let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 
 (* Exit statuses: each command lists those it can return. *)
@@ -154,19 +181,30 @@ let problem_term =
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
-let print_report ~command ~title ~guarantees ~json r =
+(* [cost]: the cost model's settings and its choice, printed after the plan. *)
+let print_report ~command ~title ~guarantees ~json ~cost r =
+  let problem = Xreport.problem r in
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Json.any_report ~command ~guarantees r) ^ "\n"
+    (if json then
+       let doc =
+         match (Json.any_report ~command ~guarantees r, cost) with
+         | `Assoc fields, (settings, ch) -> `Assoc (fields @ [ ("cost", Costreport.json settings problem ch) ])
+         | doc, _ -> doc
+       in
+       Yojson.Safe.pretty_to_string doc ^ "\n"
      else
-       match r with
-       | Xreport.Collectives r -> Report.text ~title ~guarantees r
-       | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       (match r with
+        | Xreport.Collectives r -> Report.text ~title ~guarantees r
+        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       ^ String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines (fst cost) problem (snd cost))))
 
 let plan_cmd =
-  let run problem json =
+  let run problem cost json =
     guard ~json ~command:"plan" (fun () ->
-        let r, guarantees = Planning.choose (problem ()) in
-        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
+        let p = problem () in
+        let settings = cost p in
+        let r, guarantees, choice = Planning.choose_costed settings p in
+        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(settings, choice) r;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
@@ -180,19 +218,22 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ cost_term $ json_arg)
 
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
          & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
   in
-  let run problem plan json =
+  let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->
         let p = problem () in
+        let settings = cost p in
         let text = read_source ~what:"--plan" plan in
         let r = Planfile.check_any p text in
-        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json r;
+        let choice = Planning.cost_checked settings r in
+        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json
+          ~cost:(settings, choice) r;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -208,7 +249,7 @@ let check_cmd =
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ json_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =
@@ -248,9 +289,10 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run problem plan backend name out =
+  let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
         let p : Problem.t = problem () in
+        let settings = cost p in
         Emit.check_name name;
         if List.length p.src > Bounds.max_rank_gen then
           Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
@@ -263,8 +305,11 @@ let gen_cmd =
           match plan with
           | Some file ->
               let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+              ignore (Planning.cost_checked settings r);
               (r, Guarantees.for_checked r)
-          | None -> Planning.choose p
+          | None ->
+              let r, guarantees, _ = Planning.choose_costed settings p in
+              (r, guarantees)
         in
         let header =
           match (r, backend) with
@@ -290,7 +335,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
@@ -308,11 +353,12 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run mesh from to_ dtype np backend json repeat timeout work_dir =
+  let run mesh from to_ dtype cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
         let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let settings = cost p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~np ~repeat ~timeout ~work_dir with
+        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
         | x ->
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
@@ -343,7 +389,7 @@ let run_cmd =
       Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
 

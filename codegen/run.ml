@@ -280,8 +280,9 @@ let execute ~dir ~header ~np ~repeat ~timeout =
 
 type result = { report : Report.t; ranks : int; repeat : int; o : outcome; verified : bool }
 
-let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
+let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   let r, guarantees = Planning.plan p in
+  ignore (Planning.cost_checked cost (Xreport.Collectives r));
   let devices = Redist_core.mesh_size (F.core_mesh p.env) in
   let np = Option.value np ~default:devices in
   if np < 1 || np > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" np max_procs;

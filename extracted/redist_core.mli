@@ -20,6 +20,8 @@ module Nat :
   val gcd : int -> int -> int
  end
 
+val hd : 'a1 -> 'a1 list -> 'a1
+
 val nth : int -> 'a1 list -> 'a1 -> 'a1
 
 val nth_error : 'a1 list -> int -> 'a1 option
@@ -606,17 +608,32 @@ val host_of : hosts -> int -> int
 
 val transfer_ns : int -> int -> int
 
-type message = int * int
+type route =
+| Local
+| SameHost
+| AcrossHosts
 
-val message_ns : profile -> hosts -> int -> message -> int
+val route_between : hosts -> int -> int -> route
 
-val rank_ns : profile -> hosts -> int -> message list -> int
+type batch = (route * int) * int
 
-val scratch_copy : int -> int -> message list
+val batch_ns : profile -> batch -> int
 
-val call_messages : call -> int -> message list
+val rank_ns : profile -> batch list -> int
 
-val exchange_messages : int -> layout -> layout -> int -> message list
+val members_on_host : hosts -> int -> (int * int) -> int
+
+val scratch_copy : int -> batch list
+
+val group_batches : hosts -> int -> (int * int) -> int -> batch list
+
+val call_batches : hosts -> call -> int -> batch list
+
+val exchange_batches :
+  hosts -> bool -> holder_choice -> int -> layout -> layout -> int -> batch
+  list
+
+val spans_hosts : hosts -> int list -> bool
 
 val max_over : int list -> (int -> int) -> int
 
