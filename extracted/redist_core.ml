@@ -1105,16 +1105,6 @@ let rec first_received s r n =
     else first_received s (Stdlib.Int.succ r) n')
     n
 
-(** val max_from : (int -> int) -> int -> int -> int -> int **)
-
-let rec max_from f r n acc =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> acc)
-    (fun n' ->
-    max_from f (Stdlib.Int.succ r) n'
-      ((fun (a : int) b -> if a >= b then a else b) acc (f r)))
-    n
-
 (** val max_upto : int -> (int -> int) -> int -> int -> int -> int **)
 
 let rec max_upto cap f r n acc =
@@ -2817,9 +2807,9 @@ let group_batches h r g bytes =
   ((fun (a : int) b -> if a >= b then a - b else 0) (snd g) same)),
   bytes) :: []))
 
-(** val call_batches : hosts -> call -> int -> batch list **)
+(** val call_batches : hosts -> call -> int -> int -> batch list **)
 
-let call_batches h c r =
+let call_batches h c r from =
   match c.cl_op with
   | Some c0 ->
     (match c0 with
@@ -2838,9 +2828,24 @@ let call_batches h c r =
             (scratch_copy c.cl_scratch)
         | None -> [])
      | AllPermute _ ->
-       (((route_between h r (nth r c.cl_recv_from r)), (Stdlib.Int.succ 0)),
-         c.cl_in_bytes) :: [])
+       (((route_between h r from), (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
   | None -> ((Local, (Stdlib.Int.succ 0)), c.cl_in_bytes) :: []
+
+(** val max_along :
+    (int -> int -> int) -> int -> int -> int list -> int -> int **)
+
+let rec max_along f r n table acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun n' ->
+    match table with
+    | [] ->
+      max_along f (Stdlib.Int.succ r) n' []
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r r))
+    | from :: rest ->
+      max_along f (Stdlib.Int.succ r) n' rest
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r from)))
+    n
 
 (** val exchange_batches :
     hosts -> bool -> holder_choice -> int -> layout -> layout -> int -> batch
@@ -2874,7 +2879,8 @@ let max_over ranks f =
 let program_steps_ns pf h elem = function
 | Calls (m, cs) ->
   map (fun c ->
-    max_from (fun r -> rank_ns pf (call_batches h c r)) 0 (mesh_size m) 0) cs
+    max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
+      (mesh_size m) c.cl_recv_from 0) cs
 | OneExchange (from, to0) ->
   let spanned = spans_hosts h (app from.ly_mesh.pm_ranks to0.ly_mesh.pm_ranks)
   in

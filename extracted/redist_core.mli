@@ -303,8 +303,6 @@ val fixed_traffic : report -> int
 
 val first_received : step_report -> int -> int -> int
 
-val max_from : (int -> int) -> int -> int -> int -> int
-
 val max_upto : int -> (int -> int) -> int -> int -> int -> int
 
 val permute_traffic : mesh -> report -> int
@@ -627,7 +625,9 @@ val scratch_copy : int -> batch list
 
 val group_batches : hosts -> int -> (int * int) -> int -> batch list
 
-val call_batches : hosts -> call -> int -> batch list
+val call_batches : hosts -> call -> int -> int -> batch list
+
+val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
 
 val exchange_batches :
   hosts -> bool -> holder_choice -> int -> layout -> layout -> int -> batch

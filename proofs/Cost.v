@@ -112,15 +112,28 @@ Definition group_batches (h : hosts) (r : nat) (g : nat * nat) (bytes : nat) : l
   [(Local, 1, bytes); (SameHost, same - 1, bytes); (AcrossHosts, snd g - same, bytes)].
 
 (** Rank [r]'s messages in a call: a group's blocks, a permute's one block
-    from the rank its table names, a slice's or copy's local copy. *)
-Definition call_batches (h : hosts) (c : call) (r : nat) : list batch :=
+    from [from] (its table's entry for [r]), a slice's or copy's local copy. *)
+Definition call_batches (h : hosts) (c : call) (r from : nat) : list batch :=
   match cl_op c, cl_group c with
   | None, _ => [(Local, 1, cl_in_bytes c)]
   | Some (DynSlice _ _), _ => [(Local, 1, cl_out_bytes c)]
   | Some (AllGather _), Some g => group_batches h r g (cl_in_bytes c) ++ scratch_copy (cl_scratch c)
   | Some (AllToAll _ _), Some g => group_batches h r g (cl_in_bytes c / snd g) ++ scratch_copy (cl_scratch c)
-  | Some (AllPermute _), _ => [(route_between h r (nth r (cl_recv_from c) r), 1, cl_in_bytes c)]
+  | Some (AllPermute _), _ => [(route_between h r from, 1, cl_in_bytes c)]
   | Some _, None => []
+  end.
+
+(** The largest [f r from] over ranks [r .. r + n - 1], [from] read off
+    [table] in step ([r] itself past its end): one pass, not a lookup per
+    rank, as permute tables have 65,536 entries. *)
+Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc : nat) : nat :=
+  match n with
+  | 0 => acc
+  | S n' =>
+      match table with
+      | from :: rest => max_along f (S r) n' rest (Nat.max acc (f r from))
+      | [] => max_along f (S r) n' [] (Nat.max acc (f r r))
+      end
   end.
 
 (** Rank [r]'s messages in the exchange: one per cell of its target box
@@ -149,7 +162,8 @@ Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
 Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
   match pg with
   | Calls m cs =>
-      map (fun c => max_from (fun r => rank_ns pf (call_batches h c r)) 0 (mesh_size m) 0) cs
+      map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
+                              (cl_recv_from c) 0) cs
   | OneExchange from to =>
       let spanned := spans_hosts h (pm_ranks (ly_mesh from) ++ pm_ranks (ly_mesh to)) in
       let send := spread_in (mesh_boxes from) (mesh_boxes to) from in
