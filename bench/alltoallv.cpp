@@ -21,7 +21,7 @@ struct Block {
 std::vector<Block> source_blocks(const Problem& p, int size) {
   std::vector<Block> blocks;
   for (int r = 0; r < size; ++r) {
-    const Box b = box_of(p.src_box, p.ndim, r);
+    const Box b = src_box(p, r);
     bool found = false;
     for (Block& blk : blocks)
       if (blk.box.same_as(b)) {
@@ -49,7 +49,9 @@ AlltoallvPlan alltoallv_plan(const Problem& p, int rank, int size) {
   plan.recv_counts.assign(size, 0);
   plan.send_displs.assign(size, 0);
   plan.recv_displs.assign(size, 0);
-  const Box my_tgt = box_of(p.tgt_box, p.ndim, rank);
+  plan.src_box = src_box(p, rank);
+  plan.tgt_box = tgt_box(p, rank);
+  const Box& my_tgt = plan.tgt_box;
   // Receives (and local copies), grouped by sender, blocks in order.
   std::vector<std::vector<Box>> from(size);
   for (const Block& blk : blocks) {
@@ -68,7 +70,7 @@ AlltoallvPlan alltoallv_plan(const Problem& p, int rank, int size) {
     for (const Box& b : from[s]) plan.recv_regions.push_back(b);
   // Sends: the same enumeration seen from the sender's side.
   for (int r = 0; r < size; ++r) {
-    const Box tgt = box_of(p.tgt_box, p.ndim, r);
+    const Box tgt = tgt_box(p, r);
     for (const Block& blk : blocks) {
       Box part;
       if (holds(blk, r) || !intersect(tgt, blk.box, &part)) continue;
@@ -84,10 +86,10 @@ AlltoallvPlan alltoallv_plan(const Problem& p, int rank, int size) {
   return plan;
 }
 
-void alltoallv_run(const Problem& p, const AlltoallvPlan& plan, int rank, const float* src, float* dst,
-                   std::vector<float>& sendbuf, std::vector<float>& recvbuf, MPI_Comm comm) {
-  const Box my_src = box_of(p.src_box, p.ndim, rank);
-  const Box my_tgt = box_of(p.tgt_box, p.ndim, rank);
+void alltoallv_run(const AlltoallvPlan& plan, const float* src, float* dst, std::vector<float>& sendbuf,
+                   std::vector<float>& recvbuf, MPI_Comm comm) {
+  const Box& my_src = plan.src_box;
+  const Box& my_tgt = plan.tgt_box;
   std::size_t at = 0;
   for (const Box& b : plan.send_regions) {
     copy_region(src, my_src, sendbuf.data() + at, b, b);

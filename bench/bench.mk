@@ -1,15 +1,17 @@
-# Benchmarks (not part of `make test`): redist against the gather-everything
-# plan, XLA, PyTorch DTensor, one MPI_Alltoallv and ScaLAPACK's psgemr2d.
-#   make bench         the full run (under 15 minutes on 2 cores), report in bench/results/
-#   make bench-quick   3 problems, 3 repetitions: a smoke test of the harness
+# Benchmarks (not part of `make test`): redist (auto, collectives, exchange)
+# against the gather-everything plan, XLA, PyTorch DTensor, one MPI_Alltoallv,
+# ScaLAPACK's psgemr2d and FFTW-MPI's transpose.
+#   make bench         BENCH_RUNS full runs (bench/results/runK), then the report over them in bench/results/
+#   make bench-quick   4 problems, 3 repetitions: a smoke test of the harness
 #   make bench-plan    CPU time of `redist plan` and `redist check` against mesh size
 # Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
 # `deps`, `build` (the redist command) and `runtime` (the runtime staged in _build/prefix) exist.
 BENCH_VENV := $(ROOT)/bench/.venv
-BENCH_DEBS := libscalapack-openmpi-dev python3-venv
+BENCH_DEBS := libscalapack-openmpi-dev libfftw3-mpi-dev libfftw3-dev python3-venv
 # PyPI's torch wheel is the CUDA build (its CUDA libraries come along as
 # wheels); the CPU-only wheel is not on PyPI.  It runs on CPU all the same.
 BENCH_PIP := jax[cpu] torch numpy matplotlib
+BENCH_RUNS ?= 3
 
 .PHONY: bench bench-quick bench-deps bench-plan
 
@@ -23,7 +25,10 @@ bench-deps: deps
 # The HLO reader's own checks run first: XLA's traffic figures rest on it.
 bench: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
-	@$(BENCH_VENV)/bin/python bench/run.py
+	@for k in $$(seq $(BENCH_RUNS)); do \
+	  $(BENCH_VENV)/bin/python bench/run.py --out $(ROOT)/bench/results/run$$k > $(ROOT)/bench/results/run$$k.log || exit 1; \
+	done
+	@$(BENCH_VENV)/bin/python bench/report.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) --out $(ROOT)/bench/results
 
 bench-quick: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <vector>
 
+#include "redist/exchange.hpp"
 #include "redist/mpi.hpp"
+#include "redist/placed.hpp"
 
 namespace bench {
 
@@ -65,34 +67,60 @@ inline void copy_region(const float* from, const Box& fb, float* to, const Box& 
   }
 }
 
-using BoxFn = bool (*)(int, std::size_t*, std::size_t*);
 using CreateFn = redist::Status (*)(MPI_Comm, redist::Mesh*);
 using RunFn = redist::Status (*)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*,
                                  std::size_t);
 
+// A collective plan's header (`redist gen --strategy collectives`, or a plan
+// file); create == nullptr where the plan does not apply.
 struct Plan {
-  CreateFn create;
-  RunFn run;
-  std::size_t workspace_bytes;
+  CreateFn create = nullptr;
+  RunFn run = nullptr;
+  std::size_t workspace_bytes = 0;
+};
+
+// The exchange's header (`redist gen --strategy exchange`): every problem
+// has one, and its meshes and layouts define every rank's boxes.
+struct ExchangePlan {
+  redist::PlacedMesh (*source_mesh)();
+  redist::BlockLayout (*source_layout)();
+  redist::PlacedMesh (*target_mesh)();
+  redist::BlockLayout (*target_layout)();
+  redist::Status (*create)(MPI_Comm, redist::Exchange*);
+  redist::Status (*run)(redist::Exchange&, const float*, std::size_t, float*, std::size_t);
 };
 
 struct Problem {
   const char* name;
   int ndim;
   std::size_t shape[kMaxRank];
-  BoxFn src_box;
-  BoxFn tgt_box;
-  std::size_t src_elems;
-  std::size_t tgt_elems;
-  Plan redist;  // the verified planner's plan
-  Plan easy;    // the paper's baseline: gather everything, then slice
+  ExchangePlan exchange;  // redist --strategy exchange
+  Plan collectives;       // redist --strategy collectives (even problems on one mesh)
+  Plan easy;              // the paper's baseline: gather everything, then slice
+  int fftw_direction;     // bench/gen.py's fftw_direction: 0 = FFTW cannot express it
 };
 
-inline Box box_of(BoxFn f, int ndim, int rank) {
+// The box world rank `rank` holds on a placed mesh (empty when the rank is
+// not one of the mesh's).
+inline Box placed_box(const redist::PlacedMesh& mesh, const redist::BlockLayout& layout, int rank) {
   Box b;
-  b.ndim = ndim;
-  f(rank, b.off, b.ext);
+  b.ndim = layout.ndim;
+  for (int q = 0; q < mesh.size(); ++q)
+    if (mesh.ranks[q] == rank) {
+      const redist::Box r = redist::block_box(layout, mesh, q);
+      for (int d = 0; d < b.ndim; ++d) {
+        b.off[d] = r.lo[d];
+        b.ext[d] = r.hi[d] - r.lo[d];
+      }
+    }
   return b;
+}
+
+inline Box src_box(const Problem& p, int rank) {
+  return placed_box(p.exchange.source_mesh(), p.exchange.source_layout(), rank);
+}
+inline Box tgt_box(const Problem& p, int rank) {
+  return placed_box(p.exchange.target_mesh(), p.exchange.target_layout(), rank);
 }
 
 // Heap bytes this process holds (bench/heap_counter.cpp), and the most it
@@ -108,10 +136,11 @@ struct AlltoallvPlan {
   std::vector<Box> recv_regions;  // in unpacking order
   std::vector<Box> local_regions; // copied from our own source
   std::size_t recv_elems = 0;     // excluding local copies
+  Box src_box, tgt_box;           // this rank's
 };
 AlltoallvPlan alltoallv_plan(const Problem& p, int rank, int size);
-void alltoallv_run(const Problem& p, const AlltoallvPlan& plan, int rank, const float* src, float* dst,
-                   std::vector<float>& sendbuf, std::vector<float>& recvbuf, MPI_Comm comm);
+void alltoallv_run(const AlltoallvPlan& plan, const float* src, float* dst, std::vector<float>& sendbuf,
+                   std::vector<float>& recvbuf, MPI_Comm comm);
 
 // ScaLAPACK's p?gemr2d for rank-2 problems (bench/scalapack.cpp).
 struct Gemr2d;
@@ -119,5 +148,17 @@ Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not)
 void gemr2d_run(Gemr2d* g, const float* src, float* dst);
 std::size_t gemr2d_recv_elems(const Gemr2d* g);
 void gemr2d_free(Gemr2d* g);
+
+// FFTW-MPI's transpose (fftwf_mpi_plan_many_transpose) for the problems
+// fftw_direction marks (bench/fftw.cpp).  Its arrays are its own: `in` of
+// in_elems() holding the source box, `out` the target box in its first
+// elements.
+struct FftwTranspose;
+FftwTranspose* fftw_setup(const Problem& p, int size);
+float* fftw_in(FftwTranspose* f);
+const float* fftw_out(const FftwTranspose* f);
+std::size_t fftw_array_elems(const FftwTranspose* f);
+void fftw_run(FftwTranspose* f);
+void fftw_free(FftwTranspose* f);
 
 }  // namespace bench

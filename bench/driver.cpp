@@ -1,16 +1,21 @@
-// The MPI side of the benchmark: for every problem of one device count
-// (the table bench/gen.py writes into problems.hpp), runs redist's plan, the
-// gather-everything plan, the one-shot MPI_Alltoallv and, for rank-2
-// problems, ScaLAPACK's psgemr2d on the same source array, checks every
-// target element, and prints one JSON line per problem and system.
+// The MPI side of the benchmark: for every problem of one world size (the
+// table bench/gen.py writes into problems.hpp), runs redist's exchange and,
+// where they apply, its collective plan and the gather-everything plan, the
+// one-shot MPI_Alltoallv, ScaLAPACK's psgemr2d and FFTW-MPI's transpose on
+// the same source array, checks every target element, and prints one JSON
+// line per problem and system; first, the copy bandwidth of all ranks at
+// once (the floor's denominator).
 //
 //   mpirun -np N driver REPS
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <fftw3-mpi.h>
 
 #include "bench_common.hpp"
 #include "problems.hpp"
@@ -20,15 +25,14 @@ namespace {
 using bench::Box;
 using bench::Problem;
 
-// Element value = its global row-major index (exact in f32: gen.py keeps
-// every array below 2^24 elements).
+// Element value = its global row-major index mod kValueModulus (problems.py).
 void fill_box(const Problem& p, const Box& b, float* a) {
   std::size_t idx[bench::kMaxRank] = {};
   const std::size_t n = b.elems();
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t g = 0;
     for (int d = 0; d < p.ndim; ++d) g = g * p.shape[d] + b.off[d] + idx[d];
-    a[i] = static_cast<float>(g);
+    a[i] = static_cast<float>(g % kValueModulus);
     for (int d = p.ndim - 1; d >= 0 && ++idx[d] == b.ext[d]; --d) idx[d] = 0;
   }
 }
@@ -101,7 +105,12 @@ void fail(const char* what, const redist::Status& st) {
 }
 
 void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int rank, int reps,
-              const std::vector<float>& src, std::vector<float>& dst, const std::vector<float>& want) {
+              const std::vector<float>& src, std::vector<float>& dst, const std::vector<float>& want,
+              const char* why_not) {
+  if (plan.create == nullptr) {
+    report(rank, p, system, Timing{}, false, -1, -1, -1, why_not);
+    return;
+  }
   redist::Mesh mesh;
   if (redist::Status st = plan.create(MPI_COMM_WORLD, &mesh); !st.ok()) fail("create_mesh", st);
   std::vector<unsigned char> ws(plan.workspace_bytes == 0 ? 1 : plan.workspace_bytes);
@@ -117,6 +126,70 @@ void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int
   report(rank, p, system, t, ok, -1, -1, buffers, "");
 }
 
+void run_exchange(const Problem& p, int rank, int reps, const std::vector<float>& src, std::vector<float>& dst,
+                  const std::vector<float>& want) {
+  redist::Exchange ex;
+  if (redist::Status st = p.exchange.create(MPI_COMM_WORLD, &ex); !st.ok()) fail("create_exchange", st);
+  std::fill(dst.begin(), dst.end(), -1.0f);
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
+    redist::Status st = p.exchange.run(ex, src.data(), src.size() * sizeof(float), dst.data(),
+                                       dst.size() * sizeof(float));
+    if (!st.ok()) fail("redist_exch", st);
+  });
+  const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
+  report(rank, p, "redist_exch", t, ok, -1, -1, static_cast<long long>((src.size() + dst.size()) * sizeof(float)),
+         "");
+}
+
+void run_fftw(const Problem& p, int rank, int size, int reps, const std::vector<float>& src,
+              const std::vector<float>& want) {
+  if (p.fftw_direction == 0) {
+    report(rank, p, "fftw", Timing{}, false, -1, -1, -1,
+           "n/a: FFTW transposes rows over all ranks to columns over all ranks (2-D, one mesh) only");
+    return;
+  }
+  bench::FftwTranspose* f = bench::fftw_setup(p, size);
+  if (f == nullptr) {
+    report(rank, p, "fftw", Timing{}, false, -1, -1, -1, "fftw: no plan");
+    return;
+  }
+  std::memcpy(bench::fftw_in(f), src.data(), src.size() * sizeof(float));
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] { bench::fftw_run(f); });
+  const bool ok = all_ranks(std::equal(want.begin(), want.end(), bench::fftw_out(f)), MPI_COMM_WORLD);
+  // What FFTW receives: the elements of its target box not in its source box.
+  const Box mine = bench::tgt_box(p, rank), own = bench::src_box(p, rank);
+  Box kept;
+  const std::size_t recv = want.size() - (bench::intersect(mine, own, &kept) ? kept.elems() : 0);
+  long long rmax = 0, rtot = 0;
+  recv_stats(recv, MPI_COMM_WORLD, &rmax, &rtot);
+  report(rank, p, "fftw", t, ok, rmax, rtot, static_cast<long long>(2 * bench::fftw_array_elems(f) * sizeof(float)),
+         "");
+  bench::fftw_free(f);
+}
+
+// STREAM's copy with every rank at once, arrays past the caches: the bytes
+// all ranks copy per second (each byte read once and written once), over
+// the wall time from the first rank's start to the last rank's end (on 2
+// cores the ranks take turns: one rank's own time would count the copies of
+// only the ranks running beside it).
+void report_copy_bandwidth(int rank, int size) {
+  const std::size_t per_rank = (std::size_t{512} << 20) / static_cast<std::size_t>(size);
+  std::vector<char> from(per_rank, 1), to(per_rank, 0);
+  double best = 1e30;
+  for (int i = 0; i < 6; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = -MPI_Wtime();
+    std::memcpy(to.data(), from.data(), per_rank);
+    double end = MPI_Wtime();
+    MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &end, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (i > 0) best = std::min(best, end + start);
+  }
+  if (rank == 0)
+    std::printf("{\"copy_bandwidth\":true,\"world\":%d,\"bytes_per_rank\":%zu,\"bytes_per_s\":%.6g}\n", size,
+                per_rank, static_cast<double>(per_rank) * size / best);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,20 +198,28 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
-  if (size != kDevices || reps < 1) {
-    if (rank == 0) std::fprintf(stderr, "bench driver: needs %d ranks and REPS >= 1\n", kDevices);
+  if (size != kWorld || reps < 1) {
+    if (rank == 0) std::fprintf(stderr, "bench driver: needs %d ranks and REPS >= 1\n", kWorld);
     MPI_Finalize();
     return 2;
   }
+  fftwf_mpi_init();
+  report_copy_bandwidth(rank, size);
   for (const Problem& p : kProblems) {
-    const Box sb = bench::box_of(p.src_box, p.ndim, rank);
-    const Box tb = bench::box_of(p.tgt_box, p.ndim, rank);
-    std::vector<float> src(p.src_elems), dst(p.tgt_elems), want(p.tgt_elems);
+    const Box sb = bench::src_box(p, rank);
+    const Box tb = bench::tgt_box(p, rank);
+    std::vector<float> src(sb.elems()), dst(tb.elems()), want(tb.elems());
     fill_box(p, sb, src.data());
     fill_box(p, tb, want.data());
+    long long target_bytes = static_cast<long long>(tb.elems() * sizeof(float));
+    MPI_Allreduce(MPI_IN_PLACE, &target_bytes, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) std::printf("{\"problem_sizes\":\"%s\",\"target_bytes_total\":%lld}\n", p.name, target_bytes);
 
-    run_plan(p, p.redist, "redist", rank, reps, src, dst, want);
-    run_plan(p, p.easy, "gather_all", rank, reps, src, dst, want);
+    run_exchange(p, rank, reps, src, dst, want);
+    run_plan(p, p.collectives, "redist_coll", rank, reps, src, dst, want,
+             "n/a: the collective plans take even problems on one mesh");
+    run_plan(p, p.easy, "gather_all", rank, reps, src, dst, want,
+             "n/a: uneven, between meshes, or the whole array on every rank would not fit");
 
     {
       const bench::AlltoallvPlan plan = bench::alltoallv_plan(p, rank, size);
@@ -146,7 +227,7 @@ int main(int argc, char** argv) {
       std::vector<float> recvbuf(plan.recv_displs.back() + plan.recv_counts.back());
       std::fill(dst.begin(), dst.end(), -1.0f);
       const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
-        bench::alltoallv_run(p, plan, rank, src.data(), dst.data(), sendbuf, recvbuf, MPI_COMM_WORLD);
+        bench::alltoallv_run(plan, src.data(), dst.data(), sendbuf, recvbuf, MPI_COMM_WORLD);
       });
       const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
       long long rmax = 0, rtot = 0;
@@ -172,7 +253,9 @@ int main(int argc, char** argv) {
         bench::gemr2d_free(g);
       }
     }
+    run_fftw(p, rank, size, reps, src, want);
   }
+  fftwf_mpi_cleanup();
   MPI_Finalize();
   return 0;
 }

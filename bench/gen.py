@@ -1,6 +1,7 @@
-"""Plans every problem with `redist plan --json`, checks the gather-everything
-plan with `redist check --json`, generates both as C++ with `redist gen`, and
-builds one MPI driver per device count."""
+"""Plans every problem with `redist plan --json` (the default strategy, auto,
+and each of collectives and exchange where the problem allows it), checks the
+gather-everything plan with `redist check --json`, generates C++ with `redist
+gen`, and builds one MPI driver per world size."""
 
 import json
 import math
@@ -8,6 +9,11 @@ import os
 import subprocess
 
 import problems as P
+
+# The gather-everything plan holds the whole array on every rank: it is left
+# out where that would exceed this many bytes over all ranks (the machine has
+# 24 GiB shared with other work).
+GATHER_ALL_MAX_BYTES = 3 << 30
 
 
 def easy_plan(p):
@@ -29,54 +35,100 @@ def _redist(redist, args, stdin=None):
 
 
 def problem_args(p):
-    # redist's collective plans (the paper's method); the exchange is a
-    # strategy of its own.
-    return ["--strategy", "collectives", "--mesh", P.mesh_text(p["mesh"]),
-            "--from", P.type_text(p["mesh"], p["shape"], p["src"]),
-            "--to", P.type_text(p["mesh"], p["shape"], p["tgt"]), "--dtype", "f32"]
+    if P.cross_mesh(p):
+        meshes = ["--from-mesh", P.placed_text(p["mesh"], p["from_ranks"]),
+                  "--to-mesh", P.placed_text(p["to_mesh"], p["to_ranks"])]
+    else:
+        meshes = ["--mesh", P.mesh_text(p["mesh"])]
+    return meshes + ["--from", P.type_text(p["mesh"], p["shape"], p["src"]),
+                     "--to", P.type_text(P.target_mesh(p), p["shape"], p["tgt"]), "--dtype", "f32"]
+
+
+def collectives_apply(p):
+    """The paper's collective plans (redist's `collectives` strategy and the
+    gather-everything baseline) take even problems on one mesh."""
+    return P.even(p) and not P.cross_mesh(p)
+
+
+def fftw_direction(p):
+    """FFTW-MPI's transpose (of an n0 x n1 matrix of tuples, n0 cut into
+    blocks over all ranks) moves rows-over-all-ranks to columns-over-all-ranks
+    when viewed as N0 x P x (N1/P), and back: 1 for rows -> columns, 2 for
+    columns -> rows, 0 when it cannot express the problem (another rank,
+    a mesh axis left out or out of mesh order, a move between meshes, N1 not
+    divisible)."""
+    if P.cross_mesh(p) or len(p["shape"]) != 2:
+        return 0
+    axes = [a for a, _ in p["mesh"]]
+    if p["shape"][1] % P.devices(p["mesh"]) != 0:
+        return 0
+    if p["src"] == [axes, []] and p["tgt"] == [[], axes]:
+        return 1
+    if p["src"] == [[], axes] and p["tgt"] == [axes, []]:
+        return 2
+    return 0
 
 
 def plan_all(redist, problems, out):
-    """Returns {name: {"redist": plan json, "gather_all": plan json}}."""
+    """Returns {name: {system: plan json}} for redist (auto), redist_exch,
+    and where they apply redist_coll and gather_all; writes the headers."""
     plans = {}
     os.makedirs(out, exist_ok=True)
     for p in problems:
-        assert math.prod(p["shape"]) < (1 << 24), "values must stay exact in f32"
         args = problem_args(p)
-        mine = json.loads(_redist(redist, ["plan", "--json"] + args))
-        easy_text = easy_plan(p)
-        easy_file = os.path.join(out, f"{p['name']}_easy.plan")
-        with open(easy_file, "w") as f:
-            f.write(easy_text)
-        easy = json.loads(_redist(redist, ["check", "--json", "--plan", easy_file] + args))
-        plans[p["name"]] = {"redist": mine, "gather_all": easy}
-        _redist(redist, ["gen", "--name", f"{p['name']}_redist", "-o",
-                         os.path.join(out, f"{p['name']}_redist.hpp")] + args)
-        _redist(redist, ["gen", "--name", f"{p['name']}_easy", "--plan", easy_file, "-o",
-                         os.path.join(out, f"{p['name']}_easy.hpp")] + args)
+        name = p["name"]
+        mine = {"redist": json.loads(_redist(redist, ["plan", "--json"] + args)),
+                "redist_exch": json.loads(_redist(redist, ["plan", "--json", "--strategy", "exchange"] + args))}
+        _redist(redist, ["gen", "--strategy", "exchange", "--name", f"{name}_exch", "-o",
+                         os.path.join(out, f"{name}_exch.hpp")] + args)
+        if collectives_apply(p):
+            mine["redist_coll"] = json.loads(_redist(redist, ["plan", "--json", "--strategy", "collectives"] + args))
+            _redist(redist, ["gen", "--strategy", "collectives", "--name", f"{name}_coll", "-o",
+                             os.path.join(out, f"{name}_coll.hpp")] + args)
+            if 4 * math.prod(p["shape"]) * P.devices(p["mesh"]) <= GATHER_ALL_MAX_BYTES:
+                easy_file = os.path.join(out, f"{name}_easy.plan")
+                with open(easy_file, "w") as f:
+                    f.write(easy_plan(p))
+                mine["gather_all"] = json.loads(_redist(redist, ["check", "--json", "--plan", easy_file] + args))
+                _redist(redist, ["gen", "--name", f"{name}_easy", "--plan", easy_file, "-o",
+                                 os.path.join(out, f"{name}_easy.hpp")] + args)
+        plans[name] = mine
     return plans
 
 
-def _entry(p):
-    r, e = f"{p['name']}_redist", f"{p['name']}_easy"
-    shape = ", ".join(str(n) for n in p["shape"])
-    return (f"    {{\"{p['name']}\", {len(p['shape'])}, {{{shape}}}, &{r}::src_box, &{r}::tgt_box, "
-            f"{r}::kSrcElems, {r}::kTgtElems,\n"
-            f"     {{&{r}::create_mesh, &{r}::run, {r}::kWorkspaceBytes}},\n"
-            f"     {{&{e}::create_mesh, &{e}::run, {e}::kWorkspaceBytes}}}},")
+def auto_choice(plan):
+    """Which strategy `auto` chose, read from its plan's steps."""
+    return "redist_exch" if any(s["op"] == "exchange" for s in plan["steps"]) else "redist_coll"
 
 
-def write_table(problems, devices, out):
-    """problems.hpp for the driver: the problems with `devices` devices."""
-    mine = [p for p in problems if P.devices(p["mesh"]) == devices]
+def _entry(p, plans):
+    n = p["name"]
+    x = f"{n}_exch"
+    shape = ", ".join(str(v) for v in p["shape"])
+    coll = (f"{{&{n}_coll::create_mesh, &{n}_coll::run, {n}_coll::kWorkspaceBytes}}"
+            if "redist_coll" in plans[n] else "{}")
+    easy = (f"{{&{n}_easy::create_mesh, &{n}_easy::run, {n}_easy::kWorkspaceBytes}}"
+            if "gather_all" in plans[n] else "{}")
+    return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
+            f"     {{&{x}::source_mesh, &{x}::source_layout, &{x}::target_mesh, &{x}::target_layout, "
+            f"&{x}::create_exchange, &{x}::run}},\n"
+            f"     {coll}, {easy}, {fftw_direction(p)}}},")
+
+
+def write_table(problems, plans, world, out):
+    """problems.hpp for the driver: the problems on `world` ranks."""
+    mine = [p for p in problems if P.world(p) == world]
+    kinds = lambda p: ["exch"] + [k for k, s in (("coll", "redist_coll"), ("easy", "gather_all"))
+                                  if s in plans[p["name"]]]
     lines = ["// Written by bench/gen.py; do not edit.", "#pragma once"]
-    lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in ("redist", "easy")]
-    lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in ("redist", "easy")]
-    lines += [f"inline constexpr int kDevices = {devices};",
+    lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in kinds(p)]
+    lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in kinds(p)]
+    lines += [f"inline constexpr int kWorld = {world};",
+              f"inline constexpr std::size_t kValueModulus = {P.VALUE_MODULUS};",
               "inline const bench::Problem kProblems[] = {"]
-    lines += [_entry(p) for p in mine]
+    lines += [_entry(p, plans) for p in mine]
     lines += ["};", ""]
-    d = os.path.join(out, f"n{devices}")
+    d = os.path.join(out, f"n{world}")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "problems.hpp"), "w") as f:
         f.write("\n".join(lines))
@@ -95,11 +147,11 @@ def runtime_flags(root, which):
 
 def build_driver(bench_dir, root, gen_dir, table_dir):
     exe = os.path.join(table_dir, "driver")
+    sources = ["driver.cpp", "alltoallv.cpp", "scalapack.cpp", "fftw.cpp", "heap_counter.cpp"]
     cmd = ["mpicxx", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
            "-I", table_dir, "-I", gen_dir, "-I", bench_dir, *runtime_flags(root, "--cflags"),
-           os.path.join(bench_dir, "driver.cpp"), os.path.join(bench_dir, "alltoallv.cpp"),
-           os.path.join(bench_dir, "scalapack.cpp"), os.path.join(bench_dir, "heap_counter.cpp"),
-           *runtime_flags(root, "--libs"), "-lscalapack-openmpi", "-o", exe]
+           *[os.path.join(bench_dir, s) for s in sources],
+           *runtime_flags(root, "--libs"), "-lscalapack-openmpi", "-lfftw3f_mpi", "-lfftw3f", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         log = os.path.join(table_dir, "build.log")

@@ -1,9 +1,15 @@
-"""The benchmark's problems: a fixed-seed random suite in the spirit of the
-paper's evaluation and a suite of hard cases, in the `redist` command's
-notation.  A problem is a dict:
+"""The benchmark's problems, in the `redist` command's notation: a fixed-seed
+random suite in the spirit of the paper's evaluation, hard cases, uneven
+arrays, moves between meshes, larger arrays and one set of problems at 4, 8
+and 16 ranks.  A problem is a dict:
 
     name, suite, mesh [[axis, size], ...], shape [N_0, ...],
-    src / tgt: per dimension the list of mesh axes, major to minor.
+    src / tgt: per dimension the list of mesh axes, major to minor,
+    and, for a move between meshes, from_ranks / to_ranks: the world rank of
+    each device of the source mesh `mesh` and of the target mesh `to_mesh`.
+
+A sharded dimension need not divide: device c along it holds the ceil block
+[c*b, (c+1)*b) clipped at N, b = ceil(N/P) (docs/model.md, Part 2).
 """
 
 import math
@@ -13,30 +19,71 @@ import random
 # (f32: 2**19 elements = 2 MiB per device).
 TARGET_LOCAL = 1 << 19
 
+# Element g of the global row-major order holds float(g mod VALUE_MODULUS):
+# exact in f32, and a prime, so only a shift by a multiple of it escapes the
+# check (arrays below 2^24 elements hold exactly their index).
+VALUE_MODULUS = 16777213
+
+
+def block_values(shape, offsets, extents):
+    """The box [offsets, offsets + extents) of the global array as the MPI
+    driver fills it (driver.cpp's fill_box), without building the rest."""
+    import numpy as np
+    index = np.zeros([1] * len(shape), dtype=np.int64)
+    for d, (o, e) in enumerate(zip(offsets, extents)):
+        along = np.arange(o, o + e, dtype=np.int64) * math.prod(shape[d + 1:])
+        index = index + along.reshape([-1 if k == d else 1 for k in range(len(shape))])
+    return (index % VALUE_MODULUS).astype(np.float32)
+
+
+def global_values(shape):
+    return block_values(shape, [0] * len(shape), shape)
+
 
 def mesh_text(mesh):
     return "{" + ", ".join(f"{a}:{s}" for a, s in mesh) + "}"
 
 
 def type_text(mesh, shape, ty):
-    size = dict(mesh)
-    dims = []
-    for n, axes in zip(shape, ty):
-        if not axes:
-            dims.append(str(n))
-        else:
-            p = math.prod(size[a] for a in axes)
-            dims.append(f"{n // p}{{{','.join(axes)}}}{n}")
-    return "[" + ", ".join(dims) + "]"
+    # the local size is left to the command: the ceil block
+    return "[" + ", ".join(f"{{{','.join(axes)}}}{n}" if axes else str(n) for n, axes in zip(shape, ty)) + "]"
 
 
 def local_elems(mesh, shape, ty):
+    """Elements of the largest local array (the full ceil block)."""
     size = dict(mesh)
-    return math.prod(n // math.prod(size[a] for a in axes) for n, axes in zip(shape, ty))
+    return math.prod(-(-n // math.prod(size[a] for a in axes)) for n, axes in zip(shape, ty))
 
 
 def devices(mesh):
     return math.prod(s for _, s in mesh)
+
+
+def target_mesh(p):
+    return p.get("to_mesh", p["mesh"])
+
+
+def cross_mesh(p):
+    return "to_mesh" in p
+
+
+def world(p):
+    """Ranks the problem runs on: the meshes' devices, or the highest rank
+    of a placed mesh + 1."""
+    if not cross_mesh(p):
+        return devices(p["mesh"])
+    return 1 + max(p["from_ranks"] + p["to_ranks"])
+
+
+def even(p):
+    def divides(mesh, ty):
+        size = dict(mesh)
+        return all(n % math.prod(size[a] for a in axes) == 0 for n, axes in zip(p["shape"], ty))
+    return divides(p["mesh"], p["src"]) and divides(target_mesh(p), p["tgt"])
+
+
+def placed_text(mesh, ranks):
+    return f"{mesh_text(mesh)} @ [{', '.join(map(str, ranks))}]"
 
 
 def _fit_shape(mesh, src, tgt, rng, unit):
@@ -130,15 +177,91 @@ def hard_suite():
     return [_hard(n, m, s, t, note, 7 + i) for i, (n, m, s, t, note) in enumerate(cases)]
 
 
+def uneven_suite():
+    """Dimensions that the mesh does not divide: a GPT-2 vocabulary (50257
+    rows) over 8 and 16, primes, and fewer rows than devices (empty boxes)."""
+    m8, m16 = [["x", 8]], [["x", 16]]
+    cases = [
+        ("vocab_rows_cols", m8, [50257, 40], [["x"], []], [[], ["x"]], "50257 rows over 8 -> columns"),
+        ("vocab_gather", m8, [50257, 40], [["x"], []], [[], []], "50257 rows over 8 -> replicated"),
+        ("vocab_16_2d", [["x", 4], ["y", 4]], [50257, 48], [["x", "y"], []], [["y"], ["x"]],
+         "50257 rows over 16 -> 2-D blocks"),
+        ("primes_2d", [["x", 2], ["y", 4]], [1009, 1013], [["x"], ["y"]], [["y"], ["x"]], "prime extents, transposed"),
+        ("fewer_rows", m16, [5, 199999], [["x"], []], [[], ["x"]], "5 rows over 16 devices (11 empty boxes)"),
+        ("primes_3d", [["x", 2], ["y", 2], ["z", 2]], [97, 89, 61], [["x"], ["y", "z"], []],
+         [[], ["x"], ["z", "y"]], "prime extents, three dimensions"),
+    ]
+    return [dict(name=n, suite="uneven", mesh=m, shape=sh, src=s, tgt=t, note=note) for n, m, sh, s, t, note in cases]
+
+
+def cross_mesh_suite():
+    """Moves between two placed meshes of one world of 8 ranks."""
+    def case(name, mesh, from_ranks, to_mesh, to_ranks, shape, src, tgt, note):
+        return dict(name=name, suite="cross-mesh", mesh=mesh, from_ranks=from_ranks, to_mesh=to_mesh,
+                    to_ranks=to_ranks, shape=shape, src=src, tgt=tgt, note=note)
+    x4, x8, m24, m42 = [["x", 4]], [["x", 8]], [["x", 2], ["y", 4]], [["x", 4], ["y", 2]]
+    r = list(range(8))
+    return [
+        case("grow_4_8", x4, r[:4], x8, r, [4096, 512], [["x"], []], [["x"], []], "4 -> 8 ranks"),
+        case("shrink_8_4", x8, r, x4, r[4:], [4096, 512], [["x"], []], [[], ["x"]], "8 ranks -> submesh of 4"),
+        case("move_disjoint", x4, r[:4], x4, r[4:], [4096, 256], [["x"], []], [["x"], []],
+             "same layout on disjoint ranks"),
+        case("mesh_24_42", m24, r, m42, r, [2048, 1024], [["x"], ["y"]], [["x"], ["y"]], "(2,4) -> (4,2)"),
+        case("permuted", m24, r, m24, [3, 1, 2, 0, 7, 5, 6, 4], [2048, 1024], [["x"], ["y"]], [["y"], ["x"]],
+             "permuted target rank list, transposed"),
+        case("grow_uneven", x4, r[:4], m24, r, [50257, 40], [["x"], []], [["y"], ["x"]],
+             "4 -> (2,4), uneven rows"),
+    ]
+
+
+def large_suite():
+    """16 to 64 MiB per rank."""
+    cases = [
+        ("large_rows_cols_8", [["x", 8]], [8192, 4096], [["x"], []], [[], ["x"]], "16 MiB per rank"),
+        ("large_rows_cols_4", [["x", 4]], [8192, 8192], [["x"], []], [[], ["x"]], "64 MiB per rank"),
+        ("large_transpose_44", [["x", 4], ["y", 4]], [8192, 8192], [["x"], ["y"]], [["y"], ["x"]], "16 MiB per rank"),
+        ("large_swap_28", [["x", 2], ["y", 8]], [16384, 4096], [["x", "y"], []], [["y", "x"], []], "16 MiB per rank"),
+        ("large_vocab", [["x", 8]], [50257, 1024], [["x"], []], [[], ["x"]], "uneven, 25 MiB per rank"),
+    ]
+    return [dict(name=n, suite="large", mesh=m, shape=sh, src=s, tgt=t, note=note) for n, m, sh, s, t, note in cases]
+
+
+def scale_suite():
+    """The same problems on 4, 8 and 16 ranks, 2 MiB per rank."""
+    out = []
+    for n in (4, 8, 16):
+        rows = 1024 * n
+        out += [
+            dict(name=f"rows_cols_{n}", suite="scale", mesh=[["x", n]], shape=[rows, 512], src=[["x"], []],
+                 tgt=[[], ["x"]], note="rows -> columns"),
+            dict(name=f"transpose_{n}", suite="scale", mesh=[["x", 2], ["y", n // 2]], shape=[rows, 512],
+                 src=[["x"], ["y"]], tgt=[["y"], ["x"]], note="transposed 2-D blocks"),
+            dict(name=f"swap_{n}", suite="scale", mesh=[["x", 2], ["y", n // 2]], shape=[rows, 512],
+                 src=[["x", "y"], []], tgt=[["y", "x"], []], note="axis order swap"),
+        ]
+    return out
+
+
+SUITES = {"random": random_suite, "hard": hard_suite, "uneven": uneven_suite, "cross-mesh": cross_mesh_suite,
+          "large": large_suite, "scale": scale_suite}
+
+
 def all_problems():
-    return random_suite() + hard_suite()
+    return [p for make in SUITES.values() for p in make()]
+
+
+def meshes_text(p):
+    if cross_mesh(p):
+        return f"{placed_text(p['mesh'], p['from_ranks'])} -> {placed_text(p['to_mesh'], p['to_ranks'])}"
+    return mesh_text(p["mesh"])
 
 
 def describe(p):
-    return (f"{p['name']}: mesh {mesh_text(p['mesh'])} "
-            f"{type_text(p['mesh'], p['shape'], p['src'])} -> {type_text(p['mesh'], p['shape'], p['tgt'])}")
+    return (f"{p['name']}: {meshes_text(p)} "
+            f"{type_text(p['mesh'], p['shape'], p['src'])} -> {type_text(target_mesh(p), p['shape'], p['tgt'])}")
 
 
 if __name__ == "__main__":
     for p in all_problems():
-        print(describe(p), local_elems(p["mesh"], p["shape"], p["src"]), local_elems(p["mesh"], p["shape"], p["tgt"]))
+        print(describe(p), local_elems(p["mesh"], p["shape"], p["src"]),
+              local_elems(target_mesh(p), p["shape"], p["tgt"]))

@@ -8,6 +8,7 @@
 // from dimension 1, grid columns from dimension 0. ScaLAPACK has no
 // replication: a replicated source uses one holder per block (the lowest
 // rank), and a replicated target cannot be expressed.
+#include <functional>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -39,9 +40,9 @@ struct Grid {
   int mb = 0, nb = 0;
 };
 
-Grid grid_of(const Problem& p, BoxFn f, int size) {
+Grid grid_of(const Problem& p, const std::function<Box(int)>& box, int size) {
   Grid g;
-  const Box b0 = box_of(f, 2, 0);
+  const Box b0 = box(0);
   g.mb = static_cast<int>(b0.ext[1]);
   g.nb = static_cast<int>(b0.ext[0]);
   g.nprow = static_cast<int>(p.shape[1] / b0.ext[1]);
@@ -49,7 +50,7 @@ Grid grid_of(const Problem& p, BoxFn f, int size) {
   g.map.assign(static_cast<std::size_t>(g.nprow) * g.npcol, -1);
   g.owner_count.assign(g.map.size(), 0);
   for (int r = 0; r < size; ++r) {
-    const Box b = box_of(f, 2, r);
+    const Box b = box(r);
     const std::size_t k = b.off[1] / b.ext[1] + (b.off[0] / b.ext[0]) * g.nprow;
     if (g.map[k] < 0) g.map[k] = r;
     ++g.owner_count[k];
@@ -76,8 +77,12 @@ Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not)
     *why_not = "ScaLAPACK redistributes matrices (rank 2) only";
     return nullptr;
   }
-  Grid src = grid_of(p, p.src_box, size);
-  Grid tgt = grid_of(p, p.tgt_box, size);
+  if (p.collectives.create == nullptr) {
+    *why_not = "not run: uneven or between meshes (psgemr2d could express the 2-D ones; not wired)";
+    return nullptr;
+  }
+  Grid src = grid_of(p, [&](int r) { return src_box(p, r); }, size);
+  Grid tgt = grid_of(p, [&](int r) { return tgt_box(p, r); }, size);
   for (int c : tgt.owner_count)
     if (c != 1) {
       *why_not = "the target is replicated; ScaLAPACK layouts have one owner per block";
@@ -92,12 +97,12 @@ Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not)
   g->ctxt_tgt = make_context(tgt, rank, g->desc_tgt, g->m, g->n);
   // Elements of this rank's target box owned (in the source grid) by
   // another rank: what p?gemr2d has to bring in.
-  const Box mine = box_of(p.tgt_box, 2, rank);
+  const Box mine = tgt_box(p, rank);
   for (int r = 0; r < size; ++r) {
     bool chosen = false;
     for (int o : src.map) chosen = chosen || o == r;
     Box part;
-    if (r != rank && chosen && intersect(mine, box_of(p.src_box, 2, r), &part)) g->recv_elems += part.elems();
+    if (r != rank && chosen && intersect(mine, src_box(p, r), &part)) g->recv_elems += part.elems();
   }
   return g;
 }

@@ -258,26 +258,50 @@ let check_cmd =
 
 let show_cmd =
   let type_arg =
-    Arg.(required & opt (some string) None & info [ "type" ] ~docv:"TYPE" ~doc:"The type, e.g. $(b,[3{x}6]).")
+    Arg.(value & opt (some string) None
+         & info [ "type" ] ~docv:"TYPE" ~doc:"One layout to show on $(b,--mesh), e.g. $(b,[3{x}6]).")
   in
-  let run mesh ty json =
+  let side_arg option what =
+    Arg.(value & opt (some string) None
+         & info [ option ] ~docv:"TYPE" ~doc:("The " ^ what ^ " type of a problem to show (with $(b,--from) and $(b,--to) instead of $(b,--type)), on $(b,--mesh) or on $(b,--from-mesh) and $(b,--to-mesh)."))
+  in
+  let run mesh from_mesh to_mesh ty from to_ json =
     guard ~json ~command:"show" (fun () ->
-        let pm = Problem.placed ~what:"--mesh" mesh in
-        let ast = Problem.parse ~what:"--type" Syntax.ty ty in
-        Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        let t = Front.ty_of_ast ~what:"--type" pm.env ast in
-        write_output None
-          (if json then Yojson.Safe.pretty_to_string (Show.json pm t) ^ "\n" else Show.render pm t);
+        let text, doc =
+          match (ty, from, to_) with
+          | Some ty, None, None ->
+              if from_mesh <> None || to_mesh <> None then
+                Front.bad "--type shows one layout on --mesh; for two meshes give --from and --to";
+              let mesh = match mesh with Some m -> m | None -> Front.bad "--type needs --mesh" in
+              let pm = Problem.placed ~what:"--mesh" mesh in
+              let ast = Problem.parse ~what:"--type" Syntax.ty ty in
+              Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
+              let t = Front.ty_of_ast ~what:"--type" pm.env ast in
+              ((fun () -> Show.render pm t), fun () -> Show.json pm t)
+          | None, Some from, Some to_ ->
+              let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
+              let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None in
+              ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+          | Some _, _, _ -> Front.bad "give --type (one layout) or --from and --to (a problem), not both"
+          | None, Some _, None -> Front.bad "--from needs --to"
+          | None, None, Some _ -> Front.bad "--to needs --from"
+          | None, None, None -> Front.bad "nothing to show: give --type, or --from and --to"
+        in
+        write_output None (if json then Yojson.Safe.pretty_to_string (doc ()) ^ "\n" else text ());
         0)
   in
   let doc = "show which block of the global array each device holds" in
   let man =
     [ `S Manpage.s_description;
-      `P "One row per device: its rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
-      `P "With $(b,--json): one object of the schema redist/1 with schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent)." ]
-    @ examples [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'" ]
+      `P "With $(b,--type): one row per device: its world rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions); a ceil block cut short shows its true range, an empty one $(b,empty).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
+      `P "With $(b,--from) and $(b,--to): both layouts of a problem, on $(b,--mesh) or on $(b,--from-mesh) and $(b,--to-mesh): one row per world rank with its source device and box (before) and its target device and box (after), $(b,-) where the rank is not in that mesh; then the block map of each side.";
+      `P "With $(b,--json): one object of the schema redist/1.  For $(b,--type): schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent).  For a problem: schema, command, world, and source and target, each with mesh (axes and ranks), type, global_shape, local_shape, local_elems and devices." ]
+    @ examples
+        [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'";
+          "  redist show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]'" ]
   in
-  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ type_arg $ json_arg)
+  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ])
+    Term.(const run $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ type_arg $ side_arg "from" "source" $ side_arg "to" "target" $ json_arg)
 
 let gen_cmd =
   let plan_arg =
@@ -299,13 +323,7 @@ let gen_cmd =
         let p : Problem.t = problem () in
         let settings = cost p in
         Emit.check_name name;
-        if List.length p.src > Bounds.max_rank_gen then
-          Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
-        List.iter
-          (fun (what, (env : Front.env)) ->
-            if List.length env.axes > Bounds.max_rank_gen then
-              Front.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
-          [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ];
+        Problem.check_runtime_limits p;
         let r, guarantees =
           match plan with
           | Some file ->
@@ -345,7 +363,7 @@ let gen_cmd =
 let run_cmd =
   let np_arg =
     Arg.(value & opt (some int) None
-         & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the number of devices of the mesh; another number gets the runtime's error).")
+         & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the world, the largest rank of either mesh plus one).  Fewer get the runtime's error; with a direct exchange, more take part holding nothing.")
   in
   let backend_arg = backend_arg "$(b,mpi) (the only backend $(b,run) executes; $(b,nccl) is refused)." in
   let repeat_arg =
@@ -358,9 +376,9 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run mesh from to_ dtype cost np backend json repeat timeout work_dir =
+  let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let p = problem () in
         let settings = cost p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
         match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
@@ -373,14 +391,16 @@ let run_cmd =
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
-      `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
+      `P "Plans the problem with $(b,--strategy) (uneven and cross-mesh problems by the direct exchange), generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan, and compares every element of its target box; a rank outside a mesh passes null and 0 for that side.  A collectives plan runs with a workspace of exactly kWorkspaceBytes between guard bytes.  For a direct exchange the boxes come from the Coq model (the runtime's must agree, or nothing runs), guard bytes follow the destination, and every rank must receive exactly its proven lower bound.";
+      `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, what the busiest rank received against the lower bound (exchange), the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound (max(|src|, |tgt|); for the exchange the largest source or target box) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
       `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
       `S "MPIRUN OPTIONS" ]
     @ List.map (fun (o : Run.mpirun_option) -> `I ("$(b," ^ String.concat " " o.flags ^ ")", o.why)) Run.mpirun_option_table
     @ [ `S Manpage.s_exit_status ]
     @ examples
-        [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
+        [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --strategy collectives";
+          "  redist run --mesh '{x:8}' --from '[{x}50257]' --to '[50257]'";
+          "  redist run --from-mesh '{x:4}' --to-mesh '{x:2, y:4} @ 4' --from '[{x}64, 16]' --to '[{x}64, {y}16]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
   let run_exits =
@@ -394,7 +414,7 @@ let run_cmd =
       Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
 

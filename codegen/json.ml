@@ -65,7 +65,7 @@ let report ~command ~guarantees (r : Report.t) =
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
 
 (* An exchange plan: one step, on the user's meshes (nothing refined). *)
-let exchange_report ~command ~guarantees (r : Xreport.t) =
+let exchange_plan (r : Xreport.t) =
   let p = r.problem in
   let step =
     `Assoc
@@ -73,10 +73,14 @@ let exchange_report ~command ~guarantees (r : Xreport.t) =
         ("type", `String (F.show_ty p.tgt_env p.tgt)); ("local_elems", `Int r.tgt_max);
         ("recv_elems_max", `Int r.recv_busiest) ]
   in
+  [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]) ]
+
+let any_plan = function Xreport.Collectives r -> plan r | Xreport.Exchange r -> exchange_plan r
+
+let exchange_report ~command ~guarantees (r : Xreport.t) =
   document ~command
-    (problem p
-    @ [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]);
-        ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max);
+    (problem r.problem @ exchange_plan r
+    @ [ ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max);
         ("global_elems", `Int r.global_elems);
         ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
         ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);

@@ -119,7 +119,18 @@ let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
 let make ~mesh ~from ~to_ ~dtype =
   make_placed ~meshes:(One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype
 
+(* What the runtime's fixed-size arrays hold (gen and run). *)
+let check_runtime_limits p =
+  if List.length p.src > Bounds.max_rank_gen then
+    F.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
+  List.iter
+    (fun (what, (env : F.env)) ->
+      if List.length env.axes > Bounds.max_rank_gen then
+        F.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
+    [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ]
+
 let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
+let target_placed (p : t) = { env = p.tgt_env; ranks = p.tgt_ranks; placement_text = p.tgt_placement }
 
 let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
 let source_layout p = layout p.env p.src_ranks p.src

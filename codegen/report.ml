@@ -32,6 +32,10 @@ type t = {
   lb_total : int;
   launches : int;             (* collectives that communicate *)
   slices : int;               (* dyn_slice steps: local, no communication *)
+  (* Lowering lists every rank per permute: only for the commands that
+     emit or run code, not for checking a long plan file. *)
+  calls : C.call list Lazy.t; (* the plan lowered to runtime calls (the core's [lower]) *)
+  live_bytes : int Lazy.t;    (* the most bytes alive on a rank during a call (lower_live_bytes) *)
 }
 
 let sum_over_ranks n f =
@@ -69,7 +73,9 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
           recv_busiest = C.max_over_ranks m rank_total;
           recv_total = sum_over_ranks n rank_total;
           lb_max = C.max_over_ranks base lb; lb_total = sum_over_ranks n lb;
-          launches = List.length plan - slices; slices }
+          launches = List.length plan - slices; slices;
+          calls = lazy (C.lower m p.elem_bytes src plan);
+          live_bytes = lazy (C.live_bytes m p.elem_bytes src tgt plan) }
 
 let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
 

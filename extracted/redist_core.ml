@@ -1874,6 +1874,15 @@ let pl_pending_wf l ps =
 let group_size m ps =
   prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))
 
+(** val designated : layout -> axis list -> int -> bool **)
+
+let designated t pt r =
+  match index_of r t.ly_mesh.pm_ranks with
+  | Some k ->
+    forallb (fun a ->
+      (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+  | None -> true
+
 type pstep =
 | PCollective of collective
 | PSum of sum_step
@@ -1913,6 +1922,311 @@ let pstep_recv_count m p p' s r =
   match s with
   | PCollective k -> recv_count m (fst p) k r
   | PSum k -> sum_recv_count m p' k
+
+type sumplan =
+| SumByCollectives of sum_step list * refinement * plan * sum_step list
+| SumByExchange
+
+type sum_step_report = { ss_step : sum_step; ss_type : pty;
+                         ss_local_size : int; ss_recv : int }
+
+(** val sum_steps_check :
+    mesh -> pty -> sum_step list -> (sum_error, sum_step_report list * pty)
+    res **)
+
+let rec sum_steps_check m p = function
+| [] -> OK ([], p)
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' ->
+     (match sum_steps_check m p' ks' with
+      | OK a ->
+        let (reps, final) = a in
+        OK (({ ss_step = k; ss_type = p'; ss_local_size =
+        (local_size m (fst p')); ss_recv =
+        (sum_recv_count m p' k) } :: reps), final)
+      | Error e -> Error e)
+   | Error e -> Error e)
+
+(** val steps_recv : sum_step_report list -> int **)
+
+let steps_recv reps =
+  list_sum (map (fun s -> s.ss_recv) reps)
+
+(** val is_empty : 'a1 list -> bool **)
+
+let is_empty = function
+| [] -> true
+| _ :: _ -> false
+
+(** val same_axes : axis list -> axis list -> bool **)
+
+let same_axes xs ys =
+  (&&) (forallb (fun a -> memb a ys) xs) (forallb (fun a -> memb a xs) ys)
+
+type scheck_error =
+| SumNotOneEvenMesh
+| SumBadPending
+| SumStepRejected of sum_error
+| SumStillPending of axis list
+| SumBadRefinement
+| SumCollectivesRejected of check_error
+| SumWrongEnd of pty
+
+type sum_report = { sm_pre : sum_step_report list;
+                    sm_collectives : report option;
+                    sm_post : sum_step_report list; sm_peak : int;
+                    sm_recv : (int -> int) }
+
+(** val box_size_at : layout -> int -> int **)
+
+let box_size_at l w =
+  match pl_box l w with
+  | Some b -> box_size b
+  | None -> 0
+
+(** val sum_exchange_recv :
+    layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sum_exchange_recv s ps t pt r =
+  if designated t pt r
+  then (+)
+         (( * )
+           ((fun (a : int) b -> if a >= b then a - b else 0)
+             (group_size (ly_m s) ps) (Stdlib.Int.succ 0)) (box_size_at t r))
+         (exchange_recv s t r)
+  else 0
+
+(** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
+
+let sum_recv_bound s ps t r =
+  if (fun (a : int) b -> a = b) (group_size (ly_m s) ps) (Stdlib.Int.succ 0)
+  then exchange_recv s t r
+  else box_size_at t r
+
+(** val sum_exchange_ok :
+    layout -> axis list -> layout -> axis list -> bool **)
+
+let sum_exchange_ok s ps t pt =
+  (&&) ((&&) (layouts_wf s t) (pl_pending_wf s ps)) (pl_pending_wf t pt)
+
+(** val scheck :
+    layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
+    sum_report) res **)
+
+let scheck s ps t pt = function
+| SumByCollectives (pre, rf, p, post) ->
+  let m = ly_m s in
+  if negb (even_problem s t)
+  then Error SumNotOneEvenMesh
+  else if negb ((&&) (pty_wf m (s.ly_ty, ps)) (pty_wf m (t.ly_ty, pt)))
+       then Error SumBadPending
+       else (match sum_steps_check m (s.ly_ty, ps) pre with
+             | OK a ->
+               let (pre_reps, p0) = a in
+               let (t1, kept) = p0 in
+               if negb (refine_ok m rf)
+               then Error SumBadRefinement
+               else (match check (refine_mesh rf m) (refine_ty rf t1)
+                             (refine_ty rf t.ly_ty) p with
+                     | OK rep ->
+                       if negb
+                            ((||) (is_empty kept)
+                              ((&&) (is_empty p) (ty_eqb t1 t.ly_ty)))
+                       then Error (SumStillPending kept)
+                       else (match sum_steps_check m (t.ly_ty, kept) post with
+                             | OK a0 ->
+                               let (post_reps, p1) = a0 in
+                               let (t2, pt2) = p1 in
+                               if negb
+                                    ((&&) (ty_eqb t2 t.ly_ty)
+                                      (same_axes pt2 pt))
+                               then Error (SumWrongEnd (t2, pt2))
+                               else OK { sm_pre = pre_reps; sm_collectives =
+                                      (Some rep); sm_post = post_reps;
+                                      sm_peak =
+                                      (fold_left
+                                        (fun (a : int) b -> if a >= b then a else b)
+                                        (app
+                                          (map (fun s0 -> s0.ss_local_size)
+                                            pre_reps)
+                                          (rep.rp_peak :: (map (fun s0 ->
+                                                            s0.ss_local_size)
+                                                            post_reps)))
+                                        (local_size m s.ly_ty)); sm_recv =
+                                      (fun r ->
+                                      (+)
+                                        (if (fun (a : int) b -> a < b) r
+                                              (mesh_size m)
+                                         then (+) (steps_recv pre_reps)
+                                                (steps_recv post_reps)
+                                         else 0)
+                                        (list_sum
+                                          (map (fun s0 -> s0.sr_recv r)
+                                            rep.rp_steps))) }
+                             | Error e -> Error (SumStepRejected e))
+                     | Error e -> Error (SumCollectivesRejected e))
+             | Error e -> Error (SumStepRejected e))
+| SumByExchange ->
+  if sum_exchange_ok s ps t pt
+  then OK { sm_pre = []; sm_collectives = None; sm_post = []; sm_peak =
+         ((fun (a : int) b -> if a >= b then a else b)
+           (fst (largest_boxes s t)) (snd (largest_boxes s t))); sm_recv =
+         (sum_exchange_recv s ps t pt) }
+  else Error SumBadPending
+
+(** val first_index : ('a1 -> bool) -> 'a1 list -> int option **)
+
+let rec first_index f = function
+| [] -> None
+| x :: xs' ->
+  if f x
+  then Some 0
+  else option_map (fun x0 -> Stdlib.Int.succ x0) (first_index f xs')
+
+(** val reduce_choice : bool -> mesh -> ty -> ty -> axis -> sum_step **)
+
+let reduce_choice replicated_all_reduce m tgt t a =
+  let divides = fun d ->
+    (fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) (extent m d) (axis_size m a))
+      0
+  in
+  (match first_index (fun d -> memb a (fst d)) tgt with
+   | Some d ->
+     if divides (nth d t ([], 0)) then ReduceScatter (d, a) else AllReduce a
+   | None ->
+     if replicated_all_reduce
+     then AllReduce a
+     else (match first_index divides t with
+           | Some d -> ReduceScatter (d, a)
+           | None -> AllReduce a))
+
+(** val reduce_steps :
+    bool -> mesh -> ty -> pty -> axis list -> sum_step list **)
+
+let rec reduce_steps replicated_all_reduce m tgt p = function
+| [] -> []
+| a :: rest ->
+  let k = reduce_choice replicated_all_reduce m tgt (fst p) a in
+  (match sum_step_type m p k with
+   | OK p' -> k :: (reduce_steps replicated_all_reduce m tgt p' rest)
+   | Error _ -> [])
+
+(** val add_steps : axis list -> sum_step list **)
+
+let add_steps pt =
+  map (fun x -> AddPending x) (rev pt)
+
+(** val sum_candidate :
+    bool -> layout -> axis list -> layout -> axis list ->
+    (sumplan * (int * int)) option **)
+
+let sum_candidate replicated_all_reduce s ps t pt =
+  let m = ly_m s in
+  let pre = reduce_steps replicated_all_reduce m t.ly_ty (s.ly_ty, ps) ps in
+  (match sum_steps_check m (s.ly_ty, ps) pre with
+   | OK a ->
+     let (reps, p) = a in
+     let (t1, l) = p in
+     (match l with
+      | [] ->
+        (match planner_choice m t1 t.ly_ty with
+         | Some p0 ->
+           let (p1, p2) = p0 in
+           let (rf, p3) = p1 in
+           let (traffic, launches) = p2 in
+           Some ((SumByCollectives (pre, rf, p3, (add_steps pt))),
+           (((+) (steps_recv reps) traffic),
+           ((+) ((+) (length pre) launches) (length pt))))
+         | None -> None)
+      | _ :: _ -> None)
+   | Error _ -> None)
+
+(** val keep_candidate :
+    layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
+    option **)
+
+let keep_candidate s ps t pt =
+  let m = ly_m s in
+  let pre =
+    reduce_steps false m t.ly_ty (s.ly_ty, ps)
+      (filter (fun a -> negb (memb a pt)) ps)
+  in
+  let post = add_steps (filter (fun a -> negb (memb a ps)) pt) in
+  (match sum_steps_check m (s.ly_ty, ps) pre with
+   | OK a ->
+     let (reps, _) = a in
+     Some ((SumByCollectives (pre, [], [], post)), ((steps_recv reps),
+     ((+) (length pre) (length post))))
+   | Error _ -> None)
+
+(** val qualifies :
+    layout -> axis list -> layout -> axis list -> sumplan -> bool **)
+
+let qualifies s ps t pt sp =
+  match scheck s ps t pt sp with
+  | OK rep ->
+    (fun (a : int) b -> a <= b) rep.sm_peak
+      ((fun (a : int) b -> if a >= b then a else b) (fst (largest_boxes s t))
+        (snd (largest_boxes s t)))
+  | Error _ -> false
+
+(** val cheapest :
+    (sumplan * (int * int)) list -> (sumplan * (int * int)) option **)
+
+let cheapest cs =
+  fold_left (fun best0 c ->
+    match best0 with
+    | Some b -> if cost_lt (snd c) (snd b) then Some c else best0
+    | None -> Some c) cs None
+
+(** val sum_collectives :
+    layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
+    option **)
+
+let sum_collectives s ps t pt =
+  let options =
+    (keep_candidate s ps t pt) :: ((sum_candidate false s ps t pt) :: (
+    (sum_candidate true s ps t pt) :: []))
+  in
+  cheapest
+    (filter (fun c -> qualifies s ps t pt (fst c))
+      (flat_map (fun o -> match o with
+                          | Some c -> c :: []
+                          | None -> []) options))
+
+(** val sum_exchange_busiest :
+    layout -> axis list -> layout -> axis list -> int **)
+
+let sum_exchange_busiest s ps t pt =
+  fold_left (fun acc r ->
+    (fun (a : int) b -> if a >= b then a else b) acc
+      (sum_exchange_recv s ps t pt r)) t.ly_mesh.pm_ranks 0
+
+(** val plan_sums :
+    strategy -> layout -> axis list -> layout -> axis list -> sumplan option **)
+
+let plan_sums s s0 ps t pt =
+  let exchange_plan =
+    if sum_exchange_ok s0 ps t pt then Some SumByExchange else None
+  in
+  if even_problem s0 t
+  then (match s with
+        | StratCollectives -> option_map fst (sum_collectives s0 ps t pt)
+        | StratExchange -> exchange_plan
+        | StratAuto ->
+          (match sum_collectives s0 ps t pt with
+           | Some p ->
+             let (sp, cost) = p in
+             if cost_lt ((sum_exchange_busiest s0 ps t pt), (Stdlib.Int.succ
+                  0)) cost
+             then exchange_plan
+             else Some sp
+           | None -> exchange_plan))
+  else (match s with
+        | StratCollectives -> None
+        | _ -> exchange_plan)
 
 type buffer =
 | BSrc
@@ -2182,9 +2496,33 @@ let run_call_rank bs c =
 let interp_rank cs bs =
   fold_left run_call_rank cs bs
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+(** val lower_exchange : layout -> layout -> xcall **)
+
+let lower_exchange s t =
+  { xc_from = s; xc_to = t; xc_recv = (recv_messages s t) }
+
+(** val message_wire : xcall -> wire_map **)
+
+let message_wire x r l =
+  match pl_box x.xc_to r with
+  | Some tb ->
+    let i = box_global tb l in
+    (match find (fun msg -> box_has (snd msg) i) (x.xc_recv r) with
+     | Some p ->
+       let (s, _) = p in
+       (s,
+       (match pl_box x.xc_from s with
+        | Some sb -> box_local sb i
+        | None -> i))
+     | None -> (r, l))
+  | None -> (r, l)
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 (** val lower_splan : int -> layout -> layout -> splan -> program **)
 
@@ -2192,7 +2530,38 @@ let lower_splan elem s t = function
 | ByCollectives (rf, p) ->
   let m = refine_mesh rf (ly_m s) in
   Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
-| ByExchange -> OneExchange (s, t)
+| ByExchange -> OneExchange (lower_exchange s t)
+
+(** val box_bytes : layout -> int -> int -> int **)
+
+let box_bytes l elem w =
+  match pl_box l w with
+  | Some b -> ( * ) (box_size b) elem
+  | None -> 0
+
+(** val exchange_live : int -> layout -> layout -> int -> int **)
+
+let exchange_live elem s t w =
+  (+) (box_bytes s elem w) (box_bytes t elem w)
+
+(** val exchange_live_bytes : int -> layout -> layout -> int **)
+
+let exchange_live_bytes elem s t =
+  ( * ) ((+) (fst (largest_boxes s t)) (snd (largest_boxes s t))) elem
+
+(** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
+
+let splan_live_bytes elem s t = function
+| ByCollectives (rf, p) ->
+  live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
+    (refine_ty rf t.ly_ty) p
+| ByExchange -> exchange_live_bytes elem s t
+
+(** val program_workspace_bytes : program -> int **)
+
+let program_workspace_bytes = function
+| Calls (_, cs) -> workspace_bytes cs
+| OneExchange _ -> 0
 
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
@@ -2848,19 +3217,19 @@ let rec max_along f r n table acc =
     n
 
 (** val exchange_batches :
-    hosts -> bool -> holder_choice -> int -> layout -> layout -> int -> batch
-    list **)
+    hosts -> bool -> int -> xcall -> int -> batch list **)
 
-let exchange_batches h spanned send elem s t r =
-  map (fun cell ->
-    let i = map fst cell in
-    let rt =
-      if has_opt (pl_box s r) i
-      then Local
-      else if spanned then route_between h r (send r i) else SameHost
-    in
-    ((rt, (Stdlib.Int.succ 0)), (( * ) (box_size cell) elem)))
-    (recv_cells s t r)
+let exchange_batches h spanned elem x r =
+  if spanned
+  then map (fun pat ->
+         let (from, cell) = pat in
+         (((route_between h r from), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (x.xc_recv r)
+  else map (fun cell ->
+         (((if has_opt (pl_box x.xc_from r) (map fst cell)
+            then Local
+            else SameHost), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
 
 (** val spans_hosts : hosts -> int list -> bool **)
 
@@ -2881,31 +3250,18 @@ let program_steps_ns pf h elem = function
   map (fun c ->
     max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
       (mesh_size m) c.cl_recv_from 0) cs
-| OneExchange (from, to0) ->
-  let spanned = spans_hosts h (app from.ly_mesh.pm_ranks to0.ly_mesh.pm_ranks)
+| OneExchange x ->
+  let spanned =
+    spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
   in
-  let send = spread_in (mesh_boxes from) (mesh_boxes to0) from in
-  (max_over to0.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned send elem from to0 r))) :: []
+  (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
+    rank_ns pf (exchange_batches h spanned elem x r))) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
 
 let predicted_ns pf h elem s t sp =
   list_sum (program_steps_ns pf h elem (lower_splan elem s t sp))
-
-(** val exchange_live_bytes : int -> layout -> layout -> int **)
-
-let exchange_live_bytes elem s t =
-  ( * ) ((+) (fst (largest_boxes s t)) (snd (largest_boxes s t))) elem
-
-(** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
-
-let splan_live_bytes elem s t = function
-| ByCollectives (rf, p) ->
-  live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
-    (refine_ty rf t.ly_ty) p
-| ByExchange -> exchange_live_bytes elem s t
 
 (** val collective_candidates : layout -> layout -> splan list **)
 

@@ -500,6 +500,8 @@ val pl_pending_wf : layout -> axis list -> bool
 
 val group_size : mesh -> axis list -> int
 
+val designated : layout -> axis list -> int -> bool
+
 type pstep =
 | PCollective of collective
 | PSum of sum_step
@@ -514,6 +516,76 @@ val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
 val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
 
 val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
+
+type sumplan =
+| SumByCollectives of sum_step list * refinement * plan * sum_step list
+| SumByExchange
+
+type sum_step_report = { ss_step : sum_step; ss_type : pty;
+                         ss_local_size : int; ss_recv : int }
+
+val sum_steps_check :
+  mesh -> pty -> sum_step list -> (sum_error, sum_step_report list * pty) res
+
+val steps_recv : sum_step_report list -> int
+
+val is_empty : 'a1 list -> bool
+
+val same_axes : axis list -> axis list -> bool
+
+type scheck_error =
+| SumNotOneEvenMesh
+| SumBadPending
+| SumStepRejected of sum_error
+| SumStillPending of axis list
+| SumBadRefinement
+| SumCollectivesRejected of check_error
+| SumWrongEnd of pty
+
+type sum_report = { sm_pre : sum_step_report list;
+                    sm_collectives : report option;
+                    sm_post : sum_step_report list; sm_peak : int;
+                    sm_recv : (int -> int) }
+
+val box_size_at : layout -> int -> int
+
+val sum_exchange_recv :
+  layout -> axis list -> layout -> axis list -> int -> int
+
+val sum_recv_bound : layout -> axis list -> layout -> int -> int
+
+val sum_exchange_ok : layout -> axis list -> layout -> axis list -> bool
+
+val scheck :
+  layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
+  sum_report) res
+
+val first_index : ('a1 -> bool) -> 'a1 list -> int option
+
+val reduce_choice : bool -> mesh -> ty -> ty -> axis -> sum_step
+
+val reduce_steps : bool -> mesh -> ty -> pty -> axis list -> sum_step list
+
+val add_steps : axis list -> sum_step list
+
+val sum_candidate :
+  bool -> layout -> axis list -> layout -> axis list ->
+  (sumplan * (int * int)) option
+
+val keep_candidate :
+  layout -> axis list -> layout -> axis list -> (sumplan * (int * int)) option
+
+val qualifies : layout -> axis list -> layout -> axis list -> sumplan -> bool
+
+val cheapest : (sumplan * (int * int)) list -> (sumplan * (int * int)) option
+
+val sum_collectives :
+  layout -> axis list -> layout -> axis list -> (sumplan * (int * int)) option
+
+val sum_exchange_busiest : layout -> axis list -> layout -> axis list -> int
+
+val plan_sums :
+  strategy -> layout -> axis list -> layout -> axis list -> sumplan option
 
 type buffer =
 | BSrc
@@ -587,11 +659,28 @@ val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
 
 val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+val lower_exchange : layout -> layout -> xcall
+
+val message_wire : xcall -> wire_map
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 val lower_splan : int -> layout -> layout -> splan -> program
+
+val box_bytes : layout -> int -> int -> int
+
+val exchange_live : int -> layout -> layout -> int -> int
+
+val exchange_live_bytes : int -> layout -> layout -> int
+
+val splan_live_bytes : int -> layout -> layout -> splan -> int
+
+val program_workspace_bytes : program -> int
 
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
@@ -629,9 +718,7 @@ val call_batches : hosts -> call -> int -> int -> batch list
 
 val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
 
-val exchange_batches :
-  hosts -> bool -> holder_choice -> int -> layout -> layout -> int -> batch
-  list
+val exchange_batches : hosts -> bool -> int -> xcall -> int -> batch list
 
 val spans_hosts : hosts -> int list -> bool
 
@@ -640,10 +727,6 @@ val max_over : int list -> (int -> int) -> int
 val program_steps_ns : profile -> hosts -> int -> program -> int list
 
 val predicted_ns : profile -> hosts -> int -> layout -> layout -> splan -> int
-
-val exchange_live_bytes : int -> layout -> layout -> int
-
-val splan_live_bytes : int -> layout -> layout -> splan -> int
 
 val collective_candidates : layout -> layout -> splan list
 

@@ -3,6 +3,7 @@
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
+  Sumstrategyproof
   Lowerproof Costproof Compiler.
 
 (** The collectives move data as the model says. *)
@@ -87,6 +88,14 @@ Print Assumptions reducing_exchange_recv_ge.
 Print Assumptions sum_plan_recv_ge_bound.
 Print Assumptions pplan_sound.
 Print Assumptions pplan_recv_ge_bound.
+
+(** Pending sums, planned: the checker for plans with sum steps and the planner. *)
+Print Assumptions scheck_correct.
+Print Assumptions scheck_traffic.
+Print Assumptions plan_sums_checked.
+Print Assumptions plan_sums_correct.
+Print Assumptions plan_sums_peak.
+Print Assumptions sum_recv_bound_spec.
 Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
@@ -102,6 +111,10 @@ Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
 Print Assumptions live_bytes_le_allocated.
 Print Assumptions lower_splan_correct.
+Print Assumptions lower_exchange_wire.
+Print Assumptions lower_exchange_correct.
+Print Assumptions lower_splan_live_bytes.
+Print Assumptions lower_splan_workspace_exact.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.

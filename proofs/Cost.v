@@ -136,20 +136,18 @@ Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc :
       end
   end.
 
-(** Rank [r]'s messages in the exchange: one per cell of its target box
-    ([Exchange.recv_messages]), from the rank [send] names (the exchange's
-    [spread_holder]), which is [r] itself exactly when [r] holds the cell.
-    The sender is looked up only when the ranks are on more than one host
-    ([spanned]): it is a search over the source boxes, and on one host
-    every other sender is [SameHost]. *)
-Definition exchange_batches (h : hosts) (spanned : bool) (send : holder_choice) (elem : nat)
-    (S T : layout) (r : nat) : list batch :=
-  map (fun cell =>
-         let i := map fst cell in
-         let rt := if has_opt (pl_box S r) i then Local
-                   else if spanned then route_between h r (send r i) else SameHost in
-         (rt, 1, box_size cell * elem))
-      (recv_cells S T r).
+(** Rank [r]'s messages in the exchange: one per cell of its target box,
+    from the sender the lowered call names ([xc_recv]), which is [r]
+    itself exactly when [r] holds the cell.  On one host only that matters
+    (every other sender is [SameHost]), so there the cells are read without
+    the senders, whose lookup searches the source boxes
+    ([Exchange.recv_messages] is [recv_cells] with a sender per cell). *)
+Definition exchange_batches (h : hosts) (spanned : bool) (elem : nat) (x : xcall) (r : nat) : list batch :=
+  if spanned then map (fun '(from, cell) => (route_between h r from, 1, box_size cell * elem)) (xc_recv x r)
+  else
+    map (fun cell => (if has_opt (pl_box (xc_from x) r) (map fst cell) then Local else SameHost, 1,
+                      box_size cell * elem))
+        (recv_cells (xc_from x) (xc_to x) r).
 
 (** Whether the world ranks [ws] are on more than one host. *)
 Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
@@ -164,28 +162,16 @@ Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : progra
   | Calls m cs =>
       map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
                               (cl_recv_from c) 0) cs
-  | OneExchange from to =>
-      let spanned := spans_hosts h (pm_ranks (ly_mesh from) ++ pm_ranks (ly_mesh to)) in
-      let send := spread_in (mesh_boxes from) (mesh_boxes to) from in
-      [max_over (pm_ranks (ly_mesh to)) (fun r => rank_ns pf (exchange_batches h spanned send elem from to r))]
+  | OneExchange x =>
+      let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned elem x r))]
   end.
 
 (** The predicted time of a plan. *)
 Definition predicted_ns (pf : profile) (h : hosts) (elem : nat) (S T : layout) (sp : splan) : nat :=
   list_sum (program_steps_ns pf h elem (lower_splan elem S T sp)).
 
-(** ** Live bytes per rank *)
-
-(** The exchange reads the source and writes the destination directly. *)
-Definition exchange_live_bytes (elem : nat) (S T : layout) : nat :=
-  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem.
-
-Definition splan_live_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
-  match sp with
-  | ByCollectives rf p =>
-      live_bytes (refine_mesh rf (ly_m S)) elem (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p
-  | ByExchange => exchange_live_bytes elem S T
-  end.
+(** Live bytes per rank: [splan_live_bytes] of Lower.v. *)
 
 (** ** Candidates *)
 

@@ -69,7 +69,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
            ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
            ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
-             workspace_bytes = R.Emit.workspace_bytes r; recv_max_bytes = bytes r.recv_busiest;
+             workspace_bytes = Redist_core.workspace_bytes (Lazy.force r.calls); recv_max_bytes = bytes r.recv_busiest;
              lower_bound_recv_max_bytes = bytes r.lb_max }
   | R.Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))

@@ -13,6 +13,7 @@
 
 #include <signal.h>
 
+#include "internal/exchange_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
@@ -30,6 +31,8 @@ struct ExchangeSpec {
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
 };
+
+static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
 
 struct redist_plan {
   bool by_exchange = false;
@@ -320,6 +323,58 @@ int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, siz
 int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen) {
   return box(plan, 1, rank, offset, extent, err, errlen);
+}
+
+int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen) {
+  if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: null plan or out");
+  if (plan->by_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: the plan is one exchange, not collectives");
+  if (i >= plan->program.steps.size())
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_step: step " + std::to_string(i) + " of a plan of " +
+                    std::to_string(plan->program.steps.size()) + " steps");
+  const redist::PlanStep& step = plan->program.steps[i];
+  *out = redist_step_info_t{};
+  out->op = static_cast<int>(step.op);
+  out->group_stride = step.group.stride;
+  out->group_size = step.group.size;
+  out->dim_a = step.dim_a;
+  out->dim_b = step.dim_b;
+  out->ndim = step.layout.ndim;
+  for (int d = 0; d < step.layout.ndim; ++d) out->shape[d] = step.layout.extent[d];
+  out->recv_from = step.recv_from.empty() ? nullptr : step.recv_from.data();
+  return REDIST_OK;
+}
+
+int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
+                         size_t* count, char* err, size_t errlen) {
+  if (plan == nullptr || count == nullptr || (regions == nullptr && max_regions > 0))
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: null plan, regions or count");
+  if (!plan->by_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: the plan is collectives, not one exchange");
+  if (rank < 0 || rank >= plan->devices)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_receives: rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->devices) + " ranks");
+  try {
+    const ExchangeSpec& x = plan->exchange;
+    redist::backend::ExchangePeers peers = redist::backend::exchange_peers(
+        rank, plan->devices, x.source, x.source_layout, x.target, x.target_layout);
+    std::vector<redist::backend::Transfer>& pieces = peers.receives;
+    if (redist::box_elements(peers.kept) > 0) pieces.insert(pieces.begin(), redist::backend::Transfer{rank, peers.kept});
+    *count = pieces.size();
+    for (std::size_t k = 0; k < pieces.size() && k < max_regions; ++k) {
+      regions[k] = redist_region_t{};
+      regions[k].from_rank = pieces[k].rank;
+      for (int d = 0; d < pieces[k].region.ndim; ++d) {
+        regions[k].offset[d] = pieces[k].region.lo[d];
+        regions[k].extent[d] = pieces[k].region.hi[d] - pieces[k].region.lo[d];
+      }
+    }
+    return REDIST_OK;
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
 }
 
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {

@@ -121,6 +121,16 @@ run show --mesh '{x:3}' --type '[{x}7]' --json
 run show --mesh '{x:2, y:2} @ [3, 1, 2, 0]' --type '[{x}3, {y}5]'
 run show --mesh '{x:2} @ [1, 1]' --type '[{x}3]'
 run show --mesh '{x:2}' --type '[5]'
+# show a problem: both meshes, each world rank's box before and after
+run show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]'
+run show --mesh '{x:4, y:2}' --from '[{x}3, {y}5]' --to '[{y}3, {x}5]'
+run show --from-mesh '{a:2} @ 3' --to-mesh '{b:3}' --from 'u8[{a}2, 2, 3]' --to '[2, 2, {b}3]'
+run show --from-mesh '{x:2} @ [1, 0]' --to-mesh '{x:3} @ 1' --from '[{x}5]' --to '[{x}5]' --json
+run show --mesh '{x:2}' --type '[4]' --from '[4]' --to '[4]'
+run show --mesh '{x:2}' --from '[4]'
+run show --from-mesh '{x:2}' --type '[4]'
+run show --mesh '{x:2}'
+run show --from-mesh '{x:2}' --to-mesh '{y:3}' --from '[4]' --to '[5]'
 
 # gen: the header's head, and its rejections
 run gen "${W[@]}" --backend mpi --name worked --dtype f32 "${C[@]}"
@@ -144,6 +154,10 @@ run plan --mesh '{x:65537}' --from '[65537{x}65537]' --to '[65537]'
 # axis sizes whose product wraps around 2^63 to 65,536 or to 2^63 - 1
 run plan --mesh '{a:65536, b:140737488355329}' --from '[2]' --to '[2]'
 run plan --mesh '{a:65536, b:140737488355327}' --from '[2]' --to '[2]'
+# the exact limits: 65,536 devices and 2^50 - 1 elements pass, one more does not
+run plan --mesh '{a:65536, b:1}' --from '[2]' --to '[2]'
+run plan --mesh '{a:65536, b:2}' --from '[2]' --to '[2]'
+run plan --mesh '{x:2}' --from '[{x}1125899906842623]' --to '[1125899906842623]'
 run plan --mesh '{x.0:2}' --from '[6]' --to '[6]'
 run plan --mesh '{x:2, y:3}' --from '[3{z}6]' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6, 2{x}4]' --to '[2{y}6, 4]'
@@ -242,7 +256,8 @@ rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
-run run --mesh '{x:3}' --from '[{x}7]' --to '[7]'
+run run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives
+run run --from-mesh '{x:2}' --to-mesh '{x:3} @ [4, 0, 4]' --from '[{x}5]' --to '[{x}5]'
 run run "${W[@]}" --np 0
 run run "${W[@]}" --backend nccl
 run run "${W[@]}" --work-dir /nonexistent/dir

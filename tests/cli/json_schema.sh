@@ -40,10 +40,12 @@ check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan -
 check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
 check_json "show, uneven with empty boxes" '' show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]' --json
 check_json "show, placed mesh" '' show --mesh '{x:3} @ 5' --type '[{x}7]' --json
+check_json "show, a problem across meshes" '' show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]' --json
 check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]' --json
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json
 check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
 check_json "run" '' run "${W[@]}" --repeat 1 --json
+check_json "run, exchange across meshes" '' run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
 report cli-json

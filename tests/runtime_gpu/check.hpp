@@ -50,6 +50,7 @@ void add_argument_cases(std::vector<Case>& cases);
 void add_kernel_cases(std::vector<Case>& cases);
 void add_collective_cases(std::vector<Case>& cases);
 void add_misuse_cases(std::vector<Case>& cases);
+void add_exchange_cases(std::vector<Case>& cases);
 
 using redist_test::kPoison;
 using redist_test::label;

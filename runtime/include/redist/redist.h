@@ -108,6 +108,44 @@ int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, siz
 int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen);
 
+/* The most dimensions (and mesh axes) a plan has: the runtime's limit. */
+#define REDIST_MAX_DIMS 8
+
+/* One step of a plan by the collectives, as the plan interpreter runs it
+ * (redist/interpreter.hpp), for callers that run the steps with collectives
+ * of their own (the Python package's JAX and PyTorch adapters). */
+typedef struct redist_step_info {
+  int op;           /* 0 dyn_slice, 1 all_gather, 2 all_to_all, 3 all_permute */
+  int group_stride; /* the group over world ranks: rank r is member (r / stride) % size */
+  int group_size;   /* of the group whose ranks differ only there (all_permute: 1) */
+  int dim_a;        /* dyn_slice, all_gather: the dimension; all_to_all: the one gathered (s) */
+  int dim_b;        /* all_to_all: the one split (t); else 0 */
+  int ndim;
+  size_t shape[REDIST_MAX_DIMS]; /* the local array's shape before the step */
+  const int* recv_from; /* all_permute: rank r's new array is rank recv_from[r]'s old one
+                           (redist_plan_devices entries, owned by the plan); else NULL */
+} redist_step_info_t;
+
+/* Step i (< redist_plan_num_steps) of a plan by the collectives; code 2 for a
+ * plan by the exchange or i out of range. */
+int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen);
+
+/* A region of the global array and the world rank it comes from. */
+typedef struct redist_region {
+  int from_rank;
+  size_t offset[REDIST_MAX_DIMS];
+  size_t extent[REDIST_MAX_DIMS];
+} redist_region_t;
+
+/* A plan by the exchange: the pieces of world rank `rank`'s target box, each
+ * copied whole from rank from_rank's source array (from_rank == rank: its own
+ * source array), together exactly its target box.  *count is set to the
+ * number of pieces; the first min(*count, max_regions) are written (call with
+ * max_regions 0 to size the array).  Code 2 for a plan by the collectives or
+ * a rank outside 0..redist_plan_devices(plan)-1. */
+int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
+                         size_t* count, char* err, size_t errlen);
+
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
  * ranks for the collectives, at least that many for the exchange; mesh
  * ranks row-major, the first axis most significant): duplicates it and

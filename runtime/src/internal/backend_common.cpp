@@ -100,31 +100,41 @@ Agreed agreed_dims(int s, int t) {
   return {pair_key(s, t), "members passed different dims"};
 }
 
-Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed,
-             std::size_t count) {
-  // One MIN-allreduce gives the smallest verdict and, for each agreed value
+std::size_t agree_words(const Status& local, const Agreed* agreed, std::size_t count,
+                        std::uint64_t* words) {
+  // One MIN-reduction gives the smallest verdict and, for each agreed value
   // v, both the smallest v and the largest (as the smallest ~v).
-  std::uint64_t send[1 + 2 * kMaxAgreed], lo[1 + 2 * kMaxAgreed];
-  const std::size_t n = 1 + 2 * count;
-  send[0] = local.ok() ? 1 : 0;
+  words[0] = local.ok() ? 1 : 0;
   // A rank with an error sends MIN's neutral element for the values, which
   // may be meaningless on it.
   constexpr std::uint64_t kNeutral = ~std::uint64_t{0};
   for (std::size_t i = 0; i < count; ++i) {
-    send[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
-    send[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
+    words[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
+    words[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
   }
+  return 1 + 2 * count;
+}
+
+Status agreed_verdict(Status local, const char* what, const std::uint64_t* minimum,
+                      const Agreed* agreed, std::size_t count) {
+  if (!local.ok()) return local;
+  if (minimum[0] == 0)
+    return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
+  for (std::size_t i = 0; i < count; ++i)
+    if (minimum[1 + 2 * i] != ~minimum[2 + 2 * i])
+      return {Errc::invalid_argument, std::string(what) + ": " + agreed[i].differ};
+  return {};
+}
+
+Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed,
+             std::size_t count) {
+  std::uint64_t send[kMaxAgreedWords], lo[kMaxAgreedWords];
+  const std::size_t n = agree_words(local, agreed, count, send);
   if (Status st = mpi_status(
           MPI_Allreduce(send, lo, static_cast<int>(n), MPI_UINT64_T, MPI_MIN, comm), what);
       !st.ok())
     return st;
-  if (!local.ok()) return local;
-  if (lo[0] == 0)
-    return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
-  for (std::size_t i = 0; i < count; ++i)
-    if (lo[1 + 2 * i] != ~lo[2 + 2 * i])
-      return {Errc::invalid_argument, std::string(what) + ": " + agreed[i].differ};
-  return {};
+  return agreed_verdict(std::move(local), what, lo, agreed, count);
 }
 
 Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,

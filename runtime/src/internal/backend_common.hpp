@@ -54,6 +54,16 @@ std::uint64_t ints_key(const int* values, std::size_t n);
 Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed = nullptr,
              std::size_t count = 0);
 
+// agree() without MPI, for a backend that reduces with its own collective:
+// the words every rank contributes (agree_words of them, at most
+// kMaxAgreedWords), and the verdict from their elementwise minimum over all
+// ranks, as agree() reports it.
+inline constexpr std::size_t kMaxAgreedWords = 1 + 2 * kMaxAgreed;
+std::size_t agree_words(const Status& local, const Agreed* agreed, std::size_t count,
+                        std::uint64_t* words);
+Status agreed_verdict(Status local, const char* what, const std::uint64_t* minimum,
+                      const Agreed* agreed, std::size_t count);
+
 // A call's verdict: `local` (its argument checks, whose messages do not
 // name it) prefixed with `what`, and agreed over `comm` (see agree) when
 // `on`: the mesh has more than one device and agreement is on.

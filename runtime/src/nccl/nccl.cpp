@@ -6,18 +6,19 @@
 #include <utility>
 
 #include "internal/backend_common.hpp"
+#include "nccl/calls.hpp"
 #include "nccl/copy_plan.hpp"
 #include "redist/local.hpp"
 
 namespace redist::nccl {
 
 using namespace backend;
+using detail::grouped;
+using detail::nccl_status;
+using detail::recv_bytes;
+using detail::send_bytes;
 
-namespace {
-
-using cuda::detail::cuda_status;
-// NCCL counts in size_t: no per-message limit beyond the buffers'.
-constexpr std::size_t kMaxMessage = SIZE_MAX;
+namespace detail {
 
 Status nccl_status(ncclResult_t rc, ncclComm_t comm, const char* what) {
   if (rc == ncclSuccess) return {};
@@ -27,18 +28,6 @@ Status nccl_status(ncclResult_t rc, ncclComm_t comm, const char* what) {
   return {Errc::backend_error, std::move(message)};
 }
 
-// Opens an NCCL group, enqueues `body` (which stops at its first failure),
-// and closes the group whatever happened, as NCCL requires.
-template <typename Body>
-Status grouped(ncclComm_t comm, const char* what, Body&& body) {
-  if (Status st = nccl_status(ncclGroupStart(), comm, "ncclGroupStart"); !st.ok())
-    return prefixed(what, st);
-  Status inside = body();
-  Status end = nccl_status(ncclGroupEnd(), comm, "ncclGroupEnd");
-  return prefixed(what, inside.ok() ? end : inside);
-}
-
-// One byte-typed message each way, for use inside grouped().
 Status send_bytes(const void* buf, std::size_t n, int peer, ncclComm_t comm, cudaStream_t stream) {
   return nccl_status(ncclSend(buf, n, ncclUint8, peer, comm, stream), comm, "ncclSend");
 }
@@ -46,6 +35,14 @@ Status send_bytes(const void* buf, std::size_t n, int peer, ncclComm_t comm, cud
 Status recv_bytes(void* buf, std::size_t n, int peer, ncclComm_t comm, cudaStream_t stream) {
   return nccl_status(ncclRecv(buf, n, ncclUint8, peer, comm, stream), comm, "ncclRecv");
 }
+
+}  // namespace detail
+
+namespace {
+
+using cuda::detail::cuda_status;
+// NCCL counts in size_t: no per-message limit beyond the buffers'.
+constexpr std::size_t kMaxMessage = SIZE_MAX;
 
 Status device_copy(void* dst, const void* src, std::size_t n, cudaStream_t stream, const char* what) {
   return prefixed(what, cuda_status(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, stream),

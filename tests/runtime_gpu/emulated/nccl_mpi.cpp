@@ -1,5 +1,7 @@
 // Host emulation of the subset of NCCL that the backend calls, over MPI:
-// communicators are MPI communicators, ncclAllGather is MPI_Allgather, and
+// communicators are MPI communicators, ncclAllGather is MPI_Allgather,
+// ncclAllReduce (64-bit minimum only, as the exchange's agreement uses) is
+// MPI_Allreduce, and
 // the sends and receives of an ncclGroupStart/End group are posted together
 // as nonblocking MPI operations at ncclGroupEnd (so, as in NCCL, a group
 // cannot deadlock on its own ordering).  Only byte-typed data (ncclUint8),
@@ -123,6 +125,23 @@ ncclResult_t ncclAllGather(const void* send, void* recv, size_t count, ncclDataT
   return MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm->comm) == MPI_SUCCESS
              ? ncclSuccess
              : ncclSystemError;
+}
+
+ncclResult_t ncclAllReduce(const void* send, void* recv, size_t count, ncclDataType_t type,
+                           ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
+  if (type != ncclUint64 || op != ncclMin || count > INT_MAX || group_depth > 0) return ncclInvalidUsage;
+  return MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, static_cast<int>(count), MPI_UINT64_T,
+                       MPI_MIN, comm->comm) == MPI_SUCCESS
+             ? ncclSuccess
+             : ncclSystemError;
+}
+
+ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
+  return MPI_Comm_size(comm->comm, count) == MPI_SUCCESS ? ncclSuccess : ncclSystemError;
+}
+
+ncclResult_t ncclCommUserRank(const ncclComm_t comm, int* rank) {
+  return MPI_Comm_rank(comm->comm, rank) == MPI_SUCCESS ? ncclSuccess : ncclSystemError;
 }
 
 ncclResult_t ncclSend(const void* buf, size_t count, ncclDataType_t type, int peer, ncclComm_t comm,

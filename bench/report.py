@@ -1,0 +1,299 @@
+"""The benchmark's report over one or more runs of bench/run.py: the goal
+(redist auto no slower than each other system on at least 90% of the problems
+both express, at no more memory, within 2x of the floor on large arrays),
+each with its range over the runs, time over the floor per suite and system,
+and the plots.
+
+    python bench/report.py RUN_DIR [RUN_DIR ...] --out DIR
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+# "redist" is `--strategy auto`: it runs the header of the strategy it
+# chose, so its row is that strategy's row (run.auto_rows).
+SYSTEMS = ["redist", "redist_coll", "redist_exch", "gather_all", "xla", "dtensor", "alltoallv", "scalapack", "fftw"]
+BASELINES = SYSTEMS[1:]
+SUITES = ["random", "hard", "uneven", "cross-mesh", "large", "scale"]
+GOAL_SHARE, GOAL_FLOOR = 0.9, 2.0
+
+
+def load(run_dirs):
+    runs = []
+    for d in run_dirs:
+        with open(os.path.join(d, "run.json")) as f:
+            runs.append(json.load(f))
+    return runs
+
+
+def gmean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def measured(r):
+    return r is not None and r["ok"] and r["time_ms"] > 0
+
+
+def span(xs, fmt="{:.2f}"):
+    """min / median / max of a list, or the one value."""
+    xs = sorted(x for x in xs if not math.isnan(x))
+    if not xs:
+        return "-"
+    if len(xs) == 1 or xs[0] == xs[-1]:
+        return fmt.format(xs[0])
+    return f"{fmt.format(xs[0])} / {fmt.format(statistics.median(xs))} / {fmt.format(xs[-1])}"
+
+
+def by_key(run):
+    return {(r["problem"], r["system"]): r for r in run["rows"]}
+
+
+def goal_lines(runs):
+    lines = ["redist auto against each system, on the problems both run and verify (min / median / max over "
+             f"{len(runs)} run{'s' if len(runs) > 1 else ''}; time = median of the repetitions, best = their minimum):",
+             f"{'system':>12} {'problems':>8}  {'auto no slower':>22}  {'same, best-of times':>22}  "
+             f"{'geomean other/auto time':>24}  {'auto no more memory':>20}"]
+    for b in BASELINES:
+        count, slower_share, best_share, speed, mem_share = [], [], [], [], []
+        for run in runs:
+            by = by_key(run)
+            pairs = [(by[(n, "redist")], r) for (n, s), r in by.items()
+                     if s == b and measured(r) and measured(by.get((n, "redist")))]
+            if not pairs:
+                continue
+            count.append(len(pairs))
+            slower_share.append(sum(a["time_ms"] <= o["time_ms"] for a, o in pairs) / len(pairs))
+            best_share.append(sum(a["min_ms"] <= o["min_ms"] for a, o in pairs) / len(pairs))
+            speed.append(gmean([o["time_ms"] / a["time_ms"] for a, o in pairs]))
+            mems = [(a, o) for a, o in pairs if a["peak_bytes"] > 0 and o["peak_bytes"] > 0]
+            if mems:
+                mem_share.append(sum(a["peak_bytes"] <= o["peak_bytes"] for a, o in mems) / len(mems))
+        if not count:
+            lines.append(f"{b:>12} {'0':>8}  (nothing comparable)")
+            continue
+        pct = "{:.0%}"
+        lines.append(f"{b:>12} {span(count, '{:.0f}'):>8}  {span(slower_share, pct):>22}  {span(best_share, pct):>22}  "
+                     f"{span(speed, '{:.2f}x'):>24}  {span(mem_share, pct):>20}")
+    return lines
+
+
+def floor_lines(runs):
+    lines = ["time / floor (geomean over the suite's problems of median time / floor; min / median / max over runs):",
+             f"{'suite':>10} " + " ".join(f"{s:>17}" for s in SYSTEMS)]
+    for suite in [s for s in SUITES if any(r["suite"] == s for r in runs[-1]["rows"])]:
+        cells = []
+        for s in SYSTEMS:
+            per_run = [gmean([r["time_over_floor"] for r in run["rows"]
+                              if r["suite"] == suite and r["system"] == s and measured(r)]) for run in runs]
+            cells.append(span(per_run, "{:.1f}"))
+        lines.append(f"{suite:>10} " + " ".join(f"{c:>17}" for c in cells))
+    return lines
+
+
+def large_lines(runs):
+    lines = [f"large arrays, redist auto's time / floor (goal: within {GOAL_FLOOR:.0f}x; median time, and best time; "
+             "min / median / max over runs):"]
+    names = [r["problem"] for r in runs[0]["rows"] if r["suite"] == "large" and r["system"] == "redist"]
+    for n in names:
+        rows = [by_key(run).get((n, "redist")) for run in runs]
+        rows = [r for r in rows if measured(r)]
+        med = [r["time_over_floor"] for r in rows]
+        best = [r["min_ms"] / r["floor_ms"] for r in rows]
+        within = sum(x <= GOAL_FLOOR for x in med)
+        lines.append(f"  {n:>20}: {span(med):>20} (best {span(best)}); floor {span([r['floor_ms'] for r in rows])} ms; "
+                     f"within {GOAL_FLOOR:.0f}x in {within} of {len(rows)} runs; {rows[0]['note'] if rows else ''}")
+    return lines
+
+
+def shortfall_lines(runs):
+    """Problems where auto is slower than some system in most runs."""
+    lines = ["where redist auto is slower in most runs (other system's median time / auto's per run):"]
+    names = list(dict.fromkeys(r["problem"] for r in runs[0]["rows"]))
+    for n in names:
+        for b in BASELINES:
+            ratios = []
+            for run in runs:
+                by = by_key(run)
+                a, o = by.get((n, "redist")), by.get((n, b))
+                if measured(a) and measured(o):
+                    ratios.append(o["time_ms"] / a["time_ms"])
+            if ratios and sum(x < 1 for x in ratios) * 2 > len(ratios):
+                lines.append(f"  {n:>20} vs {b:<12} {' '.join(f'{x:.2f}' for x in ratios)}")
+    return lines
+
+
+def misc_lines(runs):
+    lines = []
+    last = runs[-1]["rows"]
+    auto = [r for r in last if r["system"] == "redist" and r["ok"]]
+    over_lb = [r["recv_max"] / r["lower_bound_recv_max"] for r in auto if r["lower_bound_recv_max"] > 0]
+    chose = {}
+    for r in auto:
+        chose[r["note"]] = chose.get(r["note"], 0) + 1
+    lines.append(f"redist auto: {', '.join(f'{k} on {v}' for k, v in sorted(chose.items()))}; busiest-rank traffic / "
+                 f"lower bound: geomean {gmean(over_lb):.2f}x, max {max(over_lb, default=float('nan')):.2f}x")
+    na = {}
+    for r in last:
+        if r["time_ms"] <= 0:
+            na.setdefault((r["system"], r.get("note", "")), []).append(r["problem"])
+    lines.append("not run (n/a) per system and why:")
+    for (s, note), ps in sorted(na.items()):
+        lines.append(f"  {s:>12}: {len(ps):2d} problems: {note}")
+    wrong = sorted({f"{r['problem']}/{r['system']}" for run in runs for r in run["rows"]
+                    if not r["ok"] and r["time_ms"] > 0})
+    lines.append("results: " + ("every measured result checked element by element on every rank and correct"
+                                if not wrong else "WRONG: " + ", ".join(wrong)))
+    return lines
+
+
+def header_lines(runs):
+    lines = []
+    for i, run in enumerate(runs, 1):
+        m = run["meta"]
+        bw = ", ".join(f"{w} ranks {b / 1e9:.1f}" for w, b in sorted(m.get("copy_bandwidth", {}).items(),
+                                                                     key=lambda kv: int(kv[0])))
+        lines.append(f"run {i}: {m['when']}, {m['machine']}, {m['problems']} problems, median of {m['reps']} "
+                     f"repetitions, {m['wall_s']} s; copy bandwidth (GB/s) {bw}")
+        lines.append(f"       load: {m['uptime_start'].split('load average:')[-1].strip()} at the start, "
+                     f"{m['uptime_end'].split('load average:')[-1].strip()} at the end (1/5/15 min); per phase "
+                     + ", ".join(f"{k} {a}/{b}" for k, (a, b) in m["load"].items()))
+    return lines
+
+
+def median_rows(runs):
+    """Per (problem, system): the median over runs of time_ms, and the row of
+    the last run for everything that does not change between runs."""
+    out = {}
+    for key, r in by_key(runs[-1]).items():
+        times = [by_key(run)[key]["time_ms"] for run in runs if measured(by_key(run).get(key))]
+        out[key] = dict(r, time_ms=statistics.median(times) if times else -1,
+                        time_over_floor=statistics.median(times) / r["floor_ms"] if times else -1)
+    return out
+
+
+def plots(runs, out_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = median_rows(runs)
+    names = list(dict.fromkeys(r["problem"] for r in runs[-1]["rows"]))
+    suite_of = {r["problem"]: r["suite"] for r in runs[-1]["rows"]}
+    colors = {s: plt.get_cmap("tab10")(i) for i, s in enumerate(SYSTEMS)}
+
+    # time over floor per system, one point per problem, by suite
+    fig, ax = plt.subplots(figsize=(12, 5))
+    markers = dict(zip(SUITES, "o^sDvP"))
+    for k, s in enumerate(SYSTEMS):
+        for j, suite in enumerate(SUITES):
+            ys = [rows[(n, s)]["time_over_floor"] for n in names
+                  if suite_of[n] == suite and measured(rows.get((n, s))) and rows[(n, s)]["time_over_floor"] > 0]
+            xs = [k + (j - 2.5) * 0.12] * len(ys)
+            ax.scatter(xs, ys, s=14, marker=markers[suite], color=colors[s], label=suite if k == 0 else None)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axhline(GOAL_FLOOR, color="gray", linewidth=0.8, linestyle="--")
+    ax.set_xticks(range(len(SYSTEMS)))
+    ax.set_xticklabels(SYSTEMS)
+    ax.set_yscale("log")
+    ax.set_ylabel("median time / floor (floor = target bytes / copy bandwidth)")
+    ax.legend(fontsize=8, title="suite (marker)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "time_over_floor.png"), dpi=110)
+    plt.close(fig)
+
+    # memory against time, each problem a panel, each system a point
+    cols = 8
+    nrows = math.ceil(len(names) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(2.4 * cols, 2.1 * nrows))
+    for ax, n in zip(axes.flat, names):
+        for s in SYSTEMS:
+            r = rows.get((n, s))
+            if measured(r) and r["peak_bytes"] > 0:
+                ax.scatter(r["time_ms"], r["peak_bytes"] / 2**20, color=colors[s], s=18,
+                           marker="*" if s == "redist" else "o", zorder=3 if s == "redist" else 2)
+        ax.set_title(n, fontsize=7)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.tick_params(labelsize=5)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    handles = [plt.Line2D([], [], marker="*" if s == "redist" else "o", linestyle="", color=colors[s], label=s)
+               for s in SYSTEMS]
+    fig.legend(handles=handles, loc="lower right", fontsize=8, ncol=3)
+    fig.supxlabel("median time (ms)")
+    fig.supylabel("peak memory of the largest rank (MiB)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "memory_time.png"), dpi=100)
+    plt.close(fig)
+
+    # each system's time and memory relative to redist auto's, all problems
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for s in BASELINES:
+        pts = [(rows[(n, s)]["time_ms"] / rows[(n, "redist")]["time_ms"],
+                rows[(n, s)]["peak_bytes"] / rows[(n, "redist")]["peak_bytes"]) for n in names
+               if measured(rows.get((n, s))) and measured(rows.get((n, "redist")))
+               and rows[(n, s)]["peak_bytes"] > 0 and rows[(n, "redist")]["peak_bytes"] > 0]
+        if pts:
+            ax.scatter(*zip(*pts), s=14, color=colors[s], label=s)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("time / redist auto's time (right of 1: auto is faster)")
+    ax.set_ylabel("peak memory / redist auto's (above 1: auto holds less)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "memory_time_relative.png"), dpi=110)
+    plt.close(fig)
+
+    # per problem, each system's median time over auto's
+    fig, ax = plt.subplots(figsize=(max(10, 0.3 * len(names)), 4.8))
+    width = 0.8 / len(BASELINES)
+    for k, b in enumerate(BASELINES):
+        xs, ys = [], []
+        for i, n in enumerate(names):
+            r, mine = rows.get((n, b)), rows.get((n, "redist"))
+            if measured(r) and measured(mine):
+                xs.append(i + (k - len(BASELINES) / 2 + 0.5) * width)
+                ys.append(r["time_ms"] / mine["time_ms"])
+        ax.bar(xs, ys, width, label=b, color=colors[b])
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=75, ha="right", fontsize=6)
+    ax.set_ylabel("system's time / redist auto's time")
+    ax.legend(fontsize=7, ncol=4)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "speedup.png"), dpi=110)
+    plt.close(fig)
+
+
+def write_report(run_dirs, out_dir):
+    runs = load(run_dirs)
+    lines = (header_lines(runs) + [""] + goal_lines(runs) + [""] + floor_lines(runs) + [""] + large_lines(runs)
+             + [""] + shortfall_lines(runs) + [""] + misc_lines(runs))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    plots(runs, out_dir)
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("runs", nargs="+", help="directories written by bench/run.py --out")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    print("\n".join(write_report(args.runs, args.out)))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (OSError, KeyError, ValueError) as e:
+        print(f"bench report: error: {e}", file=sys.stderr)
+        sys.exit(2)
