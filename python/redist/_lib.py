@@ -75,7 +75,7 @@ def _declare(lib):
         "redist_plan_receives": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.POINTER(Region), size_t,
                                                 ctypes.POINTER(size_t)] + err),
     }
-    for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "recv_max_bytes",
+    for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "live_bytes", "recv_max_bytes",
                    "lower_bound_recv_bytes"]:
         signatures["redist_plan_" + figure] = (u64, [c_plan])
     for name, (restype, argtypes) in signatures.items():

@@ -60,6 +60,7 @@ class Plan:
         self.dst_bytes = lib.redist_plan_dst_bytes(handle)
         self.peak_bytes = lib.redist_plan_peak_bytes(handle)
         self.workspace_bytes = lib.redist_plan_workspace_bytes(handle)
+        self.live_bytes = lib.redist_plan_live_bytes(handle)  # the C runtime's most bytes alive on a rank
         self.recv_max_bytes = lib.redist_plan_recv_max_bytes(handle)
         self.lower_bound_recv_bytes = lib.redist_plan_lower_bound_recv_bytes(handle)
 
@@ -67,12 +68,6 @@ class Plan:
         if getattr(self, "_handle", None):
             self._free(self._handle)
             self._handle = None
-
-    @property
-    def live_bytes(self):
-        """What one rank holds while the C runtime runs the plan: its source
-        and target arrays and the workspace (largest rank's)."""
-        return self.src_bytes + self.dst_bytes + self.workspace_bytes
 
     def __repr__(self):
         return "<redist.Plan %s -> %s: %s>" % (self.report["source"], self.report["target"],

@@ -42,11 +42,13 @@ def axis_names(device_mesh):
     return list(device_mesh.mesh_dim_names or ["d%d" % i for i in range(device_mesh.ndim)])
 
 
-def mesh_text(device_mesh):
-    """The DeviceMesh as a placed mesh: "{dp:2, tp:2} @ [0, 1, 2, 3]"."""
-    ranks = device_mesh.mesh.flatten().tolist()
-    axes = ", ".join("%s:%d" % (a, n) for a, n in zip(axis_names(device_mesh), device_mesh.mesh.shape))
-    return "{%s} @ [%s]" % (axes, ", ".join(map(str, ranks)))
+def mesh_text(device_mesh, placed=True):
+    """The DeviceMesh in redist's notation, "{dp:2, tp:2}", placed on its
+    world ranks ("{dp:2, tp:2} @ [0, 1, 2, 3]") unless placed is False."""
+    axes = "{" + ", ".join("%s:%d" % (a, n) for a, n in zip(axis_names(device_mesh), device_mesh.mesh.shape)) + "}"
+    if not placed:
+        return axes
+    return axes + " @ [" + ", ".join(map(str, device_mesh.mesh.flatten().tolist())) + "]"
 
 
 def type_text(device_mesh, placements, shape, what="placements"):
@@ -59,10 +61,10 @@ def type_text(device_mesh, placements, shape, what="placements"):
         if isinstance(p, Partial):
             raise RedistError("%s: Partial() on mesh dimension %s is a pending sum, which redist's planner does not "
                               "plan yet (no sum{...} layouts)" % (what, name))
-        if isinstance(p, Shard) and type(p) is Shard:
-            if not 0 <= p.dim < len(shape):
+        if type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
+            if not -len(shape) <= p.dim < len(shape):
                 raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
-            dims[p.dim].append((name, int(size)))
+            dims[p.dim % len(shape)].append((name, int(size)))
         elif not isinstance(p, Replicate):
             raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate only)"
                               % (what, p, name))
@@ -81,7 +83,7 @@ def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
     src_type = type_text(src_mesh, src_placements, shape, "source placements")
     dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
     if one_mesh:  # on ranks 0..n-1 in order: the collectives are open to the planner
-        return _plan.plan(mesh_text(src_mesh).split(" @ ")[0], src_type, dst_type, dtype_name(dtype))
+        return _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
     return _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
 
 

@@ -3,7 +3,7 @@
 # bundles libredist_plan), then the package's suites in the venv of `make
 # deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_jax.py on
 # 16 host CPU devices, test_torch.py on 4 gloo processes), and the README's
-# examples as written (python/README.md).
+# examples as written (python/README.md; README.md shows the same).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -28,4 +28,23 @@ for suite in tests/python/test_jax.py tests/python/test_torch.py; do
     ko "$suite exited $rc: $(tail -3 <<<"$out")"
   fi
 done
+
+# python/README.md's examples, each ```python block run as written.
+examples=_build/python-readme
+blocks() { awk '/^```python$/ {n++; print "# example " n; f = 1; next} /^```$/ {f = 0} f' "$1"; }
+rm -rf "$examples" && mkdir -p "$examples"
+blocks python/README.md | awk -v dir="$examples" '/^# example / {f = dir "/example" $3 ".py"; next} {print > f}'
+for example in "$examples"/example*.py; do
+  if out=$(cd "$examples" && timeout --kill-after=10 300 "$python" "$(basename "$example")" 2>&1); then
+    ok "python/README.md $(basename "$example" .py): $(wc -l <"$example") lines, ran as written"
+  else
+    ko "python/README.md $(basename "$example" .py): $(tail -3 <<<"$out")"
+  fi
+done
+[ -f "$examples/example2.py" ] || ko "python/README.md: expected a JAX and a PyTorch example"
+if diff <(blocks python/README.md) <(blocks README.md) >/dev/null; then
+  ok "README.md shows python/README.md's examples as they are"
+else
+  ko "README.md's Python examples differ from python/README.md's"
+fi
 report test-python

@@ -151,6 +151,13 @@ def errors(rank, results):
                                             (5, 4), torch.float32), "dimension 0", "unevenly")
     results.append(("errors: Partial() is one line saying pending sums are not planned yet", *partial))
     results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
+    from torch.distributed.tensor.placement_types import _StridedShard
+    strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,
+                                             (Shard(0), Replicate()), (8, 4), torch.float32), "no redist layout")
+    results.append(("errors: _StridedShard is one line saying it has no redist layout", *strided))
+    negative = rt.plan(square, (Shard(-1), Replicate()), square, (Shard(0), Replicate()), (4, 6), torch.float32)
+    results.append(("Shard(-1) is the last dimension", negative.report["source"] == "[4, 3{a}6]",
+                    negative.report["source"]))
     results.append(("errors: the package's errors are RedistError (a ValueError)",
                     issubclass(redist.RedistError, ValueError), ""))
 
