@@ -436,7 +436,33 @@ let run_cmd =
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
     Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
-let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
+let calibrate_cmd =
+  let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N"
+             ~doc:"Ranks 0 to N-1 share a host (as mpirun places them): the across-hosts link is measured between rank 0 and rank N, which needs $(b,--np) above N.  Without it, the across-hosts link is written equal to the same-host one.")
+  in
+  let name_arg = Arg.(value & opt string "measured" & info [ "name" ] ~docv:"NAME" ~doc:"The profile's name (printed by plan).") in
+  let out_arg = Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the profile to FILE instead of standard output.") in
+  let timeout_arg = Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Stop mpirun after this many seconds: exit 4.") in
+  let run np ranks_per_host name out timeout =
+    guard ~command:"calibrate" (fun () ->
+        match Calibrate.run ~np ~ranks_per_host ~name ~timeout with
+        | text -> write_output out text; 0
+        | exception Run.Interrupted { signal; exit_code } ->
+            report_failure ~json:false ~command:"calibrate" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
+  in
+  let doc = "measure this machine and write a profile for --profile" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Compiles a small MPI program with mpicxx and runs it under $(b,mpirun -np N) (with run's mpirun options): ping-pong latency (8 bytes, best of 2000) and bandwidth (4 MiB, best of 20, less the latency) between ranks 0 and 1, and between rank 0 and rank N of $(b,--ranks-per-host N) when there is one; the bandwidth of a 16 MiB memcpy.  Writes a JSON profile (schema redist-profile/1) that $(b,plan), $(b,check), $(b,gen) and $(b,run) read with $(b,--profile)." ]
+    @ examples [ "  redist calibrate -o here.json"; "  redist plan --mesh '{x:2, y:2}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]' --profile here.json" ]
+  in
+  Cmd.v (Cmd.info "calibrate" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal; exit_tool ])
+    Term.(const run $ np_arg $ ranks_per_host_arg $ name_arg $ out_arg $ timeout_arg)
+
+let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd; calibrate_cmd ]
 
 let command_names = List.map Cmd.name commands
 

@@ -22,15 +22,6 @@ let schema = "redist-profile/1"
 let max_latency_ns = 1_000_000_000
 let max_bytes_per_us = 1_000_000_000_000
 
-(* Measured on this project's development machine by `redist calibrate`
-   (2 cores, Open MPI over shared memory; docs/profiles/measured-here.json);
-   used when no --profile is given. *)
-let default_json =
-  {|{"schema": "redist-profile/1", "name": "measured-here",
-     "same_host": {"latency_ns": 1000, "bytes_per_us": 4000},
-     "across_hosts": {"latency_ns": 20000, "bytes_per_us": 1250},
-     "copy_bytes_per_us": 8000}|}
-
 let of_json ~what (j : Yojson.Safe.t) =
   let bad fmt = Printf.ksprintf (fun s -> Front.bad "%s: %s" what s) fmt in
   let fields = match j with `Assoc fs -> fs | _ -> bad "expected a JSON object" in
@@ -62,7 +53,10 @@ let read ~what text =
   | j -> of_json ~what j
   | exception Yojson.Json_error msg -> Front.bad "%s: not JSON: %s" what (Excerpt.shorten_words msg)
 
-let default () = read ~what:"the built-in profile" default_json
+(* docs/profiles/measured-here.json, measured on the development machine
+   by `redist calibrate` and built into the binary: the profile when no
+   --profile is given. *)
+let default () = read ~what:"the built-in profile" Embedded.default_profile_json
 
 (* The host of each of the [world] ranks: every [n] consecutive ranks, or
    one name per rank (names numbered by first appearance). *)
