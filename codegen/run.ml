@@ -347,9 +347,9 @@ let workspace_bytes = function
   | Xreport.Collectives r -> Redist_core.workspace_bytes (Lazy.force r.calls)
   | Xreport.Exchange _ -> 0
 
-let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
+let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;
-  let plan, guarantees = Planning.choose p in
+  let plan, guarantees, _ = Planning.choose_costed cost p in
   let np =
     match np with
     | Some n ->
