@@ -133,11 +133,44 @@ def uneven():
     return one_line_error(lambda: rjax.reshard(x, NamedSharding(mesh, P(None, "x"))), "dimension 1", "uneven")
 
 
-@test("errors: shardings over two meshes are one line saying so")
-def two_meshes():
-    a, b = make_mesh([("x", 4)]), make_mesh([("x", 2), ("y", 2)])
+@test("errors: meshes over different devices are one line saying so")
+def two_device_sets():
+    a, b = make_mesh([("x", 4)]), Mesh(np.array(jax.devices()[4:8]), ("x",))
     x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(a, P("x")))
-    return one_line_error(lambda: rjax.reshard(x, NamedSharding(b, P("y"))), "one Mesh")
+    return one_line_error(lambda: rjax.reshard(x, NamedSharding(b, P("x"))), "not the source mesh's")
+
+
+@test("moves between meshes over the same 8 devices (reordered): the exchange's every shard right (40 cases)")
+def between_meshes():
+    rng = random.Random(23)
+    devices = jax.devices()[:8]
+    bad, hlo_ops = [], set()
+    for case in range(40):
+        meshes = []
+        for prefix in "st":
+            axes = [(prefix + name, size) for name, size in rng.choice(MESHES_8)]
+            order = list(range(8))
+            rng.shuffle(order)
+            devices_in_order = np.array([devices[i] for i in order]).reshape([size for _, size in axes])
+            meshes.append((axes, Mesh(devices_in_order, [a for a, _ in axes])))
+        (src_axes, src_mesh), (dst_axes, dst_mesh) = meshes
+        ndim = rng.randint(1, 3)
+        src, tgt = random_type(src_axes, ndim, rng), random_type(dst_axes, ndim, rng)
+        sizes = dict(src_axes + dst_axes)
+        shape = tuple(math.lcm(math.prod(sizes[a] for a in s), math.prod(sizes[a] for a in t)) * rng.randint(1, 2)
+                      for s, t in zip(src, tgt))
+        want = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        x = jax.device_put(want, NamedSharding(src_mesh, spec_of(src)))
+        target = NamedSharding(dst_mesh, spec_of(tgt))
+        out = rjax.reshard(x, target)
+        if case < 4:
+            _, move = rjax._resharder(x.sharding, target, shape, want.dtype)
+            hlo_ops |= {op for op in ("all-gather", "all-to-all", "collective-permute", "all-reduce")
+                        if op in jax.jit(move).lower(x).compile().as_text()}
+        if not exact_shards(out, target, want):
+            bad.append("%s %s -> %s %s shape %s" % (src_axes, src, dst_axes, tgt, shape))
+    return not bad and hlo_ops <= {"collective-permute"}, "collectives in the HLO: %s; wrong: %s" % (
+        sorted(hlo_ops), bad[:3])
 
 
 @test("errors: the planner's bad input is RedistError code 2 with its one line")
