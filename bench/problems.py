@@ -183,6 +183,7 @@ def uneven_suite():
     m8, m16 = [["x", 8]], [["x", 16]]
     cases = [
         ("vocab_rows_cols", m8, [50257, 40], [["x"], []], [[], ["x"]], "50257 rows over 8 -> columns"),
+        ("vocab_cols_rows", m8, [50257, 40], [[], ["x"]], [["x"], []], "columns -> 50257 rows over 8"),
         ("vocab_gather", m8, [50257, 40], [["x"], []], [[], []], "50257 rows over 8 -> replicated"),
         ("vocab_16_2d", [["x", 4], ["y", 4]], [50257, 48], [["x", "y"], []], [["y"], ["x"]],
          "50257 rows over 16 -> 2-D blocks"),

@@ -180,6 +180,7 @@ def plots(runs, out_dir):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     rows = median_rows(runs)
     names = list(dict.fromkeys(r["problem"] for r in runs[-1]["rows"]))
     suite_of = {r["problem"]: r["suite"] for r in runs[-1]["rows"]}
@@ -210,19 +211,23 @@ def plots(runs, out_dir):
     nrows = math.ceil(len(names) / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(2.4 * cols, 2.1 * nrows))
     for ax, n in zip(axes.flat, names):
-        for s in SYSTEMS:
+        # auto last and larger: it sits on the point of the strategy it runs
+        for s in BASELINES + ["redist"]:
             r = rows.get((n, s))
             if measured(r) and r["peak_bytes"] > 0:
-                ax.scatter(r["time_ms"], r["peak_bytes"] / 2**20, color=colors[s], s=18,
-                           marker="*" if s == "redist" else "o", zorder=3 if s == "redist" else 2)
+                auto = s == "redist"
+                ax.scatter(r["time_ms"], r["peak_bytes"] / 2**20, color=colors[s], s=70 if auto else 18,
+                           marker="*" if auto else "o", edgecolors="black" if auto else "none", zorder=3 if auto else 2)
         ax.set_title(n, fontsize=7)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.tick_params(labelsize=5)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
-    handles = [plt.Line2D([], [], marker="*" if s == "redist" else "o", linestyle="", color=colors[s], label=s)
-               for s in SYSTEMS]
+    handles = [plt.Line2D([], [], marker="*" if s == "redist" else "o", linestyle="", color=colors[s],
+                          label="redist (auto)" if s == "redist" else s) for s in SYSTEMS]
     fig.legend(handles=handles, loc="lower right", fontsize=8, ncol=3)
     fig.supxlabel("median time (ms)")
     fig.supylabel("peak memory of the largest rank (MiB)")

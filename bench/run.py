@@ -125,7 +125,7 @@ def table(rows):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=11)
+    ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="4 problems, 3 repetitions: a smoke test")
     ap.add_argument("--suites", default=",".join(P.SUITES), help="comma-separated, of: " + ", ".join(P.SUITES))
     ap.add_argument("--redist", default=os.path.join(ROOT, "_build", "install", "default", "bin", "redist"))

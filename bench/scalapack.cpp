@@ -1,14 +1,17 @@
 // Baseline: ScaLAPACK's redistribution routine p?gemr2d (single precision,
 // psgemr2d, as the benchmark's arrays are f32) for rank-2 problems.
 //
-// A type [n0{..}N0, n1{..}N1] is block-cyclic with block size = the local
-// extents on a P0 x P1 process grid where each process owns one block.
-// ScaLAPACK is column-major, so our row-major n0 x n1 local array is the
-// column-major local array of the transposed N1 x N0 matrix: grid rows come
-// from dimension 1, grid columns from dimension 0. ScaLAPACK has no
-// replication: a replicated source uses one holder per block (the lowest
-// rank), and a replicated target cannot be expressed.
-#include <functional>
+// A layout of a matrix on a placed mesh is block-cyclic with block size =
+// the ceil block on a P0 x P1 process grid where each process owns one
+// block: ScaLAPACK cuts a dimension the way redist does (ceil blocks, the
+// last ones short or empty), so uneven problems are expressed too, and the
+// source and target grids may hold different ranks of the world (a move
+// between meshes; gemr2d's gcontext spans the world).  ScaLAPACK is
+// column-major, so our row-major n0 x n1 local array is the column-major
+// local array of the transposed N1 x N0 matrix: grid rows come from
+// dimension 1, grid columns from dimension 0.  ScaLAPACK has no
+// replication: a replicated source uses one holder per block (the first in
+// mesh order), and a replicated target cannot be expressed.
 #include <vector>
 
 #include "bench_common.hpp"
@@ -35,36 +38,37 @@ namespace {
 
 struct Grid {
   int nprow = 0, npcol = 0;
-  std::vector<int> map;  // map[i + j*nprow] = rank, -1 if none
+  std::vector<int> map;  // map[i + j*nprow] = world rank
   std::vector<int> owner_count;
   int mb = 0, nb = 0;
 };
 
-Grid grid_of(const Problem& p, const std::function<Box(int)>& box, int size) {
+Grid grid_of(const redist::PlacedMesh& mesh, const redist::BlockLayout& layout) {
   Grid g;
-  const Box b0 = box(0);
-  g.mb = static_cast<int>(b0.ext[1]);
-  g.nb = static_cast<int>(b0.ext[0]);
-  g.nprow = static_cast<int>(p.shape[1] / b0.ext[1]);
-  g.npcol = static_cast<int>(p.shape[0] / b0.ext[0]);
+  g.mb = static_cast<int>(redist::block_size(layout, mesh, 1));
+  g.nb = static_cast<int>(redist::block_size(layout, mesh, 0));
+  g.nprow = static_cast<int>(redist::block_count(layout, mesh, 1));
+  g.npcol = static_cast<int>(redist::block_count(layout, mesh, 0));
   g.map.assign(static_cast<std::size_t>(g.nprow) * g.npcol, -1);
   g.owner_count.assign(g.map.size(), 0);
-  for (int r = 0; r < size; ++r) {
-    const Box b = box(r);
-    const std::size_t k = b.off[1] / b.ext[1] + (b.off[0] / b.ext[0]) * g.nprow;
-    if (g.map[k] < 0) g.map[k] = r;
+  for (int q = 0; q < mesh.size(); ++q) {
+    const std::size_t k =
+        redist::block_index(layout, mesh, q, 1) + redist::block_index(layout, mesh, q, 0) * g.nprow;
+    if (g.map[k] < 0) g.map[k] = mesh.ranks[q];
     ++g.owner_count[k];
   }
   return g;
 }
 
-int make_context(Grid& g, int rank, int* desc, int m, int n) {
+// `local_rows`: this rank's extent along dimension 1 (the column-major
+// leading dimension of its local array).
+int make_context(Grid& g, int rank, int* desc, int m, int n, std::size_t local_rows) {
   int ctxt = 0;
   Cblacs_get(0, 0, &ctxt);
   Cblacs_gridmap(&ctxt, g.map.data(), g.nprow, g.nprow, g.npcol);
   bool member = false;
   for (int r : g.map) member = member || r == rank;
-  const int lld = g.mb;
+  const int lld = local_rows > 0 ? static_cast<int>(local_rows) : 1;
   const int d[9] = {1, member ? ctxt : -1, m, n, g.mb, g.nb, 0, 0, lld};
   for (int i = 0; i < 9; ++i) desc[i] = d[i];
   return member ? ctxt : -1;
@@ -74,18 +78,15 @@ int make_context(Grid& g, int rank, int* desc, int m, int n) {
 
 Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not) {
   if (p.ndim != 2) {
-    *why_not = "ScaLAPACK redistributes matrices (rank 2) only";
+    *why_not = "n/a: ScaLAPACK redistributes matrices (rank 2) only";
     return nullptr;
   }
-  if (p.collectives.create == nullptr) {
-    *why_not = "not run: uneven or between meshes (psgemr2d could express the 2-D ones; not wired)";
-    return nullptr;
-  }
-  Grid src = grid_of(p, [&](int r) { return src_box(p, r); }, size);
-  Grid tgt = grid_of(p, [&](int r) { return tgt_box(p, r); }, size);
+  const redist::PlacedMesh src_mesh = p.exchange.source_mesh(), tgt_mesh = p.exchange.target_mesh();
+  Grid src = grid_of(src_mesh, p.exchange.source_layout());
+  Grid tgt = grid_of(tgt_mesh, p.exchange.target_layout());
   for (int c : tgt.owner_count)
     if (c != 1) {
-      *why_not = "the target is replicated; ScaLAPACK layouts have one owner per block";
+      *why_not = "n/a: the target is replicated; ScaLAPACK layouts have one owner per block";
       return nullptr;
     }
   Gemr2d* g = new Gemr2d;
@@ -93,16 +94,14 @@ Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not)
   g->n = static_cast<int>(p.shape[0]);
   Cblacs_get(0, 0, &g->ctxt_all);
   Cblacs_gridinit(&g->ctxt_all, "R", 1, size);
-  g->ctxt_src = make_context(src, rank, g->desc_src, g->m, g->n);
-  g->ctxt_tgt = make_context(tgt, rank, g->desc_tgt, g->m, g->n);
+  const Box mine = tgt_box(p, rank);
+  g->ctxt_src = make_context(src, rank, g->desc_src, g->m, g->n, src_box(p, rank).ext[1]);
+  g->ctxt_tgt = make_context(tgt, rank, g->desc_tgt, g->m, g->n, mine.ext[1]);
   // Elements of this rank's target box owned (in the source grid) by
   // another rank: what p?gemr2d has to bring in.
-  const Box mine = tgt_box(p, rank);
-  for (int r = 0; r < size; ++r) {
-    bool chosen = false;
-    for (int o : src.map) chosen = chosen || o == r;
+  for (int r : src.map) {
     Box part;
-    if (r != rank && chosen && intersect(mine, src_box(p, r), &part)) g->recv_elems += part.elems();
+    if (r != rank && intersect(mine, src_box(p, r), &part)) g->recv_elems += part.elems();
   }
   return g;
 }

@@ -162,11 +162,19 @@ let print_report ~command ~title ~guarantees ~json r =
        | Xreport.Collectives r -> Report.text ~title ~guarantees r
        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
 
+let print_sums ~command ~title ~json r =
+  write_output None
+    (if json then Yojson.Safe.pretty_to_string (Sumplan.json ~command r) ^ "\n" else Sumplan.text ~title r)
+
 let plan_cmd =
   let run problem json =
     guard ~json ~command:"plan" (fun () ->
-        let r, guarantees = Planning.choose (problem ()) in
-        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
+        let p = problem () in
+        if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
+        else begin
+          let r, guarantees = Planning.choose p in
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r
+        end;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
@@ -191,8 +199,12 @@ let check_cmd =
     guard ~json ~command:"check" (fun () ->
         let p = problem () in
         let text = read_source ~what:"--plan" plan in
-        let r = Planfile.check_any p text in
-        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json r;
+        let title = "redist check: plan accepted" in
+        if Problem.has_pending p then print_sums ~command:"check" ~title ~json (Sumplan.check p text)
+        else begin
+          let r = Planfile.check_any p text in
+          print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json r
+        end;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -231,7 +243,8 @@ let show_cmd =
               let ast = Problem.parse ~what:"--type" Syntax.ty ty in
               Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
               let t = Front.ty_of_ast ~what:"--type" pm.env ast in
-              ((fun () -> Show.render pm t), fun () -> Show.json pm t)
+              let pending = Problem.pending_checked ~what:"--type" pm ast t in
+              ((fun () -> Show.render ~pending pm t), fun () -> Show.json ~pending pm t)
           | None, Some from, Some to_ ->
               let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
               let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None in
@@ -277,20 +290,29 @@ let gen_cmd =
         let p : Problem.t = problem () in
         Emit.check_name name;
         Problem.check_runtime_limits p;
-        let r, guarantees =
-          match plan with
-          | Some file ->
-              let r = Planfile.check_any p (read_source ~what:"--plan" file) in
-              (r, Guarantees.for_checked r)
-          | None -> Planning.choose p
-        in
         let header =
-          match (r, backend) with
-          | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
-          | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
-          | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
-          | Xreport.Exchange _, `Nccl ->
-              Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+          if Problem.has_pending p then begin
+            if backend = `Nccl then Front.bad "--backend nccl: pending sums are generated for mpi only so far; use --backend mpi";
+            let r =
+              match plan with
+              | Some file -> Sumplan.check p (read_source ~what:"--plan" file)
+              | None -> Sumplan.choose p
+            in
+            Emit_sums.render ~name r
+          end
+          else
+            let r, guarantees =
+              match plan with
+              | Some file ->
+                  let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+                  (r, Guarantees.for_checked r)
+              | None -> Planning.choose p
+            in
+            match (r, backend) with
+            | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
+            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
         in
         write_output out header;
         0)
@@ -299,7 +321,7 @@ let gen_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs." ]
     @ examples
         [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";

@@ -409,11 +409,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "}  // namespace redist_gen";
   Buffer.contents b
 
-(* An exchange plan: the meshes and layouts as data for redist::Exchange,
-   which computes on each rank only that rank's boxes and peers, so the
-   header holds at most one rank list per mesh (no table over pairs of
-   ranks).  [create_exchange] builds it once; [run] allocates nothing. *)
-let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~guarantees =
+(* An exchange plan: the meshes and layouts as data for redist::Exchange
+   (or redist::nccl::Exchange), which computes on each rank only that rank's
+   boxes and peers, so the header holds at most one rank list per mesh (no
+   table over pairs of ranks).  [create_exchange] builds it once; [run]
+   allocates nothing. *)
+let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xreport.t) ~guarantees =
   let p = r.problem in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
@@ -427,6 +428,8 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
     (r.world - 1);
   line "// Busiest rank receives %s (lower bound %d); largest source box %d, target box %d elements."
     (Report.plural r.recv_busiest "element") r.lb_max r.src_max r.tgt_max;
+  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): a rank holds its source" r.live_bytes;
+  line "//   and target boxes only; no workspace.";
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
@@ -435,7 +438,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "";
-  line "#include \"redist/exchange.hpp\"";
+  line "#include \"redist/%s.hpp\"" (match backend with Mpi -> "exchange" | Nccl -> "nccl_exchange");
   line "#include \"redist/version.hpp\"";
   line "";
   List.iter (line "%s") interface_check_lines;
@@ -448,6 +451,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" r.world;
   line "inline constexpr ::std::size_t kMaxSrcElems = %d;  // the largest source box" r.src_max;
   line "inline constexpr ::std::size_t kMaxTgtElems = %d;  // the largest target box" r.tgt_max;
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_splan_live_bytes" r.live_bytes;
   line "";
   let mesh_fn fn env ranks placement =
     let sizes = List.map (fun (a : F.axis_info) -> string_of_int a.size) env.F.axes in
@@ -485,19 +489,49 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   layout_fn "source_layout" p.src;
   mesh_fn "target_mesh" p.tgt_env p.tgt_ranks p.tgt_placement;
   layout_fn "target_layout" p.tgt;
-  line "// Collective over `world`, once: every rank of the world calls it.";
-  line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::Exchange* out) {";
-  line "  return ::redist::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
-  line "                                    kElemBytes, out);";
-  line "}";
-  line "";
-  line "// Collective over the world.  A rank outside the source (target) mesh passes";
-  line "// null and 0 for src (dst); the others their box's local array,";
-  line "// ex.source_bytes() and ex.target_bytes() long.  Allocates nothing.";
-  line "inline ::redist::Status run(::redist::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
-  line "                            value_type* dst, ::std::size_t dst_bytes) {";
-  line "  return ex.run(src, src_bytes, dst, dst_bytes);";
-  line "}";
+  (match backend with
+   | Mpi ->
+       line "// Collective over `world`, once: every rank of the world calls it.";
+       line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::Exchange* out) {";
+       line "  return ::redist::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                    kElemBytes, out);";
+       line "}";
+       line "";
+       line "// Collective over the world.  A rank outside the source (target) mesh passes";
+       line "// null and 0 for src (dst); the others their box's local array,";
+       line "// ex.source_bytes() and ex.target_bytes() long.  Allocates nothing.";
+       line "inline ::redist::Status run(::redist::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
+       line "                            value_type* dst, ::std::size_t dst_bytes) {";
+       line "  return ex.run(src, src_bytes, dst, dst_bytes);";
+       line "}"
+   | Nccl ->
+       line "// The staging workspace (device memory) that run() needs on any rank: the";
+       line "// most bytes one rank receives plus sends (ex.workspace_bytes() is this";
+       line "// rank's own need, at most this).";
+       line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (Bounds.mul (Xreport.staging_max r) p.elem_bytes);
+       line "";
+       line "// Over an NCCL communicator of the world's ranks that the caller set up (its";
+       line "// rank r is world rank r); collective, once; uses `stream` to agree.";
+       line "inline ::redist::Status create_exchange(::ncclComm_t comm, ::cudaStream_t stream, ::redist::nccl::Exchange* out) {";
+       line "  return ::redist::nccl::Exchange::create(comm, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                          kElemBytes, stream, out);";
+       line "}";
+       line "";
+       line "// The same with NCCL bootstrapped over `world` with MPI; collective over `world`, once.";
+       line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::nccl::Exchange* out) {";
+       line "  return ::redist::nccl::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                          kElemBytes, out);";
+       line "}";
+       line "";
+       line "// Collective over the world; enqueues on `stream`, allocates nothing.  A rank";
+       line "// outside the source (target) mesh passes null and 0 for src (dst); the others";
+       line "// their box's local array in device memory, ex.source_bytes() and";
+       line "// ex.target_bytes() long; workspace: kWorkspaceBytes of device memory.";
+       line "inline ::redist::Status run(::redist::nccl::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
+       line "                            value_type* dst, ::std::size_t dst_bytes, void* workspace,";
+       line "                            ::std::size_t workspace_bytes, ::cudaStream_t stream) {";
+       line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, stream);";
+       line "}");
   line "";
   line "}  // namespace %s" name;
   line "}  // inline namespace";

@@ -357,7 +357,7 @@ let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
   let header, model =
     match plan with
     | Xreport.Collectives r -> (Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, None)
-    | Xreport.Exchange r -> (Emit.render_exchange ~name:"problem" r ~guarantees, Some (model_header r))
+    | Xreport.Exchange r -> (Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Some (model_header r))
   in
   (match work_dir with
    | Some d -> (

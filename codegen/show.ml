@@ -28,17 +28,18 @@ let largest env ty =
 let show_span (lo, ext) = if ext = 0 then "empty" else Printf.sprintf "[%d, %d)" lo (lo + ext)
 
 (* What one layout is: the mesh with its placement, the type, the shapes. *)
-let summary (pm : Problem.placed) (ty : C.ty) =
+let summary ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
+  let ty_text = F.show_ty env ty ^ F.show_pending env pending in
   let m = F.core_mesh env in
   let n = C.mesh_size m in
   if C.ty_wf m ty then
     Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
-      (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+      (Problem.show_placed env pm.placement_text) n ty_text (F.show_shape (C.global_shape ty))
       (F.show_shape (C.local_shape m ty)) (C.local_size m ty)
   else
     Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
-      (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
+      (Problem.show_placed env pm.placement_text) n ty_text (F.show_shape (C.global_shape ty))
       (largest env ty)
 
 let sharded_dims ty = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init (List.length ty) Fun.id)
@@ -94,13 +95,21 @@ let block_map line ~title (pm : Problem.placed) ty =
 
 (* [pm]: the mesh and the world rank of each device (position k holds mesh
    rank k, row-major); ranks are printed as world ranks. *)
-let render (pm : Problem.placed) (ty : C.ty) =
+(* The line that says what a type with pending sums holds. *)
+let pending_line env pending =
+  let names = String.concat ", " (List.map (F.axis_name env) pending) in
+  Printf.sprintf
+    "pending sums over %s: each device holds a contribution to its box; the array is the sum over the devices that differ only in %s"
+    names names
+
+let render ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
   let b = Buffer.create 1024 in
   let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
-  line (summary pm ty);
+  line (summary ~pending pm ty);
+  if pending <> [] then line (pending_line env pending);
   let sharded = sharded_dims ty in
   if sharded = [] then line "no dimension is sharded: every device holds the whole array";
   let shown = shown_dims line sharded (List.length ty) in
@@ -132,7 +141,9 @@ let render_problem (p : Problem.t) =
   let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
   let world = Problem.world p in
   line (Printf.sprintf "world ranks 0 to %d; %s" (world - 1) (Problem.show_meshes p));
-  List.iter (fun (side, pm, ty) -> line (Printf.sprintf "%s: %s" side (summary pm ty))) sides;
+  List.iter
+    (fun (side, pm, ty, pending) -> line (Printf.sprintf "%s: %s" side (summary ~pending pm ty)))
+    [ ("source", Problem.source_placed p, p.src, p.src_pending); ("target", Problem.target_placed p, p.tgt, p.tgt_pending) ];
   let rank = List.length p.src in
   let shown = shown_dims line (List.sort_uniq compare (sharded_dims p.src @ sharded_dims p.tgt)) rank in
   let columns (side, (pm : Problem.placed), ty) =
@@ -158,7 +169,7 @@ let render_problem (p : Problem.t) =
 (* `show --json`: the type's shapes and, for every device, its world rank,
    its coordinates (in mesh order) and the box it holds (offset and extent
    per dimension). *)
-let layout_fields (pm : Problem.placed) (ty : C.ty) =
+let layout_fields ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
@@ -171,16 +182,20 @@ let layout_fields (pm : Problem.placed) (ty : C.ty) =
         ("extent", `List (List.map (fun (_, ext) -> `Int ext) (box env ty c))) ]
   in
   let ints l = `List (List.map (fun n -> `Int n) l) in
-  [ ("type", `String (F.show_ty env ty)); ("global_shape", ints (C.global_shape ty));
+  [ ("type", `String (F.show_ty env ty ^ F.show_pending env pending)) ]
+  @ (if pending = [] then [] else [ ("pending", `List (List.map (fun a -> `String (F.axis_name env a)) pending)) ])
+  @ [ ("global_shape", ints (C.global_shape ty));
     ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
     ("devices", `List (List.init (C.mesh_size m) device)) ]
 
-let json (pm : Problem.placed) (ty : C.ty) =
-  Json.document ~command:"show" (("mesh", Json.mesh pm.env) :: layout_fields pm ty)
+let json ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+  Json.document ~command:"show" (("mesh", Json.mesh pm.env) :: layout_fields ~pending pm ty)
 
 (* A problem: both layouts, each with its placed mesh. *)
 let json_problem (p : Problem.t) =
-  let side (pm : Problem.placed) ty = `Assoc (("mesh", Json.placed_mesh pm.env pm.ranks) :: layout_fields pm ty) in
+  let side (pm : Problem.placed) ty pending =
+    `Assoc (("mesh", Json.placed_mesh pm.env pm.ranks) :: layout_fields ~pending pm ty)
+  in
   Json.document ~command:"show"
-    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src);
-      ("target", side (Problem.target_placed p) p.tgt) ]
+    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src p.src_pending);
+      ("target", side (Problem.target_placed p) p.tgt p.tgt_pending) ]

@@ -1,4 +1,6 @@
 
+type __ = Obj.t
+
 (** val negb : bool -> bool **)
 
 let negb = function
@@ -546,6 +548,49 @@ let rec holder_from m t t' c0 c =
 
 let holder m t t' c =
   holder_from m t t' c c
+
+(** val wire :
+    mesh -> ty -> collective -> device -> int list -> device * int list **)
+
+let wire m t k c l =
+  match k with
+  | DynSlice (d, x) ->
+    let n' =
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t d))
+        (axis_size m x)
+    in
+    (c, (upd l d ((+) (nth d l 0) (( * ) (c x) n'))))
+  | AllGather d ->
+    let a = last_axis (fst (dim_of t d)) in
+    let n = extent m (dim_of t d) in
+    ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
+    (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
+  | AllToAll (s, u) ->
+    let a = last_axis (fst (dim_of t s)) in
+    let ns = extent m (dim_of t s) in
+    let nu' =
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t u))
+        (axis_size m a)
+    in
+    ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
+    (upd (upd l s ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns))
+      u ((+) (( * ) (c a) nu') (nth u l 0))))
+  | AllPermute t' -> ((holder m t t' c), l)
+
+(** val exec_step : mesh -> ty -> collective -> 'a1 state -> 'a1 state **)
+
+let exec_step m t k st r l =
+  let (c', l') = wire m t k (device_of_rank m r) l in st (rank m c') l'
+
+(** val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state **)
+
+let rec exec m t p st =
+  match p with
+  | [] -> st
+  | k :: p' ->
+    (match step_type m t k with
+     | OK t' -> exec m t' p' (exec_step m t k st)
+     | Error _ -> st)
 
 (** val trace : mesh -> ty -> plan -> ty list **)
 
@@ -1690,14 +1735,62 @@ let even_problem s t =
         (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
     (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+(** val rank_table_of : int list -> rank_table **)
+
+let rank_table_of ws = match ws with
+| [] -> Listed []
+| k :: _ ->
+  if list_eqb ws (seq k (length ws))
+  then Contiguous (k, (length ws))
+  else Listed ws
+
+(** val table_index : rank_table -> int -> int option **)
+
+let table_index t w =
+  match t with
+  | Contiguous (k, n) ->
+    if (&&) ((fun (a : int) b -> a <= b) k w)
+         ((fun (a : int) b -> a < b) w ((+) k n))
+    then Some ((fun (a : int) b -> if a >= b then a - b else 0) w k)
+    else None
+  | Listed ws -> index_of w ws
+
+(** val box_in : layout -> rank_table -> int -> box option **)
+
+let box_in l t w =
+  match table_index t w with
+  | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
+  | None -> None
+
+(** val largest_box_in : layout -> rank_table -> int **)
+
+let largest_box_in l t =
+  fold_left (fun acc w ->
+    (fun (a : int) b -> if a >= b then a else b) acc
+      (match box_in l t w with
+       | Some b -> box_size b
+       | None -> 0)) l.ly_mesh.pm_ranks 0
+
 (** val largest_box : layout -> int **)
 
 let largest_box l =
-  fold_left (fun acc w ->
-    (fun (a : int) b -> if a >= b then a else b) acc
-      (match pl_box l w with
-       | Some b -> box_size b
-       | None -> 0)) l.ly_mesh.pm_ranks 0
+  largest_box_in l (rank_table_of l.ly_mesh.pm_ranks)
+
+(** val recv_bound_in :
+    layout -> layout -> rank_table -> rank_table -> int -> int **)
+
+let recv_bound_in s t tS tT r =
+  match box_in t tT r with
+  | Some b ->
+    (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
+      (match box_in s tS r with
+       | Some sb -> overlap_size sb b
+       | None -> 0)
+  | None -> 0
 
 (** val exchange_recv : layout -> layout -> int -> int **)
 
@@ -1708,7 +1801,8 @@ let exchange_recv s t =
        if (fun (a : int) b -> a < b) r (mesh_size m)
        then lower_bound_recv m s.ly_ty t.ly_ty r
        else 0)
-  else recv_lower_bound s t
+  else recv_bound_in s t (rank_table_of s.ly_mesh.pm_ranks)
+         (rank_table_of t.ly_mesh.pm_ranks)
 
 (** val largest_boxes : layout -> layout -> int * int **)
 
@@ -1782,6 +1876,15 @@ let plan_with s s0 t =
         | StratCollectives -> None
         | _ -> exchange_plan)
 
+type cmonoid = { zero : __; add : (__ -> __ -> __) }
+
+type carrier = __
+
+(** val msum : cmonoid -> carrier list -> carrier **)
+
+let msum m xs =
+  fold_left m.add xs m.zero
+
 type pty = ty * axis list
 
 (** val pty_wf : mesh -> pty -> bool **)
@@ -1791,6 +1894,26 @@ let pty_wf m p =
     (forallb (fun a ->
       (&&) (memb a (mesh_axes m)) (negb (memb a (ty_axes (fst p))))) 
       (snd p))
+
+(** val group_sum_along :
+    cmonoid -> mesh -> axis list -> axis list -> device -> (device ->
+    carrier) -> carrier **)
+
+let rec group_sum_along m m0 ps xs c f =
+  match xs with
+  | [] -> f c
+  | x :: xs' ->
+    if memb x ps
+    then msum m
+           (map (fun k -> group_sum_along m m0 ps xs' (set_coord c x k) f)
+             (seq 0 (axis_size m0 x)))
+    else group_sum_along m m0 ps xs' c f
+
+(** val group_sum :
+    cmonoid -> mesh -> axis list -> device -> (device -> carrier) -> carrier **)
+
+let group_sum m m0 ps c f =
+  group_sum_along m m0 ps (mesh_axes m0) c f
 
 type sum_step =
 | ReduceScatter of int * axis
@@ -1842,6 +1965,31 @@ let sum_step_type m p k =
                then Error (AlreadyPending a)
                else OK (t, (a :: ps)))
 
+(** val along : mesh -> device -> axis -> device list **)
+
+let along m c a =
+  map (set_coord c a) (seq 0 (axis_size m a))
+
+(** val sum_wire :
+    mesh -> pty -> sum_step -> device -> int list -> (device * int list) list **)
+
+let sum_wire m p k c l =
+  match k with
+  | ReduceScatter (d, a) ->
+    let l' = snd (wire m (fst p) (DynSlice (d, a)) c l) in
+    map (fun c' -> (c', l')) (along m c a)
+  | AllReduce a -> map (fun c' -> (c', l)) (along m c a)
+  | AddPending a ->
+    if (fun (a : int) b -> a = b) (c a) 0 then (c, l) :: [] else []
+
+(** val exec_sum_step :
+    cmonoid -> mesh -> pty -> sum_step -> carrier state -> carrier state **)
+
+let exec_sum_step m m0 p k st r l =
+  msum m
+    (map (fun src -> st (rank m0 (fst src)) (snd src))
+      (sum_wire m0 p k (device_of_rank m0 r) l))
+
 (** val sum_recv_count : mesh -> pty -> sum_step -> int **)
 
 let sum_recv_count m p' = function
@@ -1865,6 +2013,39 @@ let rec sum_plan_type m p = function
    | OK p' -> sum_plan_type m p' ks'
    | Error e -> Error e)
 
+(** val exec_sum_plan :
+    cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state **)
+
+let rec exec_sum_plan m m0 p ks st =
+  match ks with
+  | [] -> st
+  | k :: ks' ->
+    (match sum_step_type m0 p k with
+     | OK p' -> exec_sum_plan m m0 p' ks' (exec_sum_step m m0 p k st)
+     | Error _ -> st)
+
+(** val world_rank : pmesh -> device -> int **)
+
+let world_rank pm c =
+  nth (rank pm.pm_mesh c) pm.pm_ranks 0
+
+(** val group_members_along :
+    mesh -> axis list -> axis list -> device -> device list **)
+
+let rec group_members_along m ps xs c =
+  match xs with
+  | [] -> c :: []
+  | x :: xs' ->
+    if memb x ps
+    then flat_map (fun k -> group_members_along m ps xs' (set_coord c x k))
+           (seq 0 (axis_size m x))
+    else group_members_along m ps xs' c
+
+(** val group_members : mesh -> axis list -> device -> device list **)
+
+let group_members m ps c =
+  group_members_along m ps (mesh_axes m) c
+
 (** val pl_pending_wf : layout -> axis list -> bool **)
 
 let pl_pending_wf l ps =
@@ -1872,6 +2053,32 @@ let pl_pending_wf l ps =
     (forallb (fun a ->
       (&&) (memb a (mesh_axes (ly_m l))) (negb (memb a (ty_axes l.ly_ty))))
       ps)
+
+(** val pl_pending_value :
+    cmonoid -> layout -> axis list -> carrier state -> carrier state **)
+
+let pl_pending_value m l ps st w l0 =
+  match index_of w l.ly_mesh.pm_ranks with
+  | Some k ->
+    group_sum m (ly_m l) ps (device_of_rank (ly_m l) k) (fun c ->
+      st (world_rank l.ly_mesh c) l0)
+  | None -> st w l0
+
+(** val reducing_sources :
+    layout -> axis list -> layout -> holder_choice -> int -> int list ->
+    (int * int list) list **)
+
+let reducing_sources s ps t h r l =
+  match pl_box t r with
+  | Some b ->
+    let i = box_global b l in
+    (match index_of (h r i) s.ly_mesh.pm_ranks with
+     | Some k ->
+       map (fun c -> ((world_rank s.ly_mesh c),
+         (box_local (dev_box (ly_m s) s.ly_ty c) i)))
+         (group_members (ly_m s) ps (device_of_rank (ly_m s) k))
+     | None -> [])
+  | None -> (r, l) :: []
 
 (** val group_size : mesh -> axis list -> int **)
 
@@ -1886,6 +2093,22 @@ let designated t pt r =
     forallb (fun a ->
       (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
   | None -> true
+
+(** val reducing_sources_to :
+    layout -> axis list -> layout -> axis list -> holder_choice -> int -> int
+    list -> (int * int list) list **)
+
+let reducing_sources_to s ps t pt h r l =
+  if designated t pt r then reducing_sources s ps t h r l else []
+
+(** val reducing_exchange_to :
+    cmonoid -> layout -> axis list -> layout -> axis list -> holder_choice ->
+    carrier state -> carrier state **)
+
+let reducing_exchange_to m s ps t pt h st r l =
+  msum m
+    (map (fun src -> st (fst src) (snd src))
+      (reducing_sources_to s ps t pt h r l))
 
 type pstep =
 | PCollective of collective
@@ -1989,24 +2212,47 @@ let box_size_at l w =
   | Some b -> box_size b
   | None -> 0
 
-(** val sum_exchange_recv :
-    layout -> axis list -> layout -> axis list -> int -> int **)
+(** val target_box_size : layout -> layout -> int -> int **)
 
-let sum_exchange_recv s ps t pt r =
-  if designated t pt r
-  then (+)
-         (( * )
-           ((fun (a : int) b -> if a >= b then a - b else 0)
-             (group_size (ly_m s) ps) (Stdlib.Int.succ 0)) (box_size_at t r))
-         (exchange_recv s t r)
-  else 0
+let target_box_size s t =
+  if even_problem s t
+  then let m = ly_m s in
+       let size = local_size m t.ly_ty in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
+  else box_size_at t
+
+(** val receives_sum : layout -> layout -> axis list -> int -> bool **)
+
+let receives_sum s t pt =
+  if even_problem s t
+  then let m = ly_m s in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m)
+       then forallb (fun a ->
+              (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
+       else true)
+  else designated t pt
 
 (** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
 
-let sum_recv_bound s ps t r =
+let sum_recv_bound s ps t =
   if (fun (a : int) b -> a = b) (group_size (ly_m s) ps) (Stdlib.Int.succ 0)
-  then exchange_recv s t r
-  else box_size_at t r
+  then exchange_recv s t
+  else target_box_size s t
+
+(** val sum_exchange_recv :
+    layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sum_exchange_recv s ps t pt =
+  let others =
+    (fun (a : int) b -> if a >= b then a - b else 0) (group_size (ly_m s) ps)
+      (Stdlib.Int.succ 0)
+  in
+  let size = target_box_size s t in
+  let recv = exchange_recv s t in
+  let receives = receives_sum s t pt in
+  (fun r -> if receives r then (+) (( * ) others (size r)) (recv r) else 0)
 
 (** val sum_exchange_ok :
     layout -> axis list -> layout -> axis list -> bool **)
@@ -2078,6 +2324,27 @@ let scheck s ps t pt = function
            (fst (largest_boxes s t)) (snd (largest_boxes s t))); sm_recv =
          (sum_exchange_recv s ps t pt) }
   else Error SumBadPending
+
+(** val reduced : mesh -> pty -> sum_step list -> pty **)
+
+let reduced m p pre =
+  match sum_plan_type m p pre with
+  | OK p1 -> p1
+  | Error _ -> p
+
+(** val sexec :
+    cmonoid -> layout -> axis list -> layout -> axis list -> sumplan ->
+    carrier state -> carrier state **)
+
+let sexec m s ps t pt sp st =
+  match sp with
+  | SumByCollectives (pre, rf, p, post) ->
+    let m0 = ly_m s in
+    let p1 = reduced m0 (s.ly_ty, ps) pre in
+    exec_sum_plan m m0 (t.ly_ty, (snd p1)) post
+      (exec (refine_mesh rf m0) (refine_ty rf (fst p1)) p
+        (exec_sum_plan m m0 (s.ly_ty, ps) pre st))
+  | SumByExchange -> reducing_exchange_to m s ps t pt (spread_holder s t) st
 
 (** val first_index : ('a1 -> bool) -> 'a1 list -> int option **)
 
@@ -2204,9 +2471,10 @@ let sum_collectives s ps t pt =
     layout -> axis list -> layout -> axis list -> int **)
 
 let sum_exchange_busiest s ps t pt =
+  let recv = sum_exchange_recv s ps t pt in
   fold_left (fun acc r ->
-    (fun (a : int) b -> if a >= b then a else b) acc
-      (sum_exchange_recv s ps t pt r)) t.ly_mesh.pm_ranks 0
+    (fun (a : int) b -> if a >= b then a else b) acc (recv r))
+    t.ly_mesh.pm_ranks 0
 
 (** val plan_sums :
     strategy -> layout -> axis list -> layout -> axis list -> sumplan option **)

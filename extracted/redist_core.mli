@@ -1,4 +1,6 @@
 
+type __ = Obj.t
+
 val negb : bool -> bool
 
 val option_map : ('a1 -> 'a2) -> 'a1 option -> 'a2 option
@@ -172,6 +174,12 @@ val last_axis : axis list -> axis
 val holder_from : mesh -> ty -> ty -> device -> device -> device
 
 val holder : mesh -> ty -> ty -> device -> device
+
+val wire : mesh -> ty -> collective -> device -> int list -> device * int list
+
+val exec_step : mesh -> ty -> collective -> 'a1 state -> 'a1 state
+
+val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state
 
 val trace : mesh -> ty -> plan -> ty list
 
@@ -450,7 +458,21 @@ val pairs_eqb : (int * int) list -> (int * int) list -> bool
 
 val even_problem : layout -> layout -> bool
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+val rank_table_of : int list -> rank_table
+
+val table_index : rank_table -> int -> int option
+
+val box_in : layout -> rank_table -> int -> box option
+
+val largest_box_in : layout -> rank_table -> int
+
 val largest_box : layout -> int
+
+val recv_bound_in : layout -> layout -> rank_table -> rank_table -> int -> int
 
 val exchange_recv : layout -> layout -> int -> int
 
@@ -471,9 +493,22 @@ val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
 
+type cmonoid = { zero : __; add : (__ -> __ -> __) }
+
+type carrier = __
+
+val msum : cmonoid -> carrier list -> carrier
+
 type pty = ty * axis list
 
 val pty_wf : mesh -> pty -> bool
+
+val group_sum_along :
+  cmonoid -> mesh -> axis list -> axis list -> device -> (device -> carrier)
+  -> carrier
+
+val group_sum :
+  cmonoid -> mesh -> axis list -> device -> (device -> carrier) -> carrier
 
 type sum_step =
 | ReduceScatter of int * axis
@@ -492,15 +527,48 @@ val remove_axis : axis -> axis list -> axis list
 
 val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res
 
+val along : mesh -> device -> axis -> device list
+
+val sum_wire :
+  mesh -> pty -> sum_step -> device -> int list -> (device * int list) list
+
+val exec_sum_step :
+  cmonoid -> mesh -> pty -> sum_step -> carrier state -> carrier state
+
 val sum_recv_count : mesh -> pty -> sum_step -> int
 
 val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
 
+val exec_sum_plan :
+  cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state
+
+val world_rank : pmesh -> device -> int
+
+val group_members_along :
+  mesh -> axis list -> axis list -> device -> device list
+
+val group_members : mesh -> axis list -> device -> device list
+
 val pl_pending_wf : layout -> axis list -> bool
+
+val pl_pending_value :
+  cmonoid -> layout -> axis list -> carrier state -> carrier state
+
+val reducing_sources :
+  layout -> axis list -> layout -> holder_choice -> int -> int list ->
+  (int * int list) list
 
 val group_size : mesh -> axis list -> int
 
 val designated : layout -> axis list -> int -> bool
+
+val reducing_sources_to :
+  layout -> axis list -> layout -> axis list -> holder_choice -> int -> int
+  list -> (int * int list) list
+
+val reducing_exchange_to :
+  cmonoid -> layout -> axis list -> layout -> axis list -> holder_choice ->
+  carrier state -> carrier state
 
 type pstep =
 | PCollective of collective
@@ -549,16 +617,26 @@ type sum_report = { sm_pre : sum_step_report list;
 
 val box_size_at : layout -> int -> int
 
-val sum_exchange_recv :
-  layout -> axis list -> layout -> axis list -> int -> int
+val target_box_size : layout -> layout -> int -> int
+
+val receives_sum : layout -> layout -> axis list -> int -> bool
 
 val sum_recv_bound : layout -> axis list -> layout -> int -> int
+
+val sum_exchange_recv :
+  layout -> axis list -> layout -> axis list -> int -> int
 
 val sum_exchange_ok : layout -> axis list -> layout -> axis list -> bool
 
 val scheck :
   layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
   sum_report) res
+
+val reduced : mesh -> pty -> sum_step list -> pty
+
+val sexec :
+  cmonoid -> layout -> axis list -> layout -> axis list -> sumplan -> carrier
+  state -> carrier state
 
 val first_index : ('a1 -> bool) -> 'a1 list -> int option
 

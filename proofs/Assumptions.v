@@ -96,6 +96,7 @@ Print Assumptions plan_sums_checked.
 Print Assumptions plan_sums_correct.
 Print Assumptions plan_sums_peak.
 Print Assumptions sum_recv_bound_spec.
+Print Assumptions scheck_recv_ge_bound.
 Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)

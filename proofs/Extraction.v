@@ -48,6 +48,7 @@ Extraction "redist_core.ml"
   pstep_type pplan_type pstep_recv_count designated
   sum_steps_check steps_recv box_size_at sum_recv_bound sum_exchange_recv sum_exchange_ok scheck
   reduce_choice reduce_steps add_steps keep_candidate sum_candidate qualifies sum_collectives sum_exchange_busiest plan_sums
+  sexec pl_pending_value
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
   workspace_bytes lower_splan rank_wire group_index group_member interp_rank
   lower_exchange message_wire exchange_live splan_live_bytes program_workspace_bytes

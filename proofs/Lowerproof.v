@@ -623,7 +623,7 @@ Proof.
   unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh L))) as [k|] eqn:Hk; [| discriminate].
   destruct (index_of_Some _ _ _ Hk) as [Hlen Hnth].
   assert (Hin : In w (pm_ranks (ly_mesh L))) by (rewrite <- Hnth; apply nth_In; exact Hlen).
-  unfold largest_box. eapply Nat.le_trans; [| apply (proj2 (fold_max_ge _ _ 0) w Hin)].
+  rewrite largest_box_pl. eapply Nat.le_trans; [| apply (proj2 (fold_max_ge _ _ 0) w Hin)].
   cbv beta. unfold pl_box. rewrite Hk. inversion Hb. reflexivity.
 Qed.
 

@@ -89,21 +89,40 @@ Record sum_report : Type := {
 Definition box_size_at (L : layout) (w : nat) : nat :=
   match pl_box L w with Some b => box_size b | None => 0 end.
 
-(** What rank [r] receives in the reducing exchange to [(T, pt)]: one
-    contribution from each other member of the holder's group per element of
-    its target box, one more per element missing from its source box; only
-    the designated member of a target group receives. *)
-Definition sum_exchange_recv (S : layout) (ps : list axis) (T : layout) (pt : list axis) (r : nat) : nat :=
-  if designated T pt r
-  then (group_size (ly_m S) ps - 1) * box_size_at T r + exchange_recv S T r
-  else 0.
+(** The size of each world rank's target box, as a function of the rank
+    (computed once per problem: on an even problem the local size). *)
+Definition target_box_size (S T : layout) : nat -> nat :=
+  if even_problem S T then
+    let m := ly_m S in
+    let size := local_size m (ly_ty T) in
+    fun r => if r <? mesh_size m then size else 0
+  else box_size_at T.
+
+(** Whether world rank [r] is the member of its target group that receives
+    the sum (computed once per problem, as [target_box_size]). *)
+Definition receives_sum (S T : layout) (pt : list axis) : nat -> bool :=
+  if even_problem S T then
+    let m := ly_m S in
+    fun r => if r <? mesh_size m then forallb (fun a => device_of_rank m r a =? 0) pt else true
+  else designated T pt.
 
 (** The lower bound the command prints for a target without pending axes
     (proven to be the number of [Sumlowerbound.sum_needy] elements): the
     elements of [r]'s target box missing from its source box when a group has
     one member, every element of its target box otherwise. *)
-Definition sum_recv_bound (S : layout) (ps : list axis) (T : layout) (r : nat) : nat :=
-  if group_size (ly_m S) ps =? 1 then exchange_recv S T r else box_size_at T r.
+Definition sum_recv_bound (S : layout) (ps : list axis) (T : layout) : nat -> nat :=
+  if group_size (ly_m S) ps =? 1 then exchange_recv S T else target_box_size S T.
+
+(** What rank [r] receives in the reducing exchange to [(T, pt)]: one
+    contribution from each other member of the holder's group per element of
+    its target box, one more per element missing from its source box; only
+    the designated member of a target group receives. *)
+Definition sum_exchange_recv (S : layout) (ps : list axis) (T : layout) (pt : list axis) : nat -> nat :=
+  let others := group_size (ly_m S) ps - 1 in
+  let size := target_box_size S T in
+  let recv := exchange_recv S T in
+  let receives := receives_sum S T pt in
+  fun r => if receives r then others * size r + recv r else 0.
 
 Definition sum_exchange_ok (S : layout) (ps : list axis) (T : layout) (pt : list axis) : bool :=
   layouts_wf S T && pl_pending_wf S ps && pl_pending_wf T pt.
@@ -271,7 +290,8 @@ Definition sum_collectives (S : layout) (ps : list axis) (T : layout) (pt : list
 
 (** The busiest rank's traffic in the reducing exchange. *)
 Definition sum_exchange_busiest (S : layout) (ps : list axis) (T : layout) (pt : list axis) : nat :=
-  fold_left (fun acc r => Nat.max acc (sum_exchange_recv S ps T pt r)) (pm_ranks (ly_mesh T)) 0.
+  let recv := sum_exchange_recv S ps T pt in
+  fold_left (fun acc r => Nat.max acc (recv r)) (pm_ranks (ly_mesh T)) 0.
 
 (** [None]: the strategy cannot express the problem (or it is ill-formed). *)
 Definition plan_sums (s : strategy) (S : layout) (ps : list axis) (T : layout) (pt : list axis)

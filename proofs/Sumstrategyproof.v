@@ -17,7 +17,7 @@ From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Radix Checker Checkerproof Trafficproof Refineproof Planner
   Plannerproof Layout Layoutproof Exchange Exchangeproof Lowerbound Strategy Strategyproof
-  Sums Sumsproof Sumexchange Sumlowerbound Sumplanbound Sumstrategy.
+  Sums Sumsproof Sumexchange Sumlowerbound Sumplanbound Sumplan Sumstrategy.
 
 (** ** Checking pending-sum steps *)
 
@@ -150,6 +150,23 @@ Proof.
     f_equal. eapply (IH p1 reps' _ r); [eapply sum_step_type_wf; eassumption | exact Hr | exact E].
 Qed.
 
+Lemma target_box_size_spec : forall S T r, target_box_size S T r = box_size_at T r.
+Proof.
+  intros S T r. unfold target_box_size. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [_ [HT [Hm [_ [Ht _]]]]].
+  unfold box_size_at. rewrite HT, pl_box_even.
+  destruct (Nat.ltb_spec r (mesh_size (ly_m S))) as [Hr | Hr]; [| reflexivity].
+  unfold box_size. rewrite dev_box_even_shape by (try apply device_of_rank_in; assumption). reflexivity.
+Qed.
+
+Lemma receives_sum_spec : forall S T pt r, receives_sum S T pt r = designated T pt r.
+Proof.
+  intros S T pt r. unfold receives_sum. destruct (even_problem S T) eqn:He; [| reflexivity].
+  destruct (even_problem_spec S T He) as [_ [HT _]].
+  unfold designated. rewrite HT. simpl. rewrite index_of_seq0. unfold ly_m. simpl.
+  destruct (r <? mesh_size (pm_mesh (ly_mesh S))); reflexivity.
+Qed.
+
 (** What the reducing exchange to [(T, pt)] makes rank [r] receive. *)
 Lemma sum_exchange_recv_spec : forall S ps T pt r, sum_exchange_ok S ps T pt = true ->
   sum_exchange_recv S ps T pt r = reducing_received_to S ps T pt (spread_holder S T) r.
@@ -157,6 +174,7 @@ Proof.
   intros S ps T pt r Hok. unfold sum_exchange_ok in Hok. rewrite !andb_true_iff in Hok.
   destruct Hok as [[Hwf HwS] HwT]. destruct (spread_holder_ok S T Hwf) as [Hh Hself].
   rewrite reducing_exchange_to_recv. unfold sum_exchange_recv.
+  rewrite receives_sum_spec, target_box_size_spec.
   destruct (designated T pt r); [| reflexivity].
   rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold box_size_at.
   destruct (pl_box T r) as [b|] eqn:Hb.
@@ -261,9 +279,184 @@ Qed.
 Theorem sum_recv_bound_spec : forall S ps T r, layouts_wf S T = true ->
   sum_recv_bound S ps T r = length (sum_needy S ps T r).
 Proof.
-  intros S ps T r Hwf. unfold sum_recv_bound, sum_needy, box_size_at.
-  rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold missing.
-  destruct (pl_box T r) as [b|]; [| destruct (group_size (ly_m S) ps =? 1); reflexivity].
-  destruct (group_size (ly_m S) ps =? 1); [reflexivity |].
-  rewrite map_length, length_box_indices. reflexivity.
+  intros S ps T r Hwf. unfold sum_recv_bound, sum_needy.
+  destruct (group_size (ly_m S) ps =? 1).
+  - rewrite exchange_recv_spec, (recv_lower_bound_exact S T r Hwf). unfold missing.
+    destruct (pl_box T r); reflexivity.
+  - rewrite target_box_size_spec. unfold box_size_at.
+    destruct (pl_box T r) as [b|]; [| reflexivity].
+    rewrite map_length, length_box_indices. reflexivity.
+Qed.
+
+(** *** Plans as adding steps
+
+    A collective plan with pending sums is, on world ranks, a sequence of
+    adding steps ([Sumlowerbound.sum_moves]): the reducing steps, Part 1's
+    collectives (each new position reads one old position), the steps
+    adding pending axes.  The refined collectives have the same ranks and
+    the same local shapes as the unrefined types. *)
+
+Definition lift_moves (ms : moves) : sum_moves :=
+  map (fun x => ((fun r l => [fst x r l]) : sum_map, snd x)) ms.
+
+Lemma sum_moves_valid_app : forall ms1 ms2 sh, sum_moves_valid sh ms1 ->
+  sum_moves_valid (sum_final_shapes sh ms1) ms2 -> sum_moves_valid sh (ms1 ++ ms2).
+Proof.
+  induction ms1 as [|[sm sh'] ms1 IH]; intros ms2 sh H1 H2; simpl in *; [exact H2 |].
+  split; [apply H1 | apply IH; [apply H1 | exact H2]].
+Qed.
+
+Lemma sum_final_shapes_app : forall ms1 ms2 sh,
+  sum_final_shapes sh (ms1 ++ ms2) = sum_final_shapes (sum_final_shapes sh ms1) ms2.
+Proof. induction ms1 as [|[sm sh'] ms1 IH]; intros ms2 sh; simpl; [reflexivity | apply IH]. Qed.
+
+Lemma run_sum_moves_app : forall M ms1 ms2 (st : state (carrier M)),
+  run_sum_moves M (ms1 ++ ms2) st = run_sum_moves M ms2 (run_sum_moves M ms1 st).
+Proof. intros M. induction ms1 as [|[sm sh'] ms1 IH]; intros ms2 st; simpl; [reflexivity | apply IH]. Qed.
+
+Lemma sum_moves_received_app : forall ms1 ms2 r,
+  sum_moves_received (ms1 ++ ms2) r = sum_moves_received ms1 r + sum_moves_received ms2 r.
+Proof. induction ms1 as [|[sm sh'] ms1 IH]; intros ms2 r; simpl; [reflexivity | rewrite IH; lia]. Qed.
+
+Lemma sum_moves_valid_ext : forall ms sh sh', (forall r, sh r = sh' r) ->
+  sum_moves_valid sh ms -> sum_moves_valid sh' ms.
+Proof.
+  intros [|[sm sh''] ms] sh sh' E H; simpl in *; [exact I |]. destruct H as [H Hrest].
+  split; [| exact Hrest]. intros r s' Hs' l Hl src Hsrc.
+  destruct (H r s' Hs' l Hl src Hsrc) as [s [Hs Hin]]. exists s. rewrite <- E. auto.
+Qed.
+
+Lemma sum_final_shapes_ext : forall ms sh sh', (forall r, sh r = sh' r) ->
+  forall r, sum_final_shapes sh ms r = sum_final_shapes sh' ms r.
+Proof. intros [|[sm sh''] ms] sh sh' E r; simpl; [apply E | reflexivity]. Qed.
+
+Lemma lift_valid : forall ms sh, moves_valid sh ms -> sum_moves_valid sh (lift_moves ms).
+Proof.
+  induction ms as [|[wr sh'] ms IH]; intros sh H; simpl in *; [exact I |]. destruct H as [H Hrest].
+  split; [| apply IH; exact Hrest].
+  intros r s' Hs' l Hl src [<- | []]. exact (H r s' Hs' l Hl).
+Qed.
+
+Lemma lift_final : forall ms sh, sum_final_shapes sh (lift_moves ms) = final_shapes sh ms.
+Proof. induction ms as [|[wr sh'] ms IH]; intros sh; simpl; [reflexivity | apply IH]. Qed.
+
+Lemma lift_run : forall M ms (st : state (carrier M)) r l,
+  run_sum_moves M (lift_moves ms) st r l = run_moves ms st r l.
+Proof.
+  intros M. induction ms as [|[wr sh'] ms IH]; intros st r l; simpl; [reflexivity |].
+  rewrite <- IH. apply run_sum_moves_ext. intros r' l'. unfold run_sum_map, run_wire. simpl.
+  apply msum_single.
+Qed.
+
+Lemma lift_received : forall ms r, sum_moves_received (lift_moves ms) r = moves_received ms r.
+Proof.
+  induction ms as [|[wr sh'] ms IH]; intros r; simpl; [reflexivity |]. rewrite IH. f_equal.
+  unfold foreign_sources, wire_received. simpl. rewrite flat_map_single, length_filter_map. reflexivity.
+Qed.
+
+Lemma sholds_ext : forall M m p g (st st' : state (carrier M)), (forall r l, st r l = st' r l) ->
+  sholds M m p g st -> sholds M m p g st'.
+Proof.
+  intros M m [t ps] g st st' E H. unfold sholds in *. simpl in *.
+  eapply holds_ext_state; [| exact H]. intros r l _ _. unfold pending_value, group_sum.
+  apply group_sum_ext_in. intros c' _ _. symmetry. apply E.
+Qed.
+
+Lemma refined_shapes : forall rf m t, mesh_wf m = true -> refine_ok m rf = true -> ty_wf m t = true ->
+  forall r, pl_shapes (even_layout (refine_mesh rf m) (refine_ty rf t)) r = pl_shapes (even_layout m t) r.
+Proof.
+  intros rf m t Hm Hrf Ht r.
+  rewrite !pl_shapes_even by (try apply refine_mesh_wf; try apply refine_ty_wf; assumption).
+  rewrite refine_mesh_size, refine_local_shape by assumption. reflexivity.
+Qed.
+
+(** No plan [scheck] accepts to a target without pending axes makes a rank
+    receive fewer elements than the printed bound: one per target element
+    it cannot form from what it holds. *)
+Theorem scheck_recv_ge_bound : forall S ps T sp rep, scheck S ps T [] sp = OK rep ->
+  forall r, In r (pm_ranks (ly_mesh T)) -> sum_recv_bound S ps T r <= sm_recv rep r.
+Proof.
+  intros S ps T sp rep H r Hr. rewrite (scheck_traffic S ps T [] sp rep H r Hr).
+  destruct sp as [pre rf p post|].
+  2: { simpl in H. destruct (sum_exchange_ok S ps T []) eqn:Hok; [| discriminate].
+       unfold sum_exchange_ok in Hok. rewrite !andb_true_iff in Hok. destruct Hok as [[Hwf HwS] _].
+       rewrite (sum_recv_bound_spec S ps T r Hwf). simpl. rewrite reducing_exchange_to_recv.
+       assert (Hd : designated T [] r = true)
+         by (unfold designated; destruct (index_of r (pm_ranks (ly_mesh T))); reflexivity).
+       rewrite Hd. apply reducing_exchange_recv_ge; [exact HwS |]. apply spread_holder_ok. exact Hwf. }
+  destruct (scheck_collectives_parts _ _ _ _ _ _ _ _ _ H)
+    as [pre_reps [t1 [kept [crep [post_reps
+        [He [Hws [Hwt [Hpre [Hrf [Hc [Hkept [Hpost [Hsame [Hred _]]]]]]]]]]]]]]].
+  pose proof (even_problem_rank S T r He Hr) as Hrm.
+  pose proof (even_problem_layouts_wf S T He) as Hwf.
+  destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht _]]]]].
+  set (m := ly_m S) in *. set (tS := ly_ty S) in *. set (tT := ly_ty T) in *.
+  set (pt2 := snd (reduced m (tT, kept) post)) in *.
+  apply sum_steps_check_type in Hpre. apply sum_steps_check_type in Hpost.
+  assert (Hw1 : pty_wf m (t1, kept) = true) by exact (sum_plan_type_wf m Hm pre _ _ Hws Hpre).
+  destruct (pty_wf_elim m t1 kept Hw1) as [Ht1 _].
+  assert (Hwk : pty_wf m (tT, kept) = true).
+  { destruct Hkept as [-> | [_ <-]]; [| exact Hw1]. unfold pty_wf. simpl. rewrite Ht. reflexivity. }
+  set (m' := refine_mesh rf m).
+  destruct (check_wf _ _ _ _ _ Hc) as [Hm' [Ht1' [_ [_ Hsteps]]]].
+  apply check_steps_ok in Hsteps. destruct Hsteps as [Htyped _].
+  destruct (plan_moves_facts m' Hm' _ p _ Ht1' Htyped) as [Hv [Hf [Hrun Hrecv]]].
+  set (ms1 := sum_plan_moves m (tS, ps) pre).
+  set (ms2 := lift_moves (plan_moves m' (refine_ty rf t1) p)).
+  set (ms3 := sum_plan_moves m (tT, kept) post).
+  assert (Hf1 : forall w, sum_final_shapes (pl_shapes (even_layout m tS)) ms1 w = pl_shapes (even_layout m t1) w)
+    by (intros w; exact (sum_final_plan_shapes m pre _ _ _ Hpre eq_refl w)).
+  assert (Hf2 : forall w, sum_final_shapes (pl_shapes (even_layout m t1)) ms2 w = pl_shapes (even_layout m tT) w).
+  { intros w. rewrite (sum_final_shapes_ext ms2 _ (pl_shapes (even_layout m' (refine_ty rf t1))))
+      by (intros w'; symmetry; apply refined_shapes; assumption).
+    unfold ms2. rewrite lift_final, Hf. apply refined_shapes; assumption. }
+  assert (Hf3 : forall w, sum_final_shapes (pl_shapes (even_layout m tT)) ms3 w = pl_shapes (even_layout m tT) w)
+    by (intros w; exact (sum_final_plan_shapes m post _ _ _ Hpost eq_refl w)).
+  (* What the steps receive. *)
+  assert (Hrm' : r < mesh_size m') by (unfold m'; rewrite refine_mesh_size; assumption).
+  simpl. fold m tS tT. rewrite Hred. simpl.
+  rewrite <- (sum_plan_moves_received m Hm pre _ r Hws Hrm), <- (sum_plan_moves_received m Hm post _ r Hwk Hrm).
+  fold m'. rewrite <- (Hrecv r Hrm'), <- lift_received. fold ms1 ms2 ms3.
+  rewrite <- !sum_moves_received_app.
+  rewrite (sum_recv_bound_spec S ps T r Hwf).
+  apply (sum_lower_bound S ps T (pl_shapes S) ((ms1 ++ ms2) ++ ms3) r).
+  - rewrite HS. apply pl_pending_wf_even; assumption.
+  - rewrite HS. fold m tS.
+    apply sum_moves_valid_app; [apply sum_moves_valid_app |].
+    + exact (sum_plan_moves_valid m Hm pre (tS, ps) Hws).
+    + apply (sum_moves_valid_ext _ (pl_shapes (even_layout m' (refine_ty rf t1))));
+        [intros w; rewrite Hf1; apply refined_shapes; assumption |].
+      apply lift_valid. exact Hv.
+    + apply (sum_moves_valid_ext _ (pl_shapes (even_layout m tT)));
+        [intros w; rewrite sum_final_shapes_app, (sum_final_shapes_ext ms2 _ _ Hf1), Hf2; reflexivity |].
+      exact (sum_plan_moves_valid m Hm post (tT, kept) Hwk).
+  - reflexivity.
+  - rewrite HS at 1. fold m tS. rewrite !sum_final_shapes_app.
+    rewrite (sum_final_shapes_ext ms3 _ (pl_shapes (even_layout m tT))).
+    + rewrite Hf3, HT. reflexivity.
+    + intros w. rewrite (sum_final_shapes_ext ms2 _ _ Hf1). apply Hf2.
+  - intros M g st Hst. rewrite !run_sum_moves_app.
+    rewrite HS in Hst. apply pl_sholds_even in Hst; [| exact Hm | exact Hs].
+    set (st1 := run_sum_moves M ms1 st).
+    assert (H1 : sholds M m (t1, kept) g st1).
+    { apply (sholds_ext _ _ _ _ (exec_sum_plan M m (tS, ps) pre st));
+        [intros r' l'; symmetry; apply run_sum_plan_moves |].
+      exact (sum_plan_sound M m Hm pre _ _ g st Hws Hpre Hst). }
+    set (st2 := run_sum_moves M ms2 st1).
+    assert (H2 : sholds M m (tT, kept) g st2).
+    { destruct Hkept as [-> | [-> ->]]; [| exact H1].
+      apply (proj1 (holds_sholds_empty M m Hm tT g st2)).
+      apply (holds_ext_state M m tT g (exec m' (refine_ty rf t1) p st1));
+        [intros r' l' _ _; unfold st2, ms2; rewrite lift_run; apply Hrun |].
+      apply (proj2 (refine_holds _ rf m tT g _ Hm Hrf Ht)).
+      eapply check_correct; [exact Hc |].
+      apply (proj1 (refine_holds _ rf m t1 g st1 Hm Hrf Ht1)).
+      exact (proj2 (holds_sholds_empty M m Hm t1 g st1) H1). }
+    assert (H3 : sholds M m (tT, []) g (run_sum_moves M ms3 st2)).
+    { apply (sholds_ext _ _ _ _ (exec_sum_plan M m (tT, kept) post st2));
+        [intros r' l'; symmetry; apply run_sum_plan_moves |].
+      apply (sholds_same_axes _ _ _ pt2); [exact Hsame |].
+      exact (sum_plan_sound M m Hm post _ _ g st2 Hwk Hpost H2). }
+    rewrite HT. apply pl_holds_even; [exact Hm | exact Ht |].
+    apply (proj2 (holds_sholds_empty M m Hm tT g _)). exact H3.
 Qed.

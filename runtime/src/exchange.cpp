@@ -8,76 +8,22 @@
 
 #include "internal/backend_common.hpp"
 #include "internal/exchange_peers.hpp"
+#include "internal/mpi_regions.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
 
 using backend::mpi_status;
 using backend::prefixed;
+using backend::check_int_extents;
+using backend::copy_region;
+using backend::subarray;
 
 namespace {
 
 // The exchange owns its communicator and sends at most one message per pair
 // of ranks, so one tag suffices.
 constexpr int kExchangeTag = 0x7ed2;
-
-std::string str(long long v) { return std::to_string(v); }
-
-// Subarray datatypes take int extents.
-Status check_int_extents(const Box& box, const char* what) {
-  for (int d = 0; d < box.ndim; ++d)
-    if (box.hi[d] - box.lo[d] > static_cast<std::size_t>(INT_MAX))
-      return {Errc::too_large, std::string(what) + " local extent of dim " + str(d) +
-                                   " exceeds MPI's int count"};
-  return {};
-}
-
-// A committed datatype for `region` inside the dense local array of `array`.
-Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out) {
-  int sizes[kMaxRank], subsizes[kMaxRank], starts[kMaxRank];
-  for (int d = 0; d < array.ndim; ++d) {
-    sizes[d] = static_cast<int>(array.hi[d] - array.lo[d]);
-    subsizes[d] = static_cast<int>(region.hi[d] - region.lo[d]);
-    starts[d] = static_cast<int>(region.lo[d] - array.lo[d]);
-  }
-  if (Status st = mpi_status(MPI_Type_create_subarray(array.ndim, sizes, subsizes, starts,
-                                                      MPI_ORDER_C, element, out),
-                             "Exchange::create");
-      !st.ok())
-    return st;
-  return mpi_status(MPI_Type_commit(out), "Exchange::create");
-}
-
-// Copies `region` of the local array of box `from` into the local array of
-// box `to` with one memcpy per contiguous run: the region's last dim, joined
-// with the dims after it that the region spans whole in both arrays.
-void copy_region(const unsigned char* src, const Box& from, unsigned char* dst, const Box& to,
-                 const Box& region, std::size_t elem_bytes) {
-  const int ndim = region.ndim;
-  if (box_elements(region) == 0) return;
-  auto whole = [&](int d) {
-    return region.lo[d] == from.lo[d] && region.hi[d] == from.hi[d] && region.lo[d] == to.lo[d] &&
-           region.hi[d] == to.hi[d];
-  };
-  int run_dim = ndim - 1;  // the outermost dim of a run
-  std::size_t run = elem_bytes;
-  while (run_dim > 0 && whole(run_dim)) run *= region.hi[run_dim] - region.lo[run_dim], --run_dim;
-  run *= region.hi[run_dim] - region.lo[run_dim];
-  std::size_t index[kMaxRank];
-  for (int d = 0; d < ndim; ++d) index[d] = region.lo[d];
-  auto offset = [&](const Box& box) {
-    std::size_t off = 0;
-    for (int d = 0; d < ndim; ++d) off = off * (box.hi[d] - box.lo[d]) + (index[d] - box.lo[d]);
-    return off * elem_bytes;
-  };
-  for (;;) {
-    std::memcpy(dst + offset(to), src + offset(from), run);
-    int d = run_dim - 1;
-    while (d >= 0 && index[d] + 1 == region.hi[d]) index[d] = region.lo[d], --d;
-    if (d < 0) return;
-    ++index[d];
-  }
-}
 
 }  // namespace
 
@@ -154,12 +100,12 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
   for (const backend::Transfer& t : peers.receives) {
     ex.receives_.push_back({t.rank, box_elements(t.region)});
     ex.types_.push_back(MPI_DATATYPE_NULL);
-    if (built.ok()) built = subarray(ex.target_box_, t.region, element, &ex.types_.back());
+    if (built.ok()) built = subarray(ex.target_box_, t.region, element, &ex.types_.back(), "Exchange::create");
   }
   for (const backend::Transfer& t : peers.sends) {
     ex.sends_.push_back({t.rank, box_elements(t.region)});
     ex.types_.push_back(MPI_DATATYPE_NULL);
-    if (built.ok()) built = subarray(ex.source_box_, t.region, element, &ex.types_.back());
+    if (built.ok()) built = subarray(ex.source_box_, t.region, element, &ex.types_.back(), "Exchange::create");
   }
   MPI_Type_free(&element);
   // A datatype MPI refused on one rank must not leave the others with an

@@ -137,7 +137,9 @@ run gen "${W[@]}" --backend mpi --name worked --dtype f32 "${C[@]}"
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null "${C[@]}"
 run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128 --strategy collectives
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null "${C[@]}"
-run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven -o /dev/null
+# The exchange over NCCL: rank 0 receives 4 elements and sends 3 to each of the
+# two others, so the largest staging is 10 elements (40 bytes).
+run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven
 run gen --from-mesh '{x:3} @ 1' --to-mesh '{y:2} @ [0, 3]' --from '[{x}7]' --to '[{y}7]' --dtype i16 --name moved
 # 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
 run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]' --strategy collectives
@@ -253,6 +255,33 @@ printf '$ redist check ... --plan FILE  # FILE: dyn_slice(0, LONG)\n'
 "$redist" check "${W[@]}" --plan "${TMPDIR:-/tmp}/redist-cases-long.plan" 2>&1
 printf '[exit %d]\n\n' "$?"
 rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
+
+# pending sums: planned and checked by the extracted plan_sums and scheck
+PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32)
+run plan "${PS[@]}"
+run plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[4{x}8, 4{y}8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}'
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]'
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --strategy collectives
+run plan --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
+pipe_plan_check --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
+pipe_plan_check --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}'
+run_stdin 'all_reduce(y)\nall_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_gather(0)\nall_reduce(y)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(x)\nall_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(q)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(y)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8]' --to '[8, 8]' --plan -
+run_stdin 'all_permute([4{x}8, 8] sum{y})\n' check "${PS[@]}" --plan -
+run_stdin 'exchange\n' check "${PS[@]}" --plan -
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{z}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[{x}8, 8] sum{x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] summ{x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
+run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
+run run "${PS[@]}"
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0

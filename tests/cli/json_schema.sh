@@ -34,6 +34,14 @@ check_json "check, accepted" "$worked_plan" check "${W[@]}" --plan - --json
 check_json "check, accepted with refine" 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
 check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan - --json
 check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
+check_json "plan, pending sums reduced and gathered" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --json
+check_json "plan, pending sums kept pending" '' plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --json
+check_json "plan, pending sums by the reducing exchange" '' plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --json
+check_json "check, pending sums accepted" 'all_reduce(y)\nall_gather(0)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --plan - --json
+check_json "check, pending sums rejected" 'all_reduce(x)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --plan - --json
+check_json "plan, pending axis also sharding" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{x}' --to '[8, 8]' --json
+check_json "show, pending sums" '' show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}' --json
+check_json "show, a problem with pending sums" '' show --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}7, 5] sum{y}' --to '[{z}7, 5]' --json
 check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
 check_json "show, uneven with empty boxes" '' show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]' --json
 check_json "show, placed mesh" '' show --mesh '{x:3} @ 5' --type '[{x}7]' --json

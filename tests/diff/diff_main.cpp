@@ -1,8 +1,9 @@
 // The step-by-step differential test's driver: on an MPI world of N ranks,
 // runs every case of DIR/casesN.txt (tests/diff/gen_diff.ml: a program of
-// the extracted lowering, each rank's source bytes and the destination
-// bytes the extracted semantics gives) through the runtime's plan
-// interpreter, and compares every byte of every rank's destination.  Also
+// the extracted lowering, or a direct exchange's two placed layouts, with
+// each rank's source bytes and the destination bytes the extracted
+// semantics gives) through the runtime's plan interpreter or its Exchange,
+// and compares every byte of every rank's destination.  Also
 // checked: the source is unchanged and nothing is written outside the
 // destination and the workspace (guard bytes).  Rank 0 prints one line per
 // case.
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
 
 namespace {
@@ -24,7 +26,11 @@ constexpr unsigned char kGuardByte = 0xA5;
 struct Case {
   int id = 0;
   std::string description;
+  bool exchange = false;        // else the collectives' program
   redist::PlanProgram program;
+  redist::PlacedMesh source, target;
+  redist::BlockLayout source_layout, target_layout;
+  std::size_t elem_bytes = 0;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -43,14 +49,8 @@ redist::Layout read_layout(std::istream& in, std::size_t elem) {
   return l;
 }
 
-// False at the end of the file.
-bool read_case(std::istream& in, int me, int world, Case* c) {
-  std::string word;
-  if (!(in >> word)) return false;
-  if (word != "case") throw std::runtime_error("cases file: expected 'case', read '" + word + "'");
-  in >> c->id;
-  std::getline(in, c->description);
-  redist::PlanProgram& p = c->program;
+void read_program(std::istream& in, redist::PlanProgram* program) {
+  redist::PlanProgram& p = *program;
   int naxes = 0;
   in >> naxes;
   p.mesh_sizes.assign(naxes, 0);
@@ -78,6 +78,42 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
     s.recv_from.assign(nrecv, 0);
     for (int& r : s.recv_from) in >> r;
   }
+}
+
+// Lowering.placed_layout: axis sizes, world ranks, global extents, each
+// dimension's axes.
+void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
+  int nranks = 0;
+  in >> mesh->naxes;
+  for (int a = 0; a < mesh->naxes && a < redist::kMaxRank; ++a) in >> mesh->axis_size[a];
+  in >> nranks;
+  mesh->ranks.assign(nranks, 0);
+  for (int& r : mesh->ranks) in >> r;
+  in >> layout->ndim;
+  for (int d = 0; d < layout->ndim && d < redist::kMaxRank; ++d) in >> layout->extent[d];
+  for (int d = 0; d < layout->ndim && d < redist::kMaxRank; ++d) {
+    in >> layout->sharding[d].count;
+    for (int k = 0; k < layout->sharding[d].count && k < redist::kMaxRank; ++k) in >> layout->sharding[d].axis[k];
+  }
+}
+
+// False at the end of the file.
+bool read_case(std::istream& in, int me, int world, Case* c) {
+  std::string word;
+  if (!(in >> word)) return false;
+  if (word != "case" && word != "xcase") throw std::runtime_error("cases file: expected a case, read '" + word + "'");
+  c->exchange = word == "xcase";
+  in >> c->id;
+  std::getline(in, c->description);
+  if (c->exchange) {
+    int ranks = 0;
+    in >> ranks >> c->elem_bytes;
+    if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
+    read_placed(in, &c->source, &c->source_layout);
+    read_placed(in, &c->target, &c->target_layout);
+  } else {
+    read_program(in, &c->program);
+  }
   for (int r = 0; r < world; ++r) {
     std::string src, expected;
     in >> src >> expected;
@@ -96,21 +132,36 @@ bool guards_intact(const std::vector<unsigned char>& buf) {
   return true;
 }
 
+// Runs the case into dst (kGuard bytes of guard on each side) and ws.
+redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
+                   std::vector<unsigned char>* ws) {
+  unsigned char* out = dst->data() + kGuard;
+  if (c.exchange) {
+    redist::Exchange ex;
+    if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, c.source, c.source_layout, c.target,
+                                                     c.target_layout, c.elem_bytes, &ex);
+        !st.ok())
+      return st;
+    if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
+      return redist::Status(redist::Errc::invalid_argument, "the runtime's boxes differ from the reference's");
+    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
+                  c.expected.size());
+  }
+  redist::PlanInterpreter exec;
+  if (redist::Status st = redist::PlanInterpreter::bind(&c.program, MPI_COMM_WORLD, &exec); !st.ok()) return st;
+  return exec.run(src.data(), src.size(), out, c.expected.size(), ws->data() + kGuard, c.program.workspace_bytes());
+}
+
 // This rank's verdict on one case: empty when every check passed.
 std::string run_case(const Case& c) {
-  redist::PlanInterpreter exec;
-  if (redist::Status st = redist::PlanInterpreter::bind(&c.program, MPI_COMM_WORLD, &exec); !st.ok())
-    return "bind: " + st.message();
   const std::vector<unsigned char> src = c.src;
   std::vector<unsigned char> dst(c.expected.size() + 2 * kGuard, kGuardByte);
-  std::vector<unsigned char> ws(c.program.workspace_bytes() + 2 * kGuard, kGuardByte);
-  if (redist::Status st = exec.run(src.data(), src.size(), dst.data() + kGuard, c.expected.size(), ws.data() + kGuard,
-                                   c.program.workspace_bytes());
-      !st.ok())
-    return "run: " + st.message();
+  std::vector<unsigned char> ws((c.exchange ? 0 : c.program.workspace_bytes()) + 2 * kGuard, kGuardByte);
+  if (redist::Status st = run(c, src, &dst, &ws); !st.ok()) return "run: " + st.message();
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < c.expected.size(); ++i) wrong += dst[kGuard + i] != c.expected[i];
-  if (wrong != 0) return std::to_string(wrong) + " of " + std::to_string(c.expected.size()) + " destination bytes differ from the reference";
+  if (wrong != 0)
+    return std::to_string(wrong) + " of " + std::to_string(c.expected.size()) + " destination bytes differ from the reference";
   if (src != c.src) return "the source changed";
   if (!guards_intact(dst) || !guards_intact(ws)) return "bytes outside the destination or the workspace changed";
   return "";

@@ -1,18 +1,21 @@
 (* Cases of the step-by-step differential test (tests/diff/run.sh).
 
-     gen_diff.exe SEED STEPS PLANS OUTDIR
+     gen_diff.exe SEED STEPS PLANS EXCHANGES OUTDIR
 
    Draws STEPS random single collectives (each of dyn_slice, all_gather,
-   all_to_all and all_permute in turn, from a random well-formed type) and
-   PLANS random problems planned by the verified planner, element sizes 1,
-   2, 4, 8 and 16 in turn, and lowers each with the extracted [lower]
-   ([Lowering.program_of_calls]: the data the C ABI's plan interpreter
-   runs).  The reference is the extracted semantics: [interp_rank] over
-   labelled source buffers says where every byte of every rank's
-   destination comes from, so each case carries random source bytes and the
-   expected destination bytes of every rank.  Writes OUTDIR/casesN.txt, the
-   cases on N devices in the format tests/diff/diff_main.cpp reads, and
-   OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
+   all_to_all and all_permute in turn, from a random well-formed type),
+   PLANS random problems planned by the verified planner and EXCHANGES
+   random direct exchanges (uneven, cross-mesh and even in turn), element
+   sizes 1, 2, 4, 8 and 16 in turn.  Collectives are lowered with the
+   extracted [lower] ([Lowering.program_of_calls]: the data the C ABI's
+   plan interpreter runs), exchanges with [lower_exchange].  The reference
+   is the extracted semantics: [interp_rank], or the exchange's
+   [message_wire], over labelled source buffers says where every byte of
+   every rank's destination comes from, so each case carries random source
+   bytes and the expected destination bytes of every rank.  Writes
+   OUTDIR/casesN.txt, the cases on N ranks in the format
+   tests/diff/diff_main.cpp reads, and OUTDIR/sizes.txt, one line "RANKS
+   COUNT" per world size. *)
 
 open Redist_cli
 module C = Redist_core
@@ -54,6 +57,26 @@ let hex bytes = "x" ^ String.concat "" (List.map (Printf.sprintf "%02x") (Array.
 let indices shape =
   List.fold_right (fun n acc -> List.concat_map (fun i -> List.map (fun rest -> i :: rest) acc) (List.init n Fun.id)) shape [ [] ]
 
+let linear shape l = List.fold_left2 (fun acc n i -> (acc * n) + i) 0 shape l
+
+(* Per rank: its random source bytes and the destination bytes that
+   [source_of] (rank, local index -> source rank and row-major position)
+   gives. *)
+let write_bytes oc st ~id ~ranks ~elem ~src_elems ~tgt_shape source_of =
+  let src = Array.init ranks (fun r -> Array.init (src_elems r * elem) (fun _ -> Random.State.int st 256)) in
+  for r = 0 to ranks - 1 do
+    let expected =
+      List.concat_map
+        (fun l ->
+          let r', k = source_of r l in
+          if r' < 0 || r' >= ranks || k < 0 || k >= src_elems r' then
+            failwith (Printf.sprintf "case %d: the reference reads outside the sources" id);
+          List.init elem (fun b -> src.(r').((k * elem) + b)))
+        (indices (tgt_shape r))
+    in
+    Printf.fprintf oc "%s\n%s\n" (hex src.(r)) (hex (Array.of_list expected))
+  done
+
 (* One case: the program, then per rank its random source bytes and the
    destination bytes the extracted semantics gives. *)
 let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
@@ -73,30 +96,41 @@ let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
         s.dim_a s.dim_b s.input s.output (Array.length s.recv_from) (arr s.recv_from))
     prog.steps;
   let src_elems = List.fold_left ( * ) 1 src_shape in
-  let src = Array.init devices (fun _ -> Array.init (src_elems * elem) (fun _ -> Random.State.int st 256)) in
-  let linear shape l = List.fold_left2 (fun acc n i -> (acc * n) + i) 0 shape l in
   (* Element l of rank r's source is labelled (r, its row-major position). *)
   let labels : (int * int) C.state = fun r l -> (r, linear src_shape l) in
   let unset : (int * int) C.state = fun _ _ -> (-1, -1) in
   let bs = C.interp_rank calls (fun b -> match b with C.BSrc -> labels | _ -> unset) in
-  let tgt_index = indices tgt_shape in
-  for r = 0 to devices - 1 do
-    let expected =
-      List.concat_map
-        (fun l ->
-          let r', k = bs C.BDst r l in
-          if r' < 0 || r' >= devices || k < 0 || k >= src_elems then
-            failwith (Printf.sprintf "case %d: the reference reads outside the sources" id);
-          List.init elem (fun b -> src.(r').((k * elem) + b)))
-        tgt_index
-    in
-    Printf.fprintf oc "%s\n%s\n" (hex src.(r)) (hex (Array.of_list expected))
-  done
+  write_bytes oc st ~id ~ranks:devices ~elem ~src_elems:(fun _ -> src_elems) ~tgt_shape:(fun _ -> tgt_shape)
+    (bs C.BDst)
+
+(* A direct exchange: both placed layouts as Lowering.exchange gives them
+   to the runtime's Exchange, then per world rank the bytes, from
+   [message_wire] over the extracted [lower_exchange]. *)
+let write_exchange oc st ~id ~desc (p : Problem.t) =
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  let x = Lowering.exchange p in
+  let ints l = String.concat " " (List.map string_of_int l) in
+  let arr a = ints (Array.to_list a) in
+  let placed (pl : Lowering.placed_layout) =
+    Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
+      (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
+      (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
+  in
+  let world = Problem.world p in
+  Printf.fprintf oc "xcase %d %s\n%d %d\n" id desc world x.x_elem_bytes;
+  placed x.source;
+  placed x.target;
+  let shape (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> [] in
+  let elems l r = match C.pl_box l r with Some b -> C.box_size b | None -> 0 in
+  let wire = C.message_wire (C.lower_exchange s t) in
+  write_bytes oc st ~id ~ranks:world ~elem:x.x_elem_bytes ~src_elems:(elems s)
+    ~tgt_shape:(fun r -> if C.pl_box t r = None then [ 0 ] else shape t r)
+    (fun r l -> let r', l' = wire r l in (r', linear (shape s r') l'))
 
 let () =
-  if Array.length Sys.argv <> 5 then (prerr_endline "usage: gen_diff SEED STEPS PLANS OUTDIR"; exit 2);
+  if Array.length Sys.argv <> 6 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES OUTDIR"; exit 2);
   let seed = int_of_string Sys.argv.(1) and steps = int_of_string Sys.argv.(2) in
-  let plans = int_of_string Sys.argv.(3) and dir = Sys.argv.(4) in
+  let plans = int_of_string Sys.argv.(3) and exchanges = int_of_string Sys.argv.(4) and dir = Sys.argv.(5) in
   let st = Random.State.make [| seed |] in
   let files = Hashtbl.create 16 and counts = Hashtbl.create 16 in
   let out devices =
@@ -141,8 +175,15 @@ let () =
       ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) (Lazy.force r.calls);
     incr id
   done;
+  for i = 0 to exchanges - 1 do
+    let d = Placed_problem.draw st i in
+    let d = { d with dtype = dtype_of_size elem_sizes.(i mod Array.length elem_sizes) } in
+    let p = Placed_problem.problem d Redist_core.StratExchange in
+    write_exchange (out (Problem.world p)) st ~id:!id ~desc:("exchange " ^ Placed_problem.describe d) p;
+    incr id
+  done;
   Hashtbl.iter (fun _ oc -> close_out oc) files;
   let oc = open_out (Filename.concat dir "sizes.txt") in
   List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) (List.sort compare (List.of_seq (Hashtbl.to_seq counts)));
   close_out oc;
-  Printf.printf "diff-steps: seed %d, %d single steps and %d plans\n" seed steps plans
+  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges\n" seed steps plans exchanges

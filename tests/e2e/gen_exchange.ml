@@ -45,7 +45,7 @@ let () =
       let model = x ^ "_model" in
       (match Planning.choose p with
        | Xreport.Exchange r, guarantees ->
-           write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x r ~guarantees);
+           write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x ~backend:Emit.Mpi r ~guarantees);
            write (Filename.concat dir (model ^ ".hpp")) (Run.model_header ~name:model r)
        | Xreport.Collectives _, _ -> failwith "--strategy exchange gave collectives");
       let world = Problem.world p in

@@ -52,6 +52,9 @@ void add_collective_cases(std::vector<Case>& cases);
 void add_misuse_cases(std::vector<Case>& cases);
 void add_exchange_cases(std::vector<Case>& cases);
 
+// How many times the global operator new has been called (alloc_count.cpp).
+long operator_new_calls();
+
 using redist_test::kPoison;
 using redist_test::label;
 using redist_test::layout_of;

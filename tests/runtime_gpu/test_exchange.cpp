@@ -260,11 +260,20 @@ Problem flat_problem(std::size_t extent) {
   return p;
 }
 
-void exchange_misuse(Tally& t) {
+// Misuse of an exchange made from an NCCL communicator (agreement through
+// ncclAllReduce) or over MPI (agreement through MPI).
+void exchange_misuse(bool from_nccl, Tally& t) {
   Stream stream(t);
   NcclComm nccl(t);
   if (stream.get() == nullptr || nccl.comm == nullptr) return;
   const int me = world_rank(), n = world_size();
+  const std::string how = from_nccl ? " (ncclComm_t)" : " (MPI)";
+  auto create = [&](const Problem& q, Exchange* out) {
+    return from_nccl ? Exchange::create(nccl.comm, q.source, q.source_layout, q.target, q.target_layout,
+                                        q.elem_bytes, stream.get(), out)
+                     : Exchange::create(MPI_COMM_WORLD, q.source, q.source_layout, q.target,
+                                        q.target_layout, q.elem_bytes, out);
+  };
   const Problem p = flat_problem(4 * static_cast<std::size_t>(n));  // no empty box
   Exchange ex;
   t.expect_code(Exchange::create(nullptr, p.source, p.source_layout, p.target, p.target_layout, 4,
@@ -273,23 +282,17 @@ void exchange_misuse(Tally& t) {
   t.expect_code(ex.run(nullptr, 0, nullptr, 0, nullptr, 0, stream.get()), Errc::invalid_argument,
                 "run on an empty exchange");
   // One rank's different shape fails create on every rank.
-  const Problem other = flat_problem(me == n - 1 ? 5 : 4 * static_cast<std::size_t>(n));
-  const Status differ = Exchange::create(nccl.comm, other.source, other.source_layout, other.target,
-                                         other.target_layout, 4, stream.get(), &ex);
-  if (n > 1) t.expect(!differ.ok(), "ranks passing different problems: create succeeded");
+  const Status differ = create(flat_problem(me == n - 1 ? 5 : 4 * static_cast<std::size_t>(n)), &ex);
+  if (n > 1) t.expect(!differ.ok(), "ranks passing different problems: create succeeded" + how);
   // An invalid layout on every rank is named.
   Problem bad = p;
   bad.source_layout.sharding[0] = {1, {3}};
-  const Status invalid = Exchange::create(nccl.comm, bad.source, bad.source_layout, bad.target,
-                                          bad.target_layout, 4, stream.get(), &ex);
-  t.expect_code(invalid, Errc::invalid_argument, "an axis outside the mesh");
+  const Status invalid = create(bad, &ex);
+  t.expect_code(invalid, Errc::invalid_argument, "an axis outside the mesh" + how);
   t.expect(invalid.message().find("source layout") != std::string::npos,
            "message does not name the source layout: " + invalid.message());
 
-  if (Status st = Exchange::create(nccl.comm, p.source, p.source_layout, p.target, p.target_layout, 4,
-                                   stream.get(), &ex);
-      !st.ok())
-    return t.fail(st.message());
+  if (Status st = create(p, &ex); !st.ok()) return t.fail(st.message() + how);
   const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
   DeviceBuffer src(sb, t), dst(db, t), ws(wb + 1, t);
   if (!src || !dst || !ws) return;
@@ -298,20 +301,64 @@ void exchange_misuse(Tally& t) {
   const Status shrt = ex.run(src.get(), sb, dst.get(), db, ws.get(), short_here ? wb - 1 : wb, stream.get());
   if (n > 1) {
     t.expect_code(shrt, short_here ? Errc::buffer_too_small : Errc::remote_error,
-                  "one rank's short workspace");
+                  "one rank's short workspace" + how);
     if (short_here)
       t.expect(shrt.message() == "Exchange::run: workspace has " + std::to_string(wb - 1) +
                                      " bytes, needs " + std::to_string(wb),
                "message: " + shrt.message());
     t.expect_code(ex.run(src.get(), sb, dst.get(), db, src.get(), wb, stream.get()), Errc::overlap,
-                  "workspace overlapping the source");
+                  "workspace overlapping the source" + how);
   }
   // Still usable afterwards, agreement on and off.
-  t.expect_code(ex.run(src.get(), sb, dst.get(), db, ws.get(), wb, stream.get()), Errc::ok, "run after errors");
+  t.expect_code(ex.run(src.get(), sb, dst.get(), db, ws.get(), wb, stream.get()), Errc::ok,
+                "run after errors" + how);
   ex.set_agreement(false);
   t.expect_code(ex.run(src.get(), sb, dst.get(), db, ws.get(), wb, stream.get()), Errc::ok,
-                "run without agreement");
+                "run without agreement" + how);
   t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
+}
+
+// run() allocates nothing: counted over a second run of a cross-mesh problem
+// (the first lets the emulation size its request list), agreement on and
+// off, for both creation paths.
+void exchange_run_allocates_nothing(Tally& t) {
+  Stream stream(t);
+  NcclComm nccl(t);
+  if (stream.get() == nullptr || nccl.comm == nullptr) return;
+  {
+    const long before = operator_new_calls();
+    std::vector<int> probe(16);
+    t.expect(operator_new_calls() > before, "the operator new counter sees nothing");
+  }
+  std::mt19937 rng(99);
+  const Problem p = exchange_test::random_problem(rng, world_size());
+  for (bool from_nccl : {true, false}) {
+    Exchange ex;
+    const Status created =
+        from_nccl ? Exchange::create(nccl.comm, p.source, p.source_layout, p.target, p.target_layout,
+                                     p.elem_bytes, stream.get(), &ex)
+                  : Exchange::create(MPI_COMM_WORLD, p.source, p.source_layout, p.target,
+                                     p.target_layout, p.elem_bytes, &ex);
+    if (!created.ok()) return t.fail(created.message());
+    const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
+    DeviceBuffer src(sb, t), dst(db, t), ws(wb, t);
+    if (!src || !dst || !ws) return;
+    for (bool agreement : {true, false}) {
+      ex.set_agreement(agreement);
+      long allocations = 0;
+      for (int round = 0; round < 2; ++round) {
+        const long before = operator_new_calls();
+        const Status ran = ex.run(sb ? src.get() : nullptr, sb, db ? dst.get() : nullptr, db,
+                                  wb ? ws.get() : nullptr, wb, stream.get());
+        allocations = operator_new_calls() - before;
+        if (!ran.ok()) return t.fail(ran.message());
+      }
+      t.expect(allocations == 0, describe(p) + ": run() made " + std::to_string(allocations) +
+                                     " operator new calls" + (from_nccl ? " (ncclComm_t" : " (MPI") +
+                                     (agreement ? ", agreement on)" : ", agreement off)"));
+    }
+    t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
+  }
 }
 
 }  // namespace
@@ -321,7 +368,11 @@ void add_exchange_cases(std::vector<Case>& cases) {
                    box_copy_plans});
   cases.push_back({"exchange: 100 random problems per world size, every element of every rank", Needs::gpu,
                    random_exchanges});
-  cases.push_back({"exchange: misuse reported on every rank", Needs::gpu, exchange_misuse});
+  cases.push_back({"exchange from an ncclComm_t: misuse reported on every rank", Needs::gpu,
+                   [](Tally& t) { exchange_misuse(true, t); }});
+  cases.push_back({"exchange over MPI: misuse reported on every rank", Needs::gpu,
+                   [](Tally& t) { exchange_misuse(false, t); }});
+  cases.push_back({"exchange: run() allocates nothing", Needs::gpu, exchange_run_allocates_nothing});
 }
 
 }  // namespace gputest

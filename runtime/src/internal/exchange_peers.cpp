@@ -72,16 +72,13 @@ int nth_holder(const Side& source, std::size_t block, int k) {
   return -1;
 }
 
-// What world rank `me` receives: its target box cut along the source blocks;
-// a piece its own source box has is kept, every other piece comes from the
-// holder the spread rule names.
-void find_receives(int me, const Side& source, const Side& target, std::vector<Transfer>* receives,
-                   Box* kept) {
+// World rank `me`'s pieces (see Piece).
+std::vector<Piece> pieces_of(int me, const Side& source, const Side& target) {
+  std::vector<Piece> pieces;
   const Box box = target.box_of_rank(me);
   const int ndim = box.ndim;
-  *kept = Box{ndim, {}, {}};
   const int my_position = target.position_of(me);
-  if (box_elements(box) == 0) return;
+  if (box_elements(box) == 0) return pieces;
   const std::size_t mine = target.block_of(my_position);
   std::size_t first[kMaxRank], last[kMaxRank], index[kMaxRank];
   for (int d = 0; d < ndim; ++d) {
@@ -93,19 +90,31 @@ void find_receives(int me, const Side& source, const Side& target, std::vector<T
     const Box region = intersect(box, source.block_box_at(index));
     const std::size_t block = source.block_number(index);
     if (source.rank_has_block(me, block)) {
-      *kept = region;
+      pieces.push_back({region, source.position_of(me)});
     } else {
       // k: my index among the needers of the region, in target-mesh order.
       int k = 0;
       for (int t = 0; t < my_position; ++t)
         if (target.block_of(t) == mine && !source.rank_has_block(target.mesh().ranks[t], block)) ++k;
-      const int holder = nth_holder(source, block, k % holder_count(source, block));
-      receives->push_back({source.mesh().ranks[holder], region});
+      pieces.push_back({region, nth_holder(source, block, k % holder_count(source, block))});
     }
     int d = ndim - 1;
     while (d >= 0 && index[d] == last[d]) index[d] = first[d], --d;
     if (d < 0) break;
     ++index[d];
+  }
+  return pieces;
+}
+
+// What world rank `me` receives: every piece of its target box from the
+// holder the spread rule names, except the one its own source box has,
+// which it keeps.
+void find_receives(int me, const Side& source, const Side& target, std::vector<Transfer>* receives,
+                   Box* kept) {
+  *kept = Box{target.box_of_rank(me).ndim, {}, {}};
+  for (const Piece& piece : pieces_of(me, source, target)) {
+    if (piece.holder == source.position_of(me)) *kept = piece.region;
+    else receives->push_back({source.mesh().ranks[static_cast<std::size_t>(piece.holder)], piece.region});
   }
 }
 
@@ -207,6 +216,13 @@ ExchangePeers exchange_peers(int me, int world_size, const PlacedMesh& source,
   find_receives(me, src, tgt, &peers.receives, &peers.kept);
   find_sends(me, src, tgt, &peers.sends);
   return peers;
+}
+
+std::vector<Piece> exchange_pieces(int me, int world_size, const PlacedMesh& source,
+                                   const BlockLayout& source_layout, const PlacedMesh& target,
+                                   const BlockLayout& target_layout) {
+  const Side src(source, source_layout, world_size), tgt(target, target_layout, world_size);
+  return pieces_of(me, src, tgt);
 }
 
 }  // namespace redist::backend

@@ -44,4 +44,21 @@ ExchangePeers exchange_peers(int me, int world_size, const PlacedMesh& source,
                              const BlockLayout& source_layout, const PlacedMesh& target,
                              const BlockLayout& target_layout);
 
+// A piece of a target rank's box (its box cut along the source blocks) and
+// the source mesh position the spread rule reads it from: the rank's own
+// where its source box has the piece; otherwise, the rank being number k
+// among the piece's needers (target devices of its target block whose
+// source box lacks the piece, in target-mesh order), holder number
+// k mod |holders| of its block, in source-mesh order.
+struct Piece {
+  Box region;
+  int holder;
+};
+
+// World rank `me`'s pieces, in source-block order (empty outside the
+// target mesh).  exchange_peers' receives are the pieces of other holders.
+std::vector<Piece> exchange_pieces(int me, int world_size, const PlacedMesh& source,
+                                   const BlockLayout& source_layout, const PlacedMesh& target,
+                                   const BlockLayout& target_layout);
+
 }  // namespace redist::backend

@@ -53,27 +53,8 @@ Status Exchange::agree(Status local, const char* what, const std::uint64_t* dige
   const std::size_t count = digest != nullptr ? 1 : 0;
   if (owned_.comm() != MPI_COMM_NULL)
     return backend::agree(owned_.comm(), std::move(local), what, agreed, count);
-  std::uint64_t words[backend::kMaxAgreedWords];
-  const std::size_t n = backend::agree_words(local, agreed, count, words);
-  const std::size_t n_bytes = n * sizeof words[0];
-  if (Status st = cuda_status(cudaMemcpyAsync(agree_device_, words, n_bytes, cudaMemcpyHostToDevice,
-                                              stream),
-                              "cudaMemcpyAsync");
-      !st.ok())
-    return prefixed(what, st);
-  if (Status st = nccl_status(ncclAllReduce(agree_device_, agree_device_, n, ncclUint64, ncclMin,
-                                            comm_, stream),
-                              comm_, "ncclAllReduce");
-      !st.ok())
-    return prefixed(what, st);
-  if (Status st = cuda_status(cudaMemcpyAsync(words, agree_device_, n_bytes, cudaMemcpyDeviceToHost,
-                                              stream),
-                              "cudaMemcpyAsync");
-      !st.ok())
-    return prefixed(what, st);
-  if (Status st = cuda_status(cudaStreamSynchronize(stream), "cudaStreamSynchronize"); !st.ok())
-    return prefixed(what, st);
-  return backend::agreed_verdict(std::move(local), what, words, agreed, count);
+  const detail::NcclAgreement over{comm_, agree_device_, stream};
+  return backend::agree({&detail::nccl_reduce_min, &over}, std::move(local), what, agreed, count);
 }
 
 namespace {

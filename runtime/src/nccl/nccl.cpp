@@ -36,6 +36,28 @@ Status recv_bytes(void* buf, std::size_t n, int peer, ncclComm_t comm, cudaStrea
   return nccl_status(ncclRecv(buf, n, ncclUint8, peer, comm, stream), comm, "ncclRecv");
 }
 
+Status nccl_reduce_min(const void* agreement, std::uint64_t* words, std::size_t n) {
+  using cuda::detail::cuda_status;
+  const auto& a = *static_cast<const NcclAgreement*>(agreement);
+  const std::size_t n_bytes = n * sizeof words[0];
+  if (Status st = cuda_status(cudaMemcpyAsync(a.device_words, words, n_bytes, cudaMemcpyHostToDevice,
+                                              a.stream),
+                              "cudaMemcpyAsync");
+      !st.ok())
+    return st;
+  if (Status st = nccl_status(ncclAllReduce(a.device_words, a.device_words, n, ncclUint64, ncclMin,
+                                            a.comm, a.stream),
+                              a.comm, "ncclAllReduce");
+      !st.ok())
+    return st;
+  if (Status st = cuda_status(cudaMemcpyAsync(words, a.device_words, n_bytes, cudaMemcpyDeviceToHost,
+                                              a.stream),
+                              "cudaMemcpyAsync");
+      !st.ok())
+    return st;
+  return cuda_status(cudaStreamSynchronize(a.stream), "cudaStreamSynchronize");
+}
+
 }  // namespace detail
 
 namespace {

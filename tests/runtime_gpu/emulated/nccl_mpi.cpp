@@ -35,8 +35,13 @@ std::vector<PendingOp> pending;
 
 bool fits(size_t count, ncclDataType_t type) { return type == ncclUint8 && count <= INT_MAX; }
 
+// Requests of the group being run, kept between groups so that a group no
+// larger than an earlier one allocates nothing (the backend's run() is
+// checked for allocations through this emulation).
+std::vector<MPI_Request> requests;
+
 ncclResult_t run_ops(const std::vector<PendingOp>& ops) {
-  std::vector<MPI_Request> reqs;
+  requests.clear();
   // Receives first, so that every send finds its receive posted.
   for (int pass = 0; pass < 2; ++pass)
     for (const PendingOp& op : ops) {
@@ -45,10 +50,10 @@ ncclResult_t run_ops(const std::vector<PendingOp>& ops) {
       const int rc = op.send ? MPI_Isend(op.buf, static_cast<int>(op.count), MPI_BYTE, op.peer, 0, op.comm, &r)
                              : MPI_Irecv(op.buf, static_cast<int>(op.count), MPI_BYTE, op.peer, 0, op.comm, &r);
       if (rc != MPI_SUCCESS) return ncclSystemError;
-      reqs.push_back(r);
+      requests.push_back(r);
     }
-  if (reqs.empty()) return ncclSuccess;
-  return MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS
+  if (requests.empty()) return ncclSuccess;
+  return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS
              ? ncclSuccess
              : ncclSystemError;
 }
@@ -162,9 +167,9 @@ ncclResult_t ncclGroupStart() {
 ncclResult_t ncclGroupEnd() {
   if (group_depth == 0) return ncclInvalidUsage;
   if (--group_depth > 0) return ncclSuccess;
-  std::vector<PendingOp> ops;
-  ops.swap(pending);
-  return run_ops(ops);
+  const ncclResult_t rc = run_ops(pending);
+  pending.clear();  // keeps its capacity for the next group
+  return rc;
 }
 
 }  // extern "C"
