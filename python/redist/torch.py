@@ -6,9 +6,11 @@ A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
 tensor lists, row-major.  Shard(d) on mesh dimensions i < j shards tensor
 dimension d over axes i then j (DTensor's order), Replicate() leaves the
-axis out.  Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the
-last ones short or empty, which is redist's ceil block; it is exact for one
-mesh dimension per tensor dimension (DTensor chunks a second one inside the
+axis out, and Partial() (a sum) is redist's pending sum `sum{...}` over
+its mesh dimensions (which the C ABI does not plan yet: a clear error).
+Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the last ones
+short or empty, which is redist's ceil block; it is exact for one mesh
+dimension per tensor dimension (DTensor chunks a second one inside the
 first's chunks, which is another split, refused).
 
 A plan by the collectives runs as all_gather over subgroups of the world
@@ -56,12 +58,14 @@ def type_text(device_mesh, placements, shape, what="placements"):
     names = axis_names(device_mesh)
     if len(placements) != len(names):
         raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
-    dims = [[] for _ in shape]
+    dims, pending = [[] for _ in shape], []
     for name, size, p in zip(names, device_mesh.mesh.shape, placements):
         if isinstance(p, Partial):
-            raise RedistError("%s: Partial() on mesh dimension %s is a pending sum, which redist's planner does not "
-                              "plan yet (no sum{...} layouts)" % (what, name))
-        if type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
+            if p.reduce_op != "sum":
+                raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
+                                  % (what, p.reduce_op, name))
+            pending.append(name)
+        elif type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
             if not -len(shape) <= p.dim < len(shape):
                 raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
             dims[p.dim % len(shape)].append((name, int(size)))
@@ -74,7 +78,7 @@ def type_text(device_mesh, placements, shape, what="placements"):
                               "splits the first one's chunks again, which is not redist's ceil block over the "
                               "product" % (what, d, shape[d], ", ".join(a for a, _ in axes)))
     return "[" + ", ".join("{%s}%d" % (",".join(a for a, _ in axes), n) if axes else str(n)
-                           for n, axes in zip(shape, dims)) + "]"
+                           for n, axes in zip(shape, dims)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
 
 
 def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
