@@ -428,8 +428,10 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
     (r.world - 1);
   line "// Busiest rank receives %s (lower bound %d); largest source box %d, target box %d elements."
     (Report.plural r.recv_busiest "element") r.lb_max r.src_max r.tgt_max;
-  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): a rank holds its source" r.live_bytes;
-  line "//   and target boxes only; no workspace.";
+  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): over MPI a rank holds its source" r.live_bytes;
+  (match backend with
+   | Mpi -> line "//   and target boxes only; no workspace."
+   | Nccl -> line "//   and target boxes only; over NCCL it also holds the staging workspace (kWorkspaceBytes, not proven).");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
