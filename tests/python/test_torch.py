@@ -24,6 +24,7 @@ from torch.distributed.tensor import Partial, Replicate, Shard
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 WORLD = 4
+RANDOM_CASES = 80
 
 
 def random_placements(ndim, mesh_dims, shape, rng):
@@ -71,7 +72,7 @@ def random_problems(rank, results):
     meshes = [init_device_mesh("cpu", (4,), mesh_dim_names=("x",)),
               init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))]
     bad, strategies, uneven, dtensor_wrong = [], {True: 0, False: 0}, 0, []
-    for case in range(120):
+    for case in range(RANDOM_CASES):
         mesh = meshes[case % 2]
         ndim = rng.randint(1, 3)
         shape = tuple(rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(ndim))
@@ -89,10 +90,11 @@ def random_problems(rank, results):
             bad.append("%s %s -> %s" % (shape, src, dst))
         if not local_equal(d.redistribute(mesh, dst).to_local(), truth):
             dtensor_wrong.append("%s %s -> %s" % (shape, src, dst))
-    results.append(("random problems on meshes (4,) and (2, 2): every rank's tensor is its target box (120 cases)",
+    results.append(("random problems on meshes (4,) and (2, 2): every rank's tensor is its target box (%d cases)"
+                    % RANDOM_CASES,
                     not bad, "%d by the collectives, %d by the exchange, %d with an uneven dimension; DTensor "
                     "agrees on %d; wrong: %s" % (strategies[False], strategies[True], uneven,
-                                                 120 - len(dtensor_wrong), bad[:2])))
+                                                 RANDOM_CASES - len(dtensor_wrong), bad[:2])))
 
 
 def between_meshes(rank, results):
