@@ -2220,7 +2220,10 @@ let target_box_size s t =
        let size = local_size m t.ly_ty in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
-  else box_size_at t
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r -> match box_in t table r with
+                 | Some b -> box_size b
+                 | None -> 0)
 
 (** val receives_sum : layout -> layout -> axis list -> int -> bool **)
 
@@ -2232,7 +2235,13 @@ let receives_sum s t pt =
        then forallb (fun a ->
               (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
        else true)
-  else designated t pt
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r ->
+       match table_index table r with
+       | Some k ->
+         forallb (fun a ->
+           (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+       | None -> true)
 
 (** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
 
@@ -2379,10 +2388,14 @@ let reduce_choice replicated_all_reduce m tgt t a =
 let rec reduce_steps replicated_all_reduce m tgt p = function
 | [] -> []
 | a :: rest ->
-  let k = reduce_choice replicated_all_reduce m tgt (fst p) a in
-  (match sum_step_type m p k with
-   | OK p' -> k :: (reduce_steps replicated_all_reduce m tgt p' rest)
-   | Error _ -> [])
+  let preferred = reduce_choice replicated_all_reduce m tgt (fst p) a in
+  (match sum_step_type m p preferred with
+   | OK p' -> preferred :: (reduce_steps replicated_all_reduce m tgt p' rest)
+   | Error _ ->
+     (match sum_step_type m p (AllReduce a) with
+      | OK p' ->
+        (AllReduce a) :: (reduce_steps replicated_all_reduce m tgt p' rest)
+      | Error _ -> []))
 
 (** val add_steps : axis list -> sum_step list **)
 
