@@ -53,16 +53,17 @@ let placed ~what text =
         if List.length rs <> devices then
           F.bad "%s: the rank list has %d ranks but the mesh %s has %d devices" what (List.length rs)
             (F.show_mesh env) devices;
-        let rec dups = function
-          | [] -> ()
-          | (r, col) :: rest -> (
-              if r >= Bounds.device_limit then
-                F.bad "%s: column %d: rank %d is beyond the largest world, %d ranks" what col r Bounds.device_limit;
-              match List.find_opt (fun (r', _) -> r' = r) rest with
-              | Some (_, col') -> F.bad "%s: rank %d appears twice in the rank list (columns %d and %d)" what r col col'
-              | None -> dups rest)
-        in
-        dups rs;
+        (* The column where each rank was first seen: one pass, not a
+           search of the list per rank (65,536-device lists). *)
+        let first_column = Hashtbl.create devices in
+        List.iter
+          (fun (r, col) ->
+            if r >= Bounds.device_limit then
+              F.bad "%s: column %d: rank %d is beyond the largest world, %d ranks" what col r Bounds.device_limit;
+            match Hashtbl.find_opt first_column r with
+            | Some col' -> F.bad "%s: rank %d appears twice in the rank list (columns %d and %d)" what r col' col
+            | None -> Hashtbl.add first_column r col)
+          rs;
         let ranks = List.map fst rs in
         (ranks, Some ("@ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]"))
   in

@@ -1,5 +1,6 @@
 
 type __ = Obj.t
+let __ = let rec f _ = Obj.repr f in Obj.repr f
 
 (** val negb : bool -> bool **)
 
@@ -36,12 +37,47 @@ let rec app l m =
   | [] -> m
   | a :: l1 -> a :: (app l1 m)
 
+type comparison =
+| Eq
+| Lt
+| Gt
+
+(** val compOpp : comparison -> comparison **)
+
+let compOpp = function
+| Eq -> Eq
+| Lt -> Gt
+| Gt -> Lt
+
+module type EqLtLe =
+ sig
+  type t
+ end
+
+module type TotalLeBool' =
+ sig
+  type t
+
+  val leb : t -> t -> bool
+ end
+
+module MakeOrderTac =
+ functor (O:EqLtLe) ->
+ functor (P:sig
+ end) ->
+ struct
+ end
+
 module Nat =
  struct
   (** val succ : int -> int **)
 
   let succ x =
     Stdlib.Int.succ x
+
+  (** val compare : int -> int -> comparison **)
+
+  let rec compare = fun n m -> if n=m then Eq else if n<m then Lt else Gt
 
   (** val divmod : int -> int -> int -> int -> int * int **)
 
@@ -66,6 +102,131 @@ module Nat =
       a
  end
 
+type positive =
+| XI of positive
+| XO of positive
+| XH
+
+type z =
+| Z0
+| Zpos of positive
+| Zneg of positive
+
+module Pos =
+ struct
+  (** val succ : positive -> positive **)
+
+  let rec succ = function
+  | XI p -> XO (succ p)
+  | XO p -> XI p
+  | XH -> XO XH
+
+  (** val add : positive -> positive -> positive **)
+
+  let rec add x y =
+    match x with
+    | XI p ->
+      (match y with
+       | XI q -> XO (add_carry p q)
+       | XO q -> XI (add p q)
+       | XH -> XO (succ p))
+    | XO p ->
+      (match y with
+       | XI q -> XI (add p q)
+       | XO q -> XO (add p q)
+       | XH -> XI p)
+    | XH -> (match y with
+             | XI q -> XO (succ q)
+             | XO q -> XI q
+             | XH -> XO XH)
+
+  (** val add_carry : positive -> positive -> positive **)
+
+  and add_carry x y =
+    match x with
+    | XI p ->
+      (match y with
+       | XI q -> XI (add_carry p q)
+       | XO q -> XO (add_carry p q)
+       | XH -> XI (succ p))
+    | XO p ->
+      (match y with
+       | XI q -> XO (add_carry p q)
+       | XO q -> XI (add p q)
+       | XH -> XO (succ p))
+    | XH ->
+      (match y with
+       | XI q -> XI (succ q)
+       | XO q -> XO (succ q)
+       | XH -> XI XH)
+
+  (** val pred_double : positive -> positive **)
+
+  let rec pred_double = function
+  | XI p -> XI (XO p)
+  | XO p -> XI (pred_double p)
+  | XH -> XH
+
+  (** val mul : positive -> positive -> positive **)
+
+  let rec mul x y =
+    match x with
+    | XI p -> add y (XO (mul p y))
+    | XO p -> XO (mul p y)
+    | XH -> y
+
+  (** val compare_cont : comparison -> positive -> positive -> comparison **)
+
+  let rec compare_cont r x y =
+    match x with
+    | XI p ->
+      (match y with
+       | XI q -> compare_cont r p q
+       | XO q -> compare_cont Gt p q
+       | XH -> Gt)
+    | XO p ->
+      (match y with
+       | XI q -> compare_cont Lt p q
+       | XO q -> compare_cont r p q
+       | XH -> Gt)
+    | XH -> (match y with
+             | XH -> r
+             | _ -> Lt)
+
+  (** val compare : positive -> positive -> comparison **)
+
+  let compare =
+    compare_cont Eq
+
+  (** val eqb : positive -> positive -> bool **)
+
+  let rec eqb p q =
+    match p with
+    | XI p0 -> (match q with
+                | XI q0 -> eqb p0 q0
+                | _ -> false)
+    | XO p0 -> (match q with
+                | XO q0 -> eqb p0 q0
+                | _ -> false)
+    | XH -> (match q with
+             | XH -> true
+             | _ -> false)
+
+  (** val eq_dec : positive -> positive -> bool **)
+
+  let rec eq_dec p x0 =
+    match p with
+    | XI p0 -> (match x0 with
+                | XI p1 -> eq_dec p0 p1
+                | _ -> false)
+    | XO p0 -> (match x0 with
+                | XO p1 -> eq_dec p0 p1
+                | _ -> false)
+    | XH -> (match x0 with
+             | XH -> true
+             | _ -> false)
+ end
+
 (** val hd : 'a1 -> 'a1 list -> 'a1 **)
 
 let hd default = function
@@ -81,7 +242,7 @@ let rec nth n l default =
               | x :: _ -> x)
     (fun m -> match l with
               | [] -> default
-              | _ :: t -> nth m t default)
+              | _ :: t0 -> nth m t0 default)
     n
 
 (** val nth_error : 'a1 list -> int -> 'a1 option **)
@@ -115,26 +276,26 @@ let rec rev = function
 
 let rec map f = function
 | [] -> []
-| a :: t -> (f a) :: (map f t)
+| a :: t0 -> (f a) :: (map f t0)
 
 (** val flat_map : ('a1 -> 'a2 list) -> 'a1 list -> 'a2 list **)
 
 let rec flat_map f = function
 | [] -> []
-| x :: t -> app (f x) (flat_map f t)
+| x :: t0 -> app (f x) (flat_map f t0)
 
 (** val fold_left : ('a1 -> 'a2 -> 'a1) -> 'a2 list -> 'a1 -> 'a1 **)
 
 let rec fold_left f l a0 =
   match l with
   | [] -> a0
-  | b :: t -> fold_left f t (f a0 b)
+  | b :: t0 -> fold_left f t0 (f a0 b)
 
 (** val fold_right : ('a2 -> 'a1 -> 'a1) -> 'a1 -> 'a2 list -> 'a1 **)
 
 let rec fold_right f a0 = function
 | [] -> a0
-| b :: t -> f b (fold_right f a0 t)
+| b :: t0 -> f b (fold_right f a0 t0)
 
 (** val existsb : ('a1 -> bool) -> 'a1 list -> bool **)
 
@@ -205,6 +366,159 @@ let list_sum l =
 
 let list_max l =
   fold_right (fun (a : int) b -> if a >= b then a else b) 0 l
+
+module Z =
+ struct
+  (** val double : z -> z **)
+
+  let double = function
+  | Z0 -> Z0
+  | Zpos p -> Zpos (XO p)
+  | Zneg p -> Zneg (XO p)
+
+  (** val succ_double : z -> z **)
+
+  let succ_double = function
+  | Z0 -> Zpos XH
+  | Zpos p -> Zpos (XI p)
+  | Zneg p -> Zneg (Pos.pred_double p)
+
+  (** val pred_double : z -> z **)
+
+  let pred_double = function
+  | Z0 -> Zneg XH
+  | Zpos p -> Zpos (Pos.pred_double p)
+  | Zneg p -> Zneg (XI p)
+
+  (** val pos_sub : positive -> positive -> z **)
+
+  let rec pos_sub x y =
+    match x with
+    | XI p ->
+      (match y with
+       | XI q -> double (pos_sub p q)
+       | XO q -> succ_double (pos_sub p q)
+       | XH -> Zpos (XO p))
+    | XO p ->
+      (match y with
+       | XI q -> pred_double (pos_sub p q)
+       | XO q -> double (pos_sub p q)
+       | XH -> Zpos (Pos.pred_double p))
+    | XH ->
+      (match y with
+       | XI q -> Zneg (XO q)
+       | XO q -> Zneg (Pos.pred_double q)
+       | XH -> Z0)
+
+  (** val add : z -> z -> z **)
+
+  let add x y =
+    match x with
+    | Z0 -> y
+    | Zpos x' ->
+      (match y with
+       | Z0 -> x
+       | Zpos y' -> Zpos (Pos.add x' y')
+       | Zneg y' -> pos_sub x' y')
+    | Zneg x' ->
+      (match y with
+       | Z0 -> x
+       | Zpos y' -> pos_sub y' x'
+       | Zneg y' -> Zneg (Pos.add x' y'))
+
+  (** val opp : z -> z **)
+
+  let opp = function
+  | Z0 -> Z0
+  | Zpos x0 -> Zneg x0
+  | Zneg x0 -> Zpos x0
+
+  (** val sub : z -> z -> z **)
+
+  let sub m n =
+    add m (opp n)
+
+  (** val mul : z -> z -> z **)
+
+  let mul x y =
+    match x with
+    | Z0 -> Z0
+    | Zpos x' ->
+      (match y with
+       | Z0 -> Z0
+       | Zpos y' -> Zpos (Pos.mul x' y')
+       | Zneg y' -> Zneg (Pos.mul x' y'))
+    | Zneg x' ->
+      (match y with
+       | Z0 -> Z0
+       | Zpos y' -> Zneg (Pos.mul x' y')
+       | Zneg y' -> Zpos (Pos.mul x' y'))
+
+  (** val compare : z -> z -> comparison **)
+
+  let compare x y =
+    match x with
+    | Z0 -> (match y with
+             | Z0 -> Eq
+             | Zpos _ -> Lt
+             | Zneg _ -> Gt)
+    | Zpos x' -> (match y with
+                  | Zpos y' -> Pos.compare x' y'
+                  | _ -> Gt)
+    | Zneg x' ->
+      (match y with
+       | Zneg y' -> compOpp (Pos.compare x' y')
+       | _ -> Lt)
+
+  (** val leb : z -> z -> bool **)
+
+  let leb x y =
+    match compare x y with
+    | Gt -> false
+    | _ -> true
+
+  (** val ltb : z -> z -> bool **)
+
+  let ltb x y =
+    match compare x y with
+    | Lt -> true
+    | _ -> false
+
+  (** val eqb : z -> z -> bool **)
+
+  let eqb x y =
+    match x with
+    | Z0 -> (match y with
+             | Z0 -> true
+             | _ -> false)
+    | Zpos p -> (match y with
+                 | Zpos q -> Pos.eqb p q
+                 | _ -> false)
+    | Zneg p -> (match y with
+                 | Zneg q -> Pos.eqb p q
+                 | _ -> false)
+
+  (** val max : z -> z -> z **)
+
+  let max n m =
+    match compare n m with
+    | Lt -> m
+    | _ -> n
+
+  (** val eq_dec : z -> z -> bool **)
+
+  let eq_dec x y =
+    match x with
+    | Z0 -> (match y with
+             | Z0 -> true
+             | _ -> false)
+    | Zpos p -> (match y with
+                 | Zpos p0 -> Pos.eq_dec p p0
+                 | _ -> false)
+    | Zneg p -> (match y with
+                 | Zneg p0 -> Pos.eq_dec p p0
+                 | _ -> false)
+ end
 
 (** val prod0 : int list -> int **)
 
@@ -335,23 +649,23 @@ let extent m d =
 
 (** val local_shape : mesh -> ty -> int list **)
 
-let local_shape m t =
-  map (extent m) t
+let local_shape m t0 =
+  map (extent m) t0
 
 (** val local_size : mesh -> ty -> int **)
 
-let local_size m t =
-  prod0 (local_shape m t)
+let local_size m t0 =
+  prod0 (local_shape m t0)
 
 (** val global_shape : ty -> int list **)
 
-let global_shape t =
-  map snd t
+let global_shape t0 =
+  map snd t0
 
 (** val ty_axes : ty -> axis list **)
 
-let ty_axes t =
-  flat_map fst t
+let ty_axes t0 =
+  flat_map fst t0
 
 (** val dim_wf : mesh -> dimty -> bool **)
 
@@ -364,8 +678,8 @@ let dim_wf m d =
 
 (** val ty_wf : mesh -> ty -> bool **)
 
-let ty_wf m t =
-  (&&) (forallb (dim_wf m) t) (nodupb (ty_axes t))
+let ty_wf m t0 =
+  (&&) (forallb (dim_wf m) t0) (nodupb (ty_axes t0))
 
 (** val offset : mesh -> dimty -> device -> int **)
 
@@ -402,8 +716,8 @@ let split_axes sp xs =
 
 (** val split_ty : split -> ty -> ty **)
 
-let split_ty sp t =
-  map (fun d -> ((split_axes sp (fst d)), (snd d))) t
+let split_ty sp t0 =
+  map (fun d -> ((split_axes sp (fst d)), (snd d))) t0
 
 (** val split_ok : mesh -> split -> bool **)
 
@@ -437,8 +751,8 @@ let refine_mesh rf m =
 
 (** val refine_ty : refinement -> ty -> ty **)
 
-let refine_ty rf t =
-  fold_left (fun t0 sp -> split_ty sp t0) rf t
+let refine_ty rf t0 =
+  fold_left (fun t1 sp -> split_ty sp t1) rf t0
 
 type collective =
 | DynSlice of int * axis
@@ -471,37 +785,37 @@ let set_dim =
 
 (** val step_type : mesh -> ty -> collective -> (step_error, ty) res **)
 
-let step_type m t = function
+let step_type m t0 = function
 | DynSlice (d, x) ->
-  (match nth_error t d with
+  (match nth_error t0 d with
    | Some d0 ->
      let (xs, n) = d0 in
      if negb (memb x (mesh_axes m))
      then Error (AxisNotInMesh x)
-     else if memb x (ty_axes t)
+     else if memb x (ty_axes t0)
           then Error (AxisInUse x)
           else if negb
                     ((fun (a : int) b -> a = b)
                       ((fun a b -> if b = 0 then a else a mod b)
                         (extent m (xs, n)) (axis_size m x)) 0)
                then Error (SliceNotDividing (d, x))
-               else OK (set_dim t d ((app xs (x :: [])), n))
+               else OK (set_dim t0 d ((app xs (x :: [])), n))
    | None -> Error (DimOutOfRange d))
 | AllGather d ->
-  (match nth_error t d with
+  (match nth_error t0 d with
    | Some d0 ->
      let (xs, n) = d0 in
      (match split_last xs with
-      | Some p -> let (ys, _) = p in OK (set_dim t d (ys, n))
+      | Some p -> let (ys, _) = p in OK (set_dim t0 d (ys, n))
       | None -> Error (GatherUnsharded d))
    | None -> Error (DimOutOfRange d))
 | AllToAll (s, u) ->
   if (fun (a : int) b -> a = b) s u
   then Error (SameDims s)
-  else (match nth_error t s with
+  else (match nth_error t0 s with
         | Some d ->
           let (xs, ns) = d in
-          (match nth_error t u with
+          (match nth_error t0 u with
            | Some d0 ->
              let (ys, nu) = d0 in
              (match split_last xs with
@@ -513,7 +827,7 @@ let step_type m t = function
                          (extent m (ys, nu)) (axis_size m a)) 0)
                 then Error (AllToAllNotDividing (u, a))
                 else OK
-                       (set_dim (set_dim t s (xs', ns)) u
+                       (set_dim (set_dim t0 s (xs', ns)) u
                          ((app ys (a :: [])), nu))
               | None -> Error (GatherUnsharded s))
            | None -> Error (DimOutOfRange u))
@@ -521,16 +835,16 @@ let step_type m t = function
 | AllPermute t' ->
   if negb (ty_wf m t')
   then Error PermuteIllFormed
-  else if negb (list_eqb (global_shape t') (global_shape t))
+  else if negb (list_eqb (global_shape t') (global_shape t0))
        then Error PermuteGlobalShape
-       else if negb (list_eqb (local_shape m t') (local_shape m t))
+       else if negb (list_eqb (local_shape m t') (local_shape m t0))
             then Error PermuteLocalShape
             else OK t'
 
 (** val dim_of : ty -> int -> dimty **)
 
-let dim_of t d =
-  nth d t ([], 0)
+let dim_of t0 d =
+  nth d t0 ([], 0)
 
 (** val last_axis : axis list -> axis **)
 
@@ -539,8 +853,8 @@ let last_axis xs =
 
 (** val holder_from : mesh -> ty -> ty -> device -> device -> device **)
 
-let rec holder_from m t t' c0 c =
-  match t with
+let rec holder_from m t0 t' c0 c =
+  match t0 with
   | [] -> c
   | d :: r ->
     let (xs, _) = d in
@@ -552,81 +866,81 @@ let rec holder_from m t t' c0 c =
 
 (** val holder : mesh -> ty -> ty -> device -> device **)
 
-let holder m t t' c =
-  holder_from m t t' c c
+let holder m t0 t' c =
+  holder_from m t0 t' c c
 
 (** val wire :
     mesh -> ty -> collective -> device -> int list -> device * int list **)
 
-let wire m t k c l =
+let wire m t0 k c l =
   match k with
   | DynSlice (d, x) ->
     let n' =
-      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t d))
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t0 d))
         (axis_size m x)
     in
     (c, (upd l d ((+) (nth d l 0) (( * ) (c x) n'))))
   | AllGather d ->
-    let a = last_axis (fst (dim_of t d)) in
-    let n = extent m (dim_of t d) in
+    let a = last_axis (fst (dim_of t0 d)) in
+    let n = extent m (dim_of t0 d) in
     ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
     (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
   | AllToAll (s, u) ->
-    let a = last_axis (fst (dim_of t s)) in
-    let ns = extent m (dim_of t s) in
+    let a = last_axis (fst (dim_of t0 s)) in
+    let ns = extent m (dim_of t0 s) in
     let nu' =
-      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t u))
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t0 u))
         (axis_size m a)
     in
     ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
     (upd (upd l s ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns))
       u ((+) (( * ) (c a) nu') (nth u l 0))))
-  | AllPermute t' -> ((holder m t t' c), l)
+  | AllPermute t' -> ((holder m t0 t' c), l)
 
 (** val exec_step : mesh -> ty -> collective -> 'a1 state -> 'a1 state **)
 
-let exec_step m t k st r l =
-  let (c', l') = wire m t k (device_of_rank m r) l in st (rank m c') l'
+let exec_step m t0 k st r l =
+  let (c', l') = wire m t0 k (device_of_rank m r) l in st (rank m c') l'
 
 (** val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state **)
 
-let rec exec m t p st =
+let rec exec m t0 p st =
   match p with
   | [] -> st
   | k :: p' ->
-    (match step_type m t k with
-     | OK t' -> exec m t' p' (exec_step m t k st)
+    (match step_type m t0 k with
+     | OK t' -> exec m t' p' (exec_step m t0 k st)
      | Error _ -> st)
 
 (** val trace : mesh -> ty -> plan -> ty list **)
 
-let rec trace m t p =
-  t :: (match p with
-        | [] -> []
-        | k :: p' ->
-          (match step_type m t k with
-           | OK t' -> trace m t' p'
-           | Error _ -> []))
+let rec trace m t0 p =
+  t0 :: (match p with
+         | [] -> []
+         | k :: p' ->
+           (match step_type m t0 k with
+            | OK t' -> trace m t' p'
+            | Error _ -> []))
 
 (** val recv_count : mesh -> ty -> collective -> int -> int **)
 
-let recv_count m t k r =
+let recv_count m t0 k r =
   match k with
   | DynSlice (_, _) -> 0
   | AllGather d ->
     ( * )
       ((fun (a : int) b -> if a >= b then a - b else 0)
-        (axis_size m (last_axis (fst (dim_of t d)))) (Stdlib.Int.succ 0))
-      (local_size m t)
+        (axis_size m (last_axis (fst (dim_of t0 d)))) (Stdlib.Int.succ 0))
+      (local_size m t0)
   | AllToAll (s, _) ->
-    let a = axis_size m (last_axis (fst (dim_of t s))) in
-    ( * ) ((fun a b -> if b = 0 then 0 else a / b) (local_size m t) a)
+    let a = axis_size m (last_axis (fst (dim_of t0 s))) in
+    ( * ) ((fun a b -> if b = 0 then 0 else a / b) (local_size m t0) a)
       ((fun (a : int) b -> if a >= b then a - b else 0) a (Stdlib.Int.succ 0))
   | AllPermute t' ->
     if (fun (a : int) b -> a = b)
-         (rank m (holder m t t' (device_of_rank m r))) r
+         (rank m (holder m t0 t' (device_of_rank m r))) r
     then 0
-    else local_size m t
+    else local_size m t0
 
 type check_error =
 | BadMesh
@@ -648,8 +962,8 @@ let dimty_eqb d e =
 
 (** val ty_eqb : ty -> ty -> bool **)
 
-let rec ty_eqb t u =
-  match t with
+let rec ty_eqb t0 u =
+  match t0 with
   | [] -> (match u with
            | [] -> true
            | _ :: _ -> false)
@@ -686,8 +1000,8 @@ let radix_of_rank digits r =
     (axis * (int * int)) list -> ty -> ty -> ((int * int) list * (int * int)
     list) list **)
 
-let rec moved_dims ws t t' =
-  match t with
+let rec moved_dims ws t0 t' =
+  match t0 with
   | [] -> []
   | d :: u ->
     let (xs, _) = d in
@@ -702,9 +1016,9 @@ let rec moved_dims ws t t' =
 
 (** val permute_recv : mesh -> ty -> ty -> int -> int **)
 
-let permute_recv m t t' =
-  let moved = moved_dims (rank_weights m) t t' in
-  let n = local_size m t in
+let permute_recv m t0 t' =
+  let moved = moved_dims (rank_weights m) t0 t' in
+  let n = local_size m t0 in
   (fun r ->
   if forallb (fun pat ->
        let (a, b) = pat in
@@ -715,24 +1029,24 @@ let permute_recv m t t' =
 
 (** val step_recv : mesh -> ty -> collective -> int -> int **)
 
-let step_recv m t k = match k with
-| AllPermute t' -> permute_recv m t t'
-| _ -> let n = recv_count m t k 0 in (fun _ -> n)
+let step_recv m t0 k = match k with
+| AllPermute t' -> permute_recv m t0 t'
+| _ -> let n = recv_count m t0 k 0 in (fun _ -> n)
 
 (** val check_steps :
     mesh -> ty -> plan -> int -> (check_error, step_report list * ty) res **)
 
-let rec check_steps m t p i =
+let rec check_steps m t0 p i =
   match p with
-  | [] -> OK ([], t)
+  | [] -> OK ([], t0)
   | k :: p' ->
-    (match step_type m t k with
+    (match step_type m t0 k with
      | OK t' ->
        (match check_steps m t' p' (Stdlib.Int.succ i) with
         | OK a ->
           let (reps, final) = a in
           OK (({ sr_collective = k; sr_type = t'; sr_local_size =
-          (local_size m t'); sr_recv = (step_recv m t k) } :: reps), final)
+          (local_size m t'); sr_recv = (step_recv m t0 k) } :: reps), final)
         | Error e -> Error e)
      | Error e -> Error (StepFailed (i, e)))
 
@@ -955,8 +1269,8 @@ let candidate_refinements m =
 
 (** val ext : mesh -> ty -> int -> int **)
 
-let ext m t d =
-  extent m (dim_of t d)
+let ext m t0 d =
+  extent m (dim_of t0 d)
 
 (** val surplus : int -> int -> int **)
 
@@ -965,13 +1279,13 @@ let surplus n n' =
 
 (** val slice_type : ty -> int -> axis -> ty **)
 
-let slice_type t d x =
-  set_dim t d ((app (fst (dim_of t d)) (x :: [])), (snd (dim_of t d)))
+let slice_type t0 d x =
+  set_dim t0 d ((app (fst (dim_of t0 d)) (x :: [])), (snd (dim_of t0 d)))
 
 (** val greedy_slices :
     mesh -> ty -> int -> ty -> (int * axis) list -> (int * axis) list **)
 
-let rec greedy_slices m other goal t = function
+let rec greedy_slices m other goal t0 = function
 | [] -> []
 | p :: ps ->
   let (d, x) = p in
@@ -982,27 +1296,27 @@ let rec greedy_slices m other goal t = function
            ((&&)
              ((&&)
                ((&&) ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0) sz)
-                 ((fun (a : int) b -> a < b) d (length t)))
-               (memb x (mesh_axes m))) (negb (memb x (ty_axes t))))
+                 ((fun (a : int) b -> a < b) d (length t0)))
+               (memb x (mesh_axes m))) (negb (memb x (ty_axes t0))))
            ((fun (a : int) b -> a = b)
-             ((fun a b -> if b = 0 then a else a mod b) (ext m t d) sz) 0))
+             ((fun a b -> if b = 0 then a else a mod b) (ext m t0 d) sz) 0))
          ((fun (a : int) b -> a = b)
            ((fun a b -> if b = 0 then a else a mod b)
-             (surplus (ext m t d) (ext m other d)) sz) 0))
+             (surplus (ext m t0 d) (ext m other d)) sz) 0))
        ((fun (a : int) b -> a = b)
          ((fun a b -> if b = 0 then a else a mod b)
-           ((fun a b -> if b = 0 then 0 else a / b) (local_size m t) goal) sz)
-         0)
-  then (d, x) :: (greedy_slices m other goal (slice_type t d x) ps)
-  else greedy_slices m other goal t ps
+           ((fun a b -> if b = 0 then 0 else a / b) (local_size m t0) goal)
+           sz) 0)
+  then (d, x) :: (greedy_slices m other goal (slice_type t0 d x) ps)
+  else greedy_slices m other goal t0 ps
 
 (** val slice_prefs : mesh -> ty -> ty -> (int * axis) list **)
 
-let slice_prefs m t other =
+let slice_prefs m t0 other =
   app
     (flat_map (fun d -> map (fun x -> (d, x)) (fst (dim_of other d)))
-      (seq 0 (length t)))
-    (flat_map (fun x -> map (fun d -> (d, x)) (seq 0 (length t)))
+      (seq 0 (length t0)))
+    (flat_map (fun x -> map (fun d -> (d, x)) (seq 0 (length t0)))
       (mesh_axes m))
 
 (** val slices_of : (int * axis) list -> plan **)
@@ -1012,8 +1326,8 @@ let slices_of ps =
 
 (** val apply_slices : ty -> (int * axis) list -> ty **)
 
-let apply_slices t ps =
-  fold_left (fun t0 pat -> let (d, x) = pat in slice_type t0 d x) ps t
+let apply_slices t0 ps =
+  fold_left (fun t1 pat -> let (d, x) = pat in slice_type t1 d x) ps t0
 
 (** val gathers_of : (int * axis) list -> plan **)
 
@@ -1022,15 +1336,15 @@ let gathers_of ps =
 
 (** val move_last : ty -> int -> axis -> ty **)
 
-let move_last t s a =
-  let (xs, n) = dim_of t s in
-  set_dim t s
+let move_last t0 s a =
+  let (xs, n) = dim_of t0 s in
+  set_dim t0 s
     ((app (filter (fun y -> negb ((fun (a : int) b -> a = b) y a)) xs)
        (a :: [])), n)
 
 (** val move_ok : mesh -> ty -> ty -> int -> int -> axis -> bool **)
 
-let move_ok m t goal s u a =
+let move_ok m t0 goal s u a =
   let sz = axis_size m a in
   (&&)
     ((&&)
@@ -1038,10 +1352,10 @@ let move_ok m t goal s u a =
         ((fun (a : int) b -> a < b) (Stdlib.Int.succ 0) sz))
       ((fun (a : int) b -> a = b)
         ((fun a b -> if b = 0 then a else a mod b)
-          (surplus (ext m goal s) (ext m t s)) sz) 0))
+          (surplus (ext m goal s) (ext m t0 s)) sz) 0))
     ((fun (a : int) b -> a = b)
       ((fun a b -> if b = 0 then a else a mod b)
-        (surplus (ext m t u) (ext m goal u)) sz) 0)
+        (surplus (ext m t0 u) (ext m goal u)) sz) 0)
 
 (** val insert_big :
     mesh -> (((int * int) * axis) * bool) -> (((int * int) * axis) * bool)
@@ -1068,40 +1382,40 @@ let big_first m l =
 (** val find_move :
     bool -> mesh -> ty -> ty -> (((int * int) * axis) * bool) option **)
 
-let find_move big m t goal =
-  let dims = seq 0 (length t) in
+let find_move big m t0 goal =
+  let dims = seq 0 (length t0) in
   let tries = flat_map (fun s -> map (fun u -> (s, u)) dims) dims in
   let lasts =
     flat_map (fun pat ->
       let (s, u) = pat in
-      (match fst (dim_of t s) with
+      (match fst (dim_of t0 s) with
        | [] -> []
        | a :: l -> (((s, u), (last_axis (a :: l))), false) :: [])) tries
   in
   let others =
     flat_map (fun pat ->
       let (s, u) = pat in
-      map (fun a -> (((s, u), a), true)) (fst (dim_of t s))) tries
+      map (fun a -> (((s, u), a), true)) (fst (dim_of t0 s))) tries
   in
   find (fun pat ->
     let (y, _) = pat in
-    let (y1, a) = y in let (s, u) = y1 in move_ok m t goal s u a)
+    let (y1, a) = y in let (s, u) = y1 in move_ok m t0 goal s u a)
     (if big then big_first m (app lasts others) else app lasts others)
 
 (** val flat_steps : bool -> int -> mesh -> ty -> ty -> plan **)
 
-let rec flat_steps big fuel m t goal =
-  if list_eqb (local_shape m t) (local_shape m goal)
-  then if ty_eqb t goal then [] else (AllPermute goal) :: []
+let rec flat_steps big fuel m t0 goal =
+  if list_eqb (local_shape m t0) (local_shape m goal)
+  then if ty_eqb t0 goal then [] else (AllPermute goal) :: []
   else ((fun fO fS n -> if n=0 then fO () else fS (n-1))
           (fun _ -> [])
           (fun f ->
-          match find_move big m t goal with
+          match find_move big m t0 goal with
           | Some p ->
             let (p0, perm) = p in
             let (p1, a) = p0 in
             let (s, u) = p1 in
-            let t1 = if perm then move_last t s a else t in
+            let t1 = if perm then move_last t0 s a else t0 in
             (match step_type m t1 (AllToAll (s, u)) with
              | OK t2 ->
                app (if perm then (AllPermute t1) :: [] else []) ((AllToAll
@@ -1122,9 +1436,9 @@ let build big m src tgt l =
 
 (** val trace_peak_ok : mesh -> ty -> plan -> int -> bool **)
 
-let trace_peak_ok m t p bound =
+let trace_peak_ok m t0 p bound =
   forallb (fun u -> (fun (a : int) b -> a <= b) (local_size m u) bound)
-    (trace m t p)
+    (trace m t0 p)
 
 (** val is_permute : collective -> bool **)
 
@@ -1251,9 +1565,9 @@ let collective_eqb a b =
        (&&) ((fun (a : int) b -> a = b) s s')
          ((fun (a : int) b -> a = b) u u')
      | _ -> false)
-  | AllPermute t -> (match b with
-                     | AllPermute t' -> ty_eqb t t'
-                     | _ -> false)
+  | AllPermute t0 -> (match b with
+                      | AllPermute t' -> ty_eqb t0 t'
+                      | _ -> false)
 
 (** val plan_eqb : plan -> plan -> bool **)
 
@@ -1338,6 +1652,74 @@ let planner_in_normal_form m src tgt =
   | Some _ -> true
   | None -> false
 
+module Sort =
+ functor (X:TotalLeBool') ->
+ struct
+  (** val merge : X.t list -> X.t list -> X.t list **)
+
+  let rec merge l1 l2 =
+    let rec merge_aux l3 =
+      match l1 with
+      | [] -> l3
+      | a1 :: l1' ->
+        (match l3 with
+         | [] -> l1
+         | a2 :: l2' ->
+           if X.leb a1 a2 then a1 :: (merge l1' l3) else a2 :: (merge_aux l2'))
+    in merge_aux l2
+
+  (** val merge_list_to_stack :
+      X.t list option list -> X.t list -> X.t list option list **)
+
+  let rec merge_list_to_stack stack l =
+    match stack with
+    | [] -> (Some l) :: []
+    | y :: stack' ->
+      (match y with
+       | Some l' -> None :: (merge_list_to_stack stack' (merge l' l))
+       | None -> (Some l) :: stack')
+
+  (** val merge_stack : X.t list option list -> X.t list **)
+
+  let rec merge_stack = function
+  | [] -> []
+  | y :: stack' ->
+    (match y with
+     | Some l -> merge l (merge_stack stack')
+     | None -> merge_stack stack')
+
+  (** val iter_merge : X.t list option list -> X.t list -> X.t list **)
+
+  let rec iter_merge stack = function
+  | [] -> merge_stack stack
+  | a :: l' -> iter_merge (merge_list_to_stack stack (a :: [])) l'
+
+  (** val sort : X.t list -> X.t list **)
+
+  let sort =
+    iter_merge []
+
+  (** val flatten_stack : X.t list option list -> X.t list **)
+
+  let rec flatten_stack = function
+  | [] -> []
+  | o :: stack' ->
+    (match o with
+     | Some l -> app l (flatten_stack stack')
+     | None -> flatten_stack stack')
+ end
+
+module NatOrder =
+ struct
+  type t = int
+
+  (** val leb : int -> int -> bool **)
+
+  let rec leb = (fun (a : int) b -> a <= b)
+ end
+
+module NatSort = Sort(NatOrder)
+
 type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 
 (** val placed_at : mesh -> int -> pmesh **)
@@ -1357,7 +1739,7 @@ let rec increasingb = function
 (** val ranks_distinct : int list -> bool **)
 
 let ranks_distinct ws =
-  if increasingb ws then true else nodupb ws
+  increasingb (NatSort.sort ws)
 
 (** val pmesh_wf : pmesh -> bool **)
 
@@ -1403,8 +1785,8 @@ let dim_block m d c =
 
 (** val dev_box : mesh -> ty -> device -> box **)
 
-let dev_box m t c =
-  map (fun d -> dim_block m d c) t
+let dev_box m t0 c =
+  map (fun d -> dim_block m d c) t0
 
 (** val box_shape : box -> int list **)
 
@@ -1465,9 +1847,10 @@ let ly_m l =
 
 (** val lty_wf : mesh -> ty -> bool **)
 
-let lty_wf m t =
-  (&&) (forallb (fun d -> forallb (fun x -> memb x (mesh_axes m)) (fst d)) t)
-    (nodupb (ty_axes t))
+let lty_wf m t0 =
+  (&&)
+    (forallb (fun d -> forallb (fun x -> memb x (mesh_axes m)) (fst d)) t0)
+    (nodupb (ty_axes t0))
 
 (** val layout_wf : layout -> bool **)
 
@@ -1476,9 +1859,9 @@ let layout_wf l =
 
 (** val layouts_wf : layout -> layout -> bool **)
 
-let layouts_wf s t =
-  (&&) ((&&) (layout_wf s) (layout_wf t))
-    (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
+let layouts_wf s t0 =
+  (&&) ((&&) (layout_wf s) (layout_wf t0))
+    (list_eqb (global_shape s.ly_ty) (global_shape t0.ly_ty))
 
 (** val pl_box : layout -> int -> box option **)
 
@@ -1519,8 +1902,8 @@ let wire_received wr sh r =
 
 (** val missing : layout -> layout -> int -> int list list **)
 
-let missing s t r =
-  match pl_box t r with
+let missing s t0 r =
+  match pl_box t0 r with
   | Some b ->
     filter (fun i -> negb (has_opt (pl_box s r) i))
       (map (box_global b) (box_indices (box_shape b)))
@@ -1536,8 +1919,8 @@ let overlap_size b b' =
 
 (** val recv_lower_bound : layout -> layout -> int -> int **)
 
-let recv_lower_bound s t r =
-  match pl_box t r with
+let recv_lower_bound s t0 r =
+  match pl_box t0 r with
   | Some b ->
     (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
       (match pl_box s r with
@@ -1549,8 +1932,8 @@ type holder_choice = int -> int list -> int
 
 (** val exchange_wire : layout -> layout -> holder_choice -> wire_map **)
 
-let exchange_wire s t h r l =
-  match pl_box t r with
+let exchange_wire s t0 h r l =
+  match pl_box t0 r with
   | Some b ->
     let i = box_global b l in
     let s0 = h r i in
@@ -1562,8 +1945,8 @@ let exchange_wire s t h r l =
 (** val exchange_received :
     layout -> layout -> holder_choice -> int -> int **)
 
-let exchange_received s t h r =
-  wire_received (exchange_wire s t h) (pl_shapes t) r
+let exchange_received s t0 h r =
+  wire_received (exchange_wire s t0 h) (pl_shapes t0) r
 
 (** val mesh_boxes : layout -> (int * box) list **)
 
@@ -1593,8 +1976,8 @@ let needers_in boxes_S boxes_T i =
 
 (** val needers_of : layout -> layout -> int list -> int list **)
 
-let needers_of s t i =
-  needers_in (mesh_boxes s) (mesh_boxes t) i
+let needers_of s t0 i =
+  needers_in (mesh_boxes s) (mesh_boxes t0) i
 
 (** val spread_in :
     (int * box) list -> (int * box) list -> layout -> holder_choice **)
@@ -1612,13 +1995,13 @@ let spread_in boxes_S boxes_T s r i =
 
 (** val spread_holder : layout -> layout -> holder_choice **)
 
-let spread_holder s t =
-  spread_in (mesh_boxes s) (mesh_boxes t) s
+let spread_holder s t0 =
+  spread_in (mesh_boxes s) (mesh_boxes t0) s
 
 (** val block_key : mesh -> ty -> int list -> int list **)
 
-let rec block_key m t i =
-  match t with
+let rec block_key m t0 i =
+  match t0 with
   | [] -> []
   | d :: t' ->
     (match i with
@@ -1676,19 +2059,1893 @@ let rec cell_boxes = function
 
 (** val recv_cells : layout -> layout -> int -> box list **)
 
-let recv_cells s t r =
-  match pl_box t r with
+let recv_cells s t0 r =
+  match pl_box t0 r with
   | Some tb ->
     cell_boxes
       (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
-        (map (block_size (ly_m t)) t.ly_ty))
+        (map (block_size (ly_m t0)) t0.ly_ty))
   | None -> []
 
 (** val recv_messages : layout -> layout -> int -> (int * box) list **)
 
-let recv_messages s t r =
-  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
-  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t r)
+let recv_messages s t0 r =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  map (fun c -> ((h r (map fst c)), c)) (recv_cells s t0 r)
+
+type 'x compare0 =
+| LT
+| EQ
+| GT
+
+module type OrderedType =
+ sig
+  type t
+
+  val compare : t -> t -> t compare0
+
+  val eq_dec : t -> t -> bool
+ end
+
+module OrderedTypeFacts =
+ functor (O:OrderedType) ->
+ struct
+  module TO =
+   struct
+    type t = O.t
+   end
+
+  module IsTO =
+   struct
+   end
+
+  module OrderTac = MakeOrderTac(TO)(IsTO)
+
+  (** val eq_dec : O.t -> O.t -> bool **)
+
+  let eq_dec =
+    O.eq_dec
+
+  (** val lt_dec : O.t -> O.t -> bool **)
+
+  let lt_dec x y =
+    match O.compare x y with
+    | LT -> true
+    | _ -> false
+
+  (** val eqb : O.t -> O.t -> bool **)
+
+  let eqb x y =
+    if eq_dec x y then true else false
+ end
+
+module KeyOrderedType =
+ functor (O:OrderedType) ->
+ struct
+  module MO = OrderedTypeFacts(O)
+ end
+
+module Raw =
+ functor (X:OrderedType) ->
+ struct
+  module MX = OrderedTypeFacts(X)
+
+  module PX = KeyOrderedType(X)
+
+  type key = X.t
+
+  type 'elt t = (X.t * 'elt) list
+
+  (** val empty : 'a1 t **)
+
+  let empty =
+    []
+
+  (** val is_empty : 'a1 t -> bool **)
+
+  let is_empty = function
+  | [] -> true
+  | _ :: _ -> false
+
+  (** val mem : key -> 'a1 t -> bool **)
+
+  let rec mem k = function
+  | [] -> false
+  | p :: l ->
+    let (k', _) = p in
+    (match X.compare k k' with
+     | LT -> false
+     | EQ -> true
+     | GT -> mem k l)
+
+  type 'elt coq_R_mem =
+  | R_mem_0 of 'elt t
+  | R_mem_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_mem_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_mem_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_mem
+
+  (** val coq_R_mem_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1 t ->
+      bool -> 'a1 coq_R_mem -> 'a2 **)
+
+  let rec coq_R_mem_rect k f f0 f1 f2 _ _ = function
+  | R_mem_0 s -> f s __
+  | R_mem_1 (s, k', _x, l) -> f0 s k' _x l __ __ __
+  | R_mem_2 (s, k', _x, l) -> f1 s k' _x l __ __ __
+  | R_mem_3 (s, k', _x, l, _res, r0) ->
+    f2 s k' _x l __ __ __ _res r0 (coq_R_mem_rect k f f0 f1 f2 l _res r0)
+
+  (** val coq_R_mem_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1 t ->
+      bool -> 'a1 coq_R_mem -> 'a2 **)
+
+  let rec coq_R_mem_rec k f f0 f1 f2 _ _ = function
+  | R_mem_0 s -> f s __
+  | R_mem_1 (s, k', _x, l) -> f0 s k' _x l __ __ __
+  | R_mem_2 (s, k', _x, l) -> f1 s k' _x l __ __ __
+  | R_mem_3 (s, k', _x, l, _res, r0) ->
+    f2 s k' _x l __ __ __ _res r0 (coq_R_mem_rec k f f0 f1 f2 l _res r0)
+
+  (** val mem_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let rec mem_rect k f f0 f1 f2 s =
+    let f3 = f s in
+    let f4 = f0 s in
+    let f5 = f1 s in
+    let f6 = f2 s in
+    (match s with
+     | [] -> f3 __
+     | a :: l ->
+       let (a0, b) = a in
+       let f7 = f6 a0 b l __ in
+       let f8 = fun _ _ -> let hrec = mem_rect k f f0 f1 f2 l in f7 __ __ hrec
+       in
+       let f9 = f5 a0 b l __ in
+       let f10 = f4 a0 b l __ in
+       (match X.compare k a0 with
+        | LT -> f10 __ __
+        | EQ -> f9 __ __
+        | GT -> f8 __ __))
+
+  (** val mem_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let mem_rec =
+    mem_rect
+
+  (** val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem **)
+
+  let coq_R_mem_correct k s _res =
+    Obj.magic mem_rect k (fun y _ _ _ -> R_mem_0 y)
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_mem_1 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_mem_2 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ y6 _ _ -> R_mem_3 (y, y0, y1, y2, (mem k y2),
+      (y6 (mem k y2) __))) s _res __
+
+  (** val find : key -> 'a1 t -> 'a1 option **)
+
+  let rec find k = function
+  | [] -> None
+  | p :: s' ->
+    let (k', x) = p in
+    (match X.compare k k' with
+     | LT -> None
+     | EQ -> Some x
+     | GT -> find k s')
+
+  type 'elt coq_R_find =
+  | R_find_0 of 'elt t
+  | R_find_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_find_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_find_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt option
+     * 'elt coq_R_find
+
+  (** val coq_R_find_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1
+      t -> 'a1 option -> 'a1 coq_R_find -> 'a2 **)
+
+  let rec coq_R_find_rect k f f0 f1 f2 _ _ = function
+  | R_find_0 s -> f s __
+  | R_find_1 (s, k', x, s') -> f0 s k' x s' __ __ __
+  | R_find_2 (s, k', x, s') -> f1 s k' x s' __ __ __
+  | R_find_3 (s, k', x, s', _res, r0) ->
+    f2 s k' x s' __ __ __ _res r0 (coq_R_find_rect k f f0 f1 f2 s' _res r0)
+
+  (** val coq_R_find_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1
+      t -> 'a1 option -> 'a1 coq_R_find -> 'a2 **)
+
+  let rec coq_R_find_rec k f f0 f1 f2 _ _ = function
+  | R_find_0 s -> f s __
+  | R_find_1 (s, k', x, s') -> f0 s k' x s' __ __ __
+  | R_find_2 (s, k', x, s') -> f1 s k' x s' __ __ __
+  | R_find_3 (s, k', x, s', _res, r0) ->
+    f2 s k' x s' __ __ __ _res r0 (coq_R_find_rec k f f0 f1 f2 s' _res r0)
+
+  (** val find_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let rec find_rect k f f0 f1 f2 s =
+    let f3 = f s in
+    let f4 = f0 s in
+    let f5 = f1 s in
+    let f6 = f2 s in
+    (match s with
+     | [] -> f3 __
+     | a :: l ->
+       let (a0, b) = a in
+       let f7 = f6 a0 b l __ in
+       let f8 = fun _ _ ->
+         let hrec = find_rect k f f0 f1 f2 l in f7 __ __ hrec
+       in
+       let f9 = f5 a0 b l __ in
+       let f10 = f4 a0 b l __ in
+       (match X.compare k a0 with
+        | LT -> f10 __ __
+        | EQ -> f9 __ __
+        | GT -> f8 __ __))
+
+  (** val find_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let find_rec =
+    find_rect
+
+  (** val coq_R_find_correct :
+      key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find **)
+
+  let coq_R_find_correct k s _res =
+    Obj.magic find_rect k (fun y _ _ _ -> R_find_0 y)
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_find_1 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_find_2 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ y6 _ _ -> R_find_3 (y, y0, y1, y2, (find k y2),
+      (y6 (find k y2) __))) s _res __
+
+  (** val add : key -> 'a1 -> 'a1 t -> 'a1 t **)
+
+  let rec add k x s = match s with
+  | [] -> (k, x) :: []
+  | p :: l ->
+    let (k', y) = p in
+    (match X.compare k k' with
+     | LT -> (k, x) :: s
+     | EQ -> (k, x) :: l
+     | GT -> (k', y) :: (add k x l))
+
+  type 'elt coq_R_add =
+  | R_add_0 of 'elt t
+  | R_add_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_add_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_add_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+     * 'elt coq_R_add
+
+  (** val coq_R_add_rect :
+      key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2 ->
+      'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2 **)
+
+  let rec coq_R_add_rect k x f f0 f1 f2 _ _ = function
+  | R_add_0 s -> f s __
+  | R_add_1 (s, k', y, l) -> f0 s k' y l __ __ __
+  | R_add_2 (s, k', y, l) -> f1 s k' y l __ __ __
+  | R_add_3 (s, k', y, l, _res, r0) ->
+    f2 s k' y l __ __ __ _res r0 (coq_R_add_rect k x f f0 f1 f2 l _res r0)
+
+  (** val coq_R_add_rec :
+      key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2 ->
+      'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2 **)
+
+  let rec coq_R_add_rec k x f f0 f1 f2 _ _ = function
+  | R_add_0 s -> f s __
+  | R_add_1 (s, k', y, l) -> f0 s k' y l __ __ __
+  | R_add_2 (s, k', y, l) -> f1 s k' y l __ __ __
+  | R_add_3 (s, k', y, l, _res, r0) ->
+    f2 s k' y l __ __ __ _res r0 (coq_R_add_rec k x f f0 f1 f2 l _res r0)
+
+  (** val add_rect :
+      key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let rec add_rect k x f f0 f1 f2 s =
+    let f3 = f s in
+    let f4 = f0 s in
+    let f5 = f1 s in
+    let f6 = f2 s in
+    (match s with
+     | [] -> f3 __
+     | a :: l ->
+       let (a0, b) = a in
+       let f7 = f6 a0 b l __ in
+       let f8 = fun _ _ ->
+         let hrec = add_rect k x f f0 f1 f2 l in f7 __ __ hrec
+       in
+       let f9 = f5 a0 b l __ in
+       let f10 = f4 a0 b l __ in
+       (match X.compare k a0 with
+        | LT -> f10 __ __
+        | EQ -> f9 __ __
+        | GT -> f8 __ __))
+
+  (** val add_rec :
+      key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let add_rec =
+    add_rect
+
+  (** val coq_R_add_correct :
+      key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add **)
+
+  let coq_R_add_correct k x s _res =
+    add_rect k x (fun y _ _ _ -> R_add_0 y) (fun y y0 y1 y2 _ _ _ _ _ ->
+      R_add_1 (y, y0, y1, y2)) (fun y y0 y1 y2 _ _ _ _ _ -> R_add_2 (y, y0,
+      y1, y2)) (fun y y0 y1 y2 _ _ _ y6 _ _ -> R_add_3 (y, y0, y1, y2,
+      (add k x y2), (y6 (add k x y2) __))) s _res __
+
+  (** val remove : key -> 'a1 t -> 'a1 t **)
+
+  let rec remove k s = match s with
+  | [] -> []
+  | p :: l ->
+    let (k', x) = p in
+    (match X.compare k k' with
+     | LT -> s
+     | EQ -> l
+     | GT -> (k', x) :: (remove k l))
+
+  type 'elt coq_R_remove =
+  | R_remove_0 of 'elt t
+  | R_remove_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_remove_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_remove_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+     * 'elt coq_R_remove
+
+  (** val coq_R_remove_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 t
+      -> 'a1 t -> 'a1 coq_R_remove -> 'a2 **)
+
+  let rec coq_R_remove_rect k f f0 f1 f2 _ _ = function
+  | R_remove_0 s -> f s __
+  | R_remove_1 (s, k', x, l) -> f0 s k' x l __ __ __
+  | R_remove_2 (s, k', x, l) -> f1 s k' x l __ __ __
+  | R_remove_3 (s, k', x, l, _res, r0) ->
+    f2 s k' x l __ __ __ _res r0 (coq_R_remove_rect k f f0 f1 f2 l _res r0)
+
+  (** val coq_R_remove_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 t
+      -> 'a1 t -> 'a1 coq_R_remove -> 'a2 **)
+
+  let rec coq_R_remove_rec k f f0 f1 f2 _ _ = function
+  | R_remove_0 s -> f s __
+  | R_remove_1 (s, k', x, l) -> f0 s k' x l __ __ __
+  | R_remove_2 (s, k', x, l) -> f1 s k' x l __ __ __
+  | R_remove_3 (s, k', x, l, _res, r0) ->
+    f2 s k' x l __ __ __ _res r0 (coq_R_remove_rec k f f0 f1 f2 l _res r0)
+
+  (** val remove_rect :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let rec remove_rect k f f0 f1 f2 s =
+    let f3 = f s in
+    let f4 = f0 s in
+    let f5 = f1 s in
+    let f6 = f2 s in
+    (match s with
+     | [] -> f3 __
+     | a :: l ->
+       let (a0, b) = a in
+       let f7 = f6 a0 b l __ in
+       let f8 = fun _ _ ->
+         let hrec = remove_rect k f f0 f1 f2 l in f7 __ __ hrec
+       in
+       let f9 = f5 a0 b l __ in
+       let f10 = f4 a0 b l __ in
+       (match X.compare k a0 with
+        | LT -> f10 __ __
+        | EQ -> f9 __ __
+        | GT -> f8 __ __))
+
+  (** val remove_rec :
+      key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2 **)
+
+  let remove_rec =
+    remove_rect
+
+  (** val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove **)
+
+  let coq_R_remove_correct k s _res =
+    Obj.magic remove_rect k (fun y _ _ _ -> R_remove_0 y)
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_remove_1 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ _ _ -> R_remove_2 (y, y0, y1, y2))
+      (fun y y0 y1 y2 _ _ _ y6 _ _ -> R_remove_3 (y, y0, y1, y2,
+      (remove k y2), (y6 (remove k y2) __))) s _res __
+
+  (** val elements : 'a1 t -> 'a1 t **)
+
+  let elements m =
+    m
+
+  (** val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 **)
+
+  let rec fold f m acc =
+    match m with
+    | [] -> acc
+    | p :: m' -> let (k, e) = p in fold f m' (f k e acc)
+
+  type ('elt, 'a) coq_R_fold =
+  | R_fold_0 of 'elt t * 'a
+  | R_fold_1 of 'elt t * 'a * X.t * 'elt * (X.t * 'elt) list * 'a
+     * ('elt, 'a) coq_R_fold
+
+  (** val coq_R_fold_rect :
+      (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+      'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+      coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+      coq_R_fold -> 'a3 **)
+
+  let rec coq_R_fold_rect f f0 f1 _ _ _ = function
+  | R_fold_0 (m, acc) -> f0 m acc __
+  | R_fold_1 (m, acc, k, e, m', _res, r0) ->
+    f1 m acc k e m' __ _res r0
+      (coq_R_fold_rect f f0 f1 m' (f k e acc) _res r0)
+
+  (** val coq_R_fold_rec :
+      (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+      'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+      coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+      coq_R_fold -> 'a3 **)
+
+  let rec coq_R_fold_rec f f0 f1 _ _ _ = function
+  | R_fold_0 (m, acc) -> f0 m acc __
+  | R_fold_1 (m, acc, k, e, m', _res, r0) ->
+    f1 m acc k e m' __ _res r0 (coq_R_fold_rec f f0 f1 m' (f k e acc) _res r0)
+
+  (** val fold_rect :
+      (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+      'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1 t ->
+      'a2 -> 'a3 **)
+
+  let rec fold_rect f f0 f1 m acc =
+    let f2 = f0 m acc in
+    let f3 = f1 m acc in
+    (match m with
+     | [] -> f2 __
+     | a :: l ->
+       let (a0, b) = a in
+       let f4 = f3 a0 b l __ in
+       let hrec = fold_rect f f0 f1 l (f a0 b acc) in f4 hrec)
+
+  (** val fold_rec :
+      (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+      'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1 t ->
+      'a2 -> 'a3 **)
+
+  let fold_rec =
+    fold_rect
+
+  (** val coq_R_fold_correct :
+      (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+      coq_R_fold **)
+
+  let coq_R_fold_correct f m acc _res =
+    fold_rect f (fun y y0 _ _ _ -> R_fold_0 (y, y0))
+      (fun y y0 y1 y2 y3 _ y5 _ _ -> R_fold_1 (y, y0, y1, y2, y3,
+      (fold f y3 (f y1 y2 y0)), (y5 (fold f y3 (f y1 y2 y0)) __))) m acc _res
+      __
+
+  (** val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool **)
+
+  let rec equal cmp m m' =
+    match m with
+    | [] -> (match m' with
+             | [] -> true
+             | _ :: _ -> false)
+    | p :: l ->
+      let (x, e) = p in
+      (match m' with
+       | [] -> false
+       | p0 :: l' ->
+         let (x', e') = p0 in
+         (match X.compare x x' with
+          | EQ -> (&&) (cmp e e') (equal cmp l l')
+          | _ -> false))
+
+  type 'elt coq_R_equal =
+  | R_equal_0 of 'elt t * 'elt t
+  | R_equal_1 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * X.t
+     * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_equal
+  | R_equal_2 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * X.t
+     * 'elt * (X.t * 'elt) list * X.t compare0
+  | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+  (** val coq_R_equal_rect :
+      ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+      -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2 ->
+      'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t
+      -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) ->
+      ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+      'a1 t -> bool -> 'a1 coq_R_equal -> 'a2 **)
+
+  let rec coq_R_equal_rect cmp f f0 f1 f2 _ _ _ = function
+  | R_equal_0 (m, m') -> f m m' __ __
+  | R_equal_1 (m, m', x, e, l, x', e', l', _res, r0) ->
+    f0 m m' x e l __ x' e' l' __ __ __ _res r0
+      (coq_R_equal_rect cmp f f0 f1 f2 l l' _res r0)
+  | R_equal_2 (m, m', x, e, l, x', e', l', _x) ->
+    f1 m m' x e l __ x' e' l' __ _x __ __
+  | R_equal_3 (m, m', _x, _x0) -> f2 m m' _x __ _x0 __ __
+
+  (** val coq_R_equal_rec :
+      ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+      -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2 ->
+      'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t
+      -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) ->
+      ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+      'a1 t -> bool -> 'a1 coq_R_equal -> 'a2 **)
+
+  let rec coq_R_equal_rec cmp f f0 f1 f2 _ _ _ = function
+  | R_equal_0 (m, m') -> f m m' __ __
+  | R_equal_1 (m, m', x, e, l, x', e', l', _res, r0) ->
+    f0 m m' x e l __ x' e' l' __ __ __ _res r0
+      (coq_R_equal_rec cmp f f0 f1 f2 l l' _res r0)
+  | R_equal_2 (m, m', x, e, l, x', e', l', _x) ->
+    f1 m m' x e l __ x' e' l' __ _x __ __
+  | R_equal_3 (m, m', _x, _x0) -> f2 m m' _x __ _x0 __ __
+
+  (** val equal_rect :
+      ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+      -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t ->
+      X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t
+      -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2 **)
+
+  let rec equal_rect cmp f f0 f1 f2 m m' =
+    let f3 = f m m' in
+    let f4 = f0 m m' in
+    let f5 = f1 m m' in
+    let f6 = f2 m m' in
+    let f7 = f6 m __ in
+    let f8 = f7 m' __ in
+    (match m with
+     | [] -> let f9 = f3 __ in (match m' with
+                                | [] -> f9 __
+                                | _ :: _ -> f8 __)
+     | a :: l ->
+       let (a0, b) = a in
+       let f9 = f5 a0 b l __ in
+       let f10 = f4 a0 b l __ in
+       (match m' with
+        | [] -> f8 __
+        | a1 :: l0 ->
+          let (a2, b0) = a1 in
+          let f11 = f9 a2 b0 l0 __ in
+          let f12 = let _x = X.compare a0 a2 in f11 _x __ in
+          let f13 = f10 a2 b0 l0 __ in
+          let f14 = fun _ _ ->
+            let hrec = equal_rect cmp f f0 f1 f2 l l0 in f13 __ __ hrec
+          in
+          (match X.compare a0 a2 with
+           | EQ -> f14 __ __
+           | _ -> f12 __)))
+
+  (** val equal_rec :
+      ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+      -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+      (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t ->
+      X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1) list
+      -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t
+      -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2 **)
+
+  let equal_rec =
+    equal_rect
+
+  (** val coq_R_equal_correct :
+      ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal **)
+
+  let coq_R_equal_correct cmp m m' _res =
+    equal_rect cmp (fun y y0 _ _ _ _ -> R_equal_0 (y, y0))
+      (fun y y0 y1 y2 y3 _ y5 y6 y7 _ _ _ y11 _ _ -> R_equal_1 (y, y0, y1,
+      y2, y3, y5, y6, y7, (equal cmp y3 y7), (y11 (equal cmp y3 y7) __)))
+      (fun y y0 y1 y2 y3 _ y5 y6 y7 _ y9 _ _ _ _ -> R_equal_2 (y, y0, y1, y2,
+      y3, y5, y6, y7, y9)) (fun y y0 y1 _ y3 _ _ _ _ -> R_equal_3 (y, y0, y1,
+      y3)) m m' _res __
+
+  (** val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t **)
+
+  let rec map f = function
+  | [] -> []
+  | p :: m' -> let (k, e) = p in (k, (f e)) :: (map f m')
+
+  (** val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t **)
+
+  let rec mapi f = function
+  | [] -> []
+  | p :: m' -> let (k, e) = p in (k, (f k e)) :: (mapi f m')
+
+  (** val option_cons :
+      key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list **)
+
+  let option_cons k o l =
+    match o with
+    | Some e -> (k, e) :: l
+    | None -> l
+
+  (** val map2_l :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t **)
+
+  let rec map2_l f = function
+  | [] -> []
+  | p :: l -> let (k, e) = p in option_cons k (f (Some e) None) (map2_l f l)
+
+  (** val map2_r :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t **)
+
+  let rec map2_r f = function
+  | [] -> []
+  | p :: l' ->
+    let (k, e') = p in option_cons k (f None (Some e')) (map2_r f l')
+
+  (** val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t **)
+
+  let rec map2 f m = match m with
+  | [] -> map2_r f
+  | p :: l ->
+    let (k, e) = p in
+    let rec map2_aux m' = match m' with
+    | [] -> map2_l f m
+    | p0 :: l' ->
+      let (k', e') = p0 in
+      (match X.compare k k' with
+       | LT -> option_cons k (f (Some e) None) (map2 f l m')
+       | EQ -> option_cons k (f (Some e) (Some e')) (map2 f l l')
+       | GT -> option_cons k' (f None (Some e')) (map2_aux l'))
+    in map2_aux
+
+  (** val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t **)
+
+  let rec combine m = match m with
+  | [] -> map (fun e' -> (None, (Some e')))
+  | p :: l ->
+    let (k, e) = p in
+    let rec combine_aux m' = match m' with
+    | [] -> map (fun e0 -> ((Some e0), None)) m
+    | p0 :: l' ->
+      let (k', e') = p0 in
+      (match X.compare k k' with
+       | LT -> (k, ((Some e), None)) :: (combine l m')
+       | EQ -> (k, ((Some e), (Some e'))) :: (combine l l')
+       | GT -> (k', (None, (Some e'))) :: (combine_aux l'))
+    in combine_aux
+
+  (** val fold_right_pair :
+      ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3 **)
+
+  let fold_right_pair f l i =
+    fold_right (fun p -> f (fst p) (snd p)) i l
+
+  (** val map2_alt :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t ->
+      (key * 'a3) list **)
+
+  let map2_alt f m m' =
+    let m0 = combine m m' in
+    let m1 = map (fun p -> f (fst p) (snd p)) m0 in
+    fold_right_pair option_cons m1 []
+
+  (** val at_least_one :
+      'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option **)
+
+  let at_least_one o o' =
+    match o with
+    | Some _ -> Some (o, o')
+    | None -> (match o' with
+               | Some _ -> Some (o, o')
+               | None -> None)
+
+  (** val at_least_one_then_f :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2 option ->
+      'a3 option **)
+
+  let at_least_one_then_f f o o' =
+    match o with
+    | Some _ -> f o o'
+    | None -> (match o' with
+               | Some _ -> f o o'
+               | None -> None)
+ end
+
+module type Int =
+ sig
+  type t
+
+  val i2z : t -> z
+
+  val _0 : t
+
+  val _1 : t
+
+  val _2 : t
+
+  val _3 : t
+
+  val add : t -> t -> t
+
+  val opp : t -> t
+
+  val sub : t -> t -> t
+
+  val mul : t -> t -> t
+
+  val max : t -> t -> t
+
+  val eqb : t -> t -> bool
+
+  val ltb : t -> t -> bool
+
+  val leb : t -> t -> bool
+
+  val gt_le_dec : t -> t -> bool
+
+  val ge_lt_dec : t -> t -> bool
+
+  val eq_dec : t -> t -> bool
+ end
+
+module Z_as_Int =
+ struct
+  type t = z
+
+  (** val _0 : z **)
+
+  let _0 =
+    Z0
+
+  (** val _1 : z **)
+
+  let _1 =
+    Zpos XH
+
+  (** val _2 : z **)
+
+  let _2 =
+    Zpos (XO XH)
+
+  (** val _3 : z **)
+
+  let _3 =
+    Zpos (XI XH)
+
+  (** val add : z -> z -> z **)
+
+  let add =
+    Z.add
+
+  (** val opp : z -> z **)
+
+  let opp =
+    Z.opp
+
+  (** val sub : z -> z -> z **)
+
+  let sub =
+    Z.sub
+
+  (** val mul : z -> z -> z **)
+
+  let mul =
+    Z.mul
+
+  (** val max : z -> z -> z **)
+
+  let max =
+    Z.max
+
+  (** val eqb : z -> z -> bool **)
+
+  let eqb =
+    Z.eqb
+
+  (** val ltb : z -> z -> bool **)
+
+  let ltb =
+    Z.ltb
+
+  (** val leb : z -> z -> bool **)
+
+  let leb =
+    Z.leb
+
+  (** val eq_dec : z -> z -> bool **)
+
+  let eq_dec =
+    Z.eq_dec
+
+  (** val gt_le_dec : z -> z -> bool **)
+
+  let gt_le_dec i j =
+    let b = Z.ltb j i in if b then true else false
+
+  (** val ge_lt_dec : z -> z -> bool **)
+
+  let ge_lt_dec i j =
+    let b = Z.ltb i j in if b then false else true
+
+  (** val i2z : t -> z **)
+
+  let i2z n =
+    n
+ end
+
+module Coq_Raw =
+ functor (I:Int) ->
+ functor (X:OrderedType) ->
+ struct
+  type key = X.t
+
+  type 'elt tree =
+  | Leaf
+  | Node of 'elt tree * key * 'elt * 'elt tree * I.t
+
+  (** val tree_rect :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+      -> 'a1 tree -> 'a2 **)
+
+  let rec tree_rect f f0 = function
+  | Leaf -> f
+  | Node (t1, k, y, t2, t3) ->
+    f0 t1 (tree_rect f f0 t1) k y t2 (tree_rect f f0 t2) t3
+
+  (** val tree_rec :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+      -> 'a1 tree -> 'a2 **)
+
+  let rec tree_rec f f0 = function
+  | Leaf -> f
+  | Node (t1, k, y, t2, t3) ->
+    f0 t1 (tree_rec f f0 t1) k y t2 (tree_rec f f0 t2) t3
+
+  (** val height : 'a1 tree -> I.t **)
+
+  let height = function
+  | Leaf -> I._0
+  | Node (_, _, _, _, h) -> h
+
+  (** val cardinal : 'a1 tree -> int **)
+
+  let rec cardinal = function
+  | Leaf -> 0
+  | Node (l, _, _, r, _) -> Stdlib.Int.succ ((+) (cardinal l) (cardinal r))
+
+  (** val empty : 'a1 tree **)
+
+  let empty =
+    Leaf
+
+  (** val is_empty : 'a1 tree -> bool **)
+
+  let is_empty = function
+  | Leaf -> true
+  | Node (_, _, _, _, _) -> false
+
+  (** val mem : X.t -> 'a1 tree -> bool **)
+
+  let rec mem x = function
+  | Leaf -> false
+  | Node (l, y, _, r, _) ->
+    (match X.compare x y with
+     | LT -> mem x l
+     | EQ -> true
+     | GT -> mem x r)
+
+  (** val find : X.t -> 'a1 tree -> 'a1 option **)
+
+  let rec find x = function
+  | Leaf -> None
+  | Node (l, y, d, r, _) ->
+    (match X.compare x y with
+     | LT -> find x l
+     | EQ -> Some d
+     | GT -> find x r)
+
+  (** val create : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree **)
+
+  let create l x e r =
+    Node (l, x, e, r, (I.add (I.max (height l) (height r)) I._1))
+
+  (** val assert_false : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree **)
+
+  let assert_false =
+    create
+
+  (** val bal : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree **)
+
+  let bal l x d r =
+    let hl = height l in
+    let hr = height r in
+    if I.gt_le_dec hl (I.add hr I._2)
+    then (match l with
+          | Leaf -> assert_false l x d r
+          | Node (ll, lx, ld, lr, _) ->
+            if I.ge_lt_dec (height ll) (height lr)
+            then create ll lx ld (create lr x d r)
+            else (match lr with
+                  | Leaf -> assert_false l x d r
+                  | Node (lrl, lrx, lrd, lrr, _) ->
+                    create (create ll lx ld lrl) lrx lrd (create lrr x d r)))
+    else if I.gt_le_dec hr (I.add hl I._2)
+         then (match r with
+               | Leaf -> assert_false l x d r
+               | Node (rl, rx, rd, rr, _) ->
+                 if I.ge_lt_dec (height rr) (height rl)
+                 then create (create l x d rl) rx rd rr
+                 else (match rl with
+                       | Leaf -> assert_false l x d r
+                       | Node (rll, rlx, rld, rlr, _) ->
+                         create (create l x d rll) rlx rld
+                           (create rlr rx rd rr)))
+         else create l x d r
+
+  (** val add : key -> 'a1 -> 'a1 tree -> 'a1 tree **)
+
+  let rec add x d = function
+  | Leaf -> Node (Leaf, x, d, Leaf, I._1)
+  | Node (l, y, d', r, h) ->
+    (match X.compare x y with
+     | LT -> bal (add x d l) y d' r
+     | EQ -> Node (l, y, d, r, h)
+     | GT -> bal l y d' (add x d r))
+
+  (** val remove_min :
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree * (key * 'a1) **)
+
+  let rec remove_min l x d r =
+    match l with
+    | Leaf -> (r, (x, d))
+    | Node (ll, lx, ld, lr, _) ->
+      let (l', m) = remove_min ll lx ld lr in ((bal l' x d r), m)
+
+  (** val merge : 'a1 tree -> 'a1 tree -> 'a1 tree **)
+
+  let merge s1 s2 =
+    match s1 with
+    | Leaf -> s2
+    | Node (_, _, _, _, _) ->
+      (match s2 with
+       | Leaf -> s1
+       | Node (l2, x2, d2, r2, _) ->
+         let (s2', p) = remove_min l2 x2 d2 r2 in
+         let (x, d) = p in bal s1 x d s2')
+
+  (** val remove : X.t -> 'a1 tree -> 'a1 tree **)
+
+  let rec remove x = function
+  | Leaf -> Leaf
+  | Node (l, y, d, r, _) ->
+    (match X.compare x y with
+     | LT -> bal (remove x l) y d r
+     | EQ -> merge l r
+     | GT -> bal l y d (remove x r))
+
+  (** val join : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree **)
+
+  let rec join l = match l with
+  | Leaf -> add
+  | Node (ll, lx, ld, lr, lh) ->
+    (fun x d ->
+      let rec join_aux r = match r with
+      | Leaf -> add x d l
+      | Node (rl, rx, rd, rr, rh) ->
+        if I.gt_le_dec lh (I.add rh I._2)
+        then bal ll lx ld (join lr x d r)
+        else if I.gt_le_dec rh (I.add lh I._2)
+             then bal (join_aux rl) rx rd rr
+             else create l x d r
+      in join_aux)
+
+  type 'elt triple = { t_left : 'elt tree; t_opt : 'elt option;
+                       t_right : 'elt tree }
+
+  (** val t_left : 'a1 triple -> 'a1 tree **)
+
+  let t_left t0 =
+    t0.t_left
+
+  (** val t_opt : 'a1 triple -> 'a1 option **)
+
+  let t_opt t0 =
+    t0.t_opt
+
+  (** val t_right : 'a1 triple -> 'a1 tree **)
+
+  let t_right t0 =
+    t0.t_right
+
+  (** val split : X.t -> 'a1 tree -> 'a1 triple **)
+
+  let rec split x = function
+  | Leaf -> { t_left = Leaf; t_opt = None; t_right = Leaf }
+  | Node (l, y, d, r, _) ->
+    (match X.compare x y with
+     | LT ->
+       let { t_left = ll; t_opt = o; t_right = rl } = split x l in
+       { t_left = ll; t_opt = o; t_right = (join rl y d r) }
+     | EQ -> { t_left = l; t_opt = (Some d); t_right = r }
+     | GT ->
+       let { t_left = rl; t_opt = o; t_right = rr } = split x r in
+       { t_left = (join l y d rl); t_opt = o; t_right = rr })
+
+  (** val concat : 'a1 tree -> 'a1 tree -> 'a1 tree **)
+
+  let concat m1 m2 =
+    match m1 with
+    | Leaf -> m2
+    | Node (_, _, _, _, _) ->
+      (match m2 with
+       | Leaf -> m1
+       | Node (l2, x2, d2, r2, _) ->
+         let (m2', xd) = remove_min l2 x2 d2 r2 in
+         join m1 (fst xd) (snd xd) m2')
+
+  (** val elements_aux : (key * 'a1) list -> 'a1 tree -> (key * 'a1) list **)
+
+  let rec elements_aux acc = function
+  | Leaf -> acc
+  | Node (l, x, d, r, _) -> elements_aux ((x, d) :: (elements_aux acc r)) l
+
+  (** val elements : 'a1 tree -> (key * 'a1) list **)
+
+  let elements m =
+    elements_aux [] m
+
+  (** val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2 **)
+
+  let rec fold f m a =
+    match m with
+    | Leaf -> a
+    | Node (l, x, d, r, _) -> fold f r (f x d (fold f l a))
+
+  type 'elt enumeration =
+  | End
+  | More of key * 'elt * 'elt tree * 'elt enumeration
+
+  (** val enumeration_rect :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2 **)
+
+  let rec enumeration_rect f f0 = function
+  | End -> f
+  | More (k, e0, t0, e1) -> f0 k e0 t0 e1 (enumeration_rect f f0 e1)
+
+  (** val enumeration_rec :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2 **)
+
+  let rec enumeration_rec f f0 = function
+  | End -> f
+  | More (k, e0, t0, e1) -> f0 k e0 t0 e1 (enumeration_rec f f0 e1)
+
+  (** val cons : 'a1 tree -> 'a1 enumeration -> 'a1 enumeration **)
+
+  let rec cons m e =
+    match m with
+    | Leaf -> e
+    | Node (l, x, d, r, _) -> cons l (More (x, d, r, e))
+
+  (** val equal_more :
+      ('a1 -> 'a1 -> bool) -> X.t -> 'a1 -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool **)
+
+  let equal_more cmp x1 d1 cont = function
+  | End -> false
+  | More (x2, d2, r2, e3) ->
+    (match X.compare x1 x2 with
+     | EQ -> if cmp d1 d2 then cont (cons r2 e3) else false
+     | _ -> false)
+
+  (** val equal_cont :
+      ('a1 -> 'a1 -> bool) -> 'a1 tree -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool **)
+
+  let rec equal_cont cmp m1 cont e2 =
+    match m1 with
+    | Leaf -> cont e2
+    | Node (l1, x1, d1, r1, _) ->
+      equal_cont cmp l1 (equal_more cmp x1 d1 (equal_cont cmp r1 cont)) e2
+
+  (** val equal_end : 'a1 enumeration -> bool **)
+
+  let equal_end = function
+  | End -> true
+  | More (_, _, _, _) -> false
+
+  (** val equal : ('a1 -> 'a1 -> bool) -> 'a1 tree -> 'a1 tree -> bool **)
+
+  let equal cmp m1 m2 =
+    equal_cont cmp m1 equal_end (cons m2 End)
+
+  (** val map : ('a1 -> 'a2) -> 'a1 tree -> 'a2 tree **)
+
+  let rec map f = function
+  | Leaf -> Leaf
+  | Node (l, x, d, r, h) -> Node ((map f l), x, (f d), (map f r), h)
+
+  (** val mapi : (key -> 'a1 -> 'a2) -> 'a1 tree -> 'a2 tree **)
+
+  let rec mapi f = function
+  | Leaf -> Leaf
+  | Node (l, x, d, r, h) -> Node ((mapi f l), x, (f x d), (mapi f r), h)
+
+  (** val map_option : (key -> 'a1 -> 'a2 option) -> 'a1 tree -> 'a2 tree **)
+
+  let rec map_option f = function
+  | Leaf -> Leaf
+  | Node (l, x, d, r, _) ->
+    (match f x d with
+     | Some d' -> join (map_option f l) x d' (map_option f r)
+     | None -> concat (map_option f l) (map_option f r))
+
+  (** val map2_opt :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> 'a1 tree -> 'a2 tree -> 'a3 tree **)
+
+  let rec map2_opt f mapl mapr m1 m2 =
+    match m1 with
+    | Leaf -> mapr m2
+    | Node (l1, x1, d1, r1, _) ->
+      (match m2 with
+       | Leaf -> mapl m1
+       | Node (_, _, _, _, _) ->
+         let { t_left = l2'; t_opt = o2; t_right = r2' } = split x1 m2 in
+         (match f x1 d1 o2 with
+          | Some e ->
+            join (map2_opt f mapl mapr l1 l2') x1 e
+              (map2_opt f mapl mapr r1 r2')
+          | None ->
+            concat (map2_opt f mapl mapr l1 l2') (map2_opt f mapl mapr r1 r2')))
+
+  (** val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree **)
+
+  let map2 f =
+    map2_opt (fun _ d o -> f (Some d) o)
+      (map_option (fun _ d -> f (Some d) None))
+      (map_option (fun _ d' -> f None (Some d')))
+
+  module Proofs =
+   struct
+    module MX = OrderedTypeFacts(X)
+
+    module PX = KeyOrderedType(X)
+
+    module L = Raw(X)
+
+    type 'elt coq_R_mem =
+    | R_mem_0 of 'elt tree
+    | R_mem_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t * 
+       bool * 'elt coq_R_mem
+    | R_mem_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_mem_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t * 
+       bool * 'elt coq_R_mem
+
+    (** val coq_R_mem_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2)
+        -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2 **)
+
+    let rec coq_R_mem_rect x f f0 f1 f2 _ _ = function
+    | R_mem_0 m -> f m __
+    | R_mem_1 (m, l, y, _x, r0, _x0, _res, r1) ->
+      f0 m l y _x r0 _x0 __ __ __ _res r1
+        (coq_R_mem_rect x f f0 f1 f2 l _res r1)
+    | R_mem_2 (m, l, y, _x, r0, _x0) -> f1 m l y _x r0 _x0 __ __ __
+    | R_mem_3 (m, l, y, _x, r0, _x0, _res, r1) ->
+      f2 m l y _x r0 _x0 __ __ __ _res r1
+        (coq_R_mem_rect x f f0 f1 f2 r0 _res r1)
+
+    (** val coq_R_mem_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2)
+        -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2 **)
+
+    let rec coq_R_mem_rec x f f0 f1 f2 _ _ = function
+    | R_mem_0 m -> f m __
+    | R_mem_1 (m, l, y, _x, r0, _x0, _res, r1) ->
+      f0 m l y _x r0 _x0 __ __ __ _res r1
+        (coq_R_mem_rec x f f0 f1 f2 l _res r1)
+    | R_mem_2 (m, l, y, _x, r0, _x0) -> f1 m l y _x r0 _x0 __ __ __
+    | R_mem_3 (m, l, y, _x, r0, _x0, _res, r1) ->
+      f2 m l y _x r0 _x0 __ __ __ _res r1
+        (coq_R_mem_rec x f f0 f1 f2 r0 _res r1)
+
+    type 'elt coq_R_find =
+    | R_find_0 of 'elt tree
+    | R_find_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt option * 'elt coq_R_find
+    | R_find_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_find_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt option * 'elt coq_R_find
+
+    (** val coq_R_find_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2 **)
+
+    let rec coq_R_find_rect x f f0 f1 f2 _ _ = function
+    | R_find_0 m -> f m __
+    | R_find_1 (m, l, y, d, r0, _x, _res, r1) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_find_rect x f f0 f1 f2 l _res r1)
+    | R_find_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_find_3 (m, l, y, d, r0, _x, _res, r1) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_find_rect x f f0 f1 f2 r0 _res r1)
+
+    (** val coq_R_find_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2 **)
+
+    let rec coq_R_find_rec x f f0 f1 f2 _ _ = function
+    | R_find_0 m -> f m __
+    | R_find_1 (m, l, y, d, r0, _x, _res, r1) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_find_rec x f f0 f1 f2 l _res r1)
+    | R_find_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_find_3 (m, l, y, d, r0, _x, _res, r1) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_find_rec x f f0 f1 f2 r0 _res r1)
+
+    type 'elt coq_R_bal =
+    | R_bal_0 of 'elt tree * key * 'elt * 'elt tree
+    | R_bal_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_2 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_3 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+       I.t
+    | R_bal_4 of 'elt tree * key * 'elt * 'elt tree
+    | R_bal_5 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_6 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_7 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+       I.t
+    | R_bal_8 of 'elt tree * key * 'elt * 'elt tree
+
+    (** val coq_R_bal_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+        'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __
+        -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2 **)
+
+    let coq_R_bal_rect f f0 f1 f2 f3 f4 f5 f6 f7 _ _ _ _ _ = function
+    | R_bal_0 (l, x, d, r) -> f l x d r __ __ __
+    | R_bal_1 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f0 l x d r __ __ x0 x1 x2 x3 x4 __ __ __
+    | R_bal_2 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f1 l x d r __ __ x0 x1 x2 x3 x4 __ __ __ __
+    | R_bal_3 (l, x, d, r, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9) ->
+      f2 l x d r __ __ x0 x1 x2 x3 x4 __ __ __ x5 x6 x7 x8 x9 __
+    | R_bal_4 (l, x, d, r) -> f3 l x d r __ __ __ __ __
+    | R_bal_5 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f4 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __
+    | R_bal_6 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f5 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __ __
+    | R_bal_7 (l, x, d, r, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9) ->
+      f6 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __ x5 x6 x7 x8 x9 __
+    | R_bal_8 (l, x, d, r) -> f7 l x d r __ __ __ __
+
+    (** val coq_R_bal_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+        'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __
+        -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2 **)
+
+    let coq_R_bal_rec f f0 f1 f2 f3 f4 f5 f6 f7 _ _ _ _ _ = function
+    | R_bal_0 (l, x, d, r) -> f l x d r __ __ __
+    | R_bal_1 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f0 l x d r __ __ x0 x1 x2 x3 x4 __ __ __
+    | R_bal_2 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f1 l x d r __ __ x0 x1 x2 x3 x4 __ __ __ __
+    | R_bal_3 (l, x, d, r, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9) ->
+      f2 l x d r __ __ x0 x1 x2 x3 x4 __ __ __ x5 x6 x7 x8 x9 __
+    | R_bal_4 (l, x, d, r) -> f3 l x d r __ __ __ __ __
+    | R_bal_5 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f4 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __
+    | R_bal_6 (l, x, d, r, x0, x1, x2, x3, x4) ->
+      f5 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __ __
+    | R_bal_7 (l, x, d, r, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9) ->
+      f6 l x d r __ __ __ __ x0 x1 x2 x3 x4 __ __ __ x5 x6 x7 x8 x9 __
+    | R_bal_8 (l, x, d, r) -> f7 l x d r __ __ __ __
+
+    type 'elt coq_R_add =
+    | R_add_0 of 'elt tree
+    | R_add_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * 'elt coq_R_add
+    | R_add_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_add_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * 'elt coq_R_add
+
+    (** val coq_R_add_rect :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree ->
+        key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add ->
+        'a2 **)
+
+    let rec coq_R_add_rect x d f f0 f1 f2 _ _ = function
+    | R_add_0 m -> f m __
+    | R_add_1 (m, l, y, d', r0, h, _res, r1) ->
+      f0 m l y d' r0 h __ __ __ _res r1
+        (coq_R_add_rect x d f f0 f1 f2 l _res r1)
+    | R_add_2 (m, l, y, d', r0, h) -> f1 m l y d' r0 h __ __ __
+    | R_add_3 (m, l, y, d', r0, h, _res, r1) ->
+      f2 m l y d' r0 h __ __ __ _res r1
+        (coq_R_add_rect x d f f0 f1 f2 r0 _res r1)
+
+    (** val coq_R_add_rec :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree ->
+        key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add ->
+        'a2 **)
+
+    let rec coq_R_add_rec x d f f0 f1 f2 _ _ = function
+    | R_add_0 m -> f m __
+    | R_add_1 (m, l, y, d', r0, h, _res, r1) ->
+      f0 m l y d' r0 h __ __ __ _res r1
+        (coq_R_add_rec x d f f0 f1 f2 l _res r1)
+    | R_add_2 (m, l, y, d', r0, h) -> f1 m l y d' r0 h __ __ __
+    | R_add_3 (m, l, y, d', r0, h, _res, r1) ->
+      f2 m l y d' r0 h __ __ __ _res r1
+        (coq_R_add_rec x d f f0 f1 f2 r0 _res r1)
+
+    type 'elt coq_R_remove_min =
+    | R_remove_min_0 of 'elt tree * key * 'elt * 'elt tree
+    | R_remove_min_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * 
+       key * 'elt * 'elt tree * I.t * ('elt tree * (key * 'elt))
+       * 'elt coq_R_remove_min * 'elt tree * (key * 'elt)
+
+    (** val coq_R_remove_min_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1
+        tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 **)
+
+    let rec coq_R_remove_min_rect f f0 _ _ _ _ _ = function
+    | R_remove_min_0 (l, x, d, r) -> f l x d r __
+    | R_remove_min_1 (l, x, d, r, ll, lx, ld, lr, _x, _res, r1, l', m) ->
+      f0 l x d r ll lx ld lr _x __ _res r1
+        (coq_R_remove_min_rect f f0 ll lx ld lr _res r1) l' m __
+
+    (** val coq_R_remove_min_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1
+        tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 **)
+
+    let rec coq_R_remove_min_rec f f0 _ _ _ _ _ = function
+    | R_remove_min_0 (l, x, d, r) -> f l x d r __
+    | R_remove_min_1 (l, x, d, r, ll, lx, ld, lr, _x, _res, r1, l', m) ->
+      f0 l x d r ll lx ld lr _x __ _res r1
+        (coq_R_remove_min_rec f f0 ll lx ld lr _res r1) l' m __
+
+    type 'elt coq_R_merge =
+    | R_merge_0 of 'elt tree * 'elt tree
+    | R_merge_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt * 'elt tree
+       * I.t
+    | R_merge_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt * 'elt tree
+       * I.t * 'elt tree * key * 'elt * 'elt tree * I.t * 'elt tree
+       * (key * 'elt) * key * 'elt
+
+    (** val coq_R_merge_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree
+        -> 'a1 tree -> 'a1 coq_R_merge -> 'a2 **)
+
+    let coq_R_merge_rect f f0 f1 _ _ _ = function
+    | R_merge_0 (s1, s2) -> f s1 s2 __
+    | R_merge_1 (s1, s2, _x, _x0, _x1, _x2, _x3) ->
+      f0 s1 s2 _x _x0 _x1 _x2 _x3 __ __
+    | R_merge_2 (s1, s2, _x, _x0, _x1, _x2, _x3, l2, x2, d2, r2, _x4, s2', p,
+                 x, d) ->
+      f1 s1 s2 _x _x0 _x1 _x2 _x3 __ l2 x2 d2 r2 _x4 __ s2' p __ x d __
+
+    (** val coq_R_merge_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree
+        -> 'a1 tree -> 'a1 coq_R_merge -> 'a2 **)
+
+    let coq_R_merge_rec f f0 f1 _ _ _ = function
+    | R_merge_0 (s1, s2) -> f s1 s2 __
+    | R_merge_1 (s1, s2, _x, _x0, _x1, _x2, _x3) ->
+      f0 s1 s2 _x _x0 _x1 _x2 _x3 __ __
+    | R_merge_2 (s1, s2, _x, _x0, _x1, _x2, _x3, l2, x2, d2, r2, _x4, s2', p,
+                 x, d) ->
+      f1 s1 s2 _x _x0 _x1 _x2 _x3 __ l2 x2 d2 r2 _x4 __ s2' p __ x d __
+
+    type 'elt coq_R_remove =
+    | R_remove_0 of 'elt tree
+    | R_remove_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'elt tree * 'elt coq_R_remove
+    | R_remove_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_remove_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'elt tree * 'elt coq_R_remove
+
+    (** val coq_R_remove_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2 **)
+
+    let rec coq_R_remove_rect x f f0 f1 f2 _ _ = function
+    | R_remove_0 m -> f m __
+    | R_remove_1 (m, l, y, d, r0, _x, _res, r1) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_remove_rect x f f0 f1 f2 l _res r1)
+    | R_remove_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_remove_3 (m, l, y, d, r0, _x, _res, r1) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_remove_rect x f f0 f1 f2 r0 _res r1)
+
+    (** val coq_R_remove_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2 **)
+
+    let rec coq_R_remove_rec x f f0 f1 f2 _ _ = function
+    | R_remove_0 m -> f m __
+    | R_remove_1 (m, l, y, d, r0, _x, _res, r1) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_remove_rec x f f0 f1 f2 l _res r1)
+    | R_remove_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_remove_3 (m, l, y, d, r0, _x, _res, r1) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_remove_rec x f f0 f1 f2 r0 _res r1)
+
+    type 'elt coq_R_concat =
+    | R_concat_0 of 'elt tree * 'elt tree
+    | R_concat_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t
+    | R_concat_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * (key * 'elt)
+
+    (** val coq_R_concat_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_concat -> 'a2 **)
+
+    let coq_R_concat_rect f f0 f1 _ _ _ = function
+    | R_concat_0 (m1, m2) -> f m1 m2 __
+    | R_concat_1 (m1, m2, _x, _x0, _x1, _x2, _x3) ->
+      f0 m1 m2 _x _x0 _x1 _x2 _x3 __ __
+    | R_concat_2 (m1, m2, _x, _x0, _x1, _x2, _x3, l2, x2, d2, r2, _x4, m2', xd) ->
+      f1 m1 m2 _x _x0 _x1 _x2 _x3 __ l2 x2 d2 r2 _x4 __ m2' xd __
+
+    (** val coq_R_concat_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_concat -> 'a2 **)
+
+    let coq_R_concat_rec f f0 f1 _ _ _ = function
+    | R_concat_0 (m1, m2) -> f m1 m2 __
+    | R_concat_1 (m1, m2, _x, _x0, _x1, _x2, _x3) ->
+      f0 m1 m2 _x _x0 _x1 _x2 _x3 __ __
+    | R_concat_2 (m1, m2, _x, _x0, _x1, _x2, _x3, l2, x2, d2, r2, _x4, m2', xd) ->
+      f1 m1 m2 _x _x0 _x1 _x2 _x3 __ l2 x2 d2 r2 _x4 __ m2' xd __
+
+    type 'elt coq_R_split =
+    | R_split_0 of 'elt tree
+    | R_split_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option * 'elt tree
+    | R_split_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_split_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option * 'elt tree
+
+    (** val coq_R_split_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+        -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree ->
+        'a1 option -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 **)
+
+    let rec coq_R_split_rect x f f0 f1 f2 _ _ = function
+    | R_split_0 m -> f m __
+    | R_split_1 (m, l, y, d, r0, _x, _res, r1, ll, o, rl) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_split_rect x f f0 f1 f2 l _res r1) ll o rl __
+    | R_split_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_split_3 (m, l, y, d, r0, _x, _res, r1, rl, o, rr) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_split_rect x f f0 f1 f2 r0 _res r1) rl o rr __
+
+    (** val coq_R_split_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+        -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree ->
+        'a1 option -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 **)
+
+    let rec coq_R_split_rec x f f0 f1 f2 _ _ = function
+    | R_split_0 m -> f m __
+    | R_split_1 (m, l, y, d, r0, _x, _res, r1, ll, o, rl) ->
+      f0 m l y d r0 _x __ __ __ _res r1
+        (coq_R_split_rec x f f0 f1 f2 l _res r1) ll o rl __
+    | R_split_2 (m, l, y, d, r0, _x) -> f1 m l y d r0 _x __ __ __
+    | R_split_3 (m, l, y, d, r0, _x, _res, r1, rl, o, rr) ->
+      f2 m l y d r0 _x __ __ __ _res r1
+        (coq_R_split_rec x f f0 f1 f2 r0 _res r1) rl o rr __
+
+    type ('elt, 'x) coq_R_map_option =
+    | R_map_option_0 of 'elt tree
+    | R_map_option_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'x * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+       * ('elt, 'x) coq_R_map_option
+    | R_map_option_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+       * ('elt, 'x) coq_R_map_option
+
+    (** val coq_R_map_option_rect :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+        tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 **)
+
+    let rec coq_R_map_option_rect f f0 f1 f2 _ _ = function
+    | R_map_option_0 m -> f0 m __
+    | R_map_option_1 (m, l, x, d, r0, _x, d', _res0, r1, _res, r2) ->
+      f1 m l x d r0 _x __ d' __ _res0 r1
+        (coq_R_map_option_rect f f0 f1 f2 l _res0 r1) _res r2
+        (coq_R_map_option_rect f f0 f1 f2 r0 _res r2)
+    | R_map_option_2 (m, l, x, d, r0, _x, _res0, r1, _res, r2) ->
+      f2 m l x d r0 _x __ __ _res0 r1
+        (coq_R_map_option_rect f f0 f1 f2 l _res0 r1) _res r2
+        (coq_R_map_option_rect f f0 f1 f2 r0 _res r2)
+
+    (** val coq_R_map_option_rec :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+        tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 **)
+
+    let rec coq_R_map_option_rec f f0 f1 f2 _ _ = function
+    | R_map_option_0 m -> f0 m __
+    | R_map_option_1 (m, l, x, d, r0, _x, d', _res0, r1, _res, r2) ->
+      f1 m l x d r0 _x __ d' __ _res0 r1
+        (coq_R_map_option_rec f f0 f1 f2 l _res0 r1) _res r2
+        (coq_R_map_option_rec f f0 f1 f2 r0 _res r2)
+    | R_map_option_2 (m, l, x, d, r0, _x, _res0, r1, _res, r2) ->
+      f2 m l x d r0 _x __ __ _res0 r1
+        (coq_R_map_option_rec f f0 f1 f2 l _res0 r1) _res r2
+        (coq_R_map_option_rec f f0 f1 f2 r0 _res r2)
+
+    type ('elt, 'x0, 'x) coq_R_map2_opt =
+    | R_map2_opt_0 of 'elt tree * 'x0 tree
+    | R_map2_opt_1 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t
+    | R_map2_opt_2 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 'x0 tree
+       * 'x0 option * 'x0 tree * 'x * 'x tree
+       * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+       * ('elt, 'x0, 'x) coq_R_map2_opt
+    | R_map2_opt_3 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 'x0 tree
+       * 'x0 option * 'x0 tree * 'x tree * ('elt, 'x0, 'x) coq_R_map2_opt
+       * 'x tree * ('elt, 'x0, 'x) coq_R_map2_opt
+
+    (** val coq_R_map2_opt_rect :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t ->
+        __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key ->
+        'a2 -> 'a2 tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree ->
+        __ -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree ->
+        'a2 tree -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 **)
+
+    let rec coq_R_map2_opt_rect f mapl mapr f0 f1 f2 f3 _ _ _ = function
+    | R_map2_opt_0 (m1, m2) -> f0 m1 m2 __
+    | R_map2_opt_1 (m1, m2, l1, x1, d1, r1, _x) ->
+      f1 m1 m2 l1 x1 d1 r1 _x __ __
+    | R_map2_opt_2 (m1, m2, l1, x1, d1, r1, _x, _x0, _x1, _x2, _x3, _x4, l2',
+                    o2, r2', e, _res0, r0, _res, r2) ->
+      f2 m1 m2 l1 x1 d1 r1 _x __ _x0 _x1 _x2 _x3 _x4 __ l2' o2 r2' __ e __
+        _res0 r0
+        (coq_R_map2_opt_rect f mapl mapr f0 f1 f2 f3 l1 l2' _res0 r0) _res r2
+        (coq_R_map2_opt_rect f mapl mapr f0 f1 f2 f3 r1 r2' _res r2)
+    | R_map2_opt_3 (m1, m2, l1, x1, d1, r1, _x, _x0, _x1, _x2, _x3, _x4, l2',
+                    o2, r2', _res0, r0, _res, r2) ->
+      f3 m1 m2 l1 x1 d1 r1 _x __ _x0 _x1 _x2 _x3 _x4 __ l2' o2 r2' __ __
+        _res0 r0
+        (coq_R_map2_opt_rect f mapl mapr f0 f1 f2 f3 l1 l2' _res0 r0) _res r2
+        (coq_R_map2_opt_rect f mapl mapr f0 f1 f2 f3 r1 r2' _res r2)
+
+    (** val coq_R_map2_opt_rec :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t ->
+        __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key ->
+        'a2 -> 'a2 tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree ->
+        __ -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree ->
+        'a2 tree -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 **)
+
+    let rec coq_R_map2_opt_rec f mapl mapr f0 f1 f2 f3 _ _ _ = function
+    | R_map2_opt_0 (m1, m2) -> f0 m1 m2 __
+    | R_map2_opt_1 (m1, m2, l1, x1, d1, r1, _x) ->
+      f1 m1 m2 l1 x1 d1 r1 _x __ __
+    | R_map2_opt_2 (m1, m2, l1, x1, d1, r1, _x, _x0, _x1, _x2, _x3, _x4, l2',
+                    o2, r2', e, _res0, r0, _res, r2) ->
+      f2 m1 m2 l1 x1 d1 r1 _x __ _x0 _x1 _x2 _x3 _x4 __ l2' o2 r2' __ e __
+        _res0 r0 (coq_R_map2_opt_rec f mapl mapr f0 f1 f2 f3 l1 l2' _res0 r0)
+        _res r2 (coq_R_map2_opt_rec f mapl mapr f0 f1 f2 f3 r1 r2' _res r2)
+    | R_map2_opt_3 (m1, m2, l1, x1, d1, r1, _x, _x0, _x1, _x2, _x3, _x4, l2',
+                    o2, r2', _res0, r0, _res, r2) ->
+      f3 m1 m2 l1 x1 d1 r1 _x __ _x0 _x1 _x2 _x3 _x4 __ l2' o2 r2' __ __
+        _res0 r0 (coq_R_map2_opt_rec f mapl mapr f0 f1 f2 f3 l1 l2' _res0 r0)
+        _res r2 (coq_R_map2_opt_rec f mapl mapr f0 f1 f2 f3 r1 r2' _res r2)
+
+    (** val fold' : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2 **)
+
+    let fold' f s =
+      L.fold f (elements s)
+
+    (** val flatten_e : 'a1 enumeration -> (key * 'a1) list **)
+
+    let rec flatten_e = function
+    | End -> []
+    | More (x, e0, t0, r) -> (x, e0) :: (app (elements t0) (flatten_e r))
+   end
+ end
+
+module IntMake =
+ functor (I:Int) ->
+ functor (X:OrderedType) ->
+ struct
+  module E = X
+
+  module Raw = Coq_Raw(I)(X)
+
+  type 'elt bst =
+    'elt Raw.tree
+    (* singleton inductive, whose constructor was Bst *)
+
+  (** val this : 'a1 bst -> 'a1 Raw.tree **)
+
+  let this b =
+    b
+
+  type 'elt t = 'elt bst
+
+  type key = E.t
+
+  (** val empty : 'a1 t **)
+
+  let empty =
+    Raw.empty
+
+  (** val is_empty : 'a1 t -> bool **)
+
+  let is_empty m =
+    Raw.is_empty (this m)
+
+  (** val add : key -> 'a1 -> 'a1 t -> 'a1 t **)
+
+  let add x e m =
+    Raw.add x e (this m)
+
+  (** val remove : key -> 'a1 t -> 'a1 t **)
+
+  let remove x m =
+    Raw.remove x (this m)
+
+  (** val mem : key -> 'a1 t -> bool **)
+
+  let mem x m =
+    Raw.mem x (this m)
+
+  (** val find : key -> 'a1 t -> 'a1 option **)
+
+  let find x m =
+    Raw.find x (this m)
+
+  (** val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t **)
+
+  let map f m =
+    Raw.map f (this m)
+
+  (** val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t **)
+
+  let mapi f m =
+    Raw.mapi f (this m)
+
+  (** val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t **)
+
+  let map2 f m m' =
+    Raw.map2 f (this m) (this m')
+
+  (** val elements : 'a1 t -> (key * 'a1) list **)
+
+  let elements m =
+    Raw.elements (this m)
+
+  (** val cardinal : 'a1 t -> int **)
+
+  let cardinal m =
+    Raw.cardinal (this m)
+
+  (** val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 **)
+
+  let fold f m i =
+    Raw.fold f (this m) i
+
+  (** val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool **)
+
+  let equal cmp m m' =
+    Raw.equal cmp (this m) (this m')
+ end
+
+module Make =
+ functor (X:OrderedType) ->
+ IntMake(Z_as_Int)(X)
+
+module Nat_as_OT =
+ struct
+  type t = int
+
+  (** val compare : int -> int -> int compare0 **)
+
+  let compare x y =
+    match Nat.compare x y with
+    | Eq -> EQ
+    | Lt -> LT
+    | Gt -> GT
+
+  (** val eq_dec : int -> int -> bool **)
+
+  let eq_dec =
+    (=)
+ end
 
 type strategy =
 | StratCollectives
@@ -1718,56 +3975,65 @@ let rec pairs_eqb xs ys =
 
 (** val even_problem : layout -> layout -> bool **)
 
-let even_problem s t =
+let even_problem s t0 =
   let m = ly_m s in
   (&&)
     ((&&)
       ((&&)
         ((&&)
           ((&&)
-            ((&&) (pairs_eqb m (ly_m t))
+            ((&&) (pairs_eqb m (ly_m t0))
               (list_eqb s.ly_mesh.pm_ranks (seq 0 (mesh_size m))))
-            (list_eqb t.ly_mesh.pm_ranks (seq 0 (mesh_size m)))) (mesh_wf m))
-        (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
-    (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
+            (list_eqb t0.ly_mesh.pm_ranks (seq 0 (mesh_size m)))) (mesh_wf m))
+        (ty_wf m s.ly_ty)) (ty_wf m t0.ly_ty))
+    (list_eqb (global_shape s.ly_ty) (global_shape t0.ly_ty))
+
+module RankMap = Make(Nat_as_OT)
+
+(** val rank_positions : int list -> int -> int RankMap.t **)
+
+let rec rank_positions ws k =
+  match ws with
+  | [] -> RankMap.empty
+  | w :: ws' -> RankMap.add w k (rank_positions ws' (Stdlib.Int.succ k))
 
 type rank_table =
 | Contiguous of int * int
-| Listed of int list
+| Listed of int RankMap.t
 
 (** val rank_table_of : int list -> rank_table **)
 
 let rank_table_of ws = match ws with
-| [] -> Listed []
+| [] -> Listed RankMap.empty
 | k :: _ ->
   if list_eqb ws (seq k (length ws))
   then Contiguous (k, (length ws))
-  else Listed ws
+  else Listed (rank_positions ws 0)
 
 (** val table_index : rank_table -> int -> int option **)
 
-let table_index t w =
-  match t with
+let table_index t0 w =
+  match t0 with
   | Contiguous (k, n) ->
     if (&&) ((fun (a : int) b -> a <= b) k w)
          ((fun (a : int) b -> a < b) w ((+) k n))
     then Some ((fun (a : int) b -> if a >= b then a - b else 0) w k)
     else None
-  | Listed ws -> index_of w ws
+  | Listed positions0 -> RankMap.find w positions0
 
 (** val box_in : layout -> rank_table -> int -> box option **)
 
-let box_in l t w =
-  match table_index t w with
+let box_in l t0 w =
+  match table_index t0 w with
   | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
   | None -> None
 
 (** val largest_box_in : layout -> rank_table -> int **)
 
-let largest_box_in l t =
+let largest_box_in l t0 =
   fold_left (fun acc w ->
     (fun (a : int) b -> if a >= b then a else b) acc
-      (match box_in l t w with
+      (match box_in l t0 w with
        | Some b -> box_size b
        | None -> 0)) l.ly_mesh.pm_ranks 0
 
@@ -1779,8 +4045,8 @@ let largest_box l =
 (** val recv_bound_in :
     layout -> layout -> rank_table -> rank_table -> int -> int **)
 
-let recv_bound_in s t tS tT r =
-  match box_in t tT r with
+let recv_bound_in s t0 tS tT r =
+  match box_in t0 tT r with
   | Some b ->
     (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
       (match box_in s tS r with
@@ -1790,22 +4056,22 @@ let recv_bound_in s t tS tT r =
 
 (** val exchange_recv : layout -> layout -> int -> int **)
 
-let exchange_recv s t =
-  if even_problem s t
+let exchange_recv s t0 =
+  if even_problem s t0
   then let m = ly_m s in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m)
-       then lower_bound_recv m s.ly_ty t.ly_ty r
+       then lower_bound_recv m s.ly_ty t0.ly_ty r
        else 0)
-  else recv_bound_in s t (rank_table_of s.ly_mesh.pm_ranks)
-         (rank_table_of t.ly_mesh.pm_ranks)
+  else recv_bound_in s t0 (rank_table_of s.ly_mesh.pm_ranks)
+         (rank_table_of t0.ly_mesh.pm_ranks)
 
 (** val largest_boxes : layout -> layout -> int * int **)
 
-let largest_boxes s t =
-  if even_problem s t
-  then ((local_size (ly_m s) s.ly_ty), (local_size (ly_m s) t.ly_ty))
-  else ((largest_box s), (largest_box t))
+let largest_boxes s t0 =
+  if even_problem s t0
+  then ((local_size (ly_m s) s.ly_ty), (local_size (ly_m s) t0.ly_ty))
+  else ((largest_box s), (largest_box t0))
 
 type xcheck_error =
 | NotOneEvenMesh
@@ -1818,53 +4084,53 @@ type xreport = { xr_peak : int; xr_recv : (int -> int);
 
 (** val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res **)
 
-let xcheck s t = function
+let xcheck s t0 = function
 | ByCollectives (rf, p) ->
   let m = ly_m s in
-  if negb (even_problem s t)
+  if negb (even_problem s t0)
   then Error NotOneEvenMesh
   else if negb (refine_ok m rf)
        then Error BadRefinement
        else (match check (refine_mesh rf m) (refine_ty rf s.ly_ty)
-                     (refine_ty rf t.ly_ty) p with
+                     (refine_ty rf t0.ly_ty) p with
              | OK rep ->
                OK { xr_peak = rep.rp_peak; xr_recv = (fun r ->
                  list_sum (map (fun s0 -> s0.sr_recv r) rep.rp_steps));
                  xr_collectives = (Some rep) }
              | Error e -> Error (CollectivesRejected e))
 | ByExchange ->
-  if layouts_wf s t
+  if layouts_wf s t0
   then OK { xr_peak =
          ((fun (a : int) b -> if a >= b then a else b)
-           (fst (largest_boxes s t)) (snd (largest_boxes s t))); xr_recv =
-         (exchange_recv s t); xr_collectives = None }
+           (fst (largest_boxes s t0)) (snd (largest_boxes s t0))); xr_recv =
+         (exchange_recv s t0); xr_collectives = None }
   else Error BadLayouts
 
 (** val exchange_busiest : layout -> layout -> int **)
 
-let exchange_busiest s t =
-  let recv = exchange_recv s t in
+let exchange_busiest s t0 =
+  let recv = exchange_recv s t0 in
   fold_left (fun acc r ->
     (fun (a : int) b -> if a >= b then a else b) acc (recv r))
-    t.ly_mesh.pm_ranks 0
+    t0.ly_mesh.pm_ranks 0
 
 (** val plan_with : strategy -> layout -> layout -> splan option **)
 
-let plan_with s s0 t =
+let plan_with s s0 t0 =
   let m = ly_m s0 in
-  let exchange_plan = if layouts_wf s0 t then Some ByExchange else None in
-  if even_problem s0 t
+  let exchange_plan = if layouts_wf s0 t0 then Some ByExchange else None in
+  if even_problem s0 t0
   then (match s with
         | StratCollectives ->
-          let (rf, p) = planner m s0.ly_ty t.ly_ty in
+          let (rf, p) = planner m s0.ly_ty t0.ly_ty in
           Some (ByCollectives (rf, p))
         | StratExchange -> exchange_plan
         | StratAuto ->
-          (match planner_choice m s0.ly_ty t.ly_ty with
+          (match planner_choice m s0.ly_ty t0.ly_ty with
            | Some p0 ->
              let (p1, cost) = p0 in
              let (rf, p) = p1 in
-             if cost_lt ((exchange_busiest s0 t), (Stdlib.Int.succ 0)) cost
+             if cost_lt ((exchange_busiest s0 t0), (Stdlib.Int.succ 0)) cost
              then exchange_plan
              else Some (ByCollectives (rf, p))
            | None -> exchange_plan))
@@ -1872,14 +4138,14 @@ let plan_with s s0 t =
         | StratCollectives -> None
         | _ -> exchange_plan)
 
-type cmonoid = { zero : __; add : (__ -> __ -> __) }
+type cmonoid = { zero : __; add0 : (__ -> __ -> __) }
 
 type carrier = __
 
 (** val msum : cmonoid -> carrier list -> carrier **)
 
 let msum m xs =
-  fold_left m.add xs m.zero
+  fold_left m.add0 xs m.zero
 
 type pty = ty * axis list
 
@@ -1932,12 +4198,12 @@ let remove_axis a ps =
 (** val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res **)
 
 let sum_step_type m p k =
-  let (t, ps) = p in
+  let (t0, ps) = p in
   (match k with
    | ReduceScatter (d, a) ->
      if negb (memb a ps)
      then Error (NotPending a)
-     else (match nth_error t d with
+     else (match nth_error t0 d with
            | Some d0 ->
              let (xs, n) = d0 in
              if negb
@@ -1945,21 +4211,21 @@ let sum_step_type m p k =
                     ((fun a b -> if b = 0 then a else a mod b)
                       (extent m (xs, n)) (axis_size m a)) 0)
              then Error (ScatterNotDividing (d, a))
-             else OK ((set_dim t d ((app xs (a :: [])), n)),
+             else OK ((set_dim t0 d ((app xs (a :: [])), n)),
                     (remove_axis a ps))
            | None -> Error (SumDimOutOfRange d))
    | AllReduce a ->
      if negb (memb a ps)
      then Error (NotPending a)
-     else OK (t, (remove_axis a ps))
+     else OK (t0, (remove_axis a ps))
    | AddPending a ->
      if negb (memb a (mesh_axes m))
      then Error (PendingNotInMesh a)
-     else if memb a (ty_axes t)
+     else if memb a (ty_axes t0)
           then Error (PendingInUse a)
           else if memb a ps
                then Error (AlreadyPending a)
-               else OK (t, (a :: ps)))
+               else OK (t0, (a :: ps)))
 
 (** val along : mesh -> device -> axis -> device list **)
 
@@ -2064,8 +4330,8 @@ let pl_pending_value m l ps st w l0 =
     layout -> axis list -> layout -> holder_choice -> int -> int list ->
     (int * int list) list **)
 
-let reducing_sources s ps t h r l =
-  match pl_box t r with
+let reducing_sources s ps t0 h r l =
+  match pl_box t0 r with
   | Some b ->
     let i = box_global b l in
     (match index_of (h r i) s.ly_mesh.pm_ranks with
@@ -2083,28 +4349,28 @@ let group_size m ps =
 
 (** val designated : layout -> axis list -> int -> bool **)
 
-let designated t pt r =
-  match index_of r t.ly_mesh.pm_ranks with
+let designated t0 pt r =
+  match index_of r t0.ly_mesh.pm_ranks with
   | Some k ->
     forallb (fun a ->
-      (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+      (fun (a : int) b -> a = b) (device_of_rank (ly_m t0) k a) 0) pt
   | None -> true
 
 (** val reducing_sources_to :
     layout -> axis list -> layout -> axis list -> holder_choice -> int -> int
     list -> (int * int list) list **)
 
-let reducing_sources_to s ps t pt h r l =
-  if designated t pt r then reducing_sources s ps t h r l else []
+let reducing_sources_to s ps t0 pt h r l =
+  if designated t0 pt r then reducing_sources s ps t0 h r l else []
 
 (** val reducing_exchange_to :
     cmonoid -> layout -> axis list -> layout -> axis list -> holder_choice ->
     carrier state -> carrier state **)
 
-let reducing_exchange_to m s ps t pt h st r l =
+let reducing_exchange_to m s ps t0 pt h st r l =
   msum m
     (map (fun src -> st (fst src) (snd src))
-      (reducing_sources_to s ps t pt h r l))
+      (reducing_sources_to s ps t0 pt h r l))
 
 type pstep =
 | PCollective of collective
@@ -2176,9 +4442,9 @@ let rec sum_steps_check m p = function
 let steps_recv reps =
   list_sum (map (fun s -> s.ss_recv) reps)
 
-(** val is_empty : 'a1 list -> bool **)
+(** val is_empty0 : 'a1 list -> bool **)
 
-let is_empty = function
+let is_empty0 = function
 | [] -> true
 | _ :: _ -> false
 
@@ -2210,71 +4476,72 @@ let box_size_at l w =
 
 (** val target_box_size : layout -> layout -> int -> int **)
 
-let target_box_size s t =
-  if even_problem s t
+let target_box_size s t0 =
+  if even_problem s t0
   then let m = ly_m s in
-       let size = local_size m t.ly_ty in
+       let size = local_size m t0.ly_ty in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
-  else let table = rank_table_of t.ly_mesh.pm_ranks in
-       (fun r -> match box_in t table r with
-                 | Some b -> box_size b
-                 | None -> 0)
+  else let table = rank_table_of t0.ly_mesh.pm_ranks in
+       (fun r ->
+       match box_in t0 table r with
+       | Some b -> box_size b
+       | None -> 0)
 
 (** val receives_sum : layout -> layout -> axis list -> int -> bool **)
 
-let receives_sum s t pt =
-  if even_problem s t
+let receives_sum s t0 pt =
+  if even_problem s t0
   then let m = ly_m s in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m)
        then forallb (fun a ->
               (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
        else true)
-  else let table = rank_table_of t.ly_mesh.pm_ranks in
+  else let table = rank_table_of t0.ly_mesh.pm_ranks in
        (fun r ->
        match table_index table r with
        | Some k ->
          forallb (fun a ->
-           (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+           (fun (a : int) b -> a = b) (device_of_rank (ly_m t0) k a) 0) pt
        | None -> true)
 
 (** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
 
-let sum_recv_bound s ps t =
+let sum_recv_bound s ps t0 =
   if (fun (a : int) b -> a = b) (group_size (ly_m s) ps) (Stdlib.Int.succ 0)
-  then exchange_recv s t
-  else target_box_size s t
+  then exchange_recv s t0
+  else target_box_size s t0
 
 (** val sum_exchange_recv :
     layout -> axis list -> layout -> axis list -> int -> int **)
 
-let sum_exchange_recv s ps t pt =
+let sum_exchange_recv s ps t0 pt =
   let others =
     (fun (a : int) b -> if a >= b then a - b else 0) (group_size (ly_m s) ps)
       (Stdlib.Int.succ 0)
   in
-  let size = target_box_size s t in
-  let recv = exchange_recv s t in
-  let receives = receives_sum s t pt in
+  let size = target_box_size s t0 in
+  let recv = exchange_recv s t0 in
+  let receives = receives_sum s t0 pt in
   (fun r -> if receives r then (+) (( * ) others (size r)) (recv r) else 0)
 
 (** val sum_exchange_ok :
     layout -> axis list -> layout -> axis list -> bool **)
 
-let sum_exchange_ok s ps t pt =
-  (&&) ((&&) (layouts_wf s t) (pl_pending_wf s ps)) (pl_pending_wf t pt)
+let sum_exchange_ok s ps t0 pt =
+  (&&) ((&&) (layouts_wf s t0) (pl_pending_wf s ps)) (pl_pending_wf t0 pt)
 
 (** val scheck :
     layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
     sum_report) res **)
 
-let scheck s ps t pt = function
+let scheck s ps t0 pt = function
 | SumByCollectives (pre, rf, p, post) ->
   let m = ly_m s in
-  if negb (even_problem s t)
+  if negb (even_problem s t0)
   then Error SumNotOneEvenMesh
-  else if negb ((&&) (pty_wf m (s.ly_ty, ps)) (pty_wf m (t.ly_ty, pt)))
+  else if negb ((&&) (pty_wf m (s.ly_ty, ps)) (pty_wf m (t0.ly_ty, pt)))
        then Error SumBadPending
        else (match sum_steps_check m (s.ly_ty, ps) pre with
              | OK a ->
@@ -2283,18 +4550,18 @@ let scheck s ps t pt = function
                if negb (refine_ok m rf)
                then Error SumBadRefinement
                else (match check (refine_mesh rf m) (refine_ty rf t1)
-                             (refine_ty rf t.ly_ty) p with
+                             (refine_ty rf t0.ly_ty) p with
                      | OK rep ->
                        if negb
-                            ((||) (is_empty kept)
-                              ((&&) (is_empty p) (ty_eqb t1 t.ly_ty)))
+                            ((||) (is_empty0 kept)
+                              ((&&) (is_empty0 p) (ty_eqb t1 t0.ly_ty)))
                        then Error (SumStillPending kept)
-                       else (match sum_steps_check m (t.ly_ty, kept) post with
+                       else (match sum_steps_check m (t0.ly_ty, kept) post with
                              | OK a0 ->
                                let (post_reps, p1) = a0 in
                                let (t2, pt2) = p1 in
                                if negb
-                                    ((&&) (ty_eqb t2 t.ly_ty)
+                                    ((&&) (ty_eqb t2 t0.ly_ty)
                                       (same_axes pt2 pt))
                                then Error (SumWrongEnd (t2, pt2))
                                else OK { sm_pre = pre_reps; sm_collectives =
@@ -2323,11 +4590,11 @@ let scheck s ps t pt = function
                      | Error e -> Error (SumCollectivesRejected e))
              | Error e -> Error (SumStepRejected e))
 | SumByExchange ->
-  if sum_exchange_ok s ps t pt
+  if sum_exchange_ok s ps t0 pt
   then OK { sm_pre = []; sm_collectives = None; sm_post = []; sm_peak =
          ((fun (a : int) b -> if a >= b then a else b)
-           (fst (largest_boxes s t)) (snd (largest_boxes s t))); sm_recv =
-         (sum_exchange_recv s ps t pt) }
+           (fst (largest_boxes s t0)) (snd (largest_boxes s t0))); sm_recv =
+         (sum_exchange_recv s ps t0 pt) }
   else Error SumBadPending
 
 (** val reduced : mesh -> pty -> sum_step list -> pty **)
@@ -2341,15 +4608,15 @@ let reduced m p pre =
     cmonoid -> layout -> axis list -> layout -> axis list -> sumplan ->
     carrier state -> carrier state **)
 
-let sexec m s ps t pt sp st =
+let sexec m s ps t0 pt sp st =
   match sp with
   | SumByCollectives (pre, rf, p, post) ->
     let m0 = ly_m s in
     let p1 = reduced m0 (s.ly_ty, ps) pre in
-    exec_sum_plan m m0 (t.ly_ty, (snd p1)) post
+    exec_sum_plan m m0 (t0.ly_ty, (snd p1)) post
       (exec (refine_mesh rf m0) (refine_ty rf (fst p1)) p
         (exec_sum_plan m m0 (s.ly_ty, ps) pre st))
-  | SumByExchange -> reducing_exchange_to m s ps t pt (spread_holder s t) st
+  | SumByExchange -> reducing_exchange_to m s ps t0 pt (spread_holder s t0) st
 
 (** val first_index : ('a1 -> bool) -> 'a1 list -> int option **)
 
@@ -2362,7 +4629,7 @@ let rec first_index f = function
 
 (** val reduce_choice : bool -> mesh -> ty -> ty -> axis -> sum_step **)
 
-let reduce_choice replicated_all_reduce m tgt t a =
+let reduce_choice replicated_all_reduce m tgt t0 a =
   let divides = fun d ->
     (fun (a : int) b -> a = b)
       ((fun a b -> if b = 0 then a else a mod b) (extent m d) (axis_size m a))
@@ -2370,11 +4637,11 @@ let reduce_choice replicated_all_reduce m tgt t a =
   in
   (match first_index (fun d -> memb a (fst d)) tgt with
    | Some d ->
-     if divides (nth d t ([], 0)) then ReduceScatter (d, a) else AllReduce a
+     if divides (nth d t0 ([], 0)) then ReduceScatter (d, a) else AllReduce a
    | None ->
      if replicated_all_reduce
      then AllReduce a
-     else (match first_index divides t with
+     else (match first_index divides t0 with
            | Some d -> ReduceScatter (d, a)
            | None -> AllReduce a))
 
@@ -2402,16 +4669,16 @@ let add_steps pt =
     bool -> layout -> axis list -> layout -> axis list ->
     (sumplan * (int * int)) option **)
 
-let sum_candidate replicated_all_reduce s ps t pt =
+let sum_candidate replicated_all_reduce s ps t0 pt =
   let m = ly_m s in
-  let pre = reduce_steps replicated_all_reduce m t.ly_ty (s.ly_ty, ps) ps in
+  let pre = reduce_steps replicated_all_reduce m t0.ly_ty (s.ly_ty, ps) ps in
   (match sum_steps_check m (s.ly_ty, ps) pre with
    | OK a ->
      let (reps, p) = a in
      let (t1, l) = p in
      (match l with
       | [] ->
-        (match planner_choice m t1 t.ly_ty with
+        (match planner_choice m t1 t0.ly_ty with
          | Some p0 ->
            let (p1, p2) = p0 in
            let (rf, p3) = p1 in
@@ -2427,10 +4694,10 @@ let sum_candidate replicated_all_reduce s ps t pt =
     layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
     option **)
 
-let keep_candidate s ps t pt =
+let keep_candidate s ps t0 pt =
   let m = ly_m s in
   let pre =
-    reduce_steps false m t.ly_ty (s.ly_ty, ps)
+    reduce_steps false m t0.ly_ty (s.ly_ty, ps)
       (filter (fun a -> negb (memb a pt)) ps)
   in
   let post = add_steps (filter (fun a -> negb (memb a ps)) pt) in
@@ -2444,12 +4711,12 @@ let keep_candidate s ps t pt =
 (** val qualifies :
     layout -> axis list -> layout -> axis list -> sumplan -> bool **)
 
-let qualifies s ps t pt sp =
-  match scheck s ps t pt sp with
+let qualifies s ps t0 pt sp =
+  match scheck s ps t0 pt sp with
   | OK rep ->
     (fun (a : int) b -> a <= b) rep.sm_peak
-      ((fun (a : int) b -> if a >= b then a else b) (fst (largest_boxes s t))
-        (snd (largest_boxes s t)))
+      ((fun (a : int) b -> if a >= b then a else b)
+        (fst (largest_boxes s t0)) (snd (largest_boxes s t0)))
   | Error _ -> false
 
 (** val cheapest :
@@ -2465,13 +4732,13 @@ let cheapest cs =
     layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
     option **)
 
-let sum_collectives s ps t pt =
+let sum_collectives s ps t0 pt =
   let options =
-    (keep_candidate s ps t pt) :: ((sum_candidate false s ps t pt) :: (
-    (sum_candidate true s ps t pt) :: []))
+    (keep_candidate s ps t0 pt) :: ((sum_candidate false s ps t0 pt) :: (
+    (sum_candidate true s ps t0 pt) :: []))
   in
   cheapest
-    (filter (fun c -> qualifies s ps t pt (fst c))
+    (filter (fun c -> qualifies s ps t0 pt (fst c))
       (flat_map (fun o -> match o with
                           | Some c -> c :: []
                           | None -> []) options))
@@ -2479,28 +4746,28 @@ let sum_collectives s ps t pt =
 (** val sum_exchange_busiest :
     layout -> axis list -> layout -> axis list -> int **)
 
-let sum_exchange_busiest s ps t pt =
-  let recv = sum_exchange_recv s ps t pt in
+let sum_exchange_busiest s ps t0 pt =
+  let recv = sum_exchange_recv s ps t0 pt in
   fold_left (fun acc r ->
     (fun (a : int) b -> if a >= b then a else b) acc (recv r))
-    t.ly_mesh.pm_ranks 0
+    t0.ly_mesh.pm_ranks 0
 
 (** val plan_sums :
     strategy -> layout -> axis list -> layout -> axis list -> sumplan option **)
 
-let plan_sums s s0 ps t pt =
+let plan_sums s s0 ps t0 pt =
   let exchange_plan =
-    if sum_exchange_ok s0 ps t pt then Some SumByExchange else None
+    if sum_exchange_ok s0 ps t0 pt then Some SumByExchange else None
   in
-  if even_problem s0 t
+  if even_problem s0 t0
   then (match s with
-        | StratCollectives -> option_map fst (sum_collectives s0 ps t pt)
+        | StratCollectives -> option_map fst (sum_collectives s0 ps t0 pt)
         | StratExchange -> exchange_plan
         | StratAuto ->
-          (match sum_collectives s0 ps t pt with
+          (match sum_collectives s0 ps t0 pt with
            | Some p ->
              let (sp, cost) = p in
-             if cost_lt ((sum_exchange_busiest s0 ps t pt), (Stdlib.Int.succ
+             if cost_lt ((sum_exchange_busiest s0 ps t0 pt), (Stdlib.Int.succ
                   0)) cost
              then exchange_plan
              else Some sp
@@ -2583,10 +4850,10 @@ let all_to_all_scratch shape s u size elem =
 
 (** val step_axis : ty -> collective -> axis option **)
 
-let step_axis t = function
+let step_axis t0 = function
 | DynSlice (_, x) -> Some x
-| AllGather d -> Some (last_axis (fst (dim_of t d)))
-| AllToAll (d, _) -> Some (last_axis (fst (dim_of t d)))
+| AllGather d -> Some (last_axis (fst (dim_of t0 d)))
+| AllToAll (d, _) -> Some (last_axis (fst (dim_of t0 d)))
 | AllPermute _ -> None
 
 (** val axis_group : mesh -> axis -> int * int **)
@@ -2596,8 +4863,8 @@ let axis_group m x =
 
 (** val recv_from_table : mesh -> ty -> ty -> int list **)
 
-let recv_from_table m t t' =
-  map (fun r -> rank m (holder m t t' (device_of_rank m r)))
+let recv_from_table m t0 t' =
+  map (fun r -> rank m (holder m t0 t' (device_of_rank m r)))
     (seq 0 (mesh_size m))
 
 (** val step_scratch : int list -> collective -> int -> int -> int **)
@@ -2611,31 +4878,32 @@ let step_scratch shape k group_size0 elem =
 (** val lower_step :
     mesh -> int -> ty -> ty -> collective -> buffer -> buffer -> call **)
 
-let lower_step m elem t t' k inb outb =
-  let group = option_map (axis_group m) (step_axis t k) in
-  { cl_op = (Some k); cl_ty = t; cl_shape = (local_shape m t); cl_group =
+let lower_step m elem t0 t' k inb outb =
+  let group = option_map (axis_group m) (step_axis t0 k) in
+  { cl_op = (Some k); cl_ty = t0; cl_shape = (local_shape m t0); cl_group =
   group; cl_recv_from =
   (match k with
-   | AllPermute t'' -> recv_from_table m t t''
+   | AllPermute t'' -> recv_from_table m t0 t''
    | _ -> []); cl_in = inb; cl_out = outb; cl_in_bytes =
-  (( * ) (local_size m t) elem); cl_out_bytes =
+  (( * ) (local_size m t0) elem); cl_out_bytes =
   (( * ) (local_size m t') elem); cl_scratch =
   (match group with
-   | Some p -> let (_, size) = p in step_scratch (local_shape m t) k size elem
+   | Some p ->
+     let (_, size) = p in step_scratch (local_shape m t0) k size elem
    | None -> 0) }
 
 (** val lower_steps : mesh -> int -> ty -> plan -> buffer -> call list **)
 
-let rec lower_steps m elem t p inb =
+let rec lower_steps m elem t0 p inb =
   match p with
   | [] -> []
   | k :: p' ->
-    (match step_type m t k with
+    (match step_type m t0 k with
      | OK t' ->
        let outb = match p' with
                   | [] -> BDst
                   | _ :: _ -> next_work inb in
-       (lower_step m elem t t' k inb outb) :: (lower_steps m elem t' p' outb)
+       (lower_step m elem t0 t' k inb outb) :: (lower_steps m elem t' p' outb)
      | Error _ -> [])
 
 (** val copy_call : mesh -> int -> ty -> call **)
@@ -2782,8 +5050,8 @@ type xcall = { xc_from : layout; xc_to : layout;
 
 (** val lower_exchange : layout -> layout -> xcall **)
 
-let lower_exchange s t =
-  { xc_from = s; xc_to = t; xc_recv = (recv_messages s t) }
+let lower_exchange s t0 =
+  { xc_from = s; xc_to = t0; xc_recv = (recv_messages s t0) }
 
 (** val message_wire : xcall -> wire_map **)
 
@@ -2807,11 +5075,11 @@ type program =
 
 (** val lower_splan : int -> layout -> layout -> splan -> program **)
 
-let lower_splan elem s t = function
+let lower_splan elem s t0 = function
 | ByCollectives (rf, p) ->
   let m = refine_mesh rf (ly_m s) in
   Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
-| ByExchange -> OneExchange (lower_exchange s t)
+| ByExchange -> OneExchange (lower_exchange s t0)
 
 (** val box_bytes : layout -> int -> int -> int **)
 
@@ -2822,21 +5090,21 @@ let box_bytes l elem w =
 
 (** val exchange_live : int -> layout -> layout -> int -> int **)
 
-let exchange_live elem s t w =
-  (+) (box_bytes s elem w) (box_bytes t elem w)
+let exchange_live elem s t0 w =
+  (+) (box_bytes s elem w) (box_bytes t0 elem w)
 
 (** val exchange_live_bytes : int -> layout -> layout -> int **)
 
-let exchange_live_bytes elem s t =
-  ( * ) ((+) (fst (largest_boxes s t)) (snd (largest_boxes s t))) elem
+let exchange_live_bytes elem s t0 =
+  ( * ) ((+) (fst (largest_boxes s t0)) (snd (largest_boxes s t0))) elem
 
 (** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
 
-let splan_live_bytes elem s t = function
+let splan_live_bytes elem s t0 = function
 | ByCollectives (rf, p) ->
   live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
-    (refine_ty rf t.ly_ty) p
-| ByExchange -> exchange_live_bytes elem s t
+    (refine_ty rf t0.ly_ty) p
+| ByExchange -> exchange_live_bytes elem s t0
 
 (** val program_workspace_bytes : program -> int **)
 
@@ -3541,29 +5809,29 @@ let program_steps_ns pf h elem = function
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
 
-let predicted_ns pf h elem s t sp =
-  list_sum (program_steps_ns pf h elem (lower_splan elem s t sp))
+let predicted_ns pf h elem s t0 sp =
+  list_sum (program_steps_ns pf h elem (lower_splan elem s t0 sp))
 
 (** val collective_candidates : layout -> layout -> splan list **)
 
-let collective_candidates s t =
-  if even_problem s t
+let collective_candidates s t0 =
+  if even_problem s t0
   then let m = ly_m s in
        flat_map (fun pat ->
          let (rf, p) = pat in
-         (match assess m s.ly_ty t.ly_ty rf p with
+         (match assess m s.ly_ty t0.ly_ty rf p with
           | Some _ -> (ByCollectives (rf, p)) :: []
-          | None -> [])) (candidates m s.ly_ty t.ly_ty)
+          | None -> [])) (candidates m s.ly_ty t0.ly_ty)
   else []
 
 (** val strategy_candidates : strategy -> layout -> layout -> splan list **)
 
-let strategy_candidates s s0 t =
+let strategy_candidates s s0 t0 =
   match s with
   | StratAuto ->
-    app (collective_candidates s0 t)
-      (if layouts_wf s0 t then ByExchange :: [] else [])
-  | _ -> (match plan_with s s0 t with
+    app (collective_candidates s0 t0)
+      (if layouts_wf s0 t0 then ByExchange :: [] else [])
+  | _ -> (match plan_with s s0 t0 with
           | Some sp -> sp :: []
           | None -> [])
 
@@ -3581,14 +5849,14 @@ let splan_launches = function
     profile -> hosts -> int -> layout -> layout -> int -> splan -> costed
     option **)
 
-let cost_candidate pf h elem s t i sp =
-  match xcheck s t sp with
+let cost_candidate pf h elem s t0 i sp =
+  match xcheck s t0 sp with
   | OK rep ->
     Some { cs_index = i; cs_plan = sp; cs_steps_ns =
-      (program_steps_ns pf h elem (lower_splan elem s t sp)); cs_time_ns =
-      (predicted_ns pf h elem s t sp); cs_live_bytes =
-      (splan_live_bytes elem s t sp); cs_traffic =
-      (max_over t.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
+      (program_steps_ns pf h elem (lower_splan elem s t0 sp)); cs_time_ns =
+      (predicted_ns pf h elem s t0 sp); cs_live_bytes =
+      (splan_live_bytes elem s t0 sp); cs_traffic =
+      (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
       (splan_launches sp) }
   | Error _ -> None
 
@@ -3596,12 +5864,12 @@ let cost_candidate pf h elem s t i sp =
     profile -> hosts -> int -> layout -> layout -> int -> splan list ->
     costed list **)
 
-let rec cost_all pf h elem s t i = function
+let rec cost_all pf h elem s t0 i = function
 | [] -> []
 | sp :: sps' ->
-  (match cost_candidate pf h elem s t i sp with
-   | Some c -> c :: (cost_all pf h elem s t (Nat.succ i) sps')
-   | None -> cost_all pf h elem s t (Nat.succ i) sps')
+  (match cost_candidate pf h elem s t0 i sp with
+   | Some c -> c :: (cost_all pf h elem s t0 (Nat.succ i) sps')
+   | None -> cost_all pf h elem s t0 (Nat.succ i) sps')
 
 (** val lex_lt : int list -> int list -> bool **)
 
@@ -3644,8 +5912,8 @@ type choice = { ch_best : costed; ch_slower : costed list;
     profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
     (choose_error, choice) res **)
 
-let choose pf h elem budget s s0 t =
-  let all = cost_all pf h elem s0 t 0 (strategy_candidates s s0 t) in
+let choose pf h elem budget s s0 t0 =
+  let all = cost_all pf h elem s0 t0 0 (strategy_candidates s s0 t0) in
   (match filter (fits budget) all with
    | [] ->
      (match all with

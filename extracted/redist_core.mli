@@ -13,13 +13,72 @@ val length : 'a1 list -> int
 
 val app : 'a1 list -> 'a1 list -> 'a1 list
 
+type comparison =
+| Eq
+| Lt
+| Gt
+
+val compOpp : comparison -> comparison
+
+module type EqLtLe =
+ sig
+  type t
+ end
+
+module type TotalLeBool' =
+ sig
+  type t
+
+  val leb : t -> t -> bool
+ end
+
+module MakeOrderTac :
+ functor (O:EqLtLe) ->
+ functor (P:sig
+ end) ->
+ sig
+ end
+
 module Nat :
  sig
   val succ : int -> int
 
+  val compare : int -> int -> comparison
+
   val divmod : int -> int -> int -> int -> int * int
 
   val gcd : int -> int -> int
+ end
+
+type positive =
+| XI of positive
+| XO of positive
+| XH
+
+type z =
+| Z0
+| Zpos of positive
+| Zneg of positive
+
+module Pos :
+ sig
+  val succ : positive -> positive
+
+  val add : positive -> positive -> positive
+
+  val add_carry : positive -> positive -> positive
+
+  val pred_double : positive -> positive
+
+  val mul : positive -> positive -> positive
+
+  val compare_cont : comparison -> positive -> positive -> comparison
+
+  val compare : positive -> positive -> comparison
+
+  val eqb : positive -> positive -> bool
+
+  val eq_dec : positive -> positive -> bool
  end
 
 val hd : 'a1 -> 'a1 list -> 'a1
@@ -59,6 +118,37 @@ val repeat : 'a1 -> int -> 'a1 list
 val list_sum : int list -> int
 
 val list_max : int list -> int
+
+module Z :
+ sig
+  val double : z -> z
+
+  val succ_double : z -> z
+
+  val pred_double : z -> z
+
+  val pos_sub : positive -> positive -> z
+
+  val add : z -> z -> z
+
+  val opp : z -> z
+
+  val sub : z -> z -> z
+
+  val mul : z -> z -> z
+
+  val compare : z -> z -> comparison
+
+  val leb : z -> z -> bool
+
+  val ltb : z -> z -> bool
+
+  val eqb : z -> z -> bool
+
+  val max : z -> z -> z
+
+  val eq_dec : z -> z -> bool
+ end
 
 val prod0 : int list -> int
 
@@ -350,6 +440,46 @@ val planner : mesh -> ty -> ty -> refinement * plan
 
 val planner_in_normal_form : mesh -> ty -> ty -> bool
 
+module Sort :
+ functor (X:TotalLeBool') ->
+ sig
+  val merge : X.t list -> X.t list -> X.t list
+
+  val merge_list_to_stack :
+    X.t list option list -> X.t list -> X.t list option list
+
+  val merge_stack : X.t list option list -> X.t list
+
+  val iter_merge : X.t list option list -> X.t list -> X.t list
+
+  val sort : X.t list -> X.t list
+
+  val flatten_stack : X.t list option list -> X.t list
+ end
+
+module NatOrder :
+ sig
+  type t = int
+
+  val leb : int -> int -> bool
+ end
+
+module NatSort :
+ sig
+  val merge : int list -> int list -> int list
+
+  val merge_list_to_stack :
+    int list option list -> int list -> int list option list
+
+  val merge_stack : int list option list -> int list
+
+  val iter_merge : int list option list -> int list -> int list
+
+  val sort : int list -> int list
+
+  val flatten_stack : int list option list -> int list
+ end
+
 type pmesh = { pm_mesh : mesh; pm_ranks : int list }
 
 val placed_at : mesh -> int -> pmesh
@@ -445,6 +575,3007 @@ val recv_cells : layout -> layout -> int -> box list
 
 val recv_messages : layout -> layout -> int -> (int * box) list
 
+type 'x compare0 =
+| LT
+| EQ
+| GT
+
+module type OrderedType =
+ sig
+  type t
+
+  val compare : t -> t -> t compare0
+
+  val eq_dec : t -> t -> bool
+ end
+
+module OrderedTypeFacts :
+ functor (O:OrderedType) ->
+ sig
+  module TO :
+   sig
+    type t = O.t
+   end
+
+  module IsTO :
+   sig
+   end
+
+  module OrderTac :
+   sig
+   end
+
+  val eq_dec : O.t -> O.t -> bool
+
+  val lt_dec : O.t -> O.t -> bool
+
+  val eqb : O.t -> O.t -> bool
+ end
+
+module KeyOrderedType :
+ functor (O:OrderedType) ->
+ sig
+  module MO :
+   sig
+    module TO :
+     sig
+      type t = O.t
+     end
+
+    module IsTO :
+     sig
+     end
+
+    module OrderTac :
+     sig
+     end
+
+    val eq_dec : O.t -> O.t -> bool
+
+    val lt_dec : O.t -> O.t -> bool
+
+    val eqb : O.t -> O.t -> bool
+   end
+ end
+
+module Raw :
+ functor (X:OrderedType) ->
+ sig
+  module MX :
+   sig
+    module TO :
+     sig
+      type t = X.t
+     end
+
+    module IsTO :
+     sig
+     end
+
+    module OrderTac :
+     sig
+     end
+
+    val eq_dec : X.t -> X.t -> bool
+
+    val lt_dec : X.t -> X.t -> bool
+
+    val eqb : X.t -> X.t -> bool
+   end
+
+  module PX :
+   sig
+    module MO :
+     sig
+      module TO :
+       sig
+        type t = X.t
+       end
+
+      module IsTO :
+       sig
+       end
+
+      module OrderTac :
+       sig
+       end
+
+      val eq_dec : X.t -> X.t -> bool
+
+      val lt_dec : X.t -> X.t -> bool
+
+      val eqb : X.t -> X.t -> bool
+     end
+   end
+
+  type key = X.t
+
+  type 'elt t = (X.t * 'elt) list
+
+  val empty : 'a1 t
+
+  val is_empty : 'a1 t -> bool
+
+  val mem : key -> 'a1 t -> bool
+
+  type 'elt coq_R_mem =
+  | R_mem_0 of 'elt t
+  | R_mem_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_mem_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_mem_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_mem
+
+  val coq_R_mem_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1 t -> bool ->
+    'a1 coq_R_mem -> 'a2
+
+  val coq_R_mem_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1 t -> bool ->
+    'a1 coq_R_mem -> 'a2
+
+  val mem_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val mem_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem
+
+  val find : key -> 'a1 t -> 'a1 option
+
+  type 'elt coq_R_find =
+  | R_find_0 of 'elt t
+  | R_find_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_find_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_find_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt option
+     * 'elt coq_R_find
+
+  val coq_R_find_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 t ->
+    'a1 option -> 'a1 coq_R_find -> 'a2
+
+  val coq_R_find_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 t ->
+    'a1 option -> 'a1 coq_R_find -> 'a2
+
+  val find_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val find_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val coq_R_find_correct : key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+
+  val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+  type 'elt coq_R_add =
+  | R_add_0 of 'elt t
+  | R_add_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_add_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_add_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+     * 'elt coq_R_add
+
+  val coq_R_add_rect :
+    key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 t
+    -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+  val coq_R_add_rec :
+    key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 t
+    -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+  val add_rect :
+    key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val add_rec :
+    key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+    list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val coq_R_add_correct : key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add
+
+  val remove : key -> 'a1 t -> 'a1 t
+
+  type 'elt coq_R_remove =
+  | R_remove_0 of 'elt t
+  | R_remove_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_remove_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+  | R_remove_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+     * 'elt coq_R_remove
+
+  val coq_R_remove_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t
+    -> 'a1 coq_R_remove -> 'a2
+
+  val coq_R_remove_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t
+    -> 'a1 coq_R_remove -> 'a2
+
+  val remove_rect :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val remove_rec :
+    key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list
+    -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __
+    -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+  val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove
+
+  val elements : 'a1 t -> 'a1 t
+
+  val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+  type ('elt, 'a) coq_R_fold =
+  | R_fold_0 of 'elt t * 'a
+  | R_fold_1 of 'elt t * 'a * X.t * 'elt * (X.t * 'elt) list * 'a
+     * ('elt, 'a) coq_R_fold
+
+  val coq_R_fold_rect :
+    (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+    'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+    coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2) coq_R_fold
+    -> 'a3
+
+  val coq_R_fold_rec :
+    (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+    'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+    coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2) coq_R_fold
+    -> 'a3
+
+  val fold_rect :
+    (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+    'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1 t ->
+    'a2 -> 'a3
+
+  val fold_rec :
+    (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t ->
+    'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1 t ->
+    'a2 -> 'a3
+
+  val coq_R_fold_correct :
+    (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2) coq_R_fold
+
+  val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+
+  type 'elt coq_R_equal =
+  | R_equal_0 of 'elt t * 'elt t
+  | R_equal_1 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * X.t
+     * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_equal
+  | R_equal_2 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * X.t
+     * 'elt * (X.t * 'elt) list * X.t compare0
+  | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+  val coq_R_equal_rect :
+    ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t ->
+    'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+    (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2 ->
+    'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t ->
+    'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+    t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t
+    -> bool -> 'a1 coq_R_equal -> 'a2
+
+  val coq_R_equal_rec :
+    ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t ->
+    'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+    (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2 ->
+    'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t ->
+    'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+    t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t
+    -> bool -> 'a1 coq_R_equal -> 'a2
+
+  val equal_rect :
+    ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t ->
+    'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+    (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t ->
+    X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __
+    -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2
+
+  val equal_rec :
+    ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t ->
+    'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+    (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t ->
+    X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1) list ->
+    __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __
+    -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2
+
+  val coq_R_equal_correct :
+    ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal
+
+  val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val option_cons : key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list
+
+  val map2_l : ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t
+
+  val map2_r : ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t
+
+  val map2 :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+  val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t
+
+  val fold_right_pair :
+    ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3
+
+  val map2_alt :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> (key * 'a3)
+    list
+
+  val at_least_one :
+    'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option
+
+  val at_least_one_then_f :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2 option ->
+    'a3 option
+ end
+
+module type Int =
+ sig
+  type t
+
+  val i2z : t -> z
+
+  val _0 : t
+
+  val _1 : t
+
+  val _2 : t
+
+  val _3 : t
+
+  val add : t -> t -> t
+
+  val opp : t -> t
+
+  val sub : t -> t -> t
+
+  val mul : t -> t -> t
+
+  val max : t -> t -> t
+
+  val eqb : t -> t -> bool
+
+  val ltb : t -> t -> bool
+
+  val leb : t -> t -> bool
+
+  val gt_le_dec : t -> t -> bool
+
+  val ge_lt_dec : t -> t -> bool
+
+  val eq_dec : t -> t -> bool
+ end
+
+module Z_as_Int :
+ sig
+  type t = z
+
+  val _0 : z
+
+  val _1 : z
+
+  val _2 : z
+
+  val _3 : z
+
+  val add : z -> z -> z
+
+  val opp : z -> z
+
+  val sub : z -> z -> z
+
+  val mul : z -> z -> z
+
+  val max : z -> z -> z
+
+  val eqb : z -> z -> bool
+
+  val ltb : z -> z -> bool
+
+  val leb : z -> z -> bool
+
+  val eq_dec : z -> z -> bool
+
+  val gt_le_dec : z -> z -> bool
+
+  val ge_lt_dec : z -> z -> bool
+
+  val i2z : t -> z
+ end
+
+module Coq_Raw :
+ functor (I:Int) ->
+ functor (X:OrderedType) ->
+ sig
+  type key = X.t
+
+  type 'elt tree =
+  | Leaf
+  | Node of 'elt tree * key * 'elt * 'elt tree * I.t
+
+  val tree_rect :
+    'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+    -> 'a1 tree -> 'a2
+
+  val tree_rec :
+    'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+    -> 'a1 tree -> 'a2
+
+  val height : 'a1 tree -> I.t
+
+  val cardinal : 'a1 tree -> int
+
+  val empty : 'a1 tree
+
+  val is_empty : 'a1 tree -> bool
+
+  val mem : X.t -> 'a1 tree -> bool
+
+  val find : X.t -> 'a1 tree -> 'a1 option
+
+  val create : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+  val assert_false : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+  val bal : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+  val add : key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+  val remove_min :
+    'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree * (key * 'a1)
+
+  val merge : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+  val remove : X.t -> 'a1 tree -> 'a1 tree
+
+  val join : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+  type 'elt triple = { t_left : 'elt tree; t_opt : 'elt option;
+                       t_right : 'elt tree }
+
+  val t_left : 'a1 triple -> 'a1 tree
+
+  val t_opt : 'a1 triple -> 'a1 option
+
+  val t_right : 'a1 triple -> 'a1 tree
+
+  val split : X.t -> 'a1 tree -> 'a1 triple
+
+  val concat : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+  val elements_aux : (key * 'a1) list -> 'a1 tree -> (key * 'a1) list
+
+  val elements : 'a1 tree -> (key * 'a1) list
+
+  val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+  type 'elt enumeration =
+  | End
+  | More of key * 'elt * 'elt tree * 'elt enumeration
+
+  val enumeration_rect :
+    'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+    enumeration -> 'a2
+
+  val enumeration_rec :
+    'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+    enumeration -> 'a2
+
+  val cons : 'a1 tree -> 'a1 enumeration -> 'a1 enumeration
+
+  val equal_more :
+    ('a1 -> 'a1 -> bool) -> X.t -> 'a1 -> ('a1 enumeration -> bool) -> 'a1
+    enumeration -> bool
+
+  val equal_cont :
+    ('a1 -> 'a1 -> bool) -> 'a1 tree -> ('a1 enumeration -> bool) -> 'a1
+    enumeration -> bool
+
+  val equal_end : 'a1 enumeration -> bool
+
+  val equal : ('a1 -> 'a1 -> bool) -> 'a1 tree -> 'a1 tree -> bool
+
+  val map : ('a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+  val mapi : (key -> 'a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+  val map_option : (key -> 'a1 -> 'a2 option) -> 'a1 tree -> 'a2 tree
+
+  val map2_opt :
+    (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+    ('a2 tree -> 'a3 tree) -> 'a1 tree -> 'a2 tree -> 'a3 tree
+
+  val map2 :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 tree -> 'a2 tree -> 'a3
+    tree
+
+  module Proofs :
+   sig
+    module MX :
+     sig
+      module TO :
+       sig
+        type t = X.t
+       end
+
+      module IsTO :
+       sig
+       end
+
+      module OrderTac :
+       sig
+       end
+
+      val eq_dec : X.t -> X.t -> bool
+
+      val lt_dec : X.t -> X.t -> bool
+
+      val eqb : X.t -> X.t -> bool
+     end
+
+    module PX :
+     sig
+      module MO :
+       sig
+        module TO :
+         sig
+          type t = X.t
+         end
+
+        module IsTO :
+         sig
+         end
+
+        module OrderTac :
+         sig
+         end
+
+        val eq_dec : X.t -> X.t -> bool
+
+        val lt_dec : X.t -> X.t -> bool
+
+        val eqb : X.t -> X.t -> bool
+       end
+     end
+
+    module L :
+     sig
+      module MX :
+       sig
+        module TO :
+         sig
+          type t = X.t
+         end
+
+        module IsTO :
+         sig
+         end
+
+        module OrderTac :
+         sig
+         end
+
+        val eq_dec : X.t -> X.t -> bool
+
+        val lt_dec : X.t -> X.t -> bool
+
+        val eqb : X.t -> X.t -> bool
+       end
+
+      module PX :
+       sig
+        module MO :
+         sig
+          module TO :
+           sig
+            type t = X.t
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : X.t -> X.t -> bool
+
+          val lt_dec : X.t -> X.t -> bool
+
+          val eqb : X.t -> X.t -> bool
+         end
+       end
+
+      type key = X.t
+
+      type 'elt t = (X.t * 'elt) list
+
+      val empty : 'a1 t
+
+      val is_empty : 'a1 t -> bool
+
+      val mem : key -> 'a1 t -> bool
+
+      type 'elt coq_R_mem =
+      | R_mem_0 of 'elt t
+      | R_mem_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_mem_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_mem_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * bool
+         * 'elt coq_R_mem
+
+      val coq_R_mem_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1
+        t -> bool -> 'a1 coq_R_mem -> 'a2
+
+      val coq_R_mem_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1
+        t -> bool -> 'a1 coq_R_mem -> 'a2
+
+      val mem_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val mem_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem
+
+      val find : key -> 'a1 t -> 'a1 option
+
+      type 'elt coq_R_find =
+      | R_find_0 of 'elt t
+      | R_find_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_find_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_find_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt option
+         * 'elt coq_R_find
+
+      val coq_R_find_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2)
+        -> 'a1 t -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+      val coq_R_find_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 -> 'a2)
+        -> 'a1 t -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+      val find_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val find_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val coq_R_find_correct : key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+
+      val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+      type 'elt coq_R_add =
+      | R_add_0 of 'elt t
+      | R_add_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_add_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_add_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+         * 'elt coq_R_add
+
+      val coq_R_add_rect :
+        key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2
+        -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+      val coq_R_add_rec :
+        key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add -> 'a2
+        -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+      val add_rect :
+        key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val add_rec :
+        key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val coq_R_add_correct : key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add
+
+      val remove : key -> 'a1 t -> 'a1 t
+
+      type 'elt coq_R_remove =
+      | R_remove_0 of 'elt t
+      | R_remove_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_remove_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+      | R_remove_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+         * 'elt coq_R_remove
+
+      val coq_R_remove_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) ->
+        'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+      val coq_R_remove_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove -> 'a2 -> 'a2) ->
+        'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+      val remove_rect :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val remove_rec :
+        key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+      val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove
+
+      val elements : 'a1 t -> 'a1 t
+
+      val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+      type ('elt, 'a) coq_R_fold =
+      | R_fold_0 of 'elt t * 'a
+      | R_fold_1 of 'elt t * 'a * X.t * 'elt * (X.t * 'elt) list * 'a
+         * ('elt, 'a) coq_R_fold
+
+      val coq_R_fold_rect :
+        (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+        -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+        coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+        coq_R_fold -> 'a3
+
+      val coq_R_fold_rec :
+        (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+        -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+        coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+        coq_R_fold -> 'a3
+
+      val fold_rect :
+        (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+        -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1
+        t -> 'a2 -> 'a3
+
+      val fold_rec :
+        (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+        -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) -> 'a1
+        t -> 'a2 -> 'a3
+
+      val coq_R_fold_correct :
+        (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+        coq_R_fold
+
+      val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+
+      type 'elt coq_R_equal =
+      | R_equal_0 of 'elt t * 'elt t
+      | R_equal_1 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+         X.t * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_equal
+      | R_equal_2 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+         X.t * 'elt * (X.t * 'elt) list * X.t compare0
+      | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+      val coq_R_equal_rect :
+        ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+        -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2
+        -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ ->
+        X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ ->
+        'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2)
+        -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+      val coq_R_equal_rec :
+        ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+        -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal -> 'a2
+        -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ ->
+        X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ ->
+        'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2)
+        -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+      val equal_rect :
+        ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+        -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t
+        -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t ->
+        'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2
+
+      val equal_rec :
+        ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1 t
+        -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+        (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1 t
+        -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 -> (X.t * 'a1)
+        list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1 t -> 'a1 t ->
+        'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t -> 'a1 t -> 'a2
+
+      val coq_R_equal_correct :
+        ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal
+
+      val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+      val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+      val option_cons :
+        key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list
+
+      val map2_l : ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t
+
+      val map2_r : ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t
+
+      val map2 :
+        ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+      val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t
+
+      val fold_right_pair :
+        ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3
+
+      val map2_alt :
+        ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t ->
+        (key * 'a3) list
+
+      val at_least_one :
+        'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option
+
+      val at_least_one_then_f :
+        ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2 option
+        -> 'a3 option
+     end
+
+    type 'elt coq_R_mem =
+    | R_mem_0 of 'elt tree
+    | R_mem_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t * 
+       bool * 'elt coq_R_mem
+    | R_mem_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_mem_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t * 
+       bool * 'elt coq_R_mem
+
+    val coq_R_mem_rect :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 ->
+      'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+      __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1
+      tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+    val coq_R_mem_rec :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 ->
+      'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+      __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2) -> 'a1
+      tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+    type 'elt coq_R_find =
+    | R_find_0 of 'elt tree
+    | R_find_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt option * 'elt coq_R_find
+    | R_find_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_find_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt option * 'elt coq_R_find
+
+    val coq_R_find_rect :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find ->
+      'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 ->
+      'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+    val coq_R_find_rec :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find ->
+      'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find -> 'a2 ->
+      'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+    type 'elt coq_R_bal =
+    | R_bal_0 of 'elt tree * key * 'elt * 'elt tree
+    | R_bal_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_2 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_3 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+       I.t
+    | R_bal_4 of 'elt tree * key * 'elt * 'elt tree
+    | R_bal_5 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_6 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t
+    | R_bal_7 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key * 
+       'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+       I.t
+    | R_bal_8 of 'elt tree * key * 'elt * 'elt tree
+
+    val coq_R_bal_rect :
+      ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+      tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+      'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 ->
+      'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __
+      -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ ->
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1
+      tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree ->
+      key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key ->
+      'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key ->
+      'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+      'a1 tree -> I.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree ->
+      __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+    val coq_R_bal_rec :
+      ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+      tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+      'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 ->
+      'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __
+      -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ ->
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1
+      tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree ->
+      key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key ->
+      'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+      key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key ->
+      'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+      'a1 tree -> I.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree ->
+      __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+    type 'elt coq_R_add =
+    | R_add_0 of 'elt tree
+    | R_add_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * 'elt coq_R_add
+    | R_add_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_add_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * 'elt coq_R_add
+
+    val coq_R_add_rect :
+      key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+      -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+      coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+      -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+      coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add -> 'a2
+
+    val coq_R_add_rec :
+      key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+      -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+      coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+      -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+      coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add -> 'a2
+
+    type 'elt coq_R_remove_min =
+    | R_remove_min_0 of 'elt tree * key * 'elt * 'elt tree
+    | R_remove_min_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * 
+       key * 'elt * 'elt tree * I.t * ('elt tree * (key * 'elt))
+       * 'elt coq_R_remove_min * 'elt tree * (key * 'elt)
+
+    val coq_R_remove_min_rect :
+      ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+      -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+      -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1 tree
+      -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2
+
+    val coq_R_remove_min_rec :
+      ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+      -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+      -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1 tree
+      -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+      ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2
+
+    type 'elt coq_R_merge =
+    | R_merge_0 of 'elt tree * 'elt tree
+    | R_merge_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt * 'elt tree
+       * I.t
+    | R_merge_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt * 'elt tree
+       * I.t * 'elt tree * key * 'elt * 'elt tree * I.t * 'elt tree
+       * (key * 'elt) * key * 'elt
+
+    val coq_R_merge_rect :
+      ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree -> (key * 'a1)
+      -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree
+      -> 'a1 coq_R_merge -> 'a2
+
+    val coq_R_merge_rec :
+      ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree -> (key * 'a1)
+      -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree
+      -> 'a1 coq_R_merge -> 'a2
+
+    type 'elt coq_R_remove =
+    | R_remove_0 of 'elt tree
+    | R_remove_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'elt tree * 'elt coq_R_remove
+    | R_remove_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_remove_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'elt tree * 'elt coq_R_remove
+
+    val coq_R_remove_rect :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove ->
+      'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove -> 'a2 ->
+      'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2
+
+    val coq_R_remove_rec :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove ->
+      'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t
+      -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove -> 'a2 ->
+      'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2
+
+    type 'elt coq_R_concat =
+    | R_concat_0 of 'elt tree * 'elt tree
+    | R_concat_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t
+    | R_concat_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt tree * (key * 'elt)
+
+    val coq_R_concat_rect :
+      ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree -> (key * 'a1)
+      -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_concat
+      -> 'a2
+
+    val coq_R_concat_rec :
+      ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1
+      tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree -> (key * 'a1)
+      -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_concat
+      -> 'a2
+
+    type 'elt coq_R_split =
+    | R_split_0 of 'elt tree
+    | R_split_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option * 'elt tree
+    | R_split_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+    | R_split_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+       * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option * 'elt tree
+
+    val coq_R_split_rect :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+      -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2)
+      -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __
+      -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option
+      -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split
+      -> 'a2
+
+    val coq_R_split_rec :
+      X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+      -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1 tree
+      -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2)
+      -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __
+      -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option
+      -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split
+      -> 'a2
+
+    type ('elt, 'x) coq_R_map_option =
+    | R_map_option_0 of 'elt tree
+    | R_map_option_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'x * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+       * ('elt, 'x) coq_R_map_option
+    | R_map_option_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+       I.t * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+       * ('elt, 'x) coq_R_map_option
+
+    val coq_R_map_option_rect :
+      (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+      tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+      coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+      coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+      'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+      'a3
+
+    val coq_R_map_option_rec :
+      (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+      tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+      coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+      -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+      coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+      'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+      'a3
+
+    type ('elt, 'x0, 'x) coq_R_map2_opt =
+    | R_map2_opt_0 of 'elt tree * 'x0 tree
+    | R_map2_opt_1 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t
+    | R_map2_opt_2 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 'x0 tree
+       * 'x0 option * 'x0 tree * 'x * 'x tree
+       * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+       * ('elt, 'x0, 'x) coq_R_map2_opt
+    | R_map2_opt_3 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+       * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 'x0 tree
+       * 'x0 option * 'x0 tree * 'x tree * ('elt, 'x0, 'x) coq_R_map2_opt
+       * 'x tree * ('elt, 'x0, 'x) coq_R_map2_opt
+
+    val coq_R_map2_opt_rect :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+      tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+      __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t -> __ ->
+      'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3 tree ->
+      ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+      coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree ->
+      key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+      tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ ->
+      'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+      'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+    val coq_R_map2_opt_rec :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+      tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+      __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+      tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t -> __ ->
+      'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3 tree ->
+      ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+      coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree ->
+      key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+      tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ ->
+      'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+      'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+    val fold' : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+    val flatten_e : 'a1 enumeration -> (key * 'a1) list
+   end
+ end
+
+module IntMake :
+ functor (I:Int) ->
+ functor (X:OrderedType) ->
+ sig
+  module E :
+   sig
+    type t = X.t
+
+    val compare : t -> t -> t compare0
+
+    val eq_dec : t -> t -> bool
+   end
+
+  module Raw :
+   sig
+    type key = X.t
+
+    type 'elt tree =
+    | Leaf
+    | Node of 'elt tree * key * 'elt * 'elt tree * I.t
+
+    val tree_rect :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+      -> 'a1 tree -> 'a2
+
+    val tree_rec :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> I.t -> 'a2)
+      -> 'a1 tree -> 'a2
+
+    val height : 'a1 tree -> I.t
+
+    val cardinal : 'a1 tree -> int
+
+    val empty : 'a1 tree
+
+    val is_empty : 'a1 tree -> bool
+
+    val mem : X.t -> 'a1 tree -> bool
+
+    val find : X.t -> 'a1 tree -> 'a1 option
+
+    val create : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val assert_false : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val bal : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val add : key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val remove_min :
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree * (key * 'a1)
+
+    val merge : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val remove : X.t -> 'a1 tree -> 'a1 tree
+
+    val join : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    type 'elt triple = { t_left : 'elt tree; t_opt : 'elt option;
+                         t_right : 'elt tree }
+
+    val t_left : 'a1 triple -> 'a1 tree
+
+    val t_opt : 'a1 triple -> 'a1 option
+
+    val t_right : 'a1 triple -> 'a1 tree
+
+    val split : X.t -> 'a1 tree -> 'a1 triple
+
+    val concat : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val elements_aux : (key * 'a1) list -> 'a1 tree -> (key * 'a1) list
+
+    val elements : 'a1 tree -> (key * 'a1) list
+
+    val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+    type 'elt enumeration =
+    | End
+    | More of key * 'elt * 'elt tree * 'elt enumeration
+
+    val enumeration_rect :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val enumeration_rec :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val cons : 'a1 tree -> 'a1 enumeration -> 'a1 enumeration
+
+    val equal_more :
+      ('a1 -> 'a1 -> bool) -> X.t -> 'a1 -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_cont :
+      ('a1 -> 'a1 -> bool) -> 'a1 tree -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_end : 'a1 enumeration -> bool
+
+    val equal : ('a1 -> 'a1 -> bool) -> 'a1 tree -> 'a1 tree -> bool
+
+    val map : ('a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val mapi : (key -> 'a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val map_option : (key -> 'a1 -> 'a2 option) -> 'a1 tree -> 'a2 tree
+
+    val map2_opt :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> 'a1 tree -> 'a2 tree -> 'a3 tree
+
+    val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree
+
+    module Proofs :
+     sig
+      module MX :
+       sig
+        module TO :
+         sig
+          type t = X.t
+         end
+
+        module IsTO :
+         sig
+         end
+
+        module OrderTac :
+         sig
+         end
+
+        val eq_dec : X.t -> X.t -> bool
+
+        val lt_dec : X.t -> X.t -> bool
+
+        val eqb : X.t -> X.t -> bool
+       end
+
+      module PX :
+       sig
+        module MO :
+         sig
+          module TO :
+           sig
+            type t = X.t
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : X.t -> X.t -> bool
+
+          val lt_dec : X.t -> X.t -> bool
+
+          val eqb : X.t -> X.t -> bool
+         end
+       end
+
+      module L :
+       sig
+        module MX :
+         sig
+          module TO :
+           sig
+            type t = X.t
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : X.t -> X.t -> bool
+
+          val lt_dec : X.t -> X.t -> bool
+
+          val eqb : X.t -> X.t -> bool
+         end
+
+        module PX :
+         sig
+          module MO :
+           sig
+            module TO :
+             sig
+              type t = X.t
+             end
+
+            module IsTO :
+             sig
+             end
+
+            module OrderTac :
+             sig
+             end
+
+            val eq_dec : X.t -> X.t -> bool
+
+            val lt_dec : X.t -> X.t -> bool
+
+            val eqb : X.t -> X.t -> bool
+           end
+         end
+
+        type key = X.t
+
+        type 'elt t = (X.t * 'elt) list
+
+        val empty : 'a1 t
+
+        val is_empty : 'a1 t -> bool
+
+        val mem : key -> 'a1 t -> bool
+
+        type 'elt coq_R_mem =
+        | R_mem_0 of 'elt t
+        | R_mem_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_mem_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_mem_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * bool
+           * 'elt coq_R_mem
+
+        val coq_R_mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val coq_R_mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem
+
+        val find : key -> 'a1 t -> 'a1 option
+
+        type 'elt coq_R_find =
+        | R_find_0 of 'elt t
+        | R_find_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_find_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_find_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt option
+           * 'elt coq_R_find
+
+        val coq_R_find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val coq_R_find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_find_correct : key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+
+        val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_add =
+        | R_add_0 of 'elt t
+        | R_add_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_add_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_add_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+           * 'elt coq_R_add
+
+        val coq_R_add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val coq_R_add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val coq_R_add_correct : key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add
+
+        val remove : key -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_remove =
+        | R_remove_0 of 'elt t
+        | R_remove_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_remove_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_remove_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+           * 'elt coq_R_remove
+
+        val coq_R_remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val coq_R_remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove
+
+        val elements : 'a1 t -> 'a1 t
+
+        val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+        type ('elt, 'a) coq_R_fold =
+        | R_fold_0 of 'elt t * 'a
+        | R_fold_1 of 'elt t * 'a * X.t * 'elt * (X.t * 'elt) list * 
+           'a * ('elt, 'a) coq_R_fold
+
+        val coq_R_fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val coq_R_fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val coq_R_fold_correct :
+          (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold
+
+        val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+
+        type 'elt coq_R_equal =
+        | R_equal_0 of 'elt t * 'elt t
+        | R_equal_1 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+           X.t * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_equal
+        | R_equal_2 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+           X.t * 'elt * (X.t * 'elt) list * X.t compare0
+        | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+        val coq_R_equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+          __ -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val coq_R_equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+          __ -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val coq_R_equal_correct :
+          ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal
+
+        val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val option_cons :
+          key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list
+
+        val map2_l :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t
+
+        val map2_r :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t
+
+        val map2 :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+        val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t
+
+        val fold_right_pair :
+          ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3
+
+        val map2_alt :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t ->
+          (key * 'a3) list
+
+        val at_least_one :
+          'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option
+
+        val at_least_one_then_f :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2
+          option -> 'a3 option
+       end
+
+      type 'elt coq_R_mem =
+      | R_mem_0 of 'elt tree
+      | R_mem_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+         * bool * 'elt coq_R_mem
+      | R_mem_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+      | R_mem_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+         * bool * 'elt coq_R_mem
+
+      val coq_R_mem_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2)
+        -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      val coq_R_mem_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> I.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem -> 'a2 -> 'a2)
+        -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      type 'elt coq_R_find =
+      | R_find_0 of 'elt tree
+      | R_find_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt option * 'elt coq_R_find
+      | R_find_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+      | R_find_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt option * 'elt coq_R_find
+
+      val coq_R_find_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+      val coq_R_find_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 option -> 'a1 coq_R_find
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option -> 'a1 coq_R_find -> 'a2
+
+      type 'elt coq_R_bal =
+      | R_bal_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t
+      | R_bal_2 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t
+      | R_bal_3 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+         I.t
+      | R_bal_4 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_5 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t
+      | R_bal_6 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t
+      | R_bal_7 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * 
+         I.t
+      | R_bal_8 of 'elt tree * key * 'elt * 'elt tree
+
+      val coq_R_bal_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+        'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __
+        -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      val coq_R_bal_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ ->
+        'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __
+        -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ ->
+        __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ ->
+        __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      type 'elt coq_R_add =
+      | R_add_0 of 'elt tree
+      | R_add_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+         * 'elt tree * 'elt coq_R_add
+      | R_add_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+      | R_add_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+         * 'elt tree * 'elt coq_R_add
+
+      val coq_R_add_rect :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree ->
+        key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add ->
+        'a2
+
+      val coq_R_add_rec :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree ->
+        key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_add ->
+        'a2
+
+      type 'elt coq_R_remove_min =
+      | R_remove_min_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_remove_min_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree
+         * key * 'elt * 'elt tree * I.t * ('elt tree * (key * 'elt))
+         * 'elt coq_R_remove_min * 'elt tree * (key * 'elt)
+
+      val coq_R_remove_min_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1
+        tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2
+
+      val coq_R_remove_min_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2 -> 'a1
+        tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min -> 'a2
+
+      type 'elt coq_R_merge =
+      | R_merge_0 of 'elt tree * 'elt tree
+      | R_merge_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t
+      | R_merge_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * I.t
+         * 'elt tree * (key * 'elt) * key * 'elt
+
+      val coq_R_merge_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree
+        -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      val coq_R_merge_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) -> 'a1 tree -> 'a1 tree
+        -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      type 'elt coq_R_remove =
+      | R_remove_0 of 'elt tree
+      | R_remove_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt tree * 'elt coq_R_remove
+      | R_remove_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+      | R_remove_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt tree * 'elt coq_R_remove
+
+      val coq_R_remove_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2
+
+      val coq_R_remove_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        I.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 tree -> 'a1 coq_R_remove
+        -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_remove -> 'a2
+
+      type 'elt coq_R_concat =
+      | R_concat_0 of 'elt tree * 'elt tree
+      | R_concat_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t
+      | R_concat_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t * 'elt tree * key * 'elt * 'elt tree * I.t
+         * 'elt tree * (key * 'elt)
+
+      val coq_R_concat_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_concat -> 'a2
+
+      val coq_R_concat_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a1 tree ->
+        (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_concat -> 'a2
+
+      type 'elt coq_R_split =
+      | R_split_0 of 'elt tree
+      | R_split_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option
+         * 'elt tree
+      | R_split_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * I.t
+      | R_split_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * 
+         I.t * 'elt triple * 'elt coq_R_split * 'elt tree * 'elt option
+         * 'elt tree
+
+      val coq_R_split_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+        -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree ->
+        'a1 option -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2
+
+      val coq_R_split_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> I.t -> __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split
+        -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ -> 'a2) -> ('a1
+        tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> __ -> __
+        -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t ->
+        __ -> __ -> __ -> 'a1 triple -> 'a1 coq_R_split -> 'a2 -> 'a1 tree ->
+        'a1 option -> 'a1 tree -> __ -> 'a2) -> 'a1 tree -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2
+
+      type ('elt, 'x) coq_R_map_option =
+      | R_map_option_0 of 'elt tree
+      | R_map_option_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * I.t * 'x * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+         * ('elt, 'x) coq_R_map_option
+      | R_map_option_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * I.t * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+         * ('elt, 'x) coq_R_map_option
+
+      val coq_R_map_option_rect :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+        tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3
+
+      val coq_R_map_option_rec :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 -> __ -> 'a2
+        tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> I.t -> __ -> __ -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2) coq_R_map_option ->
+        'a3
+
+      type ('elt, 'x0, 'x) coq_R_map2_opt =
+      | R_map2_opt_0 of 'elt tree * 'x0 tree
+      | R_map2_opt_1 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t
+      | R_map2_opt_2 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 
+         'x0 tree * 'x0 option * 'x0 tree * 'x * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+      | R_map2_opt_3 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * I.t * 'x0 tree * key * 'x0 * 'x0 tree * I.t * 
+         'x0 tree * 'x0 option * 'x0 tree * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+
+      val coq_R_map2_opt_rect :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t ->
+        __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key ->
+        'a2 -> 'a2 tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree ->
+        __ -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree ->
+        'a2 tree -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val coq_R_map2_opt_rec :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __
+        -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> I.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> I.t ->
+        __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __ -> 'a3 -> __ -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1 tree -> 'a2 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> I.t -> __ -> 'a2 tree -> key ->
+        'a2 -> 'a2 tree -> I.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree ->
+        __ -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3
+        tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree ->
+        'a2 tree -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val fold' : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+      val flatten_e : 'a1 enumeration -> (key * 'a1) list
+     end
+   end
+
+  type 'elt bst =
+    'elt Raw.tree
+    (* singleton inductive, whose constructor was Bst *)
+
+  val this : 'a1 bst -> 'a1 Raw.tree
+
+  type 'elt t = 'elt bst
+
+  type key = E.t
+
+  val empty : 'a1 t
+
+  val is_empty : 'a1 t -> bool
+
+  val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+  val remove : key -> 'a1 t -> 'a1 t
+
+  val mem : key -> 'a1 t -> bool
+
+  val find : key -> 'a1 t -> 'a1 option
+
+  val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val map2 :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+  val elements : 'a1 t -> (key * 'a1) list
+
+  val cardinal : 'a1 t -> int
+
+  val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+  val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+ end
+
+module Make :
+ functor (X:OrderedType) ->
+ sig
+  module E :
+   sig
+    type t = X.t
+
+    val compare : t -> t -> t compare0
+
+    val eq_dec : t -> t -> bool
+   end
+
+  module Raw :
+   sig
+    type key = X.t
+
+    type 'elt tree =
+    | Leaf
+    | Node of 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+
+    val tree_rect :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> Z_as_Int.t
+      -> 'a2) -> 'a1 tree -> 'a2
+
+    val tree_rec :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> Z_as_Int.t
+      -> 'a2) -> 'a1 tree -> 'a2
+
+    val height : 'a1 tree -> Z_as_Int.t
+
+    val cardinal : 'a1 tree -> int
+
+    val empty : 'a1 tree
+
+    val is_empty : 'a1 tree -> bool
+
+    val mem : X.t -> 'a1 tree -> bool
+
+    val find : X.t -> 'a1 tree -> 'a1 option
+
+    val create : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val assert_false : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val bal : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val add : key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val remove_min :
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree * (key * 'a1)
+
+    val merge : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val remove : X.t -> 'a1 tree -> 'a1 tree
+
+    val join : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    type 'elt triple = { t_left : 'elt tree; t_opt : 'elt option;
+                         t_right : 'elt tree }
+
+    val t_left : 'a1 triple -> 'a1 tree
+
+    val t_opt : 'a1 triple -> 'a1 option
+
+    val t_right : 'a1 triple -> 'a1 tree
+
+    val split : X.t -> 'a1 tree -> 'a1 triple
+
+    val concat : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val elements_aux : (key * 'a1) list -> 'a1 tree -> (key * 'a1) list
+
+    val elements : 'a1 tree -> (key * 'a1) list
+
+    val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+    type 'elt enumeration =
+    | End
+    | More of key * 'elt * 'elt tree * 'elt enumeration
+
+    val enumeration_rect :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val enumeration_rec :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val cons : 'a1 tree -> 'a1 enumeration -> 'a1 enumeration
+
+    val equal_more :
+      ('a1 -> 'a1 -> bool) -> X.t -> 'a1 -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_cont :
+      ('a1 -> 'a1 -> bool) -> 'a1 tree -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_end : 'a1 enumeration -> bool
+
+    val equal : ('a1 -> 'a1 -> bool) -> 'a1 tree -> 'a1 tree -> bool
+
+    val map : ('a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val mapi : (key -> 'a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val map_option : (key -> 'a1 -> 'a2 option) -> 'a1 tree -> 'a2 tree
+
+    val map2_opt :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> 'a1 tree -> 'a2 tree -> 'a3 tree
+
+    val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree
+
+    module Proofs :
+     sig
+      module MX :
+       sig
+        module TO :
+         sig
+          type t = X.t
+         end
+
+        module IsTO :
+         sig
+         end
+
+        module OrderTac :
+         sig
+         end
+
+        val eq_dec : X.t -> X.t -> bool
+
+        val lt_dec : X.t -> X.t -> bool
+
+        val eqb : X.t -> X.t -> bool
+       end
+
+      module PX :
+       sig
+        module MO :
+         sig
+          module TO :
+           sig
+            type t = X.t
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : X.t -> X.t -> bool
+
+          val lt_dec : X.t -> X.t -> bool
+
+          val eqb : X.t -> X.t -> bool
+         end
+       end
+
+      module L :
+       sig
+        module MX :
+         sig
+          module TO :
+           sig
+            type t = X.t
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : X.t -> X.t -> bool
+
+          val lt_dec : X.t -> X.t -> bool
+
+          val eqb : X.t -> X.t -> bool
+         end
+
+        module PX :
+         sig
+          module MO :
+           sig
+            module TO :
+             sig
+              type t = X.t
+             end
+
+            module IsTO :
+             sig
+             end
+
+            module OrderTac :
+             sig
+             end
+
+            val eq_dec : X.t -> X.t -> bool
+
+            val lt_dec : X.t -> X.t -> bool
+
+            val eqb : X.t -> X.t -> bool
+           end
+         end
+
+        type key = X.t
+
+        type 'elt t = (X.t * 'elt) list
+
+        val empty : 'a1 t
+
+        val is_empty : 'a1 t -> bool
+
+        val mem : key -> 'a1 t -> bool
+
+        type 'elt coq_R_mem =
+        | R_mem_0 of 'elt t
+        | R_mem_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_mem_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_mem_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * bool
+           * 'elt coq_R_mem
+
+        val coq_R_mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val coq_R_mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem
+
+        val find : key -> 'a1 t -> 'a1 option
+
+        type 'elt coq_R_find =
+        | R_find_0 of 'elt t
+        | R_find_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_find_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_find_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt option
+           * 'elt coq_R_find
+
+        val coq_R_find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val coq_R_find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_find_correct : key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+
+        val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_add =
+        | R_add_0 of 'elt t
+        | R_add_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_add_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_add_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+           * 'elt coq_R_add
+
+        val coq_R_add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val coq_R_add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t ->
+          'a1 -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val coq_R_add_correct : key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add
+
+        val remove : key -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_remove =
+        | R_remove_0 of 'elt t
+        | R_remove_1 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_remove_2 of 'elt t * X.t * 'elt * (X.t * 'elt) list
+        | R_remove_3 of 'elt t * X.t * 'elt * (X.t * 'elt) list * 'elt t
+           * 'elt coq_R_remove
+
+        val coq_R_remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val coq_R_remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 -> (X.t * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> X.t -> 'a1
+          -> (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove
+
+        val elements : 'a1 t -> 'a1 t
+
+        val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+        type ('elt, 'a) coq_R_fold =
+        | R_fold_0 of 'elt t * 'a
+        | R_fold_1 of 'elt t * 'a * X.t * 'elt * (X.t * 'elt) list * 
+           'a * ('elt, 'a) coq_R_fold
+
+        val coq_R_fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val coq_R_fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val coq_R_fold_correct :
+          (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold
+
+        val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+
+        type 'elt coq_R_equal =
+        | R_equal_0 of 'elt t * 'elt t
+        | R_equal_1 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+           X.t * 'elt * (X.t * 'elt) list * bool * 'elt coq_R_equal
+        | R_equal_2 of 'elt t * 'elt t * X.t * 'elt * (X.t * 'elt) list * 
+           X.t * 'elt * (X.t * 'elt) list * X.t compare0
+        | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+        val coq_R_equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+          __ -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val coq_R_equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list ->
+          __ -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> X.t -> 'a1 -> (X.t * 'a1) list -> __ -> X.t -> 'a1 ->
+          (X.t * 'a1) list -> __ -> X.t compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val coq_R_equal_correct :
+          ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal
+
+        val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val option_cons :
+          key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list
+
+        val map2_l :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t
+
+        val map2_r :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t
+
+        val map2 :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+        val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t
+
+        val fold_right_pair :
+          ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3
+
+        val map2_alt :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t ->
+          (key * 'a3) list
+
+        val at_least_one :
+          'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option
+
+        val at_least_one_then_f :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2
+          option -> 'a3 option
+       end
+
+      type 'elt coq_R_mem =
+      | R_mem_0 of 'elt tree
+      | R_mem_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * bool * 'elt coq_R_mem
+      | R_mem_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+      | R_mem_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * bool * 'elt coq_R_mem
+
+      val coq_R_mem_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1
+        coq_R_mem -> 'a2 -> 'a2) -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      val coq_R_mem_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1
+        coq_R_mem -> 'a2 -> 'a2) -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      type 'elt coq_R_find =
+      | R_find_0 of 'elt tree
+      | R_find_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt option * 'elt coq_R_find
+      | R_find_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_find_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt option * 'elt coq_R_find
+
+      val coq_R_find_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 option -> 'a1
+        coq_R_find -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option ->
+        'a1 coq_R_find -> 'a2
+
+      val coq_R_find_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 option -> 'a1
+        coq_R_find -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option ->
+        'a1 coq_R_find -> 'a2
+
+      type 'elt coq_R_bal =
+      | R_bal_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_2 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_3 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_bal_4 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_5 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_6 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_7 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_bal_8 of 'elt tree * key * 'elt * 'elt tree
+
+      val coq_R_bal_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1
+        -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree
+        -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      val coq_R_bal_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1
+        -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree
+        -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      type 'elt coq_R_add =
+      | R_add_0 of 'elt tree
+      | R_add_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_add
+      | R_add_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+      | R_add_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_add
+
+      val coq_R_add_rect :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2
+
+      val coq_R_add_rec :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2
+
+      type 'elt coq_R_remove_min =
+      | R_remove_min_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_remove_min_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree
+         * key * 'elt * 'elt tree * Z_as_Int.t * ('elt tree * (key * 'elt))
+         * 'elt coq_R_remove_min * 'elt tree * (key * 'elt)
+
+      val coq_R_remove_min_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2 -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2
+
+      val coq_R_remove_min_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2 -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2
+
+      type 'elt coq_R_merge =
+      | R_merge_0 of 'elt tree * 'elt tree
+      | R_merge_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_merge_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * (key * 'elt) * key * 'elt
+
+      val coq_R_merge_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) ->
+        'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      val coq_R_merge_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) ->
+        'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      type 'elt coq_R_remove =
+      | R_remove_0 of 'elt tree
+      | R_remove_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_remove
+      | R_remove_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_remove_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_remove
+
+      val coq_R_remove_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_remove -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree ->
+        'a1 coq_R_remove -> 'a2
+
+      val coq_R_remove_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_remove -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree ->
+        'a1 coq_R_remove -> 'a2
+
+      type 'elt coq_R_concat =
+      | R_concat_0 of 'elt tree * 'elt tree
+      | R_concat_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_concat_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * (key * 'elt)
+
+      val coq_R_concat_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1
+        tree -> 'a1 tree -> 'a1 coq_R_concat -> 'a2
+
+      val coq_R_concat_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1
+        tree -> 'a1 tree -> 'a1 coq_R_concat -> 'a2
+
+      type 'elt coq_R_split =
+      | R_split_0 of 'elt tree
+      | R_split_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt triple * 'elt coq_R_split * 'elt tree
+         * 'elt option * 'elt tree
+      | R_split_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_split_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt triple * 'elt coq_R_split * 'elt tree
+         * 'elt option * 'elt tree
+
+      val coq_R_split_rect :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split -> 'a2
+
+      val coq_R_split_rec :
+        X.t -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split -> 'a2
+
+      type ('elt, 'x) coq_R_map_option =
+      | R_map_option_0 of 'elt tree
+      | R_map_option_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'x * 'x tree * ('elt, 'x) coq_R_map_option * 
+         'x tree * ('elt, 'x) coq_R_map_option
+      | R_map_option_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+         * ('elt, 'x) coq_R_map_option
+
+      val coq_R_map_option_rect :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 -> __
+        -> 'a2 tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree
+        -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3
+
+      val coq_R_map_option_rec :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 -> __
+        -> 'a2 tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree
+        -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3
+
+      type ('elt, 'x0, 'x) coq_R_map2_opt =
+      | R_map2_opt_0 of 'elt tree * 'x0 tree
+      | R_map2_opt_1 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_map2_opt_2 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'x0 tree * key * 'x0 * 'x0 tree
+         * Z_as_Int.t * 'x0 tree * 'x0 option * 'x0 tree * 'x * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+      | R_map2_opt_3 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'x0 tree * key * 'x0 * 'x0 tree
+         * Z_as_Int.t * 'x0 tree * 'x0 option * 'x0 tree * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+
+      val coq_R_map2_opt_rect :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+        tree -> Z_as_Int.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __
+        -> 'a3 -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 ->
+        'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> Z_as_Int.t -> __ ->
+        'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+        coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3 tree ->
+        ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val coq_R_map2_opt_rec :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+        tree -> Z_as_Int.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __
+        -> 'a3 -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 ->
+        'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> Z_as_Int.t -> __ ->
+        'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+        coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3 tree ->
+        ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val fold' : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+      val flatten_e : 'a1 enumeration -> (key * 'a1) list
+     end
+   end
+
+  type 'elt bst =
+    'elt Raw.tree
+    (* singleton inductive, whose constructor was Bst *)
+
+  val this : 'a1 bst -> 'a1 Raw.tree
+
+  type 'elt t = 'elt bst
+
+  type key = E.t
+
+  val empty : 'a1 t
+
+  val is_empty : 'a1 t -> bool
+
+  val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+  val remove : key -> 'a1 t -> 'a1 t
+
+  val mem : key -> 'a1 t -> bool
+
+  val find : key -> 'a1 t -> 'a1 option
+
+  val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val map2 :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+  val elements : 'a1 t -> (key * 'a1) list
+
+  val cardinal : 'a1 t -> int
+
+  val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+  val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+ end
+
+module Nat_as_OT :
+ sig
+  type t = int
+
+  val compare : int -> int -> int compare0
+
+  val eq_dec : int -> int -> bool
+ end
+
 type strategy =
 | StratCollectives
 | StratExchange
@@ -458,9 +3589,885 @@ val pairs_eqb : (int * int) list -> (int * int) list -> bool
 
 val even_problem : layout -> layout -> bool
 
+module RankMap :
+ sig
+  module E :
+   sig
+    type t = int
+
+    val compare : int -> int -> int compare0
+
+    val eq_dec : int -> int -> bool
+   end
+
+  module Raw :
+   sig
+    type key = int
+
+    type 'elt tree =
+    | Leaf
+    | Node of 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+
+    val tree_rect :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> Z_as_Int.t
+      -> 'a2) -> 'a1 tree -> 'a2
+
+    val tree_rec :
+      'a2 -> ('a1 tree -> 'a2 -> key -> 'a1 -> 'a1 tree -> 'a2 -> Z_as_Int.t
+      -> 'a2) -> 'a1 tree -> 'a2
+
+    val height : 'a1 tree -> Z_as_Int.t
+
+    val cardinal : 'a1 tree -> int
+
+    val empty : 'a1 tree
+
+    val is_empty : 'a1 tree -> bool
+
+    val mem : int -> 'a1 tree -> bool
+
+    val find : int -> 'a1 tree -> 'a1 option
+
+    val create : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val assert_false : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val bal : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val add : key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    val remove_min :
+      'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree * (key * 'a1)
+
+    val merge : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val remove : int -> 'a1 tree -> 'a1 tree
+
+    val join : 'a1 tree -> key -> 'a1 -> 'a1 tree -> 'a1 tree
+
+    type 'elt triple = { t_left : 'elt tree; t_opt : 'elt option;
+                         t_right : 'elt tree }
+
+    val t_left : 'a1 triple -> 'a1 tree
+
+    val t_opt : 'a1 triple -> 'a1 option
+
+    val t_right : 'a1 triple -> 'a1 tree
+
+    val split : int -> 'a1 tree -> 'a1 triple
+
+    val concat : 'a1 tree -> 'a1 tree -> 'a1 tree
+
+    val elements_aux : (key * 'a1) list -> 'a1 tree -> (key * 'a1) list
+
+    val elements : 'a1 tree -> (key * 'a1) list
+
+    val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+    type 'elt enumeration =
+    | End
+    | More of key * 'elt * 'elt tree * 'elt enumeration
+
+    val enumeration_rect :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val enumeration_rec :
+      'a2 -> (key -> 'a1 -> 'a1 tree -> 'a1 enumeration -> 'a2 -> 'a2) -> 'a1
+      enumeration -> 'a2
+
+    val cons : 'a1 tree -> 'a1 enumeration -> 'a1 enumeration
+
+    val equal_more :
+      ('a1 -> 'a1 -> bool) -> int -> 'a1 -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_cont :
+      ('a1 -> 'a1 -> bool) -> 'a1 tree -> ('a1 enumeration -> bool) -> 'a1
+      enumeration -> bool
+
+    val equal_end : 'a1 enumeration -> bool
+
+    val equal : ('a1 -> 'a1 -> bool) -> 'a1 tree -> 'a1 tree -> bool
+
+    val map : ('a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val mapi : (key -> 'a1 -> 'a2) -> 'a1 tree -> 'a2 tree
+
+    val map_option : (key -> 'a1 -> 'a2 option) -> 'a1 tree -> 'a2 tree
+
+    val map2_opt :
+      (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+      ('a2 tree -> 'a3 tree) -> 'a1 tree -> 'a2 tree -> 'a3 tree
+
+    val map2 :
+      ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 tree -> 'a2 tree -> 'a3
+      tree
+
+    module Proofs :
+     sig
+      module MX :
+       sig
+        module TO :
+         sig
+          type t = int
+         end
+
+        module IsTO :
+         sig
+         end
+
+        module OrderTac :
+         sig
+         end
+
+        val eq_dec : int -> int -> bool
+
+        val lt_dec : int -> int -> bool
+
+        val eqb : int -> int -> bool
+       end
+
+      module PX :
+       sig
+        module MO :
+         sig
+          module TO :
+           sig
+            type t = int
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : int -> int -> bool
+
+          val lt_dec : int -> int -> bool
+
+          val eqb : int -> int -> bool
+         end
+       end
+
+      module L :
+       sig
+        module MX :
+         sig
+          module TO :
+           sig
+            type t = int
+           end
+
+          module IsTO :
+           sig
+           end
+
+          module OrderTac :
+           sig
+           end
+
+          val eq_dec : int -> int -> bool
+
+          val lt_dec : int -> int -> bool
+
+          val eqb : int -> int -> bool
+         end
+
+        module PX :
+         sig
+          module MO :
+           sig
+            module TO :
+             sig
+              type t = int
+             end
+
+            module IsTO :
+             sig
+             end
+
+            module OrderTac :
+             sig
+             end
+
+            val eq_dec : int -> int -> bool
+
+            val lt_dec : int -> int -> bool
+
+            val eqb : int -> int -> bool
+           end
+         end
+
+        type key = int
+
+        type 'elt t = (int * 'elt) list
+
+        val empty : 'a1 t
+
+        val is_empty : 'a1 t -> bool
+
+        val mem : key -> 'a1 t -> bool
+
+        type 'elt coq_R_mem =
+        | R_mem_0 of 'elt t
+        | R_mem_1 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_mem_2 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_mem_3 of 'elt t * int * 'elt * (int * 'elt) list * bool
+           * 'elt coq_R_mem
+
+        val coq_R_mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val coq_R_mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem ->
+          'a2 -> 'a2) -> 'a1 t -> bool -> 'a1 coq_R_mem -> 'a2
+
+        val mem_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val mem_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_mem_correct : key -> 'a1 t -> bool -> 'a1 coq_R_mem
+
+        val find : key -> 'a1 t -> 'a1 option
+
+        type 'elt coq_R_find =
+        | R_find_0 of 'elt t
+        | R_find_1 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_find_2 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_find_3 of 'elt t * int * 'elt * (int * 'elt) list * 'elt option
+           * 'elt coq_R_find
+
+        val coq_R_find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val coq_R_find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 option -> 'a1
+          coq_R_find -> 'a2 -> 'a2) -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+          -> 'a2
+
+        val find_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val find_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_find_correct : key -> 'a1 t -> 'a1 option -> 'a1 coq_R_find
+
+        val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_add =
+        | R_add_0 of 'elt t
+        | R_add_1 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_add_2 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_add_3 of 'elt t * int * 'elt * (int * 'elt) list * 'elt t
+           * 'elt coq_R_add
+
+        val coq_R_add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int ->
+          'a1 -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val coq_R_add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int ->
+          'a1 -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_add
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_add -> 'a2
+
+        val add_rect :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int ->
+          'a1 -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val add_rec :
+          key -> 'a1 -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int ->
+          'a1 -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t
+          -> 'a2
+
+        val coq_R_add_correct : key -> 'a1 -> 'a1 t -> 'a1 t -> 'a1 coq_R_add
+
+        val remove : key -> 'a1 t -> 'a1 t
+
+        type 'elt coq_R_remove =
+        | R_remove_0 of 'elt t
+        | R_remove_1 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_remove_2 of 'elt t * int * 'elt * (int * 'elt) list
+        | R_remove_3 of 'elt t * int * 'elt * (int * 'elt) list * 'elt t
+           * 'elt coq_R_remove
+
+        val coq_R_remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val coq_R_remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a1 t -> 'a1 coq_R_remove
+          -> 'a2 -> 'a2) -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove -> 'a2
+
+        val remove_rect :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val remove_rec :
+          key -> ('a1 t -> __ -> 'a2) -> ('a1 t -> int -> 'a1 -> (int * 'a1)
+          list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2) -> ('a1 t -> int -> 'a1
+          -> (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> 'a1 t -> 'a2
+
+        val coq_R_remove_correct : key -> 'a1 t -> 'a1 t -> 'a1 coq_R_remove
+
+        val elements : 'a1 t -> 'a1 t
+
+        val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+        type ('elt, 'a) coq_R_fold =
+        | R_fold_0 of 'elt t * 'a
+        | R_fold_1 of 'elt t * 'a * int * 'elt * (int * 'elt) list * 
+           'a * ('elt, 'a) coq_R_fold
+
+        val coq_R_fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> int -> 'a1 -> (int * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val coq_R_fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> int -> 'a1 -> (int * 'a1) list -> __ -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3 -> 'a3) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold -> 'a3
+
+        val fold_rect :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> int -> 'a1 -> (int * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val fold_rec :
+          (key -> 'a1 -> 'a2 -> 'a2) -> ('a1 t -> 'a2 -> __ -> 'a3) -> ('a1 t
+          -> 'a2 -> int -> 'a1 -> (int * 'a1) list -> __ -> 'a3 -> 'a3) ->
+          'a1 t -> 'a2 -> 'a3
+
+        val coq_R_fold_correct :
+          (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2 -> ('a1, 'a2)
+          coq_R_fold
+
+        val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+
+        type 'elt coq_R_equal =
+        | R_equal_0 of 'elt t * 'elt t
+        | R_equal_1 of 'elt t * 'elt t * int * 'elt * (int * 'elt) list * 
+           int * 'elt * (int * 'elt) list * bool * 'elt coq_R_equal
+        | R_equal_2 of 'elt t * 'elt t * int * 'elt * (int * 'elt) list * 
+           int * 'elt * (int * 'elt) list * int compare0
+        | R_equal_3 of 'elt t * 'elt t * 'elt t * 'elt t
+
+        val coq_R_equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list ->
+          __ -> int -> 'a1 -> (int * 'a1) list -> __ -> int compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val coq_R_equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> bool -> 'a1 coq_R_equal ->
+          'a2 -> 'a2) -> ('a1 t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list ->
+          __ -> int -> 'a1 -> (int * 'a1) list -> __ -> int compare0 -> __ ->
+          __ -> 'a2) -> ('a1 t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __
+          -> 'a2) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal -> 'a2
+
+        val equal_rect :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> int compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val equal_rec :
+          ('a1 -> 'a1 -> bool) -> ('a1 t -> 'a1 t -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> __ -> __ -> 'a2 -> 'a2) -> ('a1 t -> 'a1
+          t -> int -> 'a1 -> (int * 'a1) list -> __ -> int -> 'a1 ->
+          (int * 'a1) list -> __ -> int compare0 -> __ -> __ -> 'a2) -> ('a1
+          t -> 'a1 t -> 'a1 t -> __ -> 'a1 t -> __ -> __ -> 'a2) -> 'a1 t ->
+          'a1 t -> 'a2
+
+        val coq_R_equal_correct :
+          ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool -> 'a1 coq_R_equal
+
+        val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+        val option_cons :
+          key -> 'a1 option -> (key * 'a1) list -> (key * 'a1) list
+
+        val map2_l :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a3 t
+
+        val map2_r :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a2 t -> 'a3 t
+
+        val map2 :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+        val combine : 'a1 t -> 'a2 t -> ('a1 option * 'a2 option) t
+
+        val fold_right_pair :
+          ('a1 -> 'a2 -> 'a3 -> 'a3) -> ('a1 * 'a2) list -> 'a3 -> 'a3
+
+        val map2_alt :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t ->
+          (key * 'a3) list
+
+        val at_least_one :
+          'a1 option -> 'a2 option -> ('a1 option * 'a2 option) option
+
+        val at_least_one_then_f :
+          ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 option -> 'a2
+          option -> 'a3 option
+       end
+
+      type 'elt coq_R_mem =
+      | R_mem_0 of 'elt tree
+      | R_mem_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * bool * 'elt coq_R_mem
+      | R_mem_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+      | R_mem_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * bool * 'elt coq_R_mem
+
+      val coq_R_mem_rect :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1
+        coq_R_mem -> 'a2 -> 'a2) -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      val coq_R_mem_rec :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1 coq_R_mem
+        -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> bool -> 'a1
+        coq_R_mem -> 'a2 -> 'a2) -> 'a1 tree -> bool -> 'a1 coq_R_mem -> 'a2
+
+      type 'elt coq_R_find =
+      | R_find_0 of 'elt tree
+      | R_find_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt option * 'elt coq_R_find
+      | R_find_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_find_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt option * 'elt coq_R_find
+
+      val coq_R_find_rect :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 option -> 'a1
+        coq_R_find -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option ->
+        'a1 coq_R_find -> 'a2
+
+      val coq_R_find_rec :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 option -> 'a1
+        coq_R_find -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        option -> 'a1 coq_R_find -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 option ->
+        'a1 coq_R_find -> 'a2
+
+      type 'elt coq_R_bal =
+      | R_bal_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_2 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_3 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_bal_4 of 'elt tree * key * 'elt * 'elt tree
+      | R_bal_5 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_6 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t
+      | R_bal_7 of 'elt tree * key * 'elt * 'elt tree * 'elt tree * key
+         * 'elt * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_bal_8 of 'elt tree * key * 'elt * 'elt tree
+
+      val coq_R_bal_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1
+        -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree
+        -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      val coq_R_bal_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> 'a2) -> ('a1
+        tree -> key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree ->
+        key -> 'a1 -> 'a1 tree -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key -> 'a1 -> 'a1
+        tree -> __ -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key -> 'a1
+        -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 -> 'a1
+        tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> __ -> 'a2) -> ('a1 tree
+        -> key -> 'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2) -> ('a1 tree -> key ->
+        'a1 -> 'a1 tree -> __ -> __ -> __ -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_bal -> 'a2
+
+      type 'elt coq_R_add =
+      | R_add_0 of 'elt tree
+      | R_add_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_add
+      | R_add_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree * Z_as_Int.t
+      | R_add_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_add
+
+      val coq_R_add_rect :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2
+
+      val coq_R_add_rec :
+        key -> 'a1 -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key
+        -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_add -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree -> 'a1
+        coq_R_add -> 'a2
+
+      type 'elt coq_R_remove_min =
+      | R_remove_min_0 of 'elt tree * key * 'elt * 'elt tree
+      | R_remove_min_1 of 'elt tree * key * 'elt * 'elt tree * 'elt tree
+         * key * 'elt * 'elt tree * Z_as_Int.t * ('elt tree * (key * 'elt))
+         * 'elt coq_R_remove_min * 'elt tree * (key * 'elt)
+
+      val coq_R_remove_min_rect :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2 -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2
+
+      val coq_R_remove_min_rec :
+        ('a1 tree -> key -> 'a1 -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> key
+        -> 'a1 -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2 -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> ('a1 tree * (key * 'a1)) -> 'a1 coq_R_remove_min
+        -> 'a2
+
+      type 'elt coq_R_merge =
+      | R_merge_0 of 'elt tree * 'elt tree
+      | R_merge_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_merge_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * (key * 'elt) * key * 'elt
+
+      val coq_R_merge_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) ->
+        'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      val coq_R_merge_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> key -> 'a1 -> __ -> 'a2) ->
+        'a1 tree -> 'a1 tree -> 'a1 tree -> 'a1 coq_R_merge -> 'a2
+
+      type 'elt coq_R_remove =
+      | R_remove_0 of 'elt tree
+      | R_remove_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_remove
+      | R_remove_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_remove_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * 'elt coq_R_remove
+
+      val coq_R_remove_rect :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_remove -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree ->
+        'a1 coq_R_remove -> 'a2
+
+      val coq_R_remove_rec :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 tree -> 'a1
+        coq_R_remove -> 'a2 -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1
+        tree -> 'a1 coq_R_remove -> 'a2 -> 'a2) -> 'a1 tree -> 'a1 tree ->
+        'a1 coq_R_remove -> 'a2
+
+      type 'elt coq_R_concat =
+      | R_concat_0 of 'elt tree * 'elt tree
+      | R_concat_1 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_concat_2 of 'elt tree * 'elt tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt tree * (key * 'elt)
+
+      val coq_R_concat_rect :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1
+        tree -> 'a1 tree -> 'a1 coq_R_concat -> 'a2
+
+      val coq_R_concat_rec :
+        ('a1 tree -> 'a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> 'a1
+        tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2) ->
+        ('a1 tree -> 'a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree ->
+        Z_as_Int.t -> __ -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a1 tree -> (key * 'a1) -> __ -> 'a2) -> 'a1 tree -> 'a1
+        tree -> 'a1 tree -> 'a1 coq_R_concat -> 'a2
+
+      type 'elt coq_R_split =
+      | R_split_0 of 'elt tree
+      | R_split_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt triple * 'elt coq_R_split * 'elt tree
+         * 'elt option * 'elt tree
+      | R_split_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t
+      | R_split_3 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'elt triple * 'elt coq_R_split * 'elt tree
+         * 'elt option * 'elt tree
+
+      val coq_R_split_rect :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split -> 'a2
+
+      val coq_R_split_rec :
+        int -> ('a1 tree -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1
+        -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> __ -> 'a2) -> ('a1 tree -> 'a1 tree -> key -> 'a1 ->
+        'a1 tree -> Z_as_Int.t -> __ -> __ -> __ -> 'a1 triple -> 'a1
+        coq_R_split -> 'a2 -> 'a1 tree -> 'a1 option -> 'a1 tree -> __ ->
+        'a2) -> 'a1 tree -> 'a1 triple -> 'a1 coq_R_split -> 'a2
+
+      type ('elt, 'x) coq_R_map_option =
+      | R_map_option_0 of 'elt tree
+      | R_map_option_1 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'x * 'x tree * ('elt, 'x) coq_R_map_option * 
+         'x tree * ('elt, 'x) coq_R_map_option
+      | R_map_option_2 of 'elt tree * 'elt tree * key * 'elt * 'elt tree
+         * Z_as_Int.t * 'x tree * ('elt, 'x) coq_R_map_option * 'x tree
+         * ('elt, 'x) coq_R_map_option
+
+      val coq_R_map_option_rect :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 -> __
+        -> 'a2 tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree
+        -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3
+
+      val coq_R_map_option_rec :
+        (key -> 'a1 -> 'a2 option) -> ('a1 tree -> __ -> 'a3) -> ('a1 tree ->
+        'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 -> __
+        -> 'a2 tree -> ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a3) -> ('a1 tree -> 'a1 tree
+        -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> __ -> 'a2 tree ->
+        ('a1, 'a2) coq_R_map_option -> 'a3 -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3 -> 'a3) -> 'a1 tree -> 'a2 tree -> ('a1, 'a2)
+        coq_R_map_option -> 'a3
+
+      type ('elt, 'x0, 'x) coq_R_map2_opt =
+      | R_map2_opt_0 of 'elt tree * 'x0 tree
+      | R_map2_opt_1 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t
+      | R_map2_opt_2 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'x0 tree * key * 'x0 * 'x0 tree
+         * Z_as_Int.t * 'x0 tree * 'x0 option * 'x0 tree * 'x * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+      | R_map2_opt_3 of 'elt tree * 'x0 tree * 'elt tree * key * 'elt
+         * 'elt tree * Z_as_Int.t * 'x0 tree * key * 'x0 * 'x0 tree
+         * Z_as_Int.t * 'x0 tree * 'x0 option * 'x0 tree * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt * 'x tree
+         * ('elt, 'x0, 'x) coq_R_map2_opt
+
+      val coq_R_map2_opt_rect :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+        tree -> Z_as_Int.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __
+        -> 'a3 -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 ->
+        'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> Z_as_Int.t -> __ ->
+        'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+        coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3 tree ->
+        ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val coq_R_map2_opt_rec :
+        (key -> 'a1 -> 'a2 option -> 'a3 option) -> ('a1 tree -> 'a3 tree) ->
+        ('a2 tree -> 'a3 tree) -> ('a1 tree -> 'a2 tree -> __ -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> __ -> 'a4) -> ('a1 tree -> 'a2 tree -> 'a1 tree -> key ->
+        'a1 -> 'a1 tree -> Z_as_Int.t -> __ -> 'a2 tree -> key -> 'a2 -> 'a2
+        tree -> Z_as_Int.t -> __ -> 'a2 tree -> 'a2 option -> 'a2 tree -> __
+        -> 'a3 -> __ -> 'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 ->
+        'a3 tree -> ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a4) -> ('a1
+        tree -> 'a2 tree -> 'a1 tree -> key -> 'a1 -> 'a1 tree -> Z_as_Int.t
+        -> __ -> 'a2 tree -> key -> 'a2 -> 'a2 tree -> Z_as_Int.t -> __ ->
+        'a2 tree -> 'a2 option -> 'a2 tree -> __ -> __ -> 'a3 tree -> ('a1,
+        'a2, 'a3) coq_R_map2_opt -> 'a4 -> 'a3 tree -> ('a1, 'a2, 'a3)
+        coq_R_map2_opt -> 'a4 -> 'a4) -> 'a1 tree -> 'a2 tree -> 'a3 tree ->
+        ('a1, 'a2, 'a3) coq_R_map2_opt -> 'a4
+
+      val fold' : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 tree -> 'a2 -> 'a2
+
+      val flatten_e : 'a1 enumeration -> (key * 'a1) list
+     end
+   end
+
+  type 'elt bst =
+    'elt Raw.tree
+    (* singleton inductive, whose constructor was Bst *)
+
+  val this : 'a1 bst -> 'a1 Raw.tree
+
+  type 'elt t = 'elt bst
+
+  type key = int
+
+  val empty : 'a1 t
+
+  val is_empty : 'a1 t -> bool
+
+  val add : key -> 'a1 -> 'a1 t -> 'a1 t
+
+  val remove : key -> 'a1 t -> 'a1 t
+
+  val mem : key -> 'a1 t -> bool
+
+  val find : key -> 'a1 t -> 'a1 option
+
+  val map : ('a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val mapi : (key -> 'a1 -> 'a2) -> 'a1 t -> 'a2 t
+
+  val map2 :
+    ('a1 option -> 'a2 option -> 'a3 option) -> 'a1 t -> 'a2 t -> 'a3 t
+
+  val elements : 'a1 t -> (key * 'a1) list
+
+  val cardinal : 'a1 t -> int
+
+  val fold : (key -> 'a1 -> 'a2 -> 'a2) -> 'a1 t -> 'a2 -> 'a2
+
+  val equal : ('a1 -> 'a1 -> bool) -> 'a1 t -> 'a1 t -> bool
+ end
+
+val rank_positions : int list -> int -> int RankMap.t
+
 type rank_table =
 | Contiguous of int * int
-| Listed of int list
+| Listed of int RankMap.t
 
 val rank_table_of : int list -> rank_table
 
@@ -493,7 +4500,7 @@ val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
 
-type cmonoid = { zero : __; add : (__ -> __ -> __) }
+type cmonoid = { zero : __; add0 : (__ -> __ -> __) }
 
 type carrier = __
 
@@ -597,7 +4604,7 @@ val sum_steps_check :
 
 val steps_recv : sum_step_report list -> int
 
-val is_empty : 'a1 list -> bool
+val is_empty0 : 'a1 list -> bool
 
 val same_axes : axis list -> axis list -> bool
 

@@ -30,6 +30,8 @@ Extract Inlined Constant Coq.Arith.PeanoNat.Nat.sub => "(fun (a : int) b -> if a
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.add => "(+)".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.mul => "( * )".
 Extract Inlined Constant Coq.Arith.PeanoNat.Nat.eqb => "(fun (a : int) b -> a = b)".
+(* The order of [Mergesort.NatSort] (Layout.ranks_distinct): [Nat.leb] written as its own fixpoint. *)
+Extract Constant Coq.Sorting.Mergesort.NatOrder.leb => "(fun (a : int) b -> a <= b)".
 
 Extraction "redist_core.ml"
   mesh_wf ty_wf axis_size mesh_size local_shape local_size extent shards offset

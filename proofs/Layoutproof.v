@@ -8,7 +8,7 @@
     - [recv_lower_bound_exact]: the printed bound is the number of elements
       of the target box that are not in the source box. *)
 
-From Coq Require Import List Arith Lia Bool.
+From Coq Require Import List Arith Lia Bool Mergesort Sorted Permutation.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Radix Semanticsproof Trafficproof Layout.
 
@@ -28,11 +28,25 @@ Proof.
   - apply IH. destruct ws as [|y ws']; [reflexivity |]. simpl in H. apply andb_true_iff in H. apply H.
 Qed.
 
+(** A sorted list without duplicates increases strictly. *)
+Lemma sorted_NoDup_increasingb : forall ws,
+  Sorted (fun x y => is_true (NatOrder.leb x y)) ws -> NoDup ws -> increasingb ws = true.
+Proof.
+  induction ws as [|x ws IH]; intros Hs Hnd; [reflexivity |].
+  destruct ws as [|y ws']; [reflexivity |].
+  apply Sorted_inv in Hs as [Hs Hhd]. apply HdRel_inv in Hhd.
+  apply NoDup_cons_iff in Hnd as [Hx Hnd].
+  simpl. apply andb_true_iff. split; [| apply IH; assumption].
+  unfold is_true, NatOrder.leb in Hhd. apply Nat.leb_le in Hhd. apply Nat.ltb_lt.
+  assert (x <> y) by (intros ->; apply Hx; left; reflexivity). lia.
+Qed.
+
 Lemma ranks_distinct_NoDup : forall ws, ranks_distinct ws = true <-> NoDup ws.
 Proof.
-  intros ws. unfold ranks_distinct. rewrite <- nodupb_NoDup.
-  destruct (increasingb ws) eqn:H; [| reflexivity].
-  split; [intros _; apply nodupb_NoDup, increasingb_NoDup, H | reflexivity].
+  intros ws. unfold ranks_distinct. pose proof (NatSort.Permuted_sort ws) as Hp. split.
+  - intros H. apply (Permutation_NoDup (Permutation_sym Hp)), increasingb_NoDup, H.
+  - intros H. apply sorted_NoDup_increasingb; [apply NatSort.Sorted_sort |].
+    apply (Permutation_NoDup Hp), H.
 Qed.
 
 Lemma box_has_local : forall b i, box_has b i = true ->

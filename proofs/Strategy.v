@@ -11,7 +11,7 @@
     (collectives on a tie); uneven and cross-mesh problems plan by exchange.
     [Strategyproof.v] proves what the reports and the plans mean. *)
 
-From Coq Require Import List Arith Lia Bool.
+From Coq Require Import List Arith Lia Bool FMapAVL OrderedTypeEx.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange.
 
@@ -38,22 +38,32 @@ Definition even_problem (S T : layout) : bool :=
   && list_eqb (global_shape (ly_ty S)) (global_shape (ly_ty T)).
 
 (** A placed mesh's ranks for looking world ranks up: a contiguous list
-    ([{x:4} @ k]) in O(1), any other by a scan ([index_of]).  Built once per
-    layout, so that a report over every rank of a contiguous placement is
-    linear ([Strategyproof.table_index_spec]: the same answers as
+    ([{x:4} @ k]) in O(1), any other through a balanced tree from each world
+    rank to its first position in the list, in O(log P).  Built once per
+    layout, so that a report over every rank of a placed mesh is
+    O(P log P) ([Strategyproof.table_index_spec]: the same answers as
     [index_of]). *)
-Inductive rank_table : Type := Contiguous (first n : nat) | Listed (ws : list nat).
+Module RankMap := FMapAVL.Make Nat_as_OT.
+
+(** World rank -> its first position in [ws], positions counted from [k]. *)
+Fixpoint rank_positions (ws : list nat) (k : nat) : RankMap.t nat :=
+  match ws with
+  | [] => RankMap.empty nat
+  | w :: ws' => RankMap.add w k (rank_positions ws' (S k))
+  end.
+
+Inductive rank_table : Type := Contiguous (first n : nat) | Listed (positions : RankMap.t nat).
 
 Definition rank_table_of (ws : list nat) : rank_table :=
   match ws with
-  | [] => Listed []
-  | k :: _ => if list_eqb ws (seq k (length ws)) then Contiguous k (length ws) else Listed ws
+  | [] => Listed (RankMap.empty nat)
+  | k :: _ => if list_eqb ws (seq k (length ws)) then Contiguous k (length ws) else Listed (rank_positions ws 0)
   end.
 
 Definition table_index (t : rank_table) (w : nat) : option nat :=
   match t with
   | Contiguous k n => if (k <=? w) && (w <? k + n) then Some (w - k) else None
-  | Listed ws => index_of w ws
+  | Listed positions => RankMap.find w positions
   end.
 
 (** [pl_box] through a rank table ([Strategyproof.box_in_spec]). *)

@@ -10,7 +10,7 @@
       strategy, the planner's plan is accepted, correct, and no local array
       along it exceeds the larger of the largest source and target boxes. *)
 
-From Coq Require Import List Arith Lia Bool.
+From Coq Require Import List Arith Lia Bool FMapAVL FMapFacts OrderedTypeEx.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Radix Semanticsproof Checkerproof
   Trafficproof Refineproof Plannerproof Plannerfinal Layout Layoutproof Exchange Exchangeproof
@@ -53,10 +53,24 @@ Proof.
       f_equal. lia.
 Qed.
 
+Module RankMapFacts := FMapFacts.Facts RankMap.
+
+Lemma rank_positions_find : forall ws k w,
+  RankMap.find w (rank_positions ws k) = option_map (Nat.add k) (index_of w ws).
+Proof.
+  induction ws as [|x ws IH]; intros k w; simpl.
+  - apply RankMapFacts.empty_o.
+  - rewrite RankMapFacts.add_o, IH.
+    destruct (Nat_as_OT.eq_dec x w) as [<- | Hne].
+    + rewrite Nat.eqb_refl. simpl. f_equal. lia.
+    + apply Nat.eqb_neq in Hne. rewrite Hne. destruct (index_of w ws); simpl; [f_equal; lia | reflexivity].
+Qed.
+
 Lemma table_index_spec : forall ws w, table_index (rank_table_of ws) w = index_of w ws.
 Proof.
   intros [|k ws'] w; [reflexivity |]. unfold rank_table_of.
-  destruct (list_eqb (k :: ws') (seq k (length (k :: ws')))) eqn:E; [| reflexivity].
+  destruct (list_eqb (k :: ws') (seq k (length (k :: ws')))) eqn:E.
+  2: { unfold table_index. rewrite rank_positions_find. destruct (index_of w (k :: ws')); reflexivity. }
   apply list_eqb_eq in E. transitivity (index_of w (seq k (length (k :: ws')))).
   - rewrite index_of_seq. reflexivity.
   - rewrite <- E. reflexivity.

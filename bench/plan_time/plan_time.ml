@@ -80,6 +80,30 @@ let placed_65536 =
 
 let show_placed q = Printf.sprintf "--from-mesh '%s' --to-mesh '%s' --from '%s' --to '%s'" q.from_mesh q.to_mesh q.src q.tgt
 
+(* [{x:4} @ [3, 1, 2, 0]]: a mesh placed by an explicit rank list. *)
+let listed mesh ranks = mesh ^ " @ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]"
+
+let devices = 65536
+let reversed = List.init devices (fun k -> devices - 1 - k)
+let permuted seed = shuffle (Random.State.make [| seed |]) (List.init devices Fun.id)
+
+(* Explicit rank lists on 65,536 devices (issue 13).  Not yet in the
+   test: they still take tens of seconds (bench/README.md), the cost model's
+   exchange_batches and the sums' box_size_at looking each rank up in the
+   list (Layout.pl_box). *)
+let listed_65536 =
+  [ { from_mesh = listed "{x:65536}" reversed; to_mesh = "{x:65536}"; src = "[{x}50257]"; tgt = "[{x}50257]" };
+    { from_mesh = "{x:65536}"; to_mesh = listed "{x:256, y:256}" (permuted 1); src = "[{x}50257, 3]"; tgt = "[{y}50257, {x}3]" };
+    { from_mesh = listed "{x:65536}" (permuted 2); to_mesh = listed "{x:65536}" (permuted 3); src = "[{x}65535]"; tgt = "[{x}65535]" } ]
+
+(* A pending sum over a listed mesh, planned by the sums planner. *)
+let pending_listed_65536 =
+  { mesh = listed "{x:256, y:256}" (permuted 4); from = "[{x}50257, 256] sum{y}"; to_ = "[{x}50257, {y}256]" }
+
+let show_short text = if String.length text > 60 then String.sub text 0 60 ^ "...]" else text
+let show_listed q =
+  Printf.sprintf "--from-mesh '%s' --to-mesh '%s' --from '%s' --to '%s'" (show_short q.from_mesh) (show_short q.to_mesh) q.src q.tgt
+
 (* CPU seconds for `redist plan` (planner, checker and report) and for
    `redist check` on the plan file it prints, for [problem ()] read as the
    command reads it. *)
@@ -107,3 +131,18 @@ let plan_and_check_placed q =
   time_plan_and_check (fun () ->
       Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.Two (q.from_mesh, q.to_mesh))
         ~strategy:Redist_core.StratAuto ~from:q.src ~to_:q.tgt ~dtype:None)
+
+(* CPU seconds for `redist plan` and `redist check` of a pending-sum problem
+   on one mesh, through the sums planner. *)
+let plan_and_check_sums q =
+  let plan_s, (p, r) =
+    cpu (fun () ->
+        let p =
+          Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
+            ~from:q.from ~to_:q.to_ ~dtype:None
+        in
+        (p, Redist_cli.Sumplan.choose p))
+  in
+  let text = Redist_cli.Sumplan.text ~title:"redist plan" r in
+  let check_s, _ = cpu (fun () -> Redist_cli.Sumplan.check p text) in
+  (plan_s, check_s)
