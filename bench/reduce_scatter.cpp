@@ -33,18 +33,6 @@ Box row_block(const SumsProblem& p, int rank, int k) {
   return b;
 }
 
-int color_of(const SumsProblem& p, int rank) {
-  int coord[kMaxRank] = {};
-  for (int i = p.mesh_axes - 1; i >= 0; --i) {
-    coord[i] = rank % p.mesh_sizes[i];
-    rank /= p.mesh_sizes[i];
-  }
-  int c = 0;
-  for (int i = 0; i < p.mesh_axes; ++i)
-    if (!p.pending[i]) c = c * p.mesh_sizes[i] + coord[i];
-  return c;
-}
-
 }  // namespace
 
 ReduceScatter* reduce_scatter_setup(const SumsProblem& p, int rank, int size, const char** why_not) {
@@ -64,7 +52,7 @@ ReduceScatter* reduce_scatter_setup(const SumsProblem& p, int rank, int size, co
   rs->k = k;
   rs->src_elems = sums_box(p, p.src_box, rank).elems();
   rs->tgt_box = sums_box(p, p.tgt_box, rank);
-  MPI_Comm_split(MPI_COMM_WORLD, color_of(p, rank), member_index(p, rank), &rs->group);
+  MPI_Comm_split(MPI_COMM_WORLD, pending_digits(p, rank, false), member_index(p, rank), &rs->group);
   const std::size_t k1 = static_cast<std::size_t>(k - 1);
   if (same_layout) {
     rs->mode = Mode::kAllreduce;

@@ -150,7 +150,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--quick", action="store_true", help="one small problem, one run of 3 repetitions")
+    ap.add_argument("--quick", action="store_true", help="two small problems (sums_problems.QUICK), one run of 3 repetitions")
     ap.add_argument("--redist", default=os.path.join(ROOT, "_build", "install", "default", "bin", "redist"))
     ap.add_argument("--out", default=os.path.join(HERE, "results", "sums"))
     args = ap.parse_args()

@@ -33,9 +33,10 @@ inline Box sums_box(const SumsProblem& p, BoxFn box, int rank) {
   return b;
 }
 
-// The rank's index in its pending group (its coordinates on the pending
-// axes, mixed radix in mesh order), and the group's size.
-inline int member_index(const SumsProblem& p, int rank) {
+// The rank's coordinates on the axes where `pending` is `which`, mixed
+// radix in mesh order: with true, its index in its pending group; with
+// false, which group it is in.
+inline int pending_digits(const SumsProblem& p, int rank, bool which) {
   int coord[kMaxRank] = {};
   for (int i = p.mesh_axes - 1; i >= 0; --i) {
     coord[i] = rank % p.mesh_sizes[i];
@@ -43,9 +44,11 @@ inline int member_index(const SumsProblem& p, int rank) {
   }
   int m = 0;
   for (int i = 0; i < p.mesh_axes; ++i)
-    if (p.pending[i]) m = m * p.mesh_sizes[i] + coord[i];
+    if (p.pending[i] == which) m = m * p.mesh_sizes[i] + coord[i];
   return m;
 }
+
+inline int member_index(const SumsProblem& p, int rank) { return pending_digits(p, rank, true); }
 
 inline int group_size(const SumsProblem& p) {
   int k = 1;

@@ -53,7 +53,7 @@ def sums_suite():
     return out
 
 
-QUICK = ("rs_cols_4s",)
+QUICK = ("rs_cols_4s", "dp_tp_4s")
 
 
 def member_index(p, rank):
