@@ -65,7 +65,9 @@ include codegen/codegen.mk
 include runtime/runtime.mk
 include tests/e2e/e2e.mk
 include tests/capi/capi.mk
+include tests/diff/diff.mk
 include bench/bench.mk
+include python/python.mk
 
 test: deps
 	@tests/harness.sh $(TEST_SUITES)

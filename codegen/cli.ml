@@ -127,6 +127,33 @@ let dtype_arg =
 
 let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object instead of text.")
 
+(* The cost model's inputs: a function of the problem, whose world size
+   the hosts are checked against. *)
+let cost_term =
+  let profile_arg =
+    Arg.(value & opt (some string) None
+         & info [ "profile" ] ~docv:"FILE"
+             ~doc:"The machine profile (JSON, schema redist-profile/1: latency per message and bandwidth within a host and across hosts, local copy bandwidth), e.g. docs/profiles/h100-nvlink-node.json or one written by $(b,redist calibrate).  Default: the profile measured on the development machine (docs/profiles/measured-here.json).")
+  in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N" ~doc:"World ranks 0 to N-1 are on the first host, N to 2N-1 on the second, and so on (default: all on one host).")
+  in
+  let hosts_arg =
+    Arg.(value & opt (some string) None
+         & info [ "hosts" ] ~docv:"H0,H1,..." ~doc:"The host of each world rank, in rank order (any names), e.g. $(b,a,a,b,b).")
+  in
+  let budget_arg =
+    Arg.(value & opt (some string) None
+         & info [ "memory-budget" ] ~docv:"BYTES"
+             ~doc:"The most bytes a rank may hold during the redistribution (its source, destination and workspace), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans above it are not chosen; if every plan is above it, the error names the least figure possible.")
+  in
+  let make profile ranks_per_host host_list budget (p : Problem.t) =
+    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" f)) profile in
+    Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
+  in
+  Term.(const make $ profile_arg $ ranks_per_host_arg $ hosts_arg $ budget_arg)
+
 let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 
 (* Exit statuses: each command lists those it can return. *)
@@ -154,19 +181,40 @@ let problem_term =
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
-let print_report ~command ~title ~guarantees ~json r =
+(* [cost]: the cost model's settings and its choice, if any, printed after the plan. *)
+let print_report ~command ~title ~guarantees ~json ~cost r =
+  let problem = Xreport.problem r in
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Json.any_report ~command ~guarantees r) ^ "\n"
+    (if json then
+       let doc =
+         match (Json.any_report ~command ~guarantees r, cost) with
+         | `Assoc fields, Some (settings, ch) -> `Assoc (fields @ [ ("cost", Costreport.json settings problem ch) ])
+         | doc, _ -> doc
+       in
+       Yojson.Safe.pretty_to_string doc ^ "\n"
      else
-       match r with
-       | Xreport.Collectives r -> Report.text ~title ~guarantees r
-       | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       (match r with
+        | Xreport.Collectives r -> Report.text ~title ~guarantees r
+        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       ^
+       match cost with
+       | Some (settings, ch) -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines settings problem ch))
+       | None -> "")
+
+let print_sums ~command ~title ~json r =
+  write_output None
+    (if json then Yojson.Safe.pretty_to_string (Sumplan.json ~command r) ^ "\n" else Sumplan.text ~title r)
 
 let plan_cmd =
-  let run problem json =
+  let run problem cost json =
     guard ~json ~command:"plan" (fun () ->
-        let r, guarantees = Planning.choose (problem ()) in
-        print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r;
+        let p = problem () in
+        if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
+        else begin
+          let settings = cost p in
+          let r, guarantees, choice = Planning.choose_costed settings p in
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
+        end;
         0)
   in
   let doc = "plan a redistribution with the verified planner" in
@@ -180,19 +228,27 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ cost_term $ json_arg)
 
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
          & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
   in
-  let run problem plan json =
+  let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->
         let p = problem () in
+        let settings = cost p in
         let text = read_source ~what:"--plan" plan in
-        let r = Planfile.check_any p text in
-        print_report ~command:"check" ~title:"redist check: plan accepted" ~guarantees:(Guarantees.for_checked r) ~json r;
+        let title = "redist check: plan accepted" in
+        if Problem.has_pending p then print_sums ~command:"check" ~title ~json (Sumplan.check p text)
+        else begin
+          let r = Planfile.check_any p text in
+          (* The prediction only when asked for: lowering a plan of many
+             permutes on 65,536 devices costs far more than checking it. *)
+          let cost = if settings.Profile.given then Some (settings, Planning.cost_checked settings r) else None in
+          print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json ~cost r
+        end;
         0)
   in
   let doc = "check a plan with the verified checker" in
@@ -208,30 +264,55 @@ let check_cmd =
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ json_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =
-    Arg.(required & opt (some string) None & info [ "type" ] ~docv:"TYPE" ~doc:"The type, e.g. $(b,[3{x}6]).")
+    Arg.(value & opt (some string) None
+         & info [ "type" ] ~docv:"TYPE" ~doc:"One layout to show on $(b,--mesh), e.g. $(b,[3{x}6]).")
   in
-  let run mesh ty json =
+  let side_arg option what =
+    Arg.(value & opt (some string) None
+         & info [ option ] ~docv:"TYPE" ~doc:("The " ^ what ^ " type of a problem to show (with $(b,--from) and $(b,--to) instead of $(b,--type)), on $(b,--mesh) or on $(b,--from-mesh) and $(b,--to-mesh)."))
+  in
+  let run mesh from_mesh to_mesh ty from to_ json =
     guard ~json ~command:"show" (fun () ->
-        let pm = Problem.placed ~what:"--mesh" mesh in
-        let ast = Problem.parse ~what:"--type" Syntax.ty ty in
-        Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
-        let t = Front.ty_of_ast ~what:"--type" pm.env ast in
-        write_output None
-          (if json then Yojson.Safe.pretty_to_string (Show.json pm t) ^ "\n" else Show.render pm t);
+        let text, doc =
+          match (ty, from, to_) with
+          | Some ty, None, None ->
+              if from_mesh <> None || to_mesh <> None then
+                Front.bad "--type shows one layout on --mesh; for two meshes give --from and --to";
+              let mesh = match mesh with Some m -> m | None -> Front.bad "--type needs --mesh" in
+              let pm = Problem.placed ~what:"--mesh" mesh in
+              let ast = Problem.parse ~what:"--type" Syntax.ty ty in
+              Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
+              let t = Front.ty_of_ast ~what:"--type" pm.env ast in
+              let pending = Problem.pending_checked ~what:"--type" pm ast t in
+              ((fun () -> Show.render ~pending pm t), fun () -> Show.json ~pending pm t)
+          | None, Some from, Some to_ ->
+              let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
+              let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None in
+              ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+          | Some _, _, _ -> Front.bad "give --type (one layout) or --from and --to (a problem), not both"
+          | None, Some _, None -> Front.bad "--from needs --to"
+          | None, None, Some _ -> Front.bad "--to needs --from"
+          | None, None, None -> Front.bad "nothing to show: give --type, or --from and --to"
+        in
+        write_output None (if json then Yojson.Safe.pretty_to_string (doc ()) ^ "\n" else text ());
         0)
   in
   let doc = "show which block of the global array each device holds" in
   let man =
     [ `S Manpage.s_description;
-      `P "One row per device: its rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
-      `P "With $(b,--json): one object of the schema redist/1 with schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent)." ]
-    @ examples [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'" ]
+      `P "With $(b,--type): one row per device: its world rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions); a ceil block cut short shows its true range, an empty one $(b,empty).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
+      `P "With $(b,--from) and $(b,--to): both layouts of a problem, on $(b,--mesh) or on $(b,--from-mesh) and $(b,--to-mesh): one row per world rank with its source device and box (before) and its target device and box (after), $(b,-) where the rank is not in that mesh; then the block map of each side.";
+      `P "With $(b,--json): one object of the schema redist/1.  For $(b,--type): schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent).  For a problem: schema, command, world, and source and target, each with mesh (axes and ranks), type, global_shape, local_shape, local_elems and devices." ]
+    @ examples
+        [ "  redist show --mesh '{x:2, y:3}' --type '[3{x}6]'"; "  redist show --mesh '{x:2, y:2}' --type '[4{x}8, 8{}8, 2{y}4]'";
+          "  redist show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]'" ]
   in
-  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ mesh_arg $ type_arg $ json_arg)
+  Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ])
+    Term.(const run $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ type_arg $ side_arg "from" "source" $ side_arg "to" "target" $ json_arg)
 
 let gen_cmd =
   let plan_arg =
@@ -248,31 +329,38 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run problem plan backend name out =
+  let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
         let p : Problem.t = problem () in
+        let settings = cost p in
         Emit.check_name name;
-        if List.length p.src > Bounds.max_rank_gen then
-          Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
-        List.iter
-          (fun (what, (env : Front.env)) ->
-            if List.length env.axes > Bounds.max_rank_gen then
-              Front.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
-          [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ];
-        let r, guarantees =
-          match plan with
-          | Some file ->
-              let r = Planfile.check_any p (read_source ~what:"--plan" file) in
-              (r, Guarantees.for_checked r)
-          | None -> Planning.choose p
-        in
+        Problem.check_runtime_limits p;
         let header =
-          match (r, backend) with
-          | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
-          | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
-          | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name r ~guarantees
-          | Xreport.Exchange _, `Nccl ->
-              Front.bad "--backend nccl: the exchange is generated for mpi only so far; use --backend mpi, or --strategy collectives on an even one-mesh problem"
+          if Problem.has_pending p then begin
+            if backend = `Nccl then Front.bad "--backend nccl: pending sums are generated for mpi only so far; use --backend mpi";
+            let r =
+              match plan with
+              | Some file -> Sumplan.check p (read_source ~what:"--plan" file)
+              | None -> Sumplan.choose p
+            in
+            Emit_sums.render ~name r
+          end
+          else
+            let r, guarantees =
+              match plan with
+              | Some file ->
+                  let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+                  ignore (Planning.cost_checked settings r);
+                  (r, Guarantees.for_checked r)
+              | None ->
+                  let r, guarantees, _ = Planning.choose_costed settings p in
+                  (r, guarantees)
+            in
+            match (r, backend) with
+            | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
+            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
+            | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
         in
         write_output out header;
         0)
@@ -281,7 +369,7 @@ let gen_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent)." ]
+      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs." ]
     @ examples
         [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
@@ -290,12 +378,12 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
     Arg.(value & opt (some int) None
-         & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the number of devices of the mesh; another number gets the runtime's error).")
+         & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (default: the world, the largest rank of either mesh plus one).  Fewer get the runtime's error; with a direct exchange, more take part holding nothing.")
   in
   let backend_arg = backend_arg "$(b,mpi) (the only backend $(b,run) executes; $(b,nccl) is refused)." in
   let repeat_arg =
@@ -308,11 +396,12 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run mesh from to_ dtype np backend json repeat timeout work_dir =
+  let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
-        let p = Problem.make ~mesh ~from ~to_ ~dtype in
+        let p = problem () in
+        let settings = cost p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~np ~repeat ~timeout ~work_dir with
+        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
         | x ->
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
@@ -322,14 +411,16 @@ let run_cmd =
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan with a workspace of exactly kWorkspaceBytes between guard bytes, and compares every element of its target box.";
-      `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound max(|src|, |tgt|) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
+      `P "Plans the problem with $(b,--strategy) (uneven and cross-mesh problems by the direct exchange), generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan, and compares every element of its target box; a rank outside a mesh passes null and 0 for that side.  A collectives plan runs with a workspace of exactly kWorkspaceBytes between guard bytes.  For a direct exchange the boxes come from the Coq model (the runtime's must agree, or nothing runs), guard bytes follow the destination, and every rank must receive exactly its proven lower bound.";
+      `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, what the busiest rank received against the lower bound (exchange), the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound (max(|src|, |tgt|); for the exchange the largest source or target box) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
       `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
       `S "MPIRUN OPTIONS" ]
     @ List.map (fun (o : Run.mpirun_option) -> `I ("$(b," ^ String.concat " " o.flags ^ ")", o.why)) Run.mpirun_option_table
     @ [ `S Manpage.s_exit_status ]
     @ examples
-        [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]'";
+        [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --strategy collectives";
+          "  redist run --mesh '{x:8}' --from '[{x}50257]' --to '[50257]'";
+          "  redist run --from-mesh '{x:4}' --to-mesh '{x:2, y:4} @ 4' --from '[{x}64, 16]' --to '[{x}64, {y}16]'";
           "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
   in
   let run_exits =
@@ -343,9 +434,35 @@ let run_cmd =
       Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ mesh_arg $ from_arg $ to_arg $ dtype_arg $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
-let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
+let calibrate_cmd =
+  let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N"
+             ~doc:"Ranks 0 to N-1 share a host (as mpirun places them): the across-hosts link is measured between rank 0 and rank N, which needs $(b,--np) above N.  Without it, the across-hosts link is written equal to the same-host one.")
+  in
+  let name_arg = Arg.(value & opt string "measured" & info [ "name" ] ~docv:"NAME" ~doc:"The profile's name (printed by plan).") in
+  let out_arg = Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the profile to FILE instead of standard output.") in
+  let timeout_arg = Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Stop mpirun after this many seconds: exit 4.") in
+  let run np ranks_per_host name out timeout =
+    guard ~command:"calibrate" (fun () ->
+        match Calibrate.run ~np ~ranks_per_host ~name ~timeout with
+        | text -> write_output out text; 0
+        | exception Run.Interrupted { signal; exit_code } ->
+            report_failure ~json:false ~command:"calibrate" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
+  in
+  let doc = "measure this machine and write a profile for --profile" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Compiles a small MPI program with mpicxx and runs it under $(b,mpirun -np N) (with run's mpirun options): ping-pong latency (8 bytes, best of 2000) and bandwidth (4 MiB, best of 20, less the latency) between ranks 0 and 1, and between rank 0 and rank N of $(b,--ranks-per-host N) when there is one; the bandwidth of a 16 MiB memcpy.  Writes a JSON profile (schema redist-profile/1) that $(b,plan), $(b,check), $(b,gen) and $(b,run) read with $(b,--profile)." ]
+    @ examples [ "  redist calibrate -o here.json"; "  redist plan --mesh '{x:2, y:2}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]' --profile here.json" ]
+  in
+  Cmd.v (Cmd.info "calibrate" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal; exit_tool ])
+    Term.(const run $ np_arg $ ranks_per_host_arg $ name_arg $ out_arg $ timeout_arg)
+
+let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd; calibrate_cmd ]
 
 let command_names = List.map Cmd.name commands
 

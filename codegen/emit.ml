@@ -96,22 +96,10 @@ let exchange_tag (r : Xreport.t) =
   in
   "p" ^ String.sub (Digest.to_hex (Digest.string identity)) 0 16
 
-(* Rank-space group of an axis of the refined mesh: its stride is the
-   product of the sizes of the axes after it. *)
-let group env x =
-  let rec go = function
-    | [] -> invalid_arg "group: axis not in mesh"
-    | (a : F.axis_info) :: rest ->
-        if a.id = x then (List.fold_left (fun acc (b : F.axis_info) -> acc * b.size) 1 rest, a.size)
-        else go rest
-  in
-  go env.F.axes
-
-let layout_bytes shape elem = List.fold_left ( * ) elem shape
-
-(* The C++ expression of a rank's coordinate on axis [a]. *)
-let coord_expr env (a : F.axis_info) =
-  let stride, size = group env a.id in
+(* The C++ expression of a rank's coordinate on axis [a]: the core's
+   rank-space group of the axis (its weight in the rank, its size). *)
+let coord_expr m (a : F.axis_info) =
+  let stride, size = C.axis_group m a.id in
   Printf.sprintf "((rank / %d) %% %d)" stride size
 
 (* Offset of [rank]'s box in dimension [d]: extent times the mixed-radix
@@ -119,6 +107,7 @@ let coord_expr env (a : F.axis_info) =
    [offset]). *)
 let offset_expr env ((ids, _) as d : C.dimty) =
   let n = F.extent env d in
+  let m = F.core_mesh env in
   match ids with
   | [] -> "0"
   | _ ->
@@ -127,59 +116,36 @@ let offset_expr env ((ids, _) as d : C.dimty) =
         List.fold_left
           (fun acc id ->
             let a = info id in
-            if acc = "" then coord_expr env a else Printf.sprintf "(%s * %d + %s)" acc a.size (coord_expr env a))
+            if acc = "" then coord_expr m a else Printf.sprintf "(%s * %d + %s)" acc a.size (coord_expr m a))
           "" ids
       in
       Printf.sprintf "::std::size_t{%d} * static_cast<::std::size_t>%s" n idx
 
 let list_init l = "{" ^ String.concat ", " l ^ "}"
 
-type buffer = Src | Dst | Ping | Pong
-
 let layout_lit shape elem =
   Printf.sprintf "::redist::Layout{%d, %s, %d}" (List.length shape) (list_init (List.map string_of_int shape)) elem
 
-(* Step i writes to Dst if last, else Ping for even i and Pong for odd i;
-   it reads from Src if first, else what step i-1 wrote. *)
-let out_buf nsteps i = if i = nsteps - 1 then Dst else if i mod 2 = 0 then Ping else Pong
+let group_of (c : C.call) =
+  match c.cl_group with Some g -> g | None -> invalid_arg "Emit: a collective call without a group"
 
-(* The workspace of a plan: the bytes of ping and pong (the largest arrays
-   written there) and each communicating step's scratch in bytes with the
-   runtime call that computes it (redist.hpp's formulas, replicated so that
-   the header can state the number; the header static_asserts that the
-   runtime's constexpr functions agree). *)
-let workspace (r : Report.t) =
-  let env = r.env in
-  let m = F.core_mesh env in
-  let elem = r.problem.elem_bytes in
-  let shape_of t = C.local_shape m t in
-  let steps = Array.of_list r.steps in
-  let nsteps = Array.length steps in
-  let max_over f l = List.fold_left (fun acc x -> max acc (f x)) 0 l in
-  let idx = List.init nsteps Fun.id in
-  let written buf i = if out_buf nsteps i = buf then layout_bytes (shape_of steps.(i).Report.after) elem else 0 in
-  let outer shape d = List.fold_left ( * ) 1 (List.filteri (fun k _ -> k < d) shape) in
-  let scratch_of (s : Report.step) =
-    let shape = shape_of s.before in
-    let bytes = layout_bytes shape elem in
-    match s.coll with
-    | C.AllGather d ->
-        let _, size = group env (C.last_axis (fst (C.dim_of s.before d))) in
-        let n = if size <= 1 || outer shape d = 1 then 0 else size * bytes in
-        Some (n, Printf.sprintf "::redist::all_gather_scratch_bytes(%s, %d, %d)" (layout_lit shape elem) d size)
-    | C.AllToAll (a, t) ->
-        let _, size = group env (C.last_axis (fst (C.dim_of s.before a))) in
-        let out = shape_of s.after in
-        let n = if size <= 1 || (outer shape t = 1 && outer out a = 1) then 0 else bytes in
-        Some (n, Printf.sprintf "::redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit shape elem) a t size)
-    | C.DynSlice _ | C.AllPermute _ -> None
-  in
-  (max_over (written Ping) idx, max_over (written Pong) idx, List.filter_map scratch_of (Array.to_list steps))
+(* The runtime's constexpr scratch formula a call's extracted scratch must
+   equal (the header static_asserts it): gathers and all-to-alls only. *)
+let scratch_formula elem (c : C.call) =
+  match c.cl_op with
+  | Some (C.AllGather d) ->
+      Some (Printf.sprintf "::redist::all_gather_scratch_bytes(%s, %d, %d)" (layout_lit c.cl_shape elem) d (snd (group_of c)))
+  | Some (C.AllToAll (a, t)) ->
+      Some (Printf.sprintf "::redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit c.cl_shape elem) a t (snd (group_of c)))
+  | _ -> None
 
-(* kWorkspaceBytes: ping + pong + the largest scratch. *)
-let workspace_bytes r =
-  let ping, pong, scratches = workspace r in
-  ping + pong + List.fold_left (fun acc (n, _) -> max acc n) 0 scratches
+(* The groups the gathers and all-to-alls run over, each once: prepared
+   when the mesh is created. *)
+let communicating_groups (calls : C.call list) =
+  List.sort_uniq compare
+    (List.filter_map
+       (fun (c : C.call) -> match c.cl_op with Some (C.AllGather _ | C.AllToAll _) -> c.cl_group | _ -> None)
+       calls)
 
 (* A word of a command line as a shell would need it, safe inside a //
    comment: plain words as they are, others in single quotes, and any
@@ -226,13 +192,10 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   let ndev = C.mesh_size m in
   let rank = List.length p.src in
   let elem = p.elem_bytes in
-  let shape_of t = C.local_shape m t in
   let steps = Array.of_list r.steps in
   let nsteps = Array.length steps in
-  let out_buf = out_buf nsteps in
-  let in_buf i = if i = 0 then Src else out_buf (i - 1) in
-  let ping_bytes, pong_bytes, scratches = workspace r in
-  let scratch_bytes = List.fold_left (fun acc (n, _) -> max acc n) 0 scratches in
+  let calls = Lazy.force r.calls in
+  let ping_bytes = C.ping_bytes calls and pong_bytes = C.pong_bytes calls and scratch_bytes = C.scratch_bytes calls in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   (* ---- header comment ---- *)
@@ -252,10 +215,11 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "// (lower bound %d); %s." r.lb_max (Report.plural r.launches "communicating collective");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
-  line "// Workspace: kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes";
-  line "//   = %d + %d + %d = %d bytes (exact for this plan; the runtime's general" ping_bytes pong_bytes
-    scratch_bytes (ping_bytes + pong_bytes + scratch_bytes);
-  line "//   rule 2 * peak bytes + max scratch = %d is an upper bound)." ((2 * r.peak * elem) + scratch_bytes);
+  line "// Live bytes per rank: %d (proven: lower_live_bytes): at every call, source +" (Lazy.force r.live_bytes);
+  line "//   destination + the workspace arrays it reads and writes + its scratch.";
+  line "// Workspace: %d bytes (workspace_bytes; exactly what the calls use: lower_workspace_exact)"
+    (C.workspace_bytes calls);
+  line "//   = ping %d + pong %d + scratch %d." ping_bytes pong_bytes scratch_bytes;
   line "#pragma once";
   line "";
   if is_complex p.dtype then line "#include <complex>";
@@ -321,8 +285,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "inline constexpr ::std::size_t kPingBytes = %d;" ping_bytes;
   line "inline constexpr ::std::size_t kPongBytes = %d;" pong_bytes;
   line "inline constexpr ::std::size_t kScratchBytes = %d;" scratch_bytes;
-  List.iter (fun (n, call) -> line "static_assert(%s == %d, \"scratch formula\");" call n) scratches;
-  line "inline constexpr ::std::size_t kWorkspaceBytes = kPingBytes + kPongBytes + kScratchBytes;";
+  let formulas = List.filter_map (fun (c : C.call) -> Option.map (fun f -> (f, c.cl_scratch)) (scratch_formula elem c)) calls in
+  if formulas <> [] then line "// The scratch the proofs lower each call with is the runtime's own formula:";
+  List.iter (fun (f, n) -> line "static_assert(%s == %d, \"scratch formula\");" f n) formulas;
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (C.workspace_bytes calls);
+  line "static_assert(kWorkspaceBytes == kPingBytes + kPongBytes + kScratchBytes, \"workspace layout\");";
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_live_bytes" (Lazy.force r.live_bytes);
   line "";
   (* ---- boxes ---- *)
   let box fn (t : C.ty) what =
@@ -343,33 +311,21 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   box "src_box" p.src "source";
   box "tgt_box" p.tgt "target";
   (* ---- groups and tables ---- *)
-  let groups =
-    List.sort_uniq compare
-      (List.filter_map
-         (fun (s : Report.step) ->
-           match s.coll with
-           | C.AllGather d -> Some (group env (C.last_axis (fst (C.dim_of s.before d))))
-           | C.AllToAll (a, _) -> Some (group env (C.last_axis (fst (C.dim_of s.before a))))
-           | _ -> None)
-         (Array.to_list steps))
-  in
+  let groups = communicating_groups calls in
   line "// Groups (stride, size) in rank space of the gathers and all-to-alls.";
   line "inline constexpr int kGroupCount = %d;" (List.length groups);
   if groups <> [] then
     line "inline constexpr ::redist::Group kGroups[kGroupCount] = %s;"
       (list_init (List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) groups));
   line "";
-  Array.iteri
-    (fun i (s : Report.step) ->
-      match s.coll with
-      | C.AllPermute t' ->
-          let table =
-            List.init ndev (fun rk -> string_of_int (C.rank m (C.holder m s.before t' (C.device_of_rank m rk))))
-          in
-          line "// Step %d, %s: rank r receives the array of rank kRecvFrom%d[r]." i (F.show_collective env s.coll) i;
-          line "inline constexpr int kRecvFrom%d[kDevices] = %s;" i (list_init table)
+  List.iteri
+    (fun i (c : C.call) ->
+      match c.cl_op with
+      | Some (C.AllPermute _ as k) ->
+          line "// Step %d, %s: rank r receives the array of rank kRecvFrom%d[r]." i (F.show_collective env k) i;
+          line "inline constexpr int kRecvFrom%d[kDevices] = %s;" i (list_init (List.map string_of_int c.cl_recv_from))
       | _ -> ())
-    steps;
+    calls;
   line "";
   (* ---- entry points ---- *)
   line "// Creates the mesh over `comm` (which must have kDevices ranks) and prepares";
@@ -406,46 +362,46 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "#endif";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
   line "  (void)ws;";
-  if nsteps = 0 then begin
-    line "  (void)mesh;";
-    (match backend with
-     | Mpi -> line "  ::std::memcpy(dst, src, kSrcBytes);"; line "  return ::redist::Status();"
-     | Nccl ->
-         line "  if (::cudaError_t e = ::cudaMemcpyAsync(dst, src, kSrcBytes, ::cudaMemcpyDeviceToDevice, mesh.stream()); e != ::cudaSuccess)";
-         line "    return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemcpyAsync: \") + ::cudaGetErrorString(e));" name;
-         line "  return ::redist::Status();")
-  end
-  else begin
-    let buf_expr = function
-      | Src -> ("src", "src_bytes")
-      | Dst -> ("dst", "dst_bytes")
-      | Ping -> ("ws", "kPingBytes")
-      | Pong -> ("ws + kPingBytes", "kPongBytes")
-    in
-    let scratch = "ws + kPingBytes + kPongBytes, kScratchBytes" in
-    Array.iteri
-      (fun i (s : Report.step) ->
-        let lay = layout_lit (shape_of s.before) elem in
-        let src, srcb = buf_expr (in_buf i) and dst, dstb = buf_expr (out_buf i) in
-        line "  // Step %d: %s -> %s" i (F.show_collective env s.coll) (F.show_ty env s.after);
-        let call =
-          match s.coll with
-          | C.DynSlice (d, x) ->
-              let st, sz = group env x in
-              Printf.sprintf "%sdyn_slice(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb
-          | C.AllGather d ->
-              let st, sz = group env (C.last_axis (fst (C.dim_of s.before d))) in
-              Printf.sprintf "%sall_gather(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb scratch
-          | C.AllToAll (a, t) ->
-              let st, sz = group env (C.last_axis (fst (C.dim_of s.before a))) in
-              Printf.sprintf "%sall_to_all(mesh, ::redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" ns st sz lay a t src srcb dst dstb scratch
-          | C.AllPermute _ ->
-              Printf.sprintf "%sall_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" ns i lay src srcb dst dstb
-        in
-        line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
-      steps;
-    line "  return ::redist::Status();"
-  end;
+  let buf_expr (b : C.buffer) =
+    match b with
+    | C.BSrc -> ("src", "src_bytes")
+    | C.BDst -> ("dst", "dst_bytes")
+    | C.BPing -> ("ws", "kPingBytes")
+    | C.BPong -> ("ws + kPingBytes", "kPongBytes")
+  in
+  let scratch = "ws + kPingBytes + kPongBytes, kScratchBytes" in
+  List.iteri
+    (fun i (c : C.call) ->
+      let lay = layout_lit c.cl_shape elem in
+      let src, srcb = buf_expr c.cl_in and dst, dstb = buf_expr c.cl_out in
+      match c.cl_op with
+      | None -> (
+          line "  // No steps: the source type is the target type.";
+          line "  (void)mesh;";
+          match backend with
+          | Mpi -> line "  ::std::memcpy(%s, %s, kSrcBytes);" dst src
+          | Nccl ->
+              line "  if (::cudaError_t e = ::cudaMemcpyAsync(%s, %s, kSrcBytes, ::cudaMemcpyDeviceToDevice, mesh.stream()); e != ::cudaSuccess)" dst src;
+              line "    return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemcpyAsync: \") + ::cudaGetErrorString(e));" name)
+      | Some k ->
+          line "  // Step %d: %s -> %s" i (F.show_collective env k) (F.show_ty env steps.(i).Report.after);
+          let call =
+            match k with
+            | C.DynSlice (d, _) ->
+                let st, sz = group_of c in
+                Printf.sprintf "%sdyn_slice(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb
+            | C.AllGather d ->
+                let st, sz = group_of c in
+                Printf.sprintf "%sall_gather(mesh, ::redist::Group{%d, %d}, %s, %d, %s, %s, %s, %s, %s)" ns st sz lay d src srcb dst dstb scratch
+            | C.AllToAll (a, t) ->
+                let st, sz = group_of c in
+                Printf.sprintf "%sall_to_all(mesh, ::redist::Group{%d, %d}, %s, %d, %d, %s, %s, %s, %s, %s)" ns st sz lay a t src srcb dst dstb scratch
+            | C.AllPermute _ ->
+                Printf.sprintf "%sall_permute(mesh, kRecvFrom%d, kDevices, %s, %s, %s, %s, %s)" ns i lay src srcb dst dstb
+          in
+          line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
+    calls;
+  line "  return ::redist::Status();";
   line "}";
   line "";
   line "}  // namespace %s" name;
@@ -453,11 +409,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "}  // namespace redist_gen";
   Buffer.contents b
 
-(* An exchange plan: the meshes and layouts as data for redist::Exchange,
-   which computes on each rank only that rank's boxes and peers, so the
-   header holds at most one rank list per mesh (no table over pairs of
-   ranks).  [create_exchange] builds it once; [run] allocates nothing. *)
-let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~guarantees =
+(* An exchange plan: the meshes and layouts as data for redist::Exchange
+   (or redist::nccl::Exchange), which computes on each rank only that rank's
+   boxes and peers, so the header holds at most one rank list per mesh (no
+   table over pairs of ranks).  [create_exchange] builds it once; [run]
+   allocates nothing. *)
+let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xreport.t) ~guarantees =
   let p = r.problem in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
@@ -471,6 +428,10 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
     (r.world - 1);
   line "// Busiest rank receives %s (lower bound %d); largest source box %d, target box %d elements."
     (Report.plural r.recv_busiest "element") r.lb_max r.src_max r.tgt_max;
+  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): over MPI a rank holds its source" r.live_bytes;
+  (match backend with
+   | Mpi -> line "//   and target boxes only; no workspace."
+   | Nccl -> line "//   and target boxes only; over NCCL it also holds the staging workspace (kWorkspaceBytes, not proven).");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
@@ -479,7 +440,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "";
-  line "#include \"redist/exchange.hpp\"";
+  line "#include \"redist/%s.hpp\"" (match backend with Mpi -> "exchange" | Nccl -> "nccl_exchange");
   line "#include \"redist/version.hpp\"";
   line "";
   List.iter (line "%s") interface_check_lines;
@@ -492,6 +453,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" r.world;
   line "inline constexpr ::std::size_t kMaxSrcElems = %d;  // the largest source box" r.src_max;
   line "inline constexpr ::std::size_t kMaxTgtElems = %d;  // the largest target box" r.tgt_max;
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_splan_live_bytes" r.live_bytes;
   line "";
   let mesh_fn fn env ranks placement =
     let sizes = List.map (fun (a : F.axis_info) -> string_of_int a.size) env.F.axes in
@@ -529,19 +491,49 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name (r : Xreport.t) ~g
   layout_fn "source_layout" p.src;
   mesh_fn "target_mesh" p.tgt_env p.tgt_ranks p.tgt_placement;
   layout_fn "target_layout" p.tgt;
-  line "// Collective over `world`, once: every rank of the world calls it.";
-  line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::Exchange* out) {";
-  line "  return ::redist::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
-  line "                                    kElemBytes, out);";
-  line "}";
-  line "";
-  line "// Collective over the world.  A rank outside the source (target) mesh passes";
-  line "// null and 0 for src (dst); the others their box's local array,";
-  line "// ex.source_bytes() and ex.target_bytes() long.  Allocates nothing.";
-  line "inline ::redist::Status run(::redist::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
-  line "                            value_type* dst, ::std::size_t dst_bytes) {";
-  line "  return ex.run(src, src_bytes, dst, dst_bytes);";
-  line "}";
+  (match backend with
+   | Mpi ->
+       line "// Collective over `world`, once: every rank of the world calls it.";
+       line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::Exchange* out) {";
+       line "  return ::redist::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                    kElemBytes, out);";
+       line "}";
+       line "";
+       line "// Collective over the world.  A rank outside the source (target) mesh passes";
+       line "// null and 0 for src (dst); the others their box's local array,";
+       line "// ex.source_bytes() and ex.target_bytes() long.  Allocates nothing.";
+       line "inline ::redist::Status run(::redist::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
+       line "                            value_type* dst, ::std::size_t dst_bytes) {";
+       line "  return ex.run(src, src_bytes, dst, dst_bytes);";
+       line "}"
+   | Nccl ->
+       line "// The staging workspace (device memory) that run() needs on any rank: the";
+       line "// most bytes one rank receives plus sends (ex.workspace_bytes() is this";
+       line "// rank's own need, at most this).";
+       line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (Bounds.mul (Xreport.staging_max r) p.elem_bytes);
+       line "";
+       line "// Over an NCCL communicator of the world's ranks that the caller set up (its";
+       line "// rank r is world rank r); collective, once; uses `stream` to agree.";
+       line "inline ::redist::Status create_exchange(::ncclComm_t comm, ::cudaStream_t stream, ::redist::nccl::Exchange* out) {";
+       line "  return ::redist::nccl::Exchange::create(comm, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                          kElemBytes, stream, out);";
+       line "}";
+       line "";
+       line "// The same with NCCL bootstrapped over `world` with MPI; collective over `world`, once.";
+       line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::nccl::Exchange* out) {";
+       line "  return ::redist::nccl::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
+       line "                                          kElemBytes, out);";
+       line "}";
+       line "";
+       line "// Collective over the world; enqueues on `stream`, allocates nothing.  A rank";
+       line "// outside the source (target) mesh passes null and 0 for src (dst); the others";
+       line "// their box's local array in device memory, ex.source_bytes() and";
+       line "// ex.target_bytes() long; workspace: kWorkspaceBytes of device memory.";
+       line "inline ::redist::Status run(::redist::nccl::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
+       line "                            value_type* dst, ::std::size_t dst_bytes, void* workspace,";
+       line "                            ::std::size_t workspace_bytes, ::cudaStream_t stream) {";
+       line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, stream);";
+       line "}");
   line "";
   line "}  // namespace %s" name;
   line "}  // inline namespace";

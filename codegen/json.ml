@@ -29,23 +29,33 @@ let placed_mesh env ranks = `Assoc [ ("axes", mesh env); ("ranks", `List (List.m
 let problem (p : Problem.t) =
   [ ("mesh", mesh p.env); ("source_mesh", placed_mesh p.env p.src_ranks);
     ("target_mesh", placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String (Problem.strategy_name p.strategy));
-    ("source", `String (F.show_ty p.env p.src)); ("target", `String (F.show_ty p.tgt_env p.tgt));
+    ("source", `String (F.show_ty p.env p.src ^ F.show_pending p.env p.src_pending));
+    ("target", `String (F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.tgt_pending));
     ("dtype", `String p.dtype); ("elem_bytes", `Int p.elem_bytes) ]
 
-let step (r : Report.t) (s : Report.step) =
-  let axis_of d = `String (F.axis_name r.env (C.last_axis (fst (C.dim_of s.before d)))) in
-  let op, dims, axis =
-    match s.coll with
-    | C.DynSlice (d, x) -> ("dyn_slice", [ d ], `String (F.axis_name r.env x))
-    | C.AllGather d -> ("all_gather", [ d ], axis_of d)
-    | C.AllToAll (a, b) -> ("all_to_all", [ a; b ], axis_of a)
-    | C.AllPermute _ -> ("all_permute", [], `Null)
-  in
+(* A step's op, the dims it names and the axis it works over, on [env]'s
+   mesh; [before] is the type it reads. *)
+let collective_fields env before coll =
+  let axis_of d = `String (F.axis_name env (C.last_axis (fst (C.dim_of before d)))) in
+  match coll with
+  | C.DynSlice (d, x) -> ("dyn_slice", [ d ], `String (F.axis_name env x))
+  | C.AllGather d -> ("all_gather", [ d ], axis_of d)
+  | C.AllToAll (a, b) -> ("all_to_all", [ a; b ], axis_of a)
+  | C.AllPermute _ -> ("all_permute", [], `Null)
+
+let sum_step_fields env = function
+  | C.ReduceScatter (d, a) -> ("reduce_scatter", [ d ], `String (F.axis_name env a))
+  | C.AllReduce a -> ("all_reduce", [], `String (F.axis_name env a))
+  | C.AddPending a -> ("add_pending", [], `String (F.axis_name env a))
+
+let step_object (op, dims, axis) ~text ~after ~local_elems ~recv_max =
   `Assoc
-    [ ("op", `String op); ("text", `String (F.show_collective r.env s.coll));
-      ("dims", `List (List.map (fun d -> `Int d) dims)); ("axis", axis);
-      ("type", `String (F.show_ty r.env s.after)); ("local_elems", `Int s.local_elems);
-      ("recv_elems_max", `Int s.recv_max) ]
+    [ ("op", `String op); ("text", `String text); ("dims", `List (List.map (fun d -> `Int d) dims)); ("axis", axis);
+      ("type", `String after); ("local_elems", `Int local_elems); ("recv_elems_max", `Int recv_max) ]
+
+let step (r : Report.t) (s : Report.step) =
+  step_object (collective_fields r.env s.before s.coll) ~text:(F.show_collective r.env s.coll)
+    ~after:(F.show_ty r.env s.after) ~local_elems:s.local_elems ~recv_max:s.recv_max
 
 (* The plan: the mesh it runs on (the user's, refined) and its steps. *)
 let plan (r : Report.t) =
@@ -65,18 +75,20 @@ let report ~command ~guarantees (r : Report.t) =
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
 
 (* An exchange plan: one step, on the user's meshes (nothing refined). *)
-let exchange_report ~command ~guarantees (r : Xreport.t) =
+let exchange_plan (r : Xreport.t) =
   let p = r.problem in
   let step =
-    `Assoc
-      [ ("op", `String "exchange"); ("text", `String "exchange"); ("dims", `List []); ("axis", `Null);
-        ("type", `String (F.show_ty p.tgt_env p.tgt)); ("local_elems", `Int r.tgt_max);
-        ("recv_elems_max", `Int r.recv_busiest) ]
+    step_object ("exchange", [], `Null) ~text:"exchange" ~after:(F.show_ty p.tgt_env p.tgt) ~local_elems:r.tgt_max
+      ~recv_max:r.recv_busiest
   in
+  [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]) ]
+
+let any_plan = function Xreport.Collectives r -> plan r | Xreport.Exchange r -> exchange_plan r
+
+let exchange_report ~command ~guarantees (r : Xreport.t) =
   document ~command
-    (problem p
-    @ [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]);
-        ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max);
+    (problem r.problem @ exchange_plan r
+    @ [ ("peak_elems", `Int r.peak); ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max);
         ("global_elems", `Int r.global_elems);
         ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
         ("lower_bound_recv_max", `Int r.lb_max); ("lower_bound_recv_total", `Int r.lb_total);

@@ -16,6 +16,9 @@ let show_step_ast = function
   | S.Gather d -> Printf.sprintf "all_gather(%d)" d
   | S.All_to_all (s, t) -> Printf.sprintf "all_to_all(%d, %d)" s t
   | S.Permute _ -> "all_permute"
+  | S.Reduce_scatter (d, x) -> Printf.sprintf "reduce_scatter(%d, %s)" d x.name
+  | S.All_reduce x -> Printf.sprintf "all_reduce(%s)" x.name
+  | S.Add_pending x -> Printf.sprintf "add_pending(%s)" x.name
 
 let resolve env = function
   | S.Slice (d, x) -> (
@@ -27,12 +30,17 @@ let resolve env = function
               Error (Printf.sprintf "axis %s was refined into %s: slice by one of those" x.name
                        (String.concat ", " parts))
           | None -> Error (Printf.sprintf "axis %s is not in the mesh %s" x.name (F.show_mesh env))))
+  | S.Reduce_scatter _ | S.All_reduce _ | S.Add_pending _ ->
+      Error "this step works on pending sums, but neither --from nor --to has sum{...}"
   | S.Gather d -> Ok (C.AllGather d)
   | S.All_to_all (s, t) -> Ok (C.AllToAll (s, t))
   | S.Permute t -> (
       match t.dtype with
       | Some n -> Error (Printf.sprintf "column %d: a type inside a plan takes no dtype (%s)" n.ncol n.name)
-      | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t))
+      | None -> (
+          match t.pending with
+          | Some (_, col) -> Error (Printf.sprintf "column %d: all_permute moves plain values; its type takes no sum{...}" col)
+          | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t)))
 
 (* Refine lines first, then steps. *)
 let parse text =

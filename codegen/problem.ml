@@ -19,6 +19,8 @@ type t = {
   tgt_placement : string option;
   src : C.ty;
   tgt : C.ty;
+  src_pending : C.axis list;  (* the pending-sum axes of --from ([sum{...}]), of the source mesh *)
+  tgt_pending : C.axis list;  (* of --to, of the target mesh *)
   dtype : string;
   elem_bytes : int;
   strategy : C.strategy;
@@ -83,6 +85,15 @@ let resolve_dtype ~flag prefixes =
       List.iter (fun (w, d) -> if d <> d0 then F.bad "%s says %s but %s says %s" w0 d0 w d) rest;
       d0
 
+let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
+
+(* The pending-sum axes of a type on a placed mesh, checked by the front
+   end (naming the culprit) and then by the core's pl_pending_wf. *)
+let pending_checked ~what (pm : placed) ast ty =
+  let pending = F.pending_of_ast ~what pm.env ast ty in
+  if not (C.pl_pending_wf (layout pm.env pm.ranks ty) pending) then F.bad "%s: rejected by the core's pl_pending_wf" what;
+  pending
+
 (* The meshes as given on the command line. *)
 type meshes = One of string | Two of string * string
 
@@ -111,17 +122,33 @@ let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
   if gs <> gt then
     F.bad "global shapes differ: --from is %s, --to is %s" (F.show_shape gs) (F.show_shape gt);
   let dtype = resolve_dtype ~flag:dtype [ ("--from", from_ast); ("--to", to_ast) ] in
+  let src_pending = pending_checked ~what:"--from" source from_ast src in
+  let tgt_pending = pending_checked ~what:"--to" target to_ast tgt in
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
-    src; tgt; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+    src; tgt; src_pending; tgt_pending; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+
+(* Whether either type has pending sums: such problems are planned by
+   [plan_sums] (Sumplan), not by [plan_with]. *)
+let has_pending p = p.src_pending <> [] || p.tgt_pending <> []
 
 (* One mesh at world rank 0, planned by the collectives as before strategies. *)
 let make ~mesh ~from ~to_ ~dtype =
   make_placed ~meshes:(One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype
 
-let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
+(* What the runtime's fixed-size arrays hold (gen and run). *)
+let check_runtime_limits p =
+  if List.length p.src > Bounds.max_rank_gen then
+    F.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
+  List.iter
+    (fun (what, (env : F.env)) ->
+      if List.length env.axes > Bounds.max_rank_gen then
+        F.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
+    [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ]
 
-let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
+let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
+let target_placed (p : t) = { env = p.tgt_env; ranks = p.tgt_ranks; placement_text = p.tgt_placement }
+
 let source_layout p = layout p.env p.src_ranks p.src
 let target_layout p = layout p.tgt_env p.tgt_ranks p.tgt
 

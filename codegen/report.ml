@@ -20,6 +20,7 @@ type step = {
 type t = {
   problem : Problem.t;
   env : F.env;                (* the refined mesh *)
+  refinement : C.split list;  (* the user's mesh to [env] *)
   steps : step list;
   peak : int;
   src_elems : int;
@@ -31,6 +32,10 @@ type t = {
   lb_total : int;
   launches : int;             (* collectives that communicate *)
   slices : int;               (* dyn_slice steps: local, no communication *)
+  (* Lowering lists every rank per permute: only for the commands that
+     emit or run code, not for checking a long plan file. *)
+  calls : C.call list Lazy.t; (* the plan lowered to runtime calls (the core's [lower]) *)
+  live_bytes : int Lazy.t;    (* the most bytes alive on a rank during a call (lower_live_bytes) *)
 }
 
 let sum_over_ranks n f =
@@ -62,13 +67,15 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
       let lb = C.lower_bound_recv base p.src p.tgt in
       let slices = List.length (List.filter (function C.DynSlice _ -> true | _ -> false) plan) in
       C.OK
-        { problem = p; env; steps; peak = rep.rp_peak;
+        { problem = p; env; refinement = rf; steps; peak = rep.rp_peak;
           src_elems = C.local_size base p.src; tgt_elems = C.local_size base p.tgt;
           global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
           recv_busiest = C.max_over_ranks m rank_total;
           recv_total = sum_over_ranks n rank_total;
           lb_max = C.max_over_ranks base lb; lb_total = sum_over_ranks n lb;
-          launches = List.length plan - slices; slices }
+          launches = List.length plan - slices; slices;
+          calls = lazy (C.lower m p.elem_bytes src plan);
+          live_bytes = lazy (C.live_bytes m p.elem_bytes src tgt plan) }
 
 let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
 

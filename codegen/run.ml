@@ -1,8 +1,10 @@
-(* `redist run`: generates the header for a problem (as `gen` does), compiles
-   it with the driver codegen/run_main.cpp and the checks of
-   codegen/verify.hpp (both embedded in the binary) against the MPI runtime,
-   runs it under mpirun, and reports whether every rank's target box came
-   out right, the time, and the measured memory next to the proven bound. *)
+(* `redist run`: generates the header for a problem (as `gen` does, for the
+   plan of any strategy), compiles it with the driver codegen/run_main.cpp
+   and the checks of codegen/verify.hpp (both embedded in the binary)
+   against the MPI runtime, runs it under mpirun on every rank of the world,
+   and reports whether every rank's target box came out right, the time, the
+   measured memory next to the proven bound and, for a direct exchange,
+   whether every rank received exactly its proven lower bound. *)
 
 module F = Front
 
@@ -220,7 +222,11 @@ let remove_dir d =
 (* ---- the run ---- *)
 
 type outcome = {
+  checked : int;              (* target elements compared per run, over ranks *)
   mismatches : int;
+  box_disagreements : int;    (* exchange: ranks whose runtime boxes are not the model's *)
+  off_bound : int;            (* exchange: ranks that received other than their lower bound *)
+  recv_max : int;             (* exchange: what the busiest rank received *)
   guards_intact : bool;
   news : int;
   own_mallocs : int;          (* malloc calls from the executable's own code *)
@@ -251,21 +257,66 @@ let parse_result line =
   in
   let get k = match List.assoc_opt k kv with Some v -> v | None -> fail "the driver's result lacks %s" k in
   let int k = match int_of_string_opt (get k) with Some n -> n | None -> fail "the driver's %s is not a number" k in
-  { mismatches = int "mismatches"; guards_intact = int "guards" = 1; news = int "news"; own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
+  { checked = int "checked"; mismatches = int "mismatches"; box_disagreements = int "box_disagreements";
+    off_bound = int "off_bound"; recv_max = int "recv_max"; guards_intact = int "guards" = 1; news = int "news";
+    own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
     median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
 
-(* Header, driver, build, mpirun; the files stay in [dir]. *)
-let execute ~dir ~header ~np ~repeat ~timeout =
+(* What the driver of an exchange checks against: the Coq model's box of
+   every world rank on each side ([pl_box]; none outside the mesh) and the
+   elements it must receive ([exchange_recv], the lower bound by
+   exchange_recv_spec), as constants of model.hpp in namespace [name]
+   (the end-to-end suite puts many in one program). *)
+let model_header ?(name = "redist_model") (r : Xreport.t) =
+  let p = r.problem in
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  let ndim = List.length p.src in
+  let ranks = List.init r.world Fun.id in
+  let ints l = "{" ^ String.concat ", " (List.map string_of_int l) ^ "}" in
+  let boxes layout =
+    let of_rank w = Redist_core.pl_box layout w in
+    ( List.map (fun w -> if of_rank w = None then "false" else "true") ranks,
+      List.concat_map (fun w -> match of_rank w with Some b -> List.map fst b | None -> List.init ndim (fun _ -> 0)) ranks,
+      List.concat_map (fun w -> match of_rank w with Some b -> List.map snd b | None -> List.init ndim (fun _ -> 0)) ranks )
+  in
+  let b = Buffer.create 4096 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  line "// The Coq model of this exchange, per world rank (extracted pl_box and exchange_recv).";
+  line "#pragma once";
+  line "#include <cstddef>";
+  line "namespace %s {" name;
+  line "inline constexpr int kWorld = %d;" r.world;
+  line "inline constexpr int kRank = %d;" ndim;
+  line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (ints (Redist_core.global_shape p.src));
+  List.iter
+    (fun (side, short, layout) ->
+      let inside, offsets, extents = boxes layout in
+      line "inline constexpr bool kIn%s[kWorld] = {%s};" side (String.concat ", " inside);
+      line "inline constexpr std::size_t k%sOffset[kWorld * kRank] = %s;" short (ints offsets);
+      line "inline constexpr std::size_t k%sExtent[kWorld * kRank] = %s;" short (ints extents))
+    [ ("Source", "Src", src); ("Target", "Tgt", tgt) ];
+  line "inline constexpr std::size_t kRecvBound[kWorld] = %s;" (ints (List.map (Redist_core.exchange_recv src tgt) ranks));
+  line "}  // namespace %s" name;
+  Buffer.contents b
+
+(* Header, driver, build, mpirun; the files stay in [dir].  [model]: the
+   model header of an exchange. *)
+let execute ~dir ~header ~model ~np ~repeat ~timeout =
   if not (on_path "mpicxx") then fail "mpicxx is not on PATH (install libopenmpi-dev: make deps)";
   if not (on_path "mpirun") then fail "mpirun is not on PATH (install openmpi-bin: make deps)";
   let prefix = locate_prefix () in
   write (dir / "problem.hpp") header;
   write (dir / "verify.hpp") Embedded.verify_hpp;
   write (dir / "run_main.cpp") Embedded.run_main_cpp;
+  Option.iter (write (dir / "model.hpp")) model;
   let exe = dir / "driver" and log = dir / "compile.log" in
-  let args = [ "-std=c++17"; "-O2"; "-I" ^ (prefix / "include"); "-I" ^ dir; dir / "run_main.cpp" ] @ libraries prefix @ [ "-o"; exe ] in
+  let exchange_flag = if model = None then [] else [ "-DREDIST_RUN_EXCHANGE" ] in
+  let args =
+    [ "-std=c++17"; "-O2" ] @ exchange_flag @ [ "-I" ^ (prefix / "include"); "-I" ^ dir; dir / "run_main.cpp" ]
+    @ libraries prefix @ [ "-o"; exe ]
+  in
   if command ~log "mpicxx" args <> Exited 0 then
     fail "compiling the driver against %s failed: %s (--work-dir keeps the full log)" prefix (first_error log);
   let out = dir / "run.out" in
@@ -278,18 +329,46 @@ let execute ~dir ~header ~np ~repeat ~timeout =
       let why = match output with l :: _ -> String.trim l | [] -> "no output" in
       fail "mpirun -np %d failed (exit %d): %s" np rc why
 
-type result = { report : Report.t; ranks : int; repeat : int; o : outcome; verified : bool }
+type result = { plan : Xreport.plan; ranks : int; repeat : int; o : outcome; verified : bool }
 
-let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
-  let r, guarantees = Planning.plan p in
-  let devices = Redist_core.mesh_size (F.core_mesh p.env) in
-  let np = Option.value np ~default:devices in
-  if np < 1 || np > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" np max_procs;
+let problem_of = function Xreport.Collectives r -> r.Report.problem | Xreport.Exchange r -> r.Xreport.problem
+
+(* The proven bound on the largest local array, in elements: max(|src|,
+   |tgt|) for the collectives (plan_peak_bound), the largest source or
+   target box for the exchange (plan_with_peak). *)
+let proven_peak_elems = function
+  | Xreport.Collectives r -> max r.Report.src_elems r.tgt_elems
+  | Xreport.Exchange r -> r.Xreport.peak
+
+let global_elems = function Xreport.Collectives r -> r.Report.global_elems | Xreport.Exchange r -> r.Xreport.global_elems
+
+(* The exchange runs on the local arrays alone. *)
+let workspace_bytes = function
+  | Xreport.Collectives r -> Redist_core.workspace_bytes (Lazy.force r.calls)
+  | Xreport.Exchange _ -> 0
+
+let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
+  Problem.check_runtime_limits p;
+  let plan, guarantees, _ = Planning.choose_costed cost p in
+  let np =
+    match np with
+    | Some n ->
+        if n < 1 || n > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" n max_procs;
+        n
+    | None ->
+        let world = Problem.world p in
+        if world > max_procs then
+          F.bad "the world has %d ranks (the largest rank of either mesh plus one); redist run starts at most %d processes"
+            world max_procs;
+        world
+  in
   if repeat < 1 || repeat > 1000 then F.bad "--repeat: %d; expected 1 to 1000" repeat;
   if timeout < 1 then F.bad "--timeout: %d; expected at least 1 second" timeout;
-  if List.length p.src > Bounds.max_rank_gen || List.length p.env.axes > Bounds.max_rank_gen then
-    F.bad "the runtime handles at most %d dimensions and %d mesh axes" Bounds.max_rank_gen Bounds.max_rank_gen;
-  let header = Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees in
+  let header, model =
+    match plan with
+    | Xreport.Collectives r -> (Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, None)
+    | Xreport.Exchange r -> (Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Some (model_header r))
+  in
   (match work_dir with
    | Some d -> (
        try if not (Sys.is_directory d) then F.bad "--work-dir: %s is not a directory" d
@@ -298,57 +377,89 @@ let run (p : Problem.t) ~np ~repeat ~timeout ~work_dir =
   let o =
     forwarding_signals (fun () ->
         match work_dir with
-        | Some dir -> execute ~dir ~header ~np ~repeat ~timeout
+        | Some dir -> execute ~dir ~header ~model ~np ~repeat ~timeout
         | None ->
             let dir = temp_dir () in
-            Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~np ~repeat ~timeout))
+            Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~model ~np ~repeat ~timeout))
   in
-  let bound = max r.src_elems r.tgt_elems * p.elem_bytes in
-  let verified = o.mismatches = 0 && o.guards_intact && o.news = 0 && o.own_mallocs = 0 && o.peak_bytes <= bound in
-  { report = r; ranks = np; repeat; o; verified }
+  let bound = proven_peak_elems plan * p.elem_bytes in
+  let verified =
+    o.mismatches = 0 && o.box_disagreements = 0 && o.off_bound = 0 && o.guards_intact && o.news = 0
+    && o.own_mallocs = 0 && o.peak_bytes <= bound
+  in
+  { plan; ranks = np; repeat; o; verified }
 
 (* ---- printing ---- *)
 
 let text (x : result) =
-  let r = x.report and o = x.o in
-  let p = r.problem in
+  let o = x.o in
+  let p = problem_of x.plan in
   let e = p.elem_bytes in
+  let proven_peak = proven_peak_elems x.plan * e in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  line "redist run: mesh %s, %s -> %s, %s, %d ranks under mpirun" (F.show_mesh p.env) (F.show_ty p.env p.src)
-    (F.show_ty p.env p.tgt) p.dtype x.ranks;
-  line "plan: %s"
-    (if r.steps = [] then "(no steps: a copy)"
-     else String.concat "; " (List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps));
+  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p) (F.show_ty p.env p.src)
+    (F.show_ty p.tgt_env p.tgt) p.dtype x.ranks;
+  (match x.plan with
+   | Xreport.Collectives r ->
+       line "plan: %s"
+         (if r.steps = [] then "(no steps: a copy)"
+          else String.concat "; " (List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps))
+   | Xreport.Exchange _ -> line "plan: exchange (one direct exchange, strategy %s)" (Problem.strategy_name p.strategy));
   if x.verified then
-    line "verified: every element of every rank's target box is correct (%d elements checked, 0 mismatches)"
-      (x.ranks * r.tgt_elems)
+    line "verified: every element of every rank's target box is correct (%d elements checked, 0 mismatches)" o.checked
   else begin
-    line "FAILED: %d mismatched elements of %d" o.mismatches (x.ranks * r.tgt_elems);
+    if o.box_disagreements > 0 then
+      line "FAILED: on %d ranks the runtime's source or target box is not the model's; nothing was run" o.box_disagreements;
+    if o.mismatches > 0 then line "FAILED: %d mismatched elements (%d checked per run)" o.mismatches o.checked;
+    if o.off_bound > 0 then line "FAILED: %d ranks received other than their proven lower bound" o.off_bound;
     if not o.guards_intact then line "FAILED: the run wrote outside its workspace or destination (guard bytes changed)";
     if o.news > 0 || o.own_mallocs > 0 then
       line "FAILED: run() allocated: %d operator new, %d malloc calls" o.news o.own_mallocs;
-    if o.peak_bytes > max r.src_elems r.tgt_elems * e then line "FAILED: measured peak above the proven bound"
+    if o.peak_bytes > proven_peak then line "FAILED: measured peak above the proven bound"
   end;
+  (match x.plan with
+   | Xreport.Exchange r when o.box_disagreements = 0 ->
+       line "received: the busiest rank %s; proven lower bound %d; %s" (Report.plural o.recv_max "element") r.lb_max
+         (if o.off_bound = 0 then "every rank received exactly its lower bound"
+          else Printf.sprintf "%d ranks did not" o.off_bound)
+   | _ -> ());
   line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.repeat;
-  line "peak local array: %d B measured; proven bound max(|src|, |tgt|) = %d B; gather-everything plan: %d B"
-    o.peak_bytes (max r.src_elems r.tgt_elems * e) (r.global_elems * e);
-  line "workspace: %d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B; guard bytes %s"
-    (Emit.workspace_bytes r) o.used_ping o.used_pong o.used_scratch (if o.guards_intact then "intact" else "CHANGED");
+  let guards = if o.guards_intact then "intact" else "CHANGED" in
+  let bound_is, workspace =
+    match x.plan with
+    | Xreport.Collectives _ ->
+        ( "max(|src|, |tgt|) =",
+          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B"
+            (workspace_bytes x.plan) o.used_ping o.used_pong o.used_scratch )
+    | Xreport.Exchange _ -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+  in
+  line "peak local array: %d B measured; proven bound %s %d B; gather-everything plan: %d B" o.peak_bytes bound_is
+    proven_peak (global_elems x.plan * e);
+  line "workspace: %s; guard bytes %s" workspace guards;
   line "allocations in run(): %d operator new and %d malloc calls from the runtime and generated code; %d malloc calls inside MPI"
     o.news o.own_mallocs o.mallocs;
   Buffer.contents b
 
 let json (x : result) =
-  let r = x.report and o = x.o in
-  let e = r.problem.elem_bytes in
+  let o = x.o in
+  let p = problem_of x.plan in
+  let e = p.elem_bytes in
+  let exchange_fields =
+    match x.plan with
+    | Xreport.Collectives _ -> []
+    | Xreport.Exchange r ->
+        [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max);
+          ("lower_bound_recv_max", `Int r.lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]
+  in
   Json.document ~command:"run"
-    (Json.problem r.problem @ Json.plan r
+    (Json.problem p @ Json.any_plan x.plan
     @ [ ("verified", `Bool x.verified); ("ranks", `Int x.ranks);
-        ("elements_checked", `Int (x.ranks * r.tgt_elems)); ("mismatches", `Int o.mismatches);
+        ("elements_checked", `Int o.checked); ("mismatches", `Int o.mismatches);
         ("median_s", `Float o.median_s); ("repeat", `Int x.repeat); ("peak_bytes", `Int o.peak_bytes);
-        ("proven_peak_bytes", `Int (max r.src_elems r.tgt_elems * e)); ("gather_everything_bytes", `Int (r.global_elems * e));
-        ("workspace_bytes", `Int (Emit.workspace_bytes r)); ("used_ping_bytes", `Int o.used_ping);
+        ("proven_peak_bytes", `Int (proven_peak_elems x.plan * e)); ("gather_everything_bytes", `Int (global_elems x.plan * e));
+        ("workspace_bytes", `Int (workspace_bytes x.plan)); ("used_ping_bytes", `Int o.used_ping);
         ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
         ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
-        ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ])
+        ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]
+    @ exchange_fields)

@@ -25,58 +25,54 @@ let largest env ty =
   let sizes = List.init (C.mesh_size m) (fun r -> C.box_size (box env ty (C.device_of_rank m r))) in
   List.fold_left max 0 sizes
 
-(* [pm]: the mesh and the world rank of each device (position k holds mesh
-   rank k, row-major); ranks are printed as world ranks. *)
-let render (pm : Problem.placed) (ty : C.ty) =
+let show_span (lo, ext) = if ext = 0 then "empty" else Printf.sprintf "[%d, %d)" lo (lo + ext)
+
+(* What one layout is: the mesh with its placement, the type, the shapes. *)
+let summary ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
-  let ranks = Array.of_list pm.ranks in
-  let world k = ranks.(k) in
+  let ty_text = F.show_ty env ty ^ F.show_pending env pending in
   let m = F.core_mesh env in
   let n = C.mesh_size m in
-  let b = Buffer.create 1024 in
-  let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
-  let rank = List.length ty in
   if C.ty_wf m ty then
-    line
-      (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
-         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
-         (F.show_shape (C.local_shape m ty)) (C.local_size m ty))
+    Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, local shape %s (%d elements per device)"
+      (Problem.show_placed env pm.placement_text) n ty_text (F.show_shape (C.global_shape ty))
+      (F.show_shape (C.local_shape m ty)) (C.local_size m ty)
   else
-    line
-      (Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
-         (Problem.show_placed env pm.placement_text) n (F.show_ty env ty) (F.show_shape (C.global_shape ty))
-         (largest env ty));
-  let sharded = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init rank Fun.id) in
-  let shown = if rank <= 2 then List.init rank Fun.id else sharded in
-  if sharded = [] then line "no dimension is sharded: every device holds the whole array"
-  else if rank > 2 then begin
+    Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, ceil blocks (some short or empty), at most %d elements per device"
+      (Problem.show_placed env pm.placement_text) n ty_text (F.show_shape (C.global_shape ty))
+      (largest env ty)
+
+let sharded_dims ty = List.filter (fun d -> fst (List.nth ty d) <> []) (List.init (List.length ty) Fun.id)
+
+(* The dimensions the tables show: all of them up to two, else the sharded
+   ones, with a line saying which are whole. *)
+let shown_dims line sharded rank =
+  if rank <= 2 then List.init rank Fun.id
+  else begin
     let whole = List.filter (fun d -> not (List.mem d sharded)) (List.init rank Fun.id) in
-    if whole <> [] then
+    if sharded <> [] && whole <> [] then
       line (Printf.sprintf "sharded dims: %s; every device holds dims %s whole"
               (String.concat ", " (List.map string_of_int sharded))
-              (String.concat ", " (List.map string_of_int whole)))
-  end;
-  let show_span (lo, ext) = if ext = 0 then "empty" else Printf.sprintf "[%d, %d)" lo (lo + ext) in
-  let range c d = show_span (List.nth (box env ty c) d) in
-  let header = "rank" :: List.map (fun (a : F.axis_info) -> a.name) env.axes @ List.map (Printf.sprintf "dim %d") shown in
-  let rows =
-    List.init n (fun r ->
-        let c = C.device_of_rank m r in
-        string_of_int (world r) :: List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) env.axes
-        @ List.map (range c) shown)
-  in
-  List.iter line (pad_table (header :: rows));
-  (* For one and two dimensions, also the array cut into blocks, each block
-     labelled with the ranks that hold it. *)
+              (String.concat ", " (List.map string_of_int whole)));
+    sharded
+  end
+
+(* For one and two dimensions, the array cut into blocks, each block
+   labelled with the world ranks that hold it. *)
+let block_map line ~title (pm : Problem.placed) ty =
+  let env = pm.env in
+  let ranks = Array.of_list pm.ranks in
+  let m = F.core_mesh env in
+  let n = C.mesh_size m in
   let blocks = List.map (fun d -> C.shards m d) ty in
-  if rank <= 2 && sharded <> [] && List.fold_left ( * ) 1 blocks <= 64 then begin
+  if List.length ty <= 2 && sharded_dims ty <> [] && List.fold_left ( * ) 1 blocks <= 64 then begin
     (* A block is named by its chunk index along each dimension. *)
     let block_of c = List.map (fun d -> C.radix m c (fst d)) ty in
     let holders = Hashtbl.create 64 and spans = Hashtbl.create 64 in
     for r = n - 1 downto 0 do
       let c = C.device_of_rank m r in
       let k = block_of c in
-      Hashtbl.replace holders k (world r :: Option.value (Hashtbl.find_opt holders k) ~default:[]);
+      Hashtbl.replace holders k (ranks.(r) :: Option.value (Hashtbl.find_opt holders k) ~default:[]);
       List.iteri (fun d (j, span) -> Hashtbl.replace spans (d, j) span) (List.combine k (box env ty c))
     done;
     let cell k =
@@ -85,7 +81,7 @@ let render (pm : Problem.placed) (ty : C.ty) =
       else Printf.sprintf "%d,%d,..(%d ranks)" (List.nth rs 0) (List.nth rs 1) (List.length rs)
     in
     let span d i = show_span (Hashtbl.find spans (d, i)) in
-    line "ranks holding each block:";
+    line title;
     let grid =
       match blocks with
       | [ p0 ] -> [ List.init p0 (span 0); List.init p0 (fun i -> cell [ i ]) ]
@@ -95,12 +91,85 @@ let render (pm : Problem.placed) (ty : C.ty) =
       | _ -> []
     in
     List.iter line (pad_table grid)
-  end;
+  end
+
+(* [pm]: the mesh and the world rank of each device (position k holds mesh
+   rank k, row-major); ranks are printed as world ranks. *)
+(* The line that says what a type with pending sums holds. *)
+let pending_line env pending =
+  let names = String.concat ", " (List.map (F.axis_name env) pending) in
+  Printf.sprintf
+    "pending sums over %s: each device holds a contribution to its box; the array is the sum over the devices that differ only in %s"
+    names names
+
+let render ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+  let env = pm.env in
+  let ranks = Array.of_list pm.ranks in
+  let m = F.core_mesh env in
+  let b = Buffer.create 1024 in
+  let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
+  line (summary ~pending pm ty);
+  if pending <> [] then line (pending_line env pending);
+  let sharded = sharded_dims ty in
+  if sharded = [] then line "no dimension is sharded: every device holds the whole array";
+  let shown = shown_dims line sharded (List.length ty) in
+  let range c d = show_span (List.nth (box env ty c) d) in
+  let header = "rank" :: List.map (fun (a : F.axis_info) -> a.name) env.axes @ List.map (Printf.sprintf "dim %d") shown in
+  let rows =
+    List.init (C.mesh_size m) (fun r ->
+        let c = C.device_of_rank m r in
+        string_of_int ranks.(r) :: List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) env.axes
+        @ List.map (range c) shown)
+  in
+  List.iter line (pad_table (header :: rows));
+  block_map line ~title:"ranks holding each block:" pm ty;
   Buffer.contents b
 
-(* `show --json`: the type's shapes and, for every device, its coordinates
-   (in mesh order) and the box it holds (offset and extent per dimension). *)
-let json (pm : Problem.placed) (ty : C.ty) =
+(* The device of world rank [w] in a placed mesh, if it has one. *)
+let device_of_world (pm : Problem.placed) =
+  let m = F.core_mesh pm.env in
+  let position = Hashtbl.create 64 in
+  List.iteri (fun k w -> Hashtbl.replace position w k) pm.ranks;
+  fun w -> Option.map (C.device_of_rank m) (Hashtbl.find_opt position w)
+
+(* `show` of a problem: both layouts, and per world rank the box it holds
+   before (source) and after (target); "-" where the rank is not in that
+   mesh. *)
+let render_problem (p : Problem.t) =
+  let sides = [ ("source", Problem.source_placed p, p.src); ("target", Problem.target_placed p, p.tgt) ] in
+  let b = Buffer.create 2048 in
+  let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
+  let world = Problem.world p in
+  line (Printf.sprintf "world ranks 0 to %d; %s" (world - 1) (Problem.show_meshes p));
+  List.iter
+    (fun (side, pm, ty, pending) -> line (Printf.sprintf "%s: %s" side (summary ~pending pm ty)))
+    [ ("source", Problem.source_placed p, p.src, p.src_pending); ("target", Problem.target_placed p, p.tgt, p.tgt_pending) ];
+  let rank = List.length p.src in
+  let shown = shown_dims line (List.sort_uniq compare (sharded_dims p.src @ sharded_dims p.tgt)) rank in
+  let columns (side, (pm : Problem.placed), ty) =
+    let device = device_of_world pm in
+    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
+    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
+    let cells w =
+      match device w with
+      | None -> "-" :: List.map (fun _ -> "-") shown
+      | Some c ->
+          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) pm.env.axes)
+          :: List.map (fun d -> show_span (List.nth (box pm.env ty c) d)) shown
+    in
+    (header, cells)
+  in
+  let cols = List.map columns sides in
+  let header = "rank" :: List.concat_map fst cols in
+  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
+  List.iter line (pad_table (header :: rows));
+  List.iter (fun (side, pm, ty) -> block_map line ~title:(Printf.sprintf "%s: ranks holding each block:" side) pm ty) sides;
+  Buffer.contents b
+
+(* `show --json`: the type's shapes and, for every device, its world rank,
+   its coordinates (in mesh order) and the box it holds (offset and extent
+   per dimension). *)
+let layout_fields ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
@@ -113,8 +182,20 @@ let json (pm : Problem.placed) (ty : C.ty) =
         ("extent", `List (List.map (fun (_, ext) -> `Int ext) (box env ty c))) ]
   in
   let ints l = `List (List.map (fun n -> `Int n) l) in
+  [ ("type", `String (F.show_ty env ty ^ F.show_pending env pending)) ]
+  @ (if pending = [] then [] else [ ("pending", `List (List.map (fun a -> `String (F.axis_name env a)) pending)) ])
+  @ [ ("global_shape", ints (C.global_shape ty));
+    ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
+    ("devices", `List (List.init (C.mesh_size m) device)) ]
+
+let json ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+  Json.document ~command:"show" (("mesh", Json.mesh pm.env) :: layout_fields ~pending pm ty)
+
+(* A problem: both layouts, each with its placed mesh. *)
+let json_problem (p : Problem.t) =
+  let side (pm : Problem.placed) ty pending =
+    `Assoc (("mesh", Json.placed_mesh pm.env pm.ranks) :: layout_fields ~pending pm ty)
+  in
   Json.document ~command:"show"
-    [ ("mesh", Json.mesh env); ("type", `String (F.show_ty env ty));
-      ("global_shape", ints (C.global_shape ty));
-      ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
-      ("devices", `List (List.init (C.mesh_size m) device)) ]
+    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src p.src_pending);
+      ("target", side (Problem.target_placed p) p.tgt p.tgt_pending) ]

@@ -5,7 +5,8 @@
    placed ::= mesh ['@' INT | '@' '[' INT (',' INT)* ']']
                                   contiguous from a world rank, or one
                                   world rank per device, row-major
-   type   ::= [dtype] '[' dim (',' dim)* ']'
+   type   ::= [dtype] '[' dim (',' dim)* ']' ['sum' '{' names '}']
+                                  the last part: pending-sum axes
    dim    ::= INT '{' names '}' INT        local size, axes, global size
             | '{' names '}' INT           local size inferred
             | INT                         unsharded
@@ -17,6 +18,9 @@
             | 'all_to_all' '(' INT ',' INT ')'
             | 'all_permute' '(' type ')'
             | 'exchange'                  the whole plan: one direct exchange
+            | 'reduce_scatter' '(' INT ',' NAME ')'   pending sums: before the collectives
+            | 'all_reduce' '(' NAME ')'
+            | 'add_pending' '(' NAME ')'             after the collectives
 
    NAME is a letter or '_' followed by letters, digits, '_' and '.'; dotted
    names are reserved for sub-axes.  INT is decimal and below 2^50. *)
@@ -25,7 +29,8 @@ type name = { name : string; ncol : int }
 
 type dim = { local : int option; axes : name list option; global : int; dcol : int }
 
-type ty = { dtype : name option; dims : dim list; tcol : int }
+(* [pending]: the axes of [sum{...}] with the column of [sum], if given. *)
+type ty = { dtype : name option; dims : dim list; pending : (name list * int) option; tcol : int }
 
 type mesh_axis = { axis : name; size : int }
 
@@ -34,6 +39,9 @@ type collective =
   | Gather of int
   | All_to_all of int * int
   | Permute of ty
+  | Reduce_scatter of int * name
+  | All_reduce of name
+  | Add_pending of name
 
 type item =
   | Refine of name * (name * int) list
@@ -153,7 +161,16 @@ let parse_ty_at c =
       more []
     end
   in
-  { dtype; dims; tcol }
+  let pending =
+    match peek c with
+    | Some ch when is_name_start ch ->
+        let word = parse_name c "'sum'" in
+        if word.name <> "sum" then
+          raise (Parse_error (word.ncol, Printf.sprintf "expected 'sum{axes}' or the end of the type, found %S" word.name));
+        Some (parse_names c, word.ncol)
+    | _ -> None
+  in
+  { dtype; dims; pending; tcol }
 
 let at_end c = if peek c <> None then fail c "end of input"
 
@@ -202,7 +219,7 @@ let placed_mesh s = whole parse_placed_at s
 let ty s = whole parse_ty_at s
 
 let parse_collective c =
-  let op = parse_name c "a collective (dyn_slice, all_gather, all_to_all, all_permute), refine or exchange" in
+  let op = parse_name c "a collective (dyn_slice, all_gather, all_to_all, all_permute, reduce_scatter, all_reduce, add_pending), refine or exchange" in
   let open_paren () = expect c '(' (Printf.sprintf "'(' after %s" op.name) in
   let close_paren () = expect c ')' (Printf.sprintf "')' to close %s" op.name) in
   match op.name with
@@ -230,9 +247,21 @@ let parse_collective c =
       let t = parse_ty_at c in
       close_paren ();
       Permute t
+  | "reduce_scatter" ->
+      open_paren ();
+      let d = parse_int c "a dimension number" in
+      expect c ',' "',' after the dimension";
+      let x = parse_name c "an axis name" in
+      close_paren ();
+      Reduce_scatter (d, x)
+  | ("all_reduce" | "add_pending") as op_name ->
+      open_paren ();
+      let x = parse_name c "an axis name" in
+      close_paren ();
+      if op_name = "all_reduce" then All_reduce x else Add_pending x
   | other ->
       raise (Parse_error (op.ncol,
-        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute, refine or exchange)" other))
+        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute, reduce_scatter, all_reduce, add_pending, refine or exchange)" other))
 
 let parse_refine c =
   let axis = parse_name c "the axis to refine" in

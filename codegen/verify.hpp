@@ -1,9 +1,12 @@
 // Verification of headers emitted by `redist gen` under MPI: shared by
 // `redist run` (which embeds this file in the binary) and the end-to-end
-// suite tests/e2e/.  Each rank fills its source box with a function of the
-// global index, runs the plan on a workspace of exactly kWorkspaceBytes
-// between guard bytes, and compares its destination with its target box
-// element by element.
+// suites tests/e2e/.  Each rank fills its source box with a function of the
+// global index, runs the plan, and compares its destination with its target
+// box element by element.  A collectives plan runs on a workspace of exactly
+// kWorkspaceBytes between guard bytes (verify); a direct exchange
+// (verify_exchange) on the boxes of the Coq model (pl_box, written into the
+// driver by `redist run`), not the runtime's own, and each rank must receive
+// exactly the model's lower bound.
 //
 // Element values (distinct per element where the type allows it):
 //   f32, f64   the global index as a float/double while that is exact
@@ -51,6 +54,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "redist/exchange.hpp"
 #include "redist/mpi.hpp"
 
 namespace redist_verify {
@@ -106,7 +110,11 @@ extern std::atomic<long> news, mallocs, own_mallocs;
 
 struct Outcome {
   std::string error;          // non-empty: the run could not be checked
+  long checked = 0;           // target elements compared in each run, summed over ranks
   long mismatches = 0;        // wrong target elements, summed over ranks
+  long box_disagreements = 0; // exchange: ranks whose runtime boxes are not the model's
+  long off_bound = 0;         // exchange: ranks that receive other than their lower bound
+  std::size_t recv_max = 0;   // exchange: elements the busiest rank receives
   bool guards_intact = true;  // bytes around workspace and destination
   long news = 0, mallocs = 0, own_mallocs = 0;  // during checked and timed runs, summed over ranks
   double median_s = 0;        // median over repeats of the slowest rank's time
@@ -118,16 +126,17 @@ constexpr std::size_t kGuard = 64;
 constexpr unsigned char kGuardByte = 0xC5;
 
 // Calls f(global index, local position) for every element of a box.
+// rank: the array's number of dimensions.
 template <class F>
-void for_box(const Problem& p, const std::size_t* off, const std::size_t* ext, F f) {
+void for_box(int rank, const std::size_t* global_shape, const std::size_t* off, const std::size_t* ext, F f) {
   std::size_t count = 1;
-  for (int d = 0; d < p.rank; ++d) count *= ext[d];
-  std::vector<std::size_t> local(static_cast<std::size_t>(p.rank), 0);
+  for (int d = 0; d < rank; ++d) count *= ext[d];
+  std::vector<std::size_t> local(static_cast<std::size_t>(rank), 0);
   for (std::size_t i = 0; i < count; ++i) {
     std::uint64_t global = 0;
-    for (int d = 0; d < p.rank; ++d) global = global * p.global_shape[d] + off[d] + local[static_cast<std::size_t>(d)];
+    for (int d = 0; d < rank; ++d) global = global * global_shape[d] + off[d] + local[static_cast<std::size_t>(d)];
     f(global, i);
-    for (int d = p.rank - 1; d >= 0; --d) {
+    for (int d = rank - 1; d >= 0; --d) {
       if (++local[static_cast<std::size_t>(d)] < ext[d]) break;
       local[static_cast<std::size_t>(d)] = 0;
     }
@@ -144,9 +153,65 @@ inline bool guard_ok(const unsigned char* b) {
   return true;
 }
 
+// The measured part of both verifiers: run() `2 + repeats` times, a
+// warm-up, a checked run and timed runs, each checked as well.  Before each
+// run, prepare(poison) sets the buffers (the poison alternates between 0x00
+// and 0xFF); after it, check(poison) compares.  Allocations are counted from
+// the second run on.  Sets out.median_s (slowest rank) and out.error when a
+// run failed on any rank (every rank then stops at the same run); the
+// allocation counts of this rank are added to allocs (news, mallocs, own).
+template <class Prepare, class Run, class Check>
+bool repeat_runs(MPI_Comm comm, int repeats, Outcome& out, long allocs[3], Prepare prepare, Run run, Check check) {
+  std::vector<double> times;
+  for (int k = 0; k < 2 + repeats; ++k) {
+    const unsigned char poison = (k % 2 == 0) ? 0x00 : 0xFF;
+    prepare(poison);
+    MPI_Barrier(comm);
+    const bool count_allocs = k > 0;
+    if (count_allocs) { news = 0; mallocs = 0; own_mallocs = 0; counting = true; }
+    const double t0 = MPI_Wtime();
+    redist::Status st = run();
+    const double t1 = MPI_Wtime();
+    if (count_allocs) { counting = false; allocs[0] += news; allocs[1] += mallocs; allocs[2] += own_mallocs; }
+    double mine[2] = {t1 - t0, st.ok() ? 0.0 : 1.0}, most[2];
+    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
+    if (most[1] > 0) {
+      out.error = st.ok() ? "run failed on another rank" : st.message();
+      return false;
+    }
+    if (k >= 2) times.push_back(most[0]);
+    check(poison);
+  }
+  std::sort(times.begin(), times.end());
+  if (!times.empty()) out.median_s = times[times.size() / 2];
+  return true;
+}
+
+// Sums over ranks: the elements checked in one run (checked: this rank's
+// target box), the wrong ones over all runs, the allocations; guards intact
+// on every rank.
+inline void gather_counts(MPI_Comm comm, Outcome& out, long checked, long mismatches, const long allocs[3], bool guards) {
+  long sums[5] = {checked, mismatches, allocs[0], allocs[1], allocs[2]}, tot[5];
+  MPI_Allreduce(sums, tot, 5, MPI_LONG, MPI_SUM, comm);
+  out.checked = tot[0];
+  out.mismatches = tot[1];
+  out.news = tot[2];
+  out.mallocs = tot[3];
+  out.own_mallocs = tot[4];
+  int g = guards ? 1 : 0, all_g = 0;
+  MPI_Allreduce(&g, &all_g, 1, MPI_INT, MPI_MIN, comm);
+  out.guards_intact = all_g == 1;
+}
+
+inline long count_mismatches(const unsigned char* got, const unsigned char* want, std::size_t elems, std::size_t E) {
+  long wrong = 0;
+  for (std::size_t i = 0; i < elems; ++i)
+    if (std::memcmp(got + i * E, want + i * E, E) != 0) ++wrong;
+  return wrong;
+}
+
 // Runs problem p on `comm` (which must have p.devices ranks: otherwise the
-// runtime's error from create_mesh is returned) `1 + 1 + repeats` times:
-// a warm-up, a checked run, and timed runs, each checked as well.  Collective.
+// runtime's error from create_mesh is returned).  Collective.
 inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
   Outcome out;
   int me = 0;
@@ -160,63 +225,34 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
   const std::size_t E = p.elem_bytes;
   std::vector<unsigned char> src(std::max<std::size_t>(p.src_elems * E, 1));
   p.src_box(me, off.data(), ext.data());
-  for_box(p, off.data(), ext.data(), [&](std::uint64_t g, std::size_t i) { p.value(g, &src[i * E]); });
+  for_box(p.rank, p.global_shape, off.data(), ext.data(), [&](std::uint64_t g, std::size_t i) { p.value(g, &src[i * E]); });
   std::vector<unsigned char> want(std::max<std::size_t>(p.tgt_elems * E, 1));
   p.tgt_box(me, off.data(), ext.data());
-  for_box(p, off.data(), ext.data(), [&](std::uint64_t g, std::size_t i) { p.value(g, &want[i * E]); });
+  for_box(p.rank, p.global_shape, off.data(), ext.data(), [&](std::uint64_t g, std::size_t i) { p.value(g, &want[i * E]); });
   // [guard | workspace | guard] and [destination | guard]: exact sizes.
   std::vector<unsigned char> ws(p.workspace_bytes + 2 * kGuard, kGuardByte);
   std::vector<unsigned char> dst(p.tgt_elems * E + kGuard, kGuardByte);
   unsigned char* w = ws.data() + kGuard;
   const std::size_t dst_bytes = p.tgt_elems * E;
-  std::vector<double> times;
-  long local_mismatch = 0, local_news = 0, local_mallocs = 0, local_own = 0;
-  bool local_guards = true;
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
   std::size_t used[3] = {0, 0, 0};
   const std::size_t region_off[3] = {0, p.ping_bytes, p.ping_bytes + p.pong_bytes};
   const std::size_t region_len[3] = {p.ping_bytes, p.pong_bytes, p.scratch_bytes};
-  const int total_runs = 2 + repeats;
-  for (int k = 0; k < total_runs; ++k) {
-    const unsigned char poison = (k % 2 == 0) ? 0x00 : 0xFF;
-    std::memset(w, poison, p.workspace_bytes);
-    std::memset(dst.data(), poison ^ 0x5A, dst_bytes);
-    MPI_Barrier(comm);
-    const bool count_allocs = k > 0;
-    if (count_allocs) { news = 0; mallocs = 0; own_mallocs = 0; counting = true; }
-    const double t0 = MPI_Wtime();
-    bool run_failed = false;
-    std::string run_error;
-    redist::Status st = p.run(mesh, src.data(), p.src_elems * E, dst.data(), dst_bytes, w, p.workspace_bytes);
-    const double t1 = MPI_Wtime();
-    if (count_allocs) { counting = false; local_news += news; local_mallocs += mallocs; local_own += own_mallocs; }
-    if (!st.ok()) {
-      run_failed = true;
-      run_error = st.message();
-    }
-    // The slowest rank's time, and whether any rank failed (every rank
-    // then stops at the same run).
-    double mine[2] = {t1 - t0, run_failed ? 1.0 : 0.0}, most[2];
-    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
-    if (most[1] > 0) {
-      out.error = run_failed ? run_error : "run failed on another rank";
-      return out;
-    }
-    if (k >= 2) times.push_back(most[0]);
-    for (std::size_t i = 0; i < p.tgt_elems; ++i)
-      if (std::memcmp(&dst[i * E], &want[i * E], E) != 0) ++local_mismatch;
-    local_guards = local_guards && guard_ok(ws.data()) && guard_ok(w + p.workspace_bytes) && guard_ok(dst.data() + dst_bytes);
-    for (int r = 0; r < 3; ++r)
-      used[r] = std::max(used[r], used_extent(w + region_off[r], region_len[r], poison));
-  }
-  long sums[4] = {local_mismatch, local_news, local_mallocs, local_own}, tot[4];
-  MPI_Allreduce(sums, tot, 4, MPI_LONG, MPI_SUM, comm);
-  out.mismatches = tot[0];
-  out.news = tot[1];
-  out.mallocs = tot[2];
-  out.own_mallocs = tot[3];
-  int g = local_guards ? 1 : 0, all_g = 0;
-  MPI_Allreduce(&g, &all_g, 1, MPI_INT, MPI_MIN, comm);
-  out.guards_intact = all_g == 1;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs,
+      [&](unsigned char poison) {
+        std::memset(w, poison, p.workspace_bytes);
+        std::memset(dst.data(), poison ^ 0x5A, dst_bytes);
+      },
+      [&] { return p.run(mesh, src.data(), p.src_elems * E, dst.data(), dst_bytes, w, p.workspace_bytes); },
+      [&](unsigned char poison) {
+        mismatches += count_mismatches(dst.data(), want.data(), p.tgt_elems, E);
+        guards = guards && guard_ok(ws.data()) && guard_ok(w + p.workspace_bytes) && guard_ok(dst.data() + dst_bytes);
+        for (int r = 0; r < 3; ++r) used[r] = std::max(used[r], used_extent(w + region_off[r], region_len[r], poison));
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(p.tgt_elems), mismatches, allocs, guards);
   unsigned long long mine[4] = {
       std::max({p.src_elems * E, dst_bytes, used[0], used[1]}), used[0], used[1], used[2]};
   unsigned long long most[4];
@@ -225,11 +261,134 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
   out.used_ping = most[1];
   out.used_pong = most[2];
   out.used_scratch = most[3];
-  if (!times.empty()) {
-    std::sort(times.begin(), times.end());
-    out.median_s = times[times.size() / 2];
-  }
   return out;
+}
+
+// A direct-exchange header (redist gen for an exchange plan) and what the
+// model says of it, per world rank w < world: whether w is in the source
+// (target) mesh and its box there, as offsets and extents (rank numbers per
+// rank, row-major), and the elements it must receive (the lower bound).
+struct ExchangeProblem {
+  const char* name;
+  int world;
+  int rank;
+  const std::size_t* global_shape;
+  std::size_t elem_bytes;
+  std::size_t peak_elems;  // the proven peak: the largest source or target box
+  redist::Status (*create)(MPI_Comm, redist::Exchange*);
+  redist::Status (*run)(redist::Exchange&, const void*, std::size_t, void*, std::size_t);
+  const bool* in_source;
+  const std::size_t* src_offset;
+  const std::size_t* src_extent;
+  const bool* in_target;
+  const std::size_t* tgt_offset;
+  const std::size_t* tgt_extent;
+  const std::size_t* recv_bound;
+  void (*value)(std::uint64_t global, unsigned char* out);
+};
+
+// The model's box of rank `me` (empty outside the mesh or past the world)
+// as a runtime Box, to compare with the runtime's.
+inline redist::Box model_box(const ExchangeProblem& p, int me, const bool* in_mesh, const std::size_t* offset,
+                             const std::size_t* extent) {
+  redist::Box b;
+  b.ndim = p.rank;
+  if (me >= p.world || !in_mesh[me]) return b;  // [0, 0) in every dimension: empty
+  for (int d = 0; d < p.rank; ++d) {
+    b.lo[d] = offset[me * p.rank + d];
+    b.hi[d] = b.lo[d] + extent[me * p.rank + d];
+  }
+  return b;
+}
+
+inline bool same_box(const redist::Box& a, const redist::Box& b) {
+  if (redist::box_elements(a) == 0 && redist::box_elements(b) == 0) return true;
+  if (a.ndim != b.ndim) return false;
+  for (int d = 0; d < a.ndim; ++d)
+    if (a.lo[d] != b.lo[d] || a.hi[d] != b.hi[d]) return false;
+  return true;
+}
+
+// Runs exchange p on `comm` (ranks past p.world take part holding nothing).
+// The source is filled and the target checked on the model's boxes; when
+// the runtime's boxes are not the model's on some rank, nothing runs and
+// out.box_disagreements says on how many.  Collective.
+inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repeats) {
+  Outcome out;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  redist::Exchange ex;
+  if (redist::Status st = p.create(comm, &ex); !st.ok()) {
+    out.error = st.message();
+    return out;
+  }
+  const redist::Box sb = model_box(p, me, p.in_source, p.src_offset, p.src_extent);
+  const redist::Box tb = model_box(p, me, p.in_target, p.tgt_offset, p.tgt_extent);
+  long disagree = same_box(sb, ex.source_box()) && same_box(tb, ex.target_box()) ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &disagree, 1, MPI_LONG, MPI_SUM, comm);
+  out.box_disagreements = disagree;
+  if (disagree > 0) return out;
+  const std::size_t E = p.elem_bytes, src_elems = redist::box_elements(sb), tgt_elems = redist::box_elements(tb);
+  std::size_t ext[redist::kMaxRank] = {};
+  std::vector<unsigned char> src(src_elems * E);
+  for (int d = 0; d < sb.ndim; ++d) ext[d] = sb.hi[d] - sb.lo[d];
+  for_box(p.rank, p.global_shape, sb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &src[i * E]); });
+  std::vector<unsigned char> want(tgt_elems * E);
+  for (int d = 0; d < tb.ndim; ++d) ext[d] = tb.hi[d] - tb.lo[d];
+  for_box(p.rank, p.global_shape, tb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &want[i * E]); });
+  // [destination | guard]; a rank without a box passes null and 0.
+  const std::size_t dst_bytes = tgt_elems * E;
+  std::vector<unsigned char> dst(dst_bytes + kGuard, kGuardByte);
+  const void* src_ptr = src.empty() ? nullptr : src.data();
+  void* dst_ptr = dst_bytes == 0 ? nullptr : dst.data();
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs, [&](unsigned char poison) { std::memset(dst.data(), poison ^ 0x5A, dst_bytes); },
+      [&] { return p.run(ex, src_ptr, src.size(), dst_ptr, dst_bytes); },
+      [&](unsigned char) {
+        mismatches += count_mismatches(dst.data(), want.data(), tgt_elems, E);
+        guards = guards && guard_ok(dst.data() + dst_bytes);
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(tgt_elems), mismatches, allocs, guards);
+  std::size_t received = 0;
+  for (const redist::Exchange::Peer& peer : ex.receives()) received += peer.elements;
+  const std::size_t bound = me < p.world ? p.recv_bound[me] : 0;
+  long off = received == bound ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &off, 1, MPI_LONG, MPI_SUM, comm);
+  out.off_bound = off;
+  unsigned long long mine[2] = {std::max(src.size(), dst_bytes), received}, most[2];
+  MPI_Allreduce(mine, most, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.peak_bytes = most[0];
+  out.recv_max = most[1];
+  return out;
+}
+
+// The proven bound on the largest local array: max(|src|, |tgt|) for a
+// collectives plan (plan_peak_le_max), the largest source or target box for
+// an exchange (plan_with_peak).
+inline std::size_t proven_peak_bytes(const Problem& p) { return std::max(p.src_elems, p.tgt_elems) * p.elem_bytes; }
+inline std::size_t proven_peak_bytes(const ExchangeProblem& p) { return p.peak_elems * p.elem_bytes; }
+
+// "" when the outcome is verified, else the first reason it is not:
+// no error, the runtime's boxes the model's, no wrong element, every rank
+// at its lower bound, guards intact, no allocation from our code in run(),
+// the measured peak within proven_peak_bytes.
+inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
+  if (!o.error.empty()) return o.error;
+  if (o.box_disagreements != 0)
+    return "on " + std::to_string(o.box_disagreements) + " ranks the runtime's boxes are not the model's";
+  if (o.mismatches != 0) return std::to_string(o.mismatches) + " wrong target elements";
+  if (o.off_bound != 0) return std::to_string(o.off_bound) + " ranks received other than their lower bound";
+  if (!o.guards_intact) return "guard bytes around the workspace or destination changed";
+  if (o.news != 0 || o.own_mallocs != 0)
+    return "run() allocated: " + std::to_string(o.news) + " operator new, " + std::to_string(o.own_mallocs) +
+           " malloc calls";
+  if (o.peak_bytes > proven_peak_bytes)
+    return "measured peak " + std::to_string(o.peak_bytes) + " B above the proven " +
+           std::to_string(proven_peak_bytes) + " B";
+  return "";
 }
 
 }  // namespace redist_verify
@@ -241,6 +400,17 @@ inline Outcome verify(const Problem& p, MPI_Comm comm, int repeats) {
         NS::kTgtElems, NS::kPeakElems, NS::kPingBytes, NS::kPongBytes, NS::kScratchBytes,       \
         NS::kWorkspaceBytes, &NS::create_mesh, &NS::run, &NS::src_box, &NS::tgt_box,            \
         &redist_verify::value_of<NS::value_type>                                                \
+  }
+
+// An ExchangeProblem from the namespace NS of a generated exchange header,
+// the namespace MODEL of `redist run`'s model header (Run.model_header) and
+// RUN, a function calling NS::run on untyped buffers.
+#define REDIST_VERIFY_EXCHANGE(NS, MODEL, RUN)                                                          \
+  redist_verify::ExchangeProblem {                                                                      \
+    #NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes,                              \
+        (NS::kMaxSrcElems > NS::kMaxTgtElems ? NS::kMaxSrcElems : NS::kMaxTgtElems), &NS::create_exchange, \
+        &RUN, MODEL::kInSource, MODEL::kSrcOffset, MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,  \
+        MODEL::kTgtExtent, MODEL::kRecvBound, &redist_verify::value_of<NS::value_type>                   \
   }
 
 #ifdef REDIST_VERIFY_MAIN

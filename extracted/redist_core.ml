@@ -1,4 +1,6 @@
 
+type __ = Obj.t
+
 (** val negb : bool -> bool **)
 
 let negb = function
@@ -36,6 +38,11 @@ let rec app l m =
 
 module Nat =
  struct
+  (** val succ : int -> int **)
+
+  let succ x =
+    Stdlib.Int.succ x
+
   (** val divmod : int -> int -> int -> int -> int * int **)
 
   let rec divmod x y q u =
@@ -58,6 +65,12 @@ module Nat =
         (Stdlib.Int.succ a'))
       a
  end
+
+(** val hd : 'a1 -> 'a1 list -> 'a1 **)
+
+let hd default = function
+| [] -> default
+| x :: _ -> x
 
 (** val nth : int -> 'a1 list -> 'a1 -> 'a1 **)
 
@@ -541,6 +554,49 @@ let rec holder_from m t t' c0 c =
 
 let holder m t t' c =
   holder_from m t t' c c
+
+(** val wire :
+    mesh -> ty -> collective -> device -> int list -> device * int list **)
+
+let wire m t k c l =
+  match k with
+  | DynSlice (d, x) ->
+    let n' =
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t d))
+        (axis_size m x)
+    in
+    (c, (upd l d ((+) (nth d l 0) (( * ) (c x) n'))))
+  | AllGather d ->
+    let a = last_axis (fst (dim_of t d)) in
+    let n = extent m (dim_of t d) in
+    ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth d l 0) n)),
+    (upd l d ((fun a b -> if b = 0 then a else a mod b) (nth d l 0) n)))
+  | AllToAll (s, u) ->
+    let a = last_axis (fst (dim_of t s)) in
+    let ns = extent m (dim_of t s) in
+    let nu' =
+      (fun a b -> if b = 0 then 0 else a / b) (extent m (dim_of t u))
+        (axis_size m a)
+    in
+    ((set_coord c a ((fun a b -> if b = 0 then 0 else a / b) (nth s l 0) ns)),
+    (upd (upd l s ((fun a b -> if b = 0 then a else a mod b) (nth s l 0) ns))
+      u ((+) (( * ) (c a) nu') (nth u l 0))))
+  | AllPermute t' -> ((holder m t t' c), l)
+
+(** val exec_step : mesh -> ty -> collective -> 'a1 state -> 'a1 state **)
+
+let exec_step m t k st r l =
+  let (c', l') = wire m t k (device_of_rank m r) l in st (rank m c') l'
+
+(** val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state **)
+
+let rec exec m t p st =
+  match p with
+  | [] -> st
+  | k :: p' ->
+    (match step_type m t k with
+     | OK t' -> exec m t' p' (exec_step m t k st)
+     | Error _ -> st)
 
 (** val trace : mesh -> ty -> plan -> ty list **)
 
@@ -1675,14 +1731,62 @@ let even_problem s t =
         (ty_wf m s.ly_ty)) (ty_wf m t.ly_ty))
     (list_eqb (global_shape s.ly_ty) (global_shape t.ly_ty))
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+(** val rank_table_of : int list -> rank_table **)
+
+let rank_table_of ws = match ws with
+| [] -> Listed []
+| k :: _ ->
+  if list_eqb ws (seq k (length ws))
+  then Contiguous (k, (length ws))
+  else Listed ws
+
+(** val table_index : rank_table -> int -> int option **)
+
+let table_index t w =
+  match t with
+  | Contiguous (k, n) ->
+    if (&&) ((fun (a : int) b -> a <= b) k w)
+         ((fun (a : int) b -> a < b) w ((+) k n))
+    then Some ((fun (a : int) b -> if a >= b then a - b else 0) w k)
+    else None
+  | Listed ws -> index_of w ws
+
+(** val box_in : layout -> rank_table -> int -> box option **)
+
+let box_in l t w =
+  match table_index t w with
+  | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
+  | None -> None
+
+(** val largest_box_in : layout -> rank_table -> int **)
+
+let largest_box_in l t =
+  fold_left (fun acc w ->
+    (fun (a : int) b -> if a >= b then a else b) acc
+      (match box_in l t w with
+       | Some b -> box_size b
+       | None -> 0)) l.ly_mesh.pm_ranks 0
+
 (** val largest_box : layout -> int **)
 
 let largest_box l =
-  fold_left (fun acc w ->
-    (fun (a : int) b -> if a >= b then a else b) acc
-      (match pl_box l w with
-       | Some b -> box_size b
-       | None -> 0)) l.ly_mesh.pm_ranks 0
+  largest_box_in l (rank_table_of l.ly_mesh.pm_ranks)
+
+(** val recv_bound_in :
+    layout -> layout -> rank_table -> rank_table -> int -> int **)
+
+let recv_bound_in s t tS tT r =
+  match box_in t tT r with
+  | Some b ->
+    (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
+      (match box_in s tS r with
+       | Some sb -> overlap_size sb b
+       | None -> 0)
+  | None -> 0
 
 (** val exchange_recv : layout -> layout -> int -> int **)
 
@@ -1693,7 +1797,8 @@ let exchange_recv s t =
        if (fun (a : int) b -> a < b) r (mesh_size m)
        then lower_bound_recv m s.ly_ty t.ly_ty r
        else 0)
-  else recv_lower_bound s t
+  else recv_bound_in s t (rank_table_of s.ly_mesh.pm_ranks)
+         (rank_table_of t.ly_mesh.pm_ranks)
 
 (** val largest_boxes : layout -> layout -> int * int **)
 
@@ -1767,6 +1872,15 @@ let plan_with s s0 t =
         | StratCollectives -> None
         | _ -> exchange_plan)
 
+type cmonoid = { zero : __; add : (__ -> __ -> __) }
+
+type carrier = __
+
+(** val msum : cmonoid -> carrier list -> carrier **)
+
+let msum m xs =
+  fold_left m.add xs m.zero
+
 type pty = ty * axis list
 
 (** val pty_wf : mesh -> pty -> bool **)
@@ -1776,6 +1890,26 @@ let pty_wf m p =
     (forallb (fun a ->
       (&&) (memb a (mesh_axes m)) (negb (memb a (ty_axes (fst p))))) 
       (snd p))
+
+(** val group_sum_along :
+    cmonoid -> mesh -> axis list -> axis list -> device -> (device ->
+    carrier) -> carrier **)
+
+let rec group_sum_along m m0 ps xs c f =
+  match xs with
+  | [] -> f c
+  | x :: xs' ->
+    if memb x ps
+    then msum m
+           (map (fun k -> group_sum_along m m0 ps xs' (set_coord c x k) f)
+             (seq 0 (axis_size m0 x)))
+    else group_sum_along m m0 ps xs' c f
+
+(** val group_sum :
+    cmonoid -> mesh -> axis list -> device -> (device -> carrier) -> carrier **)
+
+let group_sum m m0 ps c f =
+  group_sum_along m m0 ps (mesh_axes m0) c f
 
 type sum_step =
 | ReduceScatter of int * axis
@@ -1827,6 +1961,31 @@ let sum_step_type m p k =
                then Error (AlreadyPending a)
                else OK (t, (a :: ps)))
 
+(** val along : mesh -> device -> axis -> device list **)
+
+let along m c a =
+  map (set_coord c a) (seq 0 (axis_size m a))
+
+(** val sum_wire :
+    mesh -> pty -> sum_step -> device -> int list -> (device * int list) list **)
+
+let sum_wire m p k c l =
+  match k with
+  | ReduceScatter (d, a) ->
+    let l' = snd (wire m (fst p) (DynSlice (d, a)) c l) in
+    map (fun c' -> (c', l')) (along m c a)
+  | AllReduce a -> map (fun c' -> (c', l)) (along m c a)
+  | AddPending a ->
+    if (fun (a : int) b -> a = b) (c a) 0 then (c, l) :: [] else []
+
+(** val exec_sum_step :
+    cmonoid -> mesh -> pty -> sum_step -> carrier state -> carrier state **)
+
+let exec_sum_step m m0 p k st r l =
+  msum m
+    (map (fun src -> st (rank m0 (fst src)) (snd src))
+      (sum_wire m0 p k (device_of_rank m0 r) l))
+
 (** val sum_recv_count : mesh -> pty -> sum_step -> int **)
 
 let sum_recv_count m p' = function
@@ -1850,6 +2009,39 @@ let rec sum_plan_type m p = function
    | OK p' -> sum_plan_type m p' ks'
    | Error e -> Error e)
 
+(** val exec_sum_plan :
+    cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state **)
+
+let rec exec_sum_plan m m0 p ks st =
+  match ks with
+  | [] -> st
+  | k :: ks' ->
+    (match sum_step_type m0 p k with
+     | OK p' -> exec_sum_plan m m0 p' ks' (exec_sum_step m m0 p k st)
+     | Error _ -> st)
+
+(** val world_rank : pmesh -> device -> int **)
+
+let world_rank pm c =
+  nth (rank pm.pm_mesh c) pm.pm_ranks 0
+
+(** val group_members_along :
+    mesh -> axis list -> axis list -> device -> device list **)
+
+let rec group_members_along m ps xs c =
+  match xs with
+  | [] -> c :: []
+  | x :: xs' ->
+    if memb x ps
+    then flat_map (fun k -> group_members_along m ps xs' (set_coord c x k))
+           (seq 0 (axis_size m x))
+    else group_members_along m ps xs' c
+
+(** val group_members : mesh -> axis list -> device -> device list **)
+
+let group_members m ps c =
+  group_members_along m ps (mesh_axes m) c
+
 (** val pl_pending_wf : layout -> axis list -> bool **)
 
 let pl_pending_wf l ps =
@@ -1858,10 +2050,61 @@ let pl_pending_wf l ps =
       (&&) (memb a (mesh_axes (ly_m l))) (negb (memb a (ty_axes l.ly_ty))))
       ps)
 
+(** val pl_pending_value :
+    cmonoid -> layout -> axis list -> carrier state -> carrier state **)
+
+let pl_pending_value m l ps st w l0 =
+  match index_of w l.ly_mesh.pm_ranks with
+  | Some k ->
+    group_sum m (ly_m l) ps (device_of_rank (ly_m l) k) (fun c ->
+      st (world_rank l.ly_mesh c) l0)
+  | None -> st w l0
+
+(** val reducing_sources :
+    layout -> axis list -> layout -> holder_choice -> int -> int list ->
+    (int * int list) list **)
+
+let reducing_sources s ps t h r l =
+  match pl_box t r with
+  | Some b ->
+    let i = box_global b l in
+    (match index_of (h r i) s.ly_mesh.pm_ranks with
+     | Some k ->
+       map (fun c -> ((world_rank s.ly_mesh c),
+         (box_local (dev_box (ly_m s) s.ly_ty c) i)))
+         (group_members (ly_m s) ps (device_of_rank (ly_m s) k))
+     | None -> [])
+  | None -> (r, l) :: []
+
 (** val group_size : mesh -> axis list -> int **)
 
 let group_size m ps =
   prod0 (map (axis_size m) (filter (fun x -> memb x ps) (mesh_axes m)))
+
+(** val designated : layout -> axis list -> int -> bool **)
+
+let designated t pt r =
+  match index_of r t.ly_mesh.pm_ranks with
+  | Some k ->
+    forallb (fun a ->
+      (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+  | None -> true
+
+(** val reducing_sources_to :
+    layout -> axis list -> layout -> axis list -> holder_choice -> int -> int
+    list -> (int * int list) list **)
+
+let reducing_sources_to s ps t pt h r l =
+  if designated t pt r then reducing_sources s ps t h r l else []
+
+(** val reducing_exchange_to :
+    cmonoid -> layout -> axis list -> layout -> axis list -> holder_choice ->
+    carrier state -> carrier state **)
+
+let reducing_exchange_to m s ps t pt h st r l =
+  msum m
+    (map (fun src -> st (fst src) (snd src))
+      (reducing_sources_to s ps t pt h r l))
 
 type pstep =
 | PCollective of collective
@@ -1902,6 +2145,369 @@ let pstep_recv_count m p p' s r =
   match s with
   | PCollective k -> recv_count m (fst p) k r
   | PSum k -> sum_recv_count m p' k
+
+type sumplan =
+| SumByCollectives of sum_step list * refinement * plan * sum_step list
+| SumByExchange
+
+type sum_step_report = { ss_step : sum_step; ss_type : pty;
+                         ss_local_size : int; ss_recv : int }
+
+(** val sum_steps_check :
+    mesh -> pty -> sum_step list -> (sum_error, sum_step_report list * pty)
+    res **)
+
+let rec sum_steps_check m p = function
+| [] -> OK ([], p)
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' ->
+     (match sum_steps_check m p' ks' with
+      | OK a ->
+        let (reps, final) = a in
+        OK (({ ss_step = k; ss_type = p'; ss_local_size =
+        (local_size m (fst p')); ss_recv =
+        (sum_recv_count m p' k) } :: reps), final)
+      | Error e -> Error e)
+   | Error e -> Error e)
+
+(** val steps_recv : sum_step_report list -> int **)
+
+let steps_recv reps =
+  list_sum (map (fun s -> s.ss_recv) reps)
+
+(** val is_empty : 'a1 list -> bool **)
+
+let is_empty = function
+| [] -> true
+| _ :: _ -> false
+
+(** val same_axes : axis list -> axis list -> bool **)
+
+let same_axes xs ys =
+  (&&) (forallb (fun a -> memb a ys) xs) (forallb (fun a -> memb a xs) ys)
+
+type scheck_error =
+| SumNotOneEvenMesh
+| SumBadPending
+| SumStepRejected of sum_error
+| SumStillPending of axis list
+| SumBadRefinement
+| SumCollectivesRejected of check_error
+| SumWrongEnd of pty
+
+type sum_report = { sm_pre : sum_step_report list;
+                    sm_collectives : report option;
+                    sm_post : sum_step_report list; sm_peak : int;
+                    sm_recv : (int -> int) }
+
+(** val box_size_at : layout -> int -> int **)
+
+let box_size_at l w =
+  match pl_box l w with
+  | Some b -> box_size b
+  | None -> 0
+
+(** val target_box_size : layout -> layout -> int -> int **)
+
+let target_box_size s t =
+  if even_problem s t
+  then let m = ly_m s in
+       let size = local_size m t.ly_ty in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r -> match box_in t table r with
+                 | Some b -> box_size b
+                 | None -> 0)
+
+(** val receives_sum : layout -> layout -> axis list -> int -> bool **)
+
+let receives_sum s t pt =
+  if even_problem s t
+  then let m = ly_m s in
+       (fun r ->
+       if (fun (a : int) b -> a < b) r (mesh_size m)
+       then forallb (fun a ->
+              (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
+       else true)
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r ->
+       match table_index table r with
+       | Some k ->
+         forallb (fun a ->
+           (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+       | None -> true)
+
+(** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
+
+let sum_recv_bound s ps t =
+  if (fun (a : int) b -> a = b) (group_size (ly_m s) ps) (Stdlib.Int.succ 0)
+  then exchange_recv s t
+  else target_box_size s t
+
+(** val sum_exchange_recv :
+    layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sum_exchange_recv s ps t pt =
+  let others =
+    (fun (a : int) b -> if a >= b then a - b else 0) (group_size (ly_m s) ps)
+      (Stdlib.Int.succ 0)
+  in
+  let size = target_box_size s t in
+  let recv = exchange_recv s t in
+  let receives = receives_sum s t pt in
+  (fun r -> if receives r then (+) (( * ) others (size r)) (recv r) else 0)
+
+(** val sum_exchange_ok :
+    layout -> axis list -> layout -> axis list -> bool **)
+
+let sum_exchange_ok s ps t pt =
+  (&&) ((&&) (layouts_wf s t) (pl_pending_wf s ps)) (pl_pending_wf t pt)
+
+(** val scheck :
+    layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
+    sum_report) res **)
+
+let scheck s ps t pt = function
+| SumByCollectives (pre, rf, p, post) ->
+  let m = ly_m s in
+  if negb (even_problem s t)
+  then Error SumNotOneEvenMesh
+  else if negb ((&&) (pty_wf m (s.ly_ty, ps)) (pty_wf m (t.ly_ty, pt)))
+       then Error SumBadPending
+       else (match sum_steps_check m (s.ly_ty, ps) pre with
+             | OK a ->
+               let (pre_reps, p0) = a in
+               let (t1, kept) = p0 in
+               if negb (refine_ok m rf)
+               then Error SumBadRefinement
+               else (match check (refine_mesh rf m) (refine_ty rf t1)
+                             (refine_ty rf t.ly_ty) p with
+                     | OK rep ->
+                       if negb
+                            ((||) (is_empty kept)
+                              ((&&) (is_empty p) (ty_eqb t1 t.ly_ty)))
+                       then Error (SumStillPending kept)
+                       else (match sum_steps_check m (t.ly_ty, kept) post with
+                             | OK a0 ->
+                               let (post_reps, p1) = a0 in
+                               let (t2, pt2) = p1 in
+                               if negb
+                                    ((&&) (ty_eqb t2 t.ly_ty)
+                                      (same_axes pt2 pt))
+                               then Error (SumWrongEnd (t2, pt2))
+                               else OK { sm_pre = pre_reps; sm_collectives =
+                                      (Some rep); sm_post = post_reps;
+                                      sm_peak =
+                                      (fold_left
+                                        (fun (a : int) b -> if a >= b then a else b)
+                                        (app
+                                          (map (fun s0 -> s0.ss_local_size)
+                                            pre_reps)
+                                          (rep.rp_peak :: (map (fun s0 ->
+                                                            s0.ss_local_size)
+                                                            post_reps)))
+                                        (local_size m s.ly_ty)); sm_recv =
+                                      (fun r ->
+                                      (+)
+                                        (if (fun (a : int) b -> a < b) r
+                                              (mesh_size m)
+                                         then (+) (steps_recv pre_reps)
+                                                (steps_recv post_reps)
+                                         else 0)
+                                        (list_sum
+                                          (map (fun s0 -> s0.sr_recv r)
+                                            rep.rp_steps))) }
+                             | Error e -> Error (SumStepRejected e))
+                     | Error e -> Error (SumCollectivesRejected e))
+             | Error e -> Error (SumStepRejected e))
+| SumByExchange ->
+  if sum_exchange_ok s ps t pt
+  then OK { sm_pre = []; sm_collectives = None; sm_post = []; sm_peak =
+         ((fun (a : int) b -> if a >= b then a else b)
+           (fst (largest_boxes s t)) (snd (largest_boxes s t))); sm_recv =
+         (sum_exchange_recv s ps t pt) }
+  else Error SumBadPending
+
+(** val reduced : mesh -> pty -> sum_step list -> pty **)
+
+let reduced m p pre =
+  match sum_plan_type m p pre with
+  | OK p1 -> p1
+  | Error _ -> p
+
+(** val sexec :
+    cmonoid -> layout -> axis list -> layout -> axis list -> sumplan ->
+    carrier state -> carrier state **)
+
+let sexec m s ps t pt sp st =
+  match sp with
+  | SumByCollectives (pre, rf, p, post) ->
+    let m0 = ly_m s in
+    let p1 = reduced m0 (s.ly_ty, ps) pre in
+    exec_sum_plan m m0 (t.ly_ty, (snd p1)) post
+      (exec (refine_mesh rf m0) (refine_ty rf (fst p1)) p
+        (exec_sum_plan m m0 (s.ly_ty, ps) pre st))
+  | SumByExchange -> reducing_exchange_to m s ps t pt (spread_holder s t) st
+
+(** val first_index : ('a1 -> bool) -> 'a1 list -> int option **)
+
+let rec first_index f = function
+| [] -> None
+| x :: xs' ->
+  if f x
+  then Some 0
+  else option_map (fun x0 -> Stdlib.Int.succ x0) (first_index f xs')
+
+(** val reduce_choice : bool -> mesh -> ty -> ty -> axis -> sum_step **)
+
+let reduce_choice replicated_all_reduce m tgt t a =
+  let divides = fun d ->
+    (fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) (extent m d) (axis_size m a))
+      0
+  in
+  (match first_index (fun d -> memb a (fst d)) tgt with
+   | Some d ->
+     if divides (nth d t ([], 0)) then ReduceScatter (d, a) else AllReduce a
+   | None ->
+     if replicated_all_reduce
+     then AllReduce a
+     else (match first_index divides t with
+           | Some d -> ReduceScatter (d, a)
+           | None -> AllReduce a))
+
+(** val reduce_steps :
+    bool -> mesh -> ty -> pty -> axis list -> sum_step list **)
+
+let rec reduce_steps replicated_all_reduce m tgt p = function
+| [] -> []
+| a :: rest ->
+  let preferred = reduce_choice replicated_all_reduce m tgt (fst p) a in
+  (match sum_step_type m p preferred with
+   | OK p' -> preferred :: (reduce_steps replicated_all_reduce m tgt p' rest)
+   | Error _ ->
+     (match sum_step_type m p (AllReduce a) with
+      | OK p' ->
+        (AllReduce a) :: (reduce_steps replicated_all_reduce m tgt p' rest)
+      | Error _ -> []))
+
+(** val add_steps : axis list -> sum_step list **)
+
+let add_steps pt =
+  map (fun x -> AddPending x) (rev pt)
+
+(** val sum_candidate :
+    bool -> layout -> axis list -> layout -> axis list ->
+    (sumplan * (int * int)) option **)
+
+let sum_candidate replicated_all_reduce s ps t pt =
+  let m = ly_m s in
+  let pre = reduce_steps replicated_all_reduce m t.ly_ty (s.ly_ty, ps) ps in
+  (match sum_steps_check m (s.ly_ty, ps) pre with
+   | OK a ->
+     let (reps, p) = a in
+     let (t1, l) = p in
+     (match l with
+      | [] ->
+        (match planner_choice m t1 t.ly_ty with
+         | Some p0 ->
+           let (p1, p2) = p0 in
+           let (rf, p3) = p1 in
+           let (traffic, launches) = p2 in
+           Some ((SumByCollectives (pre, rf, p3, (add_steps pt))),
+           (((+) (steps_recv reps) traffic),
+           ((+) ((+) (length pre) launches) (length pt))))
+         | None -> None)
+      | _ :: _ -> None)
+   | Error _ -> None)
+
+(** val keep_candidate :
+    layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
+    option **)
+
+let keep_candidate s ps t pt =
+  let m = ly_m s in
+  let pre =
+    reduce_steps false m t.ly_ty (s.ly_ty, ps)
+      (filter (fun a -> negb (memb a pt)) ps)
+  in
+  let post = add_steps (filter (fun a -> negb (memb a ps)) pt) in
+  (match sum_steps_check m (s.ly_ty, ps) pre with
+   | OK a ->
+     let (reps, _) = a in
+     Some ((SumByCollectives (pre, [], [], post)), ((steps_recv reps),
+     ((+) (length pre) (length post))))
+   | Error _ -> None)
+
+(** val qualifies :
+    layout -> axis list -> layout -> axis list -> sumplan -> bool **)
+
+let qualifies s ps t pt sp =
+  match scheck s ps t pt sp with
+  | OK rep ->
+    (fun (a : int) b -> a <= b) rep.sm_peak
+      ((fun (a : int) b -> if a >= b then a else b) (fst (largest_boxes s t))
+        (snd (largest_boxes s t)))
+  | Error _ -> false
+
+(** val cheapest :
+    (sumplan * (int * int)) list -> (sumplan * (int * int)) option **)
+
+let cheapest cs =
+  fold_left (fun best0 c ->
+    match best0 with
+    | Some b -> if cost_lt (snd c) (snd b) then Some c else best0
+    | None -> Some c) cs None
+
+(** val sum_collectives :
+    layout -> axis list -> layout -> axis list -> (sumplan * (int * int))
+    option **)
+
+let sum_collectives s ps t pt =
+  let options =
+    (keep_candidate s ps t pt) :: ((sum_candidate false s ps t pt) :: (
+    (sum_candidate true s ps t pt) :: []))
+  in
+  cheapest
+    (filter (fun c -> qualifies s ps t pt (fst c))
+      (flat_map (fun o -> match o with
+                          | Some c -> c :: []
+                          | None -> []) options))
+
+(** val sum_exchange_busiest :
+    layout -> axis list -> layout -> axis list -> int **)
+
+let sum_exchange_busiest s ps t pt =
+  let recv = sum_exchange_recv s ps t pt in
+  fold_left (fun acc r ->
+    (fun (a : int) b -> if a >= b then a else b) acc (recv r))
+    t.ly_mesh.pm_ranks 0
+
+(** val plan_sums :
+    strategy -> layout -> axis list -> layout -> axis list -> sumplan option **)
+
+let plan_sums s s0 ps t pt =
+  let exchange_plan =
+    if sum_exchange_ok s0 ps t pt then Some SumByExchange else None
+  in
+  if even_problem s0 t
+  then (match s with
+        | StratCollectives -> option_map fst (sum_collectives s0 ps t pt)
+        | StratExchange -> exchange_plan
+        | StratAuto ->
+          (match sum_collectives s0 ps t pt with
+           | Some p ->
+             let (sp, cost) = p in
+             if cost_lt ((sum_exchange_busiest s0 ps t pt), (Stdlib.Int.succ
+                  0)) cost
+             then exchange_plan
+             else Some sp
+           | None -> exchange_plan))
+  else (match s with
+        | StratCollectives -> None
+        | _ -> exchange_plan)
 
 type buffer =
 | BSrc
@@ -2171,9 +2777,33 @@ let run_call_rank bs c =
 let interp_rank cs bs =
   fold_left run_call_rank cs bs
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+(** val lower_exchange : layout -> layout -> xcall **)
+
+let lower_exchange s t =
+  { xc_from = s; xc_to = t; xc_recv = (recv_messages s t) }
+
+(** val message_wire : xcall -> wire_map **)
+
+let message_wire x r l =
+  match pl_box x.xc_to r with
+  | Some tb ->
+    let i = box_global tb l in
+    (match find (fun msg -> box_has (snd msg) i) (x.xc_recv r) with
+     | Some p ->
+       let (s, _) = p in
+       (s,
+       (match pl_box x.xc_from s with
+        | Some sb -> box_local sb i
+        | None -> i))
+     | None -> (r, l))
+  | None -> (r, l)
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 (** val lower_splan : int -> layout -> layout -> splan -> program **)
 
@@ -2181,4 +2811,853 @@ let lower_splan elem s t = function
 | ByCollectives (rf, p) ->
   let m = refine_mesh rf (ly_m s) in
   Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
-| ByExchange -> OneExchange (s, t)
+| ByExchange -> OneExchange (lower_exchange s t)
+
+(** val box_bytes : layout -> int -> int -> int **)
+
+let box_bytes l elem w =
+  match pl_box l w with
+  | Some b -> ( * ) (box_size b) elem
+  | None -> 0
+
+(** val exchange_live : int -> layout -> layout -> int -> int **)
+
+let exchange_live elem s t w =
+  (+) (box_bytes s elem w) (box_bytes t elem w)
+
+(** val exchange_live_bytes : int -> layout -> layout -> int **)
+
+let exchange_live_bytes elem s t =
+  ( * ) ((+) (fst (largest_boxes s t)) (snd (largest_boxes s t))) elem
+
+(** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
+
+let splan_live_bytes elem s t = function
+| ByCollectives (rf, p) ->
+  live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
+    (refine_ty rf t.ly_ty) p
+| ByExchange -> exchange_live_bytes elem s t
+
+(** val program_workspace_bytes : program -> int **)
+
+let program_workspace_bytes = function
+| Calls (_, cs) -> workspace_bytes cs
+| OneExchange _ -> 0
+
+type link = { lk_latency_ns : int; lk_bytes_per_us : int }
+
+type profile = { pf_same_host : link; pf_across_hosts : link;
+                 pf_copy_bytes_per_us : int }
+
+type hosts =
+| RanksPerHost of int
+| HostList of int list
+
+(** val host_of : hosts -> int -> int **)
+
+let host_of h r =
+  match h with
+  | RanksPerHost n -> (fun a b -> if b = 0 then 0 else a / b) r n
+  | HostList hs -> nth r hs 0
+
+(** val transfer_ns : int -> int -> int **)
+
+let transfer_ns bytes_per_us bytes =
+  (+)
+    (( * ) ((fun a b -> if b = 0 then 0 else a / b) bytes bytes_per_us)
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+    ((fun a b -> if b = 0 then 0 else a / b)
+      (( * ) ((fun a b -> if b = 0 then a else a mod b) bytes bytes_per_us)
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+        0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+      bytes_per_us)
+
+type route =
+| Local
+| SameHost
+| AcrossHosts
+
+(** val route_between : hosts -> int -> int -> route **)
+
+let route_between h r from =
+  if (fun (a : int) b -> a = b) from r
+  then Local
+  else if (fun (a : int) b -> a = b) (host_of h from) (host_of h r)
+       then SameHost
+       else AcrossHosts
+
+type batch = (route * int) * int
+
+(** val batch_ns : profile -> batch -> int **)
+
+let batch_ns pf = function
+| (p, bytes) ->
+  let (rt, n) = p in
+  ( * ) n
+    (match rt with
+     | Local -> transfer_ns pf.pf_copy_bytes_per_us bytes
+     | SameHost ->
+       (+) pf.pf_same_host.lk_latency_ns
+         (transfer_ns pf.pf_same_host.lk_bytes_per_us bytes)
+     | AcrossHosts ->
+       (+) pf.pf_across_hosts.lk_latency_ns
+         (transfer_ns pf.pf_across_hosts.lk_bytes_per_us bytes))
+
+(** val rank_ns : profile -> batch list -> int **)
+
+let rank_ns pf bs =
+  list_sum (map (batch_ns pf) bs)
+
+(** val members_on_host : hosts -> int -> (int * int) -> int **)
+
+let members_on_host h r g = match g with
+| (stride, size) ->
+  (match h with
+   | RanksPerHost n ->
+     let base =
+       (fun (a : int) b -> if a >= b then a - b else 0) r
+         (( * ) (group_index r g) stride)
+     in
+     let lo = ( * ) ((fun a b -> if b = 0 then 0 else a / b) r n) n in
+     let first =
+       (fun a b -> if b = 0 then 0 else a / b)
+         ((fun (a : int) b -> if a >= b then a - b else 0)
+           ((+) ((fun (a : int) b -> if a >= b then a - b else 0) lo base)
+             stride) (Stdlib.Int.succ 0)) stride
+     in
+     let past =
+       (fun a b -> if b = 0 then 0 else a / b)
+         ((fun (a : int) b -> if a >= b then a - b else 0)
+           ((+)
+             ((fun (a : int) b -> if a >= b then a - b else 0) ((+) lo n)
+               base) stride) (Stdlib.Int.succ 0)) stride
+     in
+     (fun (a : int) b -> if a >= b then a - b else 0)
+       ((fun (a : int) b -> if a <= b then a else b) size past)
+       ((fun (a : int) b -> if a <= b then a else b) size first)
+   | HostList _ ->
+     length
+       (filter (fun k ->
+         (fun (a : int) b -> a = b) (host_of h (group_member r g k))
+           (host_of h r)) (seq 0 size)))
+
+(** val scratch_copy : int -> batch list **)
+
+let scratch_copy n =
+  if (fun (a : int) b -> a = b) n 0
+  then []
+  else ((Local, (Stdlib.Int.succ 0)), n) :: []
+
+(** val group_batches : hosts -> int -> (int * int) -> int -> batch list **)
+
+let group_batches h r g bytes =
+  let same = members_on_host h r g in
+  ((Local, (Stdlib.Int.succ 0)), bytes) :: (((SameHost,
+  ((fun (a : int) b -> if a >= b then a - b else 0) same (Stdlib.Int.succ 0))),
+  bytes) :: (((AcrossHosts,
+  ((fun (a : int) b -> if a >= b then a - b else 0) (snd g) same)),
+  bytes) :: []))
+
+(** val call_batches : hosts -> call -> int -> int -> batch list **)
+
+let call_batches h c r from =
+  match c.cl_op with
+  | Some c0 ->
+    (match c0 with
+     | DynSlice (_, _) -> ((Local, (Stdlib.Int.succ 0)), c.cl_out_bytes) :: []
+     | AllGather _ ->
+       (match c.cl_group with
+        | Some g ->
+          app (group_batches h r g c.cl_in_bytes) (scratch_copy c.cl_scratch)
+        | None -> [])
+     | AllToAll (_, _) ->
+       (match c.cl_group with
+        | Some g ->
+          app
+            (group_batches h r g
+              ((fun a b -> if b = 0 then 0 else a / b) c.cl_in_bytes (snd g)))
+            (scratch_copy c.cl_scratch)
+        | None -> [])
+     | AllPermute _ ->
+       (((route_between h r from), (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
+  | None -> ((Local, (Stdlib.Int.succ 0)), c.cl_in_bytes) :: []
+
+(** val max_along :
+    (int -> int -> int) -> int -> int -> int list -> int -> int **)
+
+let rec max_along f r n table acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun n' ->
+    match table with
+    | [] ->
+      max_along f (Stdlib.Int.succ r) n' []
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r r))
+    | from :: rest ->
+      max_along f (Stdlib.Int.succ r) n' rest
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r from)))
+    n
+
+(** val exchange_batches :
+    hosts -> bool -> int -> xcall -> int -> batch list **)
+
+let exchange_batches h spanned elem x r =
+  if spanned
+  then map (fun pat ->
+         let (from, cell) = pat in
+         (((route_between h r from), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (x.xc_recv r)
+  else map (fun cell ->
+         (((if has_opt (pl_box x.xc_from r) (map fst cell)
+            then Local
+            else SameHost), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
+
+(** val spans_hosts : hosts -> int list -> bool **)
+
+let spans_hosts h ws =
+  existsb (fun w ->
+    negb ((fun (a : int) b -> a = b) (host_of h w) (host_of h (hd 0 ws)))) ws
+
+(** val max_over : int list -> (int -> int) -> int **)
+
+let max_over ranks f =
+  fold_left (fun acc r ->
+    (fun (a : int) b -> if a >= b then a else b) acc (f r)) ranks 0
+
+(** val program_steps_ns : profile -> hosts -> int -> program -> int list **)
+
+let program_steps_ns pf h elem = function
+| Calls (m, cs) ->
+  map (fun c ->
+    max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
+      (mesh_size m) c.cl_recv_from 0) cs
+| OneExchange x ->
+  let spanned =
+    spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
+  in
+  (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
+    rank_ns pf (exchange_batches h spanned elem x r))) :: []
+
+(** val predicted_ns :
+    profile -> hosts -> int -> layout -> layout -> splan -> int **)
+
+let predicted_ns pf h elem s t sp =
+  list_sum (program_steps_ns pf h elem (lower_splan elem s t sp))
+
+(** val collective_candidates : layout -> layout -> splan list **)
+
+let collective_candidates s t =
+  if even_problem s t
+  then let m = ly_m s in
+       flat_map (fun pat ->
+         let (rf, p) = pat in
+         (match assess m s.ly_ty t.ly_ty rf p with
+          | Some _ -> (ByCollectives (rf, p)) :: []
+          | None -> [])) (candidates m s.ly_ty t.ly_ty)
+  else []
+
+(** val strategy_candidates : strategy -> layout -> layout -> splan list **)
+
+let strategy_candidates s s0 t =
+  match s with
+  | StratAuto ->
+    app (collective_candidates s0 t)
+      (if layouts_wf s0 t then ByExchange :: [] else [])
+  | _ -> (match plan_with s s0 t with
+          | Some sp -> sp :: []
+          | None -> [])
+
+type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
+                cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
+                cs_launches : int }
+
+(** val splan_launches : splan -> int **)
+
+let splan_launches = function
+| ByCollectives (_, p) -> length (filter (fun k -> negb (is_slice k)) p)
+| ByExchange -> Stdlib.Int.succ 0
+
+(** val cost_candidate :
+    profile -> hosts -> int -> layout -> layout -> int -> splan -> costed
+    option **)
+
+let cost_candidate pf h elem s t i sp =
+  match xcheck s t sp with
+  | OK rep ->
+    Some { cs_index = i; cs_plan = sp; cs_steps_ns =
+      (program_steps_ns pf h elem (lower_splan elem s t sp)); cs_time_ns =
+      (predicted_ns pf h elem s t sp); cs_live_bytes =
+      (splan_live_bytes elem s t sp); cs_traffic =
+      (max_over t.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
+      (splan_launches sp) }
+  | Error _ -> None
+
+(** val cost_all :
+    profile -> hosts -> int -> layout -> layout -> int -> splan list ->
+    costed list **)
+
+let rec cost_all pf h elem s t i = function
+| [] -> []
+| sp :: sps' ->
+  (match cost_candidate pf h elem s t i sp with
+   | Some c -> c :: (cost_all pf h elem s t (Nat.succ i) sps')
+   | None -> cost_all pf h elem s t (Nat.succ i) sps')
+
+(** val lex_lt : int list -> int list -> bool **)
+
+let rec lex_lt a b =
+  match a with
+  | [] -> false
+  | x :: a' ->
+    (match b with
+     | [] -> false
+     | y :: b' ->
+       (||) ((fun (a : int) b -> a < b) x y)
+         ((&&) ((fun (a : int) b -> a = b) x y) (lex_lt a' b')))
+
+(** val cheaper : costed -> costed -> bool **)
+
+let cheaper a b =
+  lex_lt (a.cs_time_ns :: (a.cs_traffic :: (a.cs_launches :: [])))
+    (b.cs_time_ns :: (b.cs_traffic :: (b.cs_launches :: [])))
+
+(** val least : costed -> costed list -> costed **)
+
+let least c cs =
+  fold_left (fun best0 c' -> if cheaper c' best0 then c' else best0) cs c
+
+(** val fits : int option -> costed -> bool **)
+
+let fits budget c =
+  match budget with
+  | Some b -> (fun (a : int) b -> a <= b) c.cs_live_bytes b
+  | None -> true
+
+type choose_error =
+| NoCandidate
+| BelowMinimum of int
+
+type choice = { ch_best : costed; ch_slower : costed list;
+                ch_over_budget : costed list }
+
+(** val choose :
+    profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+    (choose_error, choice) res **)
+
+let choose pf h elem budget s s0 t =
+  let all = cost_all pf h elem s0 t 0 (strategy_candidates s s0 t) in
+  (match filter (fits budget) all with
+   | [] ->
+     (match all with
+      | [] -> Error NoCandidate
+      | c :: cs ->
+        Error (BelowMinimum
+          (fold_left (fun (a : int) b -> if a <= b then a else b)
+            (map (fun c0 -> c0.cs_live_bytes) cs) c.cs_live_bytes)))
+   | c :: cs ->
+     let best0 = least c cs in
+     OK { ch_best = best0; ch_slower =
+     (filter (fun c' ->
+       negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
+       (c :: cs)); ch_over_budget =
+     (filter (fun c' -> negb (fits budget c')) all) })

@@ -1,4 +1,6 @@
 
+type __ = Obj.t
+
 val negb : bool -> bool
 
 val option_map : ('a1 -> 'a2) -> 'a1 option -> 'a2 option
@@ -13,10 +15,14 @@ val app : 'a1 list -> 'a1 list -> 'a1 list
 
 module Nat :
  sig
+  val succ : int -> int
+
   val divmod : int -> int -> int -> int -> int * int
 
   val gcd : int -> int -> int
  end
+
+val hd : 'a1 -> 'a1 list -> 'a1
 
 val nth : int -> 'a1 list -> 'a1 -> 'a1
 
@@ -170,6 +176,12 @@ val last_axis : axis list -> axis
 val holder_from : mesh -> ty -> ty -> device -> device -> device
 
 val holder : mesh -> ty -> ty -> device -> device
+
+val wire : mesh -> ty -> collective -> device -> int list -> device * int list
+
+val exec_step : mesh -> ty -> collective -> 'a1 state -> 'a1 state
+
+val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state
 
 val trace : mesh -> ty -> plan -> ty list
 
@@ -446,7 +458,21 @@ val pairs_eqb : (int * int) list -> (int * int) list -> bool
 
 val even_problem : layout -> layout -> bool
 
+type rank_table =
+| Contiguous of int * int
+| Listed of int list
+
+val rank_table_of : int list -> rank_table
+
+val table_index : rank_table -> int -> int option
+
+val box_in : layout -> rank_table -> int -> box option
+
+val largest_box_in : layout -> rank_table -> int
+
 val largest_box : layout -> int
+
+val recv_bound_in : layout -> layout -> rank_table -> rank_table -> int -> int
 
 val exchange_recv : layout -> layout -> int -> int
 
@@ -467,9 +493,22 @@ val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
 
+type cmonoid = { zero : __; add : (__ -> __ -> __) }
+
+type carrier = __
+
+val msum : cmonoid -> carrier list -> carrier
+
 type pty = ty * axis list
 
 val pty_wf : mesh -> pty -> bool
+
+val group_sum_along :
+  cmonoid -> mesh -> axis list -> axis list -> device -> (device -> carrier)
+  -> carrier
+
+val group_sum :
+  cmonoid -> mesh -> axis list -> device -> (device -> carrier) -> carrier
 
 type sum_step =
 | ReduceScatter of int * axis
@@ -488,13 +527,48 @@ val remove_axis : axis -> axis list -> axis list
 
 val sum_step_type : mesh -> pty -> sum_step -> (sum_error, pty) res
 
+val along : mesh -> device -> axis -> device list
+
+val sum_wire :
+  mesh -> pty -> sum_step -> device -> int list -> (device * int list) list
+
+val exec_sum_step :
+  cmonoid -> mesh -> pty -> sum_step -> carrier state -> carrier state
+
 val sum_recv_count : mesh -> pty -> sum_step -> int
 
 val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
 
+val exec_sum_plan :
+  cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state
+
+val world_rank : pmesh -> device -> int
+
+val group_members_along :
+  mesh -> axis list -> axis list -> device -> device list
+
+val group_members : mesh -> axis list -> device -> device list
+
 val pl_pending_wf : layout -> axis list -> bool
 
+val pl_pending_value :
+  cmonoid -> layout -> axis list -> carrier state -> carrier state
+
+val reducing_sources :
+  layout -> axis list -> layout -> holder_choice -> int -> int list ->
+  (int * int list) list
+
 val group_size : mesh -> axis list -> int
+
+val designated : layout -> axis list -> int -> bool
+
+val reducing_sources_to :
+  layout -> axis list -> layout -> axis list -> holder_choice -> int -> int
+  list -> (int * int list) list
+
+val reducing_exchange_to :
+  cmonoid -> layout -> axis list -> layout -> axis list -> holder_choice ->
+  carrier state -> carrier state
 
 type pstep =
 | PCollective of collective
@@ -510,6 +584,86 @@ val pstep_type : mesh -> pty -> pstep -> (pstep_error, pty) res
 val pplan_type : mesh -> pty -> pstep list -> (pstep_error, pty) res
 
 val pstep_recv_count : mesh -> pty -> pty -> pstep -> int -> int
+
+type sumplan =
+| SumByCollectives of sum_step list * refinement * plan * sum_step list
+| SumByExchange
+
+type sum_step_report = { ss_step : sum_step; ss_type : pty;
+                         ss_local_size : int; ss_recv : int }
+
+val sum_steps_check :
+  mesh -> pty -> sum_step list -> (sum_error, sum_step_report list * pty) res
+
+val steps_recv : sum_step_report list -> int
+
+val is_empty : 'a1 list -> bool
+
+val same_axes : axis list -> axis list -> bool
+
+type scheck_error =
+| SumNotOneEvenMesh
+| SumBadPending
+| SumStepRejected of sum_error
+| SumStillPending of axis list
+| SumBadRefinement
+| SumCollectivesRejected of check_error
+| SumWrongEnd of pty
+
+type sum_report = { sm_pre : sum_step_report list;
+                    sm_collectives : report option;
+                    sm_post : sum_step_report list; sm_peak : int;
+                    sm_recv : (int -> int) }
+
+val box_size_at : layout -> int -> int
+
+val target_box_size : layout -> layout -> int -> int
+
+val receives_sum : layout -> layout -> axis list -> int -> bool
+
+val sum_recv_bound : layout -> axis list -> layout -> int -> int
+
+val sum_exchange_recv :
+  layout -> axis list -> layout -> axis list -> int -> int
+
+val sum_exchange_ok : layout -> axis list -> layout -> axis list -> bool
+
+val scheck :
+  layout -> axis list -> layout -> axis list -> sumplan -> (scheck_error,
+  sum_report) res
+
+val reduced : mesh -> pty -> sum_step list -> pty
+
+val sexec :
+  cmonoid -> layout -> axis list -> layout -> axis list -> sumplan -> carrier
+  state -> carrier state
+
+val first_index : ('a1 -> bool) -> 'a1 list -> int option
+
+val reduce_choice : bool -> mesh -> ty -> ty -> axis -> sum_step
+
+val reduce_steps : bool -> mesh -> ty -> pty -> axis list -> sum_step list
+
+val add_steps : axis list -> sum_step list
+
+val sum_candidate :
+  bool -> layout -> axis list -> layout -> axis list ->
+  (sumplan * (int * int)) option
+
+val keep_candidate :
+  layout -> axis list -> layout -> axis list -> (sumplan * (int * int)) option
+
+val qualifies : layout -> axis list -> layout -> axis list -> sumplan -> bool
+
+val cheapest : (sumplan * (int * int)) list -> (sumplan * (int * int)) option
+
+val sum_collectives :
+  layout -> axis list -> layout -> axis list -> (sumplan * (int * int)) option
+
+val sum_exchange_busiest : layout -> axis list -> layout -> axis list -> int
+
+val plan_sums :
+  strategy -> layout -> axis list -> layout -> axis list -> sumplan option
 
 type buffer =
 | BSrc
@@ -583,8 +737,107 @@ val run_call_rank : 'a1 buffers -> call -> 'a1 buffers
 
 val interp_rank : call list -> 'a1 buffers -> 'a1 buffers
 
+type xcall = { xc_from : layout; xc_to : layout;
+               xc_recv : (int -> (int * box) list) }
+
+val lower_exchange : layout -> layout -> xcall
+
+val message_wire : xcall -> wire_map
+
 type program =
 | Calls of mesh * call list
-| OneExchange of layout * layout
+| OneExchange of xcall
 
 val lower_splan : int -> layout -> layout -> splan -> program
+
+val box_bytes : layout -> int -> int -> int
+
+val exchange_live : int -> layout -> layout -> int -> int
+
+val exchange_live_bytes : int -> layout -> layout -> int
+
+val splan_live_bytes : int -> layout -> layout -> splan -> int
+
+val program_workspace_bytes : program -> int
+
+type link = { lk_latency_ns : int; lk_bytes_per_us : int }
+
+type profile = { pf_same_host : link; pf_across_hosts : link;
+                 pf_copy_bytes_per_us : int }
+
+type hosts =
+| RanksPerHost of int
+| HostList of int list
+
+val host_of : hosts -> int -> int
+
+val transfer_ns : int -> int -> int
+
+type route =
+| Local
+| SameHost
+| AcrossHosts
+
+val route_between : hosts -> int -> int -> route
+
+type batch = (route * int) * int
+
+val batch_ns : profile -> batch -> int
+
+val rank_ns : profile -> batch list -> int
+
+val members_on_host : hosts -> int -> (int * int) -> int
+
+val scratch_copy : int -> batch list
+
+val group_batches : hosts -> int -> (int * int) -> int -> batch list
+
+val call_batches : hosts -> call -> int -> int -> batch list
+
+val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
+
+val exchange_batches : hosts -> bool -> int -> xcall -> int -> batch list
+
+val spans_hosts : hosts -> int list -> bool
+
+val max_over : int list -> (int -> int) -> int
+
+val program_steps_ns : profile -> hosts -> int -> program -> int list
+
+val predicted_ns : profile -> hosts -> int -> layout -> layout -> splan -> int
+
+val collective_candidates : layout -> layout -> splan list
+
+val strategy_candidates : strategy -> layout -> layout -> splan list
+
+type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
+                cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
+                cs_launches : int }
+
+val splan_launches : splan -> int
+
+val cost_candidate :
+  profile -> hosts -> int -> layout -> layout -> int -> splan -> costed option
+
+val cost_all :
+  profile -> hosts -> int -> layout -> layout -> int -> splan list -> costed
+  list
+
+val lex_lt : int list -> int list -> bool
+
+val cheaper : costed -> costed -> bool
+
+val least : costed -> costed list -> costed
+
+val fits : int option -> costed -> bool
+
+type choose_error =
+| NoCandidate
+| BelowMinimum of int
+
+type choice = { ch_best : costed; ch_slower : costed list;
+                ch_over_budget : costed list }
+
+val choose :
+  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+  (choose_error, choice) res

@@ -3,7 +3,8 @@
     "Closed under the global context". *)
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
-  Lowerproof Compiler.
+  Sumstrategyproof
+  Lowerproof Costproof Compiler.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -87,6 +88,17 @@ Print Assumptions reducing_exchange_recv_ge.
 Print Assumptions sum_plan_recv_ge_bound.
 Print Assumptions pplan_sound.
 Print Assumptions pplan_recv_ge_bound.
+
+(** Pending sums, planned: the checker for plans with sum steps and the planner. *)
+Print Assumptions scheck_correct.
+Print Assumptions scheck_traffic.
+Print Assumptions plan_sums_checked.
+Print Assumptions plan_sums_correct.
+Print Assumptions plan_sums_peak.
+Print Assumptions sum_recv_bound_spec.
+Print Assumptions scheck_recv_ge_bound.
+Print Assumptions plan_sums_collectives_total.
+Print Assumptions plan_sums_exchange_total.
 Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)
@@ -102,7 +114,18 @@ Print Assumptions lower_scratch_le.
 Print Assumptions lower_workspace_exact.
 Print Assumptions live_bytes_le_allocated.
 Print Assumptions lower_splan_correct.
+Print Assumptions lower_exchange_wire.
+Print Assumptions lower_exchange_correct.
+Print Assumptions lower_splan_live_bytes.
+Print Assumptions lower_splan_workspace_exact.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
 Print Assumptions redist_correct.
+
+(** The choice of the fastest verified plan under a memory budget. *)
+Print Assumptions choose_checked.
+Print Assumptions choose_correct.
+Print Assumptions choose_within_budget.
+Print Assumptions choose_fastest.
+Print Assumptions choose_below_minimum.

@@ -76,16 +76,61 @@ Proof.
     lia.
 Qed.
 
-(** Any strategy (collectives or the direct exchange, any placed meshes and
-    layouts the planner accepts): the lowered program moves every rank's
-    source box to its target box and keeps the source
-    ([Lowerproof.lower_splan_correct], [Strategyproof.plan_with_checked]). *)
+(** Any strategy the planner returns (collectives or the direct exchange,
+    any placed meshes and layouts it accepts), its program lowered:
+    - moves every rank's source box to its target box and keeps the source
+      ([Lowerproof.lower_splan_correct]; the exchange read as its messages,
+      [Lowerproof.lower_exchange_wire]);
+    - keeps at most [splan_live_bytes] bytes alive on a rank: at every call
+      of the collectives, on every rank in the exchange (its source and
+      target boxes; the figure is then exactly
+      [(largest source box + largest target box) * elem]), and
+      [splan_live_bytes <= (S + T + 3 * max(S, T)) * elem], [S] and [T] the
+      largest source and target boxes ([Lowerproof.lower_splan_live_bytes],
+      [redist_collectives_correct]);
+    - asks for exactly the workspace its calls use, none for the exchange
+      ([Lowerproof.lower_splan_workspace_exact]);
+    - makes every rank of the target mesh receive exactly the traffic the
+      checker reports, never less than the printed lower bound
+      ([Strategyproof.xcheck_traffic], [xcheck_recv_ge_bound]). *)
 Theorem redist_correct : forall s S T sp elem, plan_with s S T = Some sp ->
-  forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
-  let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
-  pl_holds T g (bs BDst) /\ bs BSrc = st.
+  (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+     let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+     pl_holds T g (bs BDst) /\ bs BSrc = st)
+  /\ (forall rf p, sp = ByCollectives rf p ->
+        let m := refine_mesh rf (ly_m S) in
+        forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
+        call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
+        <= splan_live_bytes elem S T sp)
+  /\ (sp = ByExchange ->
+        splan_live_bytes elem S T sp = (largest_box S + largest_box T) * elem
+        /\ forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp)
+  /\ splan_live_bytes elem S T sp
+     <= (largest_box S + largest_box T + 3 * Nat.max (largest_box S) (largest_box T)) * elem
+  /\ program_workspace_bytes (lower_splan elem S T sp)
+     = match lower_splan elem S T sp with Calls _ cs => list_max (map (call_extent cs) cs) | OneExchange _ => 0 end
+  /\ exists rep, xcheck S T sp = OK rep
+     /\ forall r, In r (pm_ranks (ly_mesh T)) ->
+        xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
 Proof.
-  intros s S T sp elem H A g st other Hst.
+  intros s S T sp elem H.
   destruct (plan_with_checked s S T sp H) as [rep Hc].
-  apply (lower_splan_correct S T sp rep elem Hc A g st other Hst).
+  destruct (lower_splan_live_bytes S T sp rep elem Hc) as [Hcoll Hx].
+  split; [| split; [exact Hcoll | split; [exact Hx | split; [| split]]]].
+  - intros A g st other Hst. apply (lower_splan_correct S T sp rep elem Hc A g st other Hst).
+  - destruct (plan_with_cases s S T sp H) as [[rf [p [-> [He Hp]]]] | [-> _]].
+    + destruct (even_problem_spec S T He) as [HS [HT Hpw]]. pose proof Hpw as [Hm [Hs [Ht _]]].
+      assert (ES : largest_box S = local_size (ly_m S) (ly_ty S)).
+      { rewrite HS at 1. pose proof (local_size_le_largest _ _ Hm Hs). pose proof (largest_box_even_le _ _ Hm Hs). lia. }
+      assert (ET : largest_box T = local_size (ly_m S) (ly_ty T)).
+      { rewrite HT at 1. pose proof (local_size_le_largest _ _ Hm Ht). pose proof (largest_box_even_le _ _ Hm Ht). lia. }
+      rewrite ES, ET. cbn [splan_live_bytes].
+      pose proof (redist_collectives_correct _ _ _ rf p elem Hpw Hp) as Hrc. cbv zeta in Hrc.
+      destruct Hrc as [_ [_ [_ [H3 _]]]]. exact H3.
+    + destruct (Hx eq_refl) as [-> _]. apply Nat.mul_le_mono_r. lia.
+  - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
+    destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
+  - exists rep. split; [exact Hc |]. intros r Hr. split.
+    + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
+    + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
 Qed.

@@ -6,8 +6,8 @@
     intermediate value of these functions reaches [max_int] (2^62 - 1). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt Arith.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumplan
-  Lower.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumplan Sumstrategy
+  Lower Cost.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -45,6 +45,11 @@ Extraction "redist_core.ml"
   cuts dims_cuts cell_boxes recv_cells recv_messages
   even_problem largest_box largest_boxes exchange_recv xcheck exchange_busiest plan_with
   pty_wf sum_step_type sum_plan_type sum_recv_count pl_pending_wf group_size
-  pstep_type pplan_type pstep_recv_count
+  pstep_type pplan_type pstep_recv_count designated
+  sum_steps_check steps_recv box_size_at sum_recv_bound sum_exchange_recv sum_exchange_ok scheck
+  reduce_choice reduce_steps add_steps keep_candidate sum_candidate qualifies sum_collectives sum_exchange_busiest plan_sums
+  sexec pl_pending_value
   lower live_bytes call_live ping_bytes pong_bytes scratch_bytes pong_offset scratch_offset
-  workspace_bytes lower_splan rank_wire group_index group_member interp_rank.
+  workspace_bytes lower_splan rank_wire group_index group_member interp_rank
+  lower_exchange message_wire exchange_live splan_live_bytes program_workspace_bytes
+  choose strategy_candidates exchange_live_bytes predicted_ns.

@@ -245,21 +245,79 @@ Definition interp_rank {A} (cs : list call) (bs : buffers A) : buffers A :=
 
     The collectives lower to calls over the refined mesh; the direct
     exchange is one call of the runtime's [redist::Exchange], from the
-    source straight to the destination, with no workspace. *)
+    source straight to the destination, with no workspace.  Its peers are
+    data: each rank's messages ([recv_messages]: per cell of its target
+    box, the rank that sends it); a rank copies each cell from the sender's
+    source box into its destination. *)
+
+Record xcall : Type := {
+  xc_from : layout;
+  xc_to : layout;
+  xc_recv : nat -> list (nat * box)   (** per world rank: (sender, cell) *)
+}.
+
+Definition lower_exchange (S T : layout) : xcall :=
+  {| xc_from := S; xc_to := T; xc_recv := recv_messages S T |}.
+
+(** Where element [l] of rank [r]'s destination comes from: the sender of
+    the message whose cell holds its global index, at that index's place in
+    the sender's source box. *)
+Definition message_wire (x : xcall) : wire_map :=
+  fun r l =>
+    match pl_box (xc_to x) r with
+    | Some tb =>
+        let i := box_global tb l in
+        match find (fun msg => box_has (snd msg) i) (xc_recv x r) with
+        | Some (s, _) => (s, match pl_box (xc_from x) s with Some sb => box_local sb i | None => i end)
+        | None => (r, l)
+        end
+    | None => (r, l)
+    end.
 
 Inductive program : Type :=
 | Calls (m : mesh) (cs : list call)
-| OneExchange (from to : layout).
+| OneExchange (x : xcall).
 
 Definition lower_splan (elem : nat) (S T : layout) (sp : splan) : program :=
   match sp with
   | ByCollectives rf p =>
       let m := refine_mesh rf (ly_m S) in Calls m (lower m elem (refine_ty rf (ly_ty S)) p)
-  | ByExchange => OneExchange S T
+  | ByExchange => OneExchange (lower_exchange S T)
   end.
 
 Definition run_program {A} (pg : program) (bs : buffers A) : buffers A :=
   match pg with
   | Calls m cs => interp m cs bs
-  | OneExchange from to => write_buffer bs BDst (exchange from to (spread_holder from to) (bs BSrc))
+  | OneExchange x => write_buffer bs BDst (run_wire (message_wire x) (bs BSrc))
+  end.
+
+(** ** Bytes alive and workspace, per strategy
+
+    The exchange holds on a rank its source box and its target box and
+    nothing else: it sends from the source and receives into the
+    destination (MPI datatypes, no staging), so a rank [w] has
+    [(|source box| + |target box|) * elem] bytes alive, and the stated
+    figure is [(largest source box + largest target box) * elem], from
+    [largest_boxes] (linear on 65,536 devices).  The collectives:
+    [live_bytes]. *)
+
+Definition box_bytes (L : layout) (elem w : nat) : nat :=
+  match pl_box L w with Some b => box_size b * elem | None => 0 end.
+
+Definition exchange_live (elem : nat) (S T : layout) (w : nat) : nat := box_bytes S elem w + box_bytes T elem w.
+
+Definition exchange_live_bytes (elem : nat) (S T : layout) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem.
+
+Definition splan_live_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
+  match sp with
+  | ByCollectives rf p =>
+      live_bytes (refine_mesh rf (ly_m S)) elem (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p
+  | ByExchange => exchange_live_bytes elem S T
+  end.
+
+Definition program_workspace_bytes (pg : program) : nat :=
+  match pg with
+  | Calls _ cs => workspace_bytes cs
+  | OneExchange _ => 0
   end.

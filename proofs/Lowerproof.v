@@ -16,7 +16,8 @@
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
-From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof Strategyproof.
+From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof Strategyproof
+  Layoutproof Exchangeproof.
 
 Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
 Proof. intros []; reflexivity. Qed.
@@ -536,14 +537,31 @@ Proof. intros m elem src p cs. apply workspace_exact, lower_reads_written. Qed.
 
 (** ** A plan with a strategy *)
 
-Lemma run_program_exec : forall S T sp rep elem A (st other : state A), xcheck S T sp = OK rep ->
-  run_program (lower_splan elem S T sp) (initial_buffers st other) BDst = xexec S T sp st.
+(** The exchange's messages, read by the receiver, are the exchange's data
+    movement: on every element of every target box, [message_wire] reads
+    the rank and index [exchange_wire] reads with the command's holder
+    choice. *)
+Theorem lower_exchange_wire : forall S T r tb l, layouts_wf S T = true -> pl_box T r = Some tb ->
+  in_box (box_shape tb) l ->
+  message_wire (lower_exchange S T) r l = exchange_wire S T (spread_holder S T) r l.
 Proof.
-  intros S T [rf p|] rep elem A st other H; simpl in H |- *.
-  - destruct (even_problem S T); [| discriminate]. destruct (refine_ok (ly_m S) rf); [| discriminate].
-    destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
-    apply (lower_correct _ elem _ _ p A st other (run_type_check _ _ _ _ _ Hc)).
-  - reflexivity.
+  intros S T r tb l Hwf Hb Hl. unfold message_wire, exchange_wire. cbn [xc_to xc_from xc_recv lower_exchange].
+  rewrite Hb. set (i := box_global tb l).
+  destruct (recv_messages_exact S T r tb Hwf Hb) as [Hsent [Hcover _]].
+  destruct (find (fun msg => box_has (snd msg) i) (recv_messages S T r)) as [[s c]|] eqn:Hf.
+  - apply find_some in Hf. destruct Hf as [Hin Hc]. cbn [snd] in Hc.
+    destruct (Hsent s c i Hin Hc) as [_ ->]. reflexivity.
+  - exfalso. destruct (Hcover i (box_global_has tb l Hl)) as [s [c [Hin Hc]]].
+    pose proof (find_none _ _ Hf (s, c) Hin) as Hn. cbn beta in Hn. cbn [snd] in Hn. congruence.
+Qed.
+
+Lemma lower_exchange_correct : forall S T A (g : list nat -> A) (st : state A), layouts_wf S T = true ->
+  pl_holds S g st -> pl_holds T g (run_wire (message_wire (lower_exchange S T)) st).
+Proof.
+  intros S T A g st Hwf Hst r b Hb l Hl.
+  pose proof (exchange_sound S T (spread_holder S T) A g st (proj1 (spread_holder_ok S T Hwf)) Hst r b Hb l Hl)
+    as Hx.
+  unfold exchange, run_wire in Hx |- *. rewrite (lower_exchange_wire S T r b l Hwf Hb Hl). exact Hx.
 Qed.
 
 (** Whatever the strategy, the lowered program of a checked plan leaves
@@ -553,11 +571,15 @@ Theorem lower_splan_correct : forall S T sp rep elem, xcheck S T sp = OK rep ->
   let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
   pl_holds T g (bs BDst) /\ bs BSrc = st.
 Proof.
-  intros S T sp rep elem H A g st other Hst bs. split.
-  - unfold bs. rewrite (run_program_exec S T sp rep elem A st other H).
-    eapply xcheck_correct; eassumption.
-  - unfold bs. destruct sp as [rf p|]; simpl; [| reflexivity].
-    rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
+  intros S T sp rep elem H A g st other Hst bs. unfold bs. destruct sp as [rf p|]; simpl in H |- *.
+  - split.
+    + pose proof (xcheck_correct S T (ByCollectives rf p) rep H A g st Hst) as Hx. simpl in Hx.
+      destruct (even_problem S T); [| discriminate]. destruct (refine_ok (ly_m S) rf); [| discriminate].
+      destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
+      rewrite (lower_correct _ elem _ _ p A st other (run_type_check _ _ _ _ _ Hc)). exact Hx.
+    + rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
+  - destruct (layouts_wf S T) eqn:Hwf; [| discriminate]. split; [| reflexivity].
+    apply lower_exchange_correct; assumption.
 Qed.
 
 (** ** Live bytes and the workspace *)
@@ -590,4 +612,57 @@ Proof.
   { destruct (lower_buffers m elem src p c Hc) as [_ Hio]. unfold share.
     destruct (cl_in c), (cl_out c); simpl; lia || congruence. }
   unfold call_live, workspace_bytes, scratch_offset. lia.
+Qed.
+
+(** ** Live bytes and the workspace, per strategy *)
+
+Lemma box_bytes_le : forall L elem w, box_bytes L elem w <= largest_box L * elem.
+Proof.
+  intros L elem w. unfold box_bytes.
+  destruct (pl_box L w) as [b|] eqn:Hb; [| lia]. apply Nat.mul_le_mono_r.
+  unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh L))) as [k|] eqn:Hk; [| discriminate].
+  destruct (index_of_Some _ _ _ Hk) as [Hlen Hnth].
+  assert (Hin : In w (pm_ranks (ly_mesh L))) by (rewrite <- Hnth; apply nth_In; exact Hlen).
+  rewrite largest_box_pl. eapply Nat.le_trans; [| apply (proj2 (fold_max_ge _ _ 0) w Hin)].
+  cbv beta. unfold pl_box. rewrite Hk. inversion Hb. reflexivity.
+Qed.
+
+(** The bytes alive on a rank, per strategy, are at most the stated
+    [splan_live_bytes]: for the collectives at every call (source,
+    destination, the workspace arrays it touches, its scratch), for the
+    exchange on every world rank (its source box and its target box), and
+    there the figure is exactly [(largest source box + largest target box)
+    * elem]. *)
+Theorem lower_splan_live_bytes : forall S T sp rep elem, xcheck S T sp = OK rep ->
+  (forall rf p, sp = ByCollectives rf p ->
+     let m := refine_mesh rf (ly_m S) in
+     forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
+     call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
+     <= splan_live_bytes elem S T sp)
+  /\ (sp = ByExchange ->
+      splan_live_bytes elem S T sp = (largest_box S + largest_box T) * elem
+      /\ forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp).
+Proof.
+  intros S T sp rep elem _. split.
+  - intros rf p -> m c Hc. apply in_list_max, in_map, Hc.
+  - intros ->. simpl. unfold exchange_live_bytes. rewrite largest_boxes_spec. simpl. split; [reflexivity |].
+    intros w. unfold exchange_live. pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w). lia.
+Qed.
+
+(** The workspace a program asks for is exactly what it uses: the
+    furthest workspace byte of a call for the collectives
+    ([lower_workspace_exact]); none for the exchange, which writes the
+    destination only. *)
+Theorem lower_splan_workspace_exact : forall elem S T sp,
+  match lower_splan elem S T sp with
+  | Calls m cs => program_workspace_bytes (Calls m cs) = list_max (map (call_extent cs) cs)
+  | OneExchange x =>
+      program_workspace_bytes (OneExchange x) = 0
+      /\ forall A (bs : buffers A) b, b <> BDst -> run_program (OneExchange x) bs b = bs b
+  end.
+Proof.
+  intros elem S T [rf p|]; simpl.
+  - apply lower_workspace_exact.
+  - split; [reflexivity |]. intros A bs b Hb. unfold write_buffer.
+    destruct (buffer_eqb b BDst) eqn:E; [apply buffer_eqb_eq in E; contradiction | reflexivity].
 Qed.

@@ -84,9 +84,7 @@ Qed.
 
 (** Every local array along the plan holds at most [max(|src|, |tgt|)] elements. *)
 Theorem plan_peak_le_max : forall m src tgt rf p,
-  problem_wf m src tgt -> planner m src tgt = (rf, p) ->
-  forall t, In t (trace (refine_mesh rf m) (refine_ty rf src) p) ->
-  local_size (refine_mesh rf m) t <= Nat.max (local_size m src) (local_size m tgt).
+  problem_wf m src tgt -> planner m src tgt = (rf, p) -> peak_le_max m src tgt rf p.
 Proof.
   intros m src tgt rf p Hwf Hp. apply (plan_peak_le_max_nf m src tgt rf p); [| exact Hp].
   apply planner_always_normal, Hwf.
@@ -94,9 +92,7 @@ Qed.
 
 (** The plan is slices, then all-to-alls and permutes, then gathers. *)
 Theorem plan_normal_form : forall m src tgt rf p,
-  problem_wf m src tgt -> planner m src tgt = (rf, p) ->
-  exists sl fl ga, p = sl ++ fl ++ ga
-    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
+  problem_wf m src tgt -> planner m src tgt = (rf, p) -> normal_form_split_of p.
 Proof.
   intros m src tgt rf p Hwf Hp. apply (plan_normal_form_nf m src tgt rf p); [| exact Hp].
   apply planner_always_normal, Hwf.
@@ -105,16 +101,7 @@ Qed.
 (** Per rank: nothing received in the slices, at most [L] per flat step
     ([L] the local size after the slices), [|tgt| - L] in the gathers. *)
 Theorem plan_traffic_bound : forall m src tgt rf p,
-  problem_wf m src tgt -> planner m src tgt = (rf, p) ->
-  exists sl fl ga mid, p = sl ++ fl ++ ga
-    /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
-    /\ run_type (refine_mesh rf m) (refine_ty rf src) sl = Some mid
-    /\ local_size (refine_mesh rf m) mid <= local_size m src
-    /\ local_size (refine_mesh rf m) mid <= local_size m tgt
-    /\ forall r, r < mesh_size m ->
-       list_sum (received_trace (refine_mesh rf m) (refine_ty rf src) p r)
-       <= length fl * local_size (refine_mesh rf m) mid
-          + (local_size m tgt - local_size (refine_mesh rf m) mid).
+  problem_wf m src tgt -> planner m src tgt = (rf, p) -> traffic_bounded m src tgt rf p.
 Proof.
   intros m src tgt rf p Hwf Hp. apply (plan_traffic_bound_nf m src tgt rf p Hwf); [| exact Hp].
   apply planner_always_normal, Hwf.

@@ -224,10 +224,12 @@ Proof.
 Qed.
 
 (** A normal-form result never holds more than [max(|src|, |tgt|)] elements per device. *)
-Theorem plan_peak_le_max_nf : forall m src tgt rf p,
-  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
+Definition peak_le_max (m : mesh) (src tgt : ty) (rf : list split) (p : plan) : Prop :=
   forall t, In t (trace (refine_mesh rf m) (refine_ty rf src) p) ->
   local_size (refine_mesh rf m) t <= Nat.max (local_size m src) (local_size m tgt).
+
+Theorem plan_peak_le_max_nf : forall m src tgt rf p,
+  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) -> peak_le_max m src tgt rf p.
 Proof.
   intros m src tgt rf p Hn Hp t Ht.
   destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
@@ -262,12 +264,14 @@ Proof.
 Qed.
 
 (** A normal-form result is slices, then flat steps, then gathers. *)
-Theorem plan_normal_form_nf : forall m src tgt rf p,
-  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) ->
+Definition normal_form_split_of (p : plan) : Prop :=
   exists sl fl ga, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true.
+
+Theorem plan_normal_form_nf : forall m src tgt rf p,
+  planner_in_normal_form m src tgt = true -> planner m src tgt = (rf, p) -> normal_form_split_of p.
 Proof.
-  intros m src tgt rf p Hn Hp.
+  intros m src tgt rf p Hn Hp. unfold normal_form_split_of.
   destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
   apply assess_spec in Ha. apply normal_form_split. tauto.
 Qed.
@@ -516,9 +520,7 @@ Qed.
     step, where [L] is the local size after the slices, plus
     [|tgt| - L] in its gathers (which is exactly what they receive), and
     nothing in its slices. *)
-Theorem plan_traffic_bound_nf : forall m src tgt rf p,
-  problem_wf m src tgt -> planner_in_normal_form m src tgt = true ->
-  planner m src tgt = (rf, p) ->
+Definition traffic_bounded (m : mesh) (src tgt : ty) (rf : list split) (p : plan) : Prop :=
   exists sl fl ga mid, p = sl ++ fl ++ ga
     /\ forallb is_slice sl = true /\ forallb is_flat fl = true /\ forallb is_gather ga = true
     /\ run_type (refine_mesh rf m) (refine_ty rf src) sl = Some mid
@@ -528,8 +530,12 @@ Theorem plan_traffic_bound_nf : forall m src tgt rf p,
        list_sum (received_trace (refine_mesh rf m) (refine_ty rf src) p r)
        <= length fl * local_size (refine_mesh rf m) mid
           + (local_size m tgt - local_size (refine_mesh rf m) mid).
+
+Theorem plan_traffic_bound_nf : forall m src tgt rf p,
+  problem_wf m src tgt -> planner_in_normal_form m src tgt = true ->
+  planner m src tgt = (rf, p) -> traffic_bounded m src tgt rf p.
 Proof.
-  intros m src tgt rf p Hwf Hn Hp.
+  intros m src tgt rf p Hwf Hn Hp. unfold traffic_bounded.
   destruct (planner_choice_spec m src tgt rf p Hn Hp) as [c Ha].
   apply assess_spec in Ha. destruct Ha as [Hrf [[rep Hc] [_ Hnf]]].
   destruct (normal_form_split p Hnf) as [sl [fl [ga [-> [Hsl [Hfl Hga]]]]]].

@@ -37,10 +37,45 @@ Definition even_problem (S T : layout) : bool :=
   && mesh_wf m && ty_wf m (ly_ty S) && ty_wf m (ly_ty T)
   && list_eqb (global_shape (ly_ty S)) (global_shape (ly_ty T)).
 
-(** The largest box of a layout. *)
-Definition largest_box (L : layout) : nat :=
-  fold_left (fun acc w => Nat.max acc (match pl_box L w with Some b => box_size b | None => 0 end))
+(** A placed mesh's ranks for looking world ranks up: a contiguous list
+    ([{x:4} @ k]) in O(1), any other by a scan ([index_of]).  Built once per
+    layout, so that a report over every rank of a contiguous placement is
+    linear ([Strategyproof.table_index_spec]: the same answers as
+    [index_of]). *)
+Inductive rank_table : Type := Contiguous (first n : nat) | Listed (ws : list nat).
+
+Definition rank_table_of (ws : list nat) : rank_table :=
+  match ws with
+  | [] => Listed []
+  | k :: _ => if list_eqb ws (seq k (length ws)) then Contiguous k (length ws) else Listed ws
+  end.
+
+Definition table_index (t : rank_table) (w : nat) : option nat :=
+  match t with
+  | Contiguous k n => if (k <=? w) && (w <? k + n) then Some (w - k) else None
+  | Listed ws => index_of w ws
+  end.
+
+(** [pl_box] through a rank table ([Strategyproof.box_in_spec]). *)
+Definition box_in (L : layout) (t : rank_table) (w : nat) : option box :=
+  match table_index t w with
+  | Some k => Some (dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k))
+  | None => None
+  end.
+
+Definition largest_box_in (L : layout) (t : rank_table) : nat :=
+  fold_left (fun acc w => Nat.max acc (match box_in L t w with Some b => box_size b | None => 0 end))
             (pm_ranks (ly_mesh L)) 0.
+
+(** The largest box of a layout. *)
+Definition largest_box (L : layout) : nat := largest_box_in L (rank_table_of (pm_ranks (ly_mesh L))).
+
+(** [recv_lower_bound] through rank tables of the two meshes. *)
+Definition recv_bound_in (S T : layout) (tS tT : rank_table) (r : nat) : nat :=
+  match box_in T tT r with
+  | Some b => box_size b - match box_in S tS r with Some sb => overlap_size sb b | None => 0 end
+  | None => 0
+  end.
 
 (** What each world rank receives in the exchange, and the largest source
     and target boxes, as computed: on an even problem through Part 1's
@@ -52,7 +87,7 @@ Definition exchange_recv (S T : layout) : nat -> nat :=
   if even_problem S T then
     let m := ly_m S in
     fun r => if r <? mesh_size m then lower_bound_recv m (ly_ty S) (ly_ty T) r else 0
-  else recv_lower_bound S T.
+  else recv_bound_in S T (rank_table_of (pm_ranks (ly_mesh S))) (rank_table_of (pm_ranks (ly_mesh T))).
 
 Definition largest_boxes (S T : layout) : nat * nat :=
   if even_problem S T then (local_size (ly_m S) (ly_ty S), local_size (ly_m S) (ly_ty T))

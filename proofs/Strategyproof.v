@@ -40,9 +40,45 @@ Proof.
   apply list_eqb_eq. exact Hg.
 Qed.
 
+Lemma index_of_seq : forall n k w,
+  index_of w (seq k n) = if (k <=? w) && (w <? k + n) then Some (w - k) else None.
+Proof.
+  induction n as [|n IH]; intros k w; simpl.
+  - destruct (k <=? w) eqn:E1, (w <? k + 0) eqn:E2; simpl; auto.
+    apply Nat.leb_le in E1. apply Nat.ltb_lt in E2. lia.
+  - rewrite IH. destruct (Nat.eqb_spec k w) as [<- | Hne].
+    + rewrite Nat.leb_refl, Nat.sub_diag. simpl. destruct (Nat.ltb_spec k (k + S n)); [reflexivity | lia].
+    + destruct (Nat.leb_spec (S k) w), (Nat.ltb_spec w (S k + n)), (Nat.leb_spec k w), (Nat.ltb_spec w (k + S n));
+        simpl; try reflexivity; try lia.
+      f_equal. lia.
+Qed.
+
+Lemma table_index_spec : forall ws w, table_index (rank_table_of ws) w = index_of w ws.
+Proof.
+  intros [|k ws'] w; [reflexivity |]. unfold rank_table_of.
+  destruct (list_eqb (k :: ws') (seq k (length (k :: ws')))) eqn:E; [| reflexivity].
+  apply list_eqb_eq in E. transitivity (index_of w (seq k (length (k :: ws')))).
+  - rewrite index_of_seq. reflexivity.
+  - rewrite <- E. reflexivity.
+Qed.
+
+Lemma box_in_spec : forall L w, box_in L (rank_table_of (pm_ranks (ly_mesh L))) w = pl_box L w.
+Proof. intros L w. unfold box_in, pl_box. rewrite table_index_spec. reflexivity. Qed.
+
+Lemma fold_left_ext_in : forall (f g : nat -> nat -> nat) ws a,
+  (forall acc w, f acc w = g acc w) -> fold_left f ws a = fold_left g ws a.
+Proof. intros f g ws. induction ws as [|w ws IH]; intros a H; simpl; [reflexivity |]. rewrite H. apply IH, H. Qed.
+
+(** The largest box, as [pl_box] gives the boxes. *)
+Lemma largest_box_pl : forall L, largest_box L =
+  fold_left (fun acc w => Nat.max acc (match pl_box L w with Some b => box_size b | None => 0 end))
+            (pm_ranks (ly_mesh L)) 0.
+Proof. intros L. apply fold_left_ext_in. intros acc w. rewrite box_in_spec. reflexivity. Qed.
+
 Lemma exchange_recv_spec : forall S T r, exchange_recv S T r = recv_lower_bound S T r.
 Proof.
-  intros S T r. unfold exchange_recv. destruct (even_problem S T) eqn:He; [| reflexivity].
+  intros S T r. unfold exchange_recv. destruct (even_problem S T) eqn:He;
+    [| unfold recv_bound_in, recv_lower_bound; rewrite !box_in_spec; reflexivity].
   destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht _]]]]].
   destruct (r <? mesh_size (ly_m S)) eqn:Hr.
   - apply Nat.ltb_lt in Hr. rewrite (lower_bound_recv_even _ _ _ _ Hm Hs Ht Hr), <- HS, <- HT.
@@ -62,7 +98,7 @@ Qed.
 Lemma largest_box_even_le : forall m t, mesh_wf m = true -> ty_wf m t = true ->
   largest_box (even_layout m t) <= local_size m t.
 Proof.
-  intros m t Hm Ht. unfold largest_box. apply fold_max_le; [lia |].
+  intros m t Hm Ht. rewrite largest_box_pl. apply fold_max_le; [lia |].
   intros w Hw. simpl in Hw. apply in_seq0 in Hw as Hlt. rewrite pl_box_even.
   apply Nat.ltb_lt in Hlt as Hlt'. rewrite Hlt'. unfold box_size.
   rewrite dev_box_even_shape by (try apply device_of_rank_in; assumption). reflexivity.
@@ -205,7 +241,7 @@ Lemma local_size_le_largest : forall m t, mesh_wf m = true -> ty_wf m t = true -
 Proof.
   intros m t Hm Ht. assert (Hp : 0 < mesh_size m).
   { rewrite mesh_size_prod by exact Hm. apply shards_pos; auto. }
-  unfold largest_box. eapply Nat.le_trans; [| apply (proj2 (fold_max_ge _ _ 0) 0)].
+  rewrite largest_box_pl. eapply Nat.le_trans; [| apply (proj2 (fold_max_ge _ _ 0) 0)].
   - cbv beta. rewrite pl_box_even. pose proof Hp as Hp'. apply Nat.ltb_lt in Hp'. rewrite Hp'.
     unfold box_size. rewrite dev_box_even_shape by (try apply device_of_rank_in; assumption).
     reflexivity.

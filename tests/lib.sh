@@ -40,15 +40,16 @@ count_alcotest() {
   pass=$((pass + run - failed)) fail=$((fail + failed))
 }
 
-# run_per_world EXE SIZES OUT: runs EXE under mpirun once per line "WORLD
+# run_per_world EXE SIZES OUT [ARG...]: runs EXE ARG... under mpirun once per line "WORLD
 # EXPECTED" of SIZES (logs in OUT/npWORLD.log), prints its ok/FAIL lines and
 # adds to good/bad; a crashed or hung mpirun loses the lines of its remaining
 # problems, which count as failed (expected minus ok lines).
 run_per_world() {
   local exe=$1 sizes=$2 out=$3 world expected log rc ok
+  shift 3
   while read -r world expected; do
     log=$out/np$world.log
-    timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$world" "$exe" </dev/null >"$log" 2>&1
+    timeout --kill-after=10 600 "${MPIRUN[@]}" -np "$world" "$exe" "$@" </dev/null >"$log" 2>&1
     rc=$?
     grep -E '^(ok|FAIL) ' "$log"
     ok=$(grep -c '^ok ' "$log")

@@ -14,6 +14,7 @@ TEST_SUITES := \
   test-cli-robust      \
   test-cli-json        \
   test-cli-cxx         \
+  test-cli-calibrate   \
   test-runtime         \
   test-runtime-blocks  \
   test-sanitize        \
@@ -22,12 +23,16 @@ TEST_SUITES := \
   test-nccl-emulated   \
   test-e2e             \
   test-e2e-exchange    \
+  test-e2e-sums        \
   test-run             \
   test-run-agree       \
-  test-capi
+  test-capi            \
+  test-diff-steps      \
+  test-python
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
 # test-runtime*, test-sanitize, test-nccl*: runtime/runtime.mk;
-# test-e2e, test-run, test-run-agree: tests/e2e/e2e.mk; test-capi: tests/capi/capi.mk.
+# test-e2e, test-e2e-exchange, test-e2e-sums, test-run, test-run-agree: tests/e2e/e2e.mk; test-capi: tests/capi/capi.mk;
+# test-diff-steps: tests/diff/diff.mk; test-python: python/python.mk.
 
 .PHONY: $(TEST_SUITES)
 

@@ -1,17 +1,15 @@
 (* A plan as data for the runtime's plan interpreter
-   (runtime/include/redist/interpreter.hpp): the same groups, layouts,
-   buffers, permutation tables and workspace that [Emit.render] writes into
-   a generated header as constants, taken from Emit's functions and the
-   extracted core, so that both executions run one lowering. *)
+   (runtime/include/redist/interpreter.hpp): the extracted lowering's calls
+   ([Report.calls], the core's [lower]), the same that [Emit.render] prints
+   into a generated header, so that both executions run one lowering. *)
 
 module C = Redist_core
 module F = Redist_cli.Front
-module Emit = Redist_cli.Emit
 module Report = Redist_cli.Report
 
 (* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
-let buffer_code = function Emit.Src -> 0 | Emit.Dst -> 1 | Emit.Ping -> 2 | Emit.Pong -> 3
+let buffer_code = function C.BSrc -> 0 | C.BDst -> 1 | C.BPing -> 2 | C.BPong -> 3
 
 (* Field order is read by runtime/src/capi.cpp. *)
 type step = {
@@ -38,51 +36,34 @@ type program = {
   steps : step array;
 }
 
-(* The rank-space group a step communicates over (dyn_slice: the group
-   whose member index picks the chunk). *)
-let step_group env (s : Report.step) =
-  let last_axis_of d = C.last_axis (fst (C.dim_of s.before d)) in
-  match s.coll with
-  | C.DynSlice (_, x) -> Emit.group env x
-  | C.AllGather d | C.AllToAll (d, _) -> Emit.group env (last_axis_of d)
-  | C.AllPermute _ -> (1, 1)
+(* One call of a collective; the copy of a plan without steps is no step
+   (the interpreter copies when it has none). *)
+let step (c : C.call) =
+  Option.map
+    (fun k ->
+      let stride, size = Option.value c.cl_group ~default:(1, 1) in
+      let dim_a, dim_b =
+        match k with C.DynSlice (d, _) | C.AllGather d -> (d, 0) | C.AllToAll (a, t) -> (a, t) | C.AllPermute _ -> (0, 0)
+      in
+      { op = op_code k; stride; size; shape = Array.of_list c.cl_shape; dim_a; dim_b; input = buffer_code c.cl_in;
+        output = buffer_code c.cl_out; recv_from = Array.of_list c.cl_recv_from })
+    c.cl_op
+
+(* The calls of a plan over a mesh of [mesh_sizes] (any sizes with as many
+   devices: groups are in rank space), from and to local arrays of
+   [src_shape] and [tgt_shape]. *)
+let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.call list) =
+  { mesh_sizes = Array.of_list mesh_sizes; elem_bytes; src_shape = Array.of_list src_shape;
+    tgt_shape = Array.of_list tgt_shape; ping_bytes = C.ping_bytes calls; pong_bytes = C.pong_bytes calls;
+    scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Redist_cli.Emit.communicating_groups calls);
+    steps = Array.of_list (List.filter_map step calls) }
 
 let program (r : Report.t) =
-  let env = r.env in
-  let m = F.core_mesh env in
   let base = F.core_mesh r.problem.env in
-  let steps = Array.of_list r.steps in
-  let nsteps = Array.length steps in
-  let ping_bytes, pong_bytes, scratches = Emit.workspace r in
-  let lower i (s : Report.step) =
-    let stride, size = step_group env s in
-    let dim_a, dim_b =
-      match s.coll with
-      | C.DynSlice (d, _) | C.AllGather d -> (d, 0)
-      | C.AllToAll (a, t) -> (a, t)
-      | C.AllPermute _ -> (0, 0)
-    in
-    let recv_from =
-      match s.coll with
-      | C.AllPermute t' ->
-          Array.init (C.mesh_size m) (fun rk -> C.rank m (C.holder m s.before t' (C.device_of_rank m rk)))
-      | _ -> [||]
-    in
-    { op = op_code s.coll; stride; size; shape = Array.of_list (C.local_shape m s.before); dim_a; dim_b;
-      input = buffer_code (if i = 0 then Emit.Src else Emit.out_buf nsteps (i - 1));
-      output = buffer_code (Emit.out_buf nsteps i); recv_from }
-  in
-  let communicates (s : Report.step) = match s.coll with C.AllGather _ | C.AllToAll _ -> true | _ -> false in
-  { mesh_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes);
-    elem_bytes = r.problem.elem_bytes;
-    src_shape = Array.of_list (C.local_shape base r.problem.src);
-    tgt_shape = Array.of_list (C.local_shape base r.problem.tgt);
-    ping_bytes; pong_bytes;
-    scratch_bytes = List.fold_left (fun acc (n, _) -> max acc n) 0 scratches;
-    groups =
-      Array.of_list
-        (List.sort_uniq compare (List.map (step_group env) (List.filter communicates (Array.to_list steps))));
-    steps = Array.mapi lower steps }
+  program_of_calls
+    ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes)
+    ~elem_bytes:r.problem.elem_bytes ~src_shape:(C.local_shape base r.problem.src)
+    ~tgt_shape:(C.local_shape base r.problem.tgt) (Lazy.force r.calls)
 
 (* A direct exchange as the runtime's Exchange::create takes it (emit.ml's
    exchange header writes the same meshes and layouts as constants). *)

@@ -22,6 +22,7 @@ type info = {
   workspace_bytes : int;
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
+  live_bytes : int;             (* lower_live_bytes / lower_splan_live_bytes *)
 }
 
 (* Tag 0 and tag 1 in capi.cpp. *)
@@ -60,7 +61,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
       global_shape = Array.of_list (Redist_core.global_shape p.src);
       src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
-      lower_bound_recv_max_bytes = 0 }
+      lower_bound_recv_max_bytes = 0; live_bytes = 0 }
   in
   match plan with
   | R.Xreport.Collectives r ->
@@ -69,13 +70,14 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
            ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
            ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
-             workspace_bytes = R.Emit.workspace_bytes r; recv_max_bytes = bytes r.recv_busiest;
-             lower_bound_recv_max_bytes = bytes r.lb_max }
+             workspace_bytes = Redist_core.workspace_bytes (Lazy.force r.calls); recv_max_bytes = bytes r.recv_busiest;
+             lower_bound_recv_max_bytes = bytes r.lb_max; live_bytes = Lazy.force r.live_bytes }
   | R.Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
            ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
-             recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max }
+             recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
+             live_bytes = x.live_bytes }
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
@@ -90,6 +92,35 @@ let check mesh to_mesh from to_ dtype text =
   let p = problem mesh to_mesh from to_ dtype "" in
   let plan = R.Planfile.check_any p text in
   info ~command:"check" ~title:"redist check: plan accepted" p plan (R.Guarantees.for_checked plan)
+
+(* The plan of a `redist plan --json` or `redist check --json` report
+   (schema redist/1), checked again: its refine lines and step texts are a
+   plan file over its problem.  Meshes equal and on ranks 0..n-1 are the one
+   mesh of `--mesh`, whose plans may be collectives. *)
+let from_json text =
+  let module U = Yojson.Safe.Util in
+  let bad_json what = R.Front.bad "plan JSON: %s" (String.map (fun c -> if c = '\n' then ' ' else c) what) in
+  let json = try Yojson.Safe.from_string text with Yojson.Json_error msg -> bad_json msg in
+  try
+    let field name = match U.member name json with `Null -> bad_json ("no field " ^ name) | v -> v in
+    let placed name =
+      let m = field name in
+      ( List.map (fun a -> Printf.sprintf "%s:%d" U.(to_string (member "name" a)) U.(to_int (member "size" a)))
+          U.(to_list (member "axes" m)),
+        List.map U.to_int U.(to_list (member "ranks" m)) )
+    in
+    let source = placed "source_mesh" and target = placed "target_mesh" in
+    let axes_text axes = "{" ^ String.concat ", " axes ^ "}" in
+    let placed_text (axes, ranks) = axes_text axes ^ " @ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]" in
+    let one_mesh = source = target && snd source = List.init (List.length (snd source)) Fun.id in
+    let mesh, to_mesh = if one_mesh then (axes_text (fst source), "") else (placed_text source, placed_text target) in
+    let lines =
+      List.map U.to_string (U.to_list (field "refine"))
+      @ List.map (fun step -> U.(to_string (member "text" step))) (U.to_list (field "steps"))
+    in
+    check mesh to_mesh U.(to_string (field "source")) U.(to_string (field "target")) U.(to_string (field "dtype"))
+      (String.concat "\n" lines)
+  with U.Type_error (msg, _) -> bad_json msg
 
 (* The command line's exit codes: 1 plan rejected, 2 bad input, 3 internal
    error. *)
@@ -109,6 +140,7 @@ let () =
       guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
   Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
       guarded (fun () -> Created (check mesh to_mesh from to_ dtype text)));
+  Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> Created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->

@@ -6,6 +6,7 @@
 #include "redist/redist.h"
 
 #include <cstdio>
+#include <initializer_list>
 #include <mutex>
 #include <new>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include <signal.h>
 
+#include "internal/exchange_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
@@ -31,6 +33,8 @@ struct ExchangeSpec {
   std::size_t elem_bytes = 0;
 };
 
+static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
+
 struct redist_plan {
   bool by_exchange = false;
   redist::PlanProgram program;  // by the collectives
@@ -42,7 +46,7 @@ struct redist_plan {
   int devices = 0;
   int ndim = 0;
   std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
-                lower_bound_recv_bytes = 0;
+                lower_bound_recv_bytes = 0, live_bytes = 0;
   std::size_t elem_bytes = 0;
   value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
 };
@@ -193,27 +197,24 @@ bool plan_of(value info, redist_plan* plan) {
   plan->workspace_bytes = uint_field(info, 11);
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
+  plan->live_bytes = uint_field(info, 14);
   return true;
 }
 
-// Calls the OCaml function `name` (redist_plan_create or redist_plan_check)
-// on six strings; `last` is its strategy or plan text.
-int create(const char* name, const char* mesh, const char* to_mesh, const char* from, const char* to,
-           const char* dtype, const char* last, redist_plan_t** out, char* err, std::size_t errlen) {
+// Calls the OCaml function `name` (redist_plan_create, redist_plan_check or
+// redist_plan_from_json) on its strings (at most six; NULL passes "").
+int create(const char* name, std::initializer_list<const char*> strings, redist_plan_t** out, char* err,
+           std::size_t errlen) {
   std::lock_guard<std::mutex> guard(ocaml_lock);
   const value* planner = ocaml_function(name);
   if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
   CAMLparam0();
   CAMLlocal1(outcome);
   CAMLlocalN(args, 6);
-  args[0] = caml_copy_string(mesh);
-  args[1] = caml_copy_string(to_mesh == nullptr ? "" : to_mesh);
-  args[2] = caml_copy_string(from);
-  args[3] = caml_copy_string(to);
-  args[4] = caml_copy_string(dtype == nullptr ? "" : dtype);
-  args[5] = caml_copy_string(last == nullptr ? "" : last);
+  int nargs = 0;
+  for (const char* s : strings) args[nargs++] = caml_copy_string(s == nullptr ? "" : s);
   // An exception result is no value for the GC: checked before it is rooted.
-  const value result = caml_callbackN_exn(*planner, 6, args);
+  const value result = caml_callbackN_exn(*planner, nargs, args);
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the planner"));
   outcome = result;
@@ -250,6 +251,72 @@ int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std
   CAMLreturnT(int, REDIST_OK);
 }
 
+// redist_plan_create_from's structs in the command line's notation, which
+// the planner then reads as it reads `redist plan`'s arguments (so both
+// paths share its checks); false with the offending field in *why.
+bool notation(const redist_mesh_t& m, const char* what, std::string* out, std::string* why) {
+  if (m.naxes < 1 || m.naxes > REDIST_MAX_DIMS || m.axis_names == nullptr || m.axis_sizes == nullptr) {
+    *why = std::string(what) + ": naxes " + std::to_string(m.naxes) + " (1 to " + std::to_string(REDIST_MAX_DIMS) +
+           ") or null axis_names or axis_sizes";
+    return false;
+  }
+  long long devices = 1;
+  *out = "{";
+  for (int a = 0; a < m.naxes; ++a) {
+    if (m.axis_names[a] == nullptr) {
+      *why = std::string(what) + ": axis_names[" + std::to_string(a) + "] is null";
+      return false;
+    }
+    devices *= m.axis_sizes[a];
+    if (m.axis_sizes[a] < 1 || devices > 65536) {
+      *why = std::string(what) + ": axis_sizes[" + std::to_string(a) + "] = " + std::to_string(m.axis_sizes[a]) +
+             " (at least 1, and at most 65,536 devices in all)";
+      return false;
+    }
+    *out += (a ? ", " : "") + std::string(m.axis_names[a]) + ":" + std::to_string(m.axis_sizes[a]);
+  }
+  *out += "}";
+  if (m.ranks != nullptr) {
+    *out += " @ [";
+    for (long long p = 0; p < devices; ++p) *out += (p ? ", " : "") + std::to_string(m.ranks[p]);
+    *out += "]";
+  }
+  return true;
+}
+
+bool notation(const redist_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out, std::string* why) {
+  if (t.ndim < 1 || t.ndim > REDIST_MAX_DIMS || t.extents == nullptr || t.naxes == nullptr || t.axes == nullptr) {
+    *why = std::string(what) + ": ndim " + std::to_string(t.ndim) + " (1 to " + std::to_string(REDIST_MAX_DIMS) +
+           ") or null extents, naxes or axes";
+    return false;
+  }
+  *out = "[";
+  for (int d = 0; d < t.ndim; ++d) {
+    const std::string dim = std::string(what) + ": dimension " + std::to_string(d);
+    if (t.naxes[d] < 0 || t.naxes[d] > m.naxes) {
+      *why = dim + ": naxes " + std::to_string(t.naxes[d]) + " (0 to the mesh's " + std::to_string(m.naxes) + ")";
+      return false;
+    }
+    *out += d ? ", " : "";
+    if (t.naxes[d] > 0) {
+      *out += "{";
+      for (int k = 0; k < t.naxes[d]; ++k) {
+        const int a = t.axes[d][k];
+        if (a < 0 || a >= m.naxes) {
+          *why = dim + ": axes[" + std::to_string(k) + "] = " + std::to_string(a) + " is not an axis of the mesh (0 to " +
+                 std::to_string(m.naxes - 1) + ")";
+          return false;
+        }
+        *out += (k ? "," : "") + std::string(m.axis_names[a]);
+      }
+      *out += "}";
+    }
+    *out += std::to_string(t.extents[d]);
+  }
+  *out += "]";
+  return true;
+}
+
 }  // namespace
 
 extern "C" {
@@ -265,7 +332,37 @@ int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* f
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create: null mesh, from, to or out");
   *out = nullptr;
   try {
-    return create("redist_plan_create", mesh, to_mesh, from, to, dtype, strategy, out, err, errlen);
+    return create("redist_plan_create", {mesh, to_mesh, from, to, dtype, strategy}, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_mesh, const redist_layout_t* from,
+                            const redist_layout_t* to, const char* dtype, const char* strategy, redist_plan_t** out,
+                            char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_from: null mesh, from, to or out");
+  *out = nullptr;
+  try {
+    std::string mesh_text, to_mesh_text, from_text, to_text, why;
+    if (!notation(*mesh, "mesh", &mesh_text, &why) ||
+        (to_mesh != nullptr && !notation(*to_mesh, "to_mesh", &to_mesh_text, &why)) ||
+        !notation(*from, *mesh, "from", &from_text, &why) ||
+        !notation(*to, to_mesh != nullptr ? *to_mesh : *mesh, "to", &to_text, &why))
+      return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_from: " + why);
+    const int rc = create("redist_plan_create",
+                          {mesh_text.c_str(), to_mesh != nullptr ? to_mesh_text.c_str() : nullptr, from_text.c_str(),
+                           to_text.c_str(), dtype, strategy},
+                          out, err, errlen);
+    // The planner's message quotes the notation; say what it was written from.
+    if (rc == REDIST_ERR_BAD_INPUT && err != nullptr && errlen > 0) {
+      const std::string message = err;
+      fail(err, errlen, rc,
+           message + " (redist_plan_create_from's structs as: mesh " + mesh_text +
+               (to_mesh != nullptr ? ", to_mesh " + to_mesh_text : "") + ", from " + from_text + ", to " + to_text + ")");
+    }
+    return rc;
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
@@ -277,7 +374,18 @@ int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, c
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_check: null mesh, from, to, plan_text or out");
   *out = nullptr;
   try {
-    return create("redist_plan_check", mesh, to_mesh, from, to, dtype, plan_text, out, err, errlen);
+    return create("redist_plan_check", {mesh, to_mesh, from, to, dtype, plan_text}, out, err, errlen);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size_t errlen) {
+  if (json == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_from_json: null json or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_from_json", {json}, out, err, errlen);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
@@ -308,6 +416,7 @@ uint64_t redist_plan_src_bytes(const redist_plan_t* plan) { return plan ? plan->
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan ? plan->dst_bytes : 0; }
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan->peak_bytes : 0; }
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
+uint64_t redist_plan_live_bytes(const redist_plan_t* plan) { return plan ? plan->live_bytes : 0; }
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
   return plan ? plan->lower_bound_recv_bytes : 0;
@@ -320,6 +429,58 @@ int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, siz
 int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen) {
   return box(plan, 1, rank, offset, extent, err, errlen);
+}
+
+int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen) {
+  if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: null plan or out");
+  if (plan->by_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: the plan is one exchange, not collectives");
+  if (i >= plan->program.steps.size())
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_step: step " + std::to_string(i) + " of a plan of " +
+                    std::to_string(plan->program.steps.size()) + " steps");
+  const redist::PlanStep& step = plan->program.steps[i];
+  *out = redist_step_info_t{};
+  out->op = static_cast<int>(step.op);
+  out->group_stride = step.group.stride;
+  out->group_size = step.group.size;
+  out->dim_a = step.dim_a;
+  out->dim_b = step.dim_b;
+  out->ndim = step.layout.ndim;
+  for (int d = 0; d < step.layout.ndim; ++d) out->shape[d] = step.layout.extent[d];
+  out->recv_from = step.recv_from.empty() ? nullptr : step.recv_from.data();
+  return REDIST_OK;
+}
+
+int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
+                         size_t* count, char* err, size_t errlen) {
+  if (plan == nullptr || count == nullptr || (regions == nullptr && max_regions > 0))
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: null plan, regions or count");
+  if (!plan->by_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: the plan is collectives, not one exchange");
+  if (rank < 0 || rank >= plan->devices)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_receives: rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->devices) + " ranks");
+  try {
+    const ExchangeSpec& x = plan->exchange;
+    redist::backend::ExchangePeers peers = redist::backend::exchange_peers(
+        rank, plan->devices, x.source, x.source_layout, x.target, x.target_layout);
+    std::vector<redist::backend::Transfer>& pieces = peers.receives;
+    if (redist::box_elements(peers.kept) > 0) pieces.insert(pieces.begin(), redist::backend::Transfer{rank, peers.kept});
+    *count = pieces.size();
+    for (std::size_t k = 0; k < pieces.size() && k < max_regions; ++k) {
+      regions[k] = redist_region_t{};
+      regions[k].from_rank = pieces[k].rank;
+      for (int d = 0; d < pieces[k].region.ndim; ++d) {
+        regions[k].offset[d] = pieces[k].region.lo[d];
+        regions[k].extent[d] = pieces[k].region.hi[d] - pieces[k].region.lo[d];
+      }
+    }
+    return REDIST_OK;
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
 }
 
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {

@@ -30,14 +30,14 @@ struct Case {
   const char* to;
   const char* dtype;
   int devices;
-  std::size_t src_bytes, tgt_bytes, workspace_bytes;
+  std::size_t src_bytes, tgt_bytes, workspace_bytes, live_bytes;
   redist::Status (*create_mesh)(MPI_Comm, redist::Mesh*);
   redist::Status (*run)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
 };
 
 #define PROBLEM(n, mesh, from, to, dtype)                                                                      \
   Case{#n, mesh, from, to, dtype, redist_gen::n::kDevices, redist_gen::n::kSrcBytes, redist_gen::n::kTgtBytes, \
-       redist_gen::n::kWorkspaceBytes, &redist_gen::n::create_mesh, &redist_gen::n::run},
+       redist_gen::n::kWorkspaceBytes, redist_gen::n::kLiveBytes, &redist_gen::n::create_mesh, &redist_gen::n::run},
 const Case kCases[] = {
 #include "problems.inc"
 };
@@ -51,8 +51,9 @@ std::string run_case(const Case& c, MPI_Comm comm, int rank) {
     return "redist_plan_create: code " + std::to_string(rc) + ": " + err;
   std::string why;
   if (redist_plan_devices(plan) != c.devices || redist_plan_src_bytes(plan) != c.src_bytes ||
-      redist_plan_dst_bytes(plan) != c.tgt_bytes || redist_plan_workspace_bytes(plan) != c.workspace_bytes)
-    why = "the C ABI's devices, source, target or workspace bytes differ from the header's";
+      redist_plan_dst_bytes(plan) != c.tgt_bytes || redist_plan_workspace_bytes(plan) != c.workspace_bytes ||
+      redist_plan_live_bytes(plan) != c.live_bytes)
+    why = "the C ABI's devices, source, target, workspace or live bytes differ from the header's";
   const int ndim = redist_plan_ndim(plan);
   std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims], elems = 1;
   if (redist_plan_src_box(plan, rank, src_off, src_ext, err, sizeof err) != REDIST_OK ||

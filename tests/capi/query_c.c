@@ -4,21 +4,29 @@
  * from standard input through redist_plan_check);
  * redist_plan_json or redist_plan_text; with "figures", one line
  * "steps S peak P recv_max R lower_bound L src S dst D workspace W" (bytes)
- * followed by the step texts and the guarantees.  Exit: the planner's code. */
+ * followed by the step texts and the guarantees; with "from-json" alone,
+ * redist_plan_json of the plan read from a `redist plan --json` report on
+ * standard input (redist_plan_from_json).  Exit: the planner's code. */
 #include <stdio.h>
 #include <string.h>
 
 #include "redist/redist.h"
 
 int main(int argc, char** argv) {
-  if (argc < 5 || argc > 6) {
-    fprintf(stderr, "usage: query_c json|text|figures|check-json MESH FROM TO [DTYPE]\n");
+  const int from_json = argc == 2 && strcmp(argv[1], "from-json") == 0;
+  if (!from_json && (argc < 5 || argc > 6)) {
+    fprintf(stderr, "usage: query_c json|text|figures|check-json MESH FROM TO [DTYPE] | query_c from-json\n");
     return 2;
   }
   char err[256];
   redist_plan_t* plan = NULL;
   int rc;
-  if (strcmp(argv[1], "check-json") == 0) {
+  if (from_json) {
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, stdin);
+    text[n] = '\0';
+    rc = redist_plan_from_json(text, &plan, err, sizeof err);
+  } else if (strcmp(argv[1], "check-json") == 0) {
     static char text[1 << 16];
     const size_t n = fread(text, 1, sizeof text - 1, stdin);
     text[n] = '\0';
@@ -30,7 +38,7 @@ int main(int argc, char** argv) {
     printf("code %d: %s\n", rc, err);
     return rc;
   }
-  if (strcmp(argv[1], "json") == 0 || strcmp(argv[1], "check-json") == 0) {
+  if (from_json || strcmp(argv[1], "json") == 0 || strcmp(argv[1], "check-json") == 0) {
     fputs(redist_plan_json(plan), stdout);
   } else if (strcmp(argv[1], "text") == 0) {
     fputs(redist_plan_text(plan), stdout);

@@ -4,7 +4,10 @@
 #  - run_c plans at run time and runs under mpirun on 4 to 18 ranks, every
 #    element of every rank checked: the collectives, the exchange, uneven
 #    layouts, two meshes;
-#  - run_c also runs plans of one's own through redist_plan_check;
+#  - run_c also runs plans of one's own through redist_plan_check, and
+#    `redist plan --json` reports through redist_plan_from_json (which is
+#    the checked plan of the report's text; edited, malformed or incomplete
+#    reports refused);
 #  - query_c: the plan's JSON and text equal `redist plan`'s, a checked
 #    plan's `redist check`'s, a rejected plan is code 1 with its message, its byte
 #    figures equal the JSON's counts times the element size;
@@ -16,6 +19,10 @@
 #    with one line; never another code or a crash);
 #  - threads_c: plans, box queries and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
+#  - structs_c: redist_plan_create_from (problems as structs) plans as the
+#    same strings do, and names the wrong field of bad structs;
+#  - pieces_c: redist_plan_step and redist_plan_receives (what the Python
+#    adapters run) agree with the plan's boxes, and refuse misuse with code 2;
 #  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
@@ -29,7 +36,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c robust_c; do
+for prog in run_c query_c threads_c misuse_c robust_c pieces_c structs_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -39,7 +46,13 @@ done
 printf 'dyn_slice(0, y)\nall_permute([1{y,x}6])\nall_gather(0)\n' >"$out/worked.plan"
 printf 'refine b = b.0:3 * b.1:2\ndyn_slice(0, b.1)\nall_permute([1{b}6])\n' >"$out/refine.plan"
 
-# MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY or @PLAN_FILE
+# `redist plan --json` reports, run through redist_plan_from_json.
+"$redist" plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --dtype u8 --strategy collectives --json \
+  >"$out/refine.json"
+"$redist" plan --from-mesh '{a:2, b:2}' --to-mesh '{p:3} @ [6, 0, 3]' --from '[{a}9, {b}4]' --to '[{p}9, 4]' \
+  --dtype c64 --json >"$out/two_meshes.json"
+
+# MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY or @PLAN_FILE or %JSON_FILE
 while IFS='|' read -r mesh from to dtype np to_mesh strategy; do
   what="$mesh $from -> $to_mesh $to $dtype $strategy on $np ranks"
   if result=$("${MPIRUN[@]}" -np "$np" "$out/run_c" "$mesh" "$from" "$to" "$dtype" "$to_mesh" "$strategy" 2>&1 </dev/null) &&
@@ -65,7 +78,43 @@ done <<EOF_PROBLEMS
 {a:2, b:2}|[{a}9, {b}4]|[{p}9, 4]|c64|7|{p:3} @ [6, 0, 3]|exchange
 {x:2, y:3}|[3{x}6]|[2{y}6]|f32|6|-|@$out/worked.plan
 {a:3, b:6}|[2{a}6]|[1{b}6]|u8|18|-|@$out/refine.plan
+{a:3, b:6}|[2{a}6]|[1{b}6]|u8|18|-|%$out/refine.json
+{a:2, b:2}|[{a}9, {b}4]|[{p}9, 4]|c64|7|{p:3} @ [6, 0, 3]|%$out/two_meshes.json
 EOF_PROBLEMS
+
+# redist_plan_from_json: the plan of a report is the checked plan of its
+# text (`redist plan | redist check --plan -`), for both kinds of plan; a
+# report edited into a wrong plan is rejected (code 1), malformed JSON and a
+# missing field are code 2 with one line.
+for q in 'collectives|--mesh|{x:2, y:4}|--from|[16{x}32, 64{y}256]|--to|[8{y}32, 128{x}256]' \
+         'collectives|--mesh|{a:3, b:6}|--from|[2{a}6]|--to|[1{b}6]' \
+         'auto|--from-mesh|{x:2}|--to-mesh|{y:4} @ 2|--from|[{x}12, 5]|--to|[12, {y}5]'; do
+  IFS='|' read -r strategy rest <<<"$q"
+  IFS='|' read -r -a Q <<<"$rest"
+  if diff <("$redist" plan "${Q[@]}" --strategy "$strategy" --json | "$out/query_c" from-json) \
+          <("$redist" plan "${Q[@]}" --strategy "$strategy" | "$redist" check "${Q[@]}" --plan - --json) >/dev/null; then
+    ok "redist_plan_from_json ${Q[*]} ($strategy): the checked plan of the report, as redist check's JSON"
+  else
+    ko "redist_plan_from_json ${Q[*]} ($strategy): differs from redist check's JSON"
+  fi
+done
+sed 's/"text": "all_permute(\[1{b}6\])"/"text": "all_gather(0)"/' "$out/refine.json" >"$out/edited.json"
+# JSON_FILE|expected code|expected text
+printf '{"schema": "redist/1", "steps": [}\n' >"$out/malformed.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["target"]; print(json.dumps(d))' \
+  "$out/refine.json" >"$out/missing.json"
+while IFS='|' read -r file code want; do
+  msg=$("$out/query_c" from-json <"$file"); rc=$?
+  if [ "$rc" -eq "$code" ] && [ "$(wc -l <<<"$msg")" -eq 1 ] && grep -qF -- "$want" <<<"$msg"; then
+    ok "redist_plan_from_json $(basename "$file"): ${msg}"
+  else
+    ko "redist_plan_from_json $(basename "$file"): exit $rc, '$msg' (expected code $code and '$want')"
+  fi
+done <<EOF_JSON
+$out/edited.json|1|plan rejected
+$out/malformed.json|2|plan JSON:
+$out/missing.json|2|no field target
+EOF_JSON
 
 # The C ABI's JSON and text are `redist plan`'s (a plan by the collectives
 # and one by the exchange); its figures are the JSON's.
@@ -136,6 +185,8 @@ done <<'EOF_BAD'
 {x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|--from has 1 dimensions but --to has 2
 {x:2}|[1,1,1,1,1,1,1,1,{x}2]|[1,1,1,1,1,1,1,1,2]|f32|the runtime handles at most 8
 {a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1}|[4]|[4]|f32|the runtime's mesh has at most 8
+{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|i32|pending sums (sum{...}) are taken by plan, check and gen only so far
+{x:2, y:2}|[4{x}8, 8] sum{x}|[8, 8]|i32|--from: sum: axis x (column 16) also shards dim 0
 EOF_BAD
 
 # A plan for 6 devices bound to 4 ranks: every rank fails with the runtime's
@@ -163,6 +214,32 @@ else ko "robust: $robust_out"; fi
 # Planning from 4 threads at once.
 if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_out"
 else ko "threads: $threads_out"; fi
+
+# redist_plan_create_from: problems as structs plan as the same strings do.
+structs_out=$("$out/structs_c" 2>&1)
+grep -E '^(ok|FAIL) ' <<<"$structs_out"
+pass=$((pass + $(grep -c '^ok ' <<<"$structs_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$structs_out")))
+grep -qE '^(ok|FAIL) ' <<<"$structs_out" || ko "structs_c printed nothing: $structs_out"
+
+# redist_plan_step and redist_plan_receives (the Python adapters' input)
+# against the plan's boxes.  MESH|TO_MESH or -|FROM|TO|STRATEGY
+while IFS='|' read -r mesh to_mesh from to strategy; do
+  if result=$("$out/pieces_c" "$mesh" "$to_mesh" "$from" "$to" "$strategy" 2>&1) && grep -q "^verified: " <<<"$result"; then
+    ok "pieces_c $mesh -> $to_mesh $from -> $to $strategy: ${result#verified: }"
+  else
+    ko "pieces_c $mesh -> $to_mesh $from -> $to $strategy: $result"
+  fi
+done <<'EOF_PIECES'
+{x:4}|-|[{x}7, 5]|[7, {x}5]|auto
+{x:2, y:2}|-|[{x}5, {y}3]|[{y}5, {x}3]|exchange
+{x:4}|{a:2, b:2} @ [3, 1, 2, 0]|[{x}7, 5]|[{b}7, {a}5]|auto
+{x:4} @ 4|{x:2, y:4}|[{x}50, 16]|[{x}50, {y}16]|auto
+{x:6, y:10}|-|[10{x}60, 6{y}60]|[6{y}60, 10{x}60]|exchange
+{x:2, y:3}|-|[3{x}6]|[2{y}6]|collectives
+{a:3, b:6}|-|[2{a}6]|[1{b}6]|collectives
+{x:2, y:4}|-|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|collectives
+{a:2, b:2, c:2}|-|[{a,b}8, {c}4]|[{c}8, {b,a}4]|collectives
+EOF_PIECES
 
 # libredist_plan.so exports the C ABI only.
 so=_build/prefix/lib/libredist_plan.so

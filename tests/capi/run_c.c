@@ -3,7 +3,8 @@
  * each element's global index and checks every element of its target box.
  * Usage: mpirun -np N run_c MESH FROM TO [DTYPE [TO_MESH|- [STRATEGY]]]
  * (redist_plan_create_with; "-": one mesh; a STRATEGY "@FILE": the plan in
- * FILE through redist_plan_check).  Ranks outside a layout's mesh
+ * FILE through redist_plan_check; "%FILE": the plan of the `redist plan
+ * --json` report in FILE through redist_plan_from_json).  Ranks outside a layout's mesh
  * hold an empty box and pass NULL and 0.  Rank 0 prints
  * "verified: STEPS steps, N elements checked" or what failed; exit 0 only
  * when every element of every rank is right, the planner's code when
@@ -32,13 +33,14 @@ int main(int argc, char** argv) {
   const char* to_mesh = argc > 5 && strcmp(argv[5], "-") != 0 ? argv[5] : NULL;
   const char* dtype = argc > 4 ? argv[4] : NULL;
   int rc;
-  if (argc > 6 && argv[6][0] == '@') {
-    static char text[1 << 16];
+  if (argc > 6 && (argv[6][0] == '@' || argv[6][0] == '%')) {
+    static char text[1 << 20];
     FILE* file = fopen(argv[6] + 1, "r");
     const size_t n = file ? fread(text, 1, sizeof text - 1, file) : 0;
     if (file) fclose(file);
     text[n] = '\0';
-    rc = redist_plan_check(argv[1], to_mesh, argv[2], argv[3], dtype, text, &plan, err, sizeof err);
+    rc = argv[6][0] == '@' ? redist_plan_check(argv[1], to_mesh, argv[2], argv[3], dtype, text, &plan, err, sizeof err)
+                           : redist_plan_from_json(text, &plan, err, sizeof err);
   } else {
     rc = redist_plan_create_with(argv[1], to_mesh, argv[2], argv[3], dtype, argc > 6 ? argv[6] : NULL, &plan, err,
                                  sizeof err);

@@ -121,13 +121,25 @@ run show --mesh '{x:3}' --type '[{x}7]' --json
 run show --mesh '{x:2, y:2} @ [3, 1, 2, 0]' --type '[{x}3, {y}5]'
 run show --mesh '{x:2} @ [1, 1]' --type '[{x}3]'
 run show --mesh '{x:2}' --type '[5]'
+# show a problem: both meshes, each world rank's box before and after
+run show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]'
+run show --mesh '{x:4, y:2}' --from '[{x}3, {y}5]' --to '[{y}3, {x}5]'
+run show --from-mesh '{a:2} @ 3' --to-mesh '{b:3}' --from 'u8[{a}2, 2, 3]' --to '[2, 2, {b}3]'
+run show --from-mesh '{x:2} @ [1, 0]' --to-mesh '{x:3} @ 1' --from '[{x}5]' --to '[{x}5]' --json
+run show --mesh '{x:2}' --type '[4]' --from '[4]' --to '[4]'
+run show --mesh '{x:2}' --from '[4]'
+run show --from-mesh '{x:2}' --type '[4]'
+run show --mesh '{x:2}'
+run show --from-mesh '{x:2}' --to-mesh '{y:3}' --from '[4]' --to '[5]'
 
 # gen: the header's head, and its rejections
 run gen "${W[@]}" --backend mpi --name worked --dtype f32 "${C[@]}"
 run gen "${S[@]}" --backend mpi --name subaxes --dtype f64 -o /dev/null "${C[@]}"
 run plan --mesh '{x:2}' --from 'c128[1{x}2]' --to '[2]' --dtype c128 --strategy collectives
 run gen "${W[@]}" --backend nccl --name worked -o /dev/null "${C[@]}"
-run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven -o /dev/null
+# The exchange over NCCL: rank 0 receives 4 elements and sends 3 to each of the
+# two others, so the largest staging is 10 elements (40 bytes).
+run gen --mesh '{x:3}' --from '[{x}7]' --to '[7]' --backend nccl --name uneven
 run gen --from-mesh '{x:3} @ 1' --to-mesh '{y:2} @ [0, 3]' --from '[{x}7]' --to '[{y}7]' --dtype i16 --name moved
 # 2^44 complex128 elements gathered on 65536 devices: 2^64 bytes in total
 run plan --mesh '{x:65536}' --from 'c128[{x}17592186044416]' --to '[17592186044416]' --strategy collectives
@@ -144,6 +156,10 @@ run plan --mesh '{x:65537}' --from '[65537{x}65537]' --to '[65537]'
 # axis sizes whose product wraps around 2^63 to 65,536 or to 2^63 - 1
 run plan --mesh '{a:65536, b:140737488355329}' --from '[2]' --to '[2]'
 run plan --mesh '{a:65536, b:140737488355327}' --from '[2]' --to '[2]'
+# the exact limits: 65,536 devices and 2^50 - 1 elements pass, one more does not
+run plan --mesh '{a:65536, b:1}' --from '[2]' --to '[2]'
+run plan --mesh '{a:65536, b:2}' --from '[2]' --to '[2]'
+run plan --mesh '{x:2}' --from '[{x}1125899906842623]' --to '[1125899906842623]'
 run plan --mesh '{x.0:2}' --from '[6]' --to '[6]'
 run plan --mesh '{x:2, y:3}' --from '[3{z}6]' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6, 2{x}4]' --to '[2{y}6, 4]'
@@ -240,9 +256,38 @@ printf '$ redist check ... --plan FILE  # FILE: dyn_slice(0, LONG)\n'
 printf '[exit %d]\n\n' "$?"
 rm -f "${TMPDIR:-/tmp}/redist-cases-long.plan"
 
+# pending sums: planned and checked by the extracted plan_sums and scheck
+PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32)
+run plan "${PS[@]}"
+run plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[4{x}8, 4{y}8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}'
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]'
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --strategy collectives
+run plan --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
+pipe_plan_check --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
+pipe_plan_check --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}'
+run_stdin 'all_reduce(y)\nall_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_gather(0)\nall_reduce(y)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(x)\nall_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_gather(0)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(q)\n' check "${PS[@]}" --plan -
+run_stdin 'all_reduce(y)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8]' --to '[8, 8]' --plan -
+run_stdin 'all_permute([4{x}8, 8] sum{y})\n' check "${PS[@]}" --plan -
+run_stdin 'exchange\n' check "${PS[@]}" --plan -
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{z}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[{x}8, 8] sum{x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] summ{x}' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x' --to '[8, 8]'
+run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
+run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
+run run "${PS[@]}"
+
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
-run run --mesh '{x:3}' --from '[{x}7]' --to '[7]'
+run run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives
+run run --from-mesh '{x:2}' --to-mesh '{x:3} @ [4, 0, 4]' --from '[{x}5]' --to '[{x}5]'
 run run "${W[@]}" --np 0
+run run --from-mesh '{x:2}' --to-mesh '{x:2} @ 300' --from '[{x}4]' --to '[{x}4]'
 run run "${W[@]}" --backend nccl
 run run "${W[@]}" --work-dir /nonexistent/dir

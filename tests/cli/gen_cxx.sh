@@ -63,6 +63,47 @@ else
   ko "exchange header for 4096 devices: redist gen failed"
 fi
 
+# Exchange headers for the NCCL backend (uneven, cross-mesh with a permuted
+# rank list, replicated to sharded): each compiles warning-free, and, where
+# the runtime's build has the host emulation of CUDA and NCCL
+# (libredist_nccl_emulated), runs under mpirun through
+# tests/runtime_gpu/exchange_header_main.cpp, which checks every element of
+# every rank and that the busiest rank stages exactly kWorkspaceBytes.
+emulated=_build/runtime/libredist_nccl_emulated.a
+if grep -q '^REDIST_NCCL_HEADERS_FOUND:INTERNAL=ON$' _build/runtime/CMakeCache.txt 2>/dev/null; then
+  cmake --build _build/runtime -j2 --target redist_nccl_emulated -- --no-print-directory >/dev/null ||
+    ko "the emulated NCCL backend does not build"
+fi
+while IFS='|' read -r name np args; do
+  [ -z "$name" ] && continue
+  [ -f "$include/redist/nccl_exchange.hpp" ] && [ -f "$cuda_include/cuda_runtime.h" ] || break
+  eval "gen_args=($args)"
+  hdr=$out/$name.hpp
+  if ! "$redist" gen "${gen_args[@]}" --strategy exchange --backend nccl --name "$name" -o "$hdr"; then
+    ko "$name: redist gen --backend nccl failed"; continue
+  fi
+  if printf '#include "%s"\n' "$name.hpp" | mpicxx "${CXXFLAGS[@]}" -fsyntax-only -I"$include" -I"$cuda_include" -I"$out" -x c++ -; then
+    ok "$name: NCCL exchange header compiles with ${CXXFLAGS[*]}"
+  else
+    ko "$name: NCCL exchange header does not compile"; continue
+  fi
+  [ -f "$emulated" ] || continue
+  exe=$out/$name.exe
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -I"$cuda_include" -include "$hdr" -DREDIST_NS="redist_gen::$name" \
+       tests/runtime_gpu/exchange_header_main.cpp "$emulated" _build/runtime/libredist_common.a -o "$exe"; then
+    ko "$name: NCCL exchange driver does not link"; continue
+  fi
+  if timeout 120 "${MPIRUN[@]}" -np "$np" "$exe" </dev/null; then
+    ok "$name: NCCL exchange on $np ranks (emulated), every target box correct, staging = kWorkspaceBytes"
+  else
+    ko "$name: NCCL exchange wrong under mpirun -np $np (emulated)"
+  fi
+done <<'PROBLEMS'
+nccl_uneven|3|--mesh '{x:3}' --from '[{x}7]' --to '[7]' --dtype f32
+nccl_moved|4|--from-mesh '{x:3} @ 1' --to-mesh '{y:2} @ [3, 0]' --from '[{x}7, 5]' --to '[7, {y}5]' --dtype c128
+nccl_grid|6|--from-mesh '{x:2, y:3}' --to-mesh '{a:3, b:2} @ [5, 0, 4, 1, 3, 2]' --from '[11, 13]' --to '[{a}11, {b}13]' --dtype bf16
+PROBLEMS
+
 # A header refuses a runtime of another interface version, with its message:
 # the runtime's headers copied with REDIST_INTERFACE_VERSION changed.
 other_runtime=$out/other_interface

@@ -29,18 +29,31 @@ check_json "plan with sub-axes" '' plan "${S[@]}" --dtype f64 --json
 check_json "plan, identity" '' plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]' --json
 check_json "plan, exchange across meshes" '' plan --from-mesh '{x:4} @ 2' --to-mesh '{x:2, y:2} @ [3, 1, 0, 5]' --from '[{x}7, 3]' --to '[{y}7, {x}3]' --json
 check_json "plan, uneven, collectives refused" '' plan --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives --json
+check_json "plan, profile, hosts and budget" '' plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --memory-budget 10000 --json
+check_json "plan, budget below the least" '' plan "${W[@]}" --memory-budget 1 --json
+check_json "check, with a budget" "$worked_plan" check "${W[@]}" --plan - --memory-budget 1KiB --json
 check_json "check, exchange" 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --json
 check_json "check, accepted" "$worked_plan" check "${W[@]}" --plan - --json
 check_json "check, accepted with refine" 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
 check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan - --json
 check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
+check_json "plan, pending sums reduced and gathered" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --json
+check_json "plan, pending sums kept pending" '' plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --json
+check_json "plan, pending sums by the reducing exchange" '' plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --json
+check_json "check, pending sums accepted" 'all_reduce(y)\nall_gather(0)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --plan - --json
+check_json "check, pending sums rejected" 'all_reduce(x)\n' check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --plan - --json
+check_json "plan, pending axis also sharding" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{x}' --to '[8, 8]' --json
+check_json "show, pending sums" '' show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}' --json
+check_json "show, a problem with pending sums" '' show --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}7, 5] sum{y}' --to '[{z}7, 5]' --json
 check_json "show" '' show --mesh '{x:2, y:3}' --type '[3{x}6]' --json
 check_json "show, uneven with empty boxes" '' show --mesh '{x:4, y:2}' --type '[{x}3, {y}5]' --json
 check_json "show, placed mesh" '' show --mesh '{x:3} @ 5' --type '[{x}7]' --json
+check_json "show, a problem across meshes" '' show --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}10, 3]' --to '[{y}10, {x}3]' --json
 check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8, {y}4]' --json
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json
 check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
 check_json "run" '' run "${W[@]}" --repeat 1 --json
+check_json "run, exchange across meshes" '' run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
 report cli-json

@@ -162,16 +162,32 @@ let permute_table () =
    run reports and the header states. *)
 let workspace_stated () =
   let r, guarantees = Planning.plan (worked ()) in
-  Alcotest.(check int) "workspace bytes" 8 (Emit.workspace_bytes r);
+  Alcotest.(check int) "workspace bytes" 8 (Redist_core.workspace_bytes (Lazy.force r.calls));
   let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
-  Alcotest.(check bool) "header comment" true (contains hdr "//   = 4 + 4 + 0 = 8 bytes")
+  Alcotest.(check bool) "header comment" true (contains hdr "//   = ping 4 + pong 4 + scratch 0.");
+  Alcotest.(check bool) "constant" true (contains hdr "kWorkspaceBytes = 8;")
+
+(* Issue 15's example: during step 1 a rank holds its 128 B source, a 256 B
+   intermediate, the 1,024 B destination and 1,024 B of scratch. *)
+let live_bytes_stated () =
+  let p = Problem.make ~mesh:"{x:4, y:2}" ~from:"[16, 2{x,y}16]" ~to_:"[16, 16]" ~dtype:(Some "f32") in
+  let r, guarantees = Planning.plan p in
+  Alcotest.(check int) "live bytes" 2432 (Lazy.force r.live_bytes);
+  Alcotest.(check int) "workspace bytes" 1280 (Redist_core.workspace_bytes (Lazy.force r.calls));
+  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
+  Alcotest.(check bool) "header comment" true (contains hdr "// Live bytes per rank: 2432 (proven: lower_live_bytes)");
+  Alcotest.(check bool) "constant" true (contains hdr "kLiveBytes = 2432;")
 
 (* The driver's result line: numbers read back, an error line raised as a
    tool error (exit 4) with the runtime's message. *)
 let run_result_line () =
-  let o = Run.parse_result "redist-run: mismatches=3 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0" in
-  Alcotest.(check (list int)) "fields" [ 3; 0; 7; 12; 4; 4; 0 ]
-    [ o.mismatches; o.news; o.mallocs; o.peak_bytes; o.used_ping; o.used_pong; o.used_scratch ];
+  let o =
+    Run.parse_result
+      "redist-run: checked=12 mismatches=3 box_disagreements=1 off_bound=2 recv_max=5 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0"
+  in
+  Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0 ]
+    [ o.checked; o.mismatches; o.box_disagreements; o.off_bound; o.recv_max; o.news; o.mallocs; o.peak_bytes;
+      o.used_ping; o.used_pong; o.used_scratch ];
   Alcotest.(check bool) "guards" true o.guards_intact;
   match Run.parse_result "redist-run: error Mesh::create: communicator has 4 ranks but the mesh has 6 devices" with
   | _ -> Alcotest.fail "an error line was accepted"
@@ -230,5 +246,6 @@ let () =
           Alcotest.test_case "bad namespaces" `Quick bad_names;
           Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
+          Alcotest.test_case "live bytes stated" `Quick live_bytes_stated;
           Alcotest.test_case "run's result line" `Quick run_result_line ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]

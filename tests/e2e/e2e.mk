@@ -1,6 +1,6 @@
 # End-to-end: `make demo`, the random end-to-end suites and the checks of
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
-.PHONY: demo test-e2e test-e2e-exchange test-long test-large-message test-run test-run-agree
+.PHONY: demo test-e2e test-e2e-exchange test-e2e-sums test-long test-large-message test-run test-run-agree
 
 E2E_SEED ?= 20211203
 
@@ -13,11 +13,17 @@ test-e2e: build runtime
 test-e2e-exchange: build runtime
 	@tests/e2e/exchange.sh e2e-exchange 300 100
 
+# 160 random problems with pending sums (1-3 pending axes; sharded,
+# replicated and pending targets; integer dtypes), 80 to a translation unit.
+test-e2e-sums: build runtime
+	@tests/e2e/sums.sh e2e-sums 160 80
+
 # Not in `make test`: 5,000 problems, 250 to a translation unit, and one
 # message over 2 GiB (about 13 GiB of memory, else skipped).
 test-long: build runtime test-large-message
 	@tests/e2e/run.sh e2e-long 5000 250 $(E2E_SEED)
 	@tests/e2e/exchange.sh e2e-exchange-long 5000 250
+	@tests/e2e/sums.sh e2e-sums-long 2000 250
 
 test-large-message: build runtime
 	@tests/e2e/large_message.sh

@@ -7,7 +7,7 @@
    with the verified planner and emits its header through the same emitter
    as `redist gen` (namespace pN).  Writes OUTDIR/tuK.cpp, each including
    PER_TU headers and stating for each, as static_asserts, that its
-   workspace is exactly the header comment's formula, OUTDIR/tables.hpp,
+   workspace and live bytes are the extracted lowering's, OUTDIR/tables.hpp,
    which lists them for the driver tests/e2e/e2e_main.cpp, and
    OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
 
@@ -23,29 +23,6 @@ let write file text =
   let oc = open_out_bin file in
   output_string oc text;
   close_out oc
-
-let contains s sub =
-  let n = String.length sub in
-  let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in
-  go 0
-
-(* From the header's text: the comment's "= PING + PONG + SCRATCH = TOTAL
-   bytes" and the numbers its per-step scratch static_asserts state. *)
-let stated_workspace header =
-  let lines = String.split_on_char '\n' header in
-  let formula =
-    List.find_map (fun l -> try Some (Scanf.sscanf l "//   = %d + %d + %d = %d bytes" (fun a b c d -> (a, b, c, d))) with _ -> None) lines
-  in
-  let scratches =
-    List.filter_map
-      (fun l ->
-        if contains l "\"scratch formula\"" then
-          let k = String.rindex l '=' in
-          Scanf.sscanf (String.sub l (k + 1) (String.length l - k - 1)) " %d" (fun n -> Some n)
-        else None)
-      lines
-  in
-  match formula with Some f -> (f, scratches) | None -> failwith "the header states no workspace formula"
 
 let () =
   if Array.length Sys.argv <> 5 then (prerr_endline "usage: gen_e2e SEED COUNT PER_TU OUTDIR"; exit 2);
@@ -69,16 +46,19 @@ let () =
       let r, guarantees = Planning.plan p in
       let header = Emit.render ~name ~backend:Emit.Mpi r ~guarantees in
       write (Filename.concat dir (name ^ ".hpp")) header;
-      let (ping, pong, scratch, total), scratches = stated_workspace header in
+      let calls = Lazy.force r.calls in
       let devices = Redist_core.mesh_size (Front.core_mesh p.env) in
       Hashtbl.replace sizes devices (1 + Option.value (Hashtbl.find_opt sizes devices) ~default:0);
       add "";
       add "#include \"%s.hpp\"  // %s %s -> %s %s" name q.mesh q.src q.tgt q.dtype;
       add "namespace %s = redist_gen::%s;" name name;
-      add "static_assert(%s::kWorkspaceBytes == %d && %s::kPingBytes == %d && %s::kPongBytes == %d && %s::kScratchBytes == %d," name total name ping name pong name scratch;
-      add "              \"%s: the workspace is the header comment's ping + pong + scratch\");" name;
-      add "static_assert(%s::kScratchBytes == %d, \"%s: scratch is the largest of the steps' *_scratch_bytes\");" name
-        (List.fold_left max 0 scratches) name;
+      add "static_assert(%s::kWorkspaceBytes == %d && %s::kPingBytes == %d && %s::kPongBytes == %d && %s::kScratchBytes == %d," name
+        (Redist_core.workspace_bytes calls) name (Redist_core.ping_bytes calls) name (Redist_core.pong_bytes calls) name
+        (Redist_core.scratch_bytes calls);
+      add "              \"%s: the workspace is the extracted lowering's\");" name;
+      add "static_assert(%s::kLiveBytes == %d && %s::kLiveBytes <= %s::kSrcBytes + %s::kTgtBytes + %s::kWorkspaceBytes," name
+        (Lazy.force r.live_bytes) name name name name;
+      add "              \"%s: live bytes are the extracted live_bytes, within what a rank allocates\");" name;
       add "static_assert(%s::kPeakElems == std::max(%s::kSrcElems, %s::kTgtElems), \"%s: peak is max(|src|, |tgt|) (plan_peak_le_max)\");" name name name name;
       add "static_assert(%s::kPingBytes <= %s::kPeakElems * %s::kElemBytes && %s::kPongBytes <= %s::kPeakElems * %s::kElemBytes," name name name name name name;
       add "              \"%s: ping and pong hold at most a peak-sized array\");" name;

@@ -8,9 +8,12 @@
    and checked both ways).  Each problem goes through the command's own
    front end ([Problem.make_placed], in the command-line notation) and
    emitter
-   ([Emit.render_exchange], and [Emit.render] for the collectives).
-   Writes OUTDIR/xN.hpp (and cN.hpp), OUTDIR/tuK.cpp with a table entry per
-   problem, OUTDIR/tables.hpp and OUTDIR/sizes.txt ("WORLD COUNT" lines). *)
+   ([Emit.render_exchange], and [Emit.render] for the collectives), and
+   `redist run`'s model header ([Run.model_header]: the Coq model's boxes
+   and lower bounds per world rank).
+   Writes OUTDIR/xN.hpp, xN_model.hpp (and cN.hpp), OUTDIR/tuK.cpp with a
+   table entry per problem, OUTDIR/tables.hpp and OUTDIR/sizes.txt ("WORLD
+   COUNT" lines). *)
 
 open Redist_cli
 open Placed_problem
@@ -39,16 +42,17 @@ let () =
       let problem = problem d in
       let p = problem Redist_core.StratExchange in
       let x = Printf.sprintf "x%d" i in
+      let model = x ^ "_model" in
       (match Planning.choose p with
-       | Xreport.Exchange r, guarantees -> write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x r ~guarantees)
+       | Xreport.Exchange r, guarantees ->
+           write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x ~backend:Emit.Mpi r ~guarantees);
+           write (Filename.concat dir (model ^ ".hpp")) (Run.model_header ~name:model r)
        | Xreport.Collectives _, _ -> failwith "--strategy exchange gave collectives");
       let world = Problem.world p in
       Hashtbl.replace worlds world (1 + Option.value (Hashtbl.find_opt worlds world) ~default:0);
       add "";
       add "#include \"%s.hpp\"  // %s" x (describe d);
-      let src = Problem.source_layout p and tgt = Problem.target_layout p in
-      add "static const std::size_t %s_bound[] = {%s};  // recv_lower_bound per world rank" x
-        (String.concat ", " (List.init world (fun r -> string_of_int (Redist_core.recv_lower_bound src tgt r))));
+      add "#include \"%s.hpp\"" model;
       add "static redist::Status %s_run(redist::Exchange& ex, const void* s, std::size_t sb, void* d, std::size_t db) {" x;
       add "  using T = redist_gen::%s::value_type;" x;
       add "  return redist_gen::%s::run(ex, static_cast<const T*>(s), sb, static_cast<T*>(d), db);" x;
@@ -60,15 +64,13 @@ let () =
           let r, guarantees = Planning.plan (problem Redist_core.StratCollectives) in
           write (Filename.concat dir (c ^ ".hpp")) (Emit.render ~name:c ~backend:Emit.Mpi r ~guarantees);
           add "#include \"%s.hpp\"" c;
-          add "static const collective_plan %s_plan = {&redist_gen::%s::create_mesh, &redist_gen::%s::run," c c c;
-          add "    &redist_gen::%s::src_box, &redist_gen::%s::tgt_box, redist_gen::%s::kRank, redist_gen::%s::kSrcBytes," c c c c;
-          add "    redist_gen::%s::kTgtBytes, redist_gen::%s::kWorkspaceBytes};" c c;
+          add "static const redist_verify::Problem %s_plan = REDIST_VERIFY_PROBLEM(redist_gen::%s);" c c;
           "&" ^ c ^ "_plan"
         end
       in
       entries :=
-        Printf.sprintf "{\"%s\", %d, redist_gen::%s::kElemBytes, &redist_gen::%s::create_exchange, &%s_run, %s_bound, %s}"
-          (String.escaped (describe d)) world x x x x collectives
+        Printf.sprintf "{\"%s\", REDIST_VERIFY_EXCHANGE(redist_gen::%s, %s, %s_run), %s}" (String.escaped (describe d)) x
+          model x collectives
         :: !entries
     done;
     add "";

@@ -8,6 +8,8 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 redist=$PWD/_build/default/codegen/main.exe
 W=(--mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]')
+# The worked example by the paper's collectives (auto takes the exchange).
+WC=("${W[@]}" --strategy collectives)
 S=(--mesh '{a:3, b:6}' --from '[12{a}36, 4]' --to '[6{b}36, 4]')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,7 +47,7 @@ expect() {
 expect "worked example verified" 0 '^verified: .*12 elements checked, 0 mismatches' -- "$redist" run "${W[@]}" --repeat 3
 expect "sub-axes, 18 ranks, u8" 0 '^verified' -- "$redist" run "${S[@]}" --dtype u8 --repeat 1
 expect "c128 elements" 0 '^verified' -- "$redist" run "${W[@]}" --dtype c128 --repeat 1
-"$redist" run "${W[@]}" --json --repeat 2 >"$tmp/json" 2>&1
+"$redist" run "${WC[@]}" --json --repeat 2 >"$tmp/json" 2>&1
 if python3 - "$tmp/json" <<'PY'
 import json, sys
 r = json.loads(open(sys.argv[1]).read())
@@ -60,7 +62,78 @@ assert r["schema"] == "redist/1" and r["command"] == "run", r
 PY
 then ok "--json: one object, verified, peak within the bound"; else ko "--json: $(head -c 300 "$tmp/json")"; fi
 
-expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${W[@]}" --np 4
+# Plans of every strategy: uneven (empty boxes too), across meshes (other
+# sizes, a submesh, disjoint and permuted rank lists), the exchange on an
+# even problem.  Each is verified on every element of every rank, and each
+# rank must have received exactly its proven lower bound.
+V='^verified: every element .* 0 mismatches\)$'
+X='^received: .* every rank received exactly its lower bound$'
+expect_both() {  # NAME -- ARGS: verified and at the lower bound
+  local name=$1; shift 2
+  expect "$name" 0 "$V" -- "$@"
+  if [ "$(grep -cE "$V|$X" "$tmp/out")" -ne 2 ]; then ko "$name: not at the lower bound: $(head -c 400 "$tmp/out")"; fi
+}
+expect_both "uneven: 50257 rows over 8 ranks" -- "$redist" run --mesh '{x:8}' --from '[{x}50257]' --to '[50257]' --repeat 1
+expect_both "uneven with empty boxes, u16" -- "$redist" run --mesh '{x:4, y:2}' --from '[{x}3, {y}5]' --to '[{y}3, {x}5]' --dtype u16 --repeat 1
+expect_both "from 4 to 2x4 devices, f64" -- "$redist" run --from-mesh '{x:4}' --to-mesh '{x:2, y:4}' --from '[{x}64, 16]' --to '[{x}64, {y}16]' --dtype f64 --repeat 1
+expect_both "to a submesh @ 2" -- "$redist" run --from-mesh '{x:8}' --to-mesh '{x:4} @ 2' --from '[{x}13, 3]' --to '[13, {x}3]' --repeat 1
+expect_both "disjoint meshes, c128" -- "$redist" run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5, 2]' --to '[{x}5, 2]' --dtype c128 --repeat 1
+expect_both "permuted rank lists, u8" -- "$redist" run --from-mesh '{a:2, b:2} @ [3, 1, 2, 0]' --to-mesh '{x:3} @ [4, 0, 2]' --from '[{b}7, {a}5]' --to '[{x}7, 5]' --dtype u8 --repeat 1
+expect_both "even problem by --strategy exchange" -- "$redist" run "${W[@]}" --strategy exchange --repeat 1
+if grep -q '^plan: exchange (one direct exchange, strategy exchange)$' "$tmp/out"; then ok "--strategy exchange runs the exchange"
+else ko "--strategy exchange: $(head -c 300 "$tmp/out")"; fi
+expect_both "more processes than the world: the rest hold nothing" -- "$redist" run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --np 7 --repeat 1
+expect "fewer processes than the world" 4 '^redist: error: the runtime refused the run: Exchange::create: target mesh: rank 4 at position 2 is outside the world of 4 ranks$' -- \
+  "$redist" run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --np 4
+expect "uneven by --strategy collectives" 2 '^redist: error: --strategy collectives: the collectives need an even problem .* use --strategy exchange or auto$' -- \
+  "$redist" run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives
+"$redist" run --from-mesh '{x:4}' --to-mesh '{x:2, y:4}' --from '[{x}50, 6]' --to '[{y}50, {x}6]' --json --repeat 1 >"$tmp/json" 2>&1
+if python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["verified"] is True and r["mismatches"] == 0 and r["ranks"] == 8, r
+# The target shards both dimensions over all 8 ranks: each element once.
+assert r["elements_checked"] == 300, r
+assert [s["op"] for s in r["steps"]] == ["exchange"] and r["workspace_bytes"] == 0, r
+assert r["box_disagreements"] == 0 and r["ranks_off_lower_bound"] == 0, r
+assert r["recv_elems_max_measured"] == r["lower_bound_recv_max"] == r["steps"][0]["recv_elems_max"], r
+assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] < r["gather_everything_bytes"], r
+assert r["source_mesh"]["ranks"] == [0, 1, 2, 3] and r["target_mesh"]["ranks"] == list(range(8)), r
+assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
+PY
+then ok "--json of a cross-mesh exchange: verified, at the lower bound, peak within the bound"; else ko "--json exchange: $(head -c 300 "$tmp/json")"; fi
+
+# The checks catch a wrong exchange: an mpicxx first on PATH edits the
+# generated files before compiling them (sed expression $CORRUPT on
+# $CORRUPT_FILE of the work directory), and redist run must say FAILED, exit 1.
+real_mpicxx=$(command -v mpicxx)
+mkdir -p "$tmp/corrupt"
+cat >"$tmp/corrupt/mpicxx" <<SH
+#!/bin/sh
+for a; do case \$a in */run_main.cpp) dir=\${a%/run_main.cpp};; esac; done
+cp "\$dir/\$CORRUPT_FILE" "\$dir/original"
+sed -i "\$CORRUPT" "\$dir/\$CORRUPT_FILE"
+# An expression that changed nothing would let the run pass: fail instead.
+cmp -s "\$dir/original" "\$dir/\$CORRUPT_FILE" && { echo "error: \$CORRUPT changed nothing" >&2; exit 1; }
+exec $real_mpicxx "\$@"
+SH
+chmod +x "$tmp/corrupt/mpicxx"
+corrupt() {  # NAME FILE SED-EXPRESSION FAILED-PATTERN -- ARGS
+  local name=$1 file=$2 expr=$3 pattern=$4; shift 5
+  expect "caught: $name" 1 "$pattern" -- env PATH="$tmp/corrupt:$PATH" CORRUPT_FILE="$file" CORRUPT="$expr" "$@"
+}
+P=(--from-mesh '{x:4}' --to-mesh '{a:2, b:2} @ [3, 1, 2, 0]' --from '[{x}9, 2]' --to '[{a}9, {b}2]' --repeat 1)
+corrupt "a byte of the exchange's destination flipped" problem.hpp \
+  's|return ex.run(src, src_bytes, dst, dst_bytes);|::redist::Status st = ex.run(src, src_bytes, dst, dst_bytes); if (dst_bytes > 0) reinterpret_cast<unsigned char*>(dst)[0] ^= 1; return st;|' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${P[@]}"
+corrupt "a permuted target rank list" problem.hpp 's/kRanks\[\] = {3, 1, 2, 0}/kRanks[] = {1, 3, 2, 0}/' \
+  "^FAILED: on [1-9][0-9]* ranks the runtime's source or target box is not the model's" -- "$redist" run "${P[@]}"
+corrupt "a lower bound that is not the runtime's traffic" model.hpp 's/kRecvBound\[kWorld\] = {/&1/' \
+  '^FAILED: [1-9][0-9]* ranks received other than their proven lower bound$' -- "$redist" run "${P[@]}"
+corrupt "a collectives permutation table" problem.hpp 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${WC[@]}" --repeat 1
+
+expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${WC[@]}" --np 4
 expect "no mpicxx on PATH" 4 'redist: error: mpicxx is not on PATH' -- env PATH=/nonexistent "$redist" run "${W[@]}"
 expect "REDIST_RUNTIME_PREFIX without a runtime" 4 'redist: error: REDIST_RUNTIME_PREFIX=/ holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a$' -- \
   env REDIST_RUNTIME_PREFIX=/ "$redist" run "${W[@]}"
@@ -229,17 +302,15 @@ pushd "$tmp" >/dev/null
 expect "make install PREFIX=...: redist run" 0 '^verified' -- "$installed/bin/redist" run "${W[@]}" --repeat 1
 popd >/dev/null
 
-# The checks catch a wrong plan: the worked example's header with two
-# entries of its permutation table swapped must give mismatches.
+# --work-dir keeps what was built: for an exchange, the header, the model's
+# boxes and bounds, the driver and its output.
 mkdir -p "$tmp/wd"
-"$redist" run "${W[@]}" --work-dir "$tmp/wd" --repeat 1 >/dev/null 2>&1
-sed -i 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' "$tmp/wd/problem.hpp"
-if grep -q '{0, 4, 2, 1, 3, 5}' "$tmp/wd/problem.hpp" &&
-   mpicxx -std=c++17 -O2 -I"$prefix/include" -I"$tmp/wd" "$tmp/wd/run_main.cpp" "${libs[@]}" -o "$tmp/wd/bad" &&
-   timeout 120 "${MPIRUN[@]}" -np 6 "$tmp/wd/bad" 1 </dev/null 2>&1 | grep -q 'mismatches=[1-9]'; then
-  ok "a corrupted permutation table is caught"
+expect "--work-dir, exchange" 0 "$V" -- "$redist" run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --work-dir "$tmp/wd" --repeat 1
+if [ -s "$tmp/wd/problem.hpp" ] && grep -q 'kRecvBound\[kWorld\] = {4, 4, 6}' "$tmp/wd/model.hpp" && [ -x "$tmp/wd/driver" ] &&
+   grep -q '^redist-run: checked=21 mismatches=0 ' "$tmp/wd/run.out"; then
+  ok "--work-dir keeps header, model, driver and output"
 else
-  ko "a corrupted permutation table went unnoticed"
+  ko "--work-dir: $(ls "$tmp/wd" | tr '\n' ' ')"
 fi
 
 # The application example of codegen/README.md, built with plain flags and

@@ -13,6 +13,15 @@ let within_limit q =
 
 let issue_cases () = List.iter within_limit Plan_time.known_slow
 
+let placed_cases () =
+  List.iter
+    (fun q ->
+      let plan_s, check_s = Plan_time.plan_and_check_placed q in
+      if plan_s >= limit_s || check_s >= limit_s then
+        Alcotest.failf "plan %.2f s, check %.2f s (limit %.1f s of CPU): %s" plan_s check_s limit_s
+          (Plan_time.show_placed q))
+    Plan_time.placed_65536
+
 let random_count = 50
 
 let random_65536 () =
@@ -25,4 +34,5 @@ let () =
   Alcotest.run "plan_time"
     [ ( "65,536 devices",
         [ Alcotest.test_case "issue 12 cases" `Quick issue_cases;
-          Alcotest.test_case (Printf.sprintf "%d random problems" random_count) `Quick random_65536 ] ) ]
+          Alcotest.test_case (Printf.sprintf "%d random problems" random_count) `Quick random_65536;
+          Alcotest.test_case "uneven and cross-mesh (issue 13)" `Quick placed_cases ] ) ]

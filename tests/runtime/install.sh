@@ -22,7 +22,7 @@ layout=(bin/redist include/redist/redist.hpp include/redist/mpi.hpp include/redi
 for c in $REDIST_SUBCOMMANDS; do layout+=("share/man/man1/redist-$c.1"); done
 # The NCCL backend is installed exactly when it was built.
 if [ -f _build/runtime/libredist_nccl.a ]; then
-  layout+=(lib/libredist_nccl.a lib/pkgconfig/redist_nccl.pc include/redist/nccl.hpp)
+  layout+=(lib/libredist_nccl.a lib/pkgconfig/redist_nccl.pc include/redist/nccl.hpp include/redist/nccl_exchange.hpp)
 fi
 missing=()
 for f in "${layout[@]}"; do [ -s "$prefix/$f" ] || missing+=("$f"); done

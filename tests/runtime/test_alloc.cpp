@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "redist/exchange.hpp"
+#include "redist/mpi_reduce.hpp"
+#include "redist/reduce_exchange.hpp"
 #include "support.hpp"
 
 namespace {
@@ -49,6 +51,12 @@ TEST_CASE("collectives allocate nothing on valid arguments") {
           ok &= redist::all_to_all(mesh, g, l, d, t, src.data(), b, dst.data(), b, scratch.data(), b).ok();
     }
     ok &= redist::all_permute(mesh, table.data(), n, l, src.data(), b, dst.data(), b).ok();
+    for (redist::Dtype t : {redist::Dtype::f64, redist::Dtype::i64, redist::Dtype::c64}) {
+      for (int d = 0; d < 3; ++d)
+        if (l.extent[d] % n == 0)
+          ok &= redist::reduce_scatter(mesh, g, t, l, d, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+      ok &= redist::all_reduce(mesh, g, t, l, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+    }
     const long allocations = g_news.load() - before;
     CHECK(ok);
     CHECK(allocations == 0);
@@ -78,6 +86,33 @@ TEST_CASE("the exchange's run allocates nothing") {
   bool ok = true;
   for (int i = 0; i < 3; ++i)
     ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes()).ok();
+  const long allocations = g_news.load() - before;
+  CHECK(ok);
+  CHECK(allocations == 0);
+}
+
+TEST_CASE("the reducing exchange's run allocates nothing") {
+  const int n = test::world_size();
+  // Rows pending over the whole world on {n}, to rows sharded on the
+  // reversed ranks of {n, 1}: every rank sends, receives and adds.
+  redist::PlacedMesh source = redist::PlacedMesh::contiguous(&n, 1, 0);
+  const int target_axes[] = {n, 1};
+  redist::PlacedMesh target = redist::PlacedMesh::contiguous(target_axes, 2, 0);
+  std::reverse(target.ranks.begin(), target.ranks.end());
+  redist::BlockLayout from, to;
+  from.ndim = to.ndim = 2;
+  from.extent[0] = to.extent[0] = 7 * std::size_t(n) + 3;
+  from.extent[1] = to.extent[1] = 5;
+  to.sharding[0] = redist::DimSharding{1, {0}};
+  const int pending[] = {0};
+  redist::ReducingExchange ex;
+  REQUIRE(redist::ReducingExchange::create(MPI_COMM_WORLD, source, from, pending, 1, target, to, nullptr, 0,
+                                           redist::Dtype::f32, &ex).ok());
+  std::vector<unsigned char> src(ex.source_bytes() + 1), dst(ex.target_bytes() + 1), ws(ex.workspace_bytes() + 1);
+  const long before = g_news.load();
+  bool ok = true;
+  for (int i = 0; i < 3; ++i)
+    ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes(), ws.data(), ex.workspace_bytes()).ok();
   const long allocations = g_news.load() - before;
   CHECK(ok);
   CHECK(allocations == 0);

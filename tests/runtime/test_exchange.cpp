@@ -7,53 +7,25 @@
 // against the global array, whose element at global index g is a function of g.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "exchange_problems.hpp"
 #include "redist/exchange.hpp"
+#include "redist/reduce_exchange.hpp"
 #include "support.hpp"
 
 namespace {
 
 using redist::Errc;
 using test::Index;
+using namespace exchange_test;
 
 constexpr int kProblems = 200;  // per world size
-const std::size_t kElemSizes[] = {1, 2, 4, 8, 16};
-
-struct Problem {
-  redist::PlacedMesh source, target;
-  redist::BlockLayout source_layout, target_layout;
-  std::size_t elem_bytes;
-};
-
-std::string mesh_text(const redist::PlacedMesh& m) {
-  std::string s = "{";
-  for (int a = 0; a < m.naxes; ++a) s += (a ? "," : "") + std::to_string(m.axis_size[a]);
-  s += "}@[";
-  for (std::size_t p = 0; p < m.ranks.size(); ++p) s += (p ? "," : "") + std::to_string(m.ranks[p]);
-  return s + "]";
-}
-
-std::string layout_text(const redist::BlockLayout& l) {
-  std::string s = "[";
-  for (int d = 0; d < l.ndim; ++d) {
-    s += d ? ", " : "";
-    s += "{";
-    for (int k = 0; k < l.sharding[d].count; ++k)
-      s += (k ? "," : "") + std::to_string(l.sharding[d].axis[k]);
-    s += "}" + std::to_string(l.extent[d]);
-  }
-  return s + "]";
-}
-
-std::string describe(const Problem& p) {
-  return mesh_text(p.source) + " " + layout_text(p.source_layout) + " -> " + mesh_text(p.target) +
-         " " + layout_text(p.target_layout) + " elem " + std::to_string(p.elem_bytes);
-}
 
 // ---- the model's boxes, element by element -----------------------------------
 
@@ -131,74 +103,6 @@ struct World {
     return holders.at(k % holders.size());
   }
 };
-
-// ---- random problems -----------------------------------------------------------
-
-// A mesh on some of the ranks `free` (ascending): a run of them in order
-// (`@ k` when they are consecutive) or any of them in any order.
-redist::PlacedMesh random_mesh(std::mt19937& rng, std::vector<int> free) {
-  const int available = static_cast<int>(free.size());
-  redist::PlacedMesh m;
-  m.naxes = std::uniform_int_distribution<int>(1, 3)(rng);
-  int devices = 1;
-  for (int a = 0; a < m.naxes; ++a) {
-    m.axis_size[a] = std::uniform_int_distribution<int>(1, available / devices)(rng);
-    devices *= m.axis_size[a];
-  }
-  if (rng() % 2 == 0) {
-    const int first = std::uniform_int_distribution<int>(0, available - devices)(rng);
-    m.ranks.assign(free.begin() + first, free.begin() + first + devices);
-  } else {
-    std::shuffle(free.begin(), free.end(), rng);
-    m.ranks.assign(free.begin(), free.begin() + devices);
-  }
-  return m;
-}
-
-std::vector<int> ranks_not_in(const redist::PlacedMesh& mesh, int world_size) {
-  std::vector<int> rest;
-  for (int r = 0; r < world_size; ++r)
-    if (std::find(mesh.ranks.begin(), mesh.ranks.end(), r) == mesh.ranks.end()) rest.push_back(r);
-  return rest;
-}
-
-// Each mesh axis shards a random dim or none, in a random order.
-redist::BlockLayout random_layout(std::mt19937& rng, const redist::PlacedMesh& mesh,
-                                  const Index& extents) {
-  redist::BlockLayout l;
-  l.ndim = static_cast<int>(extents.size());
-  for (int d = 0; d < l.ndim; ++d) l.extent[d] = extents[d];
-  std::vector<int> axes(mesh.naxes);
-  for (int a = 0; a < mesh.naxes; ++a) axes[a] = a;
-  std::shuffle(axes.begin(), axes.end(), rng);
-  for (int a : axes) {
-    const int d = std::uniform_int_distribution<int>(0, l.ndim)(rng);
-    if (d < l.ndim) l.sharding[d].axis[l.sharding[d].count++] = a;
-  }
-  return l;
-}
-
-Problem random_problem(std::mt19937& rng, int world_size) {
-  // Small extents (primes among them, and fewer elements than devices) keep
-  // the element-by-element checks fast while making ragged and empty boxes common.
-  static const std::size_t kMaxExtent[] = {0, 41, 13, 7, 5};
-  const int ndim = std::uniform_int_distribution<int>(1, 4)(rng);
-  Index extents(ndim);
-  for (std::size_t& e : extents) e = std::uniform_int_distribution<std::size_t>(1, kMaxExtent[ndim])(rng);
-  Problem p;
-  const std::vector<int> everyone = ranks_not_in(redist::PlacedMesh{}, world_size);
-  p.source = random_mesh(rng, everyone);
-  const std::vector<int> rest = ranks_not_in(p.source, world_size);
-  switch (rng() % 5) {
-    case 0: p.target = p.source; break;
-    case 1: p.target = random_mesh(rng, rest.empty() ? everyone : rest); break;  // disjoint
-    default: p.target = random_mesh(rng, everyone);
-  }
-  p.source_layout = random_layout(rng, p.source, extents);
-  p.target_layout = random_layout(rng, p.target, extents);
-  p.elem_bytes = kElemSizes[rng() % 5];
-  return p;
-}
 
 // ---- running and checking one problem ---------------------------------------------
 
@@ -369,6 +273,128 @@ TEST_CASE("exchange: 8-dim arrays, every mesh axis sharding a different dim, rev
     check_problem(p, World(p, n), static_cast<unsigned>(1000 + elem), tally);
   }
   tally.finish();
+}
+
+// ---- the reducing exchange ------------------------------------------------------------
+
+// Axes of `mesh` that shard no dim of `layout`, each kept with probability 1/2.
+std::vector<int> random_pending(std::mt19937& rng, const redist::PlacedMesh& mesh,
+                                const redist::BlockLayout& layout) {
+  std::vector<int> axes;
+  for (int a = 0; a < mesh.naxes; ++a) {
+    bool used = false;
+    for (int d = 0; d < layout.ndim; ++d)
+      for (int k = 0; k < layout.sharding[d].count; ++k) used = used || layout.sharding[d].axis[k] == a;
+    if (!used && rng() % 2 == 0) axes.push_back(a);
+  }
+  return axes;
+}
+
+// The world ranks of the devices of `mesh` that differ from `position` only
+// on `axes` (its group), in any order.
+std::vector<int> group_of(const redist::PlacedMesh& mesh, int position, const std::vector<int>& axes) {
+  const Index shape(mesh.axis_size, mesh.axis_size + mesh.naxes);
+  const Index mine = test::unravel(static_cast<std::size_t>(position), shape);
+  std::vector<int> out;
+  for (int q = 0; q < mesh.size(); ++q) {
+    const Index c = test::unravel(static_cast<std::size_t>(q), shape);
+    bool same = true;
+    for (int a = 0; a < mesh.naxes; ++a)
+      same = same && (c[a] == mine[a] || std::find(axes.begin(), axes.end(), a) != axes.end());
+    if (same) out.push_back(mesh.ranks[q]);
+  }
+  return out;
+}
+
+int position_in(const redist::PlacedMesh& mesh, int rank) {
+  return static_cast<int>(std::find(mesh.ranks.begin(), mesh.ranks.end(), rank) - mesh.ranks.begin());
+}
+
+// Rank r's contribution at global linear index g: any value, so that a
+// missing, doubled or misplaced contribution changes the sum.
+std::uint64_t contribution(int r, std::size_t g, unsigned salt) {
+  std::uint64_t h = (std::uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull ^ (g + 1) * 0xC2B2AE3D27D4EB4Full ^ salt;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+TEST_CASE("reducing exchange: 200 random problems per world size (pending axes on both sides, uneven, "
+          "two meshes), every element of every rank is its group's sum") {
+  static const redist::Dtype kIntegers[] = {redist::Dtype::u8, redist::Dtype::i16, redist::Dtype::u32,
+                                            redist::Dtype::i64};
+  const int n = test::world_size();
+  const int me = test::world_rank();
+  std::mt19937 rng(20261124u + static_cast<unsigned>(n));
+  test::Tally tally;
+  int with_pending = 0, pending_target = 0;
+  for (int i = 0; i < kProblems; ++i) {
+    Problem p = random_problem(rng, n);
+    const redist::Dtype dtype = kIntegers[rng() % 4];
+    p.elem_bytes = redist::dtype_bytes(dtype);
+    const std::vector<int> ps = random_pending(rng, p.source, p.source_layout);
+    const std::vector<int> pt = random_pending(rng, p.target, p.target_layout);
+    with_pending += !ps.empty();
+    pending_target += !pt.empty();
+    const World world(p, n);
+    const unsigned salt = static_cast<unsigned>(i + 1);
+    const std::string what = describe(p) + " pending " + std::to_string(ps.size()) + " -> " + std::to_string(pt.size());
+    redist::ReducingExchange ex;
+    const redist::Status created = redist::ReducingExchange::create(
+        MPI_COMM_WORLD, p.source, p.source_layout, ps.data(), static_cast<int>(ps.size()), p.target,
+        p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, &ex);
+    if (!created.ok()) {
+      tally.fail(what + ": " + created.message());
+      continue;
+    }
+    const NaiveBox& src_box = world.source_of[me];
+    const NaiveBox& tgt_box = world.target_of[me];
+    const std::size_t w = p.elem_bytes;
+    std::vector<unsigned char> src(src_box.elements() * w + 1);
+    for (std::size_t e = 0; e < src_box.elements(); ++e) {
+      const std::uint64_t v = contribution(me, global_linear(src_box.global(e), p.source_layout), salt);
+      std::memcpy(&src[e * w], &v, w);
+    }
+    std::vector<unsigned char> dst = test::poisoned(tgt_box.elements() * w);
+    std::vector<unsigned char> ws = test::poisoned(ex.workspace_bytes());
+    const redist::Status ran = ex.run(src_box.elements() ? src.data() : nullptr, src_box.elements() * w,
+                                      tgt_box.elements() ? dst.data() : nullptr, tgt_box.elements() * w,
+                                      ex.workspace_bytes() ? ws.data() : nullptr, ex.workspace_bytes());
+    if (!ran.ok()) {
+      tally.fail(what + ": " + ran.message());
+      continue;
+    }
+    // Designated: pending coordinates 0 on the target mesh.
+    bool designated = true;
+    const int my_target = position_in(p.target, me);
+    if (my_target < p.target.size()) {
+      const Index c = test::unravel(static_cast<std::size_t>(my_target), Index(p.target.axis_size, p.target.axis_size + p.target.naxes));
+      for (int a : pt) designated = designated && c[a] == 0;
+    }
+    for (std::size_t e = 0; e < tgt_box.elements(); ++e) {
+      const Index g = tgt_box.global(e);
+      std::uint64_t want = 0;
+      if (designated) {
+        const int holder = src_box.contains(g) ? me : world.holder(p, me, g);
+        for (int m : group_of(p.source, position_in(p.source, holder), ps))
+          want += contribution(m, global_linear(g, p.source_layout), salt);
+      }
+      std::uint64_t got = 0;
+      std::memcpy(&got, &dst[e * w], w);
+      const std::uint64_t mask = w >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * w)) - 1;
+      if ((got & mask) != (want & mask)) {
+        tally.fail(what + ": element " + std::to_string(e) + " is not its group's sum");
+        break;
+      }
+    }
+    tally.canary(dst, tgt_box.elements() * w, what);
+    tally.canary(ws, ex.workspace_bytes(), what + " (workspace)");
+  }
+  tally.finish();
+  if (n > 1) {
+    CHECK(with_pending > 0);
+    CHECK(pending_target > 0);
+  }
 }
 
 // ---- misuse -------------------------------------------------------------------------

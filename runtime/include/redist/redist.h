@@ -52,6 +52,9 @@ enum {
   REDIST_ERR_RUNTIME = 4    /* the runtime refused or MPI failed (message names the runtime's error) */
 };
 
+/* The most dimensions (and mesh axes) a plan has: the runtime's limit. */
+#define REDIST_MAX_DIMS 8
+
 typedef struct redist_plan redist_plan_t;
 typedef struct redist_exec redist_exec_t;
 
@@ -72,12 +75,45 @@ int redist_plan_create(const char* mesh, const char* from, const char* to, const
 int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* from, const char* to,
                             const char* dtype, const char* strategy, redist_plan_t** out, char* err,
                             size_t errlen);
+/* The same problem as data.  A mesh: naxes axes (names and sizes, the
+ * first most significant) on world ranks `ranks` (one per device, row-major;
+ * NULL: ranks 0..n-1).  A layout: per dimension its global extent and the
+ * mesh axes sharding it, major to minor, as indices into the mesh's axes
+ * (axes[d][0..naxes[d]-1]; none: replicated). */
+typedef struct redist_mesh {
+  int naxes;
+  const char* const* axis_names;
+  const int* axis_sizes;
+  const int* ranks;
+} redist_mesh_t;
+
+typedef struct redist_layout {
+  int ndim;
+  const uint64_t* extents;
+  const int* naxes;
+  const int (*axes)[REDIST_MAX_DIMS];
+} redist_layout_t;
+
+/* redist_plan_create_with over structs (to_mesh NULL: one mesh, `from` and
+ * `to` over `mesh`; else `to` over to_mesh).  The structs are read during
+ * the call only.  Code 2 names the field that is wrong, or is the planner's
+ * message about the problem written in the command line's notation. */
+int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_mesh, const redist_layout_t* from,
+                            const redist_layout_t* to, const char* dtype, const char* strategy, redist_plan_t** out,
+                            char* err, size_t errlen);
+
 /* A plan of one's own in plan-file syntax (`redist check --plan`: refine
  * lines, one collective per line, or the one line `exchange`), checked by the
  * verified checker; a plan it rejects is code 1 with the line of the first
  * failing step and why.  An accepted plan is queried and run as any other. */
 int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
                       const char* plan_text, redist_plan_t** out, char* err, size_t errlen);
+/* The plan of a `redist plan --json` (or `redist check --json`) report,
+ * schema redist/1: its problem (source_mesh, target_mesh, source, target,
+ * dtype) and its refine lines and steps, checked again by the verified
+ * checker, as redist_plan_check does (a report edited into a wrong plan is
+ * code 1 with the failing line; malformed JSON or a missing field code 2). */
+int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
 /* Queries.  Strings belong to the plan and live as long as it.  A NULL
@@ -95,6 +131,12 @@ uint64_t redist_plan_src_bytes(const redist_plan_t* plan);   /* the largest rank
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan);   /* the largest rank's target array */
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest local array along the plan */
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan); /* what redist_exec_run needs */
+/* The most bytes alive on a rank while the plan runs: by the collectives,
+ * source + destination + the workspace and scratch each call uses (proven:
+ * lower_live_bytes; a generated header's kLiveBytes); by the exchange, which
+ * needs no workspace, the largest source box plus the largest target box
+ * (proven: lower_splan_live_bytes). */
+uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no plan's busiest rank receives less */
 
@@ -107,6 +149,41 @@ int redist_plan_src_box(const redist_plan_t* plan, int rank, size_t* offset, siz
                         size_t errlen);
 int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, size_t* extent, char* err,
                         size_t errlen);
+
+/* One step of a plan by the collectives, as the plan interpreter runs it
+ * (redist/interpreter.hpp), for callers that run the steps with collectives
+ * of their own (the Python package's JAX and PyTorch adapters). */
+typedef struct redist_step_info {
+  int op;           /* 0 dyn_slice, 1 all_gather, 2 all_to_all, 3 all_permute */
+  int group_stride; /* the group over world ranks: rank r is member (r / stride) % size */
+  int group_size;   /* of the group whose ranks differ only there (all_permute: 1) */
+  int dim_a;        /* dyn_slice, all_gather: the dimension; all_to_all: the one gathered (s) */
+  int dim_b;        /* all_to_all: the one split (t); else 0 */
+  int ndim;
+  size_t shape[REDIST_MAX_DIMS]; /* the local array's shape before the step */
+  const int* recv_from; /* all_permute: rank r's new array is rank recv_from[r]'s old one
+                           (redist_plan_devices entries, owned by the plan); else NULL */
+} redist_step_info_t;
+
+/* Step i (< redist_plan_num_steps) of a plan by the collectives; code 2 for a
+ * plan by the exchange or i out of range. */
+int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen);
+
+/* A region of the global array and the world rank it comes from. */
+typedef struct redist_region {
+  int from_rank;
+  size_t offset[REDIST_MAX_DIMS];
+  size_t extent[REDIST_MAX_DIMS];
+} redist_region_t;
+
+/* A plan by the exchange: the pieces of world rank `rank`'s target box, each
+ * copied whole from rank from_rank's source array (from_rank == rank: its own
+ * source array), together exactly its target box.  *count is set to the
+ * number of pieces; the first min(*count, max_regions) are written (call with
+ * max_regions 0 to size the array).  Code 2 for a plan by the collectives or
+ * a rank outside 0..redist_plan_devices(plan)-1. */
+int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
+                         size_t* count, char* err, size_t errlen);
 
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
  * ranks for the collectives, at least that many for the exchange; mesh

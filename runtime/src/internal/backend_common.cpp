@@ -1,5 +1,6 @@
 #include "internal/backend_common.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <initializer_list>
 #include <string>
@@ -33,12 +34,8 @@ Status check_empty(const MeshGeometry& mesh, const char* what) {
   return {};
 }
 
-Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
-                 int* rank) {
-  if (comm == MPI_COMM_NULL)
-    return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
-  int comm_size = 0;
-  if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
+Status check_mesh_args(int comm_size, const int* axis_sizes, int naxes, const void* out,
+                       Agreed* agreed) {
   Status local;
   if (out == nullptr) local = {Errc::invalid_argument, "Mesh::create: output mesh is null"};
   int devices = 0;
@@ -46,12 +43,23 @@ Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* ou
   if (local.ok() && comm_size != devices)
     local = {Errc::mesh_mismatch, "Mesh::create: communicator has " + str(comm_size) +
                                       " ranks but the mesh has " + str(devices) + " devices"};
+  *agreed = {local.ok() ? ints_key(axis_sizes, static_cast<std::size_t>(naxes)) : 0,
+             "ranks passed different axis sizes"};
+  return local;
+}
+
+Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
+                 int* rank) {
+  if (comm == MPI_COMM_NULL)
+    return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
+  int comm_size = 0;
+  if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
+  Agreed agreed;
+  Status local = check_mesh_args(comm_size, axis_sizes, naxes, out, &agreed);
   // Agreed on `comm` itself, before MPI_Comm_dup, which would wait forever
   // for a rank refused here; ranks with different axis sizes would build
   // different meshes.
-  const Agreed agreed[] = {{local.ok() ? ints_key(axis_sizes, static_cast<std::size_t>(naxes)) : 0,
-                            "ranks passed different axis sizes"}};
-  if (Status st = agree(comm, std::move(local), "Mesh::create", agreed, 1); !st.ok()) return st;
+  if (Status st = agree(comm, std::move(local), "Mesh::create", &agreed, 1); !st.ok()) return st;
   if (Status st = mpi_status(MPI_Comm_dup(comm, dup), "Mesh::create"); !st.ok()) return st;
   MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
   MPI_Comm_rank(*dup, rank);
@@ -100,24 +108,29 @@ Agreed agreed_dims(int s, int t) {
   return {pair_key(s, t), "members passed different dims"};
 }
 
-Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed,
+Status agree(AgreeOver over, Status local, const char* what, const Agreed* agreed,
              std::size_t count) {
-  // One MIN-allreduce gives the smallest verdict and, for each agreed value
+  // One MIN-reduction gives the smallest verdict and, for each agreed value
   // v, both the smallest v and the largest (as the smallest ~v).
-  std::uint64_t send[1 + 2 * kMaxAgreed], lo[1 + 2 * kMaxAgreed];
-  const std::size_t n = 1 + 2 * count;
-  send[0] = local.ok() ? 1 : 0;
+  std::uint64_t words[kMaxAgreedWords], lo[kMaxAgreedWords];
+  words[0] = local.ok() ? 1 : 0;
   // A rank with an error sends MIN's neutral element for the values, which
   // may be meaningless on it.
   constexpr std::uint64_t kNeutral = ~std::uint64_t{0};
   for (std::size_t i = 0; i < count; ++i) {
-    send[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
-    send[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
+    words[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
+    words[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
   }
-  if (Status st = mpi_status(
-          MPI_Allreduce(send, lo, static_cast<int>(n), MPI_UINT64_T, MPI_MIN, comm), what);
-      !st.ok())
+  const std::size_t n = 1 + 2 * count;
+  if (over.reduce_min != nullptr) {
+    if (Status st = over.reduce_min(over.context, words, n); !st.ok()) return prefixed(what, st);
+    std::copy(words, words + n, lo);
+  } else if (Status st = mpi_status(MPI_Allreduce(words, lo, static_cast<int>(n), MPI_UINT64_T,
+                                                  MPI_MIN, over.comm),
+                                    what);
+             !st.ok()) {
     return st;
+  }
   if (!local.ok()) return local;
   if (lo[0] == 0)
     return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
@@ -127,7 +140,7 @@ Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed
   return {};
 }
 
-Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+Status agree_group_list(const MeshGeometry& mesh, AgreeOver comm, const Group* groups,
                         std::size_t count) {
   Status local;
   if (count > 0 && groups == nullptr)
@@ -143,7 +156,7 @@ Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* gr
   return agree(comm, std::move(local), "Mesh::prepare", agreed, 2);
 }
 
-Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const char* what,
                  int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
                  const void* dst, std::size_t dst_bytes, std::size_t dst_need,
                  const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need) {
@@ -197,10 +210,6 @@ Status check_count(std::size_t bytes, std::size_t max_message) {
   return {};
 }
 
-namespace {
-
-// Sizes, then pairwise disjointness of the bytes a call uses in its three
-// buffers.
 Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
                      std::size_t dst_bytes, std::size_t dst_need, void* scratch,
                      std::size_t scratch_bytes, std::size_t scratch_need) {
@@ -218,8 +227,6 @@ Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_nee
   return check_disjoint(dst, dst_need, "destination", scratch, scratch_need, "scratch");
 }
 
-}  // namespace
-
 Status check_all_gather(const Layout& layout, int dim, std::size_t size, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
@@ -229,6 +236,52 @@ Status check_all_gather(const Layout& layout, int dim, std::size_t size, const v
   const std::size_t in = bytes(layout);
   if (Status st = check_count(in, max_message); !st.ok()) return st;
   return check_buffers(src, src_bytes, in, dst, dst_bytes, in * size, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Agreed agreed_dtype(Dtype dtype) {
+  return {static_cast<std::uint64_t>(dtype), "members passed different element types"};
+}
+
+namespace {
+
+Status check_element_type(const Layout& layout, Dtype dtype) {
+  if (Status st = validate_layout(layout); !st.ok()) return st;
+  if (layout.elem_bytes != dtype_bytes(dtype))
+    return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has " +
+                                        std::to_string(dtype_bytes(dtype)) +
+                                        " bytes but the layout's elements have " +
+                                        std::to_string(layout.elem_bytes)};
+  return {};
+}
+
+}  // namespace
+
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+                            const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                            void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
+                            std::size_t max_message) {
+  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
+  if (layout.extent[dim] % size != 0)
+    return {Errc::invalid_argument, "extent " + std::to_string(layout.extent[dim]) + " of dim " +
+                                        str(dim) + " is not divisible by the group size " +
+                                        std::to_string(size)};
+  const std::size_t total = bytes(layout);
+  if (Status st = check_count(total / size, max_message); !st.ok()) return st;
+  return check_buffers(src, src_bytes, total, dst, dst_bytes, total / size, scratch, scratch_bytes,
+                       need_scratch);
+}
+
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message) {
+  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  const std::size_t piece = num_elements(layout) / size * layout.elem_bytes;
+  const std::size_t tail = num_elements(layout) % size * layout.elem_bytes;
+  if (Status st = check_count(piece > tail ? piece : tail, max_message); !st.ok()) return st;
+  const std::size_t total = bytes(layout);
+  return check_buffers(src, src_bytes, total, dst, dst_bytes, total, scratch, scratch_bytes,
                        need_scratch);
 }
 
@@ -276,7 +329,7 @@ Status check_permute_locally(const MeshGeometry& mesh, const int* recv_from,
 
 }  // namespace
 
-Status check_all_permute(const MeshGeometry& mesh, MPI_Comm comm, bool agreement,
+Status check_all_permute(const MeshGeometry& mesh, AgreeOver comm, bool agreement,
                          const int* recv_from, std::size_t table_len, const Layout& layout,
                          const void* src, std::size_t src_bytes, void* dst,
                          std::size_t dst_bytes, std::size_t max_message, std::size_t* total) {

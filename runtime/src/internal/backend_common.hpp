@@ -12,6 +12,7 @@
 #include "redist/geometry.hpp"
 #include "redist/mpi_c.hpp"
 #include "redist/redist.hpp"
+#include "redist/reduce.hpp"
 
 namespace redist::backend {
 
@@ -46,19 +47,40 @@ inline constexpr std::size_t kMaxAgreed = 4;
 std::uint64_t combine_key(std::uint64_t h, std::uint64_t v);
 std::uint64_t ints_key(const int* values, std::size_t n);
 
+// Mesh::create's local checks on a communicator of comm_size ranks (the
+// output pointer, the axes, the size), and the value every rank must pass
+// alike (its axis sizes), for agree().
+Status check_mesh_args(int comm_size, const int* axis_sizes, int naxes, const void* out,
+                       Agreed* agreed);
+
+// Where the ranks reduce agreement words: an MPI communicator (implicitly,
+// from an MPI_Comm), or a backend's own elementwise-minimum allreduce of
+// 64-bit words over its ranks (for a mesh made without MPI), called with
+// `context`.
+struct AgreeOver {
+  using ReduceMin = Status (*)(const void* context, std::uint64_t* words, std::size_t n);
+  AgreeOver(MPI_Comm c) : comm(c) {}  // implicit: every MPI caller passes its communicator
+  AgreeOver(ReduceMin fn, const void* ctx) : reduce_min(fn), context(ctx) {}
+  MPI_Comm comm = MPI_COMM_NULL;
+  ReduceMin reduce_min = nullptr;
+  const void* context = nullptr;
+};
+
 // Combines the local verdict of every rank of `comm` and checks that every
 // rank passed the same `agreed` values (at most kMaxAgreed), in one
 // allreduce: returns the local error if there is one, remote_error if only
 // another rank failed, and invalid_argument naming the first value that
 // differs between ranks.  The values of a rank with an error are ignored.
-Status agree(MPI_Comm comm, Status local, const char* what, const Agreed* agreed = nullptr,
+Status agree(AgreeOver comm, Status local, const char* what, const Agreed* agreed = nullptr,
              std::size_t count = 0);
+// The most words agree() reduces.
+inline constexpr std::size_t kMaxAgreedWords = 1 + 2 * kMaxAgreed;
 
 // A call's verdict: `local` (its argument checks, whose messages do not
 // name it) prefixed with `what`, and agreed over `comm` (see agree) when
 // `on`: the mesh has more than one device and agreement is on.
 template <std::size_t N>
-Status verdict(Status local, const char* what, bool on, MPI_Comm comm, const Agreed (&agreed)[N]) {
+Status verdict(Status local, const char* what, bool on, AgreeOver comm, const Agreed (&agreed)[N]) {
   static_assert(N <= kMaxAgreed, "agree() takes at most kMaxAgreed values");
   local = prefixed(what, std::move(local));
   return on ? agree(comm, std::move(local), what, agreed, N) : local;
@@ -74,12 +96,12 @@ Agreed agreed_dims(int s, int t = 0);
 // The checks of Mesh::prepare before any split: the list is valid on this
 // rank, and every rank of `comm` passed a valid list, the same one.
 // The verdict is always agreed, whatever the mesh's agreement setting.
-Status agree_group_list(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+Status agree_group_list(const MeshGeometry& mesh, AgreeOver comm, const Group* groups,
                         std::size_t count);
 
 // The entry check of a generated run() (see check_run in mpi.hpp), over the
 // mesh communicator `comm`.
-Status check_run(const MeshGeometry& mesh, MPI_Comm comm, bool agreement, const char* what,
+Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const char* what,
                  int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
                  const void* dst, std::size_t dst_bytes, std::size_t dst_need,
                  const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need);
@@ -102,7 +124,7 @@ const Cached* find_prepared(const std::vector<Cached>& cached, Group g) {
 // add(g), which creates the backend's communicator of g (a collective call
 // on every rank) and caches it.  Stops at the first error.
 template <class Cached, class Add>
-Status prepare_groups(const MeshGeometry& mesh, MPI_Comm comm, const Group* groups,
+Status prepare_groups(const MeshGeometry& mesh, AgreeOver comm, const Group* groups,
                       std::size_t count, const std::vector<Cached>& cached, Add add) {
   if (Status st = check_empty(mesh, "Mesh::prepare"); !st.ok()) return st;
   if (Status st = agree_group_list(mesh, comm, groups, count); !st.ok()) return st;
@@ -124,6 +146,12 @@ Status check_collective(const MeshGeometry& mesh, Group g, const char* what);
 // too_large if one message of `bytes` exceeds the backend's `max_message`.
 Status check_count(std::size_t bytes, std::size_t max_message);
 
+// Sizes, then pairwise disjointness of the bytes a call uses in its three
+// buffers (messages name "source", "destination" or "scratch").
+Status check_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, void* dst,
+                     std::size_t dst_bytes, std::size_t dst_need, void* scratch,
+                     std::size_t scratch_bytes, std::size_t scratch_need);
+
 // The argument checks of the collectives, messages without the operation's
 // name.  need_scratch is the scratch the chosen path uses; max_message the
 // largest single message the backend can send.
@@ -135,10 +163,27 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
                         std::size_t max_message);
+// The reductions' element type, which members must pass alike.
+Agreed agreed_dtype(Dtype dtype);
+
+// The argument checks of reduce_scatter and all_reduce on both backends,
+// messages without the operation's name: the layout, its element size
+// against the type's, the dim and the group size dividing it
+// (reduce_scatter), one message (total / size for reduce_scatter, the
+// larger of all_reduce's piece and tail) within max_message, and the
+// buffers (need_scratch: what the backend's path uses).
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+                            const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                            void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
+                            std::size_t max_message);
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+                        std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                        std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message);
+
 // Everything all_permute checks before moving data, messages prefixed and
 // verdict agreed over the mesh communicator `comm` when `agreement` is on.
 // On success *total is the bytes of one local array.
-Status check_all_permute(const MeshGeometry& mesh, MPI_Comm comm, bool agreement,
+Status check_all_permute(const MeshGeometry& mesh, AgreeOver comm, bool agreement,
                          const int* recv_from, std::size_t table_len, const Layout& layout,
                          const void* src, std::size_t src_bytes, void* dst,
                          std::size_t dst_bytes, std::size_t max_message, std::size_t* total);

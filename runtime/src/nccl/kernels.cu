@@ -1,12 +1,13 @@
-// The one device kernel of the backend: a gather of runs into a dense
-// destination (see copy_plan.hpp), instantiated per word width and index
-// type.
+// The backend's two device kernels, instantiated per word width: the
+// collectives' gather of runs into a dense destination (copy_plan.hpp, per
+// index type too) and the exchange's strided box copy (box_copy.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include <cuda_runtime.h>
 
+#include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
 
 namespace redist::cuda::detail {
@@ -58,6 +59,31 @@ Status launch_width(const CopyPlan& p, const void* src, void* dst, cudaStream_t 
   return launch<W, std::uint64_t>(p, src, dst, stream);
 }
 
+// The exchange's strided box copy (box_copy.hpp); consecutive threads take
+// consecutive words of the box, so the side that is dense (the staging
+// workspace, when packing or unpacking) is accessed coalesced.
+template <typename V>
+__global__ void __launch_bounds__(kThreads)
+    copy_box(V* __restrict__ dst, const V* __restrict__ src, BoxCopy p) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; i < p.words;
+       i += step) {
+    std::size_t s, d;
+    box_words<std::size_t>(p, i, &s, &d);
+    dst[d] = src[s];
+  }
+}
+
+template <std::size_t W>
+Status launch_box(const BoxCopy& p, const void* src, void* dst, cudaStream_t stream) {
+  using V = typename Word<W>::type;
+  const std::size_t blocks = std::min((p.words + kThreads - 1) / kThreads, kMaxBlocks);
+  (void)cudaGetLastError();
+  copy_box<V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      static_cast<V*>(dst), static_cast<const V*>(src), p);
+  return cuda_status(cudaGetLastError(), "box copy kernel launch");
+}
+
 }  // namespace
 
 Status cuda_status(cudaError_t rc, const char* what) {
@@ -77,6 +103,22 @@ Status launch_copy(const CopyPlan& p, const void* src, void* dst, cudaStream_t s
     case 4: return launch_width<4>(p, src, dst, stream);
     case 2: return launch_width<2>(p, src, dst, stream);
     default: return launch_width<1>(p, src, dst, stream);
+  }
+}
+
+Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_t stream) {
+  if (p.words == 0) return {};
+  if (contiguous(p))
+    return cuda_status(cudaMemcpyAsync(static_cast<unsigned char*>(dst) + p.dst_offset * p.width,
+                                       static_cast<const unsigned char*>(src) + p.src_offset * p.width,
+                                       p.words * p.width, cudaMemcpyDeviceToDevice, stream),
+                       "cudaMemcpyAsync");
+  switch (p.width) {
+    case 16: return launch_box<16>(p, src, dst, stream);
+    case 8: return launch_box<8>(p, src, dst, stream);
+    case 4: return launch_box<4>(p, src, dst, stream);
+    case 2: return launch_box<2>(p, src, dst, stream);
+    default: return launch_box<1>(p, src, dst, stream);
   }
 }
 

@@ -1,8 +1,10 @@
 // Host emulation of kernels.cu: runs a copy plan word by word with the same
-// index function the kernel uses (copy_plan.hpp's source_word).
+// index function the kernel uses (copy_plan.hpp's source_word, box_copy.hpp's
+// box_words).
 #include <cstring>
 #include <string>
 
+#include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
 
 namespace redist::cuda::detail {
@@ -17,6 +19,17 @@ Status launch_copy(const CopyPlan& p, const void* src, void* dst, cudaStream_t) 
   auto* out = static_cast<unsigned char*>(dst);
   for (std::size_t i = 0; i < p.words; ++i)
     std::memcpy(out + i * p.width, in + source_word(p, i) * p.width, p.width);
+  return {};
+}
+
+Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_t) {
+  const auto* in = static_cast<const unsigned char*>(src);
+  auto* out = static_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < p.words; ++i) {
+    std::size_t s, d;
+    box_words<std::size_t>(p, i, &s, &d);
+    std::memcpy(out + d * p.width, in + s * p.width, p.width);
+  }
   return {};
 }
 

@@ -1,0 +1,255 @@
+(* `redist gen` for pending sums (MPI): a plan of the extracted [plan_sums]
+   as a header.  The Part 1 collectives in the middle of the plan are the
+   header [Emit.render] writes for them (namespace NAME_collectives, from
+   the type the reductions end at to the target); around it this module
+   writes namespace NAME: the reductions before (redist/mpi_reduce.hpp),
+   then that header's run(), then the add_pending steps (every member of a
+   new pending group but the one with coordinate 0 sets its array to zero).
+
+   A plan by the reducing exchange is a redist::ReducingExchange
+   (render_exchange).
+
+   Workspace: [0, kPre0Bytes) and [kPre0Bytes, kPre0Bytes + kPre1Bytes)
+   alternate as the reductions' outputs, then the reductions' scratch, then
+   the collectives' workspace. *)
+
+module C = Redist_core
+module F = Front
+
+(* The runtime's redist::Dtype of a dtype, for the element types it sums. *)
+let runtime_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64"; "f16"; "bf16"; "f32"; "f64"; "c64"; "c128" ]
+
+(* The pending axes of both sides as the mesh's axis numbers, which the
+   runtime's placed meshes number alike. *)
+let pending_lines (p : Problem.t) =
+  let axes what env l =
+    [ Printf.sprintf "inline constexpr int k%sPendingCount = %d;  // %s" what (List.length l)
+        (if l = [] then "none" else String.concat ", " (List.map (F.axis_name env) l));
+      Printf.sprintf "inline constexpr int k%sPending[%d] = %s;" what (max 1 (List.length l))
+        (Emit.list_init (List.map string_of_int (if l = [] then [ 0 ] else l))) ]
+  in
+  ("// The pending-sum axes of the source and the target mesh." :: axes "Src" p.env p.src_pending)
+  @ axes "Tgt" p.tgt_env p.tgt_pending @ [ "" ]
+
+(* The reducing exchange: the meshes and layouts from the direct
+   exchange's header for the same layouts (namespace NAME_layouts), and a
+   redist::ReducingExchange built from them once. *)
+let render_exchange ~command ~name (r : Sumplan.t) =
+  let p = r.problem in
+  let plain = { p with src_pending = []; tgt_pending = [] } in
+  let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
+  let b = Buffer.create 8192 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
+  line "";
+  line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
+  line "#include \"redist/reduce_exchange.hpp\"";
+  line "";
+  line "namespace redist_gen {";
+  line "namespace %s {" name;
+  line "";
+  line "namespace layouts = ::redist_gen::%s_layouts;" name;
+  line "using layouts::value_type;";
+  line "using layouts::kElemBytes;";
+  line "using layouts::kWorldSize;";
+  line "using layouts::kMaxTgtElems;";
+  line "using layouts::source_mesh;";
+  line "using layouts::target_mesh;";
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  line "inline constexpr int kRank = %d;" (List.length p.src);
+  line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
+  List.iter (line "%s") (pending_lines p);
+  line "inline constexpr ::std::size_t kGroupSize = %d;  // devices of a source pending group" (C.group_size (F.core_mesh p.env) p.src_pending);
+  line "// The most workspace a rank needs (ReducingExchange::workspace_bytes() is this rank's).";
+  line "inline constexpr ::std::size_t kMaxWorkspaceBytes = ::redist::reducing_exchange_workspace_bytes(kGroupSize, kMaxTgtElems, kElemBytes);";
+  line "";
+  line "// Collective over `world`, once: every rank of the world calls it.";
+  line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
+  line "  return ::redist::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending, kSrcPendingCount,";
+  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "}";
+  line "";
+  line "// Collective over the world; allocates nothing.  src, dst and workspace: this";
+  line "// rank's ex.source_bytes(), ex.target_bytes() and ex.workspace_bytes() (null where 0).";
+  line "inline ::redist::Status run(::redist::ReducingExchange& ex, const void* src, ::std::size_t src_bytes, void* dst,";
+  line "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
+  line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);";
+  line "}";
+  line "";
+  line "}  // namespace %s" name;
+  line "}  // namespace redist_gen";
+  Buffer.contents b
+
+let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
+  let p = r.problem in
+  if not (List.mem p.dtype runtime_dtypes) then
+    F.bad "--dtype %s: pending sums need an element type the runtime adds (%s)" p.dtype
+      (String.concat ", " runtime_dtypes);
+  let pre, rf, plan, post =
+    match r.plan with
+    | C.SumByCollectives (pre, rf, plan, post) -> (pre, rf, plan, post)
+    | C.SumByExchange -> ([], [], [], [])
+  in
+  if r.plan = C.SumByExchange then render_exchange ~command ~name r else
+  let inner_name = name ^ "_collectives" in
+  let t1 = Sumplan.collectives_source p r.report in
+  let plain = { p with src = t1; src_pending = []; tgt_pending = [] } in
+  let env = F.env_of_refinement p.env rf in
+  let inner =
+    match Report.of_check plain env rf plan with
+    | C.OK rep -> rep
+    | C.Error _ -> failwith "the checker rejected the collectives of an accepted pending-sum plan"
+  in
+  let inner_header =
+    Emit.render ~command ~name:inner_name ~backend:Emit.Mpi inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
+  in
+  let base = F.core_mesh p.env in
+  let group a = C.axis_group base a in
+  let elem = p.elem_bytes in
+  let b = Buffer.create 8192 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  Buffer.add_string b inner_header;
+  line "";
+  line "// ---- pending sums: %s -> %s" (Sumplan.show_pty p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// Plan, accepted by the verified checker scheck (plan-file syntax):";
+  List.iter (fun (s : Sumplan.step) -> line "//   %s  -> %s" s.text s.after) r.steps;
+  line "// Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
+  line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
+  line "#include <algorithm>";
+  line "#include \"redist/mpi_reduce.hpp\"";
+  line "";
+  line "namespace redist_gen {";
+  line "namespace %s {" name;
+  line "";
+  line "namespace collectives = ::redist_gen::%s;" inner_name;
+  line "using collectives::value_type;";
+  line "using collectives::kElemBytes;";
+  line "using collectives::kDevices;";
+  line "using collectives::kMeshAxes;";
+  line "using collectives::kMeshSizes;";
+  line "using collectives::kRank;";
+  line "using collectives::kGlobalShape;";
+  line "using collectives::kTgtElems;";
+  line "using collectives::kTgtBytes;";
+  line "using collectives::kTgtLayout;";
+  line "using collectives::tgt_box;";
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  let src_shape = C.local_shape base p.src in
+  line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" (List.fold_left ( * ) 1 src_shape)
+    (Sumplan.show_pty p.env (p.src, p.src_pending));
+  line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";
+  line "inline constexpr ::redist::Layout kSrcLayout = %s;" (Emit.layout_lit src_shape elem);
+  line "";
+  (* The source box: the pending axes shard nothing, so it is the box of
+     the plain type. *)
+  line "// The box of the global array that `rank` holds a contribution to under";
+  line "// the source type.  False if rank is not in 0..kDevices-1.";
+  line "inline constexpr bool src_box(int rank, ::std::size_t offset[kRank], ::std::size_t extent[kRank]) {";
+  line "  if (rank < 0 || rank >= kDevices) return false;";
+  List.iteri
+    (fun d dd ->
+      line "  offset[%d] = %s;" d (Emit.offset_expr p.env dd);
+      line "  extent[%d] = %d;" d (C.extent base dd))
+    p.src;
+  line "  return true;";
+  line "}";
+  line "";
+  List.iter (line "%s") (pending_lines p);
+  line "// The mesh, on world ranks 0 .. kDevices - 1.";
+  line "inline ::redist::PlacedMesh source_mesh() { return ::redist::PlacedMesh::contiguous(kMeshSizes, kMeshAxes, 0); }";
+  line "inline ::redist::PlacedMesh target_mesh() { return source_mesh(); }";
+  line "";
+  (* The reductions: step i reads src (i = 0) or the buffer step i-1
+     wrote, and writes pre buffer i mod 2. *)
+  let reports = Array.of_list r.report.sm_pre in
+  let before i = if i = 0 then p.src else fst reports.(i - 1).ss_type in
+  let shape_of t = C.local_shape base t in
+  let layout i = Emit.layout_lit (shape_of (before i)) elem in
+  let out_bytes i = reports.(i).ss_local_size * elem in
+  let written k = List.fold_left max 0 (List.filteri (fun i _ -> i mod 2 = k) (List.init (Array.length reports) out_bytes)) in
+  line "// Workspace: the reductions' two output buffers, their scratch, then the";
+  line "// collectives' workspace.";
+  line "inline constexpr ::std::size_t kPre0Bytes = %d;" (written 0);
+  line "inline constexpr ::std::size_t kPre1Bytes = %d;" (written 1);
+  let scratch i =
+    match reports.(i).ss_step with
+    | C.ReduceScatter (d, a) ->
+        Printf.sprintf "::redist::reduce_scatter_scratch_bytes(%s, %d, %d)" (layout i) d (snd (group a))
+    | C.AllReduce a -> Printf.sprintf "::redist::all_reduce_scratch_bytes(%s, %d)" (layout i) (snd (group a))
+    | C.AddPending _ -> "0"
+  in
+  line "inline constexpr ::std::size_t kReduceScratchBytes = ::std::max<::std::size_t>({0%s});"
+    (String.concat "" (List.init (Array.length reports) (fun i -> ", " ^ scratch i)));
+  line "inline constexpr ::std::size_t kCollectivesOffset = kPre0Bytes + kPre1Bytes + kReduceScratchBytes;";
+  line "inline constexpr ::std::size_t kWorkspaceBytes = kCollectivesOffset + collectives::kWorkspaceBytes;";
+  line "";
+  let reduce_groups =
+    List.sort_uniq compare
+      (List.filter_map (function C.ReduceScatter (_, a) | C.AllReduce a -> Some (group a) | C.AddPending _ -> None) pre)
+  in
+  line "inline constexpr ::redist::Group kReduceGroups[%d] = %s;" (max 1 (List.length reduce_groups))
+    (Emit.list_init
+       (if reduce_groups = [] then [ "{1, 1}" ] else List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) reduce_groups));
+  line "";
+  line "// Creates the mesh over `comm` (kDevices ranks) and prepares the groups of";
+  line "// the reductions and of the collectives.  Collective over comm; once.";
+  line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
+  line "  if (::redist::Status st = collectives::create_mesh(comm, out); !st.ok()) return st;";
+  line "  return out->prepare(kReduceGroups, %d);" (List.length reduce_groups);
+  line "}";
+  line "";
+  line "// Takes this rank's contribution (src, kSrcLayout) to its target box (dst,";
+  line "// kTgtLayout) under the target's pending sums.  Collective; no allocation.";
+  line "inline ::redist::Status run(const ::redist::Mesh& mesh, const void* src, ::std::size_t src_bytes,";
+  line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
+  line "  if (::redist::Status st = ::redist::check_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," name;
+  line "                                             kTgtBytes, workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
+  line "    return st;";
+  line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
+  line "  unsigned char* scratch = ws + kPre0Bytes + kPre1Bytes;";
+  line "  (void)scratch;";
+  let buf k = if k = 0 then ("ws", "kPre0Bytes") else ("ws + kPre0Bytes", "kPre1Bytes") in
+  Array.iteri
+    (fun i (s : C.sum_step_report) ->
+      let src, srcb = if i = 0 then ("src", "src_bytes") else buf ((i - 1) mod 2) in
+      let dst, dstb = buf (i mod 2) in
+      line "  // %s -> %s" (Sumplan.show_sum_step p.env s.ss_step) (Sumplan.show_pty p.env s.ss_type);
+      let call =
+        match s.ss_step with
+        | C.ReduceScatter (d, a) ->
+            let st, sz = group a in
+            Printf.sprintf "::redist::reduce_scatter(mesh, ::redist::Group{%d, %d}, kDtype, %s, %d, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
+              st sz (layout i) d src srcb dst dstb
+        | C.AllReduce a ->
+            let st, sz = group a in
+            Printf.sprintf "::redist::all_reduce(mesh, ::redist::Group{%d, %d}, kDtype, %s, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
+              st sz (layout i) src srcb dst dstb
+        | C.AddPending _ -> failwith "add_pending before the collectives"
+      in
+      line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
+    reports;
+  let n = Array.length reports in
+  let src, srcb = if n = 0 then ("src", "src_bytes") else buf ((n - 1) mod 2) in
+  line "  // The collectives: %s -> %s" (F.show_ty p.env t1) (F.show_ty p.tgt_env p.tgt);
+  line "  if (::redist::Status st = collectives::run(mesh, %s, %s, dst, dst_bytes, ws + kCollectivesOffset," src srcb;
+  line "                                              collectives::kWorkspaceBytes); !st.ok())";
+  line "    return st;";
+  List.iter
+    (function
+      | C.AddPending a ->
+          let st, sz = group a in
+          line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
+          line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+      | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
+    post;
+  line "  return ::redist::Status();";
+  line "}";
+  line "";
+  line "}  // namespace %s" name;
+  line "}  // namespace redist_gen";
+  Buffer.contents b

@@ -1,0 +1,286 @@
+(* Pending sums ([sum{...}] in --from or --to): the plan of the extracted
+   [plan_sums], plan files of pending-sum steps, both checked by the
+   extracted [scheck], and what `plan` and `check` print about them.  Every
+   number comes from [scheck]'s report and [sum_recv_bound]; this module
+   only names, adds up and formats. *)
+
+module C = Redist_core
+module F = Front
+module S = Syntax
+
+let reject = Planfile.reject
+
+type step = {
+  fields : string * int list * Yojson.Safe.t;  (* op, dims, axis: Json.step_object's *)
+  text : string;          (* as in a plan file *)
+  after : string;         (* the type after it, pending axes included *)
+  local_elems : int;
+  recv_max : int;         (* elements received by the busiest rank in this step *)
+  communicates : bool;    (* false for dyn_slice and add_pending, which are local *)
+}
+
+type t = {
+  problem : Problem.t;
+  plan : C.sumplan;
+  report : C.sum_report;  (* scheck's *)
+  refined : F.env;        (* the mesh of the collectives: the user's, refined *)
+  steps : step list;      (* in execution order *)
+  peak : int;
+  world : int;            (* world ranks 0 .. world - 1 take part *)
+  recv_busiest : int;     (* max over world ranks of the rank's total *)
+  recv_total : int;
+  bound : (int * int) option;  (* sum_recv_bound, max and total over ranks; a target without pending axes *)
+}
+
+let show_pty env ((t, axes) : C.pty) = F.show_ty env t ^ F.show_pending env axes
+
+let show_sum_step env = function
+  | C.ReduceScatter (d, a) -> Printf.sprintf "reduce_scatter(%d, %s)" d (F.axis_name env a)
+  | C.AllReduce a -> Printf.sprintf "all_reduce(%s)" (F.axis_name env a)
+  | C.AddPending a -> Printf.sprintf "add_pending(%s)" (F.axis_name env a)
+
+(* "axis y is" / "axes y, z are", for messages. *)
+let pending_names env axes =
+  let names = String.concat ", " (List.map (F.axis_name env) axes) in
+  if List.length axes = 1 then "axis " ^ names ^ " is" else "axes " ^ names ^ " are"
+
+let src_layout p = Problem.source_layout p
+let tgt_layout p = Problem.target_layout p
+
+let sum_steps env (reports : C.sum_step_report list) =
+  List.map
+    (fun (s : C.sum_step_report) ->
+      { fields = Json.sum_step_fields env s.ss_step; text = show_sum_step env s.ss_step; after = show_pty env s.ss_type; local_elems = s.ss_local_size;
+        recv_max = s.ss_recv; communicates = (match s.ss_step with C.AddPending _ -> false | _ -> true) })
+    reports
+
+(* Where the Part 1 collectives start: the type after the reductions. *)
+let collectives_source (p : Problem.t) (rep : C.sum_report) =
+  match List.rev rep.sm_pre with (s : C.sum_step_report) :: _ -> fst s.ss_type | [] -> p.src
+
+let of_report (p : Problem.t) plan (rep : C.sum_report) =
+  let refined = match plan with C.SumByCollectives (_, rf, _, _) -> F.env_of_refinement p.env rf | C.SumByExchange -> p.env in
+  let collectives =
+    match rep.sm_collectives with
+    | None -> []
+    | Some r ->
+        let m = F.core_mesh refined in
+        let before = ref (C.refine_ty (match plan with C.SumByCollectives (_, rf, _, _) -> rf | C.SumByExchange -> []) (collectives_source p rep)) in
+        List.map
+          (fun (s : C.step_report) ->
+            let fields = Json.collective_fields refined !before s.sr_collective in
+            before := s.sr_type;
+            { fields; text = F.show_collective refined s.sr_collective; after = F.show_ty refined s.sr_type;
+              local_elems = s.sr_local_size; recv_max = C.max_over_ranks m s.sr_recv;
+              communicates = (match s.sr_collective with C.DynSlice _ -> false | _ -> true) })
+          r.rp_steps
+  in
+  let world = Problem.world p in
+  let over f = List.init world f in
+  let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
+  let recv = over rep.sm_recv in
+  let steps =
+    match plan with
+    | C.SumByExchange ->
+        [ { fields = ("exchange", [], `Null); text = "exchange"; after = show_pty p.tgt_env (p.tgt, p.tgt_pending);
+            local_elems = C.largest_box (tgt_layout p); recv_max = max_of recv; communicates = true } ]
+    | C.SumByCollectives _ -> sum_steps p.env rep.sm_pre @ collectives @ sum_steps p.tgt_env rep.sm_post
+  in
+  let bound =
+    if p.tgt_pending <> [] then None
+    else
+      let lb = over (C.sum_recv_bound (src_layout p) p.src_pending (tgt_layout p)) in
+      Some (max_of lb, sum lb)
+  in
+  { problem = p; plan; report = rep; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
+    recv_total = sum recv; bound }
+
+let explain_sum_error env = function
+  | C.SumDimOutOfRange d -> Printf.sprintf "dim %d is out of range" d
+  | C.NotPending a -> Printf.sprintf "axis %s is not pending" (F.axis_name env a)
+  | C.ScatterNotDividing (d, a) ->
+      Printf.sprintf "|%s| = %d does not divide the local size of dim %d" (F.axis_name env a) (F.axis_size env a) d
+  | C.PendingNotInMesh a -> Printf.sprintf "axis %s is not in the mesh %s" (F.axis_name env a) (F.show_mesh env)
+  | C.PendingInUse a -> Printf.sprintf "axis %s shards a dimension, so it cannot become pending" (F.axis_name env a)
+  | C.AlreadyPending a -> Printf.sprintf "axis %s is already pending" (F.axis_name env a)
+
+(* [scheck]'s verdict on a plan the planner made: it accepts them. *)
+let checked p plan =
+  match C.scheck (src_layout p) p.Problem.src_pending (tgt_layout p) p.tgt_pending plan with
+  | C.OK rep -> of_report p plan rep
+  | C.Error _ -> failwith "scheck rejected the planner's plan for pending sums"
+
+let strategy_refusal (p : Problem.t) =
+  match p.strategy with
+  | C.StratCollectives -> Printf.sprintf "--strategy collectives: %s; use --strategy exchange or auto" (Planning.collectives_refusal p)
+  | _ -> "the planner found no plan for these pending sums"
+
+let choose (p : Problem.t) =
+  match C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending with
+  | Some plan -> checked p plan
+  | None -> F.bad "%s" (strategy_refusal p)
+
+(* ---- plan files ---- *)
+
+let sum_step_of env ~line (c : S.collective) =
+  let axis (x : S.name) =
+    match F.find_name env x.name with
+    | Some a -> a.id
+    | None -> reject "line %d: axis %s is not in the mesh %s" line x.name (F.show_mesh env)
+  in
+  match c with
+  | S.Reduce_scatter (d, x) -> Some (C.ReduceScatter (d, axis x))
+  | S.All_reduce x -> Some (C.AllReduce (axis x))
+  | S.Add_pending x -> Some (C.AddPending (axis x))
+  | _ -> None
+
+(* The steps' list checked from [start]; the line of the first that fails
+   and why. *)
+let check_sum_steps env start lines_steps =
+  let m = F.core_mesh env in
+  let rec go prefix = function
+    | [] -> ()
+    | (line, k) :: rest -> (
+        let prefix = prefix @ [ k ] in
+        match C.sum_steps_check m start prefix with
+        | C.OK _ -> go prefix rest
+        | C.Error e -> reject "line %d: %s: %s" line (show_sum_step env k) (explain_sum_error env e))
+  in
+  go [] lines_steps
+
+(* A plan file for pending sums: the one line [exchange], or reduce_scatter
+   and all_reduce lines, then optional refine lines and Part 1 collectives,
+   then add_pending lines, in that order. *)
+let check (p : Problem.t) text =
+  match Planfile.parse text with
+  | [ (_, S.Exchange) ] -> (
+      match C.scheck (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending C.SumByExchange with
+      | C.OK rep -> of_report p C.SumByExchange rep
+      | C.Error _ -> reject "the reducing exchange does not take these layouts")
+  | items ->
+      if not (Planning.collectives_apply p) then
+        reject "%s; plan it with the one line exchange" (Planning.collectives_refusal p);
+      let is_sum = function _, S.Step (S.Reduce_scatter _ | S.All_reduce _) -> true | _ -> false in
+      let is_post = function _, S.Step (S.Add_pending _) -> true | _ -> false in
+      let rec split_while f acc = function x :: r when f x -> split_while f (x :: acc) r | r -> (List.rev acc, r) in
+      let pre, rest = split_while is_sum [] items in
+      let middle, post = split_while (fun x -> not (is_post x)) [] rest in
+      List.iter
+        (fun (line, it) ->
+          if not (is_post (line, it)) then
+            reject "line %d: after add_pending only add_pending lines may follow" line)
+        post;
+      List.iter
+        (fun (line, it) ->
+          if is_sum (line, it) then reject "line %d: reduce_scatter and all_reduce come before refine lines and collectives" line)
+        middle;
+      let resolve env = List.map (fun (line, it) -> match it with S.Step c -> (line, Option.get (sum_step_of env ~line c)) | _ -> assert false) in
+      let pre = resolve p.env pre in
+      check_sum_steps p.env (p.src, p.src_pending) pre;
+      let after_pre =
+        match C.sum_steps_check (F.core_mesh p.env) (p.src, p.src_pending) (List.map snd pre) with
+        | C.OK (_, pty) -> pty
+        | C.Error _ -> assert false
+      in
+      let t1, kept = after_pre in
+      if kept <> [] && middle <> [] then
+        reject "%s still pending after the reductions; Part 1 collectives move plain values only"
+          (pending_names p.env kept);
+      (* The collectives go from where the reductions end to the target. *)
+      let plain = { p with src = t1; src_pending = [] } in
+      ignore (Planfile.check_collectives plain middle);
+      let _, rf, collectives = Planfile.load plain middle in
+      let post = resolve p.tgt_env post in
+      check_sum_steps p.tgt_env (p.tgt, kept) post;
+      let plan = C.SumByCollectives (List.map snd pre, rf, Planfile.oks collectives, List.map snd post) in
+      match C.scheck (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan with
+      | C.OK rep -> of_report p plan rep
+      | C.Error (C.SumWrongEnd pty) ->
+          reject "the plan ends at %s, not at the target %s" (show_pty p.tgt_env pty)
+            (show_pty p.tgt_env (p.tgt, p.tgt_pending))
+      | C.Error (C.SumStillPending axes) ->
+          reject "%s still pending at the end of the plan" (pending_names p.env axes)
+      | C.Error _ -> reject "the checker rejected the plan"
+
+(* ---- output ---- *)
+
+let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
+let plural = Report.plural
+
+let guarantees (r : t) =
+  (match r.plan with
+   | C.SumByExchange ->
+       [ ("reducing_exchange_to_sound", "after the reducing exchange every target group sums to the rank's target box (the designated member holds the sum, the others zero)");
+         ("reducing_exchange_recv_exact", "each rank receives one element per other group member for each target element, plus those missing from its source box") ]
+   | C.SumByCollectives _ ->
+       [ ("sum_step_sound", "each reduce_scatter, all_reduce and add_pending keeps the pending sums of the global array, over any commutative monoid");
+         ("collective_pending_sound", "Part 1 collectives keep pending sums on axes they leave alone");
+         ("pplan_sound", "a plan of such steps that type-checks takes the source's pending sums to the target's");
+         ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array") ])
+  @
+  match (r.bound, r.plan) with
+  | None, _ -> []
+  | Some _, C.SumByExchange ->
+      [ ("reducing_exchange_recv_ge", "the reducing exchange receives at least the printed lower bound, exactly it when groups have one member") ]
+  | Some _, C.SumByCollectives _ ->
+      [ ("sum_plan_recv_ge_bound", "no plan of these steps makes a rank receive fewer elements than the printed lower bound") ]
+
+let launches (r : t) = List.length (List.filter (fun s -> s.communicates) r.steps)
+
+let text ~title (r : t) =
+  let p = r.problem in
+  let b = Buffer.create 1024 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
+    (show_pty p.env (p.src, p.src_pending)) (show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype p.elem_bytes
+    (Problem.strategy_name p.strategy);
+  let texts = List.map (fun s -> s.text) r.steps and afters = List.map (fun s -> s.after) r.steps in
+  let width l = List.fold_left (fun acc s -> max acc (String.length s)) 0 l in
+  let wc = width texts and wt = width afters in
+  let refines = F.refine_lines ~base:p.env r.refined in
+  let n_pre = match r.plan with C.SumByCollectives (pre, _, _, _) -> List.length pre | C.SumByExchange -> 0 in
+  if r.steps = [] then line "# (no steps: the source type is the target type)";
+  List.iteri
+    (fun i s ->
+      if i = n_pre then List.iter (line "%s") refines;
+      line "%-*s  # -> %-*s  local %d  busiest rank recv %d (%s B)" wc s.text wt s.after s.local_elems s.recv_max
+        (bytes r s.recv_max))
+    r.steps;
+  if n_pre = List.length r.steps && r.steps <> [] then List.iter (line "%s") refines;
+  line "# peak local size: %s (%s B)" (plural r.peak "element") (bytes r r.peak);
+  (match r.bound with
+   | Some (lb_max, lb_total) ->
+       line "# busiest rank receives: %s (%s B); lower bound %d (target elements whose sum needs a contribution the rank does not hold, max over ranks)"
+         (plural r.recv_busiest "element") (bytes r r.recv_busiest) lb_max;
+       line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (plural r.recv_total "element")
+         (bytes r r.recv_total) lb_total r.world
+   | None ->
+       line "# busiest rank receives: %s (%s B)" (plural r.recv_busiest "element") (bytes r r.recv_busiest);
+       line "# total received: %s (%s B), summed over %d world ranks" (plural r.recv_total "element")
+         (bytes r r.recv_total) r.world);
+  let launches = launches r in
+  line "# launches: %s (+ %d local steps)" (plural launches "collective") (List.length r.steps - launches);
+  line "# sums: over a commutative monoid in the proofs; the runtime adds in ascending group-member order (integers exact)";
+  line "# proven in Coq:";
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r);
+  Buffer.contents b
+
+let json ~command (r : t) =
+  let p = r.problem in
+  let step s = Json.step_object s.fields ~text:s.text ~after:s.after ~local_elems:s.local_elems ~recv_max:s.recv_max in
+  let axes env l = `List (List.map (fun a -> `String (F.axis_name env a)) l) in
+  let opt = function Some n -> `Int n | None -> `Null in
+  let launches = launches r in
+  Json.document ~command
+    (Json.problem p
+    @ [ ("source_pending", axes p.env p.src_pending); ("target_pending", axes p.tgt_env p.tgt_pending);
+        ("refined_mesh", Json.mesh r.refined);
+        ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.refined)));
+        ("steps", `List (List.map step r.steps)); ("peak_elems", `Int r.peak);
+        ("src_elems", `Int (C.largest_box (src_layout p))); ("tgt_elems", `Int (C.largest_box (tgt_layout p)));
+        ("global_elems", `Int (List.fold_left ( * ) 1 (C.global_shape p.src)));
+        ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
+        ("lower_bound_recv_max", opt (Option.map fst r.bound));
+        ("lower_bound_recv_total", opt (Option.map snd r.bound));
+        ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
+        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ])

@@ -1,0 +1,278 @@
+(** * The cost model, and the choice of the fastest verified plan.
+
+    A machine profile is data: per link class (two ranks on the same host,
+    or on different hosts) a latency per message in nanoseconds and a
+    bandwidth in bytes per microsecond, and the bandwidth of a local copy.
+    Ranks map to hosts by a number of ranks per host or by a host list.
+
+    The messages a rank receives in a step are read off the lowered program
+    ([Lower.lower_splan]): a collective call's group, its permute table and
+    its buffer sizes, or the exchange's messages of boxes
+    ([Exchange.recv_messages]); a message from the rank itself is a local
+    copy, as is a slice, the copy of an empty plan and the scratch a
+    collective packs through.  A rank's time in a step is the sum of its
+    messages' latencies and transfer times; a step takes as long as its
+    slowest rank; a plan, the sum of its steps.
+
+    The candidates of [choose]: for [StratAuto] every collective plan the
+    planner builds (every candidate refinement and construction that
+    qualifies, [Planner.assess]) and the exchange; for the other strategies
+    [plan_with]'s plan.  Each is validated by [xcheck]; those whose live
+    bytes per rank (source, destination and workspace: [Lower.live_bytes]
+    for collectives, the largest source and target boxes for the exchange,
+    which has no workspace) exceed the budget are set aside; the least
+    predicted time wins, then the least traffic of the busiest rank, then
+    the fewest launches, then the earliest candidate.  [Costproof.v] proves
+    that the chosen plan is a validated candidate (so it is correct), that
+    it fits the budget and is no slower than any candidate that fits, and
+    that a budget below every candidate's live bytes is refused with the
+    least of them. *)
+
+From Coq Require Import List Arith Lia Bool.
+Import ListNotations.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+
+(** ** Machine profiles *)
+
+Record link : Type := {
+  lk_latency_ns : nat;     (** per message *)
+  lk_bytes_per_us : nat    (** bandwidth; 1000 bytes per microsecond is 1 GB/s *)
+}.
+
+Record profile : Type := {
+  pf_same_host : link;     (** shared memory; NVLink between GPUs of one node *)
+  pf_across_hosts : link;  (** the network *)
+  pf_copy_bytes_per_us : nat  (** a local copy (packing, slicing) *)
+}.
+
+(** Which host each world rank is on. *)
+Inductive hosts : Type :=
+| RanksPerHost (n : nat)   (** ranks [0 .. n - 1] on the first host, and so on *)
+| HostList (hs : list nat).  (** rank [r] on host [nth r hs]; the command line checks that it names every rank *)
+
+Definition host_of (h : hosts) (r : nat) : nat :=
+  match h with
+  | RanksPerHost n => r / n
+  | HostList hs => nth r hs 0
+  end.
+
+(** Nanoseconds to move [bytes] at [bytes_per_us]; divided first, so that
+    no intermediate value exceeds the time itself times 1000. *)
+Definition transfer_ns (bytes_per_us bytes : nat) : nat :=
+  bytes / bytes_per_us * 1000 + bytes mod bytes_per_us * 1000 / bytes_per_us.
+
+(** ** Messages *)
+
+(** How a message reaches a rank: from itself (a local copy), from a rank
+    on its host, or from another host. *)
+Inductive route : Type := Local | SameHost | AcrossHosts.
+
+Definition route_between (h : hosts) (r from : nat) : route :=
+  if from =? r then Local else if host_of h from =? host_of h r then SameHost else AcrossHosts.
+
+(** [n] messages of [bytes] each over one route. *)
+Definition batch : Type := (route * nat * nat)%type.
+
+Definition batch_ns (pf : profile) (b : batch) : nat :=
+  let '(rt, n, bytes) := b in
+  n * match rt with
+      | Local => transfer_ns (pf_copy_bytes_per_us pf) bytes
+      | SameHost => lk_latency_ns (pf_same_host pf) + transfer_ns (lk_bytes_per_us (pf_same_host pf)) bytes
+      | AcrossHosts =>
+          lk_latency_ns (pf_across_hosts pf) + transfer_ns (lk_bytes_per_us (pf_across_hosts pf)) bytes
+      end.
+
+Definition rank_ns (pf : profile) (bs : list batch) : nat := list_sum (map (batch_ns pf) bs).
+
+(** The members [group_member r g k] of rank [r]'s group on [r]'s host.
+    With [n] ranks per host the members, an arithmetic progression of
+    step [fst g] from [r]'s group base, meet the host's ranks
+    [[lo, lo + n)] in a range of [k]: counted in constant time, as groups
+    of 65,536 ranks are. *)
+Definition members_on_host (h : hosts) (r : nat) (g : nat * nat) : nat :=
+  let '(stride, size) := g in
+  match h with
+  | RanksPerHost n =>
+      let base := r - group_index r g * stride in
+      let lo := r / n * n in
+      let first := (lo - base + stride - 1) / stride in
+      let past := (lo + n - base + stride - 1) / stride in
+      Nat.min size past - Nat.min size first
+  | HostList _ =>
+      length (filter (fun k => host_of h (group_member r g k) =? host_of h r) (seq 0 size))
+  end.
+
+(** A copy of [n] bytes through scratch, when the call packs. *)
+Definition scratch_copy (n : nat) : list batch := if n =? 0 then [] else [(Local, 1, n)].
+
+(** One block from every member of the group: its own a local copy
+    ([group_member r g (group_index r g) = r]), the others over the links. *)
+Definition group_batches (h : hosts) (r : nat) (g : nat * nat) (bytes : nat) : list batch :=
+  let same := members_on_host h r g in
+  [(Local, 1, bytes); (SameHost, same - 1, bytes); (AcrossHosts, snd g - same, bytes)].
+
+(** Rank [r]'s messages in a call: a group's blocks, a permute's one block
+    from [from] (its table's entry for [r]), a slice's or copy's local copy. *)
+Definition call_batches (h : hosts) (c : call) (r from : nat) : list batch :=
+  match cl_op c, cl_group c with
+  | None, _ => [(Local, 1, cl_in_bytes c)]
+  | Some (DynSlice _ _), _ => [(Local, 1, cl_out_bytes c)]
+  | Some (AllGather _), Some g => group_batches h r g (cl_in_bytes c) ++ scratch_copy (cl_scratch c)
+  | Some (AllToAll _ _), Some g => group_batches h r g (cl_in_bytes c / snd g) ++ scratch_copy (cl_scratch c)
+  | Some (AllPermute _), _ => [(route_between h r from, 1, cl_in_bytes c)]
+  | Some _, None => []
+  end.
+
+(** The largest [f r from] over ranks [r .. r + n - 1], [from] read off
+    [table] in step ([r] itself past its end): one pass, not a lookup per
+    rank, as permute tables have 65,536 entries. *)
+Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc : nat) : nat :=
+  match n with
+  | 0 => acc
+  | S n' =>
+      match table with
+      | from :: rest => max_along f (S r) n' rest (Nat.max acc (f r from))
+      | [] => max_along f (S r) n' [] (Nat.max acc (f r r))
+      end
+  end.
+
+(** Rank [r]'s messages in the exchange: one per cell of its target box,
+    from the sender the lowered call names ([xc_recv]), which is [r]
+    itself exactly when [r] holds the cell.  On one host only that matters
+    (every other sender is [SameHost]), so there the cells are read without
+    the senders, whose lookup searches the source boxes
+    ([Exchange.recv_messages] is [recv_cells] with a sender per cell). *)
+Definition exchange_batches (h : hosts) (spanned : bool) (elem : nat) (x : xcall) (r : nat) : list batch :=
+  if spanned then map (fun '(from, cell) => (route_between h r from, 1, box_size cell * elem)) (xc_recv x r)
+  else
+    map (fun cell => (if has_opt (pl_box (xc_from x) r) (map fst cell) then Local else SameHost, 1,
+                      box_size cell * elem))
+        (recv_cells (xc_from x) (xc_to x) r).
+
+(** Whether the world ranks [ws] are on more than one host. *)
+Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
+  existsb (fun w => negb (host_of h w =? host_of h (hd 0 ws))) ws.
+
+Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
+  fold_left (fun acc r => Nat.max acc (f r)) ranks 0.
+
+(** The predicted time of each step of a lowered program, in nanoseconds. *)
+Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
+  match pg with
+  | Calls m cs =>
+      map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
+                              (cl_recv_from c) 0) cs
+  | OneExchange x =>
+      let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned elem x r))]
+  end.
+
+(** The predicted time of a plan. *)
+Definition predicted_ns (pf : profile) (h : hosts) (elem : nat) (S T : layout) (sp : splan) : nat :=
+  list_sum (program_steps_ns pf h elem (lower_splan elem S T sp)).
+
+(** Live bytes per rank: [splan_live_bytes] of Lower.v. *)
+
+(** ** Candidates *)
+
+Definition collective_candidates (S T : layout) : list splan :=
+  if even_problem S T then
+    let m := ly_m S in
+    flat_map (fun '(rf, p) =>
+                match assess m (ly_ty S) (ly_ty T) rf p with
+                | Some _ => [ByCollectives rf p]
+                | None => []
+                end)
+             (candidates m (ly_ty S) (ly_ty T))
+  else [].
+
+Definition strategy_candidates (s : strategy) (S T : layout) : list splan :=
+  match s with
+  | StratAuto => collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
+  | _ => match plan_with s S T with Some sp => [sp] | None => [] end
+  end.
+
+(** A validated candidate with its predictions. *)
+Record costed : Type := {
+  cs_index : nat;              (** its place among the candidates *)
+  cs_plan : splan;
+  cs_steps_ns : list nat;      (** predicted time of each step *)
+  cs_time_ns : nat;            (** their sum *)
+  cs_live_bytes : nat;
+  cs_traffic : nat;            (** elements the busiest rank receives *)
+  cs_launches : nat            (** steps that communicate *)
+}.
+
+Definition splan_launches (sp : splan) : nat :=
+  match sp with
+  | ByCollectives _ p => length (filter (fun k => negb (is_slice k)) p)
+  | ByExchange => 1
+  end.
+
+Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
+  : option costed :=
+  match xcheck S T sp with
+  | Error _ => None
+  | OK rep =>
+      Some {| cs_index := i; cs_plan := sp;
+              cs_steps_ns := program_steps_ns pf h elem (lower_splan elem S T sp);
+              cs_time_ns := predicted_ns pf h elem S T sp;
+              cs_live_bytes := splan_live_bytes elem S T sp;
+              cs_traffic := max_over (pm_ranks (ly_mesh T)) (xr_recv rep);
+              cs_launches := splan_launches sp |}
+  end.
+
+Fixpoint cost_all (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sps : list splan)
+  : list costed :=
+  match sps with
+  | [] => []
+  | sp :: sps' =>
+      match cost_candidate pf h elem S T i sp with
+      | Some c => c :: cost_all pf h elem S T (Nat.succ i) sps'
+      | None => cost_all pf h elem S T (Nat.succ i) sps'
+      end
+  end.
+
+(** ** The choice *)
+
+Fixpoint lex_lt (a b : list nat) : bool :=
+  match a, b with
+  | x :: a', y :: b' => (x <? y) || ((x =? y) && lex_lt a' b')
+  | _, _ => false
+  end.
+
+Definition cheaper (a b : costed) : bool :=
+  lex_lt [cs_time_ns a; cs_traffic a; cs_launches a] [cs_time_ns b; cs_traffic b; cs_launches b].
+
+(** The cheapest, the earliest among equals. *)
+Definition least (c : costed) (cs : list costed) : costed :=
+  fold_left (fun best c' => if cheaper c' best then c' else best) cs c.
+
+Definition fits (budget : option nat) (c : costed) : bool :=
+  match budget with None => true | Some b => cs_live_bytes c <=? b end.
+
+Inductive choose_error : Type :=
+| NoCandidate                     (** the strategy cannot express the problem *)
+| BelowMinimum (least_live : nat). (** every candidate needs more bytes per rank than the budget *)
+
+Record choice : Type := {
+  ch_best : costed;
+  ch_slower : list costed;        (** within the budget, not chosen *)
+  ch_over_budget : list costed
+}.
+
+Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
+    (S T : layout) : res choose_error choice :=
+  let all := cost_all pf h elem S T 0 (strategy_candidates s S T) in
+  match filter (fits budget) all with
+  | [] =>
+      match all with
+      | [] => Error NoCandidate
+      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)))
+      end
+  | c :: cs =>
+      let best := least c cs in
+      OK {| ch_best := best;
+            ch_slower := filter (fun c' => negb (cs_index c' =? cs_index best)) (c :: cs);
+            ch_over_budget := filter (fun c' => negb (fits budget c')) all |}
+  end.

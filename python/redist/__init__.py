@@ -1,0 +1,7 @@
+"""redist from Python: the formally verified planner of array
+redistributions (Coq, extracted), with adapters that run its plans as JAX
+and PyTorch collectives (redist.jax, redist.torch, imported on demand)."""
+from ._lib import RedistError
+from ._plan import Piece, Plan, Step, plan
+
+__all__ = ["RedistError", "Piece", "Plan", "Step", "plan"]

@@ -1,0 +1,144 @@
+"""redist.plan: the verified plan of the C ABI as a Python object."""
+import ctypes
+import json
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from . import _lib
+
+STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute")  # redist_step_info_t.op
+
+
+@dataclass(frozen=True)
+class Step:
+    """One collective of a plan, as the runtime's plan interpreter runs it:
+    the group is the world ranks that differ only in (rank // group_stride)
+    % group_size; shape is the local array's before the step; recv_from
+    (all_permute) names, for every rank, the rank whose array it takes."""
+    op: str
+    text: str
+    group_stride: int
+    group_size: int
+    dim_a: int
+    dim_b: int
+    shape: Tuple[int, ...]
+    recv_from: Optional[Tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece of a rank's target box in a plan by the exchange: the global
+    region offset/extent, copied whole from world rank from_rank's source
+    array (the rank itself: a local copy)."""
+    from_rank: int
+    offset: Tuple[int, ...]
+    extent: Tuple[int, ...]
+
+
+class Plan:
+    """A redistribution planned by redist's extracted, verified planner.
+
+    Figures are the planner's (bytes of one element type); `guarantees` are
+    the Coq theorems that hold of this plan, as "name: statement" pairs.
+    """
+
+    def __init__(self, handle):
+        self._handle = handle
+        lib = _lib.lib()
+        self._free = lib.redist_plan_free
+        self.text = lib.redist_plan_text(handle).decode()
+        self.report = json.loads(lib.redist_plan_json(handle).decode())
+        self.guarantees = [tuple(line.split(": ", 1))
+                           for line in lib.redist_plan_guarantees(handle).decode().splitlines()]
+        self.devices = lib.redist_plan_devices(handle)
+        self.ndim = lib.redist_plan_ndim(handle)
+        self.by_exchange = bool(lib.redist_plan_by_exchange(handle))
+        self.elem_bytes = lib.redist_plan_elem_bytes(handle)
+        self.step_texts = [lib.redist_plan_step_text(handle, i).decode()
+                           for i in range(lib.redist_plan_num_steps(handle))]
+        self.src_bytes = lib.redist_plan_src_bytes(handle)
+        self.dst_bytes = lib.redist_plan_dst_bytes(handle)
+        self.peak_bytes = lib.redist_plan_peak_bytes(handle)
+        self.workspace_bytes = lib.redist_plan_workspace_bytes(handle)
+        self.live_bytes = lib.redist_plan_live_bytes(handle)  # the C runtime's most bytes alive on a rank
+        self.recv_max_bytes = lib.redist_plan_recv_max_bytes(handle)
+        self.lower_bound_recv_bytes = lib.redist_plan_lower_bound_recv_bytes(handle)
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._free(self._handle)
+            self._handle = None
+
+    def __repr__(self):
+        return "<redist.Plan %s -> %s: %s>" % (self.report["source"], self.report["target"],
+                                               "; ".join(self.step_texts) or "nothing to move")
+
+    def __str__(self):
+        return self.text
+
+    def _box(self, fn, rank):
+        offset, extent = (ctypes.c_size_t * self.ndim)(), (ctypes.c_size_t * self.ndim)()
+        _lib.call(fn, self._handle, rank, offset, extent)
+        return tuple(offset), tuple(extent)
+
+    def src_box(self, rank):
+        """(offset, extent) of the global box world rank `rank` holds in the
+        source layout; extents all 0 outside the source mesh."""
+        return self._box(_lib.lib().redist_plan_src_box, rank)
+
+    def tgt_box(self, rank):
+        """(offset, extent) in the target layout."""
+        return self._box(_lib.lib().redist_plan_tgt_box, rank)
+
+    def collective_steps(self):
+        """The plan's collectives as Steps (a plan by the collectives)."""
+        steps = []
+        for i, text in enumerate(self.step_texts):
+            info = _lib.StepInfo()
+            _lib.call(_lib.lib().redist_plan_step, self._handle, i, ctypes.byref(info))
+            if info.op >= len(STEP_OPS):
+                raise _lib.RedistError("step %d (%s): collective code %d is newer than this package (which runs %s)"
+                                       % (i, text, info.op, ", ".join(STEP_OPS)), code=3)
+            recv_from = tuple(info.recv_from[r] for r in range(self.devices)) if info.recv_from else None
+            steps.append(Step(STEP_OPS[info.op], text, info.group_stride, info.group_size, info.dim_a,
+                              info.dim_b, tuple(info.shape[:info.ndim]), recv_from))
+        return steps
+
+    def receives(self, rank):
+        """The Pieces of world rank `rank`'s target box (a plan by the
+        exchange): from which rank each comes."""
+        fn, count = _lib.lib().redist_plan_receives, ctypes.c_size_t()
+        _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count))
+        regions = (_lib.Region * count.value)()
+        _lib.call(fn, self._handle, rank, regions, count.value, ctypes.byref(count))
+        return [Piece(r.from_rank, tuple(r.offset[:self.ndim]), tuple(r.extent[:self.ndim])) for r in regions]
+
+    def picture(self, format="svg"):
+        """The source and target layouts (who holds which box) and the plan's
+        steps, drawn with matplotlib: SVG text or PNG bytes."""
+        from ._picture import render
+        return render(self, format)
+
+    def _repr_svg_(self):
+        return self.picture("svg")
+
+
+def _text(s, what):
+    if s is None:
+        return None
+    if not isinstance(s, str):
+        raise _lib.RedistError("%s: expected a string in redist's notation, got %s" % (what, type(s).__name__))
+    return s.encode()
+
+
+def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None):
+    """Plans moving an array from layout `source` to `target`, in the
+    notation of the `redist` command: plan("{x:2, y:4}", "[{x}32, {y}256]",
+    "[{y}32, {x}256]", "bf16").  target_mesh: a second (placed) mesh for a
+    move between meshes ("{x:4} @ 4"); strategy: "collectives", "exchange"
+    or "auto" (default).  Raises RedistError naming what is wrong."""
+    handle = ctypes.c_void_p()
+    _lib.call(_lib.lib().redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+              _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"),
+              _text(strategy, "strategy"), ctypes.byref(handle))
+    return Plan(handle)

@@ -1,0 +1,276 @@
+"""redist for JAX: layouts from and to NamedSharding, and reshard, which runs
+the verified plan under jit as a shard_map of jax.lax collectives.
+
+A Mesh's devices, flattened row-major, are redist's ranks 0..n-1, and a
+PartitionSpec is a redist type (docs/model.md, "Translating JAX and PyTorch
+layouts"): P(('x', 'y'), None) on shape (8, 6) is [{x,y}8, 6].
+
+reshard runs a plan by the collectives (the planner's strategy
+"collectives": every step a dyn_slice, all_gather, all_to_all or
+all_permute whose local arrays are the plan's, so no step holds more than
+the plan's peak).  Each collective's group is a set of mesh positions that
+differ in one run of mixed-radix digits of the rank; the shard_map runs over
+the mesh reshaped into those digits, so every group is a tuple of its axes.
+Between two meshes over the same devices, reshard runs the planner's
+direct exchange: rounds of ppermute in which every device sends and
+receives at most one piece of one extent (dynamic_slice to cut it,
+dynamic_update_slice to place it), each rank receiving exactly its target
+box less what it holds; the per-device results become the target array
+without a copy.
+The framework's collectives are trusted, as the C runtime's MPI is.
+"""
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+from . import _plan
+from ._lib import RedistError
+
+_DTYPES = {"float32": "f32", "float64": "f64", "bfloat16": "bf16", "float16": "f16", "float8_e4m3fn": "f8e4m3",
+           "float8_e5m2": "f8e5m2", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+           "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "bool", "complex64": "c64",
+           "complex128": "c128"}
+
+
+def dtype_name(dtype):
+    """redist's name of a JAX/NumPy element type."""
+    name = np.dtype(dtype).name
+    if name not in _DTYPES:
+        raise RedistError("dtype %s: redist knows %s" % (name, ", ".join(sorted(_DTYPES))))
+    return _DTYPES[name]
+
+
+def mesh_text(mesh):
+    """The Mesh in redist's notation, "{x:2, y:4}"."""
+    for name in mesh.axis_names:
+        if not isinstance(name, str):
+            raise RedistError("mesh axis %r: redist names axes by strings" % (name,))
+    return "{" + ", ".join("%s:%d" % (a, n) for a, n in mesh.shape.items()) + "}"
+
+
+def spec_axes(spec, ndim, what="sharding"):
+    """Per dimension, the mesh axes of a PartitionSpec, major to minor."""
+    entries = tuple(spec) + (None,) * (ndim - len(spec))
+    if len(entries) > ndim:
+        raise RedistError("%s: PartitionSpec %s has %d entries for an array of %d dimensions"
+                          % (what, spec, len(spec), ndim))
+    axes = []
+    for d, entry in enumerate(entries):
+        if entry is None:
+            axes.append(())
+        elif entry is PartitionSpec.UNCONSTRAINED:
+            raise RedistError("%s: dimension %d is UNCONSTRAINED; redist needs the layout itself" % (what, d))
+        elif isinstance(entry, str):
+            axes.append((entry,))
+        else:
+            axes.append(tuple(entry))
+    return axes
+
+
+def type_text(shape, axes):
+    """A redist type from a global shape and each dimension's axes."""
+    return "[" + ", ".join("{%s}%d" % (",".join(a), n) if a else str(n) for n, a in zip(shape, axes)) + "]"
+
+
+def layout(sharding, shape):
+    """(mesh, type) in redist's notation for a NamedSharding of an array of
+    this global shape: layout(NamedSharding(mesh, P('x')), (8, 6)) ==
+    ("{x:2, y:4}", "[{x}8, 6]")."""
+    if not isinstance(sharding, NamedSharding):
+        raise RedistError("sharding: expected a jax.sharding.NamedSharding, got %s (redist reads a mesh and a "
+                          "PartitionSpec)" % type(sharding).__name__)
+    return mesh_text(sharding.mesh), type_text(shape, spec_axes(sharding.spec, len(shape)))
+
+
+def sharding(mesh, axes):
+    """The NamedSharding of a layout given per dimension as its mesh axes
+    (major to minor), the inverse of layout."""
+    return NamedSharding(mesh, PartitionSpec(*[a[0] if len(a) == 1 else (tuple(a) or None) for a in axes]))
+
+
+def plan(src, dst, shape, dtype):
+    """The verified plan from NamedSharding src to dst: by the collectives
+    on one mesh; by the exchange between two meshes over the same devices
+    (world ranks: the source mesh's devices, flattened)."""
+    src_mesh, src_type = layout(src, shape)
+    dst_mesh, dst_type = layout(dst, shape)
+    for what, sharding_of in (("source", src), ("target", dst)):
+        sizes = dict(sharding_of.mesh.shape)
+        for d, (n, a) in enumerate(zip(shape, spec_axes(sharding_of.spec, len(shape)))):
+            parts = math.prod(sizes[x] for x in a if x in sizes)
+            if n % parts:
+                raise RedistError("%s: dimension %d of size %d over %s (%d parts) is uneven; shard_map needs equal "
+                                  "blocks, so redist.jax runs even layouts only" % (what, d, n, a, parts))
+    if src.mesh == dst.mesh:
+        return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), strategy="collectives")
+    rank_of = {d: r for r, d in enumerate(src.mesh.devices.flat)}
+    if set(dst.mesh.devices.flat) != set(rank_of) or dst.mesh.devices.size != len(rank_of):
+        raise RedistError("sharding: the target mesh's devices are not the source mesh's; redist.jax moves "
+                          "between meshes over one set of devices")
+    ranks = ", ".join(str(rank_of[d]) for d in dst.mesh.devices.flat)
+    return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), target_mesh="%s @ [%s]" % (dst_mesh, ranks))
+
+
+def _digits(world, boundaries):
+    """The mixed-radix digits of ranks 0..world-1 that the boundaries (each
+    dividing the next) cut: sizes major first, and for every boundary b the
+    index of the first digit below it."""
+    cuts = sorted(set(boundaries) | {1, world})
+    sizes = [cuts[i + 1] // cuts[i] for i in reversed(range(len(cuts) - 1))]
+    first_below = {b: len(cuts) - 1 - cuts.index(b) for b in cuts}
+    return sizes, first_below
+
+
+class _RankSpace:
+    """The mesh reshaped into the digits that every group and every user
+    axis is a run of; axis names "r0" (major) .. "rK"."""
+
+    def __init__(self, mesh, steps):
+        world = mesh.devices.size
+        strides = [math.prod(list(mesh.shape.values())[i + 1:]) for i in range(len(mesh.shape))]
+        bounds = [b for s, n in zip(strides, mesh.shape.values()) for b in (s, s * n)]
+        bounds += [b for st in steps if st.op != "all_permute" for b in (st.group_stride, st.group_stride * st.group_size)]
+        sizes, self._first_below = _digits(world, bounds)
+        self.names = tuple("r%d" % i for i in range(len(sizes)))
+        self.mesh = Mesh(mesh.devices.reshape(sizes), self.names)
+        self._user = {a: self.run(s, n) for (a, n), s in zip(mesh.shape.items(), strides)}
+
+    def run(self, stride, size):
+        """The axes of the group of ranks differing in (rank // stride) % size."""
+        return self.names[self._first_below[stride * size]:self._first_below[stride]]
+
+    def spec(self, axes):
+        return PartitionSpec(*[tuple(n for a in dim for n in self._user[a]) or None for dim in axes])
+
+
+def _permute(x, recv_from, everyone):
+    """all_permute: rank r takes rank recv_from[r]'s array.  A source may feed
+    several ranks (replicated boxes), so the moves go in rounds of
+    ppermute, each sending from every rank at most once."""
+    rounds, round_of = [], {}
+    for r, s in enumerate(recv_from):
+        if s == r:
+            continue
+        k = next((k for k, pairs in enumerate(rounds) if all(p[0] != s for p in pairs)), len(rounds))
+        if k == len(rounds):
+            rounds.append([])
+        rounds[k].append((s, r))
+        round_of[r] = k
+    me = jax.lax.axis_index(everyone)
+    table = jnp.asarray([round_of.get(r, -1) for r in range(len(recv_from))], dtype=jnp.int32)[me]
+    out = x
+    for k, pairs in enumerate(rounds):
+        out = jnp.where(table == k, jax.lax.ppermute(x, everyone, pairs), out)
+    return out
+
+
+def _run_steps(x, steps, space):
+    for st in steps:
+        group = space.run(st.group_stride, st.group_size)
+        if st.op != "all_permute" and st.group_size == 1:
+            continue  # a group of one: the step changes no array
+        if st.op == "dyn_slice":
+            n = st.shape[st.dim_a] // st.group_size
+            x = jax.lax.dynamic_slice_in_dim(x, jax.lax.axis_index(group) * n, n, axis=st.dim_a)
+        elif st.op == "all_gather":
+            x = jax.lax.all_gather(x, group, axis=st.dim_a, tiled=True)
+        elif st.op == "all_to_all":
+            x = jax.lax.all_to_all(x, group, st.dim_b, st.dim_a, tiled=True)
+        else:
+            x = _permute(x, st.recv_from, space.names)
+    return x
+
+
+def _exchange_rounds(p):
+    """The exchange's pieces as rounds of one extent in which every rank
+    sends at most one piece and receives at most one: (extent, [(sender,
+    receiver, where in the sender's array, where in the receiver's)])."""
+    rounds = []
+    for r in range(p.devices):
+        target_corner, _ = p.tgt_box(r)
+        for piece in p.receives(r):
+            source_corner, _ = p.src_box(piece.from_rank)
+            move = (piece.from_rank, r, tuple(o - c for o, c in zip(piece.offset, source_corner)),
+                    tuple(o - c for o, c in zip(piece.offset, target_corner)))
+            fits = (k for k, (extent, moves) in enumerate(rounds) if extent == piece.extent
+                    and (move[0] == move[1]) == (moves[0][0] == moves[0][1])
+                    and all(m[0] != move[0] and m[1] != move[1] for m in moves))
+            k = next(fits, None)
+            if k is None:
+                rounds.append((piece.extent, [move]))
+            else:
+                rounds[k][1].append(move)
+    return rounds
+
+
+def _run_exchange(x, rounds, world, target_shape, everyone):
+    """Each round: every sender cuts its piece, one ppermute (none for the
+    pieces a rank keeps), every receiver writes it in place."""
+    me = jax.lax.axis_index(everyone)
+    out = jnp.zeros(target_shape, x.dtype)
+    for extent, moves in rounds:
+        send_at, recv_at, receives = np.zeros((world, len(extent)), np.int32), np.zeros((world, len(extent)), np.int32), \
+            np.zeros(world, bool)
+        for sender, receiver, at_sender, at_receiver in moves:
+            send_at[sender], recv_at[receiver], receives[receiver] = at_sender, at_receiver, True
+        piece = jax.lax.dynamic_slice(x, tuple(jnp.asarray(send_at)[me]), extent)
+        if moves[0][0] != moves[0][1]:
+            piece = jax.lax.ppermute(piece, everyone, [(s, r) for s, r, _, _ in moves])
+        out = jnp.where(jnp.asarray(receives)[me], jax.lax.dynamic_update_slice(out, piece, tuple(jnp.asarray(recv_at)[me])),
+                        out)
+    return out[None]
+
+
+@functools.lru_cache(maxsize=256)
+def _resharder(src, dst, shape, dtype):
+    p = plan(src, dst, shape, dtype)
+    if p.by_exchange:
+        everyone = tuple(src.mesh.axis_names)
+        target_shape = p.tgt_box(0)[1]
+        body = functools.partial(_run_exchange, rounds=_exchange_rounds(p), world=p.devices,
+                                 target_shape=target_shape, everyone=everyone)
+        # Rank r's target array is row r of a stacked array, which reshard
+        # hands to the target's devices as they are.
+        return p, jax.shard_map(body, mesh=src.mesh, in_specs=PartitionSpec(*spec_axes(src.spec, len(shape))),
+                                out_specs=PartitionSpec(everyone), check_vma=False)
+    steps = p.collective_steps()
+    space = _RankSpace(src.mesh, steps)
+    in_spec = space.spec(spec_axes(src.spec, len(shape)))
+    out_spec = space.spec(spec_axes(dst.spec, len(shape)))
+    body = jax.shard_map(functools.partial(_run_steps, steps=steps, space=space), mesh=space.mesh,
+                         in_specs=in_spec, out_specs=out_spec, check_vma=False)
+    # The result is the target's NamedSharding on the caller's mesh, not the
+    # rank-space mesh's equivalent one.
+    return p, lambda x: jax.lax.with_sharding_constraint(body(x), dst)
+
+
+def resharder(src, dst, shape, dtype):
+    """A traceable function (for use inside jit) moving an array of this
+    shape and dtype from NamedSharding src to dst on one mesh by the verified
+    plan, and the plan (its figures, guarantees, picture)."""
+    p, move = _resharder(src, dst, tuple(shape), np.dtype(dtype))
+    if p.by_exchange:
+        raise RedistError("sharding: a move between meshes has no traceable form (its result is assembled on the "
+                          "target mesh's devices); use reshard")
+    return p, move
+
+
+def reshard(x, sharding):
+    """x, a jax.Array with a NamedSharding, moved to `sharding` by redist's
+    verified plan, run under jit.  Values equal jax.device_put(x, sharding)."""
+    p, move = _resharder(x.sharding, sharding, tuple(x.shape), np.dtype(x.dtype))
+    moved = _jitted(move)(x)
+    if not p.by_exchange:
+        return moved
+    rows = {s.device: s.data for s in moved.addressable_shards}
+    return jax.make_array_from_single_device_arrays(
+        x.shape, sharding, [rows[d].reshape(rows[d].shape[1:]) for d in sharding.mesh.devices.flat])
+
+
+@functools.lru_cache(maxsize=256)
+def _jitted(move):
+    return jax.jit(move)

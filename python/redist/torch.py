@@ -1,0 +1,221 @@
+"""redist for PyTorch: layouts from DTensor placements, and redistribute,
+which runs the verified plan with torch.distributed (gloo on CPU, NCCL on
+GPU) on every rank of the default process group.
+
+A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
+mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
+tensor lists, row-major.  Shard(d) on mesh dimensions i < j shards tensor
+dimension d over axes i then j (DTensor's order), Replicate() leaves the
+axis out, and Partial() (a sum) is redist's pending sum `sum{...}` over
+its mesh dimensions (which the C ABI does not plan yet: a clear error).
+Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the last ones
+short or empty, which is redist's ceil block; it is exact for one mesh
+dimension per tensor dimension (DTensor chunks a second one inside the
+first's chunks, which is another split, refused).
+
+A plan by the collectives runs as all_gather over subgroups of the world
+(one per group of the plan, made once), all_to_all and permutes as
+point-to-point messages (gloo has no all_to_all); a plan by the exchange sends each piece of a rank's target box
+from the rank the plan names, point-to-point.  The framework's collectives
+are trusted, as the C runtime's MPI is.
+"""
+import functools
+import math
+
+import torch
+import torch.distributed as dist
+from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+
+from . import _plan
+from ._lib import RedistError
+
+_DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16",
+           torch.int8: "i8", torch.int16: "i16", torch.int32: "i32", torch.int64: "i64", torch.uint8: "u8",
+           torch.bool: "bool", torch.complex64: "c64", torch.complex128: "c128"}
+
+
+def dtype_name(dtype):
+    if dtype not in _DTYPES:
+        raise RedistError("dtype %s: redist.torch knows %s" % (dtype, ", ".join(map(str, _DTYPES))))
+    return _DTYPES[dtype]
+
+
+def axis_names(device_mesh):
+    return list(device_mesh.mesh_dim_names or ["d%d" % i for i in range(device_mesh.ndim)])
+
+
+def mesh_text(device_mesh, placed=True):
+    """The DeviceMesh in redist's notation, "{dp:2, tp:2}", placed on its
+    world ranks ("{dp:2, tp:2} @ [0, 1, 2, 3]") unless placed is False."""
+    axes = "{" + ", ".join("%s:%d" % (a, n) for a, n in zip(axis_names(device_mesh), device_mesh.mesh.shape)) + "}"
+    if not placed:
+        return axes
+    return axes + " @ [" + ", ".join(map(str, device_mesh.mesh.flatten().tolist())) + "]"
+
+
+def type_text(device_mesh, placements, shape, what="placements"):
+    """redist's type for DTensor placements of a tensor of this global shape."""
+    names = axis_names(device_mesh)
+    if len(placements) != len(names):
+        raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
+    dims, pending = [[] for _ in shape], []
+    for name, size, p in zip(names, device_mesh.mesh.shape, placements):
+        if isinstance(p, Partial):
+            if p.reduce_op != "sum":
+                raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
+                                  % (what, p.reduce_op, name))
+            pending.append(name)
+        elif type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
+            if not -len(shape) <= p.dim < len(shape):
+                raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
+            dims[p.dim % len(shape)].append((name, int(size)))
+        elif not isinstance(p, Replicate):
+            raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate only)"
+                              % (what, p, name))
+    for d, axes in enumerate(dims):
+        if len(axes) > 1 and shape[d] % math.prod(n for _, n in axes):
+            raise RedistError("%s: dimension %d of size %d is sharded unevenly over mesh dimensions %s; DTensor "
+                              "splits the first one's chunks again, which is not redist's ceil block over the "
+                              "product" % (what, d, shape[d], ", ".join(a for a, _ in axes)))
+    return "[" + ", ".join("{%s}%d" % (",".join(a for a, _ in axes), n) if axes else str(n)
+                           for n, axes in zip(shape, dims)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
+
+
+def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
+    """The verified plan between two DTensor layouts of the world (made once
+    per problem and world)."""
+    return _plan_of(src_mesh, tuple(src_placements), dst_mesh, tuple(dst_placements), tuple(shape), dtype,
+                    dist.get_world_size())
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype, world):
+    one_mesh = src_mesh == dst_mesh and src_mesh.mesh.flatten().tolist() == list(range(world))
+    src_type = type_text(src_mesh, src_placements, shape, "source placements")
+    dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
+    if one_mesh:  # on ranks 0..n-1 in order: the collectives are open to the planner
+        return _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
+    return _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
+
+
+def _region(tensor, box_offset, offset, extent):
+    """The part of a local array (whose corner is box_offset) covering the
+    global region offset/extent."""
+    for d, (o, corner, n) in enumerate(zip(offset, box_offset, extent)):
+        tensor = tensor.narrow(d, o - corner, n)
+    return tensor
+
+
+@functools.lru_cache(maxsize=64)
+def _subgroup(world, stride, size):
+    """This rank's process group of ranks differing in (rank // stride) % size
+    (every rank creates every group, in one order, as new_group requires)."""
+    groups = [[base + k * stride for k in range(size)]
+              for base in range(world) if (base // stride) % size == 0]
+    mine, _ = dist.new_subgroups_by_enumeration(groups)
+    return mine
+
+
+def _post(ops):
+    """Runs point-to-point messages together (batch_isend_irecv refuses an
+    empty batch)."""
+    for req in dist.batch_isend_irecv(ops) if ops else []:
+        req.wait()
+
+
+def _all_gather(x, group, dim):
+    parts = [torch.empty_like(x) for _ in range(dist.get_world_size(group))]
+    dist.all_gather(parts, x.contiguous(), group=group)
+    return torch.cat(parts, dim)
+
+
+def _all_to_all(x, me, stride, size, gather_dim, split_dim):
+    """Member k's array cut along split_dim contributes chunk c to member c,
+    concatenated along gather_dim in member order; point-to-point, since
+    gloo has no all_to_all."""
+    index = (me // stride) % size
+    member = [me + (k - index) * stride for k in range(size)]
+    sends = [c.contiguous() for c in torch.chunk(x, size, split_dim)]
+    recvs = [sends[k] if k == index else torch.empty_like(sends[k]) for k in range(size)]
+    _post([op for k in range(size) if k != index
+           for op in (dist.P2POp(dist.isend, sends[k], member[k]), dist.P2POp(dist.irecv, recvs[k], member[k]))])
+    return torch.cat(recvs, gather_dim)
+
+
+def _permute(x, recv_from, me):
+    """all_permute: rank r takes rank recv_from[r]'s array."""
+    ops = [dist.P2POp(dist.isend, x.contiguous(), r) for r, s in enumerate(recv_from) if s == me and r != me]
+    out = x
+    if recv_from[me] != me:
+        out = torch.empty_like(x)
+        ops.append(dist.P2POp(dist.irecv, out, recv_from[me]))
+    _post(ops)
+    return out
+
+
+def _run_collectives(p, x, me):
+    world = p.devices
+    for st in p.collective_steps():
+        if st.op != "all_permute" and st.group_size == 1:
+            continue  # a group of one: the step changes no array
+        index = (me // st.group_stride) % st.group_size
+        if st.op == "dyn_slice":
+            n = st.shape[st.dim_a] // st.group_size
+            x = x.narrow(st.dim_a, index * n, n)
+        elif st.op == "all_gather":
+            x = _all_gather(x, _subgroup(world, st.group_stride, st.group_size), st.dim_a)
+        elif st.op == "all_to_all":
+            x = _all_to_all(x, me, st.group_stride, st.group_size, st.dim_a, st.dim_b)
+        else:
+            x = _permute(x, st.recv_from, me)
+    return x.contiguous()
+
+
+@functools.lru_cache(maxsize=64)
+def _messages(p, me):
+    """Rank me's part of the exchange: (to whom it sends which global
+    region, the pieces of its target box)."""
+    if me >= p.devices:
+        return (), ()
+    sends = tuple((r, piece) for r in range(p.devices) if r != me for piece in p.receives(r) if piece.from_rank == me)
+    return sends, tuple(p.receives(me))
+
+
+def _run_exchange(p, x, me):
+    src_offset, _ = p.src_box(me)
+    dst_offset, dst_extent = p.tgt_box(me)
+    out = torch.empty(dst_extent, dtype=x.dtype, device=x.device)
+    sends, pieces = _messages(p, me)
+    ops = [dist.P2POp(dist.isend, _region(x, src_offset, piece.offset, piece.extent).contiguous(), r)
+           for r, piece in sends]
+    received = []
+    for piece in pieces:
+        target = _region(out, dst_offset, piece.offset, piece.extent)
+        if piece.from_rank == me:
+            target.copy_(_region(x, src_offset, piece.offset, piece.extent))
+        else:
+            buffer = torch.empty(piece.extent, dtype=x.dtype, device=x.device)
+            ops.append(dist.P2POp(dist.irecv, buffer, piece.from_rank))
+            received.append((target, buffer))
+    _post(ops)
+    for target, buffer in received:
+        target.copy_(buffer)
+    return out
+
+
+def redistribute(dtensor, placements, device_mesh=None):
+    """dtensor moved to `placements` (on `device_mesh`, default its own) by
+    redist's verified plan; called on every rank of the default group.
+    Uneven shards are torch.chunk's, as DTensor's own."""
+    dst_mesh = device_mesh or dtensor.device_mesh
+    placements = tuple(placements)
+    shape = tuple(dtensor.shape)
+    p = plan(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
+    me = dist.get_rank()
+    local = dtensor.to_local()
+    if p.by_exchange:
+        out = _run_exchange(p, local, me)
+    else:
+        out = _run_collectives(p, local, me)
+    return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
+                              stride=dtensor.stride())

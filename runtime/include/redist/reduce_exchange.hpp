@@ -1,0 +1,107 @@
+// redist runtime, MPI backend: the reducing exchange (the model's
+// Sumexchange.v): a global array held as pending sums over some axes of a
+// source placed mesh moves to any block layout of the same global shape on
+// a target placed mesh, itself possibly with pending axes, in one step,
+// whatever the extents (ceil blocks) and the two meshes.
+//
+// Data movement (reducing_sources_to).  A target rank is designated when
+// its coordinates on the target's pending axes are all 0 (every rank when
+// the target has none).  A designated rank's target box is cut along the
+// source blocks; each piece is read from the source device the direct
+// exchange's spread rule names (the rank itself when its source box has the
+// piece), and from every member of that device's group over the source's
+// pending axes (devices differing only there, which hold the same box): the
+// piece gets the sum of the members' values, added in ascending member order
+// (local::sum_blocks: integers exact, f16/bf16 in f32 rounded once).
+// Other target ranks set their array to zero.
+//
+// Staging: a designated rank receives member k's contribution into
+// workspace array k (shaped like its target box; one MPI subarray datatype
+// per message, no packing), copies its own, then adds the group-size arrays
+// into the destination.  Workspace: reducing_exchange_workspace_bytes =
+// group size * target box bytes (0 on the other ranks).  Messages: one per
+// (piece, member on another rank), posted in piece order on both sides.
+//
+// run() allocates nothing and makes one small allreduce to agree on the
+// buffer checks.  create() is collective over the world, as
+// Exchange::create, and its cost is O(target devices * pieces) per rank.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "redist/exchange.hpp"
+#include "redist/reduce.hpp"
+
+namespace redist {
+
+constexpr std::size_t reducing_exchange_workspace_bytes(std::size_t group_size,
+                                                        std::size_t target_elems,
+                                                        std::size_t elem_bytes) {
+  return group_size * target_elems * elem_bytes;
+}
+
+class ReducingExchange {
+ public:
+  using Peer = Exchange::Peer;
+
+  ReducingExchange() = default;
+  ReducingExchange(const ReducingExchange&) = delete;
+  ReducingExchange& operator=(const ReducingExchange&) = delete;
+  ReducingExchange(ReducingExchange&& other) noexcept;
+  ReducingExchange& operator=(ReducingExchange&& other) noexcept;
+  ~ReducingExchange();
+
+  // Collective over `world`.  source_pending / target_pending: mesh axes of
+  // the source / target mesh (each once, sharding no dimension).  Fails on
+  // every rank alike as Exchange::create does, and for bad pending axes.
+  static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const int* source_pending, int source_pending_count,
+                       const PlacedMesh& target, const BlockLayout& target_layout,
+                       const int* target_pending, int target_pending_count, Dtype dtype,
+                       ReducingExchange* out);
+
+  // Collective over the world.  src: this rank's contribution to its source
+  // box (source_bytes()); dst: its target array (target_bytes());
+  // workspace: workspace_bytes().  Null and 0 where a size is 0.
+  Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+             void* workspace, std::size_t workspace_bytes);
+
+  const Box& source_box() const { return source_box_; }
+  const Box& target_box() const { return target_box_; }
+  std::size_t source_bytes() const { return box_elements(source_box_) * elem_bytes_; }
+  std::size_t target_bytes() const { return box_elements(target_box_) * elem_bytes_; }
+  std::size_t workspace_bytes() const {
+    return designated_ ? reducing_exchange_workspace_bytes(group_size_, box_elements(target_box_),
+                                                           elem_bytes_)
+                       : 0;
+  }
+  bool designated() const { return designated_; }
+  int group_size() const { return group_size_; }
+  // Elements this rank receives from each other rank (summed over its
+  // messages), and sends; in posting order, a rank once per message.
+  const std::vector<Peer>& receives() const { return receives_; }
+  const std::vector<Peer>& sends() const { return sends_; }
+
+ private:
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  Dtype dtype_ = Dtype::u8;
+  std::size_t elem_bytes_ = 0;
+  int group_size_ = 1;
+  bool designated_ = false;
+  Box source_box_, target_box_;
+  // Pieces of this rank's own contributions: (member index, region).
+  struct Kept {
+    int member;
+    Box region;
+  };
+  std::vector<Kept> kept_;
+  std::vector<Peer> receives_, sends_;
+  std::vector<int> receive_slot_;    // member index of each receive
+  std::vector<MPI_Datatype> types_;  // receives, then sends
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace redist

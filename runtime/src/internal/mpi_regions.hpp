@@ -1,0 +1,27 @@
+// Internal to the MPI backend (not installed): box regions of dense local
+// arrays as MPI datatypes and host copies, which the direct exchange
+// (exchange.cpp) and the reducing exchange (reduce_exchange.cpp) share.
+#pragma once
+
+#include <cstddef>
+
+#include "redist/mpi_c.hpp"
+#include "redist/placed.hpp"
+
+namespace redist::backend {
+
+// Subarray datatypes take int extents: too_large beyond.
+Status check_int_extents(const Box& box, const char* what);
+
+// A committed datatype for `region` inside the dense local array of `array`
+// (errors name `what`).
+Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out,
+                const char* what);
+
+// Copies `region` of the local array of box `from` into the local array of
+// box `to` with one memcpy per contiguous run: the region's last dim, joined
+// with the dims after it that the region spans whole in both arrays.
+void copy_region(const unsigned char* src, const Box& from, unsigned char* dst, const Box& to,
+                 const Box& region, std::size_t elem_bytes);
+
+}  // namespace redist::backend

@@ -1,0 +1,232 @@
+// The step-by-step differential test's driver: on an MPI world of N ranks,
+// runs every case of DIR/casesN.txt (tests/diff/gen_diff.ml: a program of
+// the extracted lowering, or a direct exchange's two placed layouts, with
+// each rank's source bytes and the destination bytes the extracted
+// semantics gives) through the runtime's plan interpreter or its Exchange,
+// and compares every byte of every rank's destination.  Also
+// checked: the source is unchanged, nothing is written outside the
+// destination and the workspace (guard bytes), and an exchange's source
+// and target arrays fit in its stated live bytes.  Rank 0 prints one line per
+// case.
+//
+//     mpirun -np N diff_main DIR
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "redist/exchange.hpp"
+#include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
+
+namespace {
+
+constexpr std::size_t kGuard = 64;
+constexpr unsigned char kGuardByte = 0xA5;
+
+struct Case {
+  int id = 0;
+  std::string description;
+  bool exchange = false;        // else the collectives' program
+  redist::PlanProgram program;
+  redist::PlacedMesh source, target;
+  redist::BlockLayout source_layout, target_layout;
+  std::size_t elem_bytes = 0;
+  std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
+  std::vector<unsigned char> src;       // this rank's
+  std::vector<unsigned char> expected;  // this rank's destination, from the reference
+};
+
+std::vector<unsigned char> from_hex(const std::string& token) {
+  std::vector<unsigned char> out;
+  for (std::size_t i = 1; i + 1 < token.size(); i += 2) out.push_back(static_cast<unsigned char>(std::stoi(token.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+redist::Layout read_layout(std::istream& in, std::size_t elem) {
+  redist::Layout l{};
+  in >> l.ndim;
+  for (int d = 0; d < l.ndim; ++d) in >> l.extent[d];
+  l.elem_bytes = elem;
+  return l;
+}
+
+void read_program(std::istream& in, redist::PlanProgram* program) {
+  redist::PlanProgram& p = *program;
+  int naxes = 0;
+  in >> naxes;
+  p.mesh_sizes.assign(naxes, 0);
+  for (int& s : p.mesh_sizes) in >> s;
+  std::size_t elem = 0;
+  in >> elem;
+  p.src_layout = read_layout(in, elem);
+  p.tgt_layout = read_layout(in, elem);
+  in >> p.ping_bytes >> p.pong_bytes >> p.scratch_bytes;
+  int ngroups = 0;
+  in >> ngroups;
+  p.groups.assign(ngroups, redist::Group{});
+  for (redist::Group& g : p.groups) in >> g.stride >> g.size;
+  int nsteps = 0;
+  in >> nsteps;
+  p.steps.assign(nsteps, redist::PlanStep{});
+  for (redist::PlanStep& s : p.steps) {
+    int op = 0, input = 0, output = 0, nrecv = 0;
+    in >> op >> s.group.stride >> s.group.size;
+    s.layout = read_layout(in, elem);
+    in >> s.dim_a >> s.dim_b >> input >> output >> nrecv;
+    s.op = static_cast<redist::PlanOp>(op);
+    s.input = static_cast<redist::PlanBuffer>(input);
+    s.output = static_cast<redist::PlanBuffer>(output);
+    s.recv_from.assign(nrecv, 0);
+    for (int& r : s.recv_from) in >> r;
+  }
+}
+
+// Lowering.placed_layout: axis sizes, world ranks, global extents, each
+// dimension's axes.
+void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
+  int nranks = 0;
+  in >> mesh->naxes;
+  for (int a = 0; a < mesh->naxes && a < redist::kMaxRank; ++a) in >> mesh->axis_size[a];
+  in >> nranks;
+  mesh->ranks.assign(nranks, 0);
+  for (int& r : mesh->ranks) in >> r;
+  in >> layout->ndim;
+  for (int d = 0; d < layout->ndim && d < redist::kMaxRank; ++d) in >> layout->extent[d];
+  for (int d = 0; d < layout->ndim && d < redist::kMaxRank; ++d) {
+    in >> layout->sharding[d].count;
+    for (int k = 0; k < layout->sharding[d].count && k < redist::kMaxRank; ++k) in >> layout->sharding[d].axis[k];
+  }
+}
+
+// False at the end of the file.
+bool read_case(std::istream& in, int me, int world, Case* c) {
+  std::string word;
+  if (!(in >> word)) return false;
+  if (word != "case" && word != "xcase") throw std::runtime_error("cases file: expected a case, read '" + word + "'");
+  c->exchange = word == "xcase";
+  in >> c->id;
+  std::getline(in, c->description);
+  if (c->exchange) {
+    int ranks = 0;
+    in >> ranks >> c->elem_bytes >> c->live_bytes;
+    if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
+    read_placed(in, &c->source, &c->source_layout);
+    read_placed(in, &c->target, &c->target_layout);
+  } else {
+    read_program(in, &c->program);
+  }
+  for (int r = 0; r < world; ++r) {
+    std::string src, expected;
+    in >> src >> expected;
+    if (r == me) {
+      c->src = from_hex(src);
+      c->expected = from_hex(expected);
+    }
+  }
+  if (!in) throw std::runtime_error("cases file: truncated case " + std::to_string(c->id));
+  return true;
+}
+
+bool guards_intact(const std::vector<unsigned char>& buf) {
+  for (std::size_t i = 0; i < kGuard; ++i)
+    if (buf[i] != kGuardByte || buf[buf.size() - 1 - i] != kGuardByte) return false;
+  return true;
+}
+
+// Runs the case into dst (kGuard bytes of guard on each side) and ws.
+redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
+                   std::vector<unsigned char>* ws) {
+  unsigned char* out = dst->data() + kGuard;
+  if (c.exchange) {
+    redist::Exchange ex;
+    if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, c.source, c.source_layout, c.target,
+                                                     c.target_layout, c.elem_bytes, &ex);
+        !st.ok())
+      return st;
+    // Agreed between the ranks before the collective run, so that no rank
+    // is left waiting for one that stopped.
+    const char* why = nullptr;
+    if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
+      why = "the runtime's boxes differ from the reference's";
+    else if (ex.source_bytes() + ex.target_bytes() > c.live_bytes)
+      why = "the rank's arrays exceed the stated live bytes";
+    int bad = why != nullptr, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad != 0)
+      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
+    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
+                  c.expected.size());
+  }
+  redist::PlanInterpreter exec;
+  if (redist::Status st = redist::PlanInterpreter::bind(&c.program, MPI_COMM_WORLD, &exec); !st.ok()) return st;
+  return exec.run(src.data(), src.size(), out, c.expected.size(), ws->data() + kGuard, c.program.workspace_bytes());
+}
+
+// This rank's verdict on one case: empty when every check passed.
+std::string run_case(const Case& c) {
+  const std::vector<unsigned char> src = c.src;
+  std::vector<unsigned char> dst(c.expected.size() + 2 * kGuard, kGuardByte);
+  std::vector<unsigned char> ws((c.exchange ? 0 : c.program.workspace_bytes()) + 2 * kGuard, kGuardByte);
+  if (redist::Status st = run(c, src, &dst, &ws); !st.ok()) return "run: " + st.message();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < c.expected.size(); ++i) wrong += dst[kGuard + i] != c.expected[i];
+  if (wrong != 0)
+    return std::to_string(wrong) + " of " + std::to_string(c.expected.size()) + " destination bytes differ from the reference";
+  if (src != c.src) return "the source changed";
+  if (!guards_intact(dst) || !guards_intact(ws)) return "bytes outside the destination or the workspace changed";
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int world = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (argc != 2) {
+    if (me == 0) std::fprintf(stderr, "usage: diff_main DIR\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const std::string file = std::string(argv[1]) + "/cases" + std::to_string(world) + ".txt";
+  std::ifstream in(file);
+  if (!in) {
+    if (me == 0) std::fprintf(stderr, "cannot read %s\n", file.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  try {
+    Case c;
+    while (read_case(in, me, world, &c)) {
+      const std::string why = run_case(c);
+      int bad = why.empty() ? 0 : 1, any_bad = 0;
+      MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      // The first failing rank's reason reaches rank 0.
+      int first = bad ? me : world, first_bad = world;
+      MPI_Allreduce(&first, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      std::string reason = why;
+      if (any_bad != 0 && first_bad != 0) {
+        if (me == first_bad) {
+          MPI_Send(why.data(), static_cast<int>(why.size()), MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+        } else if (me == 0) {
+          MPI_Status status;
+          MPI_Probe(first_bad, 0, MPI_COMM_WORLD, &status);
+          int n = 0;
+          MPI_Get_count(&status, MPI_CHAR, &n);
+          reason.assign(static_cast<std::size_t>(n), ' ');
+          MPI_Recv(&reason[0], n, MPI_CHAR, first_bad, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+      }
+      if (me == 0) {
+        if (any_bad == 0) std::printf("ok    case %d:%s\n", c.id, c.description.c_str());
+        else std::printf("FAIL  case %d:%s: rank %d: %s\n", c.id, c.description.c_str(), first_bad, reason.c_str());
+        std::fflush(stdout);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rank %d: %s\n", me, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Finalize();
+  return 0;
+}

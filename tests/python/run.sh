@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test-python: `pip install ./python` into a scratch site (it builds and
+# bundles libredist_plan), then the package's suites in the venv of `make
+# deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_jax.py on
+# 16 host CPU devices, test_torch.py on 4 gloo processes), and the README's
+# examples as written (python/README.md; README.md shows the same).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+site=_build/python-site
+python=$PY_VENV/bin/python
+rm -rf "$site"
+if log=$("$python" -m pip install -q --no-build-isolation --no-deps --target "$site" ./python 2>&1) &&
+   [ -f "$site/redist/libredist_plan.so" ]; then
+  ok "pip install ./python: the package with its libredist_plan.so"
+else
+  ko "pip install ./python: $log"; report test-python; exit 1
+fi
+unset REDIST_LIB  # the bundled library, as an installed package finds it
+export PYTHONPATH=$PWD/$site
+for suite in tests/python/test_jax.py tests/python/test_torch.py; do
+  out=$(timeout --kill-after=10 600 "$python" "$suite" 2>&1)
+  rc=$?
+  grep -E '^(ok|FAIL) ' <<<"$out"
+  pass=$((pass + $(grep -c '^ok ' <<<"$out")))
+  fail=$((fail + $(grep -c '^FAIL ' <<<"$out")))
+  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then
+    ko "$suite exited $rc: $(tail -3 <<<"$out")"
+  fi
+done
+
+# python/README.md's examples, each ```python block run as written.
+examples=_build/python-readme
+blocks() { awk '/^```python$/ {n++; print "# example " n; f = 1; next} /^```$/ {f = 0} f' "$1"; }
+rm -rf "$examples" && mkdir -p "$examples"
+blocks python/README.md | awk -v dir="$examples" '/^# example / {f = dir "/example" $3 ".py"; next} {print > f}'
+for example in "$examples"/example*.py; do
+  if out=$(cd "$examples" && timeout --kill-after=10 300 "$python" "$(basename "$example")" 2>&1); then
+    ok "python/README.md $(basename "$example" .py): $(wc -l <"$example") lines, ran as written"
+  else
+    ko "python/README.md $(basename "$example" .py): $(tail -3 <<<"$out")"
+  fi
+done
+[ -f "$examples/example2.py" ] || ko "python/README.md: expected a JAX and a PyTorch example"
+if diff <(blocks python/README.md) <(blocks README.md) >/dev/null; then
+  ok "README.md shows python/README.md's examples as they are"
+else
+  ko "README.md's Python examples differ from python/README.md's"
+fi
+report test-python

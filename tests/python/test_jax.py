@@ -1,0 +1,221 @@
+"""redist.jax on CPU host devices (16, so that the benchmark's 16-device
+problem fits; the random problems use 8):
+ - random problems: reshard's every shard equals the target box of the
+   array (and jax.device_put's shard) on every device;
+ - the benchmark problems where XLA falls back to full rematerialization:
+   reshard's compiled HLO has no collective as large as the global array
+   (bench/hlo_traffic.py reads it) and its memory_analysis() temp size is
+   below XLA's own for the same move;
+ - layout/sharding round trip, and one-line errors for what redist.jax
+   cannot run."""
+import math
+import os
+import random
+import sys
+
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=16").strip()
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path[:0] = [os.path.join(ROOT, "bench"), os.path.dirname(os.path.abspath(__file__))]
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+
+import problems  # noqa: E402  (bench/problems.py)
+import redist  # noqa: E402
+import redist.jax as rjax  # noqa: E402
+import checks  # noqa: E402
+from checks import one_line_error, test  # noqa: E402
+from hlo_traffic import traffic  # noqa: E402  (bench/hlo_traffic.py)
+
+RANDOM_CASES, BETWEEN_MESHES_CASES = 120, 24
+MESHES_8 = [[("x", 8)], [("x", 2), ("y", 4)], [("x", 4), ("y", 2)], [("x", 2), ("y", 2), ("z", 2)]]
+
+
+def make_mesh(axes):
+    n = int(np.prod([s for _, s in axes]))
+    return Mesh(np.array(jax.devices()[:n]).reshape([s for _, s in axes]), [a for a, _ in axes])
+
+
+def spec_of(dims):
+    return P(*[None if not a else (a[0] if len(a) == 1 else tuple(a)) for a in dims])
+
+
+def random_type(axes, ndim, rng):
+    names = [a for a, _ in axes]
+    rng.shuffle(names)
+    dims = [[] for _ in range(ndim)]
+    for a in names:
+        k = rng.randrange(ndim + 1)
+        if k < ndim:
+            dims[k].append(a)
+    return dims
+
+
+def exact_shards(out, sharding, want):
+    """Every device's shard of out is the box of `want` that sharding gives it."""
+    return out.sharding.is_equivalent_to(sharding, want.ndim) and all(
+        np.array_equal(np.asarray(s.data), want[s.index]) for s in out.addressable_shards)
+
+
+@test("random problems on 8 devices: reshard's every shard is the target box (%d cases)" % RANDOM_CASES)
+def random_problems():
+    rng = random.Random(17)
+    dtypes = [np.float32, np.int32, jnp.bfloat16, np.float64]
+    bad = []
+    steps = 0
+    for case in range(RANDOM_CASES):
+        axes = rng.choice(MESHES_8)
+        size = dict(axes)
+        ndim = rng.randint(1, 3)
+        src, tgt = random_type(axes, ndim, rng), random_type(axes, ndim, rng)
+        shape = tuple(math.lcm(math.prod(size[a] for a in s), math.prod(size[a] for a in t)) * rng.randint(1, 3)
+                      for s, t in zip(src, tgt))
+        mesh = make_mesh(axes)
+        want = np.arange(int(np.prod(shape))).reshape(shape).astype(dtypes[case % len(dtypes)])
+        x = jax.device_put(want, NamedSharding(mesh, spec_of(src)))
+        target = NamedSharding(mesh, spec_of(tgt))
+        out = rjax.reshard(x, target)
+        steps += len(rjax.resharder(x.sharding, target, shape, want.dtype)[0].step_texts)
+        if not exact_shards(out, target, want) or not exact_shards(jax.device_put(x, target), target, want):
+            bad.append("%s %s -> %s shape %s" % (axes, src, tgt, shape))
+    return not bad, "%d plan steps run; wrong: %s" % (steps, bad[:3])
+
+
+def remat_problems():
+    """The benchmark's problems where XLA gathers to the global shape
+    (bench/results/summary.txt: move_dim_28, np2_23, rand01, rand11, rand13,
+    rand15)."""
+    names = {"move_dim_28", "np2_23", "rand01", "rand11", "rand13", "rand15"}
+    return [p for p in problems.all_problems() if p["name"] in names]
+
+
+def compiled_move(fn, x):
+    c = fn.lower(x).compile()
+    return c, traffic(c.as_text(), x.sharding.mesh.devices.size)
+
+
+for p in remat_problems():
+    @test("bench %s: no collective above the plan's peak, temp below XLA's, every shard right" % p["name"])
+    def against_xla(p=p):
+        mesh = make_mesh(p["mesh"])
+        shape = tuple(p["shape"])
+        src, tgt = NamedSharding(mesh, spec_of(p["src"])), NamedSharding(mesh, spec_of(p["tgt"]))
+        want = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        x = jax.device_put(want, src)
+        plan, move = rjax.resharder(src, tgt, shape, np.float32)
+        ours, (_, _, our_largest) = compiled_move(jax.jit(move), x)
+        xla, (_, _, xla_largest) = compiled_move(jax.jit(lambda a: a, in_shardings=src, out_shardings=tgt), x)
+        global_elems = want.size
+        our_temp = ours.memory_analysis().temp_size_in_bytes
+        xla_temp = xla.memory_analysis().temp_size_in_bytes
+        right = exact_shards(ours(x), tgt, want)
+        detail = ("plan %s; largest collective result %d elements (XLA %d, global %d); temp %d B (XLA %d B)"
+                  % ("; ".join(plan.step_texts), our_largest, xla_largest, global_elems, our_temp, xla_temp))
+        peak_elems = plan.peak_bytes // plan.elem_bytes
+        return right and our_largest <= peak_elems < global_elems and our_temp < xla_temp, detail
+
+
+@test("resharder inside a larger jit: the move composes with other operations")
+def inside_jit():
+    mesh = make_mesh([("x", 2), ("y", 4)])
+    src, tgt = NamedSharding(mesh, P(None, ("x", "y"))), NamedSharding(mesh, P("y", "x"))
+    want = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+    x = jax.device_put(want, src)
+    _, move = rjax.resharder(src, tgt, want.shape, want.dtype)
+    out = jax.jit(lambda a: move(a * 2) + 1)(x)
+    return exact_shards(out, tgt, want * 2 + 1), str(out.sharding.spec)
+
+
+@test("layout and sharding: PartitionSpec with tuples of axes to redist's type and back")
+def round_trip():
+    mesh = make_mesh([("x", 2), ("y", 4)])
+    mesh_text, type_text = rjax.layout(NamedSharding(mesh, P(("y", "x"), None)), (8, 6))
+    back = rjax.sharding(mesh, [["y", "x"], []])
+    ok = (mesh_text, type_text) == ("{x:2, y:4}", "[{y,x}8, 6]") and back.spec == P(("y", "x"), None)
+    return ok, "%s %s, back %s" % (mesh_text, type_text, back.spec)
+
+
+@test("errors: an uneven dimension is one line naming it")
+def uneven():
+    mesh = make_mesh([("x", 4)])
+    x = jax.device_put(np.zeros((8, 6), np.float32), NamedSharding(mesh, P("x")))
+    return one_line_error(lambda: rjax.reshard(x, NamedSharding(mesh, P(None, "x"))), "dimension 1", "uneven")
+
+
+@test("errors: meshes over different devices are one line saying so")
+def two_device_sets():
+    a, b = make_mesh([("x", 4)]), Mesh(np.array(jax.devices()[4:8]), ("x",))
+    x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(a, P("x")))
+    return one_line_error(lambda: rjax.reshard(x, NamedSharding(b, P("x"))), "not the source mesh's")
+
+
+@test("moves between meshes over the same 8 devices (reordered): the exchange's every shard right (%d cases)"
+      % BETWEEN_MESHES_CASES)
+def between_meshes():
+    rng = random.Random(23)
+    devices = jax.devices()[:8]
+    bad, hlo_ops = [], set()
+    for case in range(BETWEEN_MESHES_CASES):
+        meshes = []
+        for prefix in "st":
+            axes = [(prefix + name, size) for name, size in rng.choice(MESHES_8)]
+            order = list(range(8))
+            rng.shuffle(order)
+            devices_in_order = np.array([devices[i] for i in order]).reshape([size for _, size in axes])
+            meshes.append((axes, Mesh(devices_in_order, [a for a, _ in axes])))
+        (src_axes, src_mesh), (dst_axes, dst_mesh) = meshes
+        ndim = rng.randint(1, 3)
+        src, tgt = random_type(src_axes, ndim, rng), random_type(dst_axes, ndim, rng)
+        sizes = dict(src_axes + dst_axes)
+        shape = tuple(math.lcm(math.prod(sizes[a] for a in s), math.prod(sizes[a] for a in t)) * rng.randint(1, 2)
+                      for s, t in zip(src, tgt))
+        want = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        x = jax.device_put(want, NamedSharding(src_mesh, spec_of(src)))
+        target = NamedSharding(dst_mesh, spec_of(tgt))
+        out = rjax.reshard(x, target)
+        if case < 4:
+            _, move = rjax._resharder(x.sharding, target, shape, want.dtype)
+            hlo_ops |= {op for op in ("all-gather", "all-to-all", "collective-permute", "all-reduce")
+                        if op in jax.jit(move).lower(x).compile().as_text()}
+        if not exact_shards(out, target, want):
+            bad.append("%s %s -> %s %s shape %s" % (src_axes, src, dst_axes, tgt, shape))
+    return not bad and hlo_ops <= {"collective-permute"}, "collectives in the HLO: %s; wrong: %s" % (
+        sorted(hlo_ops), bad[:3])
+
+
+@test("errors: the planner's bad input is RedistError code 2 with its one line")
+def planner_error():
+    passed, detail = one_line_error(lambda: redist.plan("{x:2, y:3}", "[3{x}7]", "[7]"), "--from", "ceil block")
+    try:
+        redist.plan("{x:2}", "[{x}4]", "[{q}4]")
+    except redist.RedistError as e:
+        return passed and e.code == 2 and "q" in str(e), detail + "; " + str(e)
+    return False, detail
+
+
+@test("errors: a sharding other than NamedSharding is one line naming its type")
+def not_named():
+    mesh = make_mesh([("x", 2)])
+    single = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+    return one_line_error(lambda: rjax.plan(single, NamedSharding(mesh, P("x")), (4,), np.float32),
+                          "SingleDeviceSharding")
+
+
+@test("redist.plan: figures, guarantees and an SVG picture of a JAX move")
+def figures():
+    mesh = make_mesh([("x", 2), ("y", 4)])
+    plan = rjax.plan(NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", "x")), (8, 16), jnp.bfloat16)
+    svg = plan.picture("svg")
+    names = [n for n, _ in plan.guarantees]
+    ok = (plan.elem_bytes == 2 and plan.src_bytes == plan.dst_bytes == 8 * 16 * 2 // 8
+          and plan.peak_bytes == plan.src_bytes and "plan_peak_le_max" in names and svg.lstrip().startswith("<?xml")
+          and plan.recv_max_bytes >= plan.lower_bound_recv_bytes
+          and plan.src_bytes + plan.dst_bytes <= plan.live_bytes <= plan.src_bytes + plan.dst_bytes + plan.workspace_bytes)
+    return ok, "%s; peak %d B, live %d B, recv %d B >= bound %d B" % (
+        plan.step_texts, plan.peak_bytes, plan.live_bytes, plan.recv_max_bytes, plan.lower_bound_recv_bytes)
+
+
+sys.exit(1 if checks.failures else 0)

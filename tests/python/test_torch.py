@@ -1,0 +1,209 @@
+"""redist.torch on 4 CPU processes (gloo):
+ - random problems on a 4-device mesh and a 2x2 mesh, even and uneven
+   (torch.chunk's blocks, empty ones included), by the collectives and by
+   the exchange: every rank's local tensor equals its part of the true
+   array (true_local) and DTensor.redistribute's;
+ - moves between meshes (a 1-D mesh to a 2x2 one, a mesh on permuted ranks);
+ - pytorch#103306's uneven round trip (5 x 10 over 4 ranks, Replicate ->
+   Shard(0) -> Replicate), and an uneven gather on a mesh over ranks out of
+   order, which DTensor gets wrong: redist's and DTensor's results side by
+   side;
+ - Partial() as sum{...}, refused by the C ABI with its one line (it
+   plans no pending sums yet); one-line errors for Partial('avg'), nested
+   uneven shards and _StridedShard."""
+import os
+import random
+import socket
+import sys
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
+from torch.distributed.tensor import Partial, Replicate, Shard
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+WORLD = 4
+RANDOM_CASES = 80
+
+
+def random_placements(ndim, mesh_dims, shape, rng):
+    """Placements redist can express: a tensor dimension sharded over two
+    mesh dimensions only when it divides."""
+    while True:
+        choice = [Shard(rng.randrange(ndim)) if rng.random() < 0.7 else Replicate() for _ in range(mesh_dims)]
+        dims = [p.dim for p in choice if isinstance(p, Shard)]
+        nested = [d for d in set(dims) if dims.count(d) > 1]
+        if all(shape[d] % 4 == 0 for d in nested):
+            return choice
+
+
+def true_local(full, mesh, placements):
+    """This rank's part of `full` under DTensor's documented semantics,
+    computed here from the mesh coordinate: each Shard(d), in mesh-dimension
+    order, keeps chunk coordinate[i] of torch.chunk's blocks (ceil(N/n),
+    the last short or empty)."""
+    coordinate = mesh.get_coordinate()
+    x = full
+    for i, p in enumerate(placements):
+        if isinstance(p, Shard):
+            n, size = mesh.size(i), x.shape[p.dim]
+            block = -(-size // n)
+            lo = min(size, coordinate[i] * block)
+            x = x.narrow(p.dim, lo, min(size, lo + block) - lo)
+    return x.contiguous()
+
+
+def dtensor_of(full, mesh, placements):
+    """A DTensor holding the true local parts (not distribute_tensor, which
+    itself misplaces uneven blocks on a mesh over ranks out of order)."""
+    from torch.distributed.tensor import DTensor
+    return DTensor.from_local(true_local(full, mesh, placements), mesh, placements, shape=full.shape,
+                              stride=full.stride())
+
+
+def local_equal(a, b):
+    return a.shape == b.shape and torch.equal(a, b)
+
+
+def random_problems(rank, results):
+    import redist.torch as rt
+    rng = random.Random(5)
+    meshes = [init_device_mesh("cpu", (4,), mesh_dim_names=("x",)),
+              init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))]
+    bad, strategies, uneven, dtensor_wrong = [], {True: 0, False: 0}, 0, []
+    for case in range(RANDOM_CASES):
+        mesh = meshes[case % 2]
+        ndim = rng.randint(1, 3)
+        shape = tuple(rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(ndim))
+        src = random_placements(ndim, mesh.ndim, shape, rng)
+        dst = random_placements(ndim, mesh.ndim, shape, rng)
+        dtype = [torch.float32, torch.int64, torch.bfloat16][case % 3]
+        full = torch.arange(int(torch.tensor(shape).prod())).reshape(shape).to(dtype)
+        d = dtensor_of(full, mesh, src)
+        out = rt.redistribute(d, dst)
+        truth = true_local(full, mesh, dst)
+        plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
+        strategies[plan.by_exchange] += 1
+        uneven += any(n % 4 for n in shape)
+        if not local_equal(out.to_local(), truth) or tuple(out.placements) != tuple(dst):
+            bad.append("%s %s -> %s" % (shape, src, dst))
+        if not local_equal(d.redistribute(mesh, dst).to_local(), truth):
+            dtensor_wrong.append("%s %s -> %s" % (shape, src, dst))
+    results.append(("random problems on meshes (4,) and (2, 2): every rank's tensor is its target box (%d cases)"
+                    % RANDOM_CASES,
+                    not bad, "%d by the collectives, %d by the exchange, %d with an uneven dimension; DTensor "
+                    "agrees on %d; wrong: %s" % (strategies[False], strategies[True], uneven,
+                                                 RANDOM_CASES - len(dtensor_wrong), bad[:2])))
+
+
+def between_meshes(rank, results):
+    import redist.torch as rt
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    square = DeviceMesh("cpu", [[3, 1], [2, 0]], mesh_dim_names=("a", "b"))
+    full = torch.arange(7 * 5, dtype=torch.float32).reshape(7, 5)
+    for what, src_mesh, src, dst_mesh, dst in [
+            ("(4,) Shard(0) -> 2x2 [Shard(1), Shard(0)]", line, [Shard(0)], square, [Shard(1), Shard(0)]),
+            ("2x2 on ranks [[3, 1], [2, 0]] [Shard(0), Replicate()] -> itself [Replicate(), Shard(1)]",
+             square, [Shard(0), Replicate()], square, [Replicate(), Shard(1)])]:
+        out = rt.redistribute(dtensor_of(full, src_mesh, src), dst, device_mesh=dst_mesh)
+        truth = true_local(full, dst_mesh, dst)
+        results.append(("between meshes: " + what, local_equal(out.to_local(), truth),
+                        "rank %d holds %s" % (rank, tuple(out.to_local().shape))))
+
+
+def issue_103306(rank, results):
+    """pytorch#103306: x (5, 10) replicated on 4 ranks, to Shard(0) (blocks
+    2, 2, 1, 0) and back to Replicate; the report saw (8, 10) come back."""
+    import redist.torch as rt
+    from torch.distributed.tensor import DTensor
+    mesh = init_device_mesh("cpu", (4,))
+    x = torch.arange(50, dtype=torch.float32).reshape(5, 10)
+    start = DTensor.from_local(x, mesh, [Replicate()])
+    ours = rt.redistribute(rt.redistribute(start, [Shard(0)]), [Replicate()]).to_local()
+    theirs = start.redistribute(mesh, [Shard(0)]).redistribute(mesh, [Replicate()]).to_local()
+    results.append(("pytorch#103306 round trip: redist's result is the array", local_equal(ours, x),
+                    "redist %s %s, DTensor.redistribute %s %s (torch %s)"
+                    % (tuple(ours.shape), "equal" if local_equal(ours, x) else "WRONG", tuple(theirs.shape),
+                       "equal" if local_equal(theirs, x) else "WRONG", torch.__version__)))
+
+
+def permuted_mesh(rank, results):
+    """An uneven case DTensor gets wrong (torch 2.15): a 7 x 5 tensor
+    Shard(0) over a 1-D DeviceMesh on ranks [3, 1, 2, 0] (blocks 2, 2, 2, 1)
+    to Replicate().  DTensor's gather keeps the padding and orders the blocks
+    by rank, not by mesh position; redist's exchange returns the array."""
+    import redist.torch as rt
+    mesh = DeviceMesh("cpu", [3, 1, 2, 0])
+    full = torch.arange(35, dtype=torch.float32).reshape(7, 5)
+    start = dtensor_of(full, mesh, [Shard(0)])
+    ours = rt.redistribute(start, [Replicate()]).to_local()
+    theirs = start.redistribute(mesh, [Replicate()]).to_local()
+    results.append(("uneven Shard(0) -> Replicate() on a mesh over ranks [3, 1, 2, 0]: redist's result is the array",
+                    local_equal(ours, full), "rows' first elements: redist %s; DTensor.redistribute %s (%s)"
+                    % (ours[:, 0].tolist(), theirs[:, 0].tolist(), "right" if local_equal(theirs, full) else "WRONG")))
+
+
+def errors(rank, results):
+    import redist
+    import redist.torch as rt
+    from checks import one_line_error
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    partial = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
+                                             (4, 4), torch.float32), "pending sums")
+    pending = rt.type_text(square, (Partial(), Shard(0)), (4, 4))
+    results.append(("Partial() is redist's pending sum", pending == "[{b}4, 4] sum{a}", pending))
+    average = one_line_error(lambda: rt.type_text(square, (Partial("avg"), Replicate()), (4, 4)), "avg", "sums")
+    results.append(("errors: Partial('avg') is one line: redist's pending sums are sums", *average))
+    nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
+                                            (5, 4), torch.float32), "dimension 0", "unevenly")
+    results.append(("errors: Partial() is the C ABI's one line: pending sums are not planned there yet", *partial))
+    results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
+    from torch.distributed.tensor.placement_types import _StridedShard
+    strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,
+                                             (Shard(0), Replicate()), (8, 4), torch.float32), "no redist layout")
+    results.append(("errors: _StridedShard is one line saying it has no redist layout", *strided))
+    negative = rt.plan(square, (Shard(-1), Replicate()), square, (Shard(0), Replicate()), (4, 6), torch.float32)
+    results.append(("Shard(-1) is the last dimension", negative.report["source"] == "[4, 3{a}6]",
+                    negative.report["source"]))
+    results.append(("errors: the package's errors are RedistError (a ValueError)",
+                    issubclass(redist.RedistError, ValueError), ""))
+
+
+def worker(rank, port, queue):
+    os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=WORLD)
+    results = []
+    for part in (random_problems, between_meshes, issue_103306, permuted_mesh, errors):
+        try:
+            part(rank, results)
+        except Exception as e:  # one part's crash is that part's failure; the others still run
+            results.append(("%s on rank %d" % (part.__name__, rank), False, "%s: %s" % (type(e).__name__, e)))
+    queue.put((rank, results))
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def main():
+    import checks
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=worker, args=(r, port, queue)) for r in range(WORLD)]
+    for p in procs:
+        p.start()
+    by_rank = dict(queue.get(timeout=600) for _ in procs)
+    for p in procs:
+        p.join(60)
+    for i, (name, _, detail) in enumerate(by_rank[0]):
+        passed = all(len(by_rank[r]) > i and by_rank[r][i][1] for r in range(WORLD))
+        checks.check(name, passed, detail if passed else "; ".join(
+            "rank %d: %s" % (r, by_rank[r][i][2]) for r in range(WORLD) if len(by_rank[r]) > i and not by_rank[r][i][1]))
+    checks.check("every rank reported every test", len({len(v) for v in by_rank.values()}) == 1)
+    sys.exit(1 if checks.failures else 0)
+
+
+if __name__ == "__main__":
+    main()
