@@ -154,6 +154,10 @@ def main():
     ap.add_argument("--redist", default=os.path.join(ROOT, "_build", "install", "default", "bin", "redist"))
     ap.add_argument("--out", default=os.path.join(HERE, "results", "sums"))
     args = ap.parse_args()
+    if args.runs < 1 or args.reps < 1:
+        raise RuntimeError(f"--runs {args.runs} --reps {args.reps}: both must be at least 1")
+    if not os.access(args.redist, os.X_OK):
+        raise RuntimeError(f"--redist: {args.redist} is not an executable (run `make build` first)")
     problems = S.sums_suite()
     if args.quick:
         problems = [p for p in problems if p["name"] in S.QUICK]
