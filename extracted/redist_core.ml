@@ -3485,19 +3485,28 @@ let rec max_along f r n table acc =
     n
 
 (** val exchange_batches :
-    hosts -> bool -> int -> xcall -> int -> batch list **)
+    hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
+    list **)
 
-let exchange_batches h spanned elem x r =
+let exchange_batches h spanned tS tT elem x r =
+  let s = x.xc_from in
+  let t = x.xc_to in
   if spanned
   then map (fun pat ->
          let (from, cell) = pat in
          (((route_between h r from), (Stdlib.Int.succ 0)),
          (( * ) (box_size cell) elem))) (x.xc_recv r)
-  else map (fun cell ->
-         (((if has_opt (pl_box x.xc_from r) (map fst cell)
-            then Local
-            else SameHost), (Stdlib.Int.succ 0)),
-         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
+  else (match box_in t tT r with
+        | Some tb ->
+          map (fun cell ->
+            (((if has_opt (box_in s tS r) (map fst cell)
+               then Local
+               else SameHost), (Stdlib.Int.succ 0)),
+            (( * ) (box_size cell) elem)))
+            (cell_boxes
+              (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
+                (map (block_size (ly_m t)) t.ly_ty)))
+        | None -> [])
 
 (** val spans_hosts : hosts -> int list -> bool **)
 
@@ -3522,8 +3531,10 @@ let program_steps_ns pf h elem = function
   let spanned =
     spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
   in
+  let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
+  let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
   (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned elem x r))) :: []
+    rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)

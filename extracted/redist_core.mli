@@ -796,7 +796,9 @@ val call_batches : hosts -> call -> int -> int -> batch list
 
 val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
 
-val exchange_batches : hosts -> bool -> int -> xcall -> int -> batch list
+val exchange_batches :
+  hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
+  list
 
 val spans_hosts : hosts -> int list -> bool
 
