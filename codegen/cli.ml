@@ -127,6 +127,33 @@ let dtype_arg =
 
 let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object instead of text.")
 
+(* The cost model's inputs: a function of the problem, whose world size
+   the hosts are checked against. *)
+let cost_term =
+  let profile_arg =
+    Arg.(value & opt (some string) None
+         & info [ "profile" ] ~docv:"FILE"
+             ~doc:"The machine profile (JSON, schema redist-profile/1: latency per message and bandwidth within a host and across hosts, local copy bandwidth), e.g. docs/profiles/h100-nvlink-node.json or one written by $(b,redist calibrate).  Default: the profile measured on the development machine (docs/profiles/measured-here.json).")
+  in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N" ~doc:"World ranks 0 to N-1 are on the first host, N to 2N-1 on the second, and so on (default: all on one host).")
+  in
+  let hosts_arg =
+    Arg.(value & opt (some string) None
+         & info [ "hosts" ] ~docv:"H0,H1,..." ~doc:"The host of each world rank, in rank order (any names), e.g. $(b,a,a,b,b).")
+  in
+  let budget_arg =
+    Arg.(value & opt (some string) None
+         & info [ "memory-budget" ] ~docv:"BYTES"
+             ~doc:"The most bytes a rank may hold during the redistribution (its source, destination and workspace), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans above it are not chosen; if every plan is above it, the error names the least figure possible.")
+  in
+  let make profile ranks_per_host host_list budget (p : Problem.t) =
+    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" f)) profile in
+    Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
+  in
+  Term.(const make $ profile_arg $ ranks_per_host_arg $ hosts_arg $ budget_arg)
+
 let examples ex = [ `S Manpage.s_examples; `Pre (String.concat "\n" ex) ]
 
 (* Exit statuses: each command lists those it can return. *)
@@ -154,26 +181,39 @@ let problem_term =
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
-let print_report ~command ~title ~guarantees ~json r =
+(* [cost]: the cost model's settings and its choice, if any, printed after the plan. *)
+let print_report ~command ~title ~guarantees ~json ~cost r =
+  let problem = Xreport.problem r in
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Json.any_report ~command ~guarantees r) ^ "\n"
+    (if json then
+       let doc =
+         match (Json.any_report ~command ~guarantees r, cost) with
+         | `Assoc fields, Some (settings, ch) -> `Assoc (fields @ [ ("cost", Costreport.json settings problem ch) ])
+         | doc, _ -> doc
+       in
+       Yojson.Safe.pretty_to_string doc ^ "\n"
      else
-       match r with
-       | Xreport.Collectives r -> Report.text ~title ~guarantees r
-       | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       (match r with
+        | Xreport.Collectives r -> Report.text ~title ~guarantees r
+        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       ^
+       match cost with
+       | Some (settings, ch) -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines settings problem ch))
+       | None -> "")
 
 let print_sums ~command ~title ~json r =
   write_output None
     (if json then Yojson.Safe.pretty_to_string (Sumplan.json ~command r) ^ "\n" else Sumplan.text ~title r)
 
 let plan_cmd =
-  let run problem json =
+  let run problem cost json =
     guard ~json ~command:"plan" (fun () ->
         let p = problem () in
         if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
         else begin
-          let r, guarantees = Planning.choose p in
-          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json r
+          let settings = cost p in
+          let r, guarantees, choice = Planning.choose_costed settings p in
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
         end;
         0)
   in
@@ -188,22 +228,26 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ cost_term $ json_arg)
 
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
          & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
   in
-  let run problem plan json =
+  let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->
         let p = problem () in
+        let settings = cost p in
         let text = read_source ~what:"--plan" plan in
         let title = "redist check: plan accepted" in
         if Problem.has_pending p then print_sums ~command:"check" ~title ~json (Sumplan.check p text)
         else begin
           let r = Planfile.check_any p text in
-          print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json r
+          (* The prediction only when asked for: lowering a plan of many
+             permutes on 65,536 devices costs far more than checking it. *)
+          let cost = if settings.Profile.given then Some (settings, Planning.cost_checked settings r) else None in
+          print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json ~cost r
         end;
         0)
   in
@@ -220,7 +264,7 @@ let check_cmd =
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ json_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =
@@ -285,9 +329,10 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run problem plan backend name out =
+  let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
         let p : Problem.t = problem () in
+        let settings = cost p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
         let header =
@@ -305,8 +350,11 @@ let gen_cmd =
               match plan with
               | Some file ->
                   let r = Planfile.check_any p (read_source ~what:"--plan" file) in
+                  ignore (Planning.cost_checked settings r);
                   (r, Guarantees.for_checked r)
-              | None -> Planning.choose p
+              | None ->
+                  let r, guarantees, _ = Planning.choose_costed settings p in
+                  (r, guarantees)
             in
             match (r, backend) with
             | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
@@ -330,7 +378,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
@@ -348,11 +396,12 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run problem np backend json repeat timeout work_dir =
+  let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
         let p = problem () in
+        let settings = cost p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~np ~repeat ~timeout ~work_dir with
+        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
         | x ->
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
@@ -385,9 +434,35 @@ let run_cmd =
       Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ problem_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
-let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd ]
+let calibrate_cmd =
+  let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in
+  let ranks_per_host_arg =
+    Arg.(value & opt (some int) None
+         & info [ "ranks-per-host" ] ~docv:"N"
+             ~doc:"Ranks 0 to N-1 share a host (as mpirun places them): the across-hosts link is measured between rank 0 and rank N, which needs $(b,--np) above N.  Without it, the across-hosts link is written equal to the same-host one.")
+  in
+  let name_arg = Arg.(value & opt string "measured" & info [ "name" ] ~docv:"NAME" ~doc:"The profile's name (printed by plan).") in
+  let out_arg = Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the profile to FILE instead of standard output.") in
+  let timeout_arg = Arg.(value & opt int 300 & info [ "timeout" ] ~docv:"SECONDS" ~doc:"Stop mpirun after this many seconds: exit 4.") in
+  let run np ranks_per_host name out timeout =
+    guard ~command:"calibrate" (fun () ->
+        match Calibrate.run ~np ~ranks_per_host ~name ~timeout with
+        | text -> write_output out text; 0
+        | exception Run.Interrupted { signal; exit_code } ->
+            report_failure ~json:false ~command:"calibrate" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
+  in
+  let doc = "measure this machine and write a profile for --profile" in
+  let man =
+    [ `S Manpage.s_description;
+      `P "Compiles a small MPI program with mpicxx and runs it under $(b,mpirun -np N) (with run's mpirun options): ping-pong latency (8 bytes, best of 2000) and bandwidth (4 MiB, best of 20, less the latency) between ranks 0 and 1, and between rank 0 and rank N of $(b,--ranks-per-host N) when there is one; the bandwidth of a 16 MiB memcpy.  Writes a JSON profile (schema redist-profile/1) that $(b,plan), $(b,check), $(b,gen) and $(b,run) read with $(b,--profile)." ]
+    @ examples [ "  redist calibrate -o here.json"; "  redist plan --mesh '{x:2, y:2}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]' --profile here.json" ]
+  in
+  Cmd.v (Cmd.info "calibrate" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal; exit_tool ])
+    Term.(const run $ np_arg $ ranks_per_host_arg $ name_arg $ out_arg $ timeout_arg)
+
+let commands = [ plan_cmd; check_cmd; show_cmd; gen_cmd; run_cmd; calibrate_cmd ]
 
 let command_names = List.map Cmd.name commands
 

@@ -2,7 +2,7 @@
 # top Makefile).  All builds are serial (-j 1): the build machine has two
 # cores shared with other jobs.
 
-.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-json test-cli-cxx
+.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-json test-cli-cxx test-cli-calibrate
 
 PREFIX ?= /usr/local
 # Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
@@ -37,6 +37,10 @@ test-cli-robust: build
 # docs/schema/redist-1.json.
 test-cli-json: build
 	@tests/cli/json_schema.sh
+
+# redist calibrate under mpirun writes a profile that plan reads back.
+test-cli-calibrate: build
+	@tests/cli/calibrate.sh
 
 # Generated headers compiled with -Wall -Wextra -Werror against the runtime,
 # and run under mpirun where the mesh has at most 8 devices.

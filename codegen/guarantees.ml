@@ -39,6 +39,12 @@ let exchange_plan =
    strategy planner's theorems, then those of the collective planner. *)
 let for_strategy_plan ~refined = ("plan_with_correct", "the planner's plan (any strategy) moves every source box to its target box") :: for_plan ~refined
 
+(* A plan chosen by the cost model (any strategy, with or without a budget). *)
+let choice =
+  [ ("choose_correct", "the chosen plan is a candidate the verified checker accepts, and its program moves every source box to its target box");
+    ("choose_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
+    ("choose_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
+
 (* What covers a plan the checker accepted, by its kind. *)
 let for_checked = function
   | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)

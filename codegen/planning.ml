@@ -38,20 +38,59 @@ let plan (p : Problem.t) =
   | C.OK r -> (r, Guarantees.for_plan ~refined:(rf <> []))
   | C.Error _ -> failwith "the checker rejected the planner's plan (contradicts plan_total)"
 
-(* The plan of [p.strategy] ([plan_with]), checked by [xcheck]
-   (plan_with_checked says it is accepted). *)
-let choose (p : Problem.t) =
-  refuse_pending p;
-  let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  match C.plan_with p.strategy src tgt with
-  | Some (C.ByCollectives (rf, plan)) -> (
+(* The report of a plan the checker accepted ([choose_checked]). *)
+let report_of (p : Problem.t) = function
+  | C.ByCollectives (rf, plan) -> (
       let env = Front.env_of_refinement p.env rf in
       match Report.of_check p env rf plan with
-      | C.OK r -> (Xreport.Collectives r, Guarantees.for_strategy_plan ~refined:(rf <> []))
-      | C.Error _ -> failwith "the checker rejected the planner's plan (contradicts plan_with_checked)")
-  | Some C.ByExchange -> (
+      | C.OK r -> Xreport.Collectives r
+      | C.Error _ -> failwith "the checker rejected a chosen plan (contradicts choose_checked)")
+  | C.ByExchange -> (
       match Xreport.of_exchange p with
-      | C.OK r -> (Xreport.Exchange r, Guarantees.exchange_plan)
-      | C.Error _ -> failwith "xcheck rejected the exchange plan (contradicts plan_with_checked)")
-  | None ->
+      | C.OK r -> Xreport.Exchange r
+      | C.Error _ -> failwith "xcheck rejected a chosen exchange (contradicts choose_checked)")
+
+(* Under auto the plan is any verified candidate, covered by the checker's
+   theorems; under the other strategies it is [plan_with]'s. *)
+let guarantees_of strategy sp =
+  match (strategy, sp) with
+  | C.StratAuto, C.ByCollectives (rf, _) -> Guarantees.for_check ~refined:(rf <> [])
+  | C.StratAuto, C.ByExchange -> Guarantees.exchange_checker
+  | _, C.ByCollectives (rf, _) -> Guarantees.for_strategy_plan ~refined:(rf <> [])
+  | _, C.ByExchange -> Guarantees.exchange_plan
+
+(* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
+   and budget, with the theorems that cover it and the choice itself (the
+   other candidates, for printing). *)
+let choose_costed (cost : Profile.t) (p : Problem.t) =
+  refuse_pending p;
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
+  | C.OK ch ->
+      let sp = ch.ch_best.cs_plan in
+      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, ch)
+  | C.Error C.NoCandidate ->
       Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+  | C.Error (C.BelowMinimum least) ->
+      Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+
+(* A plan the checker accepted, costed as the one candidate; [Rejected]
+   above the budget. *)
+let cost_checked (cost : Profile.t) r =
+  let p = Xreport.problem r in
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.cost_candidate cost.profile cost.hosts p.elem_bytes src tgt 0 (Xreport.splan r) with
+  | None -> failwith "xcheck rejected a plan the checker accepted"
+  | Some c ->
+      if not (C.fits cost.budget c) then
+        raise (Report.Rejected (Printf.sprintf "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d"
+                                  c.cs_live_bytes (Option.get cost.budget)));
+      { C.ch_best = c; ch_slower = []; ch_over_budget = [] }
+
+(* Under the built-in profile, all ranks on one host, no budget. *)
+let choose (p : Problem.t) =
+  let r, g, _ =
+    choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
+  in
+  (r, g)

@@ -20,6 +20,7 @@ type step = {
 type t = {
   problem : Problem.t;
   env : F.env;                (* the refined mesh *)
+  refinement : C.split list;  (* the user's mesh to [env] *)
   steps : step list;
   peak : int;
   src_elems : int;
@@ -66,7 +67,7 @@ let of_check (p : Problem.t) env (rf : C.split list) plan =
       let lb = C.lower_bound_recv base p.src p.tgt in
       let slices = List.length (List.filter (function C.DynSlice _ -> true | _ -> false) plan) in
       C.OK
-        { problem = p; env; steps; peak = rep.rp_peak;
+        { problem = p; env; refinement = rf; steps; peak = rep.rp_peak;
           src_elems = C.local_size base p.src; tgt_elems = C.local_size base p.tgt;
           global_elems = List.fold_left ( * ) 1 (C.global_shape p.src);
           recv_busiest = C.max_over_ranks m rank_total;

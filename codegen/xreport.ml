@@ -23,6 +23,13 @@ type t = {
 (* A plan of either strategy, with the report of its checker. *)
 type plan = Collectives of Report.t | Exchange of t
 
+(* The core's plan that a report is of. *)
+let splan = function
+  | Collectives (r : Report.t) -> C.ByCollectives (r.refinement, List.map (fun (s : Report.step) -> s.coll) r.steps)
+  | Exchange _ -> C.ByExchange
+
+let problem = function Collectives (r : Report.t) -> r.problem | Exchange r -> r.problem
+
 let of_exchange (p : Problem.t) =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   match C.xcheck src tgt C.ByExchange with

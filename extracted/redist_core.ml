@@ -89,6 +89,12 @@ module Pos =
       n
  end
 
+(** val hd : 'a1 -> 'a1 list -> 'a1 **)
+
+let hd default = function
+| [] -> default
+| x :: _ -> x
+
 (** val nth : int -> 'a1 list -> 'a1 -> 'a1 **)
 
 let rec nth n l default =
@@ -1167,16 +1173,6 @@ let rec first_received s r n =
     else first_received s (Stdlib.Int.succ r) n')
     n
 
-(** val max_from : (int -> int) -> int -> int -> int -> int **)
-
-let rec max_from f r n acc =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> acc)
-    (fun n' ->
-    max_from f (Stdlib.Int.succ r) n'
-      ((fun (a : int) b -> if a >= b then a else b) acc (f r)))
-    n
-
 (** val max_upto : int -> (int -> int) -> int -> int -> int -> int **)
 
 let rec max_upto cap f r n acc =
@@ -2243,7 +2239,10 @@ let target_box_size s t =
        let size = local_size m t.ly_ty in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
-  else box_size_at t
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r -> match box_in t table r with
+                 | Some b -> box_size b
+                 | None -> 0)
 
 (** val receives_sum : layout -> layout -> axis list -> int -> bool **)
 
@@ -2255,7 +2254,13 @@ let receives_sum s t pt =
        then forallb (fun a ->
               (fun (a : int) b -> a = b) (device_of_rank m r a) 0) pt
        else true)
-  else designated t pt
+  else let table = rank_table_of t.ly_mesh.pm_ranks in
+       (fun r ->
+       match table_index table r with
+       | Some k ->
+         forallb (fun a ->
+           (fun (a : int) b -> a = b) (device_of_rank (ly_m t) k a) 0) pt
+       | None -> true)
 
 (** val sum_recv_bound : layout -> axis list -> layout -> int -> int **)
 
@@ -2402,10 +2407,14 @@ let reduce_choice replicated_all_reduce m tgt t a =
 let rec reduce_steps replicated_all_reduce m tgt p = function
 | [] -> []
 | a :: rest ->
-  let k = reduce_choice replicated_all_reduce m tgt (fst p) a in
-  (match sum_step_type m p k with
-   | OK p' -> k :: (reduce_steps replicated_all_reduce m tgt p' rest)
-   | Error _ -> [])
+  let preferred = reduce_choice replicated_all_reduce m tgt (fst p) a in
+  (match sum_step_type m p preferred with
+   | OK p' -> preferred :: (reduce_steps replicated_all_reduce m tgt p' rest)
+   | Error _ ->
+     (match sum_step_type m p (AllReduce a) with
+      | OK p' ->
+        (AllReduce a) :: (reduce_steps replicated_all_reduce m tgt p' rest)
+      | Error _ -> []))
 
 (** val add_steps : axis list -> sum_step list **)
 
@@ -3385,62 +3394,152 @@ let transfer_ns bytes_per_us bytes =
         0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
       bytes_per_us)
 
-type message = int * int
+type route =
+| Local
+| SameHost
+| AcrossHosts
 
-(** val message_ns : profile -> hosts -> int -> message -> int **)
+(** val route_between : hosts -> int -> int -> route **)
 
-let message_ns pf h r = function
-| (from, bytes) ->
+let route_between h r from =
   if (fun (a : int) b -> a = b) from r
-  then transfer_ns pf.pf_copy_bytes_per_us bytes
-  else let lk =
-         if (fun (a : int) b -> a = b) (host_of h from) (host_of h r)
-         then pf.pf_same_host
-         else pf.pf_across_hosts
-       in
-       (+) lk.lk_latency_ns (transfer_ns lk.lk_bytes_per_us bytes)
+  then Local
+  else if (fun (a : int) b -> a = b) (host_of h from) (host_of h r)
+       then SameHost
+       else AcrossHosts
 
-(** val rank_ns : profile -> hosts -> int -> message list -> int **)
+type batch = (route * int) * int
 
-let rank_ns pf h r msgs =
-  list_sum (map (message_ns pf h r) msgs)
+(** val batch_ns : profile -> batch -> int **)
 
-(** val scratch_copy : int -> int -> message list **)
+let batch_ns pf = function
+| (p, bytes) ->
+  let (rt, n) = p in
+  ( * ) n
+    (match rt with
+     | Local -> transfer_ns pf.pf_copy_bytes_per_us bytes
+     | SameHost ->
+       (+) pf.pf_same_host.lk_latency_ns
+         (transfer_ns pf.pf_same_host.lk_bytes_per_us bytes)
+     | AcrossHosts ->
+       (+) pf.pf_across_hosts.lk_latency_ns
+         (transfer_ns pf.pf_across_hosts.lk_bytes_per_us bytes))
 
-let scratch_copy r n =
-  if (fun (a : int) b -> a = b) n 0 then [] else (r, n) :: []
+(** val rank_ns : profile -> batch list -> int **)
 
-(** val call_messages : call -> int -> message list **)
+let rank_ns pf bs =
+  list_sum (map (batch_ns pf) bs)
 
-let call_messages c r =
+(** val members_on_host : hosts -> int -> (int * int) -> int **)
+
+let members_on_host h r g = match g with
+| (stride, size) ->
+  (match h with
+   | RanksPerHost n ->
+     let base =
+       (fun (a : int) b -> if a >= b then a - b else 0) r
+         (( * ) (group_index r g) stride)
+     in
+     let lo = ( * ) ((fun a b -> if b = 0 then 0 else a / b) r n) n in
+     let first =
+       (fun a b -> if b = 0 then 0 else a / b)
+         ((fun (a : int) b -> if a >= b then a - b else 0)
+           ((+) ((fun (a : int) b -> if a >= b then a - b else 0) lo base)
+             stride) (Stdlib.Int.succ 0)) stride
+     in
+     let past =
+       (fun a b -> if b = 0 then 0 else a / b)
+         ((fun (a : int) b -> if a >= b then a - b else 0)
+           ((+)
+             ((fun (a : int) b -> if a >= b then a - b else 0) ((+) lo n)
+               base) stride) (Stdlib.Int.succ 0)) stride
+     in
+     (fun (a : int) b -> if a >= b then a - b else 0)
+       ((fun (a : int) b -> if a <= b then a else b) size past)
+       ((fun (a : int) b -> if a <= b then a else b) size first)
+   | HostList _ ->
+     length
+       (filter (fun k ->
+         (fun (a : int) b -> a = b) (host_of h (group_member r g k))
+           (host_of h r)) (seq 0 size)))
+
+(** val scratch_copy : int -> batch list **)
+
+let scratch_copy n =
+  if (fun (a : int) b -> a = b) n 0
+  then []
+  else ((Local, (Stdlib.Int.succ 0)), n) :: []
+
+(** val group_batches : hosts -> int -> (int * int) -> int -> batch list **)
+
+let group_batches h r g bytes =
+  let same = members_on_host h r g in
+  ((Local, (Stdlib.Int.succ 0)), bytes) :: (((SameHost,
+  ((fun (a : int) b -> if a >= b then a - b else 0) same (Stdlib.Int.succ 0))),
+  bytes) :: (((AcrossHosts,
+  ((fun (a : int) b -> if a >= b then a - b else 0) (snd g) same)),
+  bytes) :: []))
+
+(** val call_batches : hosts -> call -> int -> int -> batch list **)
+
+let call_batches h c r from =
   match c.cl_op with
   | Some c0 ->
     (match c0 with
-     | DynSlice (_, _) -> (r, c.cl_out_bytes) :: []
+     | DynSlice (_, _) -> ((Local, (Stdlib.Int.succ 0)), c.cl_out_bytes) :: []
      | AllGather _ ->
        (match c.cl_group with
         | Some g ->
-          app
-            (map (fun k -> ((group_member r g k), c.cl_in_bytes))
-              (seq 0 (snd g))) (scratch_copy r c.cl_scratch)
+          app (group_batches h r g c.cl_in_bytes) (scratch_copy c.cl_scratch)
         | None -> [])
      | AllToAll (_, _) ->
        (match c.cl_group with
         | Some g ->
           app
-            (map (fun k -> ((group_member r g k),
-              ((fun a b -> if b = 0 then 0 else a / b) c.cl_in_bytes (snd g))))
-              (seq 0 (snd g))) (scratch_copy r c.cl_scratch)
+            (group_batches h r g
+              ((fun a b -> if b = 0 then 0 else a / b) c.cl_in_bytes (snd g)))
+            (scratch_copy c.cl_scratch)
         | None -> [])
-     | AllPermute _ -> ((nth r c.cl_recv_from r), c.cl_in_bytes) :: [])
-  | None -> (r, c.cl_in_bytes) :: []
+     | AllPermute _ ->
+       (((route_between h r from), (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
+  | None -> ((Local, (Stdlib.Int.succ 0)), c.cl_in_bytes) :: []
 
-(** val exchange_messages : int -> xcall -> int -> message list **)
+(** val max_along :
+    (int -> int -> int) -> int -> int -> int list -> int -> int **)
 
-let exchange_messages elem x r =
-  map (fun pat ->
-    let (from, cell) = pat in (from, (( * ) (box_size cell) elem)))
-    (x.xc_recv r)
+let rec max_along f r n table acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun n' ->
+    match table with
+    | [] ->
+      max_along f (Stdlib.Int.succ r) n' []
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r r))
+    | from :: rest ->
+      max_along f (Stdlib.Int.succ r) n' rest
+        ((fun (a : int) b -> if a >= b then a else b) acc (f r from)))
+    n
+
+(** val exchange_batches :
+    hosts -> bool -> int -> xcall -> int -> batch list **)
+
+let exchange_batches h spanned elem x r =
+  if spanned
+  then map (fun pat ->
+         let (from, cell) = pat in
+         (((route_between h r from), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (x.xc_recv r)
+  else map (fun cell ->
+         (((if has_opt (pl_box x.xc_from r) (map fst cell)
+            then Local
+            else SameHost), (Stdlib.Int.succ 0)),
+         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
+
+(** val spans_hosts : hosts -> int list -> bool **)
+
+let spans_hosts h ws =
+  existsb (fun w ->
+    negb ((fun (a : int) b -> a = b) (host_of h w) (host_of h (hd 0 ws)))) ws
 
 (** val max_over : int list -> (int -> int) -> int **)
 
@@ -3453,11 +3552,14 @@ let max_over ranks f =
 let program_steps_ns pf h elem = function
 | Calls (m, cs) ->
   map (fun c ->
-    max_from (fun r -> rank_ns pf h r (call_messages c r)) 0 (mesh_size m) 0)
-    cs
+    max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
+      (mesh_size m) c.cl_recv_from 0) cs
 | OneExchange x ->
+  let spanned =
+    spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
+  in
   (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf h r (exchange_messages elem x r))) :: []
+    rank_ns pf (exchange_batches h spanned elem x r))) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)

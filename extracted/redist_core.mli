@@ -34,6 +34,8 @@ module Pos :
   val of_succ_nat : int -> positive
  end
 
+val hd : 'a1 -> 'a1 list -> 'a1
+
 val nth : int -> 'a1 list -> 'a1 -> 'a1
 
 val nth_error : 'a1 list -> int -> 'a1 option
@@ -320,8 +322,6 @@ val is_permute : collective -> bool
 val fixed_traffic : report -> int
 
 val first_received : step_report -> int -> int -> int
-
-val max_from : (int -> int) -> int -> int -> int -> int
 
 val max_upto : int -> (int -> int) -> int -> int -> int -> int
 
@@ -785,17 +785,32 @@ val host_of : hosts -> int -> int
 
 val transfer_ns : int -> int -> int
 
-type message = int * int
+type route =
+| Local
+| SameHost
+| AcrossHosts
 
-val message_ns : profile -> hosts -> int -> message -> int
+val route_between : hosts -> int -> int -> route
 
-val rank_ns : profile -> hosts -> int -> message list -> int
+type batch = (route * int) * int
 
-val scratch_copy : int -> int -> message list
+val batch_ns : profile -> batch -> int
 
-val call_messages : call -> int -> message list
+val rank_ns : profile -> batch list -> int
 
-val exchange_messages : int -> xcall -> int -> message list
+val members_on_host : hosts -> int -> (int * int) -> int
+
+val scratch_copy : int -> batch list
+
+val group_batches : hosts -> int -> (int * int) -> int -> batch list
+
+val call_batches : hosts -> call -> int -> int -> batch list
+
+val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
+
+val exchange_batches : hosts -> bool -> int -> xcall -> int -> batch list
+
+val spans_hosts : hosts -> int list -> bool
 
 val max_over : int list -> (int -> int) -> int
 

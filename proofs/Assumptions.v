@@ -98,6 +98,8 @@ Print Assumptions plan_sums_correct.
 Print Assumptions plan_sums_peak.
 Print Assumptions sum_recv_bound_spec.
 Print Assumptions scheck_recv_ge_bound.
+Print Assumptions plan_sums_collectives_total.
+Print Assumptions plan_sums_exchange_total.
 Print Assumptions pstep_received_closed_form.
 
 (** The lowering to runtime calls: data, bytes alive, workspace. *)

@@ -63,41 +63,95 @@ Definition transfer_ns (bytes_per_us bytes : nat) : nat :=
 
 (** ** Messages *)
 
-(** What a rank receives: the rank it comes from, and its bytes. *)
-Definition message : Type := (nat * nat)%type.
+(** How a message reaches a rank: from itself (a local copy), from a rank
+    on its host, or from another host. *)
+Inductive route : Type := Local | SameHost | AcrossHosts.
 
-Definition message_ns (pf : profile) (h : hosts) (r : nat) (msg : message) : nat :=
-  let '(from, bytes) := msg in
-  if from =? r then transfer_ns (pf_copy_bytes_per_us pf) bytes
-  else
-    let lk := if host_of h from =? host_of h r then pf_same_host pf else pf_across_hosts pf in
-    lk_latency_ns lk + transfer_ns (lk_bytes_per_us lk) bytes.
+Definition route_between (h : hosts) (r from : nat) : route :=
+  if from =? r then Local else if host_of h from =? host_of h r then SameHost else AcrossHosts.
 
-Definition rank_ns (pf : profile) (h : hosts) (r : nat) (msgs : list message) : nat :=
-  list_sum (map (message_ns pf h r) msgs).
+(** [n] messages of [bytes] each over one route. *)
+Definition batch : Type := (route * nat * nat)%type.
+
+Definition batch_ns (pf : profile) (b : batch) : nat :=
+  let '(rt, n, bytes) := b in
+  n * match rt with
+      | Local => transfer_ns (pf_copy_bytes_per_us pf) bytes
+      | SameHost => lk_latency_ns (pf_same_host pf) + transfer_ns (lk_bytes_per_us (pf_same_host pf)) bytes
+      | AcrossHosts =>
+          lk_latency_ns (pf_across_hosts pf) + transfer_ns (lk_bytes_per_us (pf_across_hosts pf)) bytes
+      end.
+
+Definition rank_ns (pf : profile) (bs : list batch) : nat := list_sum (map (batch_ns pf) bs).
+
+(** The members [group_member r g k] of rank [r]'s group on [r]'s host.
+    With [n] ranks per host the members, an arithmetic progression of
+    step [fst g] from [r]'s group base, meet the host's ranks
+    [[lo, lo + n)] in a range of [k]: counted in constant time, as groups
+    of 65,536 ranks are. *)
+Definition members_on_host (h : hosts) (r : nat) (g : nat * nat) : nat :=
+  let '(stride, size) := g in
+  match h with
+  | RanksPerHost n =>
+      let base := r - group_index r g * stride in
+      let lo := r / n * n in
+      let first := (lo - base + stride - 1) / stride in
+      let past := (lo + n - base + stride - 1) / stride in
+      Nat.min size past - Nat.min size first
+  | HostList _ =>
+      length (filter (fun k => host_of h (group_member r g k) =? host_of h r) (seq 0 size))
+  end.
 
 (** A copy of [n] bytes through scratch, when the call packs. *)
-Definition scratch_copy (r n : nat) : list message := if n =? 0 then [] else [(r, n)].
+Definition scratch_copy (n : nat) : list batch := if n =? 0 then [] else [(Local, 1, n)].
 
-(** Rank [r]'s messages in a call: one block from every member of its group
-    (its own block is a local copy, [group_member r g (group_index r g) = r]),
-    a permute's one block from the rank its table names. *)
-Definition call_messages (c : call) (r : nat) : list message :=
+(** One block from every member of the group: its own a local copy
+    ([group_member r g (group_index r g) = r]), the others over the links. *)
+Definition group_batches (h : hosts) (r : nat) (g : nat * nat) (bytes : nat) : list batch :=
+  let same := members_on_host h r g in
+  [(Local, 1, bytes); (SameHost, same - 1, bytes); (AcrossHosts, snd g - same, bytes)].
+
+(** Rank [r]'s messages in a call: a group's blocks, a permute's one block
+    from [from] (its table's entry for [r]), a slice's or copy's local copy. *)
+Definition call_batches (h : hosts) (c : call) (r from : nat) : list batch :=
   match cl_op c, cl_group c with
-  | None, _ => [(r, cl_in_bytes c)]
-  | Some (DynSlice _ _), _ => [(r, cl_out_bytes c)]
-  | Some (AllGather _), Some g =>
-      map (fun k => (group_member r g k, cl_in_bytes c)) (seq 0 (snd g)) ++ scratch_copy r (cl_scratch c)
-  | Some (AllToAll _ _), Some g =>
-      map (fun k => (group_member r g k, cl_in_bytes c / snd g)) (seq 0 (snd g))
-      ++ scratch_copy r (cl_scratch c)
-  | Some (AllPermute _), _ => [(nth r (cl_recv_from c) r, cl_in_bytes c)]
+  | None, _ => [(Local, 1, cl_in_bytes c)]
+  | Some (DynSlice _ _), _ => [(Local, 1, cl_out_bytes c)]
+  | Some (AllGather _), Some g => group_batches h r g (cl_in_bytes c) ++ scratch_copy (cl_scratch c)
+  | Some (AllToAll _ _), Some g => group_batches h r g (cl_in_bytes c / snd g) ++ scratch_copy (cl_scratch c)
+  | Some (AllPermute _), _ => [(route_between h r from, 1, cl_in_bytes c)]
   | Some _, None => []
   end.
 
-(** Rank [r]'s messages in the exchange: one per cell of its target box. *)
-Definition exchange_messages (elem : nat) (x : xcall) (r : nat) : list message :=
-  map (fun '(from, cell) => (from, box_size cell * elem)) (xc_recv x r).
+(** The largest [f r from] over ranks [r .. r + n - 1], [from] read off
+    [table] in step ([r] itself past its end): one pass, not a lookup per
+    rank, as permute tables have 65,536 entries. *)
+Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc : nat) : nat :=
+  match n with
+  | 0 => acc
+  | S n' =>
+      match table with
+      | from :: rest => max_along f (S r) n' rest (Nat.max acc (f r from))
+      | [] => max_along f (S r) n' [] (Nat.max acc (f r r))
+      end
+  end.
+
+(** Rank [r]'s messages in the exchange: one per cell of its target box,
+    from the sender the lowered call names ([xc_recv]), which is [r]
+    itself exactly when [r] holds the cell.  On one host only that matters
+    (every other sender is [SameHost]), so there the cells are read without
+    the senders, whose lookup searches the source boxes
+    ([Exchange.recv_messages] is [recv_cells] with a sender per cell). *)
+Definition exchange_batches (h : hosts) (spanned : bool) (elem : nat) (x : xcall) (r : nat) : list batch :=
+  if spanned then map (fun '(from, cell) => (route_between h r from, 1, box_size cell * elem)) (xc_recv x r)
+  else
+    map (fun cell => (if has_opt (pl_box (xc_from x) r) (map fst cell) then Local else SameHost, 1,
+                      box_size cell * elem))
+        (recv_cells (xc_from x) (xc_to x) r).
+
+(** Whether the world ranks [ws] are on more than one host. *)
+Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
+  existsb (fun w => negb (host_of h w =? host_of h (hd 0 ws))) ws.
 
 Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
   fold_left (fun acc r => Nat.max acc (f r)) ranks 0.
@@ -106,16 +160,16 @@ Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
 Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
   match pg with
   | Calls m cs =>
-      map (fun c => max_from (fun r => rank_ns pf h r (call_messages c r)) 0 (mesh_size m) 0) cs
+      map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
+                              (cl_recv_from c) 0) cs
   | OneExchange x =>
-      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf h r (exchange_messages elem x r))]
+      let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned elem x r))]
   end.
 
 (** The predicted time of a plan. *)
 Definition predicted_ns (pf : profile) (h : hosts) (elem : nat) (S T : layout) (sp : splan) : nat :=
   list_sum (program_steps_ns pf h elem (lower_splan elem S T sp)).
-
-(** ** Live bytes per rank *)
 
 (** Live bytes per rank: [splan_live_bytes] of Lower.v. *)
 

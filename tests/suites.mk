@@ -14,6 +14,7 @@ TEST_SUITES := \
   test-cli-robust      \
   test-cli-json        \
   test-cli-cxx         \
+  test-cli-calibrate   \
   test-runtime         \
   test-runtime-blocks  \
   test-sanitize        \

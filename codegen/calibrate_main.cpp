@@ -1,0 +1,92 @@
+// redist calibrate's measurements, run under mpirun: the latency and
+// bandwidth of messages between rank 0 and rank 1 (same host) and, given
+// a rank on another host as argv[1], between rank 0 and that rank; and
+// the bandwidth of a local copy on rank 0.  Prints one line for redist.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+constexpr int kLatencyRounds = 2000;
+constexpr int kBandwidthRounds = 20;
+constexpr std::size_t kSmall = 8;
+constexpr std::size_t kLarge = std::size_t{4} << 20;
+constexpr std::size_t kCopy = std::size_t{16} << 20;
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Seconds for one message from rank 0 to [peer]: half a round trip, the
+// best of [rounds] (the least disturbed by other processes on the cores).
+double one_way_s(int rank, int peer, std::vector<char>& buf, std::size_t bytes, int rounds) {
+  const int n = static_cast<int>(bytes);
+  double best = 1e30;
+  for (int i = 0; i < rounds; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = now_s();
+    if (rank == 0) {
+      MPI_Send(buf.data(), n, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf.data(), n, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == peer) {
+      MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), n, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+    }
+    const double t = (now_s() - t0) / 2;
+    if (t < best) best = t;
+  }
+  return best;
+}
+
+struct Link {
+  long long latency_ns;
+  long long bytes_per_us;
+};
+
+Link measure(int rank, int peer, std::vector<char>& buf) {
+  const double small = one_way_s(rank, peer, buf, kSmall, kLatencyRounds);
+  const double large = one_way_s(rank, peer, buf, kLarge, kBandwidthRounds);
+  // The large message's time less the latency is its transfer.
+  const double transfer = large > small ? large - small : large;
+  return {static_cast<long long>(small * 1e9), static_cast<long long>(kLarge / (transfer * 1e6))};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int far = argc > 1 ? std::atoi(argv[1]) : -1;
+  if (size < 2 || far >= size) {
+    if (rank == 0) std::printf("redist-calibrate-error: needs 2 ranks, and the far rank below %d\n", size);
+    MPI_Finalize();
+    return 1;
+  }
+  std::vector<char> buf(kLarge, 1);
+  const Link same = measure(rank, 1, buf);
+  const Link across = far > 0 ? measure(rank, far, buf) : Link{-1, -1};
+  long long copy_bytes_per_us = 0;
+  if (rank == 0) {
+    std::vector<char> from(kCopy, 2), to(kCopy, 0);
+    double best = 1e30;
+    for (int i = 0; i < kBandwidthRounds; ++i) {
+      const double t0 = now_s();
+      std::memcpy(to.data(), from.data(), kCopy);
+      const double t = now_s() - t0;
+      if (t < best) best = t;
+      from[i] = to[kCopy - 1 - i];  // keeps the copies from being elided
+    }
+    copy_bytes_per_us = static_cast<long long>(kCopy / (best * 1e6));
+    std::printf("redist-calibrate: %lld %lld %lld %lld %lld\n", same.latency_ns, same.bytes_per_us, across.latency_ns,
+                across.bytes_per_us, copy_bytes_per_us);
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,75 @@
+(* What `plan` prints about the cost model's choice ([Cost.choose]): the
+   chosen plan's predicted time per step and live bytes, and every other
+   verified candidate with why it was not chosen.  Every number is a field
+   of the core's [costed] records; this module only formats. *)
+
+module C = Redist_core
+module F = Front
+
+type verdict = Chosen | Slower | Over_budget
+
+let verdict_name = function Chosen -> "chosen" | Slower -> "slower" | Over_budget -> "over_budget"
+
+(* Every verified candidate, in the core's candidate order. *)
+let candidates (ch : C.choice) =
+  List.sort
+    (fun ((a : C.costed), _) ((b : C.costed), _) -> compare a.cs_index b.cs_index)
+    (((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
+    @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget)
+
+let strategy_of = function C.ByCollectives _ -> "collectives" | C.ByExchange -> "exchange"
+
+(* A candidate on one line: its refine lines and collectives, or [exchange]. *)
+let describe (p : Problem.t) = function
+  | C.ByCollectives (rf, plan) ->
+      let env = F.env_of_refinement p.env rf in
+      let parts = F.refine_lines ~base:p.env env @ List.map (F.show_collective env) plan in
+      if parts = [] then "collectives: (no steps, a copy)" else "collectives: " ^ String.concat "; " parts
+  | C.ByExchange -> "exchange"
+
+let show_ns ns =
+  if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
+  else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
+
+let lines (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
+  let best = ch.ch_best in
+  let budget = match cost.budget with Some b -> Printf.sprintf "; --memory-budget %d B" b | None -> "" in
+  [ Printf.sprintf "predicted time: %s (profile %s, %s); per step: %s" (show_ns best.cs_time_ns) cost.name
+      cost.hosts_text (String.concat ", " (List.map show_ns best.cs_steps_ns));
+    Printf.sprintf "live bytes per rank: %d (source + destination + workspace)%s" best.cs_live_bytes budget ]
+  @ (match candidates ch with
+     | [ _ ] -> []
+     | cs -> [ Printf.sprintf "verified candidates: %d; not chosen:" (List.length cs) ])
+  @ List.filter_map
+      (fun ((c : C.costed), v) ->
+        let why =
+          match (v, cost.budget) with
+          | Chosen, _ -> None
+          | Over_budget, Some b -> Some (Printf.sprintf "over budget (live %d B > %d B)" c.cs_live_bytes b)
+          | Over_budget, None -> failwith "a candidate over no budget"
+          | Slower, _ ->
+              Some
+                (Printf.sprintf "slower (%s, busiest rank recv %d, %d launches, live %d B)" (show_ns c.cs_time_ns)
+                   c.cs_traffic c.cs_launches c.cs_live_bytes)
+        in
+        Option.map (fun w -> Printf.sprintf "  %s: %s" w (describe p c.cs_plan)) why)
+      (candidates ch)
+
+let json (cost : Profile.t) (p : Problem.t) (ch : C.choice) : Yojson.Safe.t =
+  let best = ch.ch_best in
+  `Assoc
+    [ ("profile", `String cost.name); ("hosts", `String cost.hosts_text);
+      ("memory_budget", match cost.budget with Some b -> `Int b | None -> `Null);
+      ("predicted_ns", `Int best.cs_time_ns);
+      ("step_ns", `List (List.map (fun n -> `Int n) best.cs_steps_ns));
+      ("live_bytes", `Int best.cs_live_bytes);
+      ( "candidates",
+        `List
+          (List.map
+             (fun ((c : C.costed), v) ->
+               `Assoc
+                 [ ("strategy", `String (strategy_of c.cs_plan)); ("plan", `String (describe p c.cs_plan));
+                   ("verdict", `String (verdict_name v)); ("predicted_ns", `Int c.cs_time_ns);
+                   ("live_bytes", `Int c.cs_live_bytes); ("recv_elems_max", `Int c.cs_traffic);
+                   ("launches", `Int c.cs_launches) ])
+             (candidates ch)) ) ]

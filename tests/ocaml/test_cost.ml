@@ -1,0 +1,134 @@
+(* The cost model's choice (proofs/Cost.v, through Planning.choose_costed)
+   on random problems of tests/problems/placed_problem.ml (uneven,
+   cross-mesh and even):
+   - under a memory budget drawn between the candidates' least and largest
+     live bytes, the generated header's kLiveBytes never exceeds it, and a
+     budget one byte below the least is refused naming that least figure;
+   - the choice is deterministic (the same plan twice, whatever was chosen
+     before);
+   - where messages are free (no latency, unbounded bandwidth) every
+     candidate predicts 0 ns and the one receiving least wins;
+   - where latency dominates (bandwidth unbounded, copies free) a plan's
+     time is the latency times its messages, and the fewest win;
+   - grouping ranks by [--ranks-per-host n] predicts what the equivalent
+     explicit host list does (the constant-time count of group members on
+     a host against the list's element-wise count). *)
+open Redist_cli
+module C = Redist_core
+
+let seed = 20261123
+let count = 1000
+
+let settings ?budget ?(hosts = (C.RanksPerHost 1_000_000, "one host")) profile =
+  { Profile.name = "test"; profile; hosts = fst hosts; hosts_text = snd hosts; budget; given = true }
+
+let link latency_ns bytes_per_us = { C.lk_latency_ns = latency_ns; lk_bytes_per_us = bytes_per_us }
+let unbounded = Profile.max_bytes_per_us
+let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded }
+let latency_ns = 1_000_000
+let latency_only =
+  { C.pf_same_host = link latency_ns unbounded; pf_across_hosts = link latency_ns unbounded;
+    pf_copy_bytes_per_us = unbounded }
+
+let measured = snd (Profile.default ())
+
+let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
+
+let header_live_bytes (r : Xreport.plan) guarantees =
+  let text =
+    match r with
+    | Xreport.Collectives r -> Emit.render ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
+    | Xreport.Exchange r -> Emit.render_exchange ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
+  in
+  Scanf.sscanf (List.find (fun l -> String.length l > 40 && String.sub l 0 40 = "inline constexpr ::std::size_t kLiveByte")
+                  (String.split_on_char '\n' text))
+    "inline constexpr ::std::size_t kLiveBytes = %d;" Fun.id
+
+let for_problems f =
+  let st = Random.State.make [| seed |] in
+  for i = 0 to count - 1 do
+    let d = Placed_problem.draw st i in
+    let failing s : unit = Alcotest.failf "problem %d (%s): %s" i (Placed_problem.describe d) s in
+    f st failing (Placed_problem.problem d C.StratAuto)
+  done
+
+let budget_kept () =
+  for_problems (fun st failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let _, _, all = Planning.choose_costed (settings measured) p in
+      let lives = List.map (fun (c : C.costed) -> c.cs_live_bytes) (candidates all) in
+      let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
+      let budget = least + Random.State.int st (most - least + 1) in
+      let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
+      let stated = header_live_bytes r guarantees in
+      if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
+      if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
+      List.iter
+        (fun (c : C.costed) ->
+          if c.cs_live_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
+            fail "candidate %d fits and predicts %d ns, below the chosen %d" c.cs_index c.cs_time_ns ch.ch_best.cs_time_ns)
+        (candidates ch);
+      match Planning.choose_costed (settings ~budget:(least - 1) measured) p with
+      | _ -> fail "a budget of %d, below the least live bytes %d, was accepted" (least - 1) least
+      | exception Front.Bad_input msg ->
+          let needle = Printf.sprintf "below %d," least in
+          let rec has i = i + String.length needle <= String.length msg && (String.sub msg i (String.length needle) = needle || has (i + 1)) in
+          if not (has 0) then fail "the refusal does not name the least figure %d: %s" least msg)
+
+let deterministic () =
+  let chosen p = let _, _, ch = Planning.choose_costed (settings measured) p in (ch.ch_best.cs_index, ch.ch_best.cs_plan) in
+  let st = Random.State.make [| seed |] in
+  let problems = List.init 200 (fun i -> Placed_problem.problem (Placed_problem.draw st i) C.StratAuto) in
+  let first = List.map chosen problems in
+  let again = List.map chosen (List.rev problems) in
+  List.iteri (fun i (a, b) -> if a <> b then Alcotest.failf "problem %d: another plan the second time" i)
+    (List.combine first (List.rev again))
+
+let least_traffic_when_free () =
+  for_problems (fun _ failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let _, _, ch = Planning.choose_costed (settings free_messages) p in
+      let least = List.fold_left (fun acc (c : C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
+      List.iter (fun (c : C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
+        (candidates ch);
+      if ch.ch_best.cs_traffic <> least then fail "chose traffic %d, the least is %d" ch.ch_best.cs_traffic least)
+
+let fewest_messages_when_latency_dominates () =
+  let flips = ref 0 in
+  for_problems (fun _ failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let _, _, ch = Planning.choose_costed (settings latency_only) p in
+      let messages (c : C.costed) =
+        if c.cs_time_ns mod latency_ns <> 0 then fail "candidate %d: %d ns is not a number of messages" c.cs_index c.cs_time_ns;
+        c.cs_time_ns / latency_ns
+      in
+      let fewest = List.fold_left (fun acc c -> min acc (messages c)) max_int (candidates ch) in
+      if messages ch.ch_best <> fewest then fail "chose %d messages, the fewest is %d" (messages ch.ch_best) fewest;
+      let _, _, free = Planning.choose_costed (settings free_messages) p in
+      if free.ch_best.cs_index <> ch.ch_best.cs_index then incr flips);
+  (* The two profiles must disagree somewhere, or the test shows nothing. *)
+  if !flips = 0 then Alcotest.fail "no problem where latency changes the choice"
+
+let ranks_per_host_is_a_host_list () =
+  for_problems (fun st failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let world = Problem.world p in
+      let n = 1 + Random.State.int st 4 in
+      let across = { measured with C.pf_across_hosts = link 7_000 300 } in
+      let by_count = settings ~hosts:(C.RanksPerHost n, "") across in
+      let by_list = settings ~hosts:(C.HostList (List.init world (fun r -> r / n)), "") across in
+      let _, _, a = Planning.choose_costed by_count p and _, _, b = Planning.choose_costed by_list p in
+      List.iter2
+        (fun (x : C.costed) (y : C.costed) ->
+          if x.cs_steps_ns <> y.cs_steps_ns then
+            fail "%d ranks per host: candidate %d predicts %d ns, the host list %d" n x.cs_index x.cs_time_ns y.cs_time_ns)
+        (candidates a) (candidates b))
+
+let () =
+  Alcotest.run "cost"
+    [ ( "choice",
+        [ Alcotest.test_case (Printf.sprintf "%d random problems: the header's live bytes within the budget, below it refused" count) `Quick budget_kept;
+          Alcotest.test_case "200 random problems: the same plan twice" `Quick deterministic;
+          Alcotest.test_case (Printf.sprintf "%d random problems: free messages, least traffic" count) `Quick least_traffic_when_free;
+          Alcotest.test_case (Printf.sprintf "%d random problems: latency dominates, fewest messages" count) `Quick fewest_messages_when_latency_dominates;
+          Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list ] ) ]
