@@ -350,8 +350,18 @@ let workspace_bytes = function
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;
   let plan, guarantees, _ = Planning.choose_costed cost p in
-  let np = Option.value np ~default:(Problem.world p) in
-  if np < 1 || np > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" np max_procs;
+  let np =
+    match np with
+    | Some n ->
+        if n < 1 || n > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" n max_procs;
+        n
+    | None ->
+        let world = Problem.world p in
+        if world > max_procs then
+          F.bad "the world has %d ranks (the largest rank of either mesh plus one); redist run starts at most %d processes"
+            world max_procs;
+        world
+  in
   if repeat < 1 || repeat > 1000 then F.bad "--repeat: %d; expected 1 to 1000" repeat;
   if timeout < 1 then F.bad "--timeout: %d; expected at least 1 second" timeout;
   let header, model =

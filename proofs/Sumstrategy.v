@@ -6,9 +6,11 @@
 
     - [SumByCollectives pre rf p post], on an even problem over one mesh
       placed at rank 0: the pending-sum steps [pre] (reduce-scatters and
-      all-reduces) take [(src, ps)] to a plain type [t1], the collective plan
-      [p] (over the sub-axes [rf], as [Strategy.ByCollectives]) takes [t1] to
-      the target type, and [post] (adding pending axes) reaches [(tgt, pt)];
+      all-reduces) take [(src, ps)] to [(t1, kept)], the collective plan [p]
+      (over the sub-axes [rf], as [Strategy.ByCollectives]) takes [t1] to the
+      target type (with [kept] axes still pending only when [p] is empty and
+      [t1] is the target type), and [post] (adding pending axes) reaches
+      [(tgt, pt)];
     - [SumByExchange]: the reducing exchange to [(T, pt)] with the direct
       exchange's holder choice [spread_holder], on any layouts.
 
@@ -17,9 +19,11 @@
     [plan_sums] is the planner: on an even problem it reduces first
     (reduce-scatter onto the dimension the target shards with that axis, or
     onto any dimension it divides; all-reduce where the target is replicated
-    over the axis in the second candidate), then runs the collective planner
-    on the plain type; every candidate is validated by [scheck] and the peak
-    bound, the cheapest busiest rank (then fewer launches) wins.  Uneven and
+    over the axis in one candidate), then runs the collective planner on the
+    plain type; a third candidate keeps the axes the target keeps pending
+    when reducing the others reaches the target type.  Every candidate is
+    validated by [scheck] and the peak bound, the cheapest busiest rank (then
+    fewer launches) wins.  Uneven and
     cross-mesh problems, and [StratExchange], use the reducing exchange.
     [Sumstrategyproof.v] proves what the reports and the plans mean. *)
 
@@ -89,22 +93,30 @@ Record sum_report : Type := {
 Definition box_size_at (L : layout) (w : nat) : nat :=
   match pl_box L w with Some b => box_size b | None => 0 end.
 
-(** The size of each world rank's target box, as a function of the rank
-    (computed once per problem: on an even problem the local size). *)
+(** The size of each world rank's target box ([box_size_at]), as a function
+    of the rank computed once per problem: on an even problem the local size,
+    otherwise through the target mesh's rank table. *)
 Definition target_box_size (S T : layout) : nat -> nat :=
   if even_problem S T then
     let m := ly_m S in
     let size := local_size m (ly_ty T) in
     fun r => if r <? mesh_size m then size else 0
-  else box_size_at T.
+  else
+    let table := rank_table_of (pm_ranks (ly_mesh T)) in
+    fun r => match box_in T table r with Some b => box_size b | None => 0 end.
 
 (** Whether world rank [r] is the member of its target group that receives
-    the sum (computed once per problem, as [target_box_size]). *)
+    the sum ([designated], computed once per problem as [target_box_size]). *)
 Definition receives_sum (S T : layout) (pt : list axis) : nat -> bool :=
   if even_problem S T then
     let m := ly_m S in
     fun r => if r <? mesh_size m then forallb (fun a => device_of_rank m r a =? 0) pt else true
-  else designated T pt.
+  else
+    let table := rank_table_of (pm_ranks (ly_mesh T)) in
+    fun r => match table_index table r with
+             | Some k => forallb (fun a => device_of_rank (ly_m T) k a =? 0) pt
+             | None => true
+             end.
 
 (** The lower bound the command prints for a target without pending axes
     (proven to be the number of [Sumlowerbound.sum_needy] elements): the
@@ -224,16 +236,19 @@ Definition reduce_choice (replicated_all_reduce : bool) (m : mesh) (tgt t : ty) 
            end
   end.
 
-(** One reducing step per pending axis, in the order of [ps]. *)
+(** One reducing step per pending axis, in the order of [ps]: the preferred
+    one, or an all-reduce where it does not apply (the target has more
+    dimensions than the source, or the axis is not pending). *)
 Fixpoint reduce_steps (replicated_all_reduce : bool) (m : mesh) (tgt : ty) (p : pty) (axes : list axis)
   : list sum_step :=
   match axes with
   | [] => []
   | a :: rest =>
-      let k := reduce_choice replicated_all_reduce m tgt (fst p) a in
-      match sum_step_type m p k with
-      | OK p' => k :: reduce_steps replicated_all_reduce m tgt p' rest
-      | Error _ => []
+      let preferred := reduce_choice replicated_all_reduce m tgt (fst p) a in
+      match sum_step_type m p preferred, sum_step_type m p (AllReduce a) with
+      | OK p', _ => preferred :: reduce_steps replicated_all_reduce m tgt p' rest
+      | Error _, OK p' => AllReduce a :: reduce_steps replicated_all_reduce m tgt p' rest
+      | Error _, Error _ => []
       end
   end.
 

@@ -11,12 +11,15 @@
       larger than the largest source or target box.
     - [sum_recv_bound_spec], [scheck_recv_ge_bound]: the printed bound is the
       number of elements [Sumlowerbound.sum_needy] counts, and no accepted
-      plan to a target without pending axes receives less. *)
+      plan to a target without pending axes receives less.
+    - [plan_sums_collectives_total]: on every well-formed even problem the
+      collective strategy finds a plan; [plan_sums_exchange_total]: the
+      other strategies plan every problem with well-formed layouts. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Radix Checker Checkerproof Trafficproof Refineproof Planner
-  Plannerproof Layout Layoutproof Exchange Exchangeproof Lowerbound Strategy Strategyproof
+  Plannerproof Plannerfinal Layout Layoutproof Exchange Exchangeproof Lowerbound Strategy Strategyproof
   Sums Sumsproof Sumexchange Sumlowerbound Sumplanbound Sumplan Sumstrategy.
 
 (** ** Checking pending-sum steps *)
@@ -152,7 +155,8 @@ Qed.
 
 Lemma target_box_size_spec : forall S T r, target_box_size S T r = box_size_at T r.
 Proof.
-  intros S T r. unfold target_box_size. destruct (even_problem S T) eqn:He; [| reflexivity].
+  intros S T r. unfold target_box_size.
+  destruct (even_problem S T) eqn:He; [| unfold box_size_at; rewrite box_in_spec; reflexivity].
   destruct (even_problem_spec S T He) as [_ [HT [Hm [_ [Ht _]]]]].
   unfold box_size_at. rewrite HT, pl_box_even.
   destruct (Nat.ltb_spec r (mesh_size (ly_m S))) as [Hr | Hr]; [| reflexivity].
@@ -161,7 +165,8 @@ Qed.
 
 Lemma receives_sum_spec : forall S T pt r, receives_sum S T pt r = designated T pt r.
 Proof.
-  intros S T pt r. unfold receives_sum. destruct (even_problem S T) eqn:He; [| reflexivity].
+  intros S T pt r. unfold receives_sum.
+  destruct (even_problem S T) eqn:He; [| unfold designated; rewrite table_index_spec; reflexivity].
   destruct (even_problem_spec S T He) as [_ [HT _]].
   unfold designated. rewrite HT. simpl. rewrite index_of_seq0. unfold ly_m. simpl.
   destruct (r <? mesh_size (pm_mesh (ly_mesh S))); reflexivity.
@@ -219,6 +224,18 @@ Proof.
     destruct (IH _ H) as [E | E]; [| right; right; exact E].
     destruct acc as [b|]; [destruct (cost_lt (snd c') (snd b)) |]; inversion E; subst; first [left; reflexivity | right; left; reflexivity]. }
   intros H. destruct (G None H) as [E | E]; [discriminate | exact E].
+Qed.
+
+Lemma cheapest_nonempty : forall cs, cs <> [] -> cheapest cs <> None.
+Proof.
+  unfold cheapest. intros [|c cs] H; [contradiction |]. clear H. simpl.
+  assert (G : forall acc, acc <> None -> fold_left (fun best c => match best with
+                           | Some b => if cost_lt (snd c) (snd b) then Some c else best
+                           | None => Some c
+                           end) cs acc <> None).
+  { induction cs as [|c' cs IH]; intros acc Ha; simpl; [exact Ha |]. apply IH.
+    destruct acc as [b|]; [destruct (cost_lt (snd c') (snd b)) |]; congruence. }
+  apply G. discriminate.
 Qed.
 
 Lemma sum_collectives_qualifies : forall S ps T pt sp cost,
@@ -459,4 +476,228 @@ Proof.
       exact (sum_plan_sound M m Hm post _ _ g st2 Hwk Hpost H2). }
     rewrite HT. apply pl_holds_even; [exact Hm | exact Ht |].
     apply (proj2 (holds_sholds_empty M m Hm tT g _)). exact H3.
+Qed.
+
+(** ** The collective planner always plans an even problem *)
+
+Section Total.
+Variable m : mesh.
+Hypothesis Hm : mesh_wf m = true.
+
+Lemma reduce_choice_axis : forall ar tgt t a,
+  (exists d, reduce_choice ar m tgt t a = ReduceScatter d a) \/ reduce_choice ar m tgt t a = AllReduce a.
+Proof.
+  intros ar tgt t a. unfold reduce_choice.
+  destruct (first_index (fun d => memb a (fst d)) tgt) as [d|];
+    [destruct (extent m (nth d t ([], 0)) mod axis_size m a =? 0); eauto |].
+  destruct ar; [auto |].
+  destruct (first_index (fun d => extent m d mod axis_size m a =? 0) t); eauto.
+Qed.
+
+(** A reduce-scatter or an all-reduce over [a] removes [a] from the pending
+    axes, keeps the global shape and does not grow the local array. *)
+Lemma reduce_step_facts : forall t cur k a p', pty_wf m (t, cur) = true ->
+  (k = AllReduce a \/ exists d, k = ReduceScatter d a) ->
+  sum_step_type m (t, cur) k = OK p' ->
+  snd p' = remove_axis a cur /\ global_shape (fst p') = global_shape t
+  /\ local_size m (fst p') <= local_size m t.
+Proof.
+  intros t cur k a p' Hw Hk Hs. destruct Hk as [-> | [d ->]].
+  - simpl in Hs. destruct (memb a cur); simpl in Hs; [| discriminate]. inversion Hs. simpl. auto.
+  - pose proof (reduce_scatter_local_size m Hm (t, cur) d a p' Hw Hs) as Hsize.
+    simpl in Hs. destruct (memb a cur) eqn:Ha; simpl in Hs; [| discriminate].
+    destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+    destruct (_ =? 0); simpl in Hs; [| discriminate]. inversion Hs. subst p'. simpl in *.
+    split; [reflexivity |]. split.
+    + unfold global_shape, set_dim. eapply map_upd_same_image; [exact Hd | reflexivity].
+    + destruct (pty_wf_elim m t cur Hw) as [_ [_ Hin]].
+      pose proof (mesh_wf_size_pos m a Hm (proj1 (Hin a (proj1 (memb_In _ _) Ha)))). nia.
+Qed.
+
+Lemma memb_cons_axis : forall y a xs, memb y (a :: xs) = (y =? a) || memb y xs.
+Proof. intros y a xs. unfold memb. simpl. rewrite Nat.eqb_sym. reflexivity. Qed.
+
+(** The reducing steps type-check and leave pending exactly the axes not reduced. *)
+Lemma reduce_steps_type : forall ar tgt axes t cur, NoDup axes -> pty_wf m (t, cur) = true ->
+  (forall a, In a axes -> memb a cur = true) ->
+  exists t' cur', sum_plan_type m (t, cur) (reduce_steps ar m tgt (t, cur) axes) = OK (t', cur')
+  /\ (forall y, memb y cur' = memb y cur && negb (memb y axes))
+  /\ global_shape t' = global_shape t.
+Proof.
+  intros ar tgt axes. induction axes as [|a rest IH]; intros t cur Hnd Hw Hin.
+  - exists t, cur. simpl. split; [reflexivity |]. split; [| reflexivity]. intros y. rewrite andb_true_r. reflexivity.
+  - inversion Hnd as [| ? ? Ha Hnd']. subst.
+    assert (Hstep : exists k p', (k = AllReduce a \/ exists d, k = ReduceScatter d a)
+              /\ sum_step_type m (t, cur) k = OK p'
+              /\ reduce_steps ar m tgt (t, cur) (a :: rest) = k :: reduce_steps ar m tgt p' rest).
+    { destruct (sum_step_type m (t, cur) (reduce_choice ar m tgt t a)) as [p'|] eqn:E.
+      - exists (reduce_choice ar m tgt t a), p'.
+        split; [destruct (reduce_choice_axis ar tgt t a) as [[d ->] | ->]; eauto |].
+        split; [exact E |]. cbn [reduce_steps fst]. rewrite E. reflexivity.
+      - assert (Ha' : memb a cur = true) by (apply Hin; left; reflexivity).
+        exists (AllReduce a), (t, remove_axis a cur). split; [auto |].
+        split; [simpl; rewrite Ha'; reflexivity |]. cbn [reduce_steps fst]. rewrite E. simpl. rewrite Ha'. reflexivity. }
+    destruct Hstep as [k [[t2 cur2] [Hk [Hs Hsteps]]]]. rewrite Hsteps. cbn [sum_plan_type]. rewrite Hs.
+    destruct (reduce_step_facts t cur k a (t2, cur2) Hw Hk Hs) as [Hcur [Hg _]]. simpl in Hcur, Hg. subst cur2.
+    assert (Hw2 : pty_wf m (t2, remove_axis a cur) = true) by (eapply sum_step_type_wf; eassumption).
+    destruct (IH t2 (remove_axis a cur) Hnd' Hw2) as [t' [cur' [Hp [Hmemb Hg']]]].
+    { intros x Hx. rewrite memb_remove_axis, (Hin x (or_intror Hx)). simpl.
+      destruct (Nat.eqb_spec x a); [subst; contradiction | reflexivity]. }
+    exists t', cur'. split; [exact Hp |]. split; [| congruence].
+    intros y. rewrite Hmemb, memb_remove_axis, memb_cons_axis.
+    destruct (memb y cur), (y =? a), (memb y rest); reflexivity.
+Qed.
+
+Lemma sum_plan_type_check : forall ks p p', sum_plan_type m p ks = OK p' ->
+  exists reps, sum_steps_check m p ks = OK (reps, p').
+Proof.
+  induction ks as [|k ks IH]; intros p p' H; simpl in *; [inversion H; eauto |].
+  destruct (sum_step_type m p k) as [p1|]; [| discriminate].
+  destruct (IH p1 p' H) as [reps E]. rewrite E. eauto.
+Qed.
+
+(** No pending-sum step grows the local array. *)
+Lemma sum_step_size_le : forall t cur k p', pty_wf m (t, cur) = true ->
+  sum_step_type m (t, cur) k = OK p' -> local_size m (fst p') <= local_size m t.
+Proof.
+  intros t cur k p' Hw Hs. destruct k as [d a | a | a].
+  - exact (proj2 (proj2 (reduce_step_facts t cur _ a p' Hw (or_intror (ex_intro _ d eq_refl)) Hs))).
+  - exact (proj2 (proj2 (reduce_step_facts t cur _ a p' Hw (or_introl eq_refl) Hs))).
+  - simpl in Hs. destruct (memb a (mesh_axes m)); [| discriminate].
+    destruct (memb a (ty_axes t)); [discriminate |]. destruct (memb a cur); [discriminate |].
+    inversion Hs. simpl. lia.
+Qed.
+
+(** Every step of a checked list of pending-sum steps, and the type it
+    ends at, has a local size at most the first type's. *)
+Lemma sum_reports_le : forall ks t cur reps p', pty_wf m (t, cur) = true ->
+  sum_steps_check m (t, cur) ks = OK (reps, p') ->
+  Forall (fun n => n <= local_size m t) (map ss_local_size reps) /\ local_size m (fst p') <= local_size m t.
+Proof.
+  induction ks as [|k ks IH]; intros t cur reps p' Hw H; cbn [sum_steps_check] in H;
+    [inversion H; simpl; split; [constructor | lia] |].
+  destruct (sum_step_type m (t, cur) k) as [[t1 cur1]|] eqn:Hs; [| discriminate].
+  destruct (sum_steps_check m (t1, cur1) ks) as [[reps' fin]|] eqn:E; [| discriminate].
+  inversion H. subst. simpl.
+  pose proof (sum_step_size_le t cur k (t1, cur1) Hw Hs) as Hle. simpl in Hle.
+  assert (Hw1 : pty_wf m (t1, cur1) = true) by (eapply sum_step_type_wf; eassumption).
+  destruct (IH t1 cur1 reps' p' Hw1 E) as [Hall Hend].
+  split; [| lia]. constructor; [exact Hle |].
+  eapply Forall_impl; [| exact Hall]. simpl. lia.
+Qed.
+
+Lemma sum_plan_type_app : forall ks1 ks2 p,
+  sum_plan_type m p (ks1 ++ ks2)
+  = match sum_plan_type m p ks1 with OK p' => sum_plan_type m p' ks2 | Error e => Error e end.
+Proof.
+  induction ks1 as [|k ks1 IH]; intros ks2 p; cbn [sum_plan_type app]; [reflexivity |].
+  destruct (sum_step_type m p k); [apply IH | reflexivity].
+Qed.
+
+(** Adding the target's pending axes, one by one. *)
+Lemma add_steps_type : forall l t acc, NoDup (l ++ acc) ->
+  (forall a, In a l -> In a (mesh_axes m) /\ ~ In a (ty_axes t)) ->
+  sum_plan_type m (t, acc) (map AddPending (rev l)) = OK (t, l ++ acc).
+Proof.
+  induction l as [|a l IH]; intros t acc Hnd Hin; [reflexivity |].
+  simpl rev. rewrite map_app, sum_plan_type_app.
+  inversion Hnd as [| ? ? Ha Hnd']. subst.
+  rewrite IH by (auto; intros x Hx; apply Hin; right; exact Hx).
+  destruct (Hin a (or_introl eq_refl)) as [Hm' Ht'].
+  simpl. apply memb_In in Hm'. rewrite Hm'.
+  destruct (memb a (ty_axes t)) eqn:E1; [apply memb_In in E1; contradiction |].
+  destruct (memb a (l ++ acc)) eqn:E2; [apply memb_In in E2; contradiction |]. reflexivity.
+Qed.
+
+Lemma fold_max_bound : forall l a c, a <= c -> Forall (fun n => n <= c) l -> fold_left Nat.max l a <= c.
+Proof.
+  induction l as [|x l IH]; intros a c Ha Hl; simpl; [exact Ha |].
+  inversion Hl. subst. apply IH; [lia | assumption].
+Qed.
+
+Lemma same_axes_refl : forall xs, same_axes xs xs = true.
+Proof.
+  intros xs. unfold same_axes. rewrite andb_diag. apply forallb_forall.
+  intros x Hx. apply memb_In. exact Hx.
+Qed.
+
+End Total.
+
+(** On an even problem with well-formed pending-sum types, the planner with
+    [StratCollectives] always returns a plan (so the theorems above are not
+    about an empty set of plans): reducing every axis and running the
+    collective planner qualifies. *)
+Theorem plan_sums_collectives_total : forall S ps T pt, even_problem S T = true ->
+  pty_wf (ly_m S) (ly_ty S, ps) = true -> pty_wf (ly_m S) (ly_ty T, pt) = true ->
+  exists sp, plan_sums StratCollectives S ps T pt = Some sp.
+Proof.
+  intros S ps T pt He Hws Hwt.
+  destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht Hg]]]]].
+  set (m := ly_m S) in *. set (tS := ly_ty S) in *. set (tT := ly_ty T) in *.
+  destruct (pty_wf_elim m tS ps Hws) as [_ [Hnd _]].
+  (* The reducing steps end with no pending axis. *)
+  set (pre := reduce_steps false m tT (tS, ps) ps).
+  destruct (reduce_steps_type m Hm false tT ps tS ps Hnd Hws) as [t1 [cur' [Hpre [Hmemb Hg1]]]].
+  { intros a Ha. apply memb_In. exact Ha. }
+  assert (Hcur : cur' = []).
+  { destruct cur' as [|y cur']; [reflexivity |]. exfalso. specialize (Hmemb y).
+    rewrite memb_cons_axis, Nat.eqb_refl in Hmemb. simpl in Hmemb.
+    destruct (memb y ps); simpl in Hmemb; discriminate. }
+  subst cur'. fold pre in Hpre.
+  assert (Hw1 : pty_wf m (t1, []) = true) by exact (sum_plan_type_wf m Hm pre _ _ Hws Hpre).
+  destruct (pty_wf_elim m t1 [] Hw1) as [Ht1 _].
+  destruct (sum_plan_type_check m pre _ _ Hpre) as [pre_reps Hpre_c].
+  (* The collective planner plans the plain problem. *)
+  assert (Hpw : problem_wf m t1 tT) by (repeat split; try assumption; congruence).
+  pose proof (planner_always_normal m t1 tT Hpw) as Hnf. unfold planner_in_normal_form in Hnf.
+  destruct (planner_choice m t1 tT) as [[[rf p] [traffic launches]]|] eqn:Hch; [| discriminate].
+  pose proof (planner_of_choice _ _ _ _ _ _ Hch) as Hplan.
+  destruct (plan_total _ _ _ _ _ Hpw Hplan) as [Hrf [crep Hc]].
+  (* The target's pending axes are added. *)
+  destruct (pty_wf_elim m tT pt Hwt) as [_ [Hndt Hint]].
+  assert (Hpost : sum_plan_type m (tT, []) (add_steps pt) = OK (tT, pt)).
+  { unfold add_steps. rewrite <- (app_nil_r pt) at 2. apply add_steps_type; [rewrite app_nil_r; exact Hndt | exact Hint]. }
+  destruct (sum_plan_type_check m (add_steps pt) _ _ Hpost) as [post_reps Hpost_c].
+  (* So the candidate is checked, within the memory bound. *)
+  set (sp := SumByCollectives pre rf p (add_steps pt)).
+  assert (Hcand : sum_candidate false S ps T pt
+                  = Some (sp, (steps_recv pre_reps + traffic, length pre + launches + length pt))).
+  { unfold sum_candidate. fold m tS tT pre. rewrite Hpre_c, Hch. reflexivity. }
+  assert (Hq : qualifies S ps T pt sp = true).
+  { unfold qualifies, sp, scheck. rewrite He. fold m tS tT. rewrite Hws, Hwt. simpl.
+    rewrite Hpre_c, Hrf. simpl. rewrite Hc. simpl. rewrite Hpost_c, ty_eqb_refl, same_axes_refl. simpl.
+    rewrite largest_boxes_spec. simpl. apply Nat.leb_le.
+    pose proof (local_size_le_largest m tS Hm Hs) as HlS. rewrite <- HS in HlS.
+    pose proof (local_size_le_largest m tT Hm Ht) as HlT. rewrite <- HT in HlT.
+    destruct (sum_reports_le m Hm pre tS ps pre_reps _ Hws Hpre_c) as [Hpre_le Ht1_le]. simpl in Ht1_le.
+    assert (Hwt0 : pty_wf m (tT, []) = true) by (unfold pty_wf; simpl; rewrite Ht; reflexivity).
+    destruct (sum_reports_le m Hm (add_steps pt) tT [] post_reps _ Hwt0 Hpost_c) as [Hpost_le _].
+    assert (Hpeak : rp_peak crep <= Nat.max (local_size m tS) (local_size m tT)).
+    { rewrite (check_peak _ _ _ _ _ Hc). apply list_max_le, Forall_forall.
+      intros n Hn. apply in_map_iff in Hn. destruct Hn as [t' [<- Ht']].
+      pose proof (plan_peak_le_max m t1 tT rf p Hpw Hplan t' Ht'). lia. }
+    apply (Nat.le_trans _ (Nat.max (local_size m tS) (local_size m tT))); [| lia].
+    apply fold_max_bound; [lia |]. apply Forall_app. split.
+    - eapply Forall_impl; [| exact Hpre_le]. simpl. lia.
+    - constructor; [exact Hpeak |]. eapply Forall_impl; [| exact Hpost_le]. simpl. lia. }
+  (* The selection keeps a qualifying candidate. *)
+  unfold plan_sums. rewrite He.
+  assert (Hin : In (sp, (steps_recv pre_reps + traffic, length pre + launches + length pt))
+                   (filter (fun c => qualifies S ps T pt (fst c))
+                      (flat_map (fun o => match o with Some c => [c] | None => [] end)
+                         [keep_candidate S ps T pt; sum_candidate false S ps T pt; sum_candidate true S ps T pt]))).
+  { apply filter_In. split; [| exact Hq]. apply in_flat_map.
+    exists (sum_candidate false S ps T pt). split; [right; left; reflexivity | rewrite Hcand; left; reflexivity]. }
+  unfold sum_collectives.
+  destruct (cheapest _) as [[sp' c']|] eqn:Hbest; [eexists; reflexivity |].
+  exfalso. revert Hbest. apply cheapest_nonempty. intros E. rewrite E in Hin. exact Hin.
+Qed.
+
+(** The other strategies plan every problem with well-formed layouts and pending axes. *)
+Theorem plan_sums_exchange_total : forall s S ps T pt, sum_exchange_ok S ps T pt = true ->
+  s <> StratCollectives -> exists sp, plan_sums s S ps T pt = Some sp.
+Proof.
+  intros s S ps T pt Hok Hs. unfold plan_sums. rewrite Hok.
+  destruct (even_problem S T); destruct s; try (exfalso; apply Hs; reflexivity); eauto.
+  destruct (sum_collectives S ps T pt) as [[sp c]|]; [destruct (cost_lt _ c) |]; eauto.
 Qed.

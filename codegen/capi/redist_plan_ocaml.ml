@@ -22,7 +22,7 @@ type info = {
   workspace_bytes : int;
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
-  live_bytes : int;             (* collectives: lower_live_bytes's figure; exchange: largest source + target box *)
+  live_bytes : int;             (* lower_live_bytes / lower_splan_live_bytes *)
 }
 
 (* Tag 0 and tag 1 in capi.cpp. *)
@@ -77,7 +77,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
            ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
-             live_bytes = bytes (x.src_max + x.tgt_max) }
+             live_bytes = x.live_bytes }
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in

@@ -96,6 +96,9 @@ class Plan:
         for i, text in enumerate(self.step_texts):
             info = _lib.StepInfo()
             _lib.call(_lib.lib().redist_plan_step, self._handle, i, ctypes.byref(info))
+            if info.op >= len(STEP_OPS):
+                raise _lib.RedistError("step %d (%s): collective code %d is newer than this package (which runs %s)"
+                                       % (i, text, info.op, ", ".join(STEP_OPS)), code=3)
             recv_from = tuple(info.recv_from[r] for r in range(self.devices)) if info.recv_from else None
             steps.append(Step(STEP_OPS[info.op], text, info.group_stride, info.group_size, info.dim_a,
                               info.dim_b, tuple(info.shape[:info.ndim]), recv_from))

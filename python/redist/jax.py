@@ -11,6 +11,12 @@ all_permute whose local arrays are the plan's, so no step holds more than
 the plan's peak).  Each collective's group is a set of mesh positions that
 differ in one run of mixed-radix digits of the rank; the shard_map runs over
 the mesh reshaped into those digits, so every group is a tuple of its axes.
+Between two meshes over the same devices, reshard runs the planner's
+direct exchange: rounds of ppermute in which every device sends and
+receives at most one piece of one extent (dynamic_slice to cut it,
+dynamic_update_slice to place it), each rank receiving exactly its target
+box less what it holds; the per-device results become the target array
+without a copy.
 The framework's collectives are trusted, as the C runtime's MPI is.
 """
 import functools
@@ -87,21 +93,26 @@ def sharding(mesh, axes):
 
 
 def plan(src, dst, shape, dtype):
-    """The verified plan by the collectives from NamedSharding src to dst."""
+    """The verified plan from NamedSharding src to dst: by the collectives
+    on one mesh; by the exchange between two meshes over the same devices
+    (world ranks: the source mesh's devices, flattened)."""
     src_mesh, src_type = layout(src, shape)
-    _, dst_type = layout(dst, shape)
-    if src.mesh.devices.shape != dst.mesh.devices.shape or list(src.mesh.devices.flat) != list(dst.mesh.devices.flat) \
-            or src.mesh.axis_names != dst.mesh.axis_names:
-        raise RedistError("sharding: the source and target must share one Mesh (redist.jax runs plans by the "
-                          "collectives of one mesh; a move between meshes is an exchange)")
-    sizes = dict(src.mesh.shape)
-    for what, spec_of in (("source", src), ("target", dst)):
-        for d, (n, a) in enumerate(zip(shape, spec_axes(spec_of.spec, len(shape)))):
-            parts = math.prod(sizes.get(x, 1) for x in a)
+    dst_mesh, dst_type = layout(dst, shape)
+    for what, sharding_of in (("source", src), ("target", dst)):
+        sizes = dict(sharding_of.mesh.shape)
+        for d, (n, a) in enumerate(zip(shape, spec_axes(sharding_of.spec, len(shape)))):
+            parts = math.prod(sizes[x] for x in a if x in sizes)
             if n % parts:
                 raise RedistError("%s: dimension %d of size %d over %s (%d parts) is uneven; shard_map needs equal "
                                   "blocks, so redist.jax runs even layouts only" % (what, d, n, a, parts))
-    return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), strategy="collectives")
+    if src.mesh == dst.mesh:
+        return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), strategy="collectives")
+    rank_of = {d: r for r, d in enumerate(src.mesh.devices.flat)}
+    if set(dst.mesh.devices.flat) != set(rank_of) or dst.mesh.devices.size != len(rank_of):
+        raise RedistError("sharding: the target mesh's devices are not the source mesh's; redist.jax moves "
+                          "between meshes over one set of devices")
+    ranks = ", ".join(str(rank_of[d]) for d in dst.mesh.devices.flat)
+    return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), target_mesh="%s @ [%s]" % (dst_mesh, ranks))
 
 
 def _digits(world, boundaries):
@@ -174,9 +185,58 @@ def _run_steps(x, steps, space):
     return x
 
 
+def _exchange_rounds(p):
+    """The exchange's pieces as rounds of one extent in which every rank
+    sends at most one piece and receives at most one: (extent, [(sender,
+    receiver, where in the sender's array, where in the receiver's)])."""
+    rounds = []
+    for r in range(p.devices):
+        target_corner, _ = p.tgt_box(r)
+        for piece in p.receives(r):
+            source_corner, _ = p.src_box(piece.from_rank)
+            move = (piece.from_rank, r, tuple(o - c for o, c in zip(piece.offset, source_corner)),
+                    tuple(o - c for o, c in zip(piece.offset, target_corner)))
+            fits = (k for k, (extent, moves) in enumerate(rounds) if extent == piece.extent
+                    and (move[0] == move[1]) == (moves[0][0] == moves[0][1])
+                    and all(m[0] != move[0] and m[1] != move[1] for m in moves))
+            k = next(fits, None)
+            if k is None:
+                rounds.append((piece.extent, [move]))
+            else:
+                rounds[k][1].append(move)
+    return rounds
+
+
+def _run_exchange(x, rounds, world, target_shape, everyone):
+    """Each round: every sender cuts its piece, one ppermute (none for the
+    pieces a rank keeps), every receiver writes it in place."""
+    me = jax.lax.axis_index(everyone)
+    out = jnp.zeros(target_shape, x.dtype)
+    for extent, moves in rounds:
+        send_at, recv_at, receives = np.zeros((world, len(extent)), np.int32), np.zeros((world, len(extent)), np.int32), \
+            np.zeros(world, bool)
+        for sender, receiver, at_sender, at_receiver in moves:
+            send_at[sender], recv_at[receiver], receives[receiver] = at_sender, at_receiver, True
+        piece = jax.lax.dynamic_slice(x, tuple(jnp.asarray(send_at)[me]), extent)
+        if moves[0][0] != moves[0][1]:
+            piece = jax.lax.ppermute(piece, everyone, [(s, r) for s, r, _, _ in moves])
+        out = jnp.where(jnp.asarray(receives)[me], jax.lax.dynamic_update_slice(out, piece, tuple(jnp.asarray(recv_at)[me])),
+                        out)
+    return out[None]
+
+
 @functools.lru_cache(maxsize=256)
 def _resharder(src, dst, shape, dtype):
     p = plan(src, dst, shape, dtype)
+    if p.by_exchange:
+        everyone = tuple(src.mesh.axis_names)
+        target_shape = p.tgt_box(0)[1]
+        body = functools.partial(_run_exchange, rounds=_exchange_rounds(p), world=p.devices,
+                                 target_shape=target_shape, everyone=everyone)
+        # Rank r's target array is row r of a stacked array, which reshard
+        # hands to the target's devices as they are.
+        return p, jax.shard_map(body, mesh=src.mesh, in_specs=PartitionSpec(*spec_axes(src.spec, len(shape))),
+                                out_specs=PartitionSpec(everyone), check_vma=False)
     steps = p.collective_steps()
     space = _RankSpace(src.mesh, steps)
     in_spec = space.spec(spec_axes(src.spec, len(shape)))
@@ -190,16 +250,25 @@ def _resharder(src, dst, shape, dtype):
 
 def resharder(src, dst, shape, dtype):
     """A traceable function (for use inside jit) moving an array of this
-    shape and dtype from NamedSharding src to dst by the verified plan, and
-    the plan (its figures, guarantees, picture)."""
-    return _resharder(src, dst, tuple(shape), np.dtype(dtype))
+    shape and dtype from NamedSharding src to dst on one mesh by the verified
+    plan, and the plan (its figures, guarantees, picture)."""
+    p, move = _resharder(src, dst, tuple(shape), np.dtype(dtype))
+    if p.by_exchange:
+        raise RedistError("sharding: a move between meshes has no traceable form (its result is assembled on the "
+                          "target mesh's devices); use reshard")
+    return p, move
 
 
 def reshard(x, sharding):
     """x, a jax.Array with a NamedSharding, moved to `sharding` by redist's
-    verified plan under jit.  Values equal jax.device_put(x, sharding)."""
-    _, move = resharder(x.sharding, sharding, x.shape, x.dtype)
-    return _jitted(move)(x)
+    verified plan, run under jit.  Values equal jax.device_put(x, sharding)."""
+    p, move = _resharder(x.sharding, sharding, tuple(x.shape), np.dtype(x.dtype))
+    moved = _jitted(move)(x)
+    if not p.by_exchange:
+        return moved
+    rows = {s.device: s.data for s in moved.addressable_shards}
+    return jax.make_array_from_single_device_arrays(
+        x.shape, sharding, [rows[d].reshape(rows[d].shape[1:]) for d in sharding.mesh.devices.flat])
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,9 +6,11 @@ A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
 tensor lists, row-major.  Shard(d) on mesh dimensions i < j shards tensor
 dimension d over axes i then j (DTensor's order), Replicate() leaves the
-axis out.  Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the
-last ones short or empty, which is redist's ceil block; it is exact for one
-mesh dimension per tensor dimension (DTensor chunks a second one inside the
+axis out, and Partial() (a sum) is redist's pending sum `sum{...}` over
+its mesh dimensions (which the C ABI does not plan yet: a clear error).
+Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the last ones
+short or empty, which is redist's ceil block; it is exact for one mesh
+dimension per tensor dimension (DTensor chunks a second one inside the
 first's chunks, which is another split, refused).
 
 A plan by the collectives runs as all_gather over subgroups of the world
@@ -56,12 +58,14 @@ def type_text(device_mesh, placements, shape, what="placements"):
     names = axis_names(device_mesh)
     if len(placements) != len(names):
         raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
-    dims = [[] for _ in shape]
+    dims, pending = [[] for _ in shape], []
     for name, size, p in zip(names, device_mesh.mesh.shape, placements):
         if isinstance(p, Partial):
-            raise RedistError("%s: Partial() on mesh dimension %s is a pending sum, which redist's planner does not "
-                              "plan yet (no sum{...} layouts)" % (what, name))
-        if type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
+            if p.reduce_op != "sum":
+                raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
+                                  % (what, p.reduce_op, name))
+            pending.append(name)
+        elif type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
             if not -len(shape) <= p.dim < len(shape):
                 raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
             dims[p.dim % len(shape)].append((name, int(size)))
@@ -74,12 +78,19 @@ def type_text(device_mesh, placements, shape, what="placements"):
                               "splits the first one's chunks again, which is not redist's ceil block over the "
                               "product" % (what, d, shape[d], ", ".join(a for a, _ in axes)))
     return "[" + ", ".join("{%s}%d" % (",".join(a for a, _ in axes), n) if axes else str(n)
-                           for n, axes in zip(shape, dims)) + "]"
+                           for n, axes in zip(shape, dims)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
 
 
 def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
-    """The verified plan between two DTensor layouts of the world."""
-    one_mesh = src_mesh == dst_mesh and src_mesh.mesh.flatten().tolist() == list(range(dist.get_world_size()))
+    """The verified plan between two DTensor layouts of the world (made once
+    per problem and world)."""
+    return _plan_of(src_mesh, tuple(src_placements), dst_mesh, tuple(dst_placements), tuple(shape), dtype,
+                    dist.get_world_size())
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype, world):
+    one_mesh = src_mesh == dst_mesh and src_mesh.mesh.flatten().tolist() == list(range(world))
     src_type = type_text(src_mesh, src_placements, shape, "source placements")
     dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
     if one_mesh:  # on ranks 0..n-1 in order: the collectives are open to the planner
@@ -105,6 +116,13 @@ def _subgroup(world, stride, size):
     return mine
 
 
+def _post(ops):
+    """Runs point-to-point messages together (batch_isend_irecv refuses an
+    empty batch)."""
+    for req in dist.batch_isend_irecv(ops) if ops else []:
+        req.wait()
+
+
 def _all_gather(x, group, dim):
     parts = [torch.empty_like(x) for _ in range(dist.get_world_size(group))]
     dist.all_gather(parts, x.contiguous(), group=group)
@@ -119,10 +137,8 @@ def _all_to_all(x, me, stride, size, gather_dim, split_dim):
     member = [me + (k - index) * stride for k in range(size)]
     sends = [c.contiguous() for c in torch.chunk(x, size, split_dim)]
     recvs = [sends[k] if k == index else torch.empty_like(sends[k]) for k in range(size)]
-    ops = [op for k in range(size) if k != index
-           for op in (dist.P2POp(dist.isend, sends[k], member[k]), dist.P2POp(dist.irecv, recvs[k], member[k]))]
-    for req in dist.batch_isend_irecv(ops) if ops else []:
-        req.wait()
+    _post([op for k in range(size) if k != index
+           for op in (dist.P2POp(dist.isend, sends[k], member[k]), dist.P2POp(dist.irecv, recvs[k], member[k]))])
     return torch.cat(recvs, gather_dim)
 
 
@@ -133,8 +149,7 @@ def _permute(x, recv_from, me):
     if recv_from[me] != me:
         out = torch.empty_like(x)
         ops.append(dist.P2POp(dist.irecv, out, recv_from[me]))
-    for req in dist.batch_isend_irecv(ops) if ops else []:
-        req.wait()
+    _post(ops)
     return out
 
 
@@ -156,17 +171,25 @@ def _run_collectives(p, x, me):
     return x.contiguous()
 
 
+@functools.lru_cache(maxsize=64)
+def _messages(p, me):
+    """Rank me's part of the exchange: (to whom it sends which global
+    region, the pieces of its target box)."""
+    if me >= p.devices:
+        return (), ()
+    sends = tuple((r, piece) for r in range(p.devices) if r != me for piece in p.receives(r) if piece.from_rank == me)
+    return sends, tuple(p.receives(me))
+
+
 def _run_exchange(p, x, me):
     src_offset, _ = p.src_box(me)
     dst_offset, dst_extent = p.tgt_box(me)
     out = torch.empty(dst_extent, dtype=x.dtype, device=x.device)
-    ops = []
-    for r in range(p.devices if me < p.devices else 0):
-        for piece in p.receives(r):
-            if piece.from_rank == me and r != me:
-                ops.append(dist.P2POp(dist.isend, _region(x, src_offset, piece.offset, piece.extent).contiguous(), r))
+    sends, pieces = _messages(p, me)
+    ops = [dist.P2POp(dist.isend, _region(x, src_offset, piece.offset, piece.extent).contiguous(), r)
+           for r, piece in sends]
     received = []
-    for piece in p.receives(me) if me < p.devices else []:
+    for piece in pieces:
         target = _region(out, dst_offset, piece.offset, piece.extent)
         if piece.from_rank == me:
             target.copy_(_region(x, src_offset, piece.offset, piece.extent))
@@ -174,8 +197,7 @@ def _run_exchange(p, x, me):
             buffer = torch.empty(piece.extent, dtype=x.dtype, device=x.device)
             ops.append(dist.P2POp(dist.irecv, buffer, piece.from_rank))
             received.append((target, buffer))
-    for req in dist.batch_isend_irecv(ops) if ops else []:
-        req.wait()
+    _post(ops)
     for target, buffer in received:
         target.copy_(buffer)
     return out

@@ -288,5 +288,6 @@ run run "${W[@]}" --repeat 0
 run run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives
 run run --from-mesh '{x:2}' --to-mesh '{x:3} @ [4, 0, 4]' --from '[{x}5]' --to '[{x}5]'
 run run "${W[@]}" --np 0
+run run --from-mesh '{x:2}' --to-mesh '{x:2} @ 300' --from '[{x}4]' --to '[{x}4]'
 run run "${W[@]}" --backend nccl
 run run "${W[@]}" --work-dir /nonexistent/dir

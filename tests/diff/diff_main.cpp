@@ -4,8 +4,9 @@
 // each rank's source bytes and the destination bytes the extracted
 // semantics gives) through the runtime's plan interpreter or its Exchange,
 // and compares every byte of every rank's destination.  Also
-// checked: the source is unchanged and nothing is written outside the
-// destination and the workspace (guard bytes).  Rank 0 prints one line per
+// checked: the source is unchanged, nothing is written outside the
+// destination and the workspace (guard bytes), and an exchange's source
+// and target arrays fit in its stated live bytes.  Rank 0 prints one line per
 // case.
 //
 //     mpirun -np N diff_main DIR
@@ -31,6 +32,7 @@ struct Case {
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
+  std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -107,7 +109,7 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
   std::getline(in, c->description);
   if (c->exchange) {
     int ranks = 0;
-    in >> ranks >> c->elem_bytes;
+    in >> ranks >> c->elem_bytes >> c->live_bytes;
     if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
     read_placed(in, &c->source, &c->source_layout);
     read_placed(in, &c->target, &c->target_layout);
@@ -142,8 +144,17 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
                                                      c.target_layout, c.elem_bytes, &ex);
         !st.ok())
       return st;
+    // Agreed between the ranks before the collective run, so that no rank
+    // is left waiting for one that stopped.
+    const char* why = nullptr;
     if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
-      return redist::Status(redist::Errc::invalid_argument, "the runtime's boxes differ from the reference's");
+      why = "the runtime's boxes differ from the reference's";
+    else if (ex.source_bytes() + ex.target_bytes() > c.live_bytes)
+      why = "the rank's arrays exceed the stated live bytes";
+    int bad = why != nullptr, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad != 0)
+      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
     return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
                   c.expected.size());
   }

@@ -103,8 +103,9 @@ let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
   write_bytes oc st ~id ~ranks:devices ~elem ~src_elems:(fun _ -> src_elems) ~tgt_shape:(fun _ -> tgt_shape)
     (bs C.BDst)
 
-(* A direct exchange: both placed layouts as Lowering.exchange gives them
-   to the runtime's Exchange, then per world rank the bytes, from
+(* A direct exchange: the stated live bytes ([splan_live_bytes]), both
+   placed layouts as Lowering.exchange gives them to the runtime's
+   Exchange, then per world rank the bytes, from
    [message_wire] over the extracted [lower_exchange]. *)
 let write_exchange oc st ~id ~desc (p : Problem.t) =
   let s = Problem.source_layout p and t = Problem.target_layout p in
@@ -117,7 +118,8 @@ let write_exchange oc st ~id ~desc (p : Problem.t) =
       (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
   in
   let world = Problem.world p in
-  Printf.fprintf oc "xcase %d %s\n%d %d\n" id desc world x.x_elem_bytes;
+  Printf.fprintf oc "xcase %d %s\n%d %d %d\n" id desc world x.x_elem_bytes
+    (C.splan_live_bytes x.x_elem_bytes s t C.ByExchange);
   placed x.source;
   placed x.target;
   let shape (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> [] in

@@ -30,6 +30,7 @@ import checks  # noqa: E402
 from checks import one_line_error, test  # noqa: E402
 from hlo_traffic import traffic  # noqa: E402  (bench/hlo_traffic.py)
 
+RANDOM_CASES, BETWEEN_MESHES_CASES = 120, 24
 MESHES_8 = [[("x", 8)], [("x", 2), ("y", 4)], [("x", 4), ("y", 2)], [("x", 2), ("y", 2), ("z", 2)]]
 
 
@@ -59,13 +60,13 @@ def exact_shards(out, sharding, want):
         np.array_equal(np.asarray(s.data), want[s.index]) for s in out.addressable_shards)
 
 
-@test("random problems on 8 devices: reshard's every shard is the target box (200 cases)")
+@test("random problems on 8 devices: reshard's every shard is the target box (%d cases)" % RANDOM_CASES)
 def random_problems():
     rng = random.Random(17)
     dtypes = [np.float32, np.int32, jnp.bfloat16, np.float64]
     bad = []
     steps = 0
-    for case in range(200):
+    for case in range(RANDOM_CASES):
         axes = rng.choice(MESHES_8)
         size = dict(axes)
         ndim = rng.randint(1, 3)
@@ -117,6 +118,17 @@ for p in remat_problems():
         return right and our_largest <= peak_elems < global_elems and our_temp < xla_temp, detail
 
 
+@test("resharder inside a larger jit: the move composes with other operations")
+def inside_jit():
+    mesh = make_mesh([("x", 2), ("y", 4)])
+    src, tgt = NamedSharding(mesh, P(None, ("x", "y"))), NamedSharding(mesh, P("y", "x"))
+    want = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+    x = jax.device_put(want, src)
+    _, move = rjax.resharder(src, tgt, want.shape, want.dtype)
+    out = jax.jit(lambda a: move(a * 2) + 1)(x)
+    return exact_shards(out, tgt, want * 2 + 1), str(out.sharding.spec)
+
+
 @test("layout and sharding: PartitionSpec with tuples of axes to redist's type and back")
 def round_trip():
     mesh = make_mesh([("x", 2), ("y", 4)])
@@ -133,11 +145,45 @@ def uneven():
     return one_line_error(lambda: rjax.reshard(x, NamedSharding(mesh, P(None, "x"))), "dimension 1", "uneven")
 
 
-@test("errors: shardings over two meshes are one line saying so")
-def two_meshes():
-    a, b = make_mesh([("x", 4)]), make_mesh([("x", 2), ("y", 2)])
+@test("errors: meshes over different devices are one line saying so")
+def two_device_sets():
+    a, b = make_mesh([("x", 4)]), Mesh(np.array(jax.devices()[4:8]), ("x",))
     x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(a, P("x")))
-    return one_line_error(lambda: rjax.reshard(x, NamedSharding(b, P("y"))), "one Mesh")
+    return one_line_error(lambda: rjax.reshard(x, NamedSharding(b, P("x"))), "not the source mesh's")
+
+
+@test("moves between meshes over the same 8 devices (reordered): the exchange's every shard right (%d cases)"
+      % BETWEEN_MESHES_CASES)
+def between_meshes():
+    rng = random.Random(23)
+    devices = jax.devices()[:8]
+    bad, hlo_ops = [], set()
+    for case in range(BETWEEN_MESHES_CASES):
+        meshes = []
+        for prefix in "st":
+            axes = [(prefix + name, size) for name, size in rng.choice(MESHES_8)]
+            order = list(range(8))
+            rng.shuffle(order)
+            devices_in_order = np.array([devices[i] for i in order]).reshape([size for _, size in axes])
+            meshes.append((axes, Mesh(devices_in_order, [a for a, _ in axes])))
+        (src_axes, src_mesh), (dst_axes, dst_mesh) = meshes
+        ndim = rng.randint(1, 3)
+        src, tgt = random_type(src_axes, ndim, rng), random_type(dst_axes, ndim, rng)
+        sizes = dict(src_axes + dst_axes)
+        shape = tuple(math.lcm(math.prod(sizes[a] for a in s), math.prod(sizes[a] for a in t)) * rng.randint(1, 2)
+                      for s, t in zip(src, tgt))
+        want = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        x = jax.device_put(want, NamedSharding(src_mesh, spec_of(src)))
+        target = NamedSharding(dst_mesh, spec_of(tgt))
+        out = rjax.reshard(x, target)
+        if case < 4:
+            _, move = rjax._resharder(x.sharding, target, shape, want.dtype)
+            hlo_ops |= {op for op in ("all-gather", "all-to-all", "collective-permute", "all-reduce")
+                        if op in jax.jit(move).lower(x).compile().as_text()}
+        if not exact_shards(out, target, want):
+            bad.append("%s %s -> %s %s shape %s" % (src_axes, src, dst_axes, tgt, shape))
+    return not bad and hlo_ops <= {"collective-permute"}, "collectives in the HLO: %s; wrong: %s" % (
+        sorted(hlo_ops), bad[:3])
 
 
 @test("errors: the planner's bad input is RedistError code 2 with its one line")

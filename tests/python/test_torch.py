@@ -8,7 +8,9 @@
    Shard(0) -> Replicate), and an uneven gather on a mesh over ranks out of
    order, which DTensor gets wrong: redist's and DTensor's results side by
    side;
- - one-line errors for Partial() and for nested uneven shards."""
+ - Partial() as sum{...}, refused by the C ABI with its one line (it
+   plans no pending sums yet); one-line errors for Partial('avg'), nested
+   uneven shards and _StridedShard."""
 import os
 import random
 import socket
@@ -22,6 +24,7 @@ from torch.distributed.tensor import Partial, Replicate, Shard
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 WORLD = 4
+RANDOM_CASES = 80
 
 
 def random_placements(ndim, mesh_dims, shape, rng):
@@ -69,7 +72,7 @@ def random_problems(rank, results):
     meshes = [init_device_mesh("cpu", (4,), mesh_dim_names=("x",)),
               init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))]
     bad, strategies, uneven, dtensor_wrong = [], {True: 0, False: 0}, 0, []
-    for case in range(120):
+    for case in range(RANDOM_CASES):
         mesh = meshes[case % 2]
         ndim = rng.randint(1, 3)
         shape = tuple(rng.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(ndim))
@@ -87,10 +90,11 @@ def random_problems(rank, results):
             bad.append("%s %s -> %s" % (shape, src, dst))
         if not local_equal(d.redistribute(mesh, dst).to_local(), truth):
             dtensor_wrong.append("%s %s -> %s" % (shape, src, dst))
-    results.append(("random problems on meshes (4,) and (2, 2): every rank's tensor is its target box (120 cases)",
+    results.append(("random problems on meshes (4,) and (2, 2): every rank's tensor is its target box (%d cases)"
+                    % RANDOM_CASES,
                     not bad, "%d by the collectives, %d by the exchange, %d with an uneven dimension; DTensor "
                     "agrees on %d; wrong: %s" % (strategies[False], strategies[True], uneven,
-                                                 120 - len(dtensor_wrong), bad[:2])))
+                                                 RANDOM_CASES - len(dtensor_wrong), bad[:2])))
 
 
 def between_meshes(rank, results):
@@ -146,10 +150,14 @@ def errors(rank, results):
     from checks import one_line_error
     square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
     partial = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
-                                             (4, 4), torch.float32), "Partial", "pending sum")
+                                             (4, 4), torch.float32), "pending sums")
+    pending = rt.type_text(square, (Partial(), Shard(0)), (4, 4))
+    results.append(("Partial() is redist's pending sum", pending == "[{b}4, 4] sum{a}", pending))
+    average = one_line_error(lambda: rt.type_text(square, (Partial("avg"), Replicate()), (4, 4)), "avg", "sums")
+    results.append(("errors: Partial('avg') is one line: redist's pending sums are sums", *average))
     nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
                                             (5, 4), torch.float32), "dimension 0", "unevenly")
-    results.append(("errors: Partial() is one line saying pending sums are not planned yet", *partial))
+    results.append(("errors: Partial() is the C ABI's one line: pending sums are not planned there yet", *partial))
     results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
     from torch.distributed.tensor.placement_types import _StridedShard
     strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,

@@ -51,6 +51,8 @@ void add_kernel_cases(std::vector<Case>& cases);
 void add_collective_cases(std::vector<Case>& cases);
 void add_misuse_cases(std::vector<Case>& cases);
 void add_exchange_cases(std::vector<Case>& cases);
+void add_nccl_comm_cases(std::vector<Case>& cases);
+void add_reduce_cases(std::vector<Case>& cases);
 
 // How many times the global operator new has been called (alloc_count.cpp).
 long operator_new_calls();

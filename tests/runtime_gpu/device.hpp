@@ -1,4 +1,4 @@
-// RAII for device memory and streams in the GPU tests; every CUDA call is
+// RAII for device memory, streams and NCCL communicators in the GPU tests; every CUDA call is
 // checked and a failure is recorded in the tally.
 #pragma once
 
@@ -50,6 +50,26 @@ class Stream {
 
  private:
   cudaStream_t s_ = nullptr;
+};
+
+// An NCCL communicator over MPI_COMM_WORLD set up as an application would.
+struct NcclComm {
+  ncclComm_t comm = nullptr;
+  explicit NcclComm(Tally& t) {
+    ncclUniqueId id;
+    std::memset(&id, 0, sizeof id);
+    if (world_rank() == 0 && ncclGetUniqueId(&id) != ncclSuccess) t.fail("ncclGetUniqueId");
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (ncclCommInitRank(&comm, world_size(), id, world_rank()) != ncclSuccess) {
+      t.fail("ncclCommInitRank");
+      comm = nullptr;
+    }
+  }
+  NcclComm(const NcclComm&) = delete;
+  NcclComm& operator=(const NcclComm&) = delete;
+  ~NcclComm() {
+    if (comm != nullptr) (void)ncclCommDestroy(comm);
+  }
 };
 
 inline bool upload(unsigned char* dst, const std::vector<unsigned char>& src, Tally& t) {

@@ -91,6 +91,8 @@ int main(int argc, char** argv) {
   gputest::add_collective_cases(cases);
   gputest::add_misuse_cases(cases);
   gputest::add_exchange_cases(cases);
+  gputest::add_nccl_comm_cases(cases);
+  gputest::add_reduce_cases(cases);
 
   int passed = 0, failed = 0, skipped_gpu = 0, skipped_other = 0, skipped_named = 0;
   for (const gputest::Case& c : cases) {

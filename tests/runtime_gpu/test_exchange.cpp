@@ -147,26 +147,6 @@ std::vector<unsigned char> fill(const Box& box, const Problem& p, unsigned salt)
   return v;
 }
 
-// An NCCL communicator over MPI_COMM_WORLD set up as an application would.
-struct NcclComm {
-  ncclComm_t comm = nullptr;
-  explicit NcclComm(Tally& t) {
-    ncclUniqueId id;
-    std::memset(&id, 0, sizeof id);
-    if (world_rank() == 0 && ncclGetUniqueId(&id) != ncclSuccess) t.fail("ncclGetUniqueId");
-    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (ncclCommInitRank(&comm, world_size(), id, world_rank()) != ncclSuccess) {
-      t.fail("ncclCommInitRank");
-      comm = nullptr;
-    }
-  }
-  NcclComm(const NcclComm&) = delete;
-  NcclComm& operator=(const NcclComm&) = delete;
-  ~NcclComm() {
-    if (comm != nullptr) (void)ncclCommDestroy(comm);
-  }
-};
-
 // The staging layout: receives then sends, back to back from 0, each its
 // region's bytes, and the workspace exactly their sum.
 void check_staging(const Exchange& ex, std::size_t elem, Tally& t, const std::string& what) {

@@ -45,6 +45,7 @@
 #include <nccl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "redist/geometry.hpp"
@@ -71,6 +72,10 @@ Status concat_blocks(const Layout& block_layout, int dim, std::size_t parts, con
                      std::size_t src_bytes, void* dst, std::size_t dst_bytes, cudaStream_t stream);
 
 }  // namespace redist::cuda
+
+namespace redist::backend {
+struct AgreeOver;
+}
 
 namespace redist::nccl {
 
@@ -100,6 +105,15 @@ class Mesh : public MeshGeometry {
   static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_t stream,
                        Mesh* out);
 
+  // Over an NCCL communicator the caller already has (not owned: it must
+  // outlive the mesh; no MPI needed): mesh position r is its rank r.
+  // Collective over `comm`.  Agreement (of create, prepare and, when on,
+  // of every collective) is an ncclAllReduce of a few 64-bit words on the
+  // mesh's stream followed by a wait for that stream; set_agreement(false)
+  // removes it from the collectives.  comm() is MPI_COMM_NULL.
+  static Status create(ncclComm_t comm, const int* axis_sizes, int naxes, cudaStream_t stream,
+                       Mesh* out);
+
   // Splits and caches the communicators of every group in the list
   // (cached ones and groups of size 1 are skipped).  Collective over the
   // mesh: every rank passes the same list; invalid groups and lists that
@@ -114,6 +128,9 @@ class Mesh : public MeshGeometry {
   // come from MeshGeometry (geometry.hpp), as for redist::Mesh.
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
+  // The stream later calls enqueue on (the caller's; a stream per call is
+  // this before each call).
+  void set_stream(cudaStream_t stream) { stream_ = stream; }
   MPI_Comm comm() const { return comm_; }
   ncclComm_t nccl_comm() const { return nccl_; }
 
@@ -131,9 +148,14 @@ class Mesh : public MeshGeometry {
     ncclComm_t nccl;
   };
   void release() noexcept;
+  // Where the mesh's ranks agree: its MPI communicator, else NCCL.
+  friend backend::AgreeOver agree_over(const Mesh& mesh);
+  static Status reduce_over_nccl(const void* mesh, std::uint64_t* words, std::size_t n);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   ncclComm_t nccl_ = nullptr;
+  bool owns_nccl_ = true;
+  std::uint64_t* agree_device_ = nullptr;  // words of the NCCL agreement (device memory), made without MPI
   cudaStream_t stream_ = nullptr;
   int device_ = -1;
   bool agreement_ = true;

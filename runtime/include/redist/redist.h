@@ -134,7 +134,8 @@ uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan); /* what redist_
 /* The most bytes alive on a rank while the plan runs: by the collectives,
  * source + destination + the workspace and scratch each call uses (proven:
  * lower_live_bytes; a generated header's kLiveBytes); by the exchange, which
- * needs no workspace, the largest source box plus the largest target box. */
+ * needs no workspace, the largest source box plus the largest target box
+ * (proven: lower_splan_live_bytes). */
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no plan's busiest rank receives less */

@@ -79,6 +79,8 @@ Mesh::Mesh(Mesh&& other) noexcept
     : MeshGeometry(std::exchange<MeshGeometry>(other, MeshGeometry())),
       comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
       nccl_(std::exchange(other.nccl_, nullptr)),
+      owns_nccl_(std::exchange(other.owns_nccl_, true)),
+      agree_device_(std::exchange(other.agree_device_, nullptr)),
       stream_(std::exchange(other.stream_, nullptr)),
       device_(std::exchange(other.device_, -1)),
       agreement_(other.agreement_),
@@ -92,6 +94,8 @@ Mesh& Mesh::operator=(Mesh&& other) noexcept {
     MeshGeometry::operator=(std::exchange<MeshGeometry>(other, MeshGeometry()));
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
     nccl_ = std::exchange(other.nccl_, nullptr);
+    owns_nccl_ = std::exchange(other.owns_nccl_, true);
+    agree_device_ = std::exchange(other.agree_device_, nullptr);
     stream_ = std::exchange(other.stream_, nullptr);
     device_ = std::exchange(other.device_, -1);
     agreement_ = other.agreement_;
@@ -106,7 +110,8 @@ Mesh::~Mesh() { release(); }
 // A destructor cannot report errors; destroying is best effort.
 void Mesh::release() noexcept {
   for (Cached& c : groups_) (void)ncclCommDestroy(c.nccl);
-  if (nccl_ != nullptr) (void)ncclCommDestroy(nccl_);
+  if (nccl_ != nullptr && owns_nccl_) (void)ncclCommDestroy(nccl_);
+  if (agree_device_ != nullptr) (void)cudaFree(agree_device_);
   int finalized = 0;
   MPI_Finalized(&finalized);
   // After MPI_Finalize freeing is erroneous; the handles died with MPI.
@@ -114,6 +119,8 @@ void Mesh::release() noexcept {
   groups_.clear();
   comm_ = MPI_COMM_NULL;
   nccl_ = nullptr;
+  owns_nccl_ = true;
+  agree_device_ = nullptr;
   stream_ = nullptr;
   device_ = -1;
   MeshGeometry::operator=(MeshGeometry());
@@ -151,6 +158,47 @@ Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_
   return {};
 }
 
+Status Mesh::reduce_over_nccl(const void* mesh, std::uint64_t* words, std::size_t n) {
+  const auto& m = *static_cast<const Mesh*>(mesh);
+  const detail::NcclAgreement over{m.nccl_, m.agree_device_, m.stream_};
+  return detail::nccl_reduce_min(&over, words, n);
+}
+
+AgreeOver agree_over(const Mesh& mesh) {
+  if (mesh.comm_ != MPI_COMM_NULL) return mesh.comm_;
+  return {&Mesh::reduce_over_nccl, &mesh};
+}
+
+Status Mesh::create(ncclComm_t comm, const int* axis_sizes, int naxes, cudaStream_t stream,
+                    Mesh* out) {
+  if (comm == nullptr) return {Errc::invalid_argument, "Mesh::create: NCCL communicator is null"};
+  int count = 0, rank = 0;
+  if (Status st = nccl_status(ncclCommCount(comm, &count), comm, "Mesh::create: ncclCommCount");
+      !st.ok())
+    return st;
+  if (Status st = nccl_status(ncclCommUserRank(comm, &rank), comm, "Mesh::create: ncclCommUserRank");
+      !st.ok())
+    return st;
+  Mesh mesh;
+  mesh.nccl_ = comm;
+  mesh.owns_nccl_ = false;
+  mesh.stream_ = stream;
+  // Agreement itself needs these words; without them no rank can agree.
+  if (Status st = cuda_status(cudaMalloc(reinterpret_cast<void**>(&mesh.agree_device_),
+                                         kMaxAgreedWords * sizeof(std::uint64_t)),
+                              "Mesh::create: cudaMalloc");
+      !st.ok())
+    return st;
+  Agreed agreed;
+  Status local = check_mesh_args(count, axis_sizes, naxes, out, &agreed);
+  if (local.ok()) local = cuda_status(cudaGetDevice(&mesh.device_), "Mesh::create: cudaGetDevice");
+  if (Status st = agree(agree_over(mesh), std::move(local), "Mesh::create", &agreed, 1); !st.ok())
+    return st;
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
+  *out = std::move(mesh);
+  return {};
+}
+
 Status Mesh::group_comm(Group g, ncclComm_t* out) const {
   const Cached* c = find_prepared(groups_, g);
   if (c == nullptr) return not_prepared(g);
@@ -159,7 +207,7 @@ Status Mesh::group_comm(Group g, ncclComm_t* out) const {
 }
 
 Status Mesh::prepare(const Group* groups, std::size_t count) {
-  return prepare_groups(*this, comm_, groups, count, groups_, [this](Group g) {
+  return prepare_groups(*this, agree_over(*this), groups, count, groups_, [this](Group g) {
     ncclComm_t sub = nullptr;
     if (Status st = nccl_status(ncclCommSplit(nccl_, group_member(rank(), g, 0), index_in(g), &sub,
                                               nullptr),
@@ -226,7 +274,7 @@ Status all_gather(const Mesh& mesh, Group g, const Layout& layout, int dim, cons
                              scratch_bytes, all_gather_scratch_bytes(layout, dim, size), kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim)};
   if (Status st = verdict(std::move(local), "all_gather", mesh.size() > 1 && mesh.agreement(),
-                          mesh.comm(), agreed);
+                          agree_over(mesh), agreed);
       !st.ok())
     return st;
 
@@ -255,7 +303,7 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                              scratch_bytes, all_to_all_scratch_bytes(layout, s, t, size), kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(s, t)};
   if (Status st = verdict(std::move(local), "all_to_all", mesh.size() > 1 && mesh.agreement(),
-                          mesh.comm(), agreed);
+                          agree_over(mesh), agreed);
       !st.ok())
     return st;
 
@@ -304,7 +352,7 @@ Status check_run(const Mesh& mesh, const char* what, int devices, const void* sr
                  std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need) {
-  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+  return backend::check_run(mesh, agree_over(mesh), mesh.agreement(), what, devices, src, src_bytes,
                             src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
                             workspace_need);
 }
@@ -313,7 +361,7 @@ Status all_permute(const Mesh& mesh, const int* recv_from, std::size_t table_len
                    const Layout& layout, const void* src, std::size_t src_bytes, void* dst,
                    std::size_t dst_bytes) {
   std::size_t total = 0;
-  if (Status st = check_all_permute(mesh, mesh.comm(), mesh.agreement(), recv_from, table_len,
+  if (Status st = check_all_permute(mesh, agree_over(mesh), mesh.agreement(), recv_from, table_len,
                                     layout, src, src_bytes, dst, dst_bytes, kMaxMessage, &total);
       !st.ok())
     return st;

@@ -1,7 +1,9 @@
 // Host emulation of the subset of NCCL that the backend calls, over MPI:
 // communicators are MPI communicators, ncclAllGather is MPI_Allgather,
 // ncclAllReduce (64-bit minimum only, as the exchange's agreement uses) is
-// MPI_Allreduce, and
+// MPI_Allreduce, ncclSum of ncclReduceScatter and ncclAllReduce gathers
+// every rank's array and adds on the host in rank order (the runtime's
+// local::sum_blocks), and
 // the sends and receives of an ncclGroupStart/End group are posted together
 // as nonblocking MPI operations at ncclGroupEnd (so, as in NCCL, a group
 // cannot deadlock on its own ordering).  Only byte-typed data (ncclUint8),
@@ -15,6 +17,8 @@
 #include <climits>
 #include <cstring>
 #include <vector>
+
+#include "redist/reduce.hpp"
 
 struct ncclComm {
   MPI_Comm comm;
@@ -132,8 +136,67 @@ ncclResult_t ncclAllGather(const void* send, void* recv, size_t count, ncclDataT
              : ncclSystemError;
 }
 
+namespace {
+
+// The redist::Dtype that sums NCCL's type the way this emulation does (the
+// runtime's host kernel: ascending rank order, f16/bf16 in f32), and false
+// for a type the backend never sums.
+bool summed_as(ncclDataType_t type, redist::Dtype* dtype) {
+  switch (type) {
+    case ncclInt8: *dtype = redist::Dtype::i8; return true;
+    case ncclUint8: *dtype = redist::Dtype::u8; return true;
+    case ncclInt32: *dtype = redist::Dtype::i32; return true;
+    case ncclUint32: *dtype = redist::Dtype::u32; return true;
+    case ncclInt64: *dtype = redist::Dtype::i64; return true;
+    case ncclUint64: *dtype = redist::Dtype::u64; return true;
+    case ncclFloat16: *dtype = redist::Dtype::f16; return true;
+    case ncclBfloat16: *dtype = redist::Dtype::bf16; return true;
+    case ncclFloat32: *dtype = redist::Dtype::f32; return true;
+    case ncclFloat64: *dtype = redist::Dtype::f64; return true;
+    default: return false;
+  }
+}
+
+// ncclSum over the communicator: every rank's `count` elements of `send`
+// gathered, then element j of `recv` (count_out of them, from element
+// `first`) is the sum over ranks.
+ncclResult_t sum_over_ranks(const void* send, size_t count, void* recv, size_t first, size_t count_out,
+                            ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm) {
+  redist::Dtype dtype;
+  if (op != ncclSum || !summed_as(type, &dtype) || comm == nullptr || group_depth > 0) return ncclInvalidUsage;
+  const size_t elem = redist::dtype_bytes(dtype);
+  if (count * elem > INT_MAX) return ncclInvalidUsage;
+  int n = 0;
+  MPI_Comm_size(comm->comm, &n);
+  std::vector<unsigned char> all(static_cast<size_t>(n) * count * elem + 1), mine(count * elem + 1);
+  std::memcpy(mine.data(), send, count * elem);  // send may be recv
+  const int bytes = static_cast<int>(count * elem);
+  if (MPI_Allgather(mine.data(), bytes, MPI_BYTE, all.data(), bytes, MPI_BYTE, comm->comm) != MPI_SUCCESS)
+    return ncclSystemError;
+  // Rank k's elements first .. first + count_out, as blocks one after another.
+  std::vector<unsigned char> blocks(static_cast<size_t>(n) * count_out * elem + 1);
+  for (int k = 0; k < n; ++k)
+    std::memcpy(&blocks[static_cast<size_t>(k) * count_out * elem], &all[(static_cast<size_t>(k) * count + first) * elem],
+                count_out * elem);
+  redist::local::sum_blocks(dtype, blocks.data(), count_out, static_cast<size_t>(n), recv);
+  return ncclSuccess;
+}
+
+}  // namespace
+
+ncclResult_t ncclReduceScatter(const void* send, void* recv, size_t recvcount, ncclDataType_t type,
+                               ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
+  int me = 0, n = 0;
+  if (comm == nullptr) return ncclInvalidArgument;
+  MPI_Comm_rank(comm->comm, &me);
+  MPI_Comm_size(comm->comm, &n);
+  return sum_over_ranks(send, recvcount * static_cast<size_t>(n), recv, recvcount * static_cast<size_t>(me),
+                        recvcount, type, op, comm);
+}
+
 ncclResult_t ncclAllReduce(const void* send, void* recv, size_t count, ncclDataType_t type,
                            ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
+  if (op == ncclSum) return sum_over_ranks(send, count, recv, 0, count, type, op, comm);
   if (type != ncclUint64 || op != ncclMin || count > INT_MAX || group_depth > 0) return ncclInvalidUsage;
   return MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, static_cast<int>(count), MPI_UINT64_T,
                        MPI_MIN, comm->comm) == MPI_SUCCESS

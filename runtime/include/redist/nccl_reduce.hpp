@@ -1,0 +1,34 @@
+// redist runtime, NCCL backend: the reductions of pending sums on device
+// buffers, with the contract of mpi_reduce.hpp (same arguments, result
+// layouts, checks, messages and agreement; scratch as there, so a plan runs
+// on either backend with the same workspace), enqueued on mesh.stream():
+//
+//   reduce_scatter: the chunks along dim packed into scratch when they are
+//                   not contiguous (a pack kernel), then ncclReduceScatter.
+//   all_reduce:     ncclAllReduce (no scratch used).
+//
+// ncclSum on NCCL's own types: f16 and bf16 natively (NCCL accumulates
+// them as it chooses), c64 and c128 as pairs of f32 and f64.  NCCL has no
+// 16-bit integers: i16 and u16 are refused (invalid_argument).  Order of
+// additions: NCCL's (its ring or tree, fixed for a given communicator and
+// NCCL version), not the MPI backend's ascending member order, so floating-
+// point sums may differ in their last bits between the backends; integers
+// are exact (wrapping) on both.
+#pragma once
+
+#include <cstddef>
+
+#include "redist/nccl.hpp"
+#include "redist/reduce.hpp"
+
+namespace redist::nccl {
+
+Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, int dim,
+                      const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                      void* scratch, std::size_t scratch_bytes);
+
+Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, const void* src,
+                  std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                  std::size_t scratch_bytes);
+
+}  // namespace redist::nccl

@@ -1,0 +1,123 @@
+#include "redist/nccl_reduce.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "internal/backend_common.hpp"
+#include "nccl/calls.hpp"
+
+namespace redist::nccl {
+
+using namespace backend;
+using detail::nccl_status;
+
+namespace {
+
+// NCCL counts are size_t: no message limit of its own.
+constexpr std::size_t kMaxMessage = SIZE_MAX;
+
+// NCCL's type for a dtype and how many of its elements make one element
+// (2 for complex numbers); invalid_argument for the 16-bit integers.
+Status nccl_type(Dtype dtype, ncclDataType_t* type, std::size_t* parts) {
+  *parts = 1;
+  switch (dtype) {
+    case Dtype::i8: *type = ncclInt8; return {};
+    case Dtype::u8: *type = ncclUint8; return {};
+    case Dtype::i32: *type = ncclInt32; return {};
+    case Dtype::u32: *type = ncclUint32; return {};
+    case Dtype::i64: *type = ncclInt64; return {};
+    case Dtype::u64: *type = ncclUint64; return {};
+    case Dtype::f16: *type = ncclFloat16; return {};
+    case Dtype::bf16: *type = ncclBfloat16; return {};
+    case Dtype::f32: *type = ncclFloat32; return {};
+    case Dtype::f64: *type = ncclFloat64; return {};
+    case Dtype::c64: *type = ncclFloat32, *parts = 2; return {};
+    case Dtype::c128: *type = ncclFloat64, *parts = 2; return {};
+    case Dtype::i16:
+    case Dtype::u16: break;
+  }
+  return {Errc::invalid_argument, std::string("NCCL has no ") + dtype_name(dtype) +
+                                      " sum (no 16-bit integer type); use the MPI backend"};
+}
+
+// The group checks and NCCL's type, before the arguments' checks.
+Status setup(const Mesh& mesh, Group g, Dtype dtype, ncclComm_t* comm, ncclDataType_t* type,
+             std::size_t* parts) {
+  *comm = nullptr;
+  if (Status st = mesh.check_group(g); !st.ok()) return st;
+  if (g.size > 1)
+    if (Status st = mesh.group_comm(g, comm); !st.ok()) return st;
+  return nccl_type(dtype, type, parts);
+}
+
+Status device_copy(void* dst, const void* src, std::size_t n, cudaStream_t stream, const char* what) {
+  const cudaError_t rc = cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, stream);
+  if (rc == cudaSuccess) return {};
+  return {Errc::backend_error, std::string(what) + ": cudaMemcpyAsync: " + cudaGetErrorString(rc)};
+}
+
+}  // namespace
+
+Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, int dim,
+                      const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                      void* scratch, std::size_t scratch_bytes) {
+  constexpr const char* what = "reduce_scatter";
+  if (Status st = check_empty(mesh, what); !st.ok()) return st;
+  ncclComm_t comm;
+  ncclDataType_t type;
+  std::size_t parts;
+  Status local = setup(mesh, g, dtype, &comm, &type, &parts);
+  const auto size = static_cast<std::size_t>(g.size);
+  if (local.ok())
+    local = check_reduce_scatter(layout, dim, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+                                 scratch_bytes, reduce_scatter_scratch_bytes(layout, dim, size),
+                                 kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim),
+                           agreed_dtype(dtype)};
+  if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
+      !st.ok())
+    return st;
+
+  const std::size_t total = bytes(layout);
+  if (g.size == 1) return device_copy(dst, src, total, mesh.stream(), what);
+  const void* send = src;
+  if (outer_count(layout, dim) > 1) {
+    if (Status st = cuda::pack_chunks(layout, dim, size, src, total, scratch, total, mesh.stream());
+        !st.ok())
+      return prefixed(what, st);
+    send = scratch;
+  }
+  const std::size_t count = total / size / layout.elem_bytes * parts;
+  return nccl_status(ncclReduceScatter(send, dst, count, type, ncclSum, comm, mesh.stream()), comm,
+                     "reduce_scatter: ncclReduceScatter");
+}
+
+Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, const void* src,
+                  std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
+                  std::size_t scratch_bytes) {
+  constexpr const char* what = "all_reduce";
+  if (Status st = check_empty(mesh, what); !st.ok()) return st;
+  ncclComm_t comm;
+  ncclDataType_t type;
+  std::size_t parts;
+  Status local = setup(mesh, g, dtype, &comm, &type, &parts);
+  const auto size = static_cast<std::size_t>(g.size);
+  if (local.ok())
+    local = check_all_reduce(layout, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+                             scratch_bytes, 0, kMaxMessage);
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dtype(dtype)};
+  if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
+                          mesh.comm(), agreed);
+      !st.ok())
+    return st;
+
+  const std::size_t total = bytes(layout);
+  if (g.size == 1) return device_copy(dst, src, total, mesh.stream(), what);
+  return nccl_status(ncclAllReduce(src, dst, num_elements(layout) * parts, type, ncclSum, comm,
+                                   mesh.stream()),
+                     comm, "all_reduce: ncclAllReduce");
+}
+
+}  // namespace redist::nccl
