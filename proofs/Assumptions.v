@@ -123,6 +123,7 @@ Print Assumptions lower_splan_workspace_exact.
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
 Print Assumptions redist_correct.
+Print Assumptions redist_chosen_correct.
 
 (** The choice of the fastest verified plan under a memory budget. *)
 Print Assumptions choose_checked.
