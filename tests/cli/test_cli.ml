@@ -178,21 +178,30 @@ let live_bytes_stated () =
   Alcotest.(check bool) "header comment" true (contains hdr "// Live bytes per rank: 2432 (proven: lower_live_bytes)");
   Alcotest.(check bool) "constant" true (contains hdr "kLiveBytes = 2432;")
 
-(* The driver's result line: numbers read back, an error line raised as a
-   tool error (exit 4) with the runtime's message. *)
-let run_result_line () =
+(* The driver's result file: numbers read back as data, an error object
+   raised as a tool error (exit 4) with the runtime's message, a missing
+   field named. *)
+let run_result_file () =
   let o =
-    Run.parse_result
-      "redist-run: checked=12 mismatches=3 box_disagreements=1 off_bound=2 recv_max=5 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0"
+    Run.outcome_of_json
+      (Yojson.Safe.from_string
+         {|{"checked": 12, "mismatches": 3, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 5.000000000e-01, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|})
   in
   Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0 ]
     [ o.checked; o.mismatches; o.box_disagreements; o.off_bound; o.recv_max; o.news; o.mallocs; o.peak_bytes;
       o.used_ping; o.used_pong; o.used_scratch ];
+  Alcotest.(check (float 0.)) "median" 0.5 o.median_s;
   Alcotest.(check bool) "guards" true o.guards_intact;
-  match Run.parse_result "redist-run: error Mesh::create: communicator has 4 ranks but the mesh has 6 devices" with
-  | _ -> Alcotest.fail "an error line was accepted"
-  | exception Run.Tool_error msg ->
-      Alcotest.(check string) "message" "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices" msg
+  let tool_error what json expected =
+    match Run.outcome_of_json (Yojson.Safe.from_string json) with
+    | _ -> Alcotest.failf "%s was accepted" what
+    | exception Run.Tool_error msg -> Alcotest.(check string) what expected msg
+  in
+  tool_error "error object" {|{"error": "Mesh::create: communicator has 4 ranks but the mesh has 6 devices"}|}
+    "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices";
+  tool_error "missing field"
+    {|{"checked": 12, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 0.5, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|}
+    "the driver's result lacks mismatches"
 
 (* Byte totals past 2^62: 2^60 * 16 = 2^64 exactly, and a carry into a new
    digit. *)
@@ -247,5 +256,5 @@ let () =
           Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "live bytes stated" `Quick live_bytes_stated;
-          Alcotest.test_case "run's result line" `Quick run_result_line ] );
+          Alcotest.test_case "run's result file" `Quick run_result_file ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]
