@@ -178,6 +178,20 @@ let live_bytes_stated () =
   Alcotest.(check bool) "header comment" true (contains hdr "// Live bytes per rank: 2432 (proven: lower_live_bytes)");
   Alcotest.(check bool) "constant" true (contains hdr "kLiveBytes = 2432;")
 
+(* A pending-sum header prints the extracted lowering's figures: for
+   [8, 8] sum{x,y} -> [8, 8] sum{y} on {x:2, y:2} in f32, the first
+   reduce_scatter holds the 256 B source and destination, its 128 B output
+   and 256 B of scratch: 896 B; the workspace is 128 + 64 B of reduction
+   arrays, 256 B of their scratch and the gathers' 128 B ping. *)
+let sums_live_bytes_stated () =
+  let p = Problem.make ~mesh:"{x:2, y:2}" ~from:"[8, 8] sum{x,y}" ~to_:"[8, 8] sum{y}" ~dtype:(Some "f32") in
+  let hdr = Emit_sums.render ~command:[ "redist" ] ~name:"s" (Sumplan.choose p) in
+  List.iter
+    (fun line -> Alcotest.(check bool) line true (contains hdr line))
+    [ "// Live bytes per rank: 896 (proven: lower_sums_live_bytes)"; "kLiveBytes = 896;"; "kWorkspaceBytes = 576;";
+      "kPre0Bytes = 128;"; "kPre1Bytes = 64;"; "kReduceScratchBytes = 256;"; "kCollectivesOffset = 448;";
+      "reduce_scatter(mesh, ::redist::Group{2, 2}, kDtype, ::redist::Layout{2, {8, 8}, 4}, 0, src, 256, ws, 128," ]
+
 (* The driver's result file: numbers read back as data, an error object
    raised as a tool error (exit 4) with the runtime's message, a missing
    field named. *)
@@ -256,5 +270,6 @@ let () =
           Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "live bytes stated" `Quick live_bytes_stated;
-          Alcotest.test_case "run's result file" `Quick run_result_file ] );
+          Alcotest.test_case "run's result file" `Quick run_result_file;
+          Alcotest.test_case "pending-sum live bytes stated" `Quick sums_live_bytes_stated ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]
