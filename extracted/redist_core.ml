@@ -66,6 +66,29 @@ module Nat =
       a
  end
 
+type positive =
+| XI of positive
+| XO of positive
+| XH
+
+module Pos =
+ struct
+  (** val succ : positive -> positive **)
+
+  let rec succ = function
+  | XI p -> XO (succ p)
+  | XO p -> XI p
+  | XH -> XO XH
+
+  (** val of_succ_nat : int -> positive **)
+
+  let rec of_succ_nat n =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> XH)
+      (fun x -> succ (of_succ_nat x))
+      n
+ end
+
 (** val hd : 'a1 -> 'a1 list -> 'a1 **)
 
 let hd default = function
@@ -3683,19 +3706,28 @@ let rec max_along f r n table acc =
     n
 
 (** val exchange_batches :
-    hosts -> bool -> int -> xcall -> int -> batch list **)
+    hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
+    list **)
 
-let exchange_batches h spanned elem x r =
+let exchange_batches h spanned tS tT elem x r =
+  let s = x.xc_from in
+  let t = x.xc_to in
   if spanned
   then map (fun pat ->
          let (from, cell) = pat in
          (((route_between h r from), (Stdlib.Int.succ 0)),
          (( * ) (box_size cell) elem))) (x.xc_recv r)
-  else map (fun cell ->
-         (((if has_opt (pl_box x.xc_from r) (map fst cell)
-            then Local
-            else SameHost), (Stdlib.Int.succ 0)),
-         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
+  else (match box_in t tT r with
+        | Some tb ->
+          map (fun cell ->
+            (((if has_opt (box_in s tS r) (map fst cell)
+               then Local
+               else SameHost), (Stdlib.Int.succ 0)),
+            (( * ) (box_size cell) elem)))
+            (cell_boxes
+              (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
+                (map (block_size (ly_m t)) t.ly_ty)))
+        | None -> [])
 
 (** val spans_hosts : hosts -> int list -> bool **)
 
@@ -3720,8 +3752,10 @@ let program_steps_ns pf h elem = function
   let spanned =
     spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
   in
+  let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
+  let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
   (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned elem x r))) :: []
+    rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
@@ -3846,3 +3880,95 @@ let choose pf h elem budget s s0 t =
        negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
        (c :: cs)); ch_over_budget =
      (filter (fun c' -> negb (fits budget c')) all) })
+
+(** val staged_share : int -> int -> int -> int -> int **)
+
+let staged_share w s r n =
+  if (fun (a : int) b -> a = b) s r
+  then 0
+  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
+         (if (fun (a : int) b -> a = b) s w then n else 0)
+
+(** val receivers : layout -> int list **)
+
+let receivers t =
+  t.ly_mesh.pm_ranks
+
+(** val nccl_staging : layout -> layout -> int -> int **)
+
+let nccl_staging s t w =
+  list_sum
+    (map (fun r ->
+      list_sum
+        (map (fun pat ->
+          let (s0, c) = pat in staged_share w s0 r (box_size c))
+          (recv_messages s t r))) (receivers t))
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+(** val count_at : positive -> rank_counts -> int **)
+
+let rec count_at k = function
+| NoCounts -> 0
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> count_at k' o
+   | XO k' -> count_at k' e
+   | XH -> h)
+
+(** val add_count : positive -> int -> rank_counts -> rank_counts **)
+
+let rec add_count k n = function
+| NoCounts ->
+  (match k with
+   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
+   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
+   | XH -> Counts (n, NoCounts, NoCounts))
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> Counts (h, e, (add_count k' n o))
+   | XO k' -> Counts (h, (add_count k' n e), o)
+   | XH -> Counts (((+) n h), e, o))
+
+(** val staged_at : int -> rank_counts -> int **)
+
+let staged_at w acc =
+  count_at (Pos.of_succ_nat w) acc
+
+(** val add_at : int -> int -> rank_counts -> rank_counts **)
+
+let add_at w n acc =
+  add_count (Pos.of_succ_nat w) n acc
+
+(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
+
+let staged_messages s t =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  flat_map (fun r ->
+    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t r))
+    (receivers t)
+
+(** val accumulate_staging :
+    ((int * int) * int) list -> rank_counts -> rank_counts **)
+
+let accumulate_staging msgs acc =
+  fold_left (fun acc0 pat ->
+    let (y, n) = pat in
+    let (s, r) = y in
+    if (fun (a : int) b -> a = b) s r
+    then acc0
+    else add_at s n (add_at r n acc0)) msgs acc
+
+(** val exchange_ranks : layout -> layout -> int list **)
+
+let exchange_ranks s t =
+  app s.ly_mesh.pm_ranks t.ly_mesh.pm_ranks
+
+(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
+
+let nccl_workspace_bytes elem s t =
+  let staged = accumulate_staging (staged_messages s t) NoCounts in
+  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t)))
+    elem
