@@ -123,6 +123,7 @@ Print Assumptions lower_sums_correct.
 Print Assumptions lower_sums_holds.
 Print Assumptions lower_sums_live_bytes.
 Print Assumptions lower_sums_workspace_exact.
+Print Assumptions lower_sums_groups.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.

@@ -147,7 +147,9 @@ Qed.
       writes, during the collectives the array the reductions left, and
       the call's own ping, pong and scratch ([lower_sums_live_bytes]);
     - ask for exactly the workspace the calls use
-      ([lower_sums_workspace_exact]). *)
+      ([lower_sums_workspace_exact]);
+    - give each reduction and addition its axis's group in rank space
+      ([lower_sums_groups]). *)
 Theorem redist_sums_correct : forall s S ps T pt pre rf p post elem src_bytes tgt_bytes,
   plan_sums s S ps T pt = Some (SumByCollectives pre rf p post) ->
   let pg := lower_sums elem S ps T pre rf p post in
@@ -156,15 +158,19 @@ Theorem redist_sums_correct : forall s S ps T pt pre rf p post elem src_bytes tg
      pl_sholds M T pt g (bs SDst) /\ bs SSrc = st)
   /\ (forall c, In c (sg_pre pg ++ sg_post pg) -> rcall_live src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
   /\ (forall c, In c (sg_calls pg) -> coll_live pg src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
-  /\ sum_workspace_bytes pg = sum_program_extent pg.
+  /\ sum_workspace_bytes pg = sum_program_extent pg
+  /\ (forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
+        let a := sum_step_axis (rc_step c) in
+        s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s).
 Proof.
   intros s S ps T pt pre rf p post elem sb tb H pg.
   destruct (plan_sums_checked s S ps T pt _ H) as [rep Hc].
-  split; [| split; [| split]].
+  split; [| split; [| split; [| split]]].
   - intros M g st other Hst bs. split.
     + apply (lower_sums_holds S ps T pt pre rf p post rep elem Hc M g st other Hst).
     + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem Hc M st other)).
   - apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
   - apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
   - apply lower_sums_workspace_exact.
+  - exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
 Qed.

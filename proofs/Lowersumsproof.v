@@ -7,12 +7,15 @@
     - [lower_sums_live_bytes]: at every call the bytes alive on a rank are
       at most [sum_live_bytes].
     - [lower_sums_workspace_exact]: the workspace is exactly the furthest
-      byte some call uses. *)
+      byte some call uses.
+    - [lower_sums_groups]: a reduction's or addition's group
+      [(stride, size)] is its axis's, as the runtime reads it. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Layout Exchange Strategy Sums Sumexchange Sumstrategy Lower Lowersums.
-From Redist Require Import Plannerproof Lowerproof Sumstrategyproof.
+From Redist Require Import Radix Trafficproof Plannerproof Lowerproof Sumsproof Sumplanbound Strategyproof
+  Sumstrategyproof.
 
 Lemma sbuffer_eqb_refl : forall b, sbuffer_eqb b b = true.
 Proof. intros []; reflexivity. Qed.
@@ -229,4 +232,71 @@ Proof.
   assert (E : workspace_bytes (sg_calls pg) = list_max (map (call_extent (sg_calls pg)) (sg_calls pg)))
     by apply lower_workspace_exact.
   rewrite <- E. destruct (Nat.eqb_spec (workspace_bytes (sg_calls pg)) 0); lia.
+Qed.
+
+(** ** Groups in rank space *)
+
+Lemma sum_step_axis_in_mesh : forall m p k p', pty_wf m p = true -> sum_step_type m p k = OK p' ->
+  In (sum_step_axis k) (mesh_axes m).
+Proof.
+  intros m [t ps] k p' Hw Hk. destruct (pty_wf_elim m t ps Hw) as [_ [_ Hps]].
+  destruct k as [d a | a | a]; simpl in Hk |- *.
+  - destruct (memb a ps) eqn:E; simpl in Hk; [| discriminate]. apply (Hps a), memb_In, E.
+  - destruct (memb a ps) eqn:E; simpl in Hk; [| discriminate]. apply (Hps a), memb_In, E.
+  - destruct (memb a (mesh_axes m)) eqn:E; simpl in Hk; [apply memb_In, E | discriminate].
+Qed.
+
+Lemma reductions_groups : forall m elem inb ks p c, mesh_wf m = true -> pty_wf m p = true ->
+  In c (lower_reductions m elem p ks inb) ->
+  In (sum_step_axis (rc_step c)) (mesh_axes m) /\ rc_group c = axis_group m (sum_step_axis (rc_step c)).
+Proof.
+  intros m elem inb ks p c Hm Hw Hin. revert inb p c Hw Hin. induction ks as [|k ks IH]; intros inb p c Hw Hin;
+    [destruct Hin |].
+  simpl in Hin. destruct (sum_step_type m p k) as [p'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - split; [exact (sum_step_axis_in_mesh m p k p' Hw Hs) | reflexivity].
+  - apply (IH (next_red inb) p'); [exact (sum_step_type_wf m Hm p k p' Hw Hs) | exact Hin].
+Qed.
+
+Lemma additions_groups : forall m elem ks p c, mesh_wf m = true -> pty_wf m p = true ->
+  In c (lower_additions m elem p ks) ->
+  In (sum_step_axis (rc_step c)) (mesh_axes m) /\ rc_group c = axis_group m (sum_step_axis (rc_step c)).
+Proof.
+  intros m elem ks. induction ks as [|k ks IH]; intros p c Hm Hw Hin; [destruct Hin |].
+  simpl in Hin. destruct (sum_step_type m p k) as [p'|] eqn:Hs; [| destruct Hin].
+  destruct Hin as [<- | Hin].
+  - split; [exact (sum_step_axis_in_mesh m p k p' Hw Hs) | reflexivity].
+  - apply (IH p'); [exact Hm | exact (sum_step_type_wf m Hm p k p' Hw Hs) | exact Hin].
+Qed.
+
+(** A reduction's or addition's group [(stride, size)] is its axis's: the
+    member index the runtime computes, [(r / stride) mod size], is the
+    coordinate of rank [r]'s device on that axis. *)
+Theorem lower_sums_groups : forall S ps T pt pre rf p post rep elem,
+  scheck S ps T pt (SumByCollectives pre rf p post) = OK rep ->
+  let pg := lower_sums elem S ps T pre rf p post in
+  forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
+  let a := sum_step_axis (rc_step c) in
+  s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s.
+Proof.
+  intros S ps T pt pre rf p post rep elem H pg c w s Hin Hg a.
+  destruct (scheck_collectives_parts _ _ _ _ _ _ _ _ _ H)
+    as [pre_reps [t1 [kept [crep [post_reps
+        [He [Hws [Hwt [Hpre [_ [_ [Hkept [_ [_ [Hred _]]]]]]]]]]]]]]].
+  destruct (even_problem_spec S T He) as [_ [_ [Hm [_ [Ht _]]]]].
+  set (m := ly_m S) in *.
+  assert (Hw1 : pty_wf m (t1, kept) = true)
+    by exact (sum_plan_type_wf m Hm pre _ _ Hws (sum_steps_check_type _ _ _ _ _ Hpre)).
+  assert (Hwk : pty_wf m (ly_ty T, kept) = true).
+  { destruct Hkept as [-> | [_ <-]]; [| exact Hw1]. unfold pty_wf. simpl. rewrite Ht. reflexivity. }
+  assert (Hx : In a (mesh_axes m) /\ rc_group c = axis_group m a).
+  { apply in_app_or in Hin. unfold pg, lower_sums in Hin. cbn [sg_pre sg_post] in Hin. fold m in Hin.
+    rewrite Hred in Hin. cbn [snd] in Hin.
+    destruct Hin as [Hin | Hin].
+    - exact (reductions_groups m elem SSrc pre _ c Hm Hws Hin).
+    - exact (additions_groups m elem post _ c Hm Hwk Hin). }
+  destruct Hx as [Hax Hgrp].
+  destruct (rank_weights_spec m a Hm Hax) as [pre_axes [post_axes [Ea Ew]]].
+  rewrite Hg in Hgrp. unfold axis_group in Hgrp. rewrite Ew in Hgrp. injection Hgrp as -> ->.
+  split; [reflexivity |]. intros r Hr. apply (device_digit m r pre_axes a post_axes Hm Hr Ea).
 Qed.
