@@ -129,6 +129,7 @@ Print Assumptions lower_sums_groups.
 Print Assumptions redist_collectives_correct.
 Print Assumptions redist_correct.
 Print Assumptions redist_sums_correct.
+Print Assumptions redist_chosen_correct.
 
 (** The choice of the fastest verified plan under a memory budget. *)
 Print Assumptions choose_checked.

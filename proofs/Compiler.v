@@ -21,6 +21,7 @@ From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums.
 From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof.
+From Redist Require Import Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
@@ -173,4 +174,49 @@ Proof.
   - apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
   - apply lower_sums_workspace_exact.
   - exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
+Qed.
+
+(** What the command runs: [Cost.choose] picks, among the candidates the
+    verified checker accepts, the fastest under a machine profile within a
+    budget of live bytes per rank.  Its plan, lowered:
+    - moves every rank's source box to its target box and keeps the source;
+    - keeps at most [splan_live_bytes] bytes alive on a rank (at every call
+      of the collectives; on every rank in the exchange), and that figure is
+      within the budget when one is given;
+    - asks for exactly the workspace its calls use;
+    - makes every rank of the target mesh receive exactly the reported
+      traffic, never less than the printed lower bound;
+    - and no accepted candidate within the budget has a smaller predicted
+      time ([Costproof.choose_fastest]). *)
+Theorem redist_chosen_correct : forall pf h elem budget s S T ch,
+  choose pf h elem budget s S T = OK ch ->
+  let sp := cs_plan (ch_best ch) in
+  (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+     let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+     pl_holds T g (bs BDst) /\ bs BSrc = st)
+  /\ (forall rf p, sp = ByCollectives rf p ->
+        let m := refine_mesh rf (ly_m S) in
+        forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
+        call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
+        <= splan_live_bytes elem S T sp)
+  /\ (sp = ByExchange -> forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp)
+  /\ (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b)
+  /\ program_workspace_bytes (lower_splan elem S T sp)
+     = match lower_splan elem S T sp with Calls _ cs => list_max (map (call_extent cs) cs) | OneExchange _ => 0 end
+  /\ exists rep, xcheck S T sp = OK rep
+     /\ forall r, In r (pm_ranks (ly_mesh T)) ->
+        xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
+Proof.
+  intros pf h elem budget s S T ch H sp.
+  destruct (choose_checked _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
+  destruct (lower_splan_live_bytes S T sp rep elem Hc) as [Hcoll Hx].
+  split; [| split; [exact Hcoll | split; [| split; [| split]]]].
+  - apply (choose_correct _ _ _ _ _ _ _ _ H).
+  - intros E. apply (proj2 (Hx E)).
+  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ H).
+  - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
+    destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
+  - exists rep. split; [exact Hc |]. intros r Hr. split.
+    + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
+    + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
 Qed.
