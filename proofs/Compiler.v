@@ -19,8 +19,8 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
-From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums.
+From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof.
 From Redist Require Import Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
@@ -134,6 +134,46 @@ Proof.
   - exists rep. split; [exact Hc |]. intros r Hr. split.
     + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
     + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
+Qed.
+
+(** Pending sums planned by collectives: for every strategy, every
+    commutative monoid and every plan [SumByCollectives pre rf p post] the
+    planner returns, its calls ([Lowersums.lower_sums]: the reductions,
+    the collectives, the additions of pending axes):
+    - leave in every rank's destination its target box under the target's
+      pending sums, and keep its source
+      ([Lowersumsproof.lower_sums_correct], [lower_sums_holds]);
+    - keep at every call at most [sum_live_bytes] bytes alive on a rank:
+      the source and destination, the reduction arrays the call reads and
+      writes, during the collectives the array the reductions left, and
+      the call's own ping, pong and scratch ([lower_sums_live_bytes]);
+    - ask for exactly the workspace the calls use
+      ([lower_sums_workspace_exact]);
+    - give each reduction and addition its axis's group in rank space
+      ([lower_sums_groups]). *)
+Theorem redist_sums_correct : forall s S ps T pt pre rf p post elem src_bytes tgt_bytes,
+  plan_sums s S ps T pt = Some (SumByCollectives pre rf p post) ->
+  let pg := lower_sums elem S ps T pre rf p post in
+  (forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
+     let bs := interp_sums M pg st other in
+     pl_sholds M T pt g (bs SDst) /\ bs SSrc = st)
+  /\ (forall c, In c (sg_pre pg ++ sg_post pg) -> rcall_live src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
+  /\ (forall c, In c (sg_calls pg) -> coll_live pg src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
+  /\ sum_workspace_bytes pg = sum_program_extent pg
+  /\ (forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
+        let a := sum_step_axis (rc_step c) in
+        s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s).
+Proof.
+  intros s S ps T pt pre rf p post elem sb tb H pg.
+  destruct (plan_sums_checked s S ps T pt _ H) as [rep Hc].
+  split; [| split; [| split; [| split]]].
+  - intros M g st other Hst bs. split.
+    + apply (lower_sums_holds S ps T pt pre rf p post rep elem Hc M g st other Hst).
+    + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem Hc M st other)).
+  - apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
+  - apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
+  - apply lower_sums_workspace_exact.
+  - exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
 Qed.
 
 (** What the command runs: [Cost.choose] picks, among the candidates the
