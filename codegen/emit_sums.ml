@@ -122,6 +122,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
   line "#include <algorithm>";
   line "#include \"redist/mpi_reduce.hpp\"";
+  line "#include \"redist/placed.hpp\"  // source_mesh(), target_mesh()";
   line "";
   line "namespace redist_gen {";
   line "namespace %s {" name;
