@@ -26,6 +26,7 @@ bench-deps: deps
 bench: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@for k in $$(seq $(BENCH_RUNS)); do \
+	  echo "make bench: run $$k of $(BENCH_RUNS), progress in bench/results/run$$k.log"; \
 	  $(BENCH_VENV)/bin/python bench/run.py --out $(ROOT)/bench/results/run$$k > $(ROOT)/bench/results/run$$k.log || exit 1; \
 	done
 	@$(BENCH_VENV)/bin/python bench/report.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) --out $(ROOT)/bench/results
