@@ -30,6 +30,8 @@ bench: bench-deps build runtime
 	  $(BENCH_VENV)/bin/python bench/run.py --out $(ROOT)/bench/results/run$$k > $(ROOT)/bench/results/run$$k.log || exit 1; \
 	done
 	@$(BENCH_VENV)/bin/python bench/report.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) --out $(ROOT)/bench/results
+	@$(BENCH_VENV)/bin/python bench/cost_rank.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) \
+	  | tee $(ROOT)/bench/results/cost_rank.txt
 
 bench-quick: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py

@@ -66,6 +66,29 @@ module Nat =
       a
  end
 
+type positive =
+| XI of positive
+| XO of positive
+| XH
+
+module Pos =
+ struct
+  (** val succ : positive -> positive **)
+
+  let rec succ = function
+  | XI p -> XO (succ p)
+  | XO p -> XI p
+  | XH -> XO XH
+
+  (** val of_succ_nat : int -> positive **)
+
+  let rec of_succ_nat n =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> XH)
+      (fun x -> succ (of_succ_nat x))
+      n
+ end
+
 (** val hd : 'a1 -> 'a1 list -> 'a1 **)
 
 let hd default = function
@@ -3661,3 +3684,95 @@ let choose pf h elem budget s s0 t =
        negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
        (c :: cs)); ch_over_budget =
      (filter (fun c' -> negb (fits budget c')) all) })
+
+(** val staged_share : int -> int -> int -> int -> int **)
+
+let staged_share w s r n =
+  if (fun (a : int) b -> a = b) s r
+  then 0
+  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
+         (if (fun (a : int) b -> a = b) s w then n else 0)
+
+(** val receivers : layout -> int list **)
+
+let receivers t =
+  t.ly_mesh.pm_ranks
+
+(** val nccl_staging : layout -> layout -> int -> int **)
+
+let nccl_staging s t w =
+  list_sum
+    (map (fun r ->
+      list_sum
+        (map (fun pat ->
+          let (s0, c) = pat in staged_share w s0 r (box_size c))
+          (recv_messages s t r))) (receivers t))
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+(** val count_at : positive -> rank_counts -> int **)
+
+let rec count_at k = function
+| NoCounts -> 0
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> count_at k' o
+   | XO k' -> count_at k' e
+   | XH -> h)
+
+(** val add_count : positive -> int -> rank_counts -> rank_counts **)
+
+let rec add_count k n = function
+| NoCounts ->
+  (match k with
+   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
+   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
+   | XH -> Counts (n, NoCounts, NoCounts))
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> Counts (h, e, (add_count k' n o))
+   | XO k' -> Counts (h, (add_count k' n e), o)
+   | XH -> Counts (((+) n h), e, o))
+
+(** val staged_at : int -> rank_counts -> int **)
+
+let staged_at w acc =
+  count_at (Pos.of_succ_nat w) acc
+
+(** val add_at : int -> int -> rank_counts -> rank_counts **)
+
+let add_at w n acc =
+  add_count (Pos.of_succ_nat w) n acc
+
+(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
+
+let staged_messages s t =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t) s in
+  flat_map (fun r ->
+    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t r))
+    (receivers t)
+
+(** val accumulate_staging :
+    ((int * int) * int) list -> rank_counts -> rank_counts **)
+
+let accumulate_staging msgs acc =
+  fold_left (fun acc0 pat ->
+    let (y, n) = pat in
+    let (s, r) = y in
+    if (fun (a : int) b -> a = b) s r
+    then acc0
+    else add_at s n (add_at r n acc0)) msgs acc
+
+(** val exchange_ranks : layout -> layout -> int list **)
+
+let exchange_ranks s t =
+  app s.ly_mesh.pm_ranks t.ly_mesh.pm_ranks
+
+(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
+
+let nccl_workspace_bytes elem s t =
+  let staged = accumulate_staging (staged_messages s t) NoCounts in
+  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t)))
+    elem

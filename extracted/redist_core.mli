@@ -22,6 +22,18 @@ module Nat :
   val gcd : int -> int -> int
  end
 
+type positive =
+| XI of positive
+| XO of positive
+| XH
+
+module Pos :
+ sig
+  val succ : positive -> positive
+
+  val of_succ_nat : int -> positive
+ end
+
 val hd : 'a1 -> 'a1 list -> 'a1
 
 val nth : int -> 'a1 list -> 'a1 -> 'a1
@@ -841,3 +853,30 @@ type choice = { ch_best : costed; ch_slower : costed list;
 val choose :
   profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
   (choose_error, choice) res
+
+val staged_share : int -> int -> int -> int -> int
+
+val receivers : layout -> int list
+
+val nccl_staging : layout -> layout -> int -> int
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+val count_at : positive -> rank_counts -> int
+
+val add_count : positive -> int -> rank_counts -> rank_counts
+
+val staged_at : int -> rank_counts -> int
+
+val add_at : int -> int -> rank_counts -> rank_counts
+
+val staged_messages : layout -> layout -> ((int * int) * int) list
+
+val accumulate_staging :
+  ((int * int) * int) list -> rank_counts -> rank_counts
+
+val exchange_ranks : layout -> layout -> int list
+
+val nccl_workspace_bytes : int -> layout -> layout -> int

@@ -5,6 +5,7 @@ From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof 
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
   Sumstrategyproof
   Lowerproof Costproof Compiler.
+From Redist Require Import Lowerncclproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -129,3 +130,6 @@ Print Assumptions choose_correct.
 Print Assumptions choose_within_budget.
 Print Assumptions choose_fastest.
 Print Assumptions choose_below_minimum.
+
+(** The NCCL exchange's staging workspace: the header's figure is the largest rank's staging, every rank's fits. *)
+Print Assumptions nccl_workspace_bytes_exact.

@@ -63,6 +63,33 @@ else
   ko "exchange header for 4096 devices: redist gen failed"
 fi
 
+# NCCL exchange headers for 4,096 devices: the staging figure is proven and
+# computed in one pass over the messages, so gen takes seconds (minutes when
+# every rank's messages were counted against every rank's), the header stays
+# under 1 MB and compiles, and kWorkspaceBytes is the largest rank's staging:
+# cross: rank w swaps a 3x3 block (f32) with rank 4095 - w, 18 elements = 72 B;
+# uneven: rank (x, y) swaps a 157x16 block (bf16) with rank (y, x), 10048 B.
+while IFS='|' read -r name staging_bytes args; do
+  [ -f "$include/redist/nccl_exchange.hpp" ] && [ -f "$cuda_include/cuda_runtime.h" ] || break
+  eval "gen_args=($args)"
+  hdr=$out/$name.hpp
+  if ! timeout 30 "$redist" gen "${gen_args[@]}" --strategy exchange --backend nccl --name "$name" -o "$hdr"; then
+    ko "$name: redist gen --backend nccl failed or took over 30 s"; continue
+  fi
+  size=$(stat -c %s "$hdr")
+  if [ "$size" -lt 1048576 ] &&
+     printf '#include "%s.hpp"\nstatic_assert(redist_gen::%s::kWorkspaceBytes == %s, "staging");\n' \
+       "$name" "$name" "$staging_bytes" |
+       mpicxx "${CXXFLAGS[@]}" -fsyntax-only -I"$include" -I"$cuda_include" -I"$out" -x c++ -; then
+    ok "$name: NCCL exchange header for 4096 devices: $size bytes, compiles, kWorkspaceBytes = $staging_bytes"
+  else
+    ko "$name: NCCL exchange header for 4096 devices: $size bytes, or does not compile, or wrong kWorkspaceBytes"
+  fi
+done <<PROBLEMS
+nccl_big_cross|72|--from-mesh '{x:4096}' --to-mesh '{y:4096} @ [$big_ranks]' --from '[{x}10007, 3]' --to '[{y}10007, 3]' --dtype f32
+nccl_big_uneven|10048|--mesh '{x:64, y:64}' --from '[{x}10007, {y}999]' --to '[{y}10007, {x}999]' --dtype bf16
+PROBLEMS
+
 # Exchange headers for the NCCL backend (uneven, cross-mesh with a permuted
 # rank list, replicated to sharded): each compiles warning-free, and, where
 # the runtime's build has the host emulation of CUDA and NCCL
