@@ -387,6 +387,10 @@ let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
 
 let plan_of (p : Problem.t) ~cost =
   if Problem.has_pending p then begin
+    (* Refused rather than ignored: a budget the plan did not honour would
+       be a wrong answer. *)
+    if cost.Profile.given then
+      F.bad "--profile, --ranks-per-host, --hosts and --memory-budget: pending-sum plans are not costed yet; run them without these options";
     if not (List.mem p.dtype exact_sum_dtypes) then
       F.bad "--dtype %s: redist run checks pending sums exactly, on integer dtypes only (%s) so far" p.dtype
         (String.concat ", " exact_sum_dtypes);
