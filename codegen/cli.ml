@@ -213,7 +213,8 @@ let plan_cmd =
         else begin
           let settings = cost p in
           let r, guarantees, choice = Planning.choose_costed settings p in
-          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
+            ~cost:(Option.map (fun ch -> (settings, ch)) choice) r
         end;
         0)
   in

@@ -62,18 +62,24 @@ let guarantees_of strategy sp =
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
    other candidates, for printing). *)
+(* With one candidate and no cost option there is nothing to choose, and
+   the prediction is skipped: costing the exchange enumerates every
+   rank's messages, billions for a gather on 65,536 devices. *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.strategy_candidates p.strategy src tgt with
+  | [ sp ] when not cost.given -> (report_of p sp, guarantees_of p.strategy sp, None)
+  | _ -> (
   match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
-      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, ch)
+      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
   | C.Error C.NoCandidate ->
       Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
   | C.Error (C.BelowMinimum least) ->
       Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy))
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)

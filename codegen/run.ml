@@ -238,29 +238,21 @@ type outcome = {
   used_scratch : int;
 }
 
-let result_tag = "redist-run: "
-
-let is_result l = String.length l >= String.length result_tag && String.sub l 0 (String.length result_tag) = result_tag
-
-(* The driver's line: "redist-run: error MSG" or "redist-run: K=V ...". *)
-let parse_result line =
-  let n = String.length result_tag in
-  let body = String.sub line n (String.length line - n) in
-  if String.length body >= 6 && String.sub body 0 6 = "error " then
-    fail "the runtime refused the run: %s" (String.sub body 6 (String.length body - 6));
-  let kv =
-    List.filter_map
-      (fun w -> match String.index_opt w '=' with
-        | Some k -> Some (String.sub w 0 k, String.sub w (k + 1) (String.length w - k - 1))
-        | None -> None)
-      (String.split_on_char ' ' body)
-  in
-  let get k = match List.assoc_opt k kv with Some v -> v | None -> fail "the driver's result lacks %s" k in
-  let int k = match int_of_string_opt (get k) with Some n -> n | None -> fail "the driver's %s is not a number" k in
+(* The driver's result file: {"error": MSG}, or the fields of [outcome]
+   under its names, [guards_intact] a boolean. *)
+let outcome_of_json (j : Yojson.Safe.t) =
+  let field k = match j with `Assoc kv -> List.assoc_opt k kv | _ -> fail "the driver's result is not a JSON object" in
+  (match field "error" with
+   | Some (`String msg) -> fail "the runtime refused the run: %s" msg
+   | Some _ -> fail "the driver's error is not a string"
+   | None -> ());
+  let get k = match field k with Some v -> v | None -> fail "the driver's result lacks %s" k in
+  let int k = match get k with `Int n -> n | _ -> fail "the driver's %s is not an integer" k in
   { checked = int "checked"; mismatches = int "mismatches"; box_disagreements = int "box_disagreements";
-    off_bound = int "off_bound"; recv_max = int "recv_max"; guards_intact = int "guards" = 1; news = int "news";
-    own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
-    median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
+    off_bound = int "off_bound"; recv_max = int "recv_max";
+    guards_intact = (match get "guards_intact" with `Bool b -> b | _ -> fail "the driver's guards_intact is not a boolean");
+    news = int "news"; own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
+    median_s = (match get "median_s" with `Float x -> x | `Int n -> float_of_int n | _ -> fail "the driver's median_s is not a number");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
 
@@ -339,14 +331,19 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
   in
   if command ~log "mpicxx" args <> Exited 0 then
     fail "compiling the driver against %s failed: %s (--work-dir keeps the full log)" prefix (first_error log);
-  let out = dir / "run.out" in
-  let ending = command ~timeout ~log:out "mpirun" (mpirun_options () @ [ "-np"; string_of_int np; exe; string_of_int repeat ]) in
-  let output = lines (read out) in
-  match (List.find_opt is_result output, ending) with
-  | Some line, _ -> parse_result (String.trim line)
-  | None, Timed_out -> fail "mpirun -np %d timed out after %d s" np timeout
-  | None, Exited rc ->
-      let why = match output with l :: _ -> String.trim l | [] -> "no output" in
+  let out = dir / "run.out" and result = dir / "result.json" in
+  if Sys.file_exists result then Sys.remove result;
+  let ending =
+    command ~timeout ~log:out "mpirun" (mpirun_options () @ [ "-np"; string_of_int np; exe; string_of_int repeat; result ])
+  in
+  match (Sys.file_exists result, ending) with
+  | true, _ -> (
+      match Yojson.Safe.from_file result with
+      | j -> outcome_of_json j
+      | exception Yojson.Json_error msg -> fail "the driver's result %s is not JSON: %s" result msg)
+  | false, Timed_out -> fail "mpirun -np %d timed out after %d s" np timeout
+  | false, Exited rc ->
+      let why = match lines (read out) with l :: _ -> String.trim l | [] -> "no output" in
       fail "mpirun -np %d failed (exit %d): %s" np rc why
 
 (* A plan without pending sums, or one with them (Sumplan). *)

@@ -216,7 +216,8 @@ let guarantees (r : t) =
        [ ("sum_step_sound", "each reduce_scatter, all_reduce and add_pending keeps the pending sums of the global array, over any commutative monoid");
          ("collective_pending_sound", "Part 1 collectives keep pending sums on axes they leave alone");
          ("pplan_sound", "a plan of such steps that type-checks takes the source's pending sums to the target's");
-         ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array") ])
+         ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array");
+         ("lower_sums_correct", "the lowered calls (reductions, collectives, add_pending) leave in every rank's destination what the plan's execution gives") ])
   @
   match (r.bound, r.plan) with
   | None, _ -> []

@@ -4,7 +4,9 @@
     largest, over the ranks of both meshes, of what a rank stages
     ([nccl_staging]: the cells it receives from other ranks and sends to
     other ranks, from [recv_messages]), times the element size; so every
-    such rank's staging fits in it, and one rank's fills it. *)
+    such rank's staging fits in it, and one rank's fills it.
+    [nccl_staging_outside]: a rank in neither mesh stages nothing, so it is
+    the largest over every world rank. *)
 
 From Coq Require Import List Arith Lia Bool PArith.
 Import ListNotations.
@@ -70,4 +72,42 @@ Proof.
   { unfold nccl_workspace_bytes. f_equal. f_equal. apply map_ext. intros w.
     rewrite staged_at_accumulate, staged_at_empty, staged_messages_staging. lia. }
   split; [exact E |]. intros w Hw. rewrite E. apply Nat.mul_le_mono_r, list_max_ge, in_map, Hw.
+Qed.
+
+Lemma list_sum_map_zero : forall {A} (f : A -> nat) l, (forall x, In x l -> f x = 0) -> list_sum (map f l) = 0.
+Proof.
+  intros A f l H. induction l as [|x l IH]; simpl; [reflexivity |].
+  rewrite H, IH; [reflexivity | intros y Hy; apply H; right; exact Hy | left; reflexivity].
+Qed.
+
+(** A message to [r] comes from [r] itself or from a rank of the source mesh. *)
+Lemma recv_messages_sender : forall S T r s c, In (s, c) (recv_messages S T r) ->
+  s = r \/ In s (pm_ranks (ly_mesh S)).
+Proof.
+  intros S T r s c Hin. unfold recv_messages in Hin. apply in_map_iff in Hin.
+  destruct Hin as [c' [E _]]. injection E as <- _. unfold spread_in.
+  destruct (has_opt (pl_box S r) (map fst c')); [left; reflexivity |].
+  cbv zeta.
+  set (hs := holders_in (mesh_boxes S) (map fst c')). set (k := _ mod length hs).
+  destruct (Nat.lt_ge_cases k (length hs)) as [Hk | Hk]; [| left; apply nth_overflow, Hk].
+  right. assert (Hhs : forall x, In x hs -> In x (pm_ranks (ly_mesh S))).
+  { intros x Hx. unfold hs, holders_in in Hx. apply in_map_iff in Hx.
+    destruct Hx as [[y b] [Ey Hy]]. simpl in Ey. subst y.
+    apply filter_In in Hy. destruct Hy as [Hy _]. unfold mesh_boxes in Hy.
+    apply in_map_iff in Hy. destruct Hy as [j [Ej Hj]]. injection Ej as Ej _. subst x.
+    apply in_seq in Hj. apply nth_In. lia. }
+  apply Hhs, nth_In, Hk.
+Qed.
+
+(** A rank in neither mesh stages nothing: the largest over both meshes'
+    ranks is the largest over every world rank. *)
+Theorem nccl_staging_outside : forall S T w, ~ In w (exchange_ranks S T) -> nccl_staging S T w = 0.
+Proof.
+  intros S T w Hw. unfold nccl_staging. apply list_sum_map_zero. intros r Hr.
+  apply list_sum_map_zero. intros [s c] Hsc. unfold staged_share.
+  assert (Hrw : r <> w) by (intros ->; apply Hw, in_or_app; right; exact Hr).
+  destruct (Nat.eqb_spec s r) as [| Hsr]; [reflexivity |].
+  destruct (recv_messages_sender S T r s c Hsc) as [| Hs]; [contradiction |].
+  assert (Hsw : s <> w) by (intros ->; apply Hw, in_or_app; left; exact Hs).
+  apply Nat.eqb_neq in Hrw. apply Nat.eqb_neq in Hsw. rewrite Hrw, Hsw. reflexivity.
 Qed.

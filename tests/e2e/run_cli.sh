@@ -270,12 +270,12 @@ interrupt() {
     [ -n "$left" ] && kill -KILL $left
   fi
 }
-interrupt SIGTERM 143 '.*/driver 1000$' running
-interrupt SIGINT 130 '.*/driver 1000$' running
-interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
+interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt SIGINT 130 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000 [^ ]*/result.json$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
 # Under --json, also the error object of docs/schema/redist-1.json.
-interrupt SIGTERM 143 '.*/driver 1000$' running-json --json
+interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running-json --json
 if why=$(/usr/bin/python3 tests/cli/validate_json.py docs/schema/redist-1.json 143 <"$tmp/interrupt-143-running-json.json"); then
   ok "SIGTERM under --json: a valid error object"
 else
@@ -288,10 +288,10 @@ dir=$tmp/ignored
 mkdir -p "$dir"
 TMPDIR=$dir "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
 pid=$!
-for i in $(seq 1200); do pgrep -f "$dir/.*/driver 1000$" >/dev/null && break; sleep 0.1; done
+for i in $(seq 1200); do pgrep -f "$dir/.*/driver 1000 [^ ]*/result.json$" >/dev/null && break; sleep 0.1; done
 kill -INT $pid
 sleep 1
-if kill -0 $pid 2>/dev/null && pgrep -f "$dir/.*/driver 1000$" >/dev/null; then ok "ignored SIGINT stays ignored"
+if kill -0 $pid 2>/dev/null && pgrep -f "$dir/.*/driver 1000 [^ ]*/result.json$" >/dev/null; then ok "ignored SIGINT stays ignored"
 else ko "ignored SIGINT stopped the run: $(head -c 300 "$dir.out")"; fi
 kill -TERM $pid
 for i in $(seq 80); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
@@ -331,11 +331,12 @@ expect "make install PREFIX=...: redist run" 0 '^verified' -- "$installed/bin/re
 popd >/dev/null
 
 # --work-dir keeps what was built: for an exchange, the header, the model's
-# boxes and bounds, the driver and its output.
+# boxes and bounds, the driver and its result file.
 mkdir -p "$tmp/wd"
 expect "--work-dir, exchange" 0 "$V" -- "$redist" run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --work-dir "$tmp/wd" --repeat 1
 if [ -s "$tmp/wd/problem.hpp" ] && grep -q 'kRecvBound\[kWorld\] = {4, 4, 6}' "$tmp/wd/model.hpp" && [ -x "$tmp/wd/driver" ] &&
-   grep -q '^redist-run: checked=21 mismatches=0 ' "$tmp/wd/run.out"; then
+   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["checked"] == 21 and r["mismatches"] == 0, r' \
+     "$tmp/wd/result.json"; then
   ok "--work-dir keeps header, model, driver and output"
 else
   ko "--work-dir: $(ls "$tmp/wd" | tr '\n' ' ')"
