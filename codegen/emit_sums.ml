@@ -1,5 +1,6 @@
-(* `redist gen` for pending sums (MPI): a plan of the extracted [plan_sums]
-   as a header.  The Part 1 collectives in the middle of the plan are the
+(* `redist gen` for pending sums: a plan of the extracted [plan_sums] as a
+   header, for MPI, or NCCL when by the collectives (the runtime's reductions
+   and collectives have the same names and arguments in redist::nccl).  The Part 1 collectives in the middle of the plan are the
    header [Emit.render] writes for them (namespace NAME_collectives, from
    the type the reductions end at to the target); around it this module
    writes namespace NAME: the reductions before (redist/mpi_reduce.hpp),
@@ -83,11 +84,20 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "}  // namespace redist_gen";
   Buffer.contents b
 
-let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
+(* NCCL has no 16-bit integer type to add (redist/nccl_reduce.hpp). *)
+let nccl_refused_dtypes = [ "i16"; "u16" ]
+
+let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   if not (List.mem p.dtype runtime_dtypes) then
     F.bad "--dtype %s: pending sums need an element type the runtime adds (%s)" p.dtype
       (String.concat ", " runtime_dtypes);
+  if backend = Emit.Nccl && List.mem p.dtype nccl_refused_dtypes then
+    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype;
+  if backend = Emit.Nccl && r.plan = C.SumByExchange then
+    F.bad "--backend nccl: the plan is the reducing exchange, which runs over mpi only so far; use --backend mpi, or --strategy collectives for an even problem on one mesh";
+  (* The runtime's functions of the backend: same names and arguments. *)
+  let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
     match r.plan with
     | C.SumByCollectives (pre, rf, plan, post) -> (pre, rf, plan, post)
@@ -104,7 +114,7 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
     | C.Error _ -> failwith "the checker rejected the collectives of an accepted pending-sum plan"
   in
   let inner_header =
-    Emit.render ~command ~name:inner_name ~backend:Emit.Mpi inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
+    Emit.render ~command ~name:inner_name ~backend inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
   in
   let base = F.core_mesh p.env in
   let elem = p.elem_bytes in
@@ -132,7 +142,8 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "//   lower_sums_workspace_exact).";
   line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
   line "#include <cstring>";
-  line "#include \"redist/mpi_reduce.hpp\"";
+  line "#include \"redist/%s.hpp\"" reduce_header;
+  line "#include \"redist/placed.hpp\"  // source_mesh(), target_mesh()";
   line "";
   line "namespace redist_gen {";
   line "namespace %s {" name;
@@ -204,16 +215,24 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "";
   line "// Creates the mesh over `comm` (kDevices ranks) and prepares the groups of";
   line "// the reductions and of the collectives.  Collective over comm; once.";
-  line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
-  line "  if (::redist::Status st = collectives::create_mesh(comm, out); !st.ok()) return st;";
+  (match backend with
+   | Emit.Mpi ->
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
+       line "  if (::redist::Status st = collectives::create_mesh(comm, out); !st.ok()) return st;"
+   | Emit.Nccl ->
+       line "// The reductions and collectives are enqueued on `stream`.";
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::cudaStream_t stream, ::redist::nccl::Mesh* out) {";
+       line "  if (::redist::Status st = collectives::create_mesh(comm, stream, out); !st.ok()) return st;");
   line "  return out->prepare(kReduceGroups, %d);" (List.length reduce_groups);
   line "}";
   line "";
   line "// Takes this rank's contribution (src, kSrcLayout) to its target box (dst,";
   line "// kTgtLayout) under the target's pending sums.  Collective; no allocation.";
-  line "inline ::redist::Status run(const ::redist::Mesh& mesh, const void* src, ::std::size_t src_bytes,";
+  if backend = Emit.Nccl then
+    line "// NCCL: device buffers; run only enqueues on mesh.stream(): synchronize before reading dst.";
+  line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
   line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  if (::redist::Status st = ::redist::check_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," name;
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," ns name;
   line "                                             kTgtBytes, workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
   line "    return st;";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
@@ -235,8 +254,8 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
       let call =
         match c.rc_step with
         | C.ReduceScatter (d, _) ->
-            Printf.sprintf "::redist::reduce_scatter(mesh, %s, kDtype, %s, %d, %s, scratch, kReduceScratchBytes)" g layout d io
-        | C.AllReduce _ -> Printf.sprintf "::redist::all_reduce(mesh, %s, kDtype, %s, %s, scratch, kReduceScratchBytes)" g layout io
+            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
+        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
         | C.AddPending _ -> failwith "add_pending among the reductions"
       in
       line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
@@ -254,7 +273,13 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
       | C.AddPending a ->
           let st, sz = c.rc_group in
           line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
-          line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+          (match backend with
+           | Emit.Mpi ->
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+           | Emit.Nccl ->
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0)" st sz;
+               line "    if (::cudaError_t e = ::cudaMemsetAsync(dst, 0, kTgtBytes, mesh.stream()); e != ::cudaSuccess)";
+               line "      return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemsetAsync: \") + ::cudaGetErrorString(e));" name)
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
     program.sg_post;
   line "  return ::redist::Status();";

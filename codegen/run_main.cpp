@@ -1,9 +1,11 @@
 // The driver that `redist run` compiles next to the generated header
 // problem.hpp (namespace redist_gen::problem) and verify.hpp; for a direct
 // exchange (-DREDIST_RUN_EXCHANGE) also model.hpp, the Coq model's boxes
-// and lower bounds per world rank.  argv[1]: timed repeats; argv[2]: the
-// file rank 0 writes its measurements to, one JSON object that redist reads
-// as data: {"error": MESSAGE} or the fields of redist_verify::Outcome.
+// and lower bounds per world rank; for pending sums (-DREDIST_RUN_SUMS)
+// model.hpp, the header as a SumsProblem with its proven peak.
+// argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
+// to, one JSON object that redist reads as data: {"error": MESSAGE} or the
+// fields of redist_verify::Outcome.
 #define REDIST_VERIFY_MAIN
 #include "problem.hpp"
 #include "verify.hpp"
@@ -22,6 +24,16 @@ redist::Status run_exchange(redist::Exchange& ex, const void* src, std::size_t s
 redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
   return redist_verify::verify_exchange(REDIST_VERIFY_EXCHANGE(redist_gen::problem, redist_model, run_exchange), comm,
                                         repeats);
+}
+
+}  // namespace
+#elif defined(REDIST_RUN_SUMS)
+#include "model.hpp"
+
+namespace {
+
+redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+  return redist_verify::verify_sums(redist_model::sums_problem(), comm, repeats);
 }
 
 }  // namespace

@@ -266,14 +266,15 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r);
   Buffer.contents b
 
-let json ~command (r : t) =
+(* The problem and the plan, as `plan --json` prints them and `run --json`
+   extends them. *)
+let json_fields (r : t) =
   let p = r.problem in
   let step s = Json.step_object s.fields ~text:s.text ~after:s.after ~local_elems:s.local_elems ~recv_max:s.recv_max in
   let axes env l = `List (List.map (fun a -> `String (F.axis_name env a)) l) in
   let opt = function Some n -> `Int n | None -> `Null in
   let launches = launches r in
-  Json.document ~command
-    (Json.problem p
+  Json.problem p
     @ [ ("source_pending", axes p.env p.src_pending); ("target_pending", axes p.tgt_env p.tgt_pending);
         ("refined_mesh", Json.mesh r.refined);
         ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.refined)));
@@ -284,4 +285,6 @@ let json ~command (r : t) =
         ("lower_bound_recv_max", opt (Option.map fst r.bound));
         ("lower_bound_recv_total", opt (Option.map snd r.bound));
         ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
-        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ])
+        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ]
+
+let json ~command r = Json.document ~command (json_fields r)

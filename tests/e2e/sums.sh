@@ -17,7 +17,7 @@ runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build
 dune build -j 1 ./tests/e2e/gen_sums.exe 2>&1 || fail_all "the problem generator does not build"
 _build/default/tests/e2e/gen_sums.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
 
-CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -I"$out")
+CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Icodegen -I"$out")
 objs=()
 for tu in "$out"/tu*.cpp; do
   "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { head -30 "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
