@@ -2,7 +2,8 @@
 # against the gather-everything plan, XLA, PyTorch DTensor, one MPI_Alltoallv,
 # ScaLAPACK's psgemr2d and FFTW-MPI's transpose.
 #   make bench         BENCH_RUNS full runs (bench/results/runK), then the report over them in bench/results/
-#   make bench-quick   4 problems, 3 repetitions: a smoke test of the harness
+#   make bench-quick   4 problems, 3 repetitions, and 2 pending-sum problems: a smoke test of the harness
+#   make bench-sums    the pending-sum suite (issue 14): BENCH_RUNS runs into bench/results/sums
 #   make bench-plan    CPU time of `redist plan` and `redist check` against mesh size
 # Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
 # `deps`, `build` (the redist command) and `runtime` (the runtime staged in _build/prefix) exist.
@@ -13,7 +14,7 @@ BENCH_DEBS := libscalapack-openmpi-dev libfftw3-mpi-dev libfftw3-dev python3-ven
 BENCH_PIP := jax[cpu] torch numpy matplotlib
 BENCH_RUNS ?= 3
 
-.PHONY: bench bench-quick bench-deps bench-plan
+.PHONY: bench bench-quick bench-sums bench-deps bench-plan
 
 bench-deps: deps
 	$(call install_debs,bench-deps,$(BENCH_DEBS))
@@ -26,13 +27,21 @@ bench-deps: deps
 bench: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@for k in $$(seq $(BENCH_RUNS)); do \
+	  echo "make bench: run $$k of $(BENCH_RUNS), progress in bench/results/run$$k.log"; \
 	  $(BENCH_VENV)/bin/python bench/run.py --out $(ROOT)/bench/results/run$$k > $(ROOT)/bench/results/run$$k.log || exit 1; \
 	done
 	@$(BENCH_VENV)/bin/python bench/report.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) --out $(ROOT)/bench/results
+	@$(BENCH_VENV)/bin/python bench/cost_rank.py $$(seq -f '$(ROOT)/bench/results/run%g' $(BENCH_RUNS)) \
+	  | tee $(ROOT)/bench/results/cost_rank.txt
 
 bench-quick: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@$(BENCH_VENV)/bin/python bench/run.py --quick --out $(ROOT)/bench/build/results-quick
+	@$(BENCH_VENV)/bin/python bench/sums_bench.py --quick --out $(ROOT)/bench/build/results-quick/sums
+
+# Reduce-scatter and all-reduce of partial sums against plain MPI, XLA and DTensor: about 7 minutes.
+bench-sums: bench-deps build runtime
+	@$(BENCH_VENV)/bin/python bench/sums_bench.py --runs $(BENCH_RUNS) --out $(ROOT)/bench/results/sums
 
 # Planning and checking time (issue 12): OCaml only, about a minute.
 bench-plan: build

@@ -84,14 +84,14 @@ def goal_lines(runs):
 
 def floor_lines(runs):
     lines = ["time / floor (geomean over the suite's problems of median time / floor; min / median / max over runs):",
-             f"{'suite':>10} " + " ".join(f"{s:>17}" for s in SYSTEMS)]
+             f"{'suite':>10} " + " ".join(f"{s:>19}" for s in SYSTEMS)]
     for suite in [s for s in SUITES if any(r["suite"] == s for r in runs[-1]["rows"])]:
         cells = []
         for s in SYSTEMS:
             per_run = [gmean([r["time_over_floor"] for r in run["rows"]
                               if r["suite"] == suite and r["system"] == s and measured(r)]) for run in runs]
             cells.append(span(per_run, "{:.1f}"))
-        lines.append(f"{suite:>10} " + " ".join(f"{c:>17}" for c in cells))
+        lines.append(f"{suite:>10} " + " ".join(f"{c:>19}" for c in cells))
     return lines
 
 

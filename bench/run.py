@@ -9,7 +9,6 @@ import argparse
 import csv
 import datetime
 import json
-import math
 import os
 import platform
 import subprocess

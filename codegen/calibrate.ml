@@ -6,8 +6,6 @@
 
 let ( / ) = Filename.concat
 
-let tag = "redist-calibrate: "
-
 let measure ~np ~far ~timeout =
   if not (Run.on_path "mpicxx") then Run.fail "mpicxx is not on PATH (install libopenmpi-dev: make deps)";
   if not (Run.on_path "mpirun") then Run.fail "mpirun is not on PATH (install openmpi-bin: make deps)";
@@ -17,17 +15,26 @@ let measure ~np ~far ~timeout =
       let exe = dir / "calibrate" and log = dir / "compile.log" in
       if Run.command ~log "mpicxx" [ "-std=c++17"; "-O2"; dir / "calibrate.cpp"; "-o"; exe ] <> Run.Exited 0 then
         Run.fail "compiling the calibration failed: %s" (Run.first_error log);
-      let out = dir / "calibrate.out" in
+      let out = dir / "calibrate.out" and result = dir / "result.json" in
       let far_arg = match far with Some r -> [ string_of_int r ] | None -> [] in
-      let ending = Run.command ~timeout ~log:out "mpirun" (Run.mpirun_options () @ [ "-np"; string_of_int np; exe ] @ far_arg) in
-      let output = Run.lines (Run.read out) in
-      let starts l = String.length l >= String.length tag && String.sub l 0 (String.length tag) = tag in
-      match (List.find_opt starts output, ending) with
-      | Some l, _ ->
-          Scanf.sscanf (String.sub l (String.length tag) (String.length l - String.length tag)) " %d %d %d %d %d"
-            (fun sl sb al ab copy -> ((sl, sb), (if far = None then None else Some (al, ab)), copy))
-      | None, Run.Timed_out -> Run.fail "mpirun -np %d timed out after %d s" np timeout
-      | None, Run.Exited rc ->
+      let ending =
+        Run.command ~timeout ~log:out "mpirun" (Run.mpirun_options () @ [ "-np"; string_of_int np; exe; result ] @ far_arg)
+      in
+      let measured (j : Yojson.Safe.t) =
+        let field k = match j with `Assoc l -> (match List.assoc_opt k l with Some (`Int n) -> n | _ -> raise Not_found) | _ -> raise Not_found in
+        ( (field "same_latency_ns", field "same_bytes_per_us"),
+          (if far = None then None else Some (field "across_latency_ns", field "across_bytes_per_us")),
+          field "copy_bytes_per_us" )
+      in
+      match (ending, Sys.file_exists result) with
+      | Run.Exited 0, true -> (
+          match measured (Yojson.Safe.from_file result) with
+          | m -> m
+          | exception (Not_found | Yojson.Json_error _) -> Run.fail "the calibration's result %s is not the expected JSON" result)
+      | Run.Timed_out, _ -> Run.fail "mpirun -np %d timed out after %d s" np timeout
+      | _ ->
+          let rc = match ending with Run.Exited rc -> rc | Run.Timed_out -> 124 in
+          let output = Run.lines (Run.read out) in
           Run.fail "mpirun -np %d failed (exit %d): %s" np rc (match output with l :: _ -> String.trim l | [] -> "no output"))
 
 (* The profile as JSON, checked by Profile's own reader before it is written. *)

@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int far = argc > 1 ? std::atoi(argv[1]) : -1;
-  if (size < 2 || far >= size) {
+  // argv[1]: the file rank 0 writes its measurements to (JSON); argv[2]: the far rank, if any.
+  const char* result_path = argc > 1 ? argv[1] : nullptr;
+  const int far = argc > 2 ? std::atoi(argv[2]) : -1;
+  if (size < 2 || far >= size || result_path == nullptr) {
     if (rank == 0) std::printf("redist-calibrate-error: needs 2 ranks, and the far rank below %d\n", size);
     MPI_Finalize();
     return 1;
@@ -84,8 +86,16 @@ int main(int argc, char** argv) {
       from[i] = to[kCopy - 1 - i];  // keeps the copies from being elided
     }
     copy_bytes_per_us = static_cast<long long>(kCopy / (best * 1e6));
-    std::printf("redist-calibrate: %lld %lld %lld %lld %lld\n", same.latency_ns, same.bytes_per_us, across.latency_ns,
-                across.bytes_per_us, copy_bytes_per_us);
+    std::FILE* out = std::fopen(result_path, "w");
+    if (out == nullptr) {
+      std::printf("redist-calibrate-error: cannot write %s\n", result_path);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    std::fprintf(out,
+                 "{\"same_latency_ns\": %lld, \"same_bytes_per_us\": %lld, \"across_latency_ns\": %lld, "
+                 "\"across_bytes_per_us\": %lld, \"copy_bytes_per_us\": %lld}\n",
+                 same.latency_ns, same.bytes_per_us, across.latency_ns, across.bytes_per_us, copy_bytes_per_us);
+    std::fclose(out);
   }
   MPI_Finalize();
   return 0;

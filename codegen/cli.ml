@@ -213,7 +213,8 @@ let plan_cmd =
         else begin
           let settings = cost p in
           let r, guarantees, choice = Planning.choose_costed settings p in
-          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
+          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
+            ~cost:(Option.map (fun ch -> (settings, ch)) choice) r
         end;
         0)
   in
@@ -337,13 +338,12 @@ let gen_cmd =
         Problem.check_runtime_limits p;
         let header =
           if Problem.has_pending p then begin
-            if backend = `Nccl then Front.bad "--backend nccl: pending sums are generated for mpi only so far; use --backend mpi";
             let r =
               match plan with
               | Some file -> Sumplan.check p (read_source ~what:"--plan" file)
               | None -> Sumplan.choose p
             in
-            Emit_sums.render ~name r
+            Emit_sums.render ~name ~backend:(match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl) r
           end
           else
             let r, guarantees =

@@ -431,7 +431,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): over MPI a rank holds its source" r.live_bytes;
   (match backend with
    | Mpi -> line "//   and target boxes only; no workspace."
-   | Nccl -> line "//   and target boxes only; over NCCL it also holds the staging workspace (kWorkspaceBytes, not proven).");
+   | Nccl -> line "//   and target boxes only; over NCCL it also holds the staging workspace (kWorkspaceBytes).");
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
@@ -508,9 +508,11 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "}"
    | Nccl ->
        line "// The staging workspace (device memory) that run() needs on any rank: the";
-       line "// most bytes one rank receives plus sends (ex.workspace_bytes() is this";
-       line "// rank's own need, at most this).";
-       line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (Bounds.mul (Xreport.staging_max r) p.elem_bytes);
+       line "// most bytes one rank receives from and sends to other ranks (proven:";
+       line "// nccl_workspace_bytes_exact; ex.workspace_bytes() is this rank's own need,";
+       line "// at most this).";
+       line "inline constexpr ::std::size_t kWorkspaceBytes = %d;"
+         (C.nccl_workspace_bytes p.elem_bytes (Problem.source_layout p) (Problem.target_layout p));
        line "";
        line "// Over an NCCL communicator of the world's ranks that the caller set up (its";
        line "// rank r is world rank r); collective, once; uses `stream` to agree.";

@@ -1,5 +1,6 @@
-(* `redist gen` for pending sums (MPI): a plan of the extracted [plan_sums]
-   as a header.  The Part 1 collectives in the middle of the plan are the
+(* `redist gen` for pending sums: a plan of the extracted [plan_sums] as a
+   header, for MPI, or NCCL when by the collectives (the runtime's reductions
+   and collectives have the same names and arguments in redist::nccl).  The Part 1 collectives in the middle of the plan are the
    header [Emit.render] writes for them (namespace NAME_collectives, from
    the type the reductions end at to the target); around it this module
    writes namespace NAME: the reductions before (redist/mpi_reduce.hpp),
@@ -9,9 +10,9 @@
    A plan by the reducing exchange is a redist::ReducingExchange
    (render_exchange).
 
-   Workspace: [0, kPre0Bytes) and [kPre0Bytes, kPre0Bytes + kPre1Bytes)
-   alternate as the reductions' outputs, then the reductions' scratch, then
-   the collectives' workspace. *)
+   The calls, their groups, arrays and scratch, the workspace and the live
+   bytes are the extracted lowering's (Lowersums.v, [lower_sums]); this
+   module only prints them. *)
 
 module C = Redist_core
 module F = Front
@@ -83,11 +84,20 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "}  // namespace redist_gen";
   Buffer.contents b
 
-let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
+(* NCCL has no 16-bit integer type to add (redist/nccl_reduce.hpp). *)
+let nccl_refused_dtypes = [ "i16"; "u16" ]
+
+let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   if not (List.mem p.dtype runtime_dtypes) then
     F.bad "--dtype %s: pending sums need an element type the runtime adds (%s)" p.dtype
       (String.concat ", " runtime_dtypes);
+  if backend = Emit.Nccl && List.mem p.dtype nccl_refused_dtypes then
+    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype;
+  if backend = Emit.Nccl && r.plan = C.SumByExchange then
+    F.bad "--backend nccl: the plan is the reducing exchange, which runs over mpi only so far; use --backend mpi, or --strategy collectives for an even problem on one mesh";
+  (* The runtime's functions of the backend: same names and arguments. *)
+  let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
     match r.plan with
     | C.SumByCollectives (pre, rf, plan, post) -> (pre, rf, plan, post)
@@ -104,11 +114,17 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
     | C.Error _ -> failwith "the checker rejected the collectives of an accepted pending-sum plan"
   in
   let inner_header =
-    Emit.render ~command ~name:inner_name ~backend:Emit.Mpi inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
+    Emit.render ~command ~name:inner_name ~backend inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
   in
   let base = F.core_mesh p.env in
-  let group a = C.axis_group base a in
   let elem = p.elem_bytes in
+  let program =
+    C.lower_sums elem (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre rf plan post
+  in
+  let src_shape = C.local_shape base p.src in
+  let live_bytes =
+    C.sum_live_bytes program (List.fold_left ( * ) 1 src_shape * elem) (C.local_size base p.tgt * elem)
+  in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   Buffer.add_string b inner_header;
@@ -119,9 +135,15 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   List.iter (fun (s : Sumplan.step) -> line "//   %s  -> %s" s.text s.after) r.steps;
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
+  line "// Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
+  line "//   destination + the reduction arrays it reads and writes (during the collectives";
+  line "//   the one the reductions left) + its ping, pong and scratch.";
+  line "// Workspace: %d bytes (sum_workspace_bytes; exactly what the calls use:" (C.sum_workspace_bytes program);
+  line "//   lower_sums_workspace_exact).";
   line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
-  line "#include <algorithm>";
-  line "#include \"redist/mpi_reduce.hpp\"";
+  line "#include <cstring>";
+  line "#include \"redist/%s.hpp\"" reduce_header;
+  line "#include \"redist/placed.hpp\"  // source_mesh(), target_mesh()";
   line "";
   line "namespace redist_gen {";
   line "namespace %s {" name;
@@ -139,7 +161,6 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "using collectives::kTgtLayout;";
   line "using collectives::tgt_box;";
   line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
-  let src_shape = C.local_shape base p.src in
   line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" (List.fold_left ( * ) 1 src_shape)
     (Sumplan.show_pty p.env (p.src, p.src_pending));
   line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";
@@ -164,89 +185,103 @@ let render ?(command = Array.to_list Sys.argv) ~name (r : Sumplan.t) =
   line "inline ::redist::PlacedMesh source_mesh() { return ::redist::PlacedMesh::contiguous(kMeshSizes, kMeshAxes, 0); }";
   line "inline ::redist::PlacedMesh target_mesh() { return source_mesh(); }";
   line "";
-  (* The reductions: step i reads src (i = 0) or the buffer step i-1
-     wrote, and writes pre buffer i mod 2. *)
-  let reports = Array.of_list r.report.sm_pre in
-  let before i = if i = 0 then p.src else fst reports.(i - 1).ss_type in
-  let shape_of t = C.local_shape base t in
-  let layout i = Emit.layout_lit (shape_of (before i)) elem in
-  let out_bytes i = reports.(i).ss_local_size * elem in
-  let written k = List.fold_left max 0 (List.filteri (fun i _ -> i mod 2 = k) (List.init (Array.length reports) out_bytes)) in
-  line "// Workspace: the reductions' two output buffers, their scratch, then the";
-  line "// collectives' workspace.";
-  line "inline constexpr ::std::size_t kPre0Bytes = %d;" (written 0);
-  line "inline constexpr ::std::size_t kPre1Bytes = %d;" (written 1);
-  let scratch i =
-    match reports.(i).ss_step with
-    | C.ReduceScatter (d, a) ->
-        Printf.sprintf "::redist::reduce_scatter_scratch_bytes(%s, %d, %d)" (layout i) d (snd (group a))
-    | C.AllReduce a -> Printf.sprintf "::redist::all_reduce_scratch_bytes(%s, %d)" (layout i) (snd (group a))
-    | C.AddPending _ -> "0"
+  (* The calls of the extracted lowering [lower_sums]: the reductions
+     alternate between two workspace arrays, then comes their scratch, then
+     the collectives' workspace. *)
+  let reductions = program.sg_pre in
+  line "// Workspace: the reductions' two arrays, their scratch, then the collectives'.";
+  line "inline constexpr ::std::size_t kPre0Bytes = %d;" (C.red0_bytes program);
+  line "inline constexpr ::std::size_t kPre1Bytes = %d;" (C.red1_bytes program);
+  line "inline constexpr ::std::size_t kReduceScratchBytes = %d;" (C.red_scratch_bytes program);
+  let scratch_formula (c : C.rcall) =
+    let layout = Emit.layout_lit c.rc_shape elem in
+    match c.rc_step with
+    | C.ReduceScatter (d, _) -> Printf.sprintf "::redist::reduce_scatter_scratch_bytes(%s, %d, %d)" layout d (snd c.rc_group)
+    | C.AllReduce _ -> Printf.sprintf "::redist::all_reduce_scratch_bytes(%s, %d)" layout (snd c.rc_group)
+    | C.AddPending _ -> failwith "add_pending among the reductions"
   in
-  line "inline constexpr ::std::size_t kReduceScratchBytes = ::std::max<::std::size_t>({0%s});"
-    (String.concat "" (List.init (Array.length reports) (fun i -> ", " ^ scratch i)));
-  line "inline constexpr ::std::size_t kCollectivesOffset = kPre0Bytes + kPre1Bytes + kReduceScratchBytes;";
-  line "inline constexpr ::std::size_t kWorkspaceBytes = kCollectivesOffset + collectives::kWorkspaceBytes;";
+  if reductions <> [] then line "// The scratch the proofs lower each reduction with is the runtime's own formula:";
+  List.iter (fun (c : C.rcall) -> line "static_assert(%s == %d, \"scratch formula\");" (scratch_formula c) c.rc_scratch) reductions;
+  line "inline constexpr ::std::size_t kCollectivesOffset = %d;" (C.collectives_offset program);
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (C.sum_workspace_bytes program);
+  line "static_assert(kCollectivesOffset == kPre0Bytes + kPre1Bytes + kReduceScratchBytes, \"workspace layout\");";
+  line "static_assert(kWorkspaceBytes == kCollectivesOffset + collectives::kWorkspaceBytes, \"workspace layout\");";
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_sums_live_bytes" live_bytes;
   line "";
-  let reduce_groups =
-    List.sort_uniq compare
-      (List.filter_map (function C.ReduceScatter (_, a) | C.AllReduce a -> Some (group a) | C.AddPending _ -> None) pre)
-  in
+  let reduce_groups = List.sort_uniq compare (List.map (fun (c : C.rcall) -> c.rc_group) reductions) in
   line "inline constexpr ::redist::Group kReduceGroups[%d] = %s;" (max 1 (List.length reduce_groups))
     (Emit.list_init
        (if reduce_groups = [] then [ "{1, 1}" ] else List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) reduce_groups));
   line "";
   line "// Creates the mesh over `comm` (kDevices ranks) and prepares the groups of";
   line "// the reductions and of the collectives.  Collective over comm; once.";
-  line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
-  line "  if (::redist::Status st = collectives::create_mesh(comm, out); !st.ok()) return st;";
+  (match backend with
+   | Emit.Mpi ->
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
+       line "  if (::redist::Status st = collectives::create_mesh(comm, out); !st.ok()) return st;"
+   | Emit.Nccl ->
+       line "// The reductions and collectives are enqueued on `stream`.";
+       line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::cudaStream_t stream, ::redist::nccl::Mesh* out) {";
+       line "  if (::redist::Status st = collectives::create_mesh(comm, stream, out); !st.ok()) return st;");
   line "  return out->prepare(kReduceGroups, %d);" (List.length reduce_groups);
   line "}";
   line "";
   line "// Takes this rank's contribution (src, kSrcLayout) to its target box (dst,";
   line "// kTgtLayout) under the target's pending sums.  Collective; no allocation.";
-  line "inline ::redist::Status run(const ::redist::Mesh& mesh, const void* src, ::std::size_t src_bytes,";
+  if backend = Emit.Nccl then
+    line "// NCCL: device buffers; run only enqueues on mesh.stream(): synchronize before reading dst.";
+  line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
   line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  if (::redist::Status st = ::redist::check_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," name;
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," ns name;
   line "                                             kTgtBytes, workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
   line "    return st;";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";
   line "  unsigned char* scratch = ws + kPre0Bytes + kPre1Bytes;";
   line "  (void)scratch;";
-  let buf k = if k = 0 then ("ws", "kPre0Bytes") else ("ws + kPre0Bytes", "kPre1Bytes") in
-  Array.iteri
-    (fun i (s : C.sum_step_report) ->
-      let src, srcb = if i = 0 then ("src", "src_bytes") else buf ((i - 1) mod 2) in
-      let dst, dstb = buf (i mod 2) in
-      line "  // %s -> %s" (Sumplan.show_sum_step p.env s.ss_step) (Sumplan.show_pty p.env s.ss_type);
+  let array (b : C.sbuffer) =
+    match b with
+    | C.SSrc -> "src"
+    | C.SRed0 -> "ws"
+    | C.SRed1 -> "ws + kPre0Bytes"
+    | C.SDst -> "dst"
+  in
+  List.iter
+    (fun (c : C.rcall) ->
+      let g = Printf.sprintf "::redist::Group{%d, %d}" (fst c.rc_group) (snd c.rc_group) in
+      let layout = Emit.layout_lit c.rc_shape elem in
+      let io = Printf.sprintf "%s, %d, %s, %d" (array c.rc_in) c.rc_in_bytes (array c.rc_out) c.rc_out_bytes in
+      line "  // %s: %s" (Sumplan.show_sum_step p.env c.rc_step) (Sumplan.show_pty p.env c.rc_pty);
       let call =
-        match s.ss_step with
-        | C.ReduceScatter (d, a) ->
-            let st, sz = group a in
-            Printf.sprintf "::redist::reduce_scatter(mesh, ::redist::Group{%d, %d}, kDtype, %s, %d, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
-              st sz (layout i) d src srcb dst dstb
-        | C.AllReduce a ->
-            let st, sz = group a in
-            Printf.sprintf "::redist::all_reduce(mesh, ::redist::Group{%d, %d}, kDtype, %s, %s, %s, %s, %s, scratch, kReduceScratchBytes)"
-              st sz (layout i) src srcb dst dstb
-        | C.AddPending _ -> failwith "add_pending before the collectives"
+        match c.rc_step with
+        | C.ReduceScatter (d, _) ->
+            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
+        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
+        | C.AddPending _ -> failwith "add_pending among the reductions"
       in
       line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
-    reports;
-  let n = Array.length reports in
-  let src, srcb = if n = 0 then ("src", "src_bytes") else buf ((n - 1) mod 2) in
+    reductions;
+  let coll_src, coll_src_bytes =
+    match List.rev reductions with [] -> ("src", "src_bytes") | c :: _ -> (array c.rc_out, string_of_int c.rc_out_bytes)
+  in
   line "  // The collectives: %s -> %s" (F.show_ty p.env t1) (F.show_ty p.tgt_env p.tgt);
-  line "  if (::redist::Status st = collectives::run(mesh, %s, %s, dst, dst_bytes, ws + kCollectivesOffset," src srcb;
+  line "  if (::redist::Status st = collectives::run(mesh, %s, %s, dst, dst_bytes, ws + kCollectivesOffset," coll_src coll_src_bytes;
   line "                                              collectives::kWorkspaceBytes); !st.ok())";
   line "    return st;";
   List.iter
-    (function
+    (fun (c : C.rcall) ->
+      match c.rc_step with
       | C.AddPending a ->
-          let st, sz = group a in
+          let st, sz = c.rc_group in
           line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
-          line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+          (match backend with
+           | Emit.Mpi ->
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+           | Emit.Nccl ->
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0)" st sz;
+               line "    if (::cudaError_t e = ::cudaMemsetAsync(dst, 0, kTgtBytes, mesh.stream()); e != ::cudaSuccess)";
+               line "      return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemsetAsync: \") + ::cudaGetErrorString(e));" name)
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
-    post;
+    program.sg_post;
   line "  return ::redist::Status();";
   line "}";
   line "";

@@ -20,11 +20,11 @@ let collectives_apply (p : Problem.t) =
    plan_correct that it is correct).  planner_always_normal proves that the
    planner's plan is in normal form for every well-formed problem, so the
    peak, normal-form and traffic theorems cover every plan it prints. *)
-(* Pending sums go through Sumplan, which plan, check and gen call; the
-   rest (run, the C ABI) refuses them rather than dropping the sums. *)
+(* Pending sums go through Sumplan, which plan, check, gen and run call;
+   the C ABI refuses them rather than dropping the sums. *)
 let refuse_pending (p : Problem.t) =
   if Problem.has_pending p then
-    Front.bad "pending sums (sum{...}) are taken by plan, check and gen only so far; run and the C ABI do not take them yet"
+    Front.bad "pending sums (sum{...}) are taken by plan, check, gen and run only so far; the C ABI does not take them yet"
 
 let plan (p : Problem.t) =
   refuse_pending p;
@@ -52,28 +52,41 @@ let report_of (p : Problem.t) = function
 
 (* Under auto the plan is any verified candidate, covered by the checker's
    theorems; under the other strategies it is [plan_with]'s. *)
+let plan_with_guarantees = function
+  | C.ByCollectives (rf, _) -> Guarantees.for_strategy_plan ~refined:(rf <> [])
+  | C.ByExchange -> Guarantees.exchange_plan
+
 let guarantees_of strategy sp =
   match (strategy, sp) with
   | C.StratAuto, C.ByCollectives (rf, _) -> Guarantees.for_check ~refined:(rf <> [])
   | C.StratAuto, C.ByExchange -> Guarantees.exchange_checker
-  | _, C.ByCollectives (rf, _) -> Guarantees.for_strategy_plan ~refined:(rf <> [])
-  | _, C.ByExchange -> Guarantees.exchange_plan
+  | _, sp -> plan_with_guarantees sp
 
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
    other candidates, for printing). *)
+(* Without a cost option the plan is [plan_with]'s (least busiest-rank
+   traffic, then fewer launches: closed forms, fast on 65,536 devices);
+   the cost model runs only when asked for, since costing the exchange
+   enumerates every rank's messages, billions for a gather on 65,536
+   devices. *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  if not cost.given then
+    match C.plan_with p.strategy src tgt with
+    | Some sp -> (report_of p sp, plan_with_guarantees sp, None)
+    | None -> Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+  else (
   match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
-      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, ch)
+      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
   | C.Error C.NoCandidate ->
       Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
   | C.Error (C.BelowMinimum least) ->
       Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy))
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)

@@ -238,29 +238,21 @@ type outcome = {
   used_scratch : int;
 }
 
-let result_tag = "redist-run: "
-
-let is_result l = String.length l >= String.length result_tag && String.sub l 0 (String.length result_tag) = result_tag
-
-(* The driver's line: "redist-run: error MSG" or "redist-run: K=V ...". *)
-let parse_result line =
-  let n = String.length result_tag in
-  let body = String.sub line n (String.length line - n) in
-  if String.length body >= 6 && String.sub body 0 6 = "error " then
-    fail "the runtime refused the run: %s" (String.sub body 6 (String.length body - 6));
-  let kv =
-    List.filter_map
-      (fun w -> match String.index_opt w '=' with
-        | Some k -> Some (String.sub w 0 k, String.sub w (k + 1) (String.length w - k - 1))
-        | None -> None)
-      (String.split_on_char ' ' body)
-  in
-  let get k = match List.assoc_opt k kv with Some v -> v | None -> fail "the driver's result lacks %s" k in
-  let int k = match int_of_string_opt (get k) with Some n -> n | None -> fail "the driver's %s is not a number" k in
+(* The driver's result file: {"error": MSG}, or the fields of [outcome]
+   under its names, [guards_intact] a boolean. *)
+let outcome_of_json (j : Yojson.Safe.t) =
+  let field k = match j with `Assoc kv -> List.assoc_opt k kv | _ -> fail "the driver's result is not a JSON object" in
+  (match field "error" with
+   | Some (`String msg) -> fail "the runtime refused the run: %s" msg
+   | Some _ -> fail "the driver's error is not a string"
+   | None -> ());
+  let get k = match field k with Some v -> v | None -> fail "the driver's result lacks %s" k in
+  let int k = match get k with `Int n -> n | _ -> fail "the driver's %s is not an integer" k in
   { checked = int "checked"; mismatches = int "mismatches"; box_disagreements = int "box_disagreements";
-    off_bound = int "off_bound"; recv_max = int "recv_max"; guards_intact = int "guards" = 1; news = int "news";
-    own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
-    median_s = (match float_of_string_opt (get "median_s") with Some x -> x | None -> fail "bad median_s");
+    off_bound = int "off_bound"; recv_max = int "recv_max";
+    guards_intact = (match get "guards_intact" with `Bool b -> b | _ -> fail "the driver's guards_intact is not a boolean");
+    news = int "news"; own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
+    median_s = (match get "median_s" with `Float x -> x | `Int n -> float_of_int n | _ -> fail "the driver's median_s is not a number");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
     used_scratch = int "used_scratch" }
 
@@ -301,55 +293,118 @@ let model_header ?(name = "redist_model") (r : Xreport.t) =
   line "}  // namespace %s" name;
   Buffer.contents b
 
-(* Header, driver, build, mpirun; the files stay in [dir].  [model]: the
-   model header of an exchange. *)
-let execute ~dir ~header ~model ~np ~repeat ~timeout =
+(* What the driver of a pending-sum problem checks against: the generated
+   header seen as codegen/verify.hpp's SumsProblem, with the plan's proven
+   peak (scheck's), which the header does not carry. *)
+let sums_model_header (r : Sumplan.t) =
+  let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | Redist_core.SumByCollectives _ -> "COLLECTIVES" in
+  String.concat "\n"
+    [ "// The pending-sum problem as the driver checks it (codegen/verify.hpp), with";
+      "// the plan's proven peak local array in elements (extracted scheck).";
+      "#pragma once";
+      "namespace redist_model {";
+      Printf.sprintf "inline redist_verify::SumsProblem sums_problem() { return REDIST_VERIFY_SUMS_%s(problem, %d); }" kind r.peak;
+      "}  // namespace redist_model";
+      "" ]
+
+(* Which checks the driver compiles in, with the model header they read. *)
+type driver = Collectives_driver | Exchange_driver of string | Sums_driver of string
+
+(* Header, driver, build, mpirun; the files stay in [dir]. *)
+let execute ~dir ~header ~driver ~np ~repeat ~timeout =
   if not (on_path "mpicxx") then fail "mpicxx is not on PATH (install libopenmpi-dev: make deps)";
   if not (on_path "mpirun") then fail "mpirun is not on PATH (install openmpi-bin: make deps)";
   let prefix = locate_prefix () in
   write (dir / "problem.hpp") header;
   write (dir / "verify.hpp") Embedded.verify_hpp;
   write (dir / "run_main.cpp") Embedded.run_main_cpp;
-  Option.iter (write (dir / "model.hpp")) model;
+  let driver_flags =
+    match driver with
+    | Collectives_driver -> []
+    | Exchange_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_EXCHANGE" ]
+    | Sums_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_SUMS" ]
+  in
   let exe = dir / "driver" and log = dir / "compile.log" in
-  let exchange_flag = if model = None then [] else [ "-DREDIST_RUN_EXCHANGE" ] in
   let args =
-    [ "-std=c++17"; "-O2" ] @ exchange_flag @ [ "-I" ^ (prefix / "include"); "-I" ^ dir; dir / "run_main.cpp" ]
+    [ "-std=c++17"; "-O2" ] @ driver_flags @ [ "-I" ^ (prefix / "include"); "-I" ^ dir; dir / "run_main.cpp" ]
     @ libraries prefix @ [ "-o"; exe ]
   in
   if command ~log "mpicxx" args <> Exited 0 then
     fail "compiling the driver against %s failed: %s (--work-dir keeps the full log)" prefix (first_error log);
-  let out = dir / "run.out" in
-  let ending = command ~timeout ~log:out "mpirun" (mpirun_options () @ [ "-np"; string_of_int np; exe; string_of_int repeat ]) in
-  let output = lines (read out) in
-  match (List.find_opt is_result output, ending) with
-  | Some line, _ -> parse_result (String.trim line)
-  | None, Timed_out -> fail "mpirun -np %d timed out after %d s" np timeout
-  | None, Exited rc ->
-      let why = match output with l :: _ -> String.trim l | [] -> "no output" in
+  let out = dir / "run.out" and result = dir / "result.json" in
+  if Sys.file_exists result then Sys.remove result;
+  let ending =
+    command ~timeout ~log:out "mpirun" (mpirun_options () @ [ "-np"; string_of_int np; exe; string_of_int repeat; result ])
+  in
+  match (Sys.file_exists result, ending) with
+  | true, _ -> (
+      match Yojson.Safe.from_file result with
+      | j -> outcome_of_json j
+      | exception Yojson.Json_error msg -> fail "the driver's result %s is not JSON: %s" result msg)
+  | false, Timed_out -> fail "mpirun -np %d timed out after %d s" np timeout
+  | false, Exited rc ->
+      let why = match lines (read out) with l :: _ -> String.trim l | [] -> "no output" in
       fail "mpirun -np %d failed (exit %d): %s" np rc why
 
-type result = { plan : Xreport.plan; ranks : int; repeat : int; o : outcome; verified : bool }
+(* A plan without pending sums, or one with them (Sumplan). *)
+type planned = Plain of Xreport.plan | Sums of Sumplan.t
 
-let problem_of = function Xreport.Collectives r -> r.Report.problem | Xreport.Exchange r -> r.Xreport.problem
+type result = { plan : planned; ranks : int; repeat : int; o : outcome; verified : bool }
+
+let problem_of = function
+  | Plain (Xreport.Collectives r) -> r.Report.problem
+  | Plain (Xreport.Exchange r) -> r.Xreport.problem
+  | Sums r -> r.Sumplan.problem
 
 (* The proven bound on the largest local array, in elements: max(|src|,
    |tgt|) for the collectives (plan_peak_bound), the largest source or
-   target box for the exchange (plan_with_peak). *)
+   target box for the exchange (plan_with_peak), scheck's peak for pending
+   sums. *)
 let proven_peak_elems = function
-  | Xreport.Collectives r -> max r.Report.src_elems r.tgt_elems
-  | Xreport.Exchange r -> r.Xreport.peak
+  | Plain (Xreport.Collectives r) -> max r.Report.src_elems r.tgt_elems
+  | Plain (Xreport.Exchange r) -> r.Xreport.peak
+  | Sums r -> r.Sumplan.peak
 
-let global_elems = function Xreport.Collectives r -> r.Report.global_elems | Xreport.Exchange r -> r.Xreport.global_elems
+let global_elems = function
+  | Plain (Xreport.Collectives r) -> r.Report.global_elems
+  | Plain (Xreport.Exchange r) -> r.Xreport.global_elems
+  | Sums r -> List.fold_left ( * ) 1 (Redist_core.global_shape r.Sumplan.problem.src)
 
-(* The exchange runs on the local arrays alone. *)
+(* The exchange runs on the local arrays alone; a pending-sum plan's
+   workspace is the runtime's figure (constexpr in the header, or the
+   reducing exchange's per rank), measured instead (used_scratch). *)
 let workspace_bytes = function
-  | Xreport.Collectives r -> Redist_core.workspace_bytes (Lazy.force r.calls)
-  | Xreport.Exchange _ -> 0
+  | Plain (Xreport.Collectives r) -> Some (Redist_core.workspace_bytes (Lazy.force r.calls))
+  | Plain (Xreport.Exchange _) -> Some 0
+  | Sums _ -> None
+
+(* The sums are checked exactly: integers wrap, so every group's
+   contributions add up to the global array in any integer type. *)
+let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
+
+let plan_of (p : Problem.t) ~cost =
+  if Problem.has_pending p then begin
+    (* Refused rather than ignored: a budget the plan did not honour would
+       be a wrong answer. *)
+    if cost.Profile.given then
+      F.bad "--profile, --ranks-per-host, --hosts and --memory-budget: pending-sum plans are not costed yet; run them without these options";
+    if not (List.mem p.dtype exact_sum_dtypes) then
+      F.bad "--dtype %s: redist run checks pending sums exactly, on integer dtypes only (%s) so far" p.dtype
+        (String.concat ", " exact_sum_dtypes);
+    let r = Sumplan.choose p in
+    (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
+  end
+  else
+    let plan, guarantees, _ = Planning.choose_costed cost p in
+    match plan with
+    | Xreport.Collectives r ->
+        (Plain plan, Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Collectives_driver)
+    | Xreport.Exchange r ->
+        (Plain plan, Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Exchange_driver (model_header r))
 
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;
-  let plan, guarantees, _ = Planning.choose_costed cost p in
+  let plan, header, driver = plan_of p ~cost in
   let np =
     match np with
     | Some n ->
@@ -364,11 +419,6 @@ let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   in
   if repeat < 1 || repeat > 1000 then F.bad "--repeat: %d; expected 1 to 1000" repeat;
   if timeout < 1 then F.bad "--timeout: %d; expected at least 1 second" timeout;
-  let header, model =
-    match plan with
-    | Xreport.Collectives r -> (Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, None)
-    | Xreport.Exchange r -> (Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Some (model_header r))
-  in
   (match work_dir with
    | Some d -> (
        try if not (Sys.is_directory d) then F.bad "--work-dir: %s is not a directory" d
@@ -377,10 +427,10 @@ let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   let o =
     forwarding_signals (fun () ->
         match work_dir with
-        | Some dir -> execute ~dir ~header ~model ~np ~repeat ~timeout
+        | Some dir -> execute ~dir ~header ~driver ~np ~repeat ~timeout
         | None ->
             let dir = temp_dir () in
-            Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~model ~np ~repeat ~timeout))
+            Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~driver ~np ~repeat ~timeout))
   in
   let bound = proven_peak_elems plan * p.elem_bytes in
   let verified =
@@ -398,16 +448,24 @@ let text (x : result) =
   let proven_peak = proven_peak_elems x.plan * e in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p) (F.show_ty p.env p.src)
-    (F.show_ty p.tgt_env p.tgt) p.dtype x.ranks;
+  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p)
+    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype x.ranks;
   (match x.plan with
-   | Xreport.Collectives r ->
+   | Plain (Xreport.Collectives r) ->
        line "plan: %s"
          (if r.steps = [] then "(no steps: a copy)"
           else String.concat "; " (List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps))
-   | Xreport.Exchange _ -> line "plan: exchange (one direct exchange, strategy %s)" (Problem.strategy_name p.strategy));
+   | Plain (Xreport.Exchange _) -> line "plan: exchange (one direct exchange, strategy %s)" (Problem.strategy_name p.strategy)
+   | Sums r ->
+       line "plan: %s"
+         (match r.plan with
+          | Redist_core.SumByExchange -> "reducing exchange"
+          | Redist_core.SumByCollectives _ when r.steps = [] -> "(no steps: a copy)"
+          | Redist_core.SumByCollectives _ -> String.concat "; " (List.map (fun (s : Sumplan.step) -> s.text) r.steps)));
   if x.verified then
-    line "verified: every element of every rank's target box is correct (%d elements checked, 0 mismatches)" o.checked
+    line "verified: every element of every rank's target box %s (%d elements checked, 0 mismatches)"
+      (match x.plan with Sums _ -> "sums, over its target group, to the global array" | Plain _ -> "is correct")
+      o.checked
   else begin
     if o.box_disagreements > 0 then
       line "FAILED: on %d ranks the runtime's source or target box is not the model's; nothing was run" o.box_disagreements;
@@ -419,7 +477,7 @@ let text (x : result) =
     if o.peak_bytes > proven_peak then line "FAILED: measured peak above the proven bound"
   end;
   (match x.plan with
-   | Xreport.Exchange r when o.box_disagreements = 0 ->
+   | Plain (Xreport.Exchange r) when o.box_disagreements = 0 ->
        line "received: the busiest rank %s; proven lower bound %d; %s" (Report.plural o.recv_max "element") r.lb_max
          (if o.off_bound = 0 then "every rank received exactly its lower bound"
           else Printf.sprintf "%d ranks did not" o.off_bound)
@@ -427,12 +485,13 @@ let text (x : result) =
   line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.repeat;
   let guards = if o.guards_intact then "intact" else "CHANGED" in
   let bound_is, workspace =
-    match x.plan with
-    | Xreport.Collectives _ ->
+    match (x.plan, workspace_bytes x.plan) with
+    | Plain (Xreport.Collectives _), Some allocated ->
         ( "max(|src|, |tgt|) =",
-          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B"
-            (workspace_bytes x.plan) o.used_ping o.used_pong o.used_scratch )
-    | Xreport.Exchange _ -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" allocated
+            o.used_ping o.used_pong o.used_scratch )
+    | Plain (Xreport.Exchange _), _ -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+    | _ -> ("scheck's peak,", Printf.sprintf "%d B used on the busiest rank (of the header's workspace size)" o.used_scratch)
   in
   line "peak local array: %d B measured; proven bound %s %d B; gather-everything plan: %d B" o.peak_bytes bound_is
     proven_peak (global_elems x.plan * e);
@@ -445,20 +504,21 @@ let json (x : result) =
   let o = x.o in
   let p = problem_of x.plan in
   let e = p.elem_bytes in
+  let plan_fields = match x.plan with Plain plan -> Json.problem p @ Json.any_plan plan | Sums r -> Sumplan.json_fields r in
   let exchange_fields =
     match x.plan with
-    | Xreport.Collectives _ -> []
-    | Xreport.Exchange r ->
+    | Plain (Xreport.Collectives _) | Sums _ -> []
+    | Plain (Xreport.Exchange r) ->
         [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max);
           ("lower_bound_recv_max", `Int r.lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]
   in
   Json.document ~command:"run"
-    (Json.problem p @ Json.any_plan x.plan
+    (plan_fields
     @ [ ("verified", `Bool x.verified); ("ranks", `Int x.ranks);
         ("elements_checked", `Int o.checked); ("mismatches", `Int o.mismatches);
         ("median_s", `Float o.median_s); ("repeat", `Int x.repeat); ("peak_bytes", `Int o.peak_bytes);
         ("proven_peak_bytes", `Int (proven_peak_elems x.plan * e)); ("gather_everything_bytes", `Int (global_elems x.plan * e));
-        ("workspace_bytes", `Int (workspace_bytes x.plan)); ("used_ping_bytes", `Int o.used_ping);
+        ("workspace_bytes", match workspace_bytes x.plan with Some n -> `Int n | None -> `Null); ("used_ping_bytes", `Int o.used_ping);
         ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
         ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
         ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]

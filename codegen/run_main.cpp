@@ -1,9 +1,11 @@
 // The driver that `redist run` compiles next to the generated header
 // problem.hpp (namespace redist_gen::problem) and verify.hpp; for a direct
 // exchange (-DREDIST_RUN_EXCHANGE) also model.hpp, the Coq model's boxes
-// and lower bounds per world rank.  argv[1]: timed repeats.
-// Rank 0 prints one line: "redist-run: error MESSAGE" or
-// "redist-run: KEY=VALUE ...", which redist parses.
+// and lower bounds per world rank; for pending sums (-DREDIST_RUN_SUMS)
+// model.hpp, the header as a SumsProblem with its proven peak.
+// argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
+// to, one JSON object that redist reads as data: {"error": MESSAGE} or the
+// fields of redist_verify::Outcome.
 #define REDIST_VERIFY_MAIN
 #include "problem.hpp"
 #include "verify.hpp"
@@ -25,6 +27,16 @@ redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
 }
 
 }  // namespace
+#elif defined(REDIST_RUN_SUMS)
+#include "model.hpp"
+
+namespace {
+
+redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+  return redist_verify::verify_sums(redist_model::sums_problem(), comm, repeats);
+}
+
+}  // namespace
 #else
 namespace {
 
@@ -35,23 +47,61 @@ redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
 }  // namespace
 #endif
 
+namespace {
+
+// A JSON string literal: the runtime's messages are ASCII, but quote and
+// escape every byte that JSON does not allow raw.
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", c);
+      out += esc;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+bool write_outcome(const char* path, const redist_verify::Outcome& o) {
+  std::FILE* f = std::fopen(path, "w");
+  if (f == nullptr) return false;
+  if (!o.error.empty())
+    std::fprintf(f, "{\"error\": %s}\n", json_string(o.error).c_str());
+  else
+    std::fprintf(f,
+                 "{\"checked\": %ld, \"mismatches\": %ld, \"box_disagreements\": %ld, \"off_bound\": %ld, "
+                 "\"recv_max\": %zu, \"guards_intact\": %s, \"news\": %ld, \"own_mallocs\": %ld, \"mallocs\": %ld, "
+                 "\"median_s\": %.9e, \"peak_bytes\": %zu, \"used_ping\": %zu, \"used_pong\": %zu, "
+                 "\"used_scratch\": %zu}\n",
+                 o.checked, o.mismatches, o.box_disagreements, o.off_bound, o.recv_max,
+                 o.guards_intact ? "true" : "false", o.news, o.own_mallocs, o.mallocs, o.median_s, o.peak_bytes,
+                 o.used_ping, o.used_pong, o.used_scratch);
+  return std::fclose(f) == 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const int repeats = argc > 1 ? std::atoi(argv[1]) : 5;
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s REPEATS RESULT_FILE\n", argv[0]);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const int repeats = std::atoi(argv[1]);
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   const redist_verify::Outcome o = verify(MPI_COMM_WORLD, repeats);
-  if (me == 0) {
-    if (!o.error.empty())
-      std::printf("redist-run: error %s\n", o.error.c_str());
-    else
-      std::printf(
-          "redist-run: checked=%ld mismatches=%ld box_disagreements=%ld off_bound=%ld recv_max=%zu guards=%d news=%ld "
-          "own_mallocs=%ld mallocs=%ld median_s=%.9f peak_bytes=%zu used_ping=%zu used_pong=%zu used_scratch=%zu\n",
-          o.checked, o.mismatches, o.box_disagreements, o.off_bound, o.recv_max, o.guards_intact ? 1 : 0, o.news,
-          o.own_mallocs, o.mallocs, o.median_s, o.peak_bytes, o.used_ping, o.used_pong, o.used_scratch);
-    std::fflush(stdout);
+  int rc = 0;
+  if (me == 0 && !write_outcome(argv[2], o)) {
+    std::fprintf(stderr, "cannot write %s\n", argv[2]);
+    rc = 1;
   }
   MPI_Finalize();
-  return 0;
+  return rc;
 }

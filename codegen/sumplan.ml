@@ -216,7 +216,8 @@ let guarantees (r : t) =
        [ ("sum_step_sound", "each reduce_scatter, all_reduce and add_pending keeps the pending sums of the global array, over any commutative monoid");
          ("collective_pending_sound", "Part 1 collectives keep pending sums on axes they leave alone");
          ("pplan_sound", "a plan of such steps that type-checks takes the source's pending sums to the target's");
-         ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array") ])
+         ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array");
+         ("lower_sums_correct", "the lowered calls (reductions, collectives, add_pending) leave in every rank's destination what the plan's execution gives") ])
   @
   match (r.bound, r.plan) with
   | None, _ -> []
@@ -265,14 +266,15 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r);
   Buffer.contents b
 
-let json ~command (r : t) =
+(* The problem and the plan, as `plan --json` prints them and `run --json`
+   extends them. *)
+let json_fields (r : t) =
   let p = r.problem in
   let step s = Json.step_object s.fields ~text:s.text ~after:s.after ~local_elems:s.local_elems ~recv_max:s.recv_max in
   let axes env l = `List (List.map (fun a -> `String (F.axis_name env a)) l) in
   let opt = function Some n -> `Int n | None -> `Null in
   let launches = launches r in
-  Json.document ~command
-    (Json.problem p
+  Json.problem p
     @ [ ("source_pending", axes p.env p.src_pending); ("target_pending", axes p.tgt_env p.tgt_pending);
         ("refined_mesh", Json.mesh r.refined);
         ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.refined)));
@@ -283,4 +285,6 @@ let json ~command (r : t) =
         ("lower_bound_recv_max", opt (Option.map fst r.bound));
         ("lower_bound_recv_total", opt (Option.map snd r.bound));
         ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
-        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ])
+        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ]
+
+let json ~command r = Json.document ~command (json_fields r)

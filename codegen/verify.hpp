@@ -56,6 +56,8 @@
 
 #include "redist/exchange.hpp"
 #include "redist/mpi.hpp"
+#include "redist/mpi_reduce.hpp"
+#include "redist/reduce_exchange.hpp"
 
 namespace redist_verify {
 
@@ -365,11 +367,224 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
   return out;
 }
 
+// ---- pending sums ----
+
+// A pending-sum header (redist gen with sum{...}, codegen/emit_sums.ml): by
+// the collectives (create_mesh non-null: a redist::Mesh and run()) or by
+// the reducing exchange (create_exchange non-null).
+struct SumsProblem {
+  const char* name;
+  int world;  // world ranks taking part
+  int rank;
+  const std::size_t* global_shape;
+  std::size_t elem_bytes;
+  const int* src_pending;
+  int src_pending_count;
+  const int* tgt_pending;
+  int tgt_pending_count;
+  redist::PlacedMesh (*source_mesh)();
+  redist::PlacedMesh (*target_mesh)();
+  std::size_t peak_elems;  // the proven peak local array (scheck's sm_peak)
+  // By the collectives:
+  redist::Status (*create_mesh)(MPI_Comm, redist::Mesh*);
+  redist::Status (*run)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
+  std::size_t src_bytes, tgt_bytes, workspace_bytes;
+  bool (*src_box)(int, std::size_t*, std::size_t*);
+  bool (*tgt_box)(int, std::size_t*, std::size_t*);
+  // The workspace regions that hold local arrays (the reductions' two
+  // outputs, the collectives' ping and pong), for the measured peak.
+  std::size_t array_offset[4], array_bytes[4];
+  // By the reducing exchange:
+  redist::Status (*create_exchange)(MPI_Comm, redist::ReducingExchange*);
+  std::size_t max_workspace_bytes;
+};
+
+// Values: the global array g(i) is a hash of the index; every member of a
+// source pending group but the one with coordinates 0 holds a hash of
+// (rank, i), and that one holds g(i) minus the others' (integers wrap), so
+// every group sums to g in any integer type.  Integer dtypes only: the sums
+// are checked exactly.
+inline std::uint64_t sums_global_value(std::uint64_t index) { return mix(index * 2 + 1); }
+inline std::uint64_t sums_share(int rank, std::uint64_t index) { return mix((std::uint64_t(rank) + 1) << 40 ^ index); }
+
+// One side's pending groups: the devices of a placed mesh that differ only
+// on the pending axes.
+struct SumSide {
+  redist::PlacedMesh mesh;
+  const int* pending;
+  int count;
+
+  int position_of(int world_rank) const {
+    for (int q = 0; q < mesh.size(); ++q)
+      if (mesh.ranks[q] == world_rank) return q;
+    return -1;
+  }
+  bool is_pending(int axis) const {
+    for (int i = 0; i < count; ++i)
+      if (pending[i] == axis) return true;
+    return false;
+  }
+  // World ranks of the members of `position`'s group, its own included.
+  std::vector<int> members(int position) const {
+    std::vector<int> out;
+    for (int q = 0; q < mesh.size(); ++q) {
+      bool same = true;
+      for (int a = 0; a < mesh.naxes; ++a)
+        same = same && (is_pending(a) || redist::mesh_coord(mesh, q, a) == redist::mesh_coord(mesh, position, a));
+      if (same) out.push_back(mesh.ranks[q]);
+    }
+    return out;
+  }
+  // The world rank of the member of `position`'s group with coordinates 0.
+  int first_member(int position) const {
+    int q = position, stride = 1;
+    for (int a = mesh.naxes - 1; a >= 0; --a) {
+      if (is_pending(a)) q -= redist::mesh_coord(mesh, position, a) * stride;
+      stride *= mesh.axis_size[a];
+    }
+    return mesh.ranks[q];
+  }
+};
+
+inline redist::Box sums_box(const SumsProblem& p, bool (*box)(int, std::size_t*, std::size_t*), int rank) {
+  redist::Box b{p.rank, {}, {}};
+  std::size_t extent[redist::kMaxRank];
+  if (box(rank, b.lo, extent))
+    for (int d = 0; d < p.rank; ++d) b.hi[d] = b.lo[d] + extent[d];
+  return b;
+}
+
+// Global row-major indices of a box's elements, in local order.
+inline std::vector<std::uint64_t> box_indices(const SumsProblem& p, const redist::Box& b) {
+  std::vector<std::uint64_t> out(redist::box_elements(b));
+  std::size_t ext[redist::kMaxRank] = {};
+  for (int d = 0; d < b.ndim; ++d) ext[d] = b.hi[d] - b.lo[d];
+  if (!out.empty()) for_box(p.rank, p.global_shape, b.lo, ext, [&](std::uint64_t g, std::size_t i) { out[i] = g; });
+  return out;
+}
+
+// This rank's source contribution (see sums_global_value).
+inline void fill_contribution(const SumsProblem& p, const SumSide& source, const std::vector<std::uint64_t>& index,
+                              int me, unsigned char* src) {
+  const int position = source.position_of(me);
+  if (position < 0) return;
+  const std::vector<int> group = source.members(position);
+  const bool holds_rest = source.first_member(position) == me;
+  for (std::size_t l = 0; l < index.size(); ++l) {
+    std::uint64_t v = sums_share(me, index[l]);
+    if (holds_rest) {
+      v = sums_global_value(index[l]);
+      for (int m : group)
+        if (m != me) v -= sums_share(m, index[l]);
+    }
+    std::memcpy(src + l * p.elem_bytes, &v, p.elem_bytes);
+  }
+}
+
+// The members of each target group gather their destinations; the elements
+// of the target box whose sum over the group is not the global array.
+// Collective over comm.
+inline long wrong_sums(const SumsProblem& p, const SumSide& target, const std::vector<std::uint64_t>& index, int me,
+                       const unsigned char* dst, MPI_Comm comm) {
+  const int position = target.position_of(me);
+  MPI_Comm group;
+  MPI_Comm_split(comm, position < 0 ? MPI_UNDEFINED : target.first_member(position), me, &group);
+  if (position < 0) return 0;
+  int n = 0;
+  MPI_Comm_size(group, &n);
+  const std::size_t w = p.elem_bytes, bytes = index.size() * w;
+  std::vector<unsigned char> all(bytes * static_cast<std::size_t>(n) + 1);
+  MPI_Allgather(dst, static_cast<int>(bytes), MPI_BYTE, all.data(), static_cast<int>(bytes), MPI_BYTE, group);
+  MPI_Comm_free(&group);
+  const std::uint64_t mask = w >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * w)) - 1;
+  long wrong = 0;
+  for (std::size_t l = 0; l < index.size(); ++l) {
+    std::uint64_t sum = 0;
+    for (int k = 0; k < n; ++k) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, &all[static_cast<std::size_t>(k) * bytes + l * w], w);
+      sum += v;
+    }
+    if ((sum & mask) != (sums_global_value(index[l]) & mask)) ++wrong;
+  }
+  return wrong;
+}
+
+// Runs pending-sum problem p on `comm` like verify: every element of every
+// rank's target box must sum, over its target group, to the global array;
+// guard bytes after the destination and the workspace intact; no
+// allocation in run(); peak_bytes: the largest of the source, the
+// destination and the used array regions of the workspace; used_scratch:
+// the used extent of the whole workspace.  Collective.
+inline Outcome verify_sums(const SumsProblem& p, MPI_Comm comm, int repeats) {
+  Outcome out;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  const SumSide source{p.source_mesh(), p.src_pending, p.src_pending_count};
+  const SumSide target{p.target_mesh(), p.tgt_pending, p.tgt_pending_count};
+  const bool by_collectives = p.create_mesh != nullptr;
+  redist::Box src_box, tgt_box;
+  std::size_t src_bytes = 0, tgt_bytes = 0, ws_bytes = 0;
+  redist::Mesh mesh;
+  redist::ReducingExchange ex;
+  if (by_collectives) {
+    if (redist::Status st = p.create_mesh(comm, &mesh); !st.ok()) { out.error = st.message(); return out; }
+    src_box = sums_box(p, p.src_box, me);
+    tgt_box = sums_box(p, p.tgt_box, me);
+    src_bytes = p.src_bytes, tgt_bytes = p.tgt_bytes, ws_bytes = p.workspace_bytes;
+  } else {
+    if (redist::Status st = p.create_exchange(comm, &ex); !st.ok()) { out.error = st.message(); return out; }
+    src_box = ex.source_box(), tgt_box = ex.target_box();
+    src_bytes = ex.source_bytes(), tgt_bytes = ex.target_bytes(), ws_bytes = ex.workspace_bytes();
+  }
+  long over = ws_bytes > (by_collectives ? p.workspace_bytes : p.max_workspace_bytes) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_LONG, MPI_SUM, comm);
+  if (over > 0) {
+    out.error = "on " + std::to_string(over) + " ranks the workspace is above the header's kMaxWorkspaceBytes";
+    return out;
+  }
+  const std::vector<std::uint64_t> src_index = box_indices(p, src_box), tgt_index = box_indices(p, tgt_box);
+  std::vector<unsigned char> src(src_bytes + 1, 0);
+  fill_contribution(p, source, src_index, me, src.data());
+  // [destination | guard] and [workspace | guard]: exact sizes.
+  std::vector<unsigned char> dst(tgt_bytes + kGuard, kGuardByte), ws(ws_bytes + kGuard, kGuardByte);
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
+  std::size_t used_arrays = 0, used_ws = 0;
+  const int regions = by_collectives ? 4 : 0;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs,
+      [&](unsigned char poison) {
+        std::memset(dst.data(), poison ^ 0x5A, tgt_bytes);
+        std::memset(ws.data(), poison, ws_bytes);
+      },
+      [&] {
+        return by_collectives ? p.run(mesh, src.data(), src_bytes, dst.data(), tgt_bytes, ws.data(), ws_bytes)
+                              : ex.run(src_bytes ? src.data() : nullptr, src_bytes, tgt_bytes ? dst.data() : nullptr,
+                                       tgt_bytes, ws_bytes ? ws.data() : nullptr, ws_bytes);
+      },
+      [&](unsigned char poison) {
+        mismatches += wrong_sums(p, target, tgt_index, me, dst.data(), comm);
+        guards = guards && guard_ok(dst.data() + tgt_bytes) && guard_ok(ws.data() + ws_bytes);
+        for (int r = 0; r < regions; ++r)
+          used_arrays = std::max(used_arrays, used_extent(ws.data() + p.array_offset[r], p.array_bytes[r], poison));
+        used_ws = std::max(used_ws, used_extent(ws.data(), ws_bytes, poison));
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(tgt_index.size()), mismatches, allocs, guards);
+  unsigned long long mine[2] = {std::max({src_bytes, tgt_bytes, used_arrays}), used_ws}, most[2];
+  MPI_Allreduce(mine, most, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.peak_bytes = most[0];
+  out.used_scratch = most[1];
+  return out;
+}
+
 // The proven bound on the largest local array: max(|src|, |tgt|) for a
 // collectives plan (plan_peak_le_max), the largest source or target box for
 // an exchange (plan_with_peak).
 inline std::size_t proven_peak_bytes(const Problem& p) { return std::max(p.src_elems, p.tgt_elems) * p.elem_bytes; }
 inline std::size_t proven_peak_bytes(const ExchangeProblem& p) { return p.peak_elems * p.elem_bytes; }
+inline std::size_t proven_peak_bytes(const SumsProblem& p) { return p.peak_elems * p.elem_bytes; }
 
 // "" when the outcome is verified, else the first reason it is not:
 // no error, the runtime's boxes the model's, no wrong element, every rank
@@ -411,6 +626,35 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
         (NS::kMaxSrcElems > NS::kMaxTgtElems ? NS::kMaxSrcElems : NS::kMaxTgtElems), &NS::create_exchange, \
         &RUN, MODEL::kInSource, MODEL::kSrcOffset, MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,  \
         MODEL::kTgtExtent, MODEL::kRecvBound, &redist_verify::value_of<NS::value_type>                   \
+  }
+
+// A SumsProblem from the namespace NS of a generated pending-sum header
+// (redist_gen::NS), by the collectives or by the reducing exchange; PEAK:
+// the plan's proven peak local array in elements (Sumplan's peak), which
+// the header does not carry.
+#define REDIST_VERIFY_SUMS_COMMON(NS, WORLD, PEAK)                                                          \
+  #NS, WORLD, redist_gen::NS::kRank, redist_gen::NS::kGlobalShape, redist_gen::NS::kElemBytes,          \
+      redist_gen::NS::kSrcPending, redist_gen::NS::kSrcPendingCount, redist_gen::NS::kTgtPending,       \
+      redist_gen::NS::kTgtPendingCount, redist_gen::NS::source_mesh, redist_gen::NS::target_mesh,       \
+      PEAK
+
+#define REDIST_VERIFY_SUMS_COLLECTIVES(NS, PEAK)                                                            \
+  redist_verify::SumsProblem {                                                                        \
+    REDIST_VERIFY_SUMS_COMMON(NS, redist_gen::NS::kDevices, PEAK), redist_gen::NS::create_mesh,              \
+        redist_gen::NS::run, redist_gen::NS::kSrcBytes, redist_gen::NS::kTgtBytes,                     \
+        redist_gen::NS::kWorkspaceBytes, redist_gen::NS::src_box, redist_gen::NS::tgt_box,             \
+        {0, redist_gen::NS::kPre0Bytes, redist_gen::NS::kCollectivesOffset,                            \
+         redist_gen::NS::kCollectivesOffset + redist_gen::NS::collectives::kPingBytes},                \
+        {redist_gen::NS::kPre0Bytes, redist_gen::NS::kPre1Bytes, redist_gen::NS::collectives::kPingBytes, \
+         redist_gen::NS::collectives::kPongBytes},                                                     \
+        nullptr, 0                                                                                     \
+  }
+
+#define REDIST_VERIFY_SUMS_EXCHANGE(NS, PEAK)                                                               \
+  redist_verify::SumsProblem {                                                                        \
+    REDIST_VERIFY_SUMS_COMMON(NS, redist_gen::NS::kWorldSize, PEAK), nullptr, nullptr, 0, 0, 0, nullptr,     \
+        nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}, redist_gen::NS::create_exchange,                          \
+        redist_gen::NS::kMaxWorkspaceBytes                                                             \
   }
 
 #ifdef REDIST_VERIFY_MAIN

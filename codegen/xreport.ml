@@ -46,26 +46,6 @@ let of_exchange (p : Problem.t) =
           recv_busiest = max_of recv; recv_total = sum recv; lb_max = max_of lb; lb_total = sum lb;
           live_bytes = C.splan_live_bytes p.elem_bytes src tgt C.ByExchange }
 
-(* The most elements one world rank stages in the NCCL exchange: what it
-   receives from others plus what it sends to others, each message once,
-   from the extracted [recv_messages] (a message from the rank itself is
-   its local copy and is not staged).  The largest over ranks, since one
-   header serves every rank. *)
-let staging_max (r : t) =
-  let src = Problem.source_layout r.problem and tgt = Problem.target_layout r.problem in
-  let staged = Array.make r.world 0 in
-  for receiver = 0 to r.world - 1 do
-    List.iter
-      (fun (sender, cell) ->
-        if sender <> receiver then begin
-          let n = C.box_size cell in
-          staged.(receiver) <- Bounds.add staged.(receiver) n;
-          staged.(sender) <- Bounds.add staged.(sender) n
-        end)
-      (C.recv_messages src tgt receiver)
-  done;
-  Array.fold_left max 0 staged
-
 let plural = Report.plural
 let bytes (r : t) elems = Bounds.mul_decimal elems r.problem.elem_bytes
 

@@ -212,6 +212,14 @@ module Pos =
              | XH -> true
              | _ -> false)
 
+  (** val of_succ_nat : int -> positive **)
+
+  let rec of_succ_nat n =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> XH)
+      (fun x -> succ (of_succ_nat x))
+      n
+
   (** val eq_dec : positive -> positive -> bool **)
 
   let rec eq_dec p x0 =
@@ -5112,6 +5120,191 @@ let program_workspace_bytes = function
 | Calls (_, cs) -> workspace_bytes cs
 | OneExchange _ -> 0
 
+type sbuffer =
+| SSrc
+| SRed0
+| SRed1
+| SDst
+
+(** val sbuffer_eqb : sbuffer -> sbuffer -> bool **)
+
+let sbuffer_eqb a b =
+  match a with
+  | SSrc -> (match b with
+             | SSrc -> true
+             | _ -> false)
+  | SRed0 -> (match b with
+              | SRed0 -> true
+              | _ -> false)
+  | SRed1 -> (match b with
+              | SRed1 -> true
+              | _ -> false)
+  | SDst -> (match b with
+             | SDst -> true
+             | _ -> false)
+
+(** val next_red : sbuffer -> sbuffer **)
+
+let next_red = function
+| SRed0 -> SRed1
+| _ -> SRed0
+
+(** val in_red : sbuffer -> bool **)
+
+let in_red = function
+| SSrc -> false
+| SDst -> false
+| _ -> true
+
+type rcall = { rc_step : sum_step; rc_pty : pty; rc_shape : int list;
+               rc_group : (int * int); rc_in : sbuffer; rc_out : sbuffer;
+               rc_in_bytes : int; rc_out_bytes : int; rc_scratch : int }
+
+(** val sum_step_axis : sum_step -> axis **)
+
+let sum_step_axis = function
+| ReduceScatter (_, a) -> a
+| AllReduce a -> a
+| AddPending a -> a
+
+(** val reduction_scratch : int list -> sum_step -> int -> int -> int **)
+
+let reduction_scratch shape k size elem =
+  let n = prod0 shape in
+  if (fun (a : int) b -> a <= b) size (Stdlib.Int.succ 0)
+  then 0
+  else (match k with
+        | ReduceScatter (d, _) ->
+          if (fun (a : int) b -> a < b) d (length shape)
+          then ( * ) n elem
+          else 0
+        | AllReduce _ ->
+          ( * )
+            (( * ) size
+              ((fun (a : int) b -> if a >= b then a else b)
+                ((fun a b -> if b = 0 then 0 else a / b) n size)
+                ((fun a b -> if b = 0 then a else a mod b) n size))) elem
+        | AddPending _ -> 0)
+
+(** val sum_call :
+    mesh -> int -> pty -> pty -> sum_step -> sbuffer -> sbuffer -> rcall **)
+
+let sum_call m elem p p' k inb outb =
+  let group = axis_group m (sum_step_axis k) in
+  { rc_step = k; rc_pty = p; rc_shape = (local_shape m (fst p)); rc_group =
+  group; rc_in = inb; rc_out = outb; rc_in_bytes =
+  (( * ) (local_size m (fst p)) elem); rc_out_bytes =
+  (( * ) (local_size m (fst p')) elem); rc_scratch =
+  (reduction_scratch (local_shape m (fst p)) k (snd group) elem) }
+
+(** val lower_reductions :
+    mesh -> int -> pty -> sum_step list -> sbuffer -> rcall list **)
+
+let rec lower_reductions m elem p ks inb =
+  match ks with
+  | [] -> []
+  | k :: ks' ->
+    (match sum_step_type m p k with
+     | OK p' ->
+       let outb = next_red inb in
+       (sum_call m elem p p' k inb outb) :: (lower_reductions m elem p' ks'
+                                              outb)
+     | Error _ -> [])
+
+(** val lower_additions :
+    mesh -> int -> pty -> sum_step list -> rcall list **)
+
+let rec lower_additions m elem p = function
+| [] -> []
+| k :: ks' ->
+  (match sum_step_type m p k with
+   | OK p' ->
+     (sum_call m elem p p' k SDst SDst) :: (lower_additions m elem p' ks')
+   | Error _ -> [])
+
+type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
+                     sg_coll_mesh : mesh; sg_calls : call list;
+                     sg_post : rcall list }
+
+(** val lower_sums :
+    int -> layout -> axis list -> layout -> sum_step list -> refinement ->
+    plan -> sum_step list -> sum_program **)
+
+let lower_sums elem s ps t0 pre rf p post =
+  let m = ly_m s in
+  let p1 = reduced m (s.ly_ty, ps) pre in
+  let m' = refine_mesh rf m in
+  { sg_mesh = m; sg_pre = (lower_reductions m elem (s.ly_ty, ps) pre SSrc);
+  sg_coll_mesh = m'; sg_calls = (lower m' elem (refine_ty rf (fst p1)) p);
+  sg_post = (lower_additions m elem (t0.ly_ty, (snd p1)) post) }
+
+(** val red_written : sbuffer -> rcall -> int **)
+
+let red_written b c =
+  if sbuffer_eqb c.rc_out b then c.rc_out_bytes else 0
+
+(** val red0_bytes : sum_program -> int **)
+
+let red0_bytes pg =
+  list_max (map (red_written SRed0) pg.sg_pre)
+
+(** val red1_bytes : sum_program -> int **)
+
+let red1_bytes pg =
+  list_max (map (red_written SRed1) pg.sg_pre)
+
+(** val red_scratch_bytes : sum_program -> int **)
+
+let red_scratch_bytes pg =
+  list_max (map (fun r -> r.rc_scratch) pg.sg_pre)
+
+(** val red_scratch_offset : sum_program -> int **)
+
+let red_scratch_offset pg =
+  (+) (red0_bytes pg) (red1_bytes pg)
+
+(** val collectives_offset : sum_program -> int **)
+
+let collectives_offset pg =
+  (+) (red_scratch_offset pg) (red_scratch_bytes pg)
+
+(** val sum_workspace_bytes : sum_program -> int **)
+
+let sum_workspace_bytes pg =
+  (+) (collectives_offset pg) (workspace_bytes pg.sg_calls)
+
+(** val rcall_live : int -> int -> rcall -> int **)
+
+let rcall_live src_bytes tgt_bytes c =
+  (+)
+    ((+)
+      ((+) ((+) src_bytes tgt_bytes)
+        (if in_red c.rc_in then c.rc_in_bytes else 0))
+      (if in_red c.rc_out then c.rc_out_bytes else 0)) c.rc_scratch
+
+(** val reduced_bytes : sum_program -> int **)
+
+let reduced_bytes pg =
+  match rev pg.sg_pre with
+  | [] -> 0
+  | c :: _ -> c.rc_out_bytes
+
+(** val coll_live : sum_program -> int -> int -> call -> int **)
+
+let coll_live pg src_bytes tgt_bytes c =
+  (+)
+    ((+)
+      ((+) ((+) ((+) src_bytes (reduced_bytes pg)) tgt_bytes)
+        (if in_workspace c.cl_in then c.cl_in_bytes else 0))
+      (if in_workspace c.cl_out then c.cl_out_bytes else 0)) c.cl_scratch
+
+(** val sum_live_bytes : sum_program -> int -> int -> int **)
+
+let sum_live_bytes pg src_bytes tgt_bytes =
+  list_max
+    (app (map (rcall_live src_bytes tgt_bytes) (app pg.sg_pre pg.sg_post))
+      (map (coll_live pg src_bytes tgt_bytes) pg.sg_calls))
+
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
@@ -5766,19 +5959,28 @@ let rec max_along f r n table acc =
     n
 
 (** val exchange_batches :
-    hosts -> bool -> int -> xcall -> int -> batch list **)
+    hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
+    list **)
 
-let exchange_batches h spanned elem x r =
+let exchange_batches h spanned tS tT elem x r =
+  let s = x.xc_from in
+  let t0 = x.xc_to in
   if spanned
   then map (fun pat ->
          let (from, cell) = pat in
          (((route_between h r from), (Stdlib.Int.succ 0)),
          (( * ) (box_size cell) elem))) (x.xc_recv r)
-  else map (fun cell ->
-         (((if has_opt (pl_box x.xc_from r) (map fst cell)
-            then Local
-            else SameHost), (Stdlib.Int.succ 0)),
-         (( * ) (box_size cell) elem))) (recv_cells x.xc_from x.xc_to r)
+  else (match box_in t0 tT r with
+        | Some tb ->
+          map (fun cell ->
+            (((if has_opt (box_in s tS r) (map fst cell)
+               then Local
+               else SameHost), (Stdlib.Int.succ 0)),
+            (( * ) (box_size cell) elem)))
+            (cell_boxes
+              (dims_cuts tb (map (block_size (ly_m s)) s.ly_ty)
+                (map (block_size (ly_m t0)) t0.ly_ty)))
+        | None -> [])
 
 (** val spans_hosts : hosts -> int list -> bool **)
 
@@ -5803,8 +6005,10 @@ let program_steps_ns pf h elem = function
   let spanned =
     spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
   in
+  let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
+  let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
   (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned elem x r))) :: []
+    rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
@@ -5929,3 +6133,95 @@ let choose pf h elem budget s s0 t0 =
        negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
        (c :: cs)); ch_over_budget =
      (filter (fun c' -> negb (fits budget c')) all) })
+
+(** val staged_share : int -> int -> int -> int -> int **)
+
+let staged_share w s r n =
+  if (fun (a : int) b -> a = b) s r
+  then 0
+  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
+         (if (fun (a : int) b -> a = b) s w then n else 0)
+
+(** val receivers : layout -> int list **)
+
+let receivers t0 =
+  t0.ly_mesh.pm_ranks
+
+(** val nccl_staging : layout -> layout -> int -> int **)
+
+let nccl_staging s t0 w =
+  list_sum
+    (map (fun r ->
+      list_sum
+        (map (fun pat ->
+          let (s0, c) = pat in staged_share w s0 r (box_size c))
+          (recv_messages s t0 r))) (receivers t0))
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+(** val count_at : positive -> rank_counts -> int **)
+
+let rec count_at k = function
+| NoCounts -> 0
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> count_at k' o
+   | XO k' -> count_at k' e
+   | XH -> h)
+
+(** val add_count : positive -> int -> rank_counts -> rank_counts **)
+
+let rec add_count k n = function
+| NoCounts ->
+  (match k with
+   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
+   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
+   | XH -> Counts (n, NoCounts, NoCounts))
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> Counts (h, e, (add_count k' n o))
+   | XO k' -> Counts (h, (add_count k' n e), o)
+   | XH -> Counts (((+) n h), e, o))
+
+(** val staged_at : int -> rank_counts -> int **)
+
+let staged_at w acc =
+  count_at (Pos.of_succ_nat w) acc
+
+(** val add_at : int -> int -> rank_counts -> rank_counts **)
+
+let add_at w n acc =
+  add_count (Pos.of_succ_nat w) n acc
+
+(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
+
+let staged_messages s t0 =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  flat_map (fun r ->
+    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t0 r))
+    (receivers t0)
+
+(** val accumulate_staging :
+    ((int * int) * int) list -> rank_counts -> rank_counts **)
+
+let accumulate_staging msgs acc =
+  fold_left (fun acc0 pat ->
+    let (y, n) = pat in
+    let (s, r) = y in
+    if (fun (a : int) b -> a = b) s r
+    then acc0
+    else add_at s n (add_at r n acc0)) msgs acc
+
+(** val exchange_ranks : layout -> layout -> int list **)
+
+let exchange_ranks s t0 =
+  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
+
+(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
+
+let nccl_workspace_bytes elem s t0 =
+  let staged = accumulate_staging (staged_messages s t0) NoCounts in
+  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
+    elem

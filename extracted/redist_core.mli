@@ -78,6 +78,8 @@ module Pos :
 
   val eqb : positive -> positive -> bool
 
+  val of_succ_nat : int -> positive
+
   val eq_dec : positive -> positive -> bool
  end
 
@@ -4767,6 +4769,64 @@ val splan_live_bytes : int -> layout -> layout -> splan -> int
 
 val program_workspace_bytes : program -> int
 
+type sbuffer =
+| SSrc
+| SRed0
+| SRed1
+| SDst
+
+val sbuffer_eqb : sbuffer -> sbuffer -> bool
+
+val next_red : sbuffer -> sbuffer
+
+val in_red : sbuffer -> bool
+
+type rcall = { rc_step : sum_step; rc_pty : pty; rc_shape : int list;
+               rc_group : (int * int); rc_in : sbuffer; rc_out : sbuffer;
+               rc_in_bytes : int; rc_out_bytes : int; rc_scratch : int }
+
+val sum_step_axis : sum_step -> axis
+
+val reduction_scratch : int list -> sum_step -> int -> int -> int
+
+val sum_call :
+  mesh -> int -> pty -> pty -> sum_step -> sbuffer -> sbuffer -> rcall
+
+val lower_reductions :
+  mesh -> int -> pty -> sum_step list -> sbuffer -> rcall list
+
+val lower_additions : mesh -> int -> pty -> sum_step list -> rcall list
+
+type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
+                     sg_coll_mesh : mesh; sg_calls : call list;
+                     sg_post : rcall list }
+
+val lower_sums :
+  int -> layout -> axis list -> layout -> sum_step list -> refinement -> plan
+  -> sum_step list -> sum_program
+
+val red_written : sbuffer -> rcall -> int
+
+val red0_bytes : sum_program -> int
+
+val red1_bytes : sum_program -> int
+
+val red_scratch_bytes : sum_program -> int
+
+val red_scratch_offset : sum_program -> int
+
+val collectives_offset : sum_program -> int
+
+val sum_workspace_bytes : sum_program -> int
+
+val rcall_live : int -> int -> rcall -> int
+
+val reduced_bytes : sum_program -> int
+
+val coll_live : sum_program -> int -> int -> call -> int
+
+val sum_live_bytes : sum_program -> int -> int -> int
+
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
@@ -4803,7 +4863,9 @@ val call_batches : hosts -> call -> int -> int -> batch list
 
 val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
 
-val exchange_batches : hosts -> bool -> int -> xcall -> int -> batch list
+val exchange_batches :
+  hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
+  list
 
 val spans_hosts : hosts -> int list -> bool
 
@@ -4848,3 +4910,30 @@ type choice = { ch_best : costed; ch_slower : costed list;
 val choose :
   profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
   (choose_error, choice) res
+
+val staged_share : int -> int -> int -> int -> int
+
+val receivers : layout -> int list
+
+val nccl_staging : layout -> layout -> int -> int
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+val count_at : positive -> rank_counts -> int
+
+val add_count : positive -> int -> rank_counts -> rank_counts
+
+val staged_at : int -> rank_counts -> int
+
+val add_at : int -> int -> rank_counts -> rank_counts
+
+val staged_messages : layout -> layout -> ((int * int) * int) list
+
+val accumulate_staging :
+  ((int * int) * int) list -> rank_counts -> rank_counts
+
+val exchange_ranks : layout -> layout -> int list
+
+val nccl_workspace_bytes : int -> layout -> layout -> int

@@ -4,7 +4,8 @@
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
   Sumstrategyproof
-  Lowerproof Costproof Compiler.
+  Lowerproof Lowersumsproof Costproof Compiler.
+From Redist Require Import Lowerncclproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -118,10 +119,17 @@ Print Assumptions lower_exchange_wire.
 Print Assumptions lower_exchange_correct.
 Print Assumptions lower_splan_live_bytes.
 Print Assumptions lower_splan_workspace_exact.
+Print Assumptions lower_sums_correct.
+Print Assumptions lower_sums_holds.
+Print Assumptions lower_sums_live_bytes.
+Print Assumptions lower_sums_workspace_exact.
+Print Assumptions lower_sums_groups.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
 Print Assumptions redist_correct.
+Print Assumptions redist_sums_correct.
+Print Assumptions redist_chosen_correct.
 
 (** The choice of the fastest verified plan under a memory budget. *)
 Print Assumptions choose_checked.
@@ -129,3 +137,7 @@ Print Assumptions choose_correct.
 Print Assumptions choose_within_budget.
 Print Assumptions choose_fastest.
 Print Assumptions choose_below_minimum.
+
+(** The NCCL exchange's staging workspace: the header's figure is the largest rank's staging, every rank's fits. *)
+Print Assumptions nccl_workspace_bytes_exact.
+Print Assumptions nccl_staging_outside.

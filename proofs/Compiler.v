@@ -19,8 +19,9 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
-From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums.
+From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof.
+From Redist Require Import Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
@@ -128,6 +129,91 @@ Proof.
       pose proof (redist_collectives_correct _ _ _ rf p elem Hpw Hp) as Hrc. cbv zeta in Hrc.
       destruct Hrc as [_ [_ [_ [H3 _]]]]. exact H3.
     + destruct (Hx eq_refl) as [-> _]. apply Nat.mul_le_mono_r. lia.
+  - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
+    destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
+  - exists rep. split; [exact Hc |]. intros r Hr. split.
+    + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
+    + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
+Qed.
+
+(** Pending sums planned by collectives: for every strategy, every
+    commutative monoid and every plan [SumByCollectives pre rf p post] the
+    planner returns, its calls ([Lowersums.lower_sums]: the reductions,
+    the collectives, the additions of pending axes):
+    - leave in every rank's destination its target box under the target's
+      pending sums, and keep its source
+      ([Lowersumsproof.lower_sums_correct], [lower_sums_holds]);
+    - keep at every call at most [sum_live_bytes] bytes alive on a rank:
+      the source and destination, the reduction arrays the call reads and
+      writes, during the collectives the array the reductions left, and
+      the call's own ping, pong and scratch ([lower_sums_live_bytes]);
+    - ask for exactly the workspace the calls use
+      ([lower_sums_workspace_exact]);
+    - give each reduction and addition its axis's group in rank space
+      ([lower_sums_groups]). *)
+Theorem redist_sums_correct : forall s S ps T pt pre rf p post elem src_bytes tgt_bytes,
+  plan_sums s S ps T pt = Some (SumByCollectives pre rf p post) ->
+  let pg := lower_sums elem S ps T pre rf p post in
+  (forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
+     let bs := interp_sums M pg st other in
+     pl_sholds M T pt g (bs SDst) /\ bs SSrc = st)
+  /\ (forall c, In c (sg_pre pg ++ sg_post pg) -> rcall_live src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
+  /\ (forall c, In c (sg_calls pg) -> coll_live pg src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
+  /\ sum_workspace_bytes pg = sum_program_extent pg
+  /\ (forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
+        let a := sum_step_axis (rc_step c) in
+        s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s).
+Proof.
+  intros s S ps T pt pre rf p post elem sb tb H pg.
+  destruct (plan_sums_checked s S ps T pt _ H) as [rep Hc].
+  split; [| split; [| split; [| split]]].
+  - intros M g st other Hst bs. split.
+    + apply (lower_sums_holds S ps T pt pre rf p post rep elem Hc M g st other Hst).
+    + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem Hc M st other)).
+  - apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
+  - apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
+  - apply lower_sums_workspace_exact.
+  - exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
+Qed.
+
+(** What the command runs: [Cost.choose] picks, among the candidates the
+    verified checker accepts, the fastest under a machine profile within a
+    budget of live bytes per rank.  Its plan, lowered:
+    - moves every rank's source box to its target box and keeps the source;
+    - keeps at most [splan_live_bytes] bytes alive on a rank (at every call
+      of the collectives; on every rank in the exchange), and that figure is
+      within the budget when one is given;
+    - asks for exactly the workspace its calls use;
+    - makes every rank of the target mesh receive exactly the reported
+      traffic, never less than the printed lower bound;
+    - and no accepted candidate within the budget has a smaller predicted
+      time ([Costproof.choose_fastest]). *)
+Theorem redist_chosen_correct : forall pf h elem budget s S T ch,
+  choose pf h elem budget s S T = OK ch ->
+  let sp := cs_plan (ch_best ch) in
+  (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
+     let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
+     pl_holds T g (bs BDst) /\ bs BSrc = st)
+  /\ (forall rf p, sp = ByCollectives rf p ->
+        let m := refine_mesh rf (ly_m S) in
+        forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
+        call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
+        <= splan_live_bytes elem S T sp)
+  /\ (sp = ByExchange -> forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp)
+  /\ (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b)
+  /\ program_workspace_bytes (lower_splan elem S T sp)
+     = match lower_splan elem S T sp with Calls _ cs => list_max (map (call_extent cs) cs) | OneExchange _ => 0 end
+  /\ exists rep, xcheck S T sp = OK rep
+     /\ forall r, In r (pm_ranks (ly_mesh T)) ->
+        xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
+Proof.
+  intros pf h elem budget s S T ch H sp.
+  destruct (choose_checked _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
+  destruct (lower_splan_live_bytes S T sp rep elem Hc) as [Hcoll Hx].
+  split; [| split; [exact Hcoll | split; [| split; [| split]]]].
+  - apply (choose_correct _ _ _ _ _ _ _ _ H).
+  - intros E. apply (proj2 (Hx E)).
+  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ H).
   - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
     destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
   - exists rep. split; [exact Hc |]. intros r Hr. split.

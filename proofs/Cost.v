@@ -141,13 +141,22 @@ Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc :
     itself exactly when [r] holds the cell.  On one host only that matters
     (every other sender is [SameHost]), so there the cells are read without
     the senders, whose lookup searches the source boxes
-    ([Exchange.recv_messages] is [recv_cells] with a sender per cell). *)
-Definition exchange_batches (h : hosts) (spanned : bool) (elem : nat) (x : xcall) (r : nat) : list batch :=
+    ([Exchange.recv_messages] is [recv_cells] with a sender per cell).
+    Boxes are found through the meshes' rank tables [tS], [tT]
+    ([Strategy.box_in], [pl_box] in constant time on contiguous meshes). *)
+Definition exchange_batches (h : hosts) (spanned : bool) (tS tT : rank_table) (elem : nat) (x : xcall) (r : nat)
+  : list batch :=
+  let S := xc_from x in
+  let T := xc_to x in
   if spanned then map (fun '(from, cell) => (route_between h r from, 1, box_size cell * elem)) (xc_recv x r)
   else
-    map (fun cell => (if has_opt (pl_box (xc_from x) r) (map fst cell) then Local else SameHost, 1,
-                      box_size cell * elem))
-        (recv_cells (xc_from x) (xc_to x) r).
+    match box_in T tT r with
+    | None => []
+    | Some tb =>
+        map (fun cell => (if has_opt (box_in S tS r) (map fst cell) then Local else SameHost, 1,
+                          box_size cell * elem))
+            (cell_boxes (dims_cuts tb (map (block_size (ly_m S)) (ly_ty S)) (map (block_size (ly_m T)) (ly_ty T))))
+    end.
 
 (** Whether the world ranks [ws] are on more than one host. *)
 Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
@@ -164,7 +173,9 @@ Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : progra
                               (cl_recv_from c) 0) cs
   | OneExchange x =>
       let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
-      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned elem x r))]
+      let tS := rank_table_of (pm_ranks (ly_mesh (xc_from x))) in
+      let tT := rank_table_of (pm_ranks (ly_mesh (xc_to x))) in
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned tS tT elem x r))]
   end.
 
 (** The predicted time of a plan. *)

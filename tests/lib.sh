@@ -73,3 +73,30 @@ runtime_flags() {
 capi_flags() {
   PKG_CONFIG_PATH=_build/prefix/lib/pkgconfig pkg-config "$1" redist_plan
 }
+
+# random_e2e SUITE COUNT PER_TU SEED GENERATOR DRIVER WHAT: a random
+# end-to-end suite.  tests/e2e/GENERATOR.ml writes COUNT random problems
+# (seed SEED) as translation units of PER_TU headers each and the world sizes
+# they need; they are compiled into one executable with the driver
+# tests/e2e/DRIVER and run under one mpirun per world size (run_per_world).
+# One property test, "COUNT random WHAT", its case count beside it.
+random_e2e() {
+  local suite=$1 count=$2 per_tu=$3 seed=$4 generator=$5 driver=$6 what=$7
+  local out=_build/$suite tu objs=()
+  rm -rf "$out" && mkdir -p "$out"
+  fail_all() { ko "$*"; report "$suite" "property: $count random $what"; exit 1; }
+  runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
+  dune build -j 1 "./tests/e2e/$generator.exe" 2>&1 || fail_all "the problem generator does not build"
+  "_build/default/tests/e2e/$generator.exe" "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
+  local CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Icodegen -I"$out")
+  for tu in "$out"/tu*.cpp; do
+    "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { head -30 "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
+    objs+=("${tu%.cpp}.o")
+  done
+  "${CXX[@]}" "tests/e2e/$driver" "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
+    { head -30 "$out/link.log"; fail_all "the driver does not link"; }
+  good=0 bad=0
+  run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out"
+  if [ "$bad" -eq 0 ]; then ok "$good of $count random $what"; else ko "$bad of $count random $what"; fi
+  report "$suite" "property: $count random $what, $good passed, $bad failed"
+}

@@ -14,7 +14,9 @@ let known_slow =
     (let axes = List.init 16 (Printf.sprintf "a%d") in
      { mesh = "{" ^ String.concat ", " (List.map (fun a -> a ^ ":2") axes) ^ "}";
        from = "[{" ^ String.concat "," axes ^ "}65536]";
-       to_ = "[{" ^ String.concat "," (List.rev axes) ^ "}65536]" }) ]
+       to_ = "[{" ^ String.concat "," (List.rev axes) ^ "}65536]" });
+    (* an even gather: costing its exchange candidate lists 65,536^2 messages *)
+    { mesh = "{x:256, y:256}"; from = "[{x,y}65536, 4]"; to_ = "[65536, 4]" } ]
 
 let shuffle rng l =
   List.map snd (List.sort compare (List.map (fun x -> (Random.State.bits rng, x)) l))

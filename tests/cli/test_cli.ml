@@ -178,21 +178,44 @@ let live_bytes_stated () =
   Alcotest.(check bool) "header comment" true (contains hdr "// Live bytes per rank: 2432 (proven: lower_live_bytes)");
   Alcotest.(check bool) "constant" true (contains hdr "kLiveBytes = 2432;")
 
-(* The driver's result line: numbers read back, an error line raised as a
-   tool error (exit 4) with the runtime's message. *)
-let run_result_line () =
+(* A pending-sum header prints the extracted lowering's figures: for
+   [8, 8] sum{x,y} -> [8, 8] sum{y} on {x:2, y:2} in f32, the first
+   reduce_scatter holds the 256 B source and destination, its 128 B output
+   and 256 B of scratch: 896 B; the workspace is 128 + 64 B of reduction
+   arrays, 256 B of their scratch and the gathers' 128 B ping. *)
+let sums_live_bytes_stated () =
+  let p = Problem.make ~mesh:"{x:2, y:2}" ~from:"[8, 8] sum{x,y}" ~to_:"[8, 8] sum{y}" ~dtype:(Some "f32") in
+  let hdr = Emit_sums.render ~command:[ "redist" ] ~name:"s" (Sumplan.choose p) in
+  List.iter
+    (fun line -> Alcotest.(check bool) line true (contains hdr line))
+    [ "// Live bytes per rank: 896 (proven: lower_sums_live_bytes)"; "kLiveBytes = 896;"; "kWorkspaceBytes = 576;";
+      "kPre0Bytes = 128;"; "kPre1Bytes = 64;"; "kReduceScratchBytes = 256;"; "kCollectivesOffset = 448;";
+      "reduce_scatter(mesh, ::redist::Group{2, 2}, kDtype, ::redist::Layout{2, {8, 8}, 4}, 0, src, 256, ws, 128," ]
+
+(* The driver's result file: numbers read back as data, an error object
+   raised as a tool error (exit 4) with the runtime's message, a missing
+   field named. *)
+let run_result_file () =
   let o =
-    Run.parse_result
-      "redist-run: checked=12 mismatches=3 box_disagreements=1 off_bound=2 recv_max=5 guards=1 news=0 own_mallocs=0 mallocs=7 median_s=0.5 peak_bytes=12 used_ping=4 used_pong=4 used_scratch=0"
+    Run.outcome_of_json
+      (Yojson.Safe.from_string
+         {|{"checked": 12, "mismatches": 3, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 5.000000000e-01, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|})
   in
   Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0 ]
     [ o.checked; o.mismatches; o.box_disagreements; o.off_bound; o.recv_max; o.news; o.mallocs; o.peak_bytes;
       o.used_ping; o.used_pong; o.used_scratch ];
+  Alcotest.(check (float 0.)) "median" 0.5 o.median_s;
   Alcotest.(check bool) "guards" true o.guards_intact;
-  match Run.parse_result "redist-run: error Mesh::create: communicator has 4 ranks but the mesh has 6 devices" with
-  | _ -> Alcotest.fail "an error line was accepted"
-  | exception Run.Tool_error msg ->
-      Alcotest.(check string) "message" "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices" msg
+  let tool_error what json expected =
+    match Run.outcome_of_json (Yojson.Safe.from_string json) with
+    | _ -> Alcotest.failf "%s was accepted" what
+    | exception Run.Tool_error msg -> Alcotest.(check string) what expected msg
+  in
+  tool_error "error object" {|{"error": "Mesh::create: communicator has 4 ranks but the mesh has 6 devices"}|}
+    "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices";
+  tool_error "missing field"
+    {|{"checked": 12, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 0.5, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|}
+    "the driver's result lacks mismatches"
 
 (* Byte totals past 2^62: 2^60 * 16 = 2^64 exactly, and a carry into a new
    digit. *)
@@ -247,5 +270,6 @@ let () =
           Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "live bytes stated" `Quick live_bytes_stated;
-          Alcotest.test_case "run's result line" `Quick run_result_line ] );
+          Alcotest.test_case "run's result file" `Quick run_result_file;
+          Alcotest.test_case "pending-sum live bytes stated" `Quick sums_live_bytes_stated ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]

@@ -6,28 +6,8 @@
 # one mpirun per world size; every element of every rank's target box is
 # checked (tests/e2e/exchange_e2e_main.cpp).
 #   tests/e2e/exchange.sh SUITE COUNT PER_TU [SEED]
-# One property test, its case count beside it.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-suite=$1 count=$2 per_tu=$3 seed=${4:-20261123}
-out=_build/$suite
-rm -rf "$out" && mkdir -p "$out"
-fail_all() { ko "$*"; report "$suite" "property: $count random problems"; exit 1; }
-runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
-dune build -j 1 ./tests/e2e/gen_exchange.exe 2>&1 || fail_all "the problem generator does not build"
-_build/default/tests/e2e/gen_exchange.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
-
-CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Icodegen -I"$out")
-objs=()
-for tu in "$out"/tu*.cpp; do
-  "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { head -20 "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
-  objs+=("${tu%.cpp}.o")
-done
-"${CXX[@]}" tests/e2e/exchange_e2e_main.cpp "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
-  { head -20 "$out/link.log"; fail_all "the driver does not link"; }
-
-good=0 bad=0
-run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out"
-if [ "$bad" -eq 0 ]; then ok "$good of $count random exchange problems"; else ko "$bad of $count random exchange problems"; fi
-report "$suite" "property: $count random exchange problems (uneven, cross-mesh, even by both strategies), $good passed, $bad failed"
+random_e2e "$1" "$2" "$3" "${4:-20261123}" gen_exchange exchange_e2e_main.cpp \
+  "exchange problems (uneven, cross-mesh, even by both strategies)"

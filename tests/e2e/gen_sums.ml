@@ -140,7 +140,7 @@ let () =
       Hashtbl.replace sizes world (1 + Option.value (Hashtbl.find_opt sizes world) ~default:0);
       add "#include \"%s.hpp\"" name;
       let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | _ -> "COLLECTIVES" in
-      entries := Printf.sprintf "  SUMS_%s(%s, \"%s %s -> %s %s\")," kind name text src tgt dtype :: !entries
+      entries := Printf.sprintf "  SUMS_%s(%s, \"%s %s -> %s %s\", %d)," kind name text src tgt dtype r.peak :: !entries
     done;
     add "extern const sums_entry kSums%d[] = {" tu;
     List.iter (add "%s") (List.rev !entries);

@@ -133,6 +133,34 @@ corrupt "a lower bound that is not the runtime's traffic" model.hpp 's/kRecvBoun
 corrupt "a collectives permutation table" problem.hpp 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${WC[@]}" --repeat 1
 
+# Pending sums: every element of every rank's target box must sum, over its
+# target group, to the global array (codegen/verify.hpp's verify_sums), by
+# the reductions and collectives or by the reducing exchange.
+PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --repeat 1)
+PT=(--mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --dtype i64 --repeat 1)
+SV='^verified: every element of every rank.s target box sums, over its target group, to the global array \([1-9][0-9]* elements checked, 0 mismatches\)$'
+expect "pending sum to replicated: all_reduce, all_gather" 0 "$SV" -- "$redist" run "${PS[@]}"
+expect "pending sums to a pending target: add_pending" 0 "$SV" -- "$redist" run "${PT[@]}"
+expect "pending sum, uneven: the reducing exchange, u16" 0 "$SV" -- "$redist" run --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --dtype u16 --repeat 1
+expect "pending sum across meshes, i8" 0 "$SV" -- "$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}5, 3] sum{y}' --to '[{z}5, 3]' --dtype i8 --repeat 1
+expect "pending sums to sum{x,z}, u64" 0 "$SV" -- "$redist" run --mesh '{x:2, y:2, z:2}' --from '[{y}8, 4] sum{x,z}' --to '[8, {y}4] sum{x,z}' --dtype u64 --repeat 1
+"$redist" run "${PT[@]}" --json >"$tmp/json" 2>&1
+if python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["command"] == "run" and r["verified"] is True and r["mismatches"] == 0 and r["elements_checked"] == 4 * 64, r
+assert r["source_pending"] == ["x", "y"] and r["target_pending"] == ["y"], r
+assert [s["text"] for s in r["steps"]][-1] == "add_pending(y)", r
+assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] == 8 * r["peak_elems"], r
+assert r["workspace_bytes"] is None and r["used_scratch_bytes"] > 0, r
+assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
+PY
+then ok "--json of pending sums: verified, its steps, peak within the bound"; else ko "--json pending sums: $(head -c 300 "$tmp/json")"; fi
+corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's/::std::memset(dst, 0, kTgtBytes);/;/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PT[@]}"
+corrupt "pending sums: all_reduce over the wrong axis" problem.hpp 's/all_reduce(mesh, ::redist::Group{1, 2}/all_reduce(mesh, ::redist::Group{2, 2}/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]}"
+
 expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${WC[@]}" --np 4
 expect "no mpicxx on PATH" 4 'redist: error: mpicxx is not on PATH' -- env PATH=/nonexistent "$redist" run "${W[@]}"
 expect "REDIST_RUNTIME_PREFIX without a runtime" 4 'redist: error: REDIST_RUNTIME_PREFIX=/ holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a$' -- \
@@ -242,12 +270,12 @@ interrupt() {
     [ -n "$left" ] && kill -KILL $left
   fi
 }
-interrupt SIGTERM 143 '.*/driver 1000$' running
-interrupt SIGINT 130 '.*/driver 1000$' running
-interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000$' running-thrice
+interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt SIGINT 130 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000 [^ ]*/result.json$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
 # Under --json, also the error object of docs/schema/redist-1.json.
-interrupt SIGTERM 143 '.*/driver 1000$' running-json --json
+interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running-json --json
 if why=$(/usr/bin/python3 tests/cli/validate_json.py docs/schema/redist-1.json 143 <"$tmp/interrupt-143-running-json.json"); then
   ok "SIGTERM under --json: a valid error object"
 else
@@ -260,10 +288,10 @@ dir=$tmp/ignored
 mkdir -p "$dir"
 TMPDIR=$dir "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 >"$dir.out" 2>&1 &
 pid=$!
-for i in $(seq 1200); do pgrep -f "$dir/.*/driver 1000$" >/dev/null && break; sleep 0.1; done
+for i in $(seq 1200); do pgrep -f "$dir/.*/driver 1000 [^ ]*/result.json$" >/dev/null && break; sleep 0.1; done
 kill -INT $pid
 sleep 1
-if kill -0 $pid 2>/dev/null && pgrep -f "$dir/.*/driver 1000$" >/dev/null; then ok "ignored SIGINT stays ignored"
+if kill -0 $pid 2>/dev/null && pgrep -f "$dir/.*/driver 1000 [^ ]*/result.json$" >/dev/null; then ok "ignored SIGINT stays ignored"
 else ko "ignored SIGINT stopped the run: $(head -c 300 "$dir.out")"; fi
 kill -TERM $pid
 for i in $(seq 80); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
@@ -303,11 +331,12 @@ expect "make install PREFIX=...: redist run" 0 '^verified' -- "$installed/bin/re
 popd >/dev/null
 
 # --work-dir keeps what was built: for an exchange, the header, the model's
-# boxes and bounds, the driver and its output.
+# boxes and bounds, the driver and its result file.
 mkdir -p "$tmp/wd"
 expect "--work-dir, exchange" 0 "$V" -- "$redist" run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --work-dir "$tmp/wd" --repeat 1
 if [ -s "$tmp/wd/problem.hpp" ] && grep -q 'kRecvBound\[kWorld\] = {4, 4, 6}' "$tmp/wd/model.hpp" && [ -x "$tmp/wd/driver" ] &&
-   grep -q '^redist-run: checked=21 mismatches=0 ' "$tmp/wd/run.out"; then
+   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["checked"] == 21 and r["mismatches"] == 0, r' \
+     "$tmp/wd/result.json"; then
   ok "--work-dir keeps header, model, driver and output"
 else
   ko "--work-dir: $(ls "$tmp/wd" | tr '\n' ' ')"

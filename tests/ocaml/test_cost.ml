@@ -32,6 +32,9 @@ let latency_only =
 
 let measured = snd (Profile.default ())
 
+(* The settings below all count as given, so the core's choice is made. *)
+let chosen s p = let _, _, ch = Planning.choose_costed s p in Option.get ch
+
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
 let header_live_bytes (r : Xreport.plan) guarantees =
@@ -55,11 +58,12 @@ let for_problems f =
 let budget_kept () =
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
-      let _, _, all = Planning.choose_costed (settings measured) p in
+      let all = chosen (settings measured) p in
       let lives = List.map (fun (c : C.costed) -> c.cs_live_bytes) (candidates all) in
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
+      let ch = Option.get ch in
       let stated = header_live_bytes r guarantees in
       if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
       if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
@@ -76,7 +80,7 @@ let budget_kept () =
           if not (has 0) then fail "the refusal does not name the least figure %d: %s" least msg)
 
 let deterministic () =
-  let chosen p = let _, _, ch = Planning.choose_costed (settings measured) p in (ch.ch_best.cs_index, ch.ch_best.cs_plan) in
+  let chosen p = let ch = chosen (settings measured) p in (ch.ch_best.cs_index, ch.ch_best.cs_plan) in
   let st = Random.State.make [| seed |] in
   let problems = List.init 200 (fun i -> Placed_problem.problem (Placed_problem.draw st i) C.StratAuto) in
   let first = List.map chosen problems in
@@ -87,7 +91,7 @@ let deterministic () =
 let least_traffic_when_free () =
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
-      let _, _, ch = Planning.choose_costed (settings free_messages) p in
+      let ch = chosen (settings free_messages) p in
       let least = List.fold_left (fun acc (c : C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
       List.iter (fun (c : C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
         (candidates ch);
@@ -97,14 +101,14 @@ let fewest_messages_when_latency_dominates () =
   let flips = ref 0 in
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
-      let _, _, ch = Planning.choose_costed (settings latency_only) p in
+      let ch = chosen (settings latency_only) p in
       let messages (c : C.costed) =
         if c.cs_time_ns mod latency_ns <> 0 then fail "candidate %d: %d ns is not a number of messages" c.cs_index c.cs_time_ns;
         c.cs_time_ns / latency_ns
       in
       let fewest = List.fold_left (fun acc c -> min acc (messages c)) max_int (candidates ch) in
       if messages ch.ch_best <> fewest then fail "chose %d messages, the fewest is %d" (messages ch.ch_best) fewest;
-      let _, _, free = Planning.choose_costed (settings free_messages) p in
+      let free = chosen (settings free_messages) p in
       if free.ch_best.cs_index <> ch.ch_best.cs_index then incr flips);
   (* The two profiles must disagree somewhere, or the test shows nothing. *)
   if !flips = 0 then Alcotest.fail "no problem where latency changes the choice"
@@ -117,7 +121,7 @@ let ranks_per_host_is_a_host_list () =
       let across = { measured with C.pf_across_hosts = link 7_000 300 } in
       let by_count = settings ~hosts:(C.RanksPerHost n, "") across in
       let by_list = settings ~hosts:(C.HostList (List.init world (fun r -> r / n)), "") across in
-      let _, _, a = Planning.choose_costed by_count p and _, _, b = Planning.choose_costed by_list p in
+      let a = chosen by_count p and b = chosen by_list p in
       List.iter2
         (fun (x : C.costed) (y : C.costed) ->
           if x.cs_steps_ns <> y.cs_steps_ns then

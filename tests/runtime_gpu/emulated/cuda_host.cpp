@@ -91,6 +91,11 @@ cudaError_t CUDARTAPI cudaMemset(void* ptr, int value, size_t count) {
   return cudaSuccess;
 }
 
+cudaError_t CUDARTAPI cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) {
+  if (count > 0) std::memset(ptr, value, count);
+  return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* stream) {
   *stream = fake_stream();
   return cudaSuccess;
