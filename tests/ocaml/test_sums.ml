@@ -102,7 +102,7 @@ let pp_problem (s, ps, t, pt) =
 
 (* ---- running a plan on integers ------------------------------------------ *)
 
-let ints : cmonoid = { zero = Obj.repr 0; add = (fun a b -> Obj.repr (Obj.obj a + Obj.obj b)) }
+let ints : cmonoid = { zero = Obj.repr 0; add0 = (fun a b -> Obj.repr (Obj.obj a + Obj.obj b)) }
 
 let global_value i = List.fold_left (fun a x -> (a * 31) + x + 7) 1 i
 
