@@ -14,3 +14,14 @@ let mesh ~max_axes ~names ~max_devices ~sizes =
       oneofl fits >>= fun s -> go (i + 1) (devices * s) ((List.nth names i, s) :: acc)
   in
   go 0 1 []
+
+(* [m] placed in a world of [prod m + spare] ranks: contiguous at a first rank
+   in 0 .. [spare], or a permuted list of distinct ranks. *)
+let placed ~spare (m : Redist_core.mesh) =
+  let open QCheck.Gen in
+  let p = List.fold_left ( * ) 1 (List.map snd m) in
+  bool >>= fun contiguous ->
+  if contiguous then int_range 0 spare >>= fun k -> return (Redist_core.placed_at m k)
+  else
+    shuffle_l (List.init (p + spare) Fun.id) >>= fun ranks ->
+    return { Redist_core.pm_mesh = m; pm_ranks = List.filteri (fun i _ -> i < p) ranks }

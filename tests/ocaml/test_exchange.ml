@@ -12,15 +12,7 @@ let prod = List.fold_left ( * ) 1
 (* Up to 3 axes and 16 devices, names drawn from 0..5. *)
 let gen_mesh = Mesh_gen.mesh ~max_axes:3 ~names:6 ~max_devices:16 ~sizes:[ 1; 2; 2; 3; 4; 5 ]
 
-(* Contiguous at a random first rank, or a permuted list of distinct ranks. *)
-let gen_placed m =
-  let open QCheck.Gen in
-  let p = prod (List.map snd m) in
-  bool >>= fun contiguous ->
-  if contiguous then int_range 0 6 >>= fun k -> return (placed_at m k)
-  else
-    shuffle_l (List.init (p + 6) Fun.id) >>= fun ranks ->
-    return { pm_mesh = m; pm_ranks = List.filteri (fun i _ -> i < p) ranks }
+let gen_placed = Mesh_gen.placed ~spare:6
 
 (* Each mesh axis goes to one dimension or to none, in a random order. *)
 let gen_axes m rank =

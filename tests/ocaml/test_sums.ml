@@ -15,14 +15,7 @@ let prod = List.fold_left ( * ) 1
 (* At least 2 axes so that something is left to shard beside the pending ones. *)
 let gen_mesh = Mesh_gen.mesh ~max_axes:4 ~names:6 ~max_devices:16 ~sizes:[ 1; 2; 2; 3; 4 ]
 
-let gen_placed m =
-  let open QCheck.Gen in
-  let p = prod (List.map snd m) in
-  bool >>= fun contiguous ->
-  if contiguous then int_range 0 5 >>= fun k -> return (placed_at m k)
-  else
-    shuffle_l (List.init (p + 5) Fun.id) >>= fun ranks ->
-    return { pm_mesh = m; pm_ranks = List.filteri (fun i _ -> i < p) ranks }
+let gen_placed = Mesh_gen.placed ~spare:5
 
 (* Up to [most] distinct axes of [axes] (possibly none). *)
 let gen_subset ~most axes =
