@@ -4,7 +4,9 @@
 #pragma once
 
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <cstring>
 #include <vector>
 
@@ -128,6 +130,45 @@ inline Box tgt_box(const Problem& p, int rank) {
 long long heap_now();
 long long heap_peak_since_reset();
 void heap_reset_peak();
+
+// Whether `mine` holds on every rank of comm.
+inline bool all_ranks(bool mine, MPI_Comm comm) {
+  int v = mine ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, comm);
+  return v == 1;
+}
+
+struct Timing {
+  std::vector<double> ms;  // max over ranks, per repetition
+  long long heap = 0;      // this rank's heap growth at its highest during the timed runs
+  double median() const {
+    std::vector<double> t = ms;
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+// One warm-up run, then `reps` timed ones; each time is the slowest rank's.
+// The heap is watched over the timed runs only: what the warm-up leaves
+// behind (MPI's caches) is not a per-call cost.
+inline Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step) {
+  Timing t;
+  long long base = 0;
+  for (int i = 0; i <= reps; ++i) {
+    if (i == 1) {
+      base = heap_now();
+      heap_reset_peak();
+    }
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    step();
+    double dt = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (i > 0) t.ms.push_back(dt * 1e3);
+  }
+  t.heap = heap_peak_since_reset() - base;
+  return t;
+}
 
 // The one-shot MPI_Alltoallv exchange (bench/alltoallv.cpp).
 struct AlltoallvPlan {

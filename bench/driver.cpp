@@ -24,6 +24,9 @@ namespace {
 
 using bench::Box;
 using bench::Problem;
+using bench::Timing;
+using bench::all_ranks;
+using bench::time_runs;
 
 // Element value = its global row-major index mod kValueModulus (problems.py).
 void fill_box(const Problem& p, const Box& b, float* a) {
@@ -35,44 +38,6 @@ void fill_box(const Problem& p, const Box& b, float* a) {
     a[i] = static_cast<float>(g % kValueModulus);
     for (int d = p.ndim - 1; d >= 0 && ++idx[d] == b.ext[d]; --d) idx[d] = 0;
   }
-}
-
-bool all_ranks(bool mine, MPI_Comm comm) {
-  int v = mine ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, comm);
-  return v == 1;
-}
-
-struct Timing {
-  std::vector<double> ms;  // max over ranks, per repetition
-  long long heap = 0;      // this rank's heap growth at its highest during the timed runs
-  double median() const {
-    std::vector<double> t = ms;
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
-
-// One warm-up run, then `reps` timed ones; each time is the slowest rank's.
-// The heap is watched over the timed runs only: what the warm-up leaves
-// behind (MPI's caches) is not a per-call cost.
-Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step) {
-  Timing t;
-  long long base = 0;
-  for (int i = 0; i <= reps; ++i) {
-    if (i == 1) {
-      base = bench::heap_now();
-      bench::heap_reset_peak();
-    }
-    MPI_Barrier(comm);
-    const double t0 = MPI_Wtime();
-    step();
-    double dt = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm);
-    if (i > 0) t.ms.push_back(dt * 1e3);
-  }
-  t.heap = bench::heap_peak_since_reset() - base;
-  return t;
 }
 
 // peak_bytes: the most any rank holds: its buffers (`buffers`, allocated

@@ -19,6 +19,9 @@ namespace {
 
 using bench::Box;
 using bench::SumsProblem;
+using bench::Timing;
+using bench::all_ranks;
+using bench::time_runs;
 
 // Contributions as bench/sums_problems.py defines them: member m > 0 of a
 // pending group holds ((31 g + 17 m) mod 13) - 6 at global index g, member 0
@@ -42,37 +45,6 @@ void fill_box(const SumsProblem& p, const Box& b, int m, int group, float* a) {
     a[i] = static_cast<float>(m < 0 ? static_cast<long long>(g % kSumsModulus) : contribution(g, m, group));
     for (int d = p.ndim - 1; d >= 0 && ++idx[d] == b.ext[d]; --d) idx[d] = 0;
   }
-}
-
-bool all_ranks(bool mine, MPI_Comm comm) {
-  int v = mine ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, comm);
-  return v == 1;
-}
-
-struct Timing {
-  std::vector<double> ms;  // slowest rank, per repetition
-  long long heap = 0;      // this rank's heap growth at its highest during the timed runs
-};
-
-// One warm-up run, then `reps` timed ones (as driver.cpp times them).
-Timing time_runs(int reps, const std::function<void()>& step) {
-  Timing t;
-  long long base = 0;
-  for (int i = 0; i <= reps; ++i) {
-    if (i == 1) {
-      base = bench::heap_now();
-      bench::heap_reset_peak();
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    step();
-    double dt = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (i > 0) t.ms.push_back(dt * 1e3);
-  }
-  t.heap = bench::heap_peak_since_reset() - base;
-  return t;
 }
 
 // peak_bytes: the most any rank holds: its buffers plus its heap growth in
@@ -103,7 +75,7 @@ void run_redist(const SumsProblem& p, int rank, int reps, const std::vector<floa
   if (redist::Status st = p.create(MPI_COMM_WORLD, &mesh); !st.ok()) fail("create_mesh", st);
   std::vector<unsigned char> ws(p.workspace_bytes == 0 ? 1 : p.workspace_bytes);
   std::fill(dst.begin(), dst.end(), -1.0f);
-  const Timing t = time_runs(reps, [&] {
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
     redist::Status st = p.run(mesh, src.data(), src.size() * sizeof(float), dst.data(), dst.size() * sizeof(float),
                               ws.data(), ws.size());
     if (!st.ok()) fail("redist", st);
@@ -122,7 +94,7 @@ void run_mpi(const SumsProblem& p, int rank, int size, int reps, const std::vect
     return;
   }
   std::fill(dst.begin(), dst.end(), -1.0f);
-  const Timing t = time_runs(reps, [&] { bench::reduce_scatter_run(rs, src.data(), dst.data()); });
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] { bench::reduce_scatter_run(rs, src.data(), dst.data()); });
   const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
   const long long buffers =
       static_cast<long long>((src.size() + dst.size()) * sizeof(float) + bench::reduce_scatter_buffer_bytes(rs));
