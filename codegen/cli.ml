@@ -193,9 +193,7 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
        in
        Yojson.Safe.pretty_to_string doc ^ "\n"
      else
-       (match r with
-        | Xreport.Collectives r -> Report.text ~title ~guarantees r
-        | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
+       Xreport.plan_text ~title ~guarantees r
        ^
        match cost with
        | Some (settings, ch) -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines settings problem ch))
@@ -212,7 +210,7 @@ let plan_cmd =
         if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
         else begin
           let settings = cost p in
-          let r, guarantees, choice = Planning.choose_costed settings p in
+          let r, guarantees, choice = Planning.choose_costed ~hybrids:true settings p in
           print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
             ~cost:(Option.map (fun ch -> (settings, ch)) choice) r
         end;
@@ -353,7 +351,7 @@ let gen_cmd =
                   ignore (Planning.cost_checked settings r);
                   (r, Guarantees.for_checked r)
               | None ->
-                  let r, guarantees, _ = Planning.choose_costed settings p in
+                  let r, guarantees, _ = Planning.choose_costed ~hybrids:false settings p in
                   (r, guarantees)
             in
             match (r, backend) with
@@ -361,6 +359,7 @@ let gen_cmd =
             | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
             | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
             | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
+            | Xreport.Hybrid h, _ -> Planning.not_hybrid ~command:"gen" h
         in
         write_output out header;
         0)

@@ -17,15 +17,22 @@ let candidates (ch : C.choice) =
     (((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
     @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget)
 
-let strategy_of = function C.ByCollectives _ -> "collectives" | C.ByExchange -> "exchange"
+let strategy_of = function
+  | C.ByCollectives _ -> "collectives"
+  | C.ByExchange -> "exchange"
+  | C.ByThen _ -> "hybrid"
 
-(* A candidate on one line: its refine lines and collectives, or [exchange]. *)
-let describe (p : Problem.t) = function
+(* A candidate on one line: its refine lines and collectives, [exchange], or
+   a hybrid's parts around its intermediate layout. *)
+let rec describe (p : Problem.t) = function
   | C.ByCollectives (rf, plan) ->
       let env = F.env_of_refinement p.env rf in
       let parts = F.refine_lines ~base:p.env env @ List.map (F.show_collective env) plan in
       if parts = [] then "collectives: (no steps, a copy)" else "collectives: " ^ String.concat "; " parts
   | C.ByExchange -> "exchange"
+  | C.ByThen (mid, a, b) ->
+      let first, second = Problem.through p mid in
+      Printf.sprintf "hybrid: %s -> %s -> %s" (describe first a) (F.show_ty first.tgt_env mid.ly_ty) (describe second b)
 
 let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)

@@ -45,7 +45,17 @@ let choice =
     ("choose_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
     ("choose_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
 
+(* A hybrid: the exchange and a collective through an intermediate layout. *)
+let hybrid =
+  [ ("xcheck_correct", "an accepted hybrid moves every rank's source box to the intermediate box, then to its target box");
+    ("xcheck_traffic", "the printed per-rank traffic (the sum over the parts) is what the execution's ranks receive");
+    ("xcheck_recv_ge_bound", "no rank receives fewer elements than the printed lower bound of the whole problem");
+    ("recv_lower_bound_through", "through any intermediate layout the bound is at most the sum of the two legs' bounds");
+    ("lower_splan_correct", "its lowered program leaves the intermediate in the workspace and every target box in the destination");
+    ("lower_splan_workspace_exact", "its workspace is the largest intermediate box, then the larger of its parts' workspaces") ]
+
 (* What covers a plan the checker accepted, by its kind. *)
 let for_checked = function
   | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)
   | Xreport.Exchange _ -> exchange_checker
+  | Xreport.Hybrid _ -> hybrid

@@ -83,7 +83,16 @@ let exchange_plan (r : Xreport.t) =
   in
   [ ("refined_mesh", mesh p.env); ("refine", `List []); ("steps", `List [ step ]) ]
 
-let any_plan = function Xreport.Collectives r -> plan r | Xreport.Exchange r -> exchange_plan r
+(* A hybrid: its parts' steps in sequence, on the user's meshes. *)
+let rec plan_steps = function
+  | Xreport.Collectives r -> List.map (step r) r.steps
+  | Xreport.Exchange r -> (match List.assoc "steps" (exchange_plan r) with `List l -> l | _ -> [])
+  | Xreport.Hybrid h -> plan_steps h.first @ plan_steps h.second
+
+let any_plan = function
+  | Xreport.Collectives r -> plan r
+  | Xreport.Exchange r -> exchange_plan r
+  | Xreport.Hybrid h as x -> [ ("refined_mesh", mesh h.whole.env); ("refine", `List []); ("steps", `List (plan_steps x)) ]
 
 let exchange_report ~command ~guarantees (r : Xreport.t) =
   document ~command
@@ -95,6 +104,20 @@ let exchange_report ~command ~guarantees (r : Xreport.t) =
         ("launches", `Int 1); ("slices", `Int 0);
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
 
+let hybrid_report ~command ~guarantees (h : Xreport.hybrid) =
+  let p = h.whole in
+  let src_max, tgt_max = C.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
+  let slices = List.length (List.filter (fun s -> Yojson.Safe.Util.member "op" s = `String "dyn_slice") (plan_steps (Xreport.Hybrid h))) in
+  document ~command
+    (problem p @ any_plan (Xreport.Hybrid h)
+    @ [ ("peak_elems", `Int h.h_peak); ("src_elems", `Int src_max); ("tgt_elems", `Int tgt_max);
+        ("global_elems", `Int (List.fold_left ( * ) 1 (C.global_shape p.src)));
+        ("recv_elems_max", `Int h.h_recv_busiest); ("recv_elems_total", `Int h.h_recv_total);
+        ("lower_bound_recv_max", `Int h.h_lb_max); ("lower_bound_recv_total", `Int h.h_lb_total);
+        ("launches", `Int (Xreport.launches (Xreport.Hybrid h))); ("slices", `Int slices);
+        ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
+
 let any_report ~command ~guarantees = function
   | Xreport.Collectives r -> report ~command ~guarantees r
   | Xreport.Exchange r -> exchange_report ~command ~guarantees r
+  | Xreport.Hybrid h -> hybrid_report ~command ~guarantees h

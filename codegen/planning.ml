@@ -38,8 +38,9 @@ let plan (p : Problem.t) =
   | C.OK r -> (r, Guarantees.for_plan ~refined:(rf <> []))
   | C.Error _ -> failwith "the checker rejected the planner's plan (contradicts plan_total)"
 
-(* The report of a plan the checker accepted ([choose_checked]). *)
-let report_of (p : Problem.t) = function
+(* The report of a plan the checker accepted ([choose_checked]); a hybrid's
+   parts on their own problems ([Problem.through]). *)
+let rec report_of (p : Problem.t) = function
   | C.ByCollectives (rf, plan) -> (
       let env = Front.env_of_refinement p.env rf in
       match Report.of_check p env rf plan with
@@ -49,12 +50,18 @@ let report_of (p : Problem.t) = function
       match Xreport.of_exchange p with
       | C.OK r -> Xreport.Exchange r
       | C.Error _ -> failwith "xcheck rejected a chosen exchange (contradicts choose_checked)")
+  | C.ByThen (mid, a, b) -> (
+      let first, second = Problem.through p mid in
+      match Xreport.of_hybrid p mid (report_of first a) (report_of second b) with
+      | C.OK h -> Xreport.Hybrid h
+      | C.Error _ -> failwith "xcheck rejected a chosen hybrid (contradicts choose_checked)")
 
 (* Under auto the plan is any verified candidate, covered by the checker's
-   theorems; under the other strategies it is [plan_with]'s. *)
+   theorems; under the other strategies it is [plan_with]'s (never a hybrid). *)
 let plan_with_guarantees = function
   | C.ByCollectives (rf, _) -> Guarantees.for_strategy_plan ~refined:(rf <> [])
   | C.ByExchange -> Guarantees.exchange_plan
+  | C.ByThen _ -> Guarantees.hybrid
 
 let guarantees_of strategy sp =
   match (strategy, sp) with
@@ -70,7 +77,9 @@ let guarantees_of strategy sp =
    the cost model runs only when asked for, since costing the exchange
    enumerates every rank's messages, billions for a gather on 65,536
    devices. *)
-let choose_costed (cost : Profile.t) (p : Problem.t) =
+(* [hybrids]: whether hybrids are candidates (plan); gen and run, which do
+   not execute hybrids yet, choose among the others. *)
+let choose_costed ~hybrids (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   if not cost.given then
@@ -78,7 +87,7 @@ let choose_costed (cost : Profile.t) (p : Problem.t) =
     | Some sp -> (report_of p sp, plan_with_guarantees sp, None)
     | None -> Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
   else (
-  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
+  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget hybrids p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
       (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
@@ -104,6 +113,11 @@ let cost_checked (cost : Profile.t) r =
 (* Under the built-in profile, all ranks on one host, no budget. *)
 let choose (p : Problem.t) =
   let r, g, _ =
-    choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
+    choose_costed ~hybrids:false (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
   in
   (r, g)
+
+
+(* gen and run choose without hybrids ([choose_checked]: the choice is a candidate). *)
+let not_hybrid ~command (_ : Xreport.hybrid) =
+  failwith (command ^ ": the choice without hybrids is a hybrid (contradicts choose_checked)")

@@ -354,6 +354,7 @@ type result = { plan : planned; ranks : int; repeat : int; o : outcome; verified
 let problem_of = function
   | Plain (Xreport.Collectives r) -> r.Report.problem
   | Plain (Xreport.Exchange r) -> r.Xreport.problem
+  | Plain (Xreport.Hybrid h) -> h.whole
   | Sums r -> r.Sumplan.problem
 
 (* The proven bound on the largest local array, in elements: max(|src|,
@@ -363,11 +364,13 @@ let problem_of = function
 let proven_peak_elems = function
   | Plain (Xreport.Collectives r) -> max r.Report.src_elems r.tgt_elems
   | Plain (Xreport.Exchange r) -> r.Xreport.peak
+  | Plain (Xreport.Hybrid h) -> h.h_peak
   | Sums r -> r.Sumplan.peak
 
 let global_elems = function
   | Plain (Xreport.Collectives r) -> r.Report.global_elems
   | Plain (Xreport.Exchange r) -> r.Xreport.global_elems
+  | Plain (Xreport.Hybrid h) -> List.fold_left ( * ) 1 (Redist_core.global_shape h.whole.src)
   | Sums r -> List.fold_left ( * ) 1 (Redist_core.global_shape r.Sumplan.problem.src)
 
 (* The exchange runs on the local arrays alone; a pending-sum plan's
@@ -376,6 +379,7 @@ let global_elems = function
 let workspace_bytes = function
   | Plain (Xreport.Collectives r) -> Some (Redist_core.workspace_bytes (Lazy.force r.calls))
   | Plain (Xreport.Exchange _) -> Some 0
+  | Plain (Xreport.Hybrid h) -> Some h.h_workspace_bytes
   | Sums _ -> None
 
 (* The sums are checked exactly: integers wrap, so every group's
@@ -395,12 +399,13 @@ let plan_of (p : Problem.t) ~cost =
     (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
   end
   else
-    let plan, guarantees, _ = Planning.choose_costed cost p in
+    let plan, guarantees, _ = Planning.choose_costed ~hybrids:false cost p in
     match plan with
     | Xreport.Collectives r ->
         (Plain plan, Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Collectives_driver)
     | Xreport.Exchange r ->
         (Plain plan, Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Exchange_driver (model_header r))
+    | Xreport.Hybrid h -> Planning.not_hybrid ~command:"run" h
 
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;
@@ -456,6 +461,7 @@ let text (x : result) =
          (if r.steps = [] then "(no steps: a copy)"
           else String.concat "; " (List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps))
    | Plain (Xreport.Exchange _) -> line "plan: exchange (one direct exchange, strategy %s)" (Problem.strategy_name p.strategy)
+   | Plain (Xreport.Hybrid h) -> line "plan: %s" (Costreport.describe p (Xreport.splan (Xreport.Hybrid h)))
    | Sums r ->
        line "plan: %s"
          (match r.plan with
@@ -507,7 +513,7 @@ let json (x : result) =
   let plan_fields = match x.plan with Plain plan -> Json.problem p @ Json.any_plan plan | Sums r -> Sumplan.json_fields r in
   let exchange_fields =
     match x.plan with
-    | Plain (Xreport.Collectives _) | Sums _ -> []
+    | Plain (Xreport.Collectives _ | Xreport.Hybrid _) | Sums _ -> []
     | Plain (Xreport.Exchange r) ->
         [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max);
           ("lower_bound_recv_max", `Int r.lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]

@@ -5,6 +5,7 @@
    module only takes maxima and sums over the world's ranks. *)
 
 module C = Redist_core
+module F = Front
 
 type t = {
   problem : Problem.t;
@@ -20,15 +21,34 @@ type t = {
   live_bytes : int;           (* bytes alive on a rank: at most its largest boxes (lower_splan_live_bytes) *)
 }
 
-(* A plan of either strategy, with the report of its checker. *)
-type plan = Collectives of Report.t | Exchange of t
+(* A plan of any strategy, with the report of its checker: a hybrid is its
+   two parts, each reported on its own problem (the source to the
+   intermediate layout, the intermediate to the target), and the whole's
+   figures from [xcheck] of the whole. *)
+type plan = Collectives of Report.t | Exchange of t | Hybrid of hybrid
+
+and hybrid = {
+  whole : Problem.t;
+  mid : C.layout;               (* the intermediate layout *)
+  first : plan;                 (* the source to [mid] *)
+  second : plan;                (* [mid] to the target *)
+  h_world : int;
+  h_peak : int;                 (* the larger of the parts' peaks *)
+  h_recv_busiest : int;         (* per rank, summed over the parts *)
+  h_recv_total : int;
+  h_lb_max : int;               (* the whole problem's lower bound *)
+  h_lb_total : int;
+  h_live_bytes : int;           (* splan_live_bytes of the whole *)
+  h_workspace_bytes : int;      (* program_workspace_bytes of the lowered whole *)
+}
 
 (* The core's plan that a report is of. *)
-let splan = function
+let rec splan = function
   | Collectives (r : Report.t) -> C.ByCollectives (r.refinement, List.map (fun (s : Report.step) -> s.coll) r.steps)
   | Exchange _ -> C.ByExchange
+  | Hybrid h -> C.ByThen (h.mid, splan h.first, splan h.second)
 
-let problem = function Collectives (r : Report.t) -> r.problem | Exchange r -> r.problem
+let problem = function Collectives (r : Report.t) -> r.problem | Exchange r -> r.problem | Hybrid h -> h.whole
 
 let of_exchange (p : Problem.t) =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
@@ -70,3 +90,79 @@ let text ~title ~guarantees (r : t) =
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
+
+(* A hybrid whose parts [report] gave, with the whole's figures from [xcheck]. *)
+let of_hybrid (p : Problem.t) mid first second =
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  let sp = C.ByThen (mid, splan first, splan second) in
+  match C.xcheck src tgt sp with
+  | C.Error e -> C.Error e
+  | C.OK rep ->
+      let world = Problem.world p in
+      let over f = List.init world f in
+      let recv = over rep.xr_recv and lb = over (C.exchange_recv src tgt) in
+      let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
+      C.OK
+        { whole = p; mid; first; second; h_world = world; h_peak = rep.xr_peak; h_recv_busiest = max_of recv;
+          h_recv_total = sum recv; h_lb_max = max_of lb; h_lb_total = sum lb;
+          h_live_bytes = C.splan_live_bytes p.elem_bytes src tgt sp;
+          h_workspace_bytes = C.program_workspace_bytes (C.lower_splan p.elem_bytes src tgt sp) }
+
+(* A part's steps, one line each: its collectives (refine lines first) with
+   the type after each, or the exchange. *)
+let rec step_lines = function
+  | Collectives (r : Report.t) ->
+      F.refine_lines ~base:r.problem.env r.env
+      @ (if r.steps = [] then [ "(no steps: a copy)" ] else [])
+      @ List.map
+          (fun (s : Report.step) ->
+            Printf.sprintf "%s  # -> %s  local %d  busiest rank recv %d" (F.show_collective r.env s.coll)
+              (F.show_ty r.env s.after) s.local_elems s.recv_max)
+          r.steps
+  | Exchange r ->
+      [ Printf.sprintf "exchange  # -> %s  largest box %d  busiest rank recv %d" (F.show_ty r.problem.tgt_env r.problem.tgt)
+          r.tgt_max r.recv_busiest ]
+  | Hybrid h -> step_lines h.first @ step_lines h.second
+
+let rec launches = function
+  | Collectives (r : Report.t) -> r.launches
+  | Exchange _ -> 1
+  | Hybrid h -> launches h.first + launches h.second
+
+(* A hybrid as comments: its parts' steps and the whole's numbers.  `redist
+   check` reads plans of one strategy only, so each part is shown as the plan
+   of its own problem. *)
+let hybrid_text ~title ~guarantees (h : hybrid) =
+  let p = h.whole in
+  let first = problem h.first in
+  let b = Buffer.create 1024 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
+  let src_max, tgt_max = C.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
+  line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
+    (F.show_ty p.env p.src) (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes (Problem.strategy_name p.strategy);
+  line "# hybrid: two parts through the intermediate layout %s (redist check reads one part at a time)"
+    (F.show_ty first.tgt_env first.tgt);
+  List.iteri
+    (fun i part ->
+      let q = problem part in
+      line "# part %d, %s -> %s:" (i + 1) (F.show_ty q.env q.src) (F.show_ty q.tgt_env q.tgt);
+      List.iter (line "#   %s") (step_lines part))
+    [ h.first; h.second ];
+  line "# peak local size: %s (%s B); largest source box %d, largest target box %d" (plural h.h_peak "element")
+    (bytes h.h_peak) src_max tgt_max;
+  line "# busiest rank receives: %s (%s B) over both parts; lower bound %d (target elements not already held, max over ranks)"
+    (plural h.h_recv_busiest "element") (bytes h.h_recv_busiest) h.h_lb_max;
+  line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (plural h.h_recv_total "element")
+    (bytes h.h_recv_total) h.h_lb_total h.h_world;
+  line "# launches: %d; live bytes per rank: %d; workspace: %d bytes (the largest intermediate box, then the larger part's workspace)"
+    (launches (Hybrid h)) h.h_live_bytes h.h_workspace_bytes;
+  line "# proven in Coq:";
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
+  Buffer.contents b
+
+(* What `plan` and `check` print about a plan of any kind. *)
+let plan_text ~title ~guarantees = function
+  | Collectives r -> Report.text ~title ~guarantees r
+  | Exchange r -> text ~title ~guarantees r
+  | Hybrid h -> hybrid_text ~title ~guarantees h

@@ -3963,6 +3963,7 @@ type strategy =
 type splan =
 | ByCollectives of refinement * plan
 | ByExchange
+| ByThen of layout * splan * splan
 
 (** val pairs_eqb : (int * int) list -> (int * int) list -> bool **)
 
@@ -4086,13 +4087,14 @@ type xcheck_error =
 | BadRefinement
 | CollectivesRejected of check_error
 | BadLayouts
+| BadIntermediate
 
 type xreport = { xr_peak : int; xr_recv : (int -> int);
                  xr_collectives : report option }
 
 (** val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res **)
 
-let xcheck s t0 = function
+let rec xcheck s t0 = function
 | ByCollectives (rf, p) ->
   let m = ly_m s in
   if negb (even_problem s t0)
@@ -4113,6 +4115,19 @@ let xcheck s t0 = function
            (fst (largest_boxes s t0)) (snd (largest_boxes s t0))); xr_recv =
          (exchange_recv s t0); xr_collectives = None }
   else Error BadLayouts
+| ByThen (mid, a, b) ->
+  if negb (list_eqb mid.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks)
+  then Error BadIntermediate
+  else (match xcheck s mid a with
+        | OK ra ->
+          (match xcheck mid t0 b with
+           | OK rb ->
+             OK { xr_peak =
+               ((fun (a : int) b -> if a >= b then a else b) ra.xr_peak
+                 rb.xr_peak); xr_recv = (fun r ->
+               (+) (ra.xr_recv r) (rb.xr_recv r)); xr_collectives = None }
+           | Error e -> Error e)
+        | Error e -> Error e)
 
 (** val exchange_busiest : layout -> layout -> int **)
 
@@ -5080,14 +5095,18 @@ let message_wire x r l =
 type program =
 | Calls of mesh * call list
 | OneExchange of xcall
+| Staged of int * program * program
 
 (** val lower_splan : int -> layout -> layout -> splan -> program **)
 
-let lower_splan elem s t0 = function
+let rec lower_splan elem s t0 = function
 | ByCollectives (rf, p) ->
   let m = refine_mesh rf (ly_m s) in
   Calls (m, (lower m elem (refine_ty rf s.ly_ty) p))
 | ByExchange -> OneExchange (lower_exchange s t0)
+| ByThen (mid, a, b) ->
+  Staged ((( * ) (largest_box mid) elem), (lower_splan elem s mid a),
+    (lower_splan elem mid t0 b))
 
 (** val box_bytes : layout -> int -> int -> int **)
 
@@ -5108,17 +5127,25 @@ let exchange_live_bytes elem s t0 =
 
 (** val splan_live_bytes : int -> layout -> layout -> splan -> int **)
 
-let splan_live_bytes elem s t0 = function
+let rec splan_live_bytes elem s t0 = function
 | ByCollectives (rf, p) ->
   live_bytes (refine_mesh rf (ly_m s)) elem (refine_ty rf s.ly_ty)
     (refine_ty rf t0.ly_ty) p
 | ByExchange -> exchange_live_bytes elem s t0
+| ByThen (mid, a, b) ->
+  (fun (a : int) b -> if a >= b then a else b)
+    ((+) (splan_live_bytes elem s mid a) (( * ) (largest_box t0) elem))
+    ((+) (splan_live_bytes elem mid t0 b) (( * ) (largest_box s) elem))
 
 (** val program_workspace_bytes : program -> int **)
 
-let program_workspace_bytes = function
+let rec program_workspace_bytes = function
 | Calls (_, cs) -> workspace_bytes cs
 | OneExchange _ -> 0
+| Staged (n, first, second) ->
+  (+) n
+    ((fun (a : int) b -> if a >= b then a else b)
+      (program_workspace_bytes first) (program_workspace_bytes second))
 
 type sbuffer =
 | SSrc
@@ -5996,7 +6023,7 @@ let max_over ranks f =
 
 (** val program_steps_ns : profile -> hosts -> int -> program -> int list **)
 
-let program_steps_ns pf h elem = function
+let rec program_steps_ns pf h elem = function
 | Calls (m, cs) ->
   map (fun c ->
     max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
@@ -6009,6 +6036,8 @@ let program_steps_ns pf h elem = function
   let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
   (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
     rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
+| Staged (_, first, second) ->
+  app (program_steps_ns pf h elem first) (program_steps_ns pf h elem second)
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
@@ -6028,13 +6057,51 @@ let collective_candidates s t0 =
           | None -> [])) (candidates m s.ly_ty t0.ly_ty)
   else []
 
-(** val strategy_candidates : strategy -> layout -> layout -> splan list **)
+(** val with_ty : layout -> ty -> layout **)
 
-let strategy_candidates s s0 t0 =
+let with_ty l t0 =
+  { ly_mesh = l.ly_mesh; ly_ty = t0 }
+
+(** val exchange_then_gather : layout -> splan list **)
+
+let exchange_then_gather t0 =
+  flat_map (fun d ->
+    flat_map (fun x ->
+      match step_type (ly_m t0) t0.ly_ty (DynSlice (d, x)) with
+      | OK mid ->
+        (ByThen ((with_ty t0 mid), ByExchange, (ByCollectives ([],
+          ((AllGather d) :: []))))) :: []
+      | Error _ -> []) (mesh_axes (ly_m t0))) (seq 0 (length t0.ly_ty))
+
+(** val collective_then_exchange : layout -> splan list **)
+
+let collective_then_exchange s =
+  let dims = seq 0 (length s.ly_ty) in
+  flat_map (fun k ->
+    match step_type (ly_m s) s.ly_ty k with
+    | OK mid ->
+      (ByThen ((with_ty s mid), (ByCollectives ([], (k :: []))),
+        ByExchange)) :: []
+    | Error _ -> [])
+    (app
+      (flat_map (fun d ->
+        map (fun x -> DynSlice (d, x)) (mesh_axes (ly_m s))) dims)
+      (flat_map (fun s0 -> map (fun x -> AllToAll (s0, x)) dims) dims))
+
+(** val hybrid_candidates : layout -> layout -> splan list **)
+
+let hybrid_candidates s t0 =
+  app (exchange_then_gather t0) (collective_then_exchange s)
+
+(** val strategy_candidates :
+    bool -> strategy -> layout -> layout -> splan list **)
+
+let strategy_candidates hybrids s s0 t0 =
   match s with
   | StratAuto ->
     app (collective_candidates s0 t0)
-      (if layouts_wf s0 t0 then ByExchange :: [] else [])
+      (app (if layouts_wf s0 t0 then ByExchange :: [] else [])
+        (if hybrids then hybrid_candidates s0 t0 else []))
   | _ -> (match plan_with s s0 t0 with
           | Some sp -> sp :: []
           | None -> [])
@@ -6045,9 +6112,10 @@ type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
 
 (** val splan_launches : splan -> int **)
 
-let splan_launches = function
+let rec splan_launches = function
 | ByCollectives (_, p) -> length (filter (fun k -> negb (is_slice k)) p)
 | ByExchange -> Stdlib.Int.succ 0
+| ByThen (_, a, b) -> (+) (splan_launches a) (splan_launches b)
 
 (** val cost_candidate :
     profile -> hosts -> int -> layout -> layout -> int -> splan -> costed
@@ -6113,11 +6181,12 @@ type choice = { ch_best : costed; ch_slower : costed list;
                 ch_over_budget : costed list }
 
 (** val choose :
-    profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
-    (choose_error, choice) res **)
+    profile -> hosts -> int -> int option -> bool -> strategy -> layout ->
+    layout -> (choose_error, choice) res **)
 
-let choose pf h elem budget s s0 t0 =
-  let all = cost_all pf h elem s0 t0 0 (strategy_candidates s s0 t0) in
+let choose pf h elem budget hybrids s s0 t0 =
+  let all = cost_all pf h elem s0 t0 0 (strategy_candidates hybrids s s0 t0)
+  in
   (match filter (fits budget) all with
    | [] ->
      (match all with

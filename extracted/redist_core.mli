@@ -3586,6 +3586,7 @@ type strategy =
 type splan =
 | ByCollectives of refinement * plan
 | ByExchange
+| ByThen of layout * splan * splan
 
 val pairs_eqb : (int * int) list -> (int * int) list -> bool
 
@@ -4492,6 +4493,7 @@ type xcheck_error =
 | BadRefinement
 | CollectivesRejected of check_error
 | BadLayouts
+| BadIntermediate
 
 type xreport = { xr_peak : int; xr_recv : (int -> int);
                  xr_collectives : report option }
@@ -4756,6 +4758,7 @@ val message_wire : xcall -> wire_map
 type program =
 | Calls of mesh * call list
 | OneExchange of xcall
+| Staged of int * program * program
 
 val lower_splan : int -> layout -> layout -> splan -> program
 
@@ -4877,7 +4880,15 @@ val predicted_ns : profile -> hosts -> int -> layout -> layout -> splan -> int
 
 val collective_candidates : layout -> layout -> splan list
 
-val strategy_candidates : strategy -> layout -> layout -> splan list
+val with_ty : layout -> ty -> layout
+
+val exchange_then_gather : layout -> splan list
+
+val collective_then_exchange : layout -> splan list
+
+val hybrid_candidates : layout -> layout -> splan list
+
+val strategy_candidates : bool -> strategy -> layout -> layout -> splan list
 
 type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
                 cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
@@ -4908,8 +4919,8 @@ type choice = { ch_best : costed; ch_slower : costed list;
                 ch_over_budget : costed list }
 
 val choose :
-  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
-  (choose_error, choice) res
+  profile -> hosts -> int -> int option -> bool -> strategy -> layout ->
+  layout -> (choose_error, choice) res
 
 val staged_share : int -> int -> int -> int -> int
 

@@ -69,6 +69,10 @@ Print Assumptions plan_with_checked.
 Print Assumptions plan_with_correct.
 Print Assumptions plan_with_peak.
 
+(** Hybrids: through an intermediate layout the bound of the whole is at most the sum of the legs'. *)
+Print Assumptions xcheck_layouts_wf.
+Print Assumptions recv_lower_bound_through.
+
 (** Pending sums over any commutative monoid: Part 1 is the case with none. *)
 Print Assumptions holds_sholds_empty.
 Print Assumptions reduce_scatter_sound.

@@ -82,9 +82,9 @@ Qed.
     - moves every rank's source box to its target box and keeps the source
       ([Lowerproof.lower_splan_correct]; the exchange read as its messages,
       [Lowerproof.lower_exchange_wire]);
-    - keeps at most [splan_live_bytes] bytes alive on a rank: at every call
-      of the collectives, on every rank in the exchange (its source and
-      target boxes; the figure is then exactly
+    - keeps at most [splan_live_bytes] bytes alive on a rank
+      ([Lowerproof.live_covered]: at every call of the collectives, on
+      every rank in the exchange, where the figure is exactly
       [(largest source box + largest target box) * elem]), and
       [splan_live_bytes <= (S + T + 3 * max(S, T)) * elem], [S] and [T] the
       largest source and target boxes ([Lowerproof.lower_splan_live_bytes],
@@ -98,26 +98,18 @@ Theorem redist_correct : forall s S T sp elem, plan_with s S T = Some sp ->
   (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
      let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
      pl_holds T g (bs BDst) /\ bs BSrc = st)
-  /\ (forall rf p, sp = ByCollectives rf p ->
-        let m := refine_mesh rf (ly_m S) in
-        forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
-        call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
-        <= splan_live_bytes elem S T sp)
-  /\ (sp = ByExchange ->
-        splan_live_bytes elem S T sp = (largest_box S + largest_box T) * elem
-        /\ forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp)
+  /\ live_covered elem S T sp
   /\ splan_live_bytes elem S T sp
      <= (largest_box S + largest_box T + 3 * Nat.max (largest_box S) (largest_box T)) * elem
-  /\ program_workspace_bytes (lower_splan elem S T sp)
-     = match lower_splan elem S T sp with Calls _ cs => list_max (map (call_extent cs) cs) | OneExchange _ => 0 end
+  /\ program_workspace_exact (lower_splan elem S T sp)
   /\ exists rep, xcheck S T sp = OK rep
      /\ forall r, In r (pm_ranks (ly_mesh T)) ->
         xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
 Proof.
   intros s S T sp elem H.
   destruct (plan_with_checked s S T sp H) as [rep Hc].
-  destruct (lower_splan_live_bytes S T sp rep elem Hc) as [Hcoll Hx].
-  split; [| split; [exact Hcoll | split; [exact Hx | split; [| split]]]].
+  pose proof (lower_splan_live_bytes elem S T sp) as Hlive.
+  split; [| split; [exact Hlive | split; [| split; [apply lower_splan_workspace_exact |]]]].
   - intros A g st other Hst. apply (lower_splan_correct S T sp rep elem Hc A g st other Hst).
   - destruct (plan_with_cases s S T sp H) as [[rf [p [-> [He Hp]]]] | [-> _]].
     + destruct (even_problem_spec S T He) as [HS [HT Hpw]]. pose proof Hpw as [Hm [Hs [Ht _]]].
@@ -128,9 +120,7 @@ Proof.
       rewrite ES, ET. cbn [splan_live_bytes].
       pose proof (redist_collectives_correct _ _ _ rf p elem Hpw Hp) as Hrc. cbv zeta in Hrc.
       destruct Hrc as [_ [_ [_ [H3 _]]]]. exact H3.
-    + destruct (Hx eq_refl) as [-> _]. apply Nat.mul_le_mono_r. lia.
-  - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
-    destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
+    + destruct Hlive as [-> _]. apply Nat.mul_le_mono_r. lia.
   - exists rep. split; [exact Hc |]. intros r Hr. split.
     + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
     + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
@@ -177,45 +167,42 @@ Proof.
 Qed.
 
 (** What the command runs: [Cost.choose] picks, among the candidates the
-    verified checker accepts, the fastest under a machine profile within a
-    budget of live bytes per rank.  Its plan, lowered:
-    - moves every rank's source box to its target box and keeps the source;
-    - keeps at most [splan_live_bytes] bytes alive on a rank (at every call
-      of the collectives; on every rank in the exchange), and that figure is
-      within the budget when one is given;
-    - asks for exactly the workspace its calls use;
+    verified checker accepts (collective plans, the exchange, hybrids of
+    the two through an intermediate layout), the fastest under a machine
+    profile within a budget of live bytes per rank.  Its plan, lowered:
+    - moves every rank's source box to its target box and keeps the source
+      (a hybrid: its first part leaves the intermediate layout's boxes in
+      the workspace, its second takes them to the target boxes);
+    - keeps at most [splan_live_bytes] bytes alive on a rank
+      ([Lowerproof.live_covered]: at every call of the collectives, on
+      every rank in the exchange, in each part of a hybrid with the user's
+      other array on top), and that figure is within the budget when one
+      is given;
+    - asks for exactly the workspace its calls use (a hybrid: the largest
+      intermediate box, then the larger of its parts' workspaces);
     - makes every rank of the target mesh receive exactly the reported
-      traffic, never less than the printed lower bound;
+      traffic (a hybrid: the sum over its parts), never less than the
+      printed lower bound;
     - and no accepted candidate within the budget has a smaller predicted
       time ([Costproof.choose_fastest]). *)
-Theorem redist_chosen_correct : forall pf h elem budget s S T ch,
-  choose pf h elem budget s S T = OK ch ->
+Theorem redist_chosen_correct : forall pf h elem budget hy s S T ch,
+  choose pf h elem budget hy s S T = OK ch ->
   let sp := cs_plan (ch_best ch) in
   (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
      let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
      pl_holds T g (bs BDst) /\ bs BSrc = st)
-  /\ (forall rf p, sp = ByCollectives rf p ->
-        let m := refine_mesh rf (ly_m S) in
-        forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
-        call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
-        <= splan_live_bytes elem S T sp)
-  /\ (sp = ByExchange -> forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp)
+  /\ live_covered elem S T sp
   /\ (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b)
-  /\ program_workspace_bytes (lower_splan elem S T sp)
-     = match lower_splan elem S T sp with Calls _ cs => list_max (map (call_extent cs) cs) | OneExchange _ => 0 end
+  /\ program_workspace_exact (lower_splan elem S T sp)
   /\ exists rep, xcheck S T sp = OK rep
      /\ forall r, In r (pm_ranks (ly_mesh T)) ->
         xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
 Proof.
-  intros pf h elem budget s S T ch H sp.
-  destruct (choose_checked _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
-  destruct (lower_splan_live_bytes S T sp rep elem Hc) as [Hcoll Hx].
-  split; [| split; [exact Hcoll | split; [| split; [| split]]]].
-  - apply (choose_correct _ _ _ _ _ _ _ _ H).
-  - intros E. apply (proj2 (Hx E)).
-  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ H).
-  - pose proof (lower_splan_workspace_exact elem S T sp) as Hw.
-    destruct sp; simpl in Hw |- *; [exact Hw | exact (proj1 Hw)].
+  intros pf h elem budget hy s S T ch H sp.
+  destruct (choose_checked _ _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
+  split; [| split; [apply lower_splan_live_bytes | split; [| split; [apply lower_splan_workspace_exact |]]]].
+  - apply (choose_correct _ _ _ _ _ _ _ _ _ H).
+  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ _ H).
   - exists rep. split; [exact Hc |]. intros r Hr. split.
     + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
     + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).

@@ -116,11 +116,7 @@ let time_plan_and_check problem =
         (p, Redist_cli.Planning.choose p))
   in
   let title = "redist plan" in
-  let text =
-    match r with
-    | Redist_cli.Xreport.Collectives r -> Redist_cli.Report.text ~title ~guarantees r
-    | Redist_cli.Xreport.Exchange r -> Redist_cli.Xreport.text ~title ~guarantees r
-  in
+  let text = Redist_cli.Xreport.plan_text ~title ~guarantees r in
   let check_s, _ = cpu (fun () -> Redist_cli.Planfile.check_any p text) in
   (plan_s, check_s)
 

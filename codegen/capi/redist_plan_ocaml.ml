@@ -78,6 +78,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
+  | R.Xreport.Hybrid _ -> failwith "Planning.choose returned a hybrid (it plans with plan_with, which never does)"
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in

@@ -16,7 +16,8 @@
 
     The candidates of [choose]: for [StratAuto] every collective plan the
     planner builds (every candidate refinement and construction that
-    qualifies, [Planner.assess]) and the exchange; for the other strategies
+    qualifies, [Planner.assess]), the exchange, and the hybrids of the
+    exchange with one collective ([hybrid_candidates]); for the other strategies
     [plan_with]'s plan.  Each is validated by [xcheck]; those whose live
     bytes per rank (source, destination and workspace: [Lower.live_bytes]
     for collectives, the largest source and target boxes for the exchange,
@@ -166,7 +167,7 @@ Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
   fold_left (fun acc r => Nat.max acc (f r)) ranks 0.
 
 (** The predicted time of each step of a lowered program, in nanoseconds. *)
-Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
+Fixpoint program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
   match pg with
   | Calls m cs =>
       map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
@@ -176,6 +177,7 @@ Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : progra
       let tS := rank_table_of (pm_ranks (ly_mesh (xc_from x))) in
       let tT := rank_table_of (pm_ranks (ly_mesh (xc_to x))) in
       [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned tS tT elem x r))]
+  | Staged _ first second => program_steps_ns pf h elem first ++ program_steps_ns pf h elem second
   end.
 
 (** The predicted time of a plan. *)
@@ -197,9 +199,48 @@ Definition collective_candidates (S T : layout) : list splan :=
              (candidates m (ly_ty S) (ly_ty T))
   else [].
 
-Definition strategy_candidates (s : strategy) (S T : layout) : list splan :=
+(** Hybrids: the exchange and one collective in sequence, through an
+    intermediate layout on the mesh of the collective ([xcheck] accepts
+    only those whose collective part is even on one mesh at rank 0 and
+    whose intermediate is on the target's ranks).
+    - The exchange to the target sharded further over an axis the target
+      replicates, then the all-gather over that axis: the exchange moves
+      only the intermediate's share, the gather the rest (inside a host,
+      when the axis is).
+    - A slice or an all-to-all on the source mesh, then the exchange: the
+      collective regroups the data over its axis before the exchange. *)
+Definition with_ty (L : layout) (t : ty) : layout := {| ly_mesh := ly_mesh L; ly_ty := t |}.
+
+Definition exchange_then_gather (T : layout) : list splan :=
+  flat_map (fun d =>
+              flat_map (fun x =>
+                          match step_type (ly_m T) (ly_ty T) (DynSlice d x) with
+                          | OK mid => [ByThen (with_ty T mid) ByExchange (ByCollectives [] [AllGather d])]
+                          | Error _ => []
+                          end)
+                       (mesh_axes (ly_m T)))
+           (seq 0 (length (ly_ty T))).
+
+Definition collective_then_exchange (S : layout) : list splan :=
+  let dims := seq 0 (length (ly_ty S)) in
+  flat_map (fun k =>
+              match step_type (ly_m S) (ly_ty S) k with
+              | OK mid => [ByThen (with_ty S mid) (ByCollectives [] [k]) ByExchange]
+              | Error _ => []
+              end)
+           (flat_map (fun d => map (DynSlice d) (mesh_axes (ly_m S))) dims
+            ++ flat_map (fun s => map (AllToAll s) dims) dims).
+
+Definition hybrid_candidates (S T : layout) : list splan :=
+  exchange_then_gather T ++ collective_then_exchange S.
+
+(** [hybrids]: whether the hybrids are candidates too (the commands that
+    execute a plan, gen and run, do not take them yet). *)
+Definition strategy_candidates (hybrids : bool) (s : strategy) (S T : layout) : list splan :=
   match s with
-  | StratAuto => collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
+  | StratAuto =>
+      collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
+      ++ (if hybrids then hybrid_candidates S T else [])
   | _ => match plan_with s S T with Some sp => [sp] | None => [] end
   end.
 
@@ -214,10 +255,11 @@ Record costed : Type := {
   cs_launches : nat            (** steps that communicate *)
 }.
 
-Definition splan_launches (sp : splan) : nat :=
+Fixpoint splan_launches (sp : splan) : nat :=
   match sp with
   | ByCollectives _ p => length (filter (fun k => negb (is_slice k)) p)
   | ByExchange => 1
+  | ByThen _ a b => splan_launches a + splan_launches b
   end.
 
 Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
@@ -272,9 +314,9 @@ Record choice : Type := {
   ch_over_budget : list costed
 }.
 
-Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
+Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (hybrids : bool) (s : strategy)
     (S T : layout) : res choose_error choice :=
-  let all := cost_all pf h elem S T 0 (strategy_candidates s S T) in
+  let all := cost_all pf h elem S T 0 (strategy_candidates hybrids s S T) in
   match filter (fits budget) all with
   | [] =>
       match all with

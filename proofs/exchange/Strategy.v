@@ -3,7 +3,8 @@
     [xcheck S T sp] checks a plan for the problem from layout [S] to layout
     [T]: collectives (the existing checker, on an even problem over one mesh
     placed at rank 0, possibly refined into sub-axes) or one exchange step
-    (any well-formed layouts of one global shape, any two placed meshes).
+    (any well-formed layouts of one global shape, any two placed meshes),
+    or a hybrid: two such plans in sequence through an intermediate layout.
     It reports the peak local size and what every rank receives.
     [plan_with] is the planner with a strategy argument: [StratCollectives]
     is the existing planner, [StratExchange] the exchange, and [StratAuto]
@@ -19,7 +20,8 @@ Inductive strategy : Type := StratCollectives | StratExchange | StratAuto.
 
 Inductive splan : Type :=
 | ByCollectives (rf : refinement) (p : plan)   (** over the refined mesh *)
-| ByExchange.                                   (** one exchange, [spread_holder] *)
+| ByExchange                                    (** one exchange, [spread_holder] *)
+| ByThen (mid : layout) (first second : splan). (** [first] to the layout [mid], then [second] from it *)
 
 Fixpoint pairs_eqb (xs ys : list (nat * nat)) : bool :=
   match xs, ys with
@@ -107,7 +109,8 @@ Inductive xcheck_error : Type :=
 | NotOneEvenMesh                  (** collectives need an even problem on one mesh at rank 0 *)
 | BadRefinement                   (** the sub-axes do not refine the mesh *)
 | CollectivesRejected (e : check_error)
-| BadLayouts.                     (** ill-formed layouts, or different global shapes *)
+| BadLayouts                      (** ill-formed layouts, or different global shapes *)
+| BadIntermediate.                (** a hybrid's intermediate is not on the target's world ranks *)
 
 Record xreport : Type := {
   xr_peak : nat;                  (** largest local array along the plan *)
@@ -115,7 +118,11 @@ Record xreport : Type := {
   xr_collectives : option report  (** the collective checker's report, per step *)
 }.
 
-Definition xcheck (S T : layout) (sp : splan) : res xcheck_error xreport :=
+(** A hybrid [ByThen mid a b] is accepted when [a] is, from [S] to [mid],
+    and [b], from [mid] to [T], with [mid] on the world ranks of [T] (so
+    that the target mesh's ranks are the ranks both parts report on): a
+    rank receives what it receives in both parts; the peak is the larger. *)
+Fixpoint xcheck (S T : layout) (sp : splan) : res xcheck_error xreport :=
   match sp with
   | ByCollectives rf p =>
       let m := ly_m S in
@@ -134,21 +141,32 @@ Definition xcheck (S T : layout) (sp : splan) : res xcheck_error xreport :=
                  xr_recv := exchange_recv S T;
                  xr_collectives := None |}
       else Error BadLayouts
+  | ByThen mid a b =>
+      if negb (list_eqb (pm_ranks (ly_mesh mid)) (pm_ranks (ly_mesh T))) then Error BadIntermediate
+      else
+        match xcheck S mid a, xcheck mid T b with
+        | OK ra, OK rb => OK {| xr_peak := Nat.max (xr_peak ra) (xr_peak rb);
+                                xr_recv := fun r => xr_recv ra r + xr_recv rb r;
+                                xr_collectives := None |}
+        | Error e, _ | _, Error e => Error e
+        end
   end.
 
 (** What a plan does to a state. *)
-Definition xexec {A} (S T : layout) (sp : splan) (st : state A) : state A :=
+Fixpoint xexec {A} (S T : layout) (sp : splan) (st : state A) : state A :=
   match sp with
   | ByCollectives rf p => exec (refine_mesh rf (ly_m S)) (refine_ty rf (ly_ty S)) p st
   | ByExchange => exchange S T (spread_holder S T) st
+  | ByThen mid a b => xexec mid T b (xexec S mid a st)
   end.
 
 (** What rank [r] receives over the execution, counted from the data movement. *)
-Definition xreceived (S T : layout) (sp : splan) (r : nat) : nat :=
+Fixpoint xreceived (S T : layout) (sp : splan) (r : nat) : nat :=
   match sp with
   | ByCollectives rf p =>
       list_sum (received_trace (refine_mesh rf (ly_m S)) (refine_ty rf (ly_ty S)) p r)
   | ByExchange => exchange_received S T (spread_holder S T) r
+  | ByThen mid a b => xreceived S mid a r + xreceived mid T b r
   end.
 
 (** The busiest rank's traffic in the exchange. *)

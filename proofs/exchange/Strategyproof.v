@@ -135,7 +135,8 @@ Theorem xcheck_correct : forall S T sp rep, xcheck S T sp = OK rep ->
   forall A (g : list nat -> A) (st : state A),
   pl_holds S g st -> pl_holds T g (xexec S T sp st).
 Proof.
-  intros S T [rf p|] rep H A g st Hst; simpl in H |- *.
+  intros S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T rep H A g st Hst;
+    simpl in H |- *.
   - destruct (even_problem S T) eqn:He; [| discriminate].
     destruct (refine_ok (ly_m S) rf) eqn:Hrf; [| discriminate].
     destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
@@ -143,6 +144,51 @@ Proof.
     rewrite HT. rewrite HS in Hst. eapply refined_plan_holds; eassumption.
   - destruct (layouts_wf S T) eqn:Hwf; [| discriminate].
     apply exchange_sound; [| exact Hst]. apply spread_holder_ok. exact Hwf.
+  - destruct (list_eqb _ _); [| discriminate].
+    destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+    destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+    eapply IHb; [exact Hb |]. eapply IHa; eassumption.
+Qed.
+
+(** Every accepted plan is between well-formed layouts of one global shape. *)
+Lemma xcheck_layouts_wf : forall S T sp rep, xcheck S T sp = OK rep -> layouts_wf S T = true.
+Proof.
+  intros S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T rep H; simpl in H.
+  - destruct (even_problem S T) eqn:He; [| discriminate]. apply even_problem_layouts_wf. exact He.
+  - destruct (layouts_wf S T) eqn:Hwf; [reflexivity | discriminate].
+  - destruct (list_eqb _ _); [| discriminate].
+    destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+    destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+    pose proof (IHa _ _ _ Ha) as W1. pose proof (IHb _ _ _ Hb) as W2. unfold layouts_wf in *.
+    rewrite !andb_true_iff, !list_eqb_eq in *. destruct W1 as [[HS _] E1]. destruct W2 as [[_ HT] E2].
+    split; [split; assumption |]. congruence.
+Qed.
+
+(** Going through an intermediate layout never lowers the bound: what [r]
+    misses of its target box it misses of the intermediate box or the
+    intermediate misses of it.  Argument: the two exchanges in sequence are
+    valid moves from [S] to [T] and attain the bound of each leg
+    ([exchange_optimal]), so [lower_bound_sound] bounds their sum. *)
+Lemma recv_lower_bound_through : forall S M T r, layouts_wf S M = true -> layouts_wf M T = true ->
+  recv_lower_bound S T r <= recv_lower_bound S M r + recv_lower_bound M T r.
+Proof.
+  intros S M T r W1 W2.
+  assert (W : layouts_wf S T = true).
+  { unfold layouts_wf in *. rewrite !andb_true_iff, !list_eqb_eq in *.
+    destruct W1 as [[HS _] E1]. destruct W2 as [[_ HT] E2]. split; [split; assumption |]. congruence. }
+  rewrite recv_lower_bound_exact by exact W.
+  rewrite <- (proj1 (exchange_optimal S M r W1)), <- (proj1 (exchange_optimal M T r W2)).
+  set (ms := [(exchange_wire S M (spread_holder S M), pl_shapes M);
+              (exchange_wire M T (spread_holder M T), pl_shapes T)]).
+  replace (exchange_received S M (spread_holder S M) r + exchange_received M T (spread_holder M T) r)
+    with (moves_received ms r) by (simpl; unfold exchange_received; lia).
+  apply lower_bound_sound.
+  - simpl. split; [| split; [| exact I]]; apply exchange_valid_move, spread_holder_ok; assumption.
+  - reflexivity.
+  - intros A g st Hst. simpl. fold (exchange S M (spread_holder S M) st).
+    fold (exchange M T (spread_holder M T) (exchange S M (spread_holder S M) st)).
+    apply exchange_sound; [apply spread_holder_ok; exact W2 |].
+    apply exchange_sound; [apply spread_holder_ok; exact W1 | exact Hst].
 Qed.
 
 Lemma even_problem_rank : forall S T r, even_problem S T = true ->
@@ -155,7 +201,8 @@ Qed.
 Theorem xcheck_traffic : forall S T sp rep, xcheck S T sp = OK rep ->
   forall r, In r (pm_ranks (ly_mesh T)) -> xr_recv rep r = xreceived S T sp r.
 Proof.
-  intros S T [rf p|] rep H r Hr; simpl in H |- *.
+  intros S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T rep H r Hr;
+    simpl in H |- *.
   - destruct (even_problem S T) eqn:He; [| discriminate].
     destruct (refine_ok (ly_m S) rf) eqn:Hrf; [| discriminate].
     destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].
@@ -164,13 +211,26 @@ Proof.
     rewrite refine_mesh_size by assumption. eapply even_problem_rank; eassumption.
   - destruct (layouts_wf S T) eqn:Hwf; [| discriminate]. inversion H. subst rep. simpl.
     rewrite exchange_recv_spec. symmetry. apply exchange_optimal. exact Hwf.
+  - destruct (list_eqb _ _) eqn:Er; [| discriminate]. apply list_eqb_eq in Er.
+    destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+    destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+    inversion H. subst rep. simpl. rewrite (IHa _ _ _ Ha r) by (rewrite Er; exact Hr).
+    rewrite (IHb _ _ _ Hb r Hr). reflexivity.
 Qed.
 
 Theorem xcheck_recv_ge_bound : forall S T sp rep, xcheck S T sp = OK rep ->
   forall r, In r (pm_ranks (ly_mesh T)) -> recv_lower_bound S T r <= xr_recv rep r.
 Proof.
-  intros S T sp rep H r Hr. rewrite (xcheck_traffic S T sp rep H r Hr).
-  destruct sp as [rf p|]; simpl in H |- *.
+  intros S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T rep H r Hr;
+    pose proof H as Hx; simpl in H |- *.
+  3: { destruct (list_eqb _ _) eqn:Er; [| discriminate]. apply list_eqb_eq in Er.
+       destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+       destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+       inversion H. subst rep. simpl.
+       pose proof (IHa _ _ _ Ha r ltac:(rewrite Er; exact Hr)). pose proof (IHb _ _ _ Hb r Hr).
+       pose proof (recv_lower_bound_through S mid T r (xcheck_layouts_wf _ _ _ _ Ha)
+                     (xcheck_layouts_wf _ _ _ _ Hb)). lia. }
+  all: rewrite (xcheck_traffic S T _ rep Hx r Hr); simpl.
   - destruct (even_problem S T) eqn:He; [| discriminate].
     destruct (refine_ok (ly_m S) rf) eqn:Hrf; [| discriminate].
     destruct (check _ _ _ p) as [rep'|e] eqn:Hc; [| discriminate].

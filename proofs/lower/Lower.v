@@ -16,8 +16,8 @@
 
     [rank_wire] is what the runtime computes from a printed call alone (its
     group, shape, dimensions, table); [interp_rank] runs the calls with it.
-    [lower_splan] lowers a plan with a strategy: the collectives' calls, or
-    one call of the direct exchange.
+    [lower_splan] lowers a plan with a strategy: the collectives' calls,
+    one call of the direct exchange, or a hybrid's parts in sequence.
 
     [Lowerproof.v] proves that interpreting the calls over separate per-rank
     buffers leaves in the destination what [exec] gives (and, with
@@ -274,21 +274,34 @@ Definition message_wire (x : xcall) : wire_map :=
     | None => (r, l)
     end.
 
+(** A hybrid lowers to its parts in sequence, [Staged n first second]: the
+    first part writes its result, the intermediate layout, into the first
+    [n] bytes of the workspace (the largest intermediate box); the second
+    reads it from there as its source.  Each part's own workspace follows
+    the intermediate, one after the other part (they never run at once). *)
 Inductive program : Type :=
 | Calls (m : mesh) (cs : list call)
-| OneExchange (x : xcall).
+| OneExchange (x : xcall)
+| Staged (mid_bytes : nat) (first second : program).
 
-Definition lower_splan (elem : nat) (S T : layout) (sp : splan) : program :=
+Fixpoint lower_splan (elem : nat) (S T : layout) (sp : splan) : program :=
   match sp with
   | ByCollectives rf p =>
       let m := refine_mesh rf (ly_m S) in Calls m (lower m elem (refine_ty rf (ly_ty S)) p)
   | ByExchange => OneExchange (lower_exchange S T)
+  | ByThen mid a b => Staged (largest_box mid * elem) (lower_splan elem S mid a) (lower_splan elem mid T b)
   end.
 
-Definition run_program {A} (pg : program) (bs : buffers A) : buffers A :=
+(** A staged program: the first part from the user's source into the
+    intermediate (its destination), the second from the intermediate (its
+    source) into the user's destination; the user's source is kept. *)
+Fixpoint run_program {A} (pg : program) (bs : buffers A) : buffers A :=
   match pg with
   | Calls m cs => interp m cs bs
   | OneExchange x => write_buffer bs BDst (run_wire (message_wire x) (bs BSrc))
+  | Staged _ first second =>
+      let mid := run_program first bs BDst in
+      write_buffer (run_program second (initial_buffers mid (bs BDst))) BSrc (bs BSrc)
   end.
 
 (** ** Bytes alive and workspace, per strategy
@@ -299,7 +312,9 @@ Definition run_program {A} (pg : program) (bs : buffers A) : buffers A :=
     [(|source box| + |target box|) * elem] bytes alive, and the stated
     figure is [(largest source box + largest target box) * elem], from
     [largest_boxes] (linear on 65,536 devices).  The collectives:
-    [live_bytes]. *)
+    [live_bytes].  A hybrid: during its first part the user's destination
+    is allocated too, during its second the user's source; each part counts
+    the intermediate as its destination or source. *)
 
 Definition box_bytes (L : layout) (elem w : nat) : nat :=
   match pl_box L w with Some b => box_size b * elem | None => 0 end.
@@ -309,15 +324,19 @@ Definition exchange_live (elem : nat) (S T : layout) (w : nat) : nat := box_byte
 Definition exchange_live_bytes (elem : nat) (S T : layout) : nat :=
   (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem.
 
-Definition splan_live_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
+Fixpoint splan_live_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
   match sp with
   | ByCollectives rf p =>
       live_bytes (refine_mesh rf (ly_m S)) elem (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p
   | ByExchange => exchange_live_bytes elem S T
+  | ByThen mid a b =>
+      Nat.max (splan_live_bytes elem S mid a + largest_box T * elem)
+              (splan_live_bytes elem mid T b + largest_box S * elem)
   end.
 
-Definition program_workspace_bytes (pg : program) : nat :=
+Fixpoint program_workspace_bytes (pg : program) : nat :=
   match pg with
   | Calls _ cs => workspace_bytes cs
   | OneExchange _ => 0
+  | Staged n first second => n + Nat.max (program_workspace_bytes first) (program_workspace_bytes second)
   end.

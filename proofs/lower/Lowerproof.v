@@ -11,7 +11,8 @@
     [(|src| + |tgt| + 3 * peak) * elem] (a call's scratch is at most the
     larger array it touches, [lower_scratch_le]).  [lower_workspace_exact]:
     the workspace is exactly the furthest byte of it that some call reads,
-    writes or uses as scratch.  [lower_splan_correct]: any strategy. *)
+    writes or uses as scratch.  [lower_splan_correct], [lower_splan_live_bytes],
+    [lower_splan_workspace_exact]: any strategy, hybrids included. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
@@ -565,13 +566,16 @@ Proof.
 Qed.
 
 (** Whatever the strategy, the lowered program of a checked plan leaves
-    every rank's target box in its destination and keeps its source. *)
+    every rank's target box in its destination and keeps its source; a
+    hybrid's first part leaves the intermediate layout's boxes in the
+    workspace, which its second part reads as its source. *)
 Theorem lower_splan_correct : forall S T sp rep elem, xcheck S T sp = OK rep ->
   forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
   let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
   pl_holds T g (bs BDst) /\ bs BSrc = st.
 Proof.
-  intros S T sp rep elem H A g st other Hst bs. unfold bs. destruct sp as [rf p|]; simpl in H |- *.
+  intros S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb];
+    intros S T rep elem H A g st other Hst bs; unfold bs; simpl in H |- *.
   - split.
     + pose proof (xcheck_correct S T (ByCollectives rf p) rep H A g st Hst) as Hx. simpl in Hx.
       destruct (even_problem S T); [| discriminate]. destruct (refine_ok (ly_m S) rf); [| discriminate].
@@ -580,6 +584,12 @@ Proof.
     + rewrite interp_keeps; [reflexivity |]. intros c Hin. apply (lower_buffers _ _ _ _ c Hin).
   - destruct (layouts_wf S T) eqn:Hwf; [| discriminate]. split; [| reflexivity].
     apply lower_exchange_correct; assumption.
+  - destruct (list_eqb _ _); [| discriminate].
+    destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+    destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+    destruct (IHa S mid ra elem Ha A g st other Hst) as [Hmid _].
+    destruct (IHb mid T rb elem Hb A g _ (initial_buffers st other BDst) Hmid) as [Hdst _].
+    unfold write_buffer. simpl. split; [exact Hdst | reflexivity].
 Qed.
 
 (** ** Live bytes and the workspace *)
@@ -627,42 +637,60 @@ Proof.
   cbv beta. unfold pl_box. rewrite Hk. inversion Hb. reflexivity.
 Qed.
 
-(** The bytes alive on a rank, per strategy, are at most the stated
-    [splan_live_bytes]: for the collectives at every call (source,
-    destination, the workspace arrays it touches, its scratch), for the
-    exchange on every world rank (its source box and its target box), and
-    there the figure is exactly [(largest source box + largest target box)
-    * elem]. *)
-Theorem lower_splan_live_bytes : forall S T sp rep elem, xcheck S T sp = OK rep ->
-  (forall rf p, sp = ByCollectives rf p ->
-     let m := refine_mesh rf (ly_m S) in
-     forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
-     call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
-     <= splan_live_bytes elem S T sp)
-  /\ (sp = ByExchange ->
+(** What the stated live bytes cover, per part of a plan: for the
+    collectives every call (source, destination, the workspace arrays it
+    touches, its scratch); for the exchange every world rank (its source
+    box and its target box), and there the figure is exactly [(largest
+    source box + largest target box) * elem]; for a hybrid each part's
+    figure, with the user's array that part does not touch (the
+    destination during the first, the source during the second) on top. *)
+Fixpoint live_covered (elem : nat) (S T : layout) (sp : splan) : Prop :=
+  match sp with
+  | ByCollectives rf p =>
+      let m := refine_mesh rf (ly_m S) in
+      forall c, In c (lower m elem (refine_ty rf (ly_ty S)) p) ->
+      call_live (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) c
+      <= splan_live_bytes elem S T sp
+  | ByExchange =>
       splan_live_bytes elem S T sp = (largest_box S + largest_box T) * elem
-      /\ forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp).
+      /\ forall w, exchange_live elem S T w <= splan_live_bytes elem S T sp
+  | ByThen mid a b =>
+      live_covered elem S mid a /\ live_covered elem mid T b
+      /\ splan_live_bytes elem S mid a + largest_box T * elem <= splan_live_bytes elem S T sp
+      /\ splan_live_bytes elem mid T b + largest_box S * elem <= splan_live_bytes elem S T sp
+  end.
+
+Theorem lower_splan_live_bytes : forall elem S T sp, live_covered elem S T sp.
 Proof.
-  intros S T sp rep elem _. split.
-  - intros rf p -> m c Hc. apply in_list_max, in_map, Hc.
-  - intros ->. simpl. unfold exchange_live_bytes. rewrite largest_boxes_spec. simpl. split; [reflexivity |].
+  intros elem S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T; simpl.
+  - intros c Hc. apply in_list_max, in_map, Hc.
+  - unfold exchange_live_bytes. rewrite largest_boxes_spec. simpl. split; [reflexivity |].
     intros w. unfold exchange_live. pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w). lia.
+  - split; [apply IHa | split; [apply IHb | lia]].
 Qed.
 
 (** The workspace a program asks for is exactly what it uses: the
     furthest workspace byte of a call for the collectives
     ([lower_workspace_exact]); none for the exchange, which writes the
-    destination only. *)
-Theorem lower_splan_workspace_exact : forall elem S T sp,
-  match lower_splan elem S T sp with
-  | Calls m cs => program_workspace_bytes (Calls m cs) = list_max (map (call_extent cs) cs)
+    destination only; for a hybrid, the largest intermediate box (the
+    [mid_bytes] of [Staged], [largest_box mid * elem]) followed by the
+    larger of its parts' workspaces, each exact. *)
+Fixpoint program_workspace_exact (pg : program) : Prop :=
+  match pg with
+  | Calls m cs => program_workspace_bytes pg = list_max (map (call_extent cs) cs)
   | OneExchange x =>
-      program_workspace_bytes (OneExchange x) = 0
-      /\ forall A (bs : buffers A) b, b <> BDst -> run_program (OneExchange x) bs b = bs b
+      program_workspace_bytes pg = 0
+      /\ forall A (bs : buffers A) b, b <> BDst -> run_program pg bs b = bs b
+  | Staged n first second =>
+      program_workspace_bytes pg = n + Nat.max (program_workspace_bytes first) (program_workspace_bytes second)
+      /\ program_workspace_exact first /\ program_workspace_exact second
   end.
+
+Theorem lower_splan_workspace_exact : forall elem S T sp, program_workspace_exact (lower_splan elem S T sp).
 Proof.
-  intros elem S T [rf p|]; simpl.
+  intros elem S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T; simpl.
   - apply lower_workspace_exact.
   - split; [reflexivity |]. intros A bs b Hb. unfold write_buffer.
     destruct (buffer_eqb b BDst) eqn:E; [apply buffer_eqb_eq in E; contradiction | reflexivity].
+  - split; [reflexivity | split; [apply IHa | apply IHb]].
 Qed.

@@ -95,8 +95,7 @@ let pipeline (mesh, from, to_, plan) =
         || (String.length (Show.render (Problem.source_placed p) p.src) > 0
            &&
            match Planning.choose p with
-           | Xreport.Collectives r, g -> String.length (Report.text ~title:"t" ~guarantees:g r) > 0
-           | Xreport.Exchange r, g -> String.length (Xreport.text ~title:"t" ~guarantees:g r) > 0
+           | r, g -> String.length (Xreport.plan_text ~title:"t" ~guarantees:g r) > 0
            | exception Front.Bad_input msg -> clean msg)
       in
       r_ok && extra_ok

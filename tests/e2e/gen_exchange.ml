@@ -47,7 +47,7 @@ let () =
        | Xreport.Exchange r, guarantees ->
            write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x ~backend:Emit.Mpi r ~guarantees);
            write (Filename.concat dir (model ^ ".hpp")) (Run.model_header ~name:model r)
-       | Xreport.Collectives _, _ -> failwith "--strategy exchange gave collectives");
+       | (Xreport.Collectives _ | Xreport.Hybrid _), _ -> failwith "--strategy exchange gave another strategy");
       let world = Problem.world p in
       Hashtbl.replace worlds world (1 + Option.value (Hashtbl.find_opt worlds world) ~default:0);
       add "";

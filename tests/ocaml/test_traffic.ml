@@ -26,7 +26,7 @@ let check_problem i (d : Placed_problem.drawn) =
        if x.recv_busiest <> x.lb_max || x.recv_total <> x.lb_total then
          fail "printed traffic %d (total %d) differs from the bound %d (total %d)" x.recv_busiest x.recv_total x.lb_max
            x.lb_total
-   | Xreport.Collectives _, _ -> fail "--strategy exchange planned collectives");
+   | (Xreport.Collectives _ | Xreport.Hybrid _), _ -> fail "--strategy exchange planned another strategy");
   if d.both then begin
     let pc = Placed_problem.problem d C.StratCollectives in
     match Planning.choose pc with
@@ -43,7 +43,7 @@ let check_problem i (d : Placed_problem.drawn) =
                 done
             | C.Error _ -> fail "xcheck rejects the collectives plan")
         | None -> fail "no collectives plan for an even problem")
-    | Xreport.Exchange _, _ -> fail "--strategy collectives planned an exchange"
+    | (Xreport.Exchange _ | Xreport.Hybrid _), _ -> fail "--strategy collectives planned another strategy"
   end
 
 let traffic () =
