@@ -285,6 +285,16 @@ run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
 run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32
 run run "${PS[@]}" --memory-budget 64KiB
 
+# hybrids: under the NDR InfiniBand profile with 4 ranks per host, auto
+# picks the exchange inside each host, then the all_gather over a (its
+# outermost dimension, no packing); the collectives gather dimension 1
+# through scratch first (slower), the exchange alone sends 7 messages.  An
+# uneven source: no collectives, the hybrid beats the exchange alone.  gen
+# and run choose without hybrids.
+NDR=(--strategy auto --profile ../../docs/profiles/ndr-infiniband.json --ranks-per-host 4)
+run plan --mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]' "${NDR[@]}"
+run plan --mesh '{a:2, b:4}' --from '[{a,b}1004]' --to '[1004]' "${NDR[@]}"
+
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
 run run --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives
