@@ -930,6 +930,29 @@ let rec trace m t0 p =
             | OK t' -> trace m t' p'
             | Error _ -> []))
 
+(** val received : mesh -> ty -> collective -> int -> int **)
+
+let received m t0 k r =
+  match step_type m t0 k with
+  | OK t' ->
+    length
+      (filter (fun l ->
+        negb
+          ((fun (a : int) b -> a = b)
+            (rank m (fst (wire m t0 k (device_of_rank m r) l))) r))
+        (box_indices (local_shape m t')))
+  | Error _ -> 0
+
+(** val received_trace : mesh -> ty -> plan -> int -> int list **)
+
+let rec received_trace m t0 p r =
+  match p with
+  | [] -> []
+  | k :: p' ->
+    (match step_type m t0 k with
+     | OK t' -> (received m t0 k r) :: (received_trace m t' p' r)
+     | Error _ -> [])
+
 (** val recv_count : mesh -> ty -> collective -> int -> int **)
 
 let recv_count m t0 k r =
@@ -1901,6 +1924,11 @@ let positions sh r =
 
 type wire_map = int -> int list -> int * int list
 
+(** val run_wire : wire_map -> 'a1 state -> 'a1 state **)
+
+let run_wire wr st r l =
+  st (fst (wr r l)) (snd (wr r l))
+
 (** val wire_received : wire_map -> shapes -> int -> int **)
 
 let wire_received wr sh r =
@@ -1949,6 +1977,12 @@ let exchange_wire s t0 h r l =
           | Some sb -> box_local sb i
           | None -> i))
   | None -> (r, l)
+
+(** val exchange :
+    layout -> layout -> holder_choice -> 'a1 state -> 'a1 state **)
+
+let exchange s t0 h st =
+  run_wire (exchange_wire s t0 h) st
 
 (** val exchange_received :
     layout -> layout -> holder_choice -> int -> int **)
@@ -4129,6 +4163,25 @@ let rec xcheck s t0 = function
            | Error e -> Error e)
         | Error e -> Error e)
 
+(** val xexec : layout -> layout -> splan -> 'a1 state -> 'a1 state **)
+
+let rec xexec s t0 sp st =
+  match sp with
+  | ByCollectives (rf, p) ->
+    exec (refine_mesh rf (ly_m s)) (refine_ty rf s.ly_ty) p st
+  | ByExchange -> exchange s t0 (spread_holder s t0) st
+  | ByThen (mid, a, b) -> xexec mid t0 b (xexec s mid a st)
+
+(** val xreceived : layout -> layout -> splan -> int -> int **)
+
+let rec xreceived s t0 sp r =
+  match sp with
+  | ByCollectives (rf, p) ->
+    list_sum
+      (received_trace (refine_mesh rf (ly_m s)) (refine_ty rf s.ly_ty) p r)
+  | ByExchange -> exchange_received s t0 (spread_holder s t0) r
+  | ByThen (mid, a, b) -> (+) (xreceived s mid a r) (xreceived mid t0 b r)
+
 (** val exchange_busiest : layout -> layout -> int **)
 
 let exchange_busiest s t0 =
@@ -5002,6 +5055,29 @@ type 'a buffers = buffer -> 'a state
 let write_buffer bs b s b' =
   if buffer_eqb b' b then s else bs b'
 
+(** val call_move : mesh -> call -> 'a1 state -> 'a1 state **)
+
+let call_move m c s =
+  match c.cl_op with
+  | Some k -> exec_step m c.cl_ty k s
+  | None -> s
+
+(** val run_call : mesh -> 'a1 buffers -> call -> 'a1 buffers **)
+
+let run_call m bs c =
+  write_buffer bs c.cl_out (call_move m c (bs c.cl_in))
+
+(** val interp : mesh -> call list -> 'a1 buffers -> 'a1 buffers **)
+
+let interp m cs bs =
+  fold_left (run_call m) cs bs
+
+(** val initial_buffers : 'a1 state -> 'a1 state -> 'a1 buffers **)
+
+let initial_buffers src other = function
+| BSrc -> src
+| _ -> other
+
 (** val group_index : int -> (int * int) -> int **)
 
 let group_index r g =
@@ -5107,6 +5183,18 @@ let rec lower_splan elem s t0 = function
 | ByThen (mid, a, b) ->
   Staged ((( * ) (largest_box mid) elem), (lower_splan elem s mid a),
     (lower_splan elem mid t0 b))
+
+(** val run_program : program -> 'a1 buffers -> 'a1 buffers **)
+
+let rec run_program pg bs =
+  match pg with
+  | Calls (m, cs) -> interp m cs bs
+  | OneExchange x ->
+    write_buffer bs BDst (run_wire (message_wire x) (bs BSrc))
+  | Staged (_, first, second) ->
+    let mid = run_program first bs BDst in
+    write_buffer (run_program second (initial_buffers mid (bs BDst))) BSrc
+      (bs BSrc)
 
 (** val box_bytes : layout -> int -> int -> int **)
 

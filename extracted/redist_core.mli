@@ -277,6 +277,10 @@ val exec : mesh -> ty -> plan -> 'a1 state -> 'a1 state
 
 val trace : mesh -> ty -> plan -> ty list
 
+val received : mesh -> ty -> collective -> int -> int
+
+val received_trace : mesh -> ty -> plan -> int -> int list
+
 val recv_count : mesh -> ty -> collective -> int -> int
 
 type check_error =
@@ -536,6 +540,8 @@ val positions : shapes -> int -> int list list
 
 type wire_map = int -> int list -> int * int list
 
+val run_wire : wire_map -> 'a1 state -> 'a1 state
+
 val wire_received : wire_map -> shapes -> int -> int
 
 val missing : layout -> layout -> int -> int list list
@@ -547,6 +553,8 @@ val recv_lower_bound : layout -> layout -> int -> int
 type holder_choice = int -> int list -> int
 
 val exchange_wire : layout -> layout -> holder_choice -> wire_map
+
+val exchange : layout -> layout -> holder_choice -> 'a1 state -> 'a1 state
 
 val exchange_received : layout -> layout -> holder_choice -> int -> int
 
@@ -4500,6 +4508,10 @@ type xreport = { xr_peak : int; xr_recv : (int -> int);
 
 val xcheck : layout -> layout -> splan -> (xcheck_error, xreport) res
 
+val xexec : layout -> layout -> splan -> 'a1 state -> 'a1 state
+
+val xreceived : layout -> layout -> splan -> int -> int
+
 val exchange_busiest : layout -> layout -> int
 
 val plan_with : strategy -> layout -> layout -> splan option
@@ -4738,6 +4750,14 @@ type 'a buffers = buffer -> 'a state
 
 val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers
 
+val call_move : mesh -> call -> 'a1 state -> 'a1 state
+
+val run_call : mesh -> 'a1 buffers -> call -> 'a1 buffers
+
+val interp : mesh -> call list -> 'a1 buffers -> 'a1 buffers
+
+val initial_buffers : 'a1 state -> 'a1 state -> 'a1 buffers
+
 val group_index : int -> (int * int) -> int
 
 val group_member : int -> (int * int) -> int -> int
@@ -4761,6 +4781,8 @@ type program =
 | Staged of int * program * program
 
 val lower_splan : int -> layout -> layout -> splan -> program
+
+val run_program : program -> 'a1 buffers -> 'a1 buffers
 
 val box_bytes : layout -> int -> int -> int
 
