@@ -114,6 +114,29 @@ bool layout_of(value shape, std::size_t elem_bytes, redist::Layout* out) {
   return true;
 }
 
+// Lowering.step.
+bool step_of(value s, std::size_t elem_bytes, redist::PlanStep* step) {
+  *step = redist::PlanStep{};
+  step->op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
+  step->group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
+  if (!layout_of(Field(s, 3), elem_bytes, &step->layout)) return false;
+  step->dim_a = static_cast<int>(Long_val(Field(s, 4)));
+  step->dim_b = static_cast<int>(Long_val(Field(s, 5)));
+  step->input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
+  step->output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
+  step->recv_from = int_array(Field(s, 8));
+  return true;
+}
+
+bool steps_of(value steps, std::size_t elem_bytes, std::vector<redist::PlanStep>* out) {
+  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
+    redist::PlanStep step;
+    if (!step_of(Field(steps, i), elem_bytes, &step)) return false;
+    out->push_back(std::move(step));
+  }
+  return true;
+}
+
 // Lowering.program (codegen/capi/lowering.ml), field by field.  Reads
 // only: no OCaml allocation happens while the value is held.
 bool program_of(value v, redist::PlanProgram* p) {
@@ -129,21 +152,17 @@ bool program_of(value v, redist::PlanProgram* p) {
     const value g = Field(groups, i);
     p->groups.push_back(redist::Group{static_cast<int>(Long_val(Field(g, 0))), static_cast<int>(Long_val(Field(g, 1)))});
   }
-  const value steps = Field(v, 8);
-  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
-    const value s = Field(steps, i);
-    redist::PlanStep step{};
-    step.op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
-    step.group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
-    if (!layout_of(Field(s, 3), elem_bytes, &step.layout)) return false;
-    step.dim_a = static_cast<int>(Long_val(Field(s, 4)));
-    step.dim_b = static_cast<int>(Long_val(Field(s, 5)));
-    step.input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
-    step.output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
-    step.recv_from = int_array(Field(s, 8));
-    p->steps.push_back(std::move(step));
-  }
-  return true;
+  if (!steps_of(Field(v, 8), elem_bytes, &p->steps)) return false;
+  const long dtype = Long_val(Field(v, 9));
+  p->red0_bytes = uint_field(v, 10);
+  p->red1_bytes = uint_field(v, 11);
+  p->red_scratch_bytes = uint_field(v, 12);
+  if (!steps_of(Field(v, 13), elem_bytes, &p->reductions)) return false;
+  p->collectives_source = static_cast<redist::PlanBuffer>(Long_val(Field(v, 14)));
+  if (!steps_of(Field(v, 15), elem_bytes, &p->additions)) return false;
+  // Lowering.dtype_code: -1 is an element type the runtime does not add, which only a plan without reductions may have.
+  if (dtype >= 0) p->dtype = static_cast<redist::Dtype>(dtype);
+  return dtype >= 0 || p->reductions.empty();
 }
 
 // Lowering.placed_layout into the runtime's placed mesh and block layout.
