@@ -113,8 +113,22 @@ type placed_layout = {
 
 type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes : int }
 
-(* Tag 0 and tag 1 in runtime/src/capi.cpp. *)
-type lowered = By_collectives of program | By_exchange of exchange
+(* The reducing exchange as the runtime's ReducingExchange::create takes
+   it: the layouts, the pending axes of each side as axis numbers of its
+   mesh, and the element type it adds.  The workspace a rank needs is the
+   runtime's reducing_exchange_workspace_bytes of the source pending group's
+   size and the largest target box (what `redist gen` states). *)
+type reducing_exchange = {
+  layouts : exchange;
+  source_pending : int array;
+  target_pending : int array;
+  r_dtype : int;                (* dtype_code *)
+  group_size : int;             (* members of a source pending group *)
+  max_target_elems : int;
+}
+
+(* Tags 0, 1 and 2 in runtime/src/capi.cpp. *)
+type lowered = By_collectives of program | By_exchange of exchange | By_reducing_exchange of reducing_exchange
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -133,3 +147,19 @@ let box (layout : C.layout) ndim rank =
   match C.pl_box layout rank with
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
+
+let reducing_exchange (p : Redist_cli.Problem.t) =
+  { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
+    r_dtype = dtype_code p.dtype; group_size = C.group_size (F.core_mesh p.env) p.src_pending;
+    max_target_elems = C.largest_box (Redist_cli.Problem.target_layout p) }
+
+(* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
+let lower_sums (p : Redist_cli.Problem.t) pre rf plan post =
+  C.lower_sums p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending (Redist_cli.Problem.target_layout p) pre
+    rf plan post
+
+let sums_program (p : Redist_cli.Problem.t) pg =
+  let base = F.core_mesh p.env in
+  program_of_sums
+    ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) p.env.axes)
+    ~dtype:p.dtype ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg

@@ -201,22 +201,18 @@ let write_sum_bytes oc st (p : Problem.t) plan =
 (* A plan by the collectives: the program of [lower_sums]. *)
 let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
   let pre, rf, steps, post = match plan with C.SumByCollectives (a, b, c, d) -> (a, b, c, d) | C.SumByExchange -> assert false in
-  let base = Front.core_mesh p.env in
-  let pg = C.lower_sums p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre rf steps post in
-  write_program oc ~id ~desc
-    (Lowering.program_of_sums ~mesh_sizes:(List.map (fun (a : Front.axis_info) -> a.size) p.env.axes) ~dtype:p.dtype
-       ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg);
+  write_program oc ~id ~desc (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
   write_sum_bytes oc st p plan
 
 (* A reducing exchange: both placed layouts and pending axes as the
-   runtime's ReducingExchange takes them. *)
+   runtime's ReducingExchange takes them (Lowering.reducing_exchange). *)
 let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
-  let x = Lowering.exchange p in
-  Printf.fprintf oc "scase %d %s\n%d %d %d\n" id desc (Problem.world p) p.elem_bytes (Lowering.dtype_code p.dtype);
-  write_placed oc x.source;
-  Printf.fprintf oc "%d %s\n" (List.length p.src_pending) (ints p.src_pending);
-  write_placed oc x.target;
-  Printf.fprintf oc "%d %s\n" (List.length p.tgt_pending) (ints p.tgt_pending);
+  let x = Lowering.reducing_exchange p in
+  Printf.fprintf oc "scase %d %s\n%d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype;
+  write_placed oc x.layouts.source;
+  Printf.fprintf oc "%d %s\n" (Array.length x.source_pending) (arr x.source_pending);
+  write_placed oc x.layouts.target;
+  Printf.fprintf oc "%d %s\n" (Array.length x.target_pending) (arr x.target_pending);
   write_sum_bytes oc st p C.SumByExchange
 
 (* Every reduce_scatter (kind 0), all_reduce (1) or add_pending (2) that
