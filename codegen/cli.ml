@@ -210,7 +210,7 @@ let plan_cmd =
         if Problem.has_pending p then print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.choose p)
         else begin
           let settings = cost p in
-          let r, guarantees, choice = Planning.choose_costed ~hybrids:true settings p in
+          let r, guarantees, choice = Planning.choose_costed settings p in
           print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
             ~cost:(Option.map (fun ch -> (settings, ch)) choice) r
         end;
@@ -351,7 +351,7 @@ let gen_cmd =
                   ignore (Planning.cost_checked settings r);
                   (r, Guarantees.for_checked r)
               | None ->
-                  let r, guarantees, _ = Planning.choose_costed ~hybrids:false settings p in
+                  let r, guarantees, _ = Planning.choose_costed settings p in
                   (r, guarantees)
             in
             match (r, backend) with
@@ -359,7 +359,8 @@ let gen_cmd =
             | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
             | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
             | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
-            | Xreport.Hybrid h, _ -> Planning.not_hybrid ~command:"gen" h
+            | Xreport.Hybrid h, `Mpi -> Emit.render_hybrid ~name ~backend:Emit.Mpi h ~guarantees
+            | Xreport.Hybrid h, `Nccl -> Emit.render_hybrid ~name ~backend:Emit.Nccl h ~guarantees
         in
         write_output out header;
         0)

@@ -68,6 +68,7 @@ let load (p : Problem.t) items =
         let text = match coll with Ok k -> F.show_collective env k | Error _ -> show_step_ast c in
         go env rf ({ line; text; coll } :: steps) rest
     | (line, S.Exchange) :: _ -> reject "line %d: exchange is a whole plan: it cannot be combined with collectives or refine lines" line
+    | (line, S.Via _) :: _ -> failwith (Printf.sprintf "line %d: via reached the collectives' loader (check_any splits there)" line)
   in
   go p.env [] [] items
 
@@ -153,16 +154,45 @@ let check_collectives (p : Problem.t) items =
       | C.OK r -> r
       | C.Error e -> checker_failure e)
 
-(* A plan of either strategy: the one line [exchange], or collectives, which
+(* A plan of any strategy: the one line [exchange], collectives, which
    need an even problem on one mesh at world rank 0 (xcheck's
-   NotOneEvenMesh). *)
-let check_any (p : Problem.t) text =
-  match parse text with
-  | [ (_, S.Exchange) ] -> (
-      match Xreport.of_exchange p with
-      | C.OK r -> Xreport.Exchange r
-      | C.Error _ -> failwith "xcheck rejected layouts the front end accepted")
-  | items -> Xreport.Collectives (check_collectives p items)
+   NotOneEvenMesh), or a hybrid: a plan of the source to the type of a
+   [via TYPE] line (on the target mesh), then a plan of that type to the
+   target, each checked as its own problem, the whole by [xcheck]. *)
+let rec check_any_items (p : Problem.t) items =
+  let rec split before = function
+    | (line, S.Via t) :: after -> Some (List.rev before, line, t, after)
+    | item :: after -> split (item :: before) after
+    | [] -> None
+  in
+  match split [] items with
+  | Some (before, line, t, after) -> (
+      let mid_ty =
+        match t.S.pending, t.S.dtype with
+        | Some (_, col), _ -> reject "line %d, column %d: a via type takes no sum{...}" line col
+        | None, Some n -> reject "line %d, column %d: a via type takes no dtype (%s)" line n.ncol n.name
+        | None, None -> (
+            match F.check_ty ~what:"" p.tgt_env t with
+            | Ok ty -> ty
+            | Error msg -> reject "line %d: the via type: %s" line msg)
+      in
+      let mid = { C.ly_mesh = (Problem.target_layout p).ly_mesh; ly_ty = mid_ty } in
+      if not (C.layouts_wf (Problem.source_layout p) mid) then
+        reject "line %d: the via type is not a layout of the array on the target mesh" line;
+      let first, second = Problem.through p mid in
+      let a = check_any_items first before and b = check_any_items second after in
+      match Xreport.of_hybrid p mid a b with
+      | C.OK h -> Xreport.Hybrid h
+      | C.Error _ -> reject "line %d: the verified checker rejects the hybrid through this type" line)
+  | None -> (
+      match items with
+      | [ (_, S.Exchange) ] -> (
+          match Xreport.of_exchange p with
+          | C.OK r -> Xreport.Exchange r
+          | C.Error _ -> failwith "xcheck rejected layouts the front end accepted")
+      | items -> Xreport.Collectives (check_collectives p items))
+
+let check_any (p : Problem.t) text = check_any_items p (parse text)
 
 (* Collectives only. *)
 let check (p : Problem.t) text = check_collectives p (parse text)

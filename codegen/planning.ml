@@ -20,11 +20,11 @@ let collectives_apply (p : Problem.t) =
    plan_correct that it is correct).  planner_always_normal proves that the
    planner's plan is in normal form for every well-formed problem, so the
    peak, normal-form and traffic theorems cover every plan it prints. *)
-(* Pending sums go through Sumplan, which plan, check, gen and run call;
-   the C ABI refuses them rather than dropping the sums. *)
+(* Pending sums go through Sumplan, which plan, check, gen, run and the C
+   ABI call; anything else refuses them rather than dropping the sums. *)
 let refuse_pending (p : Problem.t) =
   if Problem.has_pending p then
-    Front.bad "pending sums (sum{...}) are taken by plan, check, gen and run only so far; the C ABI does not take them yet"
+    Front.bad "pending sums (sum{...}) are taken by plan, check, gen, run and the C ABI only"
 
 let plan (p : Problem.t) =
   refuse_pending p;
@@ -77,9 +77,7 @@ let guarantees_of strategy sp =
    the cost model runs only when asked for, since costing the exchange
    enumerates every rank's messages, billions for a gather on 65,536
    devices. *)
-(* [hybrids]: whether hybrids are candidates (plan); gen and run, which do
-   not execute hybrids yet, choose among the others. *)
-let choose_costed ~hybrids (cost : Profile.t) (p : Problem.t) =
+let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   if not cost.given then
@@ -87,7 +85,7 @@ let choose_costed ~hybrids (cost : Profile.t) (p : Problem.t) =
     | Some sp -> (report_of p sp, plan_with_guarantees sp, None)
     | None -> Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
   else (
-  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget hybrids p.strategy src tgt with
+  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
       (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
@@ -113,11 +111,8 @@ let cost_checked (cost : Profile.t) r =
 (* Under the built-in profile, all ranks on one host, no budget. *)
 let choose (p : Problem.t) =
   let r, g, _ =
-    choose_costed ~hybrids:false (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
+    choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
   in
   (r, g)
 
 
-(* gen and run choose without hybrids ([choose_checked]: the choice is a candidate). *)
-let not_hybrid ~command (_ : Xreport.hybrid) =
-  failwith (command ^ ": the choice without hybrids is a hybrid (contradicts choose_checked)")

@@ -154,16 +154,12 @@ let source_layout p = layout p.env p.src_ranks p.src
 let target_layout p = layout p.tgt_env p.tgt_ranks p.tgt
 
 (* The two problems of a hybrid through the intermediate layout [mid], which
-   the core's candidates place on the target's or the source's mesh: the
-   source to [mid], and [mid] to the target. *)
+   is on the target's placed mesh (as the core's candidates and plan files'
+   [via] lines build it): the source to [mid], and [mid] to the target. *)
 let through p (mid : C.layout) =
-  let env, ranks, placement =
-    if mid.ly_mesh = (target_layout p).ly_mesh then (p.tgt_env, p.tgt_ranks, p.tgt_placement)
-    else if mid.ly_mesh = (source_layout p).ly_mesh then (p.env, p.src_ranks, p.src_placement)
-    else failwith "a hybrid's intermediate is on neither mesh of the problem"
-  in
-  ( { p with tgt_env = env; tgt_ranks = ranks; tgt_placement = placement; tgt = mid.ly_ty },
-    { p with env; src_ranks = ranks; src_placement = placement; src = mid.ly_ty } )
+  if mid.ly_mesh <> (target_layout p).ly_mesh then failwith "a hybrid's intermediate is not on the target mesh";
+  ( { p with tgt = mid.ly_ty },
+    { p with env = p.tgt_env; src_ranks = p.tgt_ranks; src_placement = p.tgt_placement; src = mid.ly_ty } )
 
 (* World ranks 0 .. world - 1 take part: every rank of either mesh. *)
 let world p = 1 + List.fold_left max 0 (p.src_ranks @ p.tgt_ranks)

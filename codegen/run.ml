@@ -261,11 +261,10 @@ let outcome_of_json (j : Yojson.Safe.t) =
    elements it must receive ([exchange_recv], the lower bound by
    exchange_recv_spec), as constants of model.hpp in namespace [name]
    (the end-to-end suite puts many in one program). *)
-let model_header ?(name = "redist_model") (r : Xreport.t) =
-  let p = r.problem in
+let model_header_of ~name ~world ?peak (p : Problem.t) =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   let ndim = List.length p.src in
-  let ranks = List.init r.world Fun.id in
+  let ranks = List.init world Fun.id in
   let ints l = "{" ^ String.concat ", " (List.map string_of_int l) ^ "}" in
   let boxes layout =
     let of_rank w = Redist_core.pl_box layout w in
@@ -279,7 +278,8 @@ let model_header ?(name = "redist_model") (r : Xreport.t) =
   line "#pragma once";
   line "#include <cstddef>";
   line "namespace %s {" name;
-  line "inline constexpr int kWorld = %d;" r.world;
+  line "inline constexpr int kWorld = %d;" world;
+  Option.iter (line "inline constexpr std::size_t kPeakElems = %d;  // the proven peak local array (xcheck)") peak;
   line "inline constexpr int kRank = %d;" ndim;
   line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (ints (Redist_core.global_shape p.src));
   List.iter
@@ -292,6 +292,8 @@ let model_header ?(name = "redist_model") (r : Xreport.t) =
   line "inline constexpr std::size_t kRecvBound[kWorld] = %s;" (ints (List.map (Redist_core.exchange_recv src tgt) ranks));
   line "}  // namespace %s" name;
   Buffer.contents b
+
+let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~name ~world:r.world r.problem
 
 (* What the driver of a pending-sum problem checks against: the generated
    header seen as codegen/verify.hpp's SumsProblem, with the plan's proven
@@ -308,7 +310,7 @@ let sums_model_header (r : Sumplan.t) =
       "" ]
 
 (* Which checks the driver compiles in, with the model header they read. *)
-type driver = Collectives_driver | Exchange_driver of string | Sums_driver of string
+type driver = Collectives_driver | Exchange_driver of string | Hybrid_driver of string | Sums_driver of string
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
 let execute ~dir ~header ~driver ~np ~repeat ~timeout =
@@ -322,6 +324,7 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
     match driver with
     | Collectives_driver -> []
     | Exchange_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_EXCHANGE" ]
+    | Hybrid_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_HYBRID" ]
     | Sums_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_SUMS" ]
   in
   let exe = dir / "driver" and log = dir / "compile.log" in
@@ -399,13 +402,15 @@ let plan_of (p : Problem.t) ~cost =
     (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
   end
   else
-    let plan, guarantees, _ = Planning.choose_costed ~hybrids:false cost p in
+    let plan, guarantees, _ = Planning.choose_costed cost p in
     match plan with
     | Xreport.Collectives r ->
         (Plain plan, Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Collectives_driver)
     | Xreport.Exchange r ->
         (Plain plan, Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Exchange_driver (model_header r))
-    | Xreport.Hybrid h -> Planning.not_hybrid ~command:"run" h
+    | Xreport.Hybrid h ->
+        ( Plain plan, Emit.render_hybrid ~name:"problem" ~backend:Emit.Mpi h ~guarantees,
+          Hybrid_driver (model_header_of ~name:"redist_model" ~world:h.h_world ~peak:h.h_peak h.whole) )
 
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;
@@ -497,6 +502,10 @@ let text (x : result) =
           Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" allocated
             o.used_ping o.used_pong o.used_scratch )
     | Plain (Xreport.Exchange _), _ -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+    | Plain (Xreport.Hybrid _), Some allocated ->
+        ( "the larger part's peak,",
+          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: intermediate %d B, then %d B for the parts" allocated
+            o.used_ping o.used_scratch )
     | _ -> ("scheck's peak,", Printf.sprintf "%d B used on the busiest rank (of the header's workspace size)" o.used_scratch)
   in
   line "peak local array: %d B measured; proven bound %s %d B; gather-everything plan: %d B" o.peak_bytes bound_is

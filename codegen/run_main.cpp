@@ -1,7 +1,8 @@
 // The driver that `redist run` compiles next to the generated header
 // problem.hpp (namespace redist_gen::problem) and verify.hpp; for a direct
 // exchange (-DREDIST_RUN_EXCHANGE) also model.hpp, the Coq model's boxes
-// and lower bounds per world rank; for pending sums (-DREDIST_RUN_SUMS)
+// and lower bounds per world rank; for a hybrid (-DREDIST_RUN_HYBRID)
+// model.hpp with the proven peak as well; for pending sums (-DREDIST_RUN_SUMS)
 // model.hpp, the header as a SumsProblem with its proven peak.
 // argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
 // to, one JSON object that redist reads as data: {"error": MESSAGE} or the
@@ -24,6 +25,27 @@ redist::Status run_exchange(redist::Exchange& ex, const void* src, std::size_t s
 redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
   return redist_verify::verify_exchange(REDIST_VERIFY_EXCHANGE(redist_gen::problem, redist_model, run_exchange), comm,
                                         repeats);
+}
+
+}  // namespace
+#elif defined(REDIST_RUN_HYBRID)
+#include "model.hpp"
+
+namespace {
+
+namespace hybrid = redist_gen::problem;
+
+redist::Status run_hybrid(hybrid::Plan& plan, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                          void* workspace, std::size_t workspace_bytes) {
+  using T = hybrid::value_type;
+  return hybrid::run(plan, static_cast<const T*>(src), src_bytes, static_cast<T*>(dst), dst_bytes, workspace,
+                     workspace_bytes);
+}
+
+redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+  return redist_verify::verify_hybrid<hybrid::Plan>(
+      REDIST_VERIFY_HYBRID(redist_gen::problem, redist_model, redist_model::kPeakElems), &hybrid::create, &run_hybrid,
+      comm, repeats);
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ type item =
   | Refine of name * (name * int) list
   | Step of collective
   | Exchange
+  | Via of ty  (* a hybrid: the lines above end at this type, the lines below start from it *)
 
 (* Where a mesh's devices are in the world: [At k] on ranks k, k+1, ...;
    [Ranks] one world rank per device, each with its column. *)
@@ -261,7 +262,7 @@ let parse_collective c =
       if op_name = "all_reduce" then All_reduce x else Add_pending x
   | other ->
       raise (Parse_error (op.ncol,
-        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute, reduce_scatter, all_reduce, add_pending, refine or exchange)" other))
+        Printf.sprintf "unknown collective %S (expected dyn_slice, all_gather, all_to_all, all_permute, reduce_scatter, all_reduce, add_pending, refine, exchange or via)" other))
 
 let parse_refine c =
   let axis = parse_name c "the axis to refine" in
@@ -296,6 +297,7 @@ let item_of_line s =
       match keyword with
       | "refine" -> parse_refine c
       | "exchange" -> Exchange
+      | "via" -> Via (parse_ty_at c)
       | _ -> c.i <- save; Step (parse_collective c)
     in
     at_end c;

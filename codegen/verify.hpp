@@ -367,6 +367,78 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
   return out;
 }
 
+// ---- hybrids ----
+
+// A hybrid header (redist gen for a plan through an intermediate layout)
+// and the model's boxes of its source and target per world rank (the
+// exchange's model header): create and run are the header's, run on
+// untyped buffers.
+struct HybridProblem {
+  ExchangeProblem model;  // boxes, global shape, element bytes and peak (create and run unused)
+  std::size_t workspace_bytes;
+  std::size_t mid_bytes;  // the intermediate's region at the start of the workspace
+};
+
+// Runs hybrid p on `comm` (kWorldSize ranks): the source filled and the
+// target checked on the model's boxes, with guards around the destination
+// and the workspace.  used_ping: the intermediate region used, used_scratch:
+// the rest of the workspace used.  Collective.
+template <class Plan>
+Outcome verify_hybrid(const HybridProblem& h, redist::Status (*create)(MPI_Comm, Plan*),
+                      redist::Status (*run)(Plan&, const void*, std::size_t, void*, std::size_t, void*, std::size_t),
+                      MPI_Comm comm, int repeats) {
+  const ExchangeProblem& p = h.model;
+  Outcome out;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  Plan plan;
+  if (redist::Status st = create(comm, &plan); !st.ok()) {
+    out.error = st.message();
+    return out;
+  }
+  const redist::Box sb = model_box(p, me, p.in_source, p.src_offset, p.src_extent);
+  const redist::Box tb = model_box(p, me, p.in_target, p.tgt_offset, p.tgt_extent);
+  const std::size_t E = p.elem_bytes, src_elems = redist::box_elements(sb), tgt_elems = redist::box_elements(tb);
+  std::size_t ext[redist::kMaxRank] = {};
+  std::vector<unsigned char> src(src_elems * E);
+  for (int d = 0; d < sb.ndim; ++d) ext[d] = sb.hi[d] - sb.lo[d];
+  for_box(p.rank, p.global_shape, sb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &src[i * E]); });
+  std::vector<unsigned char> want(tgt_elems * E);
+  for (int d = 0; d < tb.ndim; ++d) ext[d] = tb.hi[d] - tb.lo[d];
+  for_box(p.rank, p.global_shape, tb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &want[i * E]); });
+  // [guard | workspace | guard] and [destination | guard]: exact sizes.
+  const std::size_t dst_bytes = tgt_elems * E;
+  std::vector<unsigned char> dst(dst_bytes + kGuard, kGuardByte);
+  std::vector<unsigned char> ws(h.workspace_bytes + 2 * kGuard, kGuardByte);
+  unsigned char* w = ws.data() + kGuard;
+  const void* src_ptr = src.empty() ? nullptr : src.data();
+  void* dst_ptr = dst_bytes == 0 ? nullptr : dst.data();
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
+  std::size_t used_mid = 0, used_rest = 0;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs,
+      [&](unsigned char poison) {
+        std::memset(w, poison, h.workspace_bytes);
+        std::memset(dst.data(), poison ^ 0x5A, dst_bytes);
+      },
+      [&] { return run(plan, src_ptr, src.size(), dst_ptr, dst_bytes, w, h.workspace_bytes); },
+      [&](unsigned char poison) {
+        mismatches += count_mismatches(dst.data(), want.data(), tgt_elems, E);
+        guards = guards && guard_ok(ws.data()) && guard_ok(w + h.workspace_bytes) && guard_ok(dst.data() + dst_bytes);
+        used_mid = std::max(used_mid, used_extent(w, h.mid_bytes, poison));
+        used_rest = std::max(used_rest, used_extent(w + h.mid_bytes, h.workspace_bytes - h.mid_bytes, poison));
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(tgt_elems), mismatches, allocs, guards);
+  unsigned long long mine[3] = {std::max({src.size(), dst_bytes, used_mid}), used_mid, used_rest}, most[3];
+  MPI_Allreduce(mine, most, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.peak_bytes = most[0];
+  out.used_ping = most[1];
+  out.used_scratch = most[2];
+  return out;
+}
+
 // ---- pending sums ----
 
 // A pending-sum header (redist gen with sum{...}, codegen/emit_sums.ml): by
@@ -626,6 +698,19 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
         (NS::kMaxSrcElems > NS::kMaxTgtElems ? NS::kMaxSrcElems : NS::kMaxTgtElems), &NS::create_exchange, \
         &RUN, MODEL::kInSource, MODEL::kSrcOffset, MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,  \
         MODEL::kTgtExtent, MODEL::kRecvBound, &redist_verify::value_of<NS::value_type>                   \
+  }
+
+// A HybridProblem from the namespace NS of a generated hybrid header and
+// the namespace MODEL of `redist run`'s model header; PEAK: the proven peak
+// local array in elements (xcheck's).
+#define REDIST_VERIFY_HYBRID(NS, MODEL, PEAK)                                                           \
+  redist_verify::HybridProblem {                                                                        \
+    redist_verify::ExchangeProblem{#NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes, \
+                                   PEAK, nullptr, nullptr, MODEL::kInSource, MODEL::kSrcOffset,         \
+                                   MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,              \
+                                   MODEL::kTgtExtent, MODEL::kRecvBound,                                \
+                                   &redist_verify::value_of<NS::value_type>},                           \
+        NS::kWorkspaceBytes, NS::kMidBytes                                                              \
   }
 
 // A SumsProblem from the namespace NS of a generated pending-sum header

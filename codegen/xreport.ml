@@ -108,12 +108,13 @@ let of_hybrid (p : Problem.t) mid first second =
           h_live_bytes = C.splan_live_bytes p.elem_bytes src tgt sp;
           h_workspace_bytes = C.program_workspace_bytes (C.lower_splan p.elem_bytes src tgt sp) }
 
-(* A part's steps, one line each: its collectives (refine lines first) with
-   the type after each, or the exchange. *)
+(* A plan's lines of a plan file, each with its figures as a comment: its
+   refine lines and collectives with the type after each, the exchange, or
+   a hybrid's first part, [via] its intermediate type, and its second part. *)
 let rec step_lines = function
   | Collectives (r : Report.t) ->
       F.refine_lines ~base:r.problem.env r.env
-      @ (if r.steps = [] then [ "(no steps: a copy)" ] else [])
+      @ (if r.steps = [] then [ "# (no steps: a copy)" ] else [])
       @ List.map
           (fun (s : Report.step) ->
             Printf.sprintf "%s  # -> %s  local %d  busiest rank recv %d" (F.show_collective r.env s.coll)
@@ -122,33 +123,27 @@ let rec step_lines = function
   | Exchange r ->
       [ Printf.sprintf "exchange  # -> %s  largest box %d  busiest rank recv %d" (F.show_ty r.problem.tgt_env r.problem.tgt)
           r.tgt_max r.recv_busiest ]
-  | Hybrid h -> step_lines h.first @ step_lines h.second
+  | Hybrid h ->
+      let first = problem h.first in
+      step_lines h.first @ [ "via " ^ F.show_ty first.tgt_env first.tgt ] @ step_lines h.second
 
 let rec launches = function
   | Collectives (r : Report.t) -> r.launches
   | Exchange _ -> 1
   | Hybrid h -> launches h.first + launches h.second
 
-(* A hybrid as comments: its parts' steps and the whole's numbers.  `redist
-   check` reads plans of one strategy only, so each part is shown as the plan
-   of its own problem. *)
+(* A hybrid as a plan file (`redist check --plan -` reads it back): its
+   parts' lines around the via line, and the whole's numbers as comments. *)
 let hybrid_text ~title ~guarantees (h : hybrid) =
   let p = h.whole in
-  let first = problem h.first in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
   let src_max, tgt_max = C.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
   line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
     (F.show_ty p.env p.src) (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes (Problem.strategy_name p.strategy);
-  line "# hybrid: two parts through the intermediate layout %s (redist check reads one part at a time)"
-    (F.show_ty first.tgt_env first.tgt);
-  List.iteri
-    (fun i part ->
-      let q = problem part in
-      line "# part %d, %s -> %s:" (i + 1) (F.show_ty q.env q.src) (F.show_ty q.tgt_env q.tgt);
-      List.iter (line "#   %s") (step_lines part))
-    [ h.first; h.second ];
+  line "# hybrid: the first part to the intermediate type of the via line, then the second from it";
+  List.iter (line "%s") (step_lines (Hybrid h));
   line "# peak local size: %s (%s B); largest source box %d, largest target box %d" (plural h.h_peak "element")
     (bytes h.h_peak) src_max tgt_max;
   line "# busiest rank receives: %s (%s B) over both parts; lower bound %d (target elements not already held, max over ranks)"

@@ -4822,6 +4822,8 @@ val lower_reductions :
 
 val lower_additions : mesh -> int -> pty -> sum_step list -> rcall list
 
+val reductions_out : rcall list -> sbuffer
+
 type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }
@@ -4906,11 +4908,11 @@ val with_ty : layout -> ty -> layout
 
 val exchange_then_gather : layout -> splan list
 
-val collective_then_exchange : layout -> splan list
+val collective_then_exchange : layout -> layout -> splan list
 
 val hybrid_candidates : layout -> layout -> splan list
 
-val strategy_candidates : bool -> strategy -> layout -> layout -> splan list
+val strategy_candidates : strategy -> layout -> layout -> splan list
 
 type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
                 cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
@@ -4941,8 +4943,8 @@ type choice = { ch_best : costed; ch_slower : costed list;
                 ch_over_budget : costed list }
 
 val choose :
-  profile -> hosts -> int -> int option -> bool -> strategy -> layout ->
-  layout -> (choose_error, choice) res
+  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+  (choose_error, choice) res
 
 val staged_share : int -> int -> int -> int -> int
 
@@ -4970,3 +4972,48 @@ val accumulate_staging :
 val exchange_ranks : layout -> layout -> int list
 
 val nccl_workspace_bytes : int -> layout -> layout -> int
+
+type sx_piece = { xp_cell : box; xp_senders : int list }
+
+val group_ranks : layout -> axis list -> int -> int list
+
+val sumx_pieces :
+  layout -> axis list -> layout -> axis list -> int -> sx_piece list
+
+val sumx_sends :
+  layout -> axis list -> layout -> axis list -> int -> (int * box) list
+
+val sumx_staging_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_workspace_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int
+
+val sumx_live :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_live_bytes : int -> layout -> axis list -> layout -> int
+
+type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
+                sx_designated : (int -> bool);
+                sx_pieces : (int -> sx_piece list);
+                sx_sends : (int -> (int * box) list);
+                sx_staging : (int -> int); sx_workspace_bytes : int }
+
+val lower_sumx : int -> layout -> axis list -> layout -> axis list -> sxcall
+
+val source_index : layout -> int -> int list -> int list
+
+val sumx_dst : cmonoid -> sxcall -> carrier state -> carrier state
+
+type sum_lowered =
+| SumCalls of sum_program
+| SumExchangeCall of sxcall
+
+val lower_sumplan :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> sum_lowered
+
+val sumplan_live_bytes :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
+
+val sumplan_workspace_bytes : sum_lowered -> int

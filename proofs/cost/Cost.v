@@ -208,7 +208,10 @@ Definition collective_candidates (S T : layout) : list splan :=
       only the intermediate's share, the gather the rest (inside a host,
       when the axis is).
     - A slice or an all-to-all on the source mesh, then the exchange: the
-      collective regroups the data over its axis before the exchange. *)
+      collective regroups the data over its axis before the exchange (its
+      intermediate is placed as the target, which [xcheck] accepts when
+      the source is on that placed mesh too).
+    Every intermediate is on the target's placed mesh. *)
 Definition with_ty (L : layout) (t : ty) : layout := {| ly_mesh := ly_mesh L; ly_ty := t |}.
 
 Definition exchange_then_gather (T : layout) : list splan :=
@@ -221,26 +224,22 @@ Definition exchange_then_gather (T : layout) : list splan :=
                        (mesh_axes (ly_m T)))
            (seq 0 (length (ly_ty T))).
 
-Definition collective_then_exchange (S : layout) : list splan :=
+Definition collective_then_exchange (S T : layout) : list splan :=
   let dims := seq 0 (length (ly_ty S)) in
   flat_map (fun k =>
               match step_type (ly_m S) (ly_ty S) k with
-              | OK mid => [ByThen (with_ty S mid) (ByCollectives [] [k]) ByExchange]
+              | OK mid => [ByThen (with_ty T mid) (ByCollectives [] [k]) ByExchange]
               | Error _ => []
               end)
            (flat_map (fun d => map (DynSlice d) (mesh_axes (ly_m S))) dims
             ++ flat_map (fun s => map (AllToAll s) dims) dims).
 
 Definition hybrid_candidates (S T : layout) : list splan :=
-  exchange_then_gather T ++ collective_then_exchange S.
+  exchange_then_gather T ++ collective_then_exchange S T.
 
-(** [hybrids]: whether the hybrids are candidates too (the commands that
-    execute a plan, gen and run, do not take them yet). *)
-Definition strategy_candidates (hybrids : bool) (s : strategy) (S T : layout) : list splan :=
+Definition strategy_candidates (s : strategy) (S T : layout) : list splan :=
   match s with
-  | StratAuto =>
-      collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
-      ++ (if hybrids then hybrid_candidates S T else [])
+  | StratAuto => collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else []) ++ hybrid_candidates S T
   | _ => match plan_with s S T with Some sp => [sp] | None => [] end
   end.
 
@@ -314,9 +313,9 @@ Record choice : Type := {
   ch_over_budget : list costed
 }.
 
-Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (hybrids : bool) (s : strategy)
+Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
     (S T : layout) : res choose_error choice :=
-  let all := cost_all pf h elem S T 0 (strategy_candidates hybrids s S T) in
+  let all := cost_all pf h elem S T 0 (strategy_candidates s S T) in
   match filter (fits budget) all with
   | [] =>
       match all with

@@ -294,6 +294,14 @@ run run "${PS[@]}" --memory-budget 64KiB
 NDR=(--strategy auto --profile ../../docs/profiles/ndr-infiniband.json --ranks-per-host 4)
 run plan --mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]' "${NDR[@]}"
 run plan --mesh '{a:2, b:4}' --from '[{a,b}1004]' --to '[1004]' "${NDR[@]}"
+# a hybrid's plan file: the parts around a via line, read back by check
+H=(--mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]')
+pipe_plan_check "${H[@]}" "${NDR[@]}"
+run_stdin 'all_to_all(1, 0)\nvia [8{a,b}64, 64]\nexchange\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [32{q}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [32{a}64, 64] sum{b}\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'all_gather(0)\nvia [32{a}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [32{a}64, 64]\nall_gather(0)\n' gen "${H[@]}" --plan - --name h --backend nccl
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0

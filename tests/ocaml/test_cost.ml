@@ -33,8 +33,7 @@ let latency_only =
 let measured = snd (Profile.default ())
 
 (* The settings below all count as given, so the core's choice is made. *)
-(* With the hybrids among the candidates, as plan chooses; gen and run choose without them. *)
-let chosen ?(hybrids = true) s p = let _, _, ch = Planning.choose_costed ~hybrids s p in Option.get ch
+let chosen s p = let _, _, ch = Planning.choose_costed s p in Option.get ch
 
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
@@ -43,10 +42,11 @@ let header_live_bytes (r : Xreport.plan) guarantees =
     match r with
     | Xreport.Collectives r -> Emit.render ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
     | Xreport.Exchange r -> Emit.render_exchange ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
-    | Xreport.Hybrid h -> Planning.not_hybrid ~command:"gen" h
+    | Xreport.Hybrid h -> Emit.render_hybrid ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi h ~guarantees
   in
+  (* A hybrid's header holds its parts' headers first: its own figure is the last. *)
   Scanf.sscanf (List.find (fun l -> String.length l > 40 && String.sub l 0 40 = "inline constexpr ::std::size_t kLiveByte")
-                  (String.split_on_char '\n' text))
+                  (List.rev (String.split_on_char '\n' text)))
     "inline constexpr ::std::size_t kLiveBytes = %d;" Fun.id
 
 let for_problems f =
@@ -60,11 +60,11 @@ let for_problems f =
 let budget_kept () =
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
-      let all = chosen ~hybrids:false (settings measured) p in
+      let all = chosen (settings measured) p in
       let lives = List.map (fun (c : C.costed) -> c.cs_live_bytes) (candidates all) in
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
-      let r, guarantees, ch = Planning.choose_costed ~hybrids:false (settings ~budget measured) p in
+      let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
       let ch = Option.get ch in
       let stated = header_live_bytes r guarantees in
       if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
@@ -74,7 +74,7 @@ let budget_kept () =
           if c.cs_live_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
             fail "candidate %d fits and predicts %d ns, below the chosen %d" c.cs_index c.cs_time_ns ch.ch_best.cs_time_ns)
         (candidates ch);
-      match Planning.choose_costed ~hybrids:false (settings ~budget:(least - 1) measured) p with
+      match Planning.choose_costed (settings ~budget:(least - 1) measured) p with
       | _ -> fail "a budget of %d, below the least live bytes %d, was accepted" (least - 1) least
       | exception Front.Bad_input msg ->
           let needle = Printf.sprintf "below %d," least in
