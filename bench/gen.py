@@ -145,6 +145,31 @@ def budget_sweep(redist, p, profile, candidates):
     return {"sweep": sweep, "below_least": {"budget": least - 1, "exit": r.returncode, "message": r.stderr.strip()}}
 
 
+def _runs(name, c):
+    """The namespace with create_mesh and run for a candidate's header: its
+    own, or for a hybrid the adapter write_table adds."""
+    ns = f"{name}_{c['system']}"
+    return ns + "_as_mesh" if c["strategy"] == "hybrid" else ns
+
+
+def _hybrid_adapter(name, c):
+    """A hybrid's header (Plan, create, run) seen as a collective plan's
+    (create_mesh, run over a Mesh) for the driver's table: its Plan is made
+    once per problem and never destroyed (its communicators would be freed
+    after MPI_Finalize otherwise)."""
+    ns = f"{name}_{c['system']}"
+    return (f"namespace {ns}_as_mesh {{\n"
+            f"inline {ns}::Plan* plan = nullptr;\n"
+            f"inline redist::Status create_mesh(MPI_Comm world, redist::Mesh*) {{\n"
+            f"  if (plan == nullptr) plan = new {ns}::Plan;\n"
+            f"  return {ns}::create(world, plan);\n}}\n"
+            f"inline redist::Status run(const redist::Mesh&, const void* src, std::size_t src_bytes, void* dst,\n"
+            f"                          std::size_t dst_bytes, void* ws, std::size_t ws_bytes) {{\n"
+            f"  return {ns}::run(*plan, static_cast<const {ns}::value_type*>(src), src_bytes,\n"
+            f"                   static_cast<{ns}::value_type*>(dst), dst_bytes, ws, ws_bytes);\n}}\n"
+            f"}}  // namespace {ns}_as_mesh")
+
+
 def _entry(p, plans, candidates):
     n = p["name"]
     x = f"{n}_exch"
@@ -153,7 +178,7 @@ def _entry(p, plans, candidates):
             if "redist_coll" in plans[n] else "{}")
     easy = (f"{{&{n}_easy::create_mesh, &{n}_easy::run, {n}_easy::kWorkspaceBytes}}"
             if "gather_all" in plans[n] else "{}")
-    extra = ", ".join(f"{{{c['index']}, {{&{n}_{c['system']}::create_mesh, &{n}_{c['system']}::run, "
+    extra = ", ".join(f"{{{c['index']}, {{&{_runs(n, c)}::create_mesh, &{_runs(n, c)}::run, "
                       f"{n}_{c['system']}::kWorkspaceBytes}}}}" for c in candidates[n] if c["system"].startswith("cand"))
     return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
             f"     {{&{x}::source_mesh, &{x}::source_layout, &{x}::target_mesh, &{x}::target_layout, "
@@ -170,6 +195,8 @@ def write_table(problems, plans, candidates, world, out):
     lines = ["// Written by bench/gen.py; do not edit.", "#pragma once"]
     lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in kinds(p)]
     lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in kinds(p)]
+    lines += [_hybrid_adapter(p["name"], c) for p in mine for c in candidates[p["name"]]
+              if c["system"].startswith("cand") and c["strategy"] == "hybrid"]
     lines += [f"inline constexpr int kWorld = {world};",
               f"inline constexpr std::size_t kValueModulus = {P.VALUE_MODULUS};",
               "inline const bench::Problem kProblems[] = {"]
