@@ -5,6 +5,7 @@
 // Exchange, so that binding and running never enter OCaml.
 #include "redist/redist.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include <signal.h>
 
 #include "internal/exchange_peers.hpp"
+#include "internal/reducing_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
@@ -574,6 +576,52 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
       for (int d = 0; d < pieces[k].region.ndim; ++d) {
         regions[k].offset[d] = pieces[k].region.lo[d];
         regions[k].extent[d] = pieces[k].region.hi[d] - pieces[k].region.lo[d];
+      }
+    }
+    return REDIST_OK;
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contribution_t* contributions,
+                             size_t max_contributions, size_t* count, int* designated, int* group_size, char* err,
+                             size_t errlen) {
+  if (plan == nullptr || count == nullptr || designated == nullptr || group_size == nullptr ||
+      (contributions == nullptr && max_contributions > 0))
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_sum_receives: null plan, contributions, count, designated or group_size");
+  if (plan->kind != PlanKind::reducing_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_sum_receives: the plan is not the reducing exchange");
+  if (rank < 0 || rank >= plan->devices)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_sum_receives: rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->devices) + " ranks");
+  try {
+    const ExchangeSpec& x = plan->reducing.layouts;
+    const ReducingSpec& rx = plan->reducing;
+    const redist::backend::ReducingPeers peers = redist::backend::reducing_peers(
+        rank, plan->devices, x.source, x.source_layout, rx.source_pending.data(),
+        static_cast<int>(rx.source_pending.size()), x.target, x.target_layout, rx.target_pending.data(),
+        static_cast<int>(rx.target_pending.size()));
+    // Piece by piece, members ascending: the kept and received ones merged in that order.
+    std::vector<redist::backend::Contribution> all = peers.kept;
+    all.insert(all.end(), peers.receives.begin(), peers.receives.end());
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      for (int d = 0; d < a.region.ndim; ++d)
+        if (a.region.lo[d] != b.region.lo[d]) return a.region.lo[d] < b.region.lo[d];
+      return a.member < b.member;
+    });
+    *designated = peers.designated ? 1 : 0;
+    *group_size = peers.group_size;
+    *count = all.size();
+    for (std::size_t k = 0; k < all.size() && k < max_contributions; ++k) {
+      contributions[k] = redist_contribution_t{};
+      contributions[k].from_rank = all[k].rank;
+      contributions[k].member = all[k].member;
+      for (int d = 0; d < all[k].region.ndim; ++d) {
+        contributions[k].offset[d] = all[k].region.lo[d];
+        contributions[k].extent[d] = all[k].region.hi[d] - all[k].region.lo[d];
       }
     }
     return REDIST_OK;

@@ -231,6 +231,31 @@ typedef struct redist_region {
 int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
                          size_t* count, char* err, size_t errlen);
 
+/* A contribution to a piece of a target box in a plan by the reducing
+ * exchange: member `member` (0-based, in ascending group-member order) of
+ * the source pending group of the piece's holder, world rank from_rank
+ * (the asking rank itself: from its own source array), gives its values
+ * on the global region offset/extent. */
+typedef struct redist_contribution {
+  int from_rank;
+  int member;
+  size_t offset[REDIST_MAX_DIMS];
+  size_t extent[REDIST_MAX_DIMS];
+} redist_contribution_t;
+
+/* A plan by the reducing exchange: what world rank `rank` adds up.
+ * *designated: 1 when its target box gets the sums (a target rank whose
+ * coordinates on the target's pending axes are all 0), else 0 (it sets its
+ * target array to zero, or holds none); *group_size: the members of a
+ * source pending group; *count: the number of contributions (none when not
+ * designated), the first min(*count, max_contributions) written, piece by
+ * piece, members ascending within a piece.  Each target element is the sum
+ * of its members' contributions in ascending member order (the runtime's
+ * order).  Code 2 for another kind of plan or a rank outside 0..devices-1. */
+int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contribution_t* contributions,
+                             size_t max_contributions, size_t* count, int* designated, int* group_size, char* err,
+                             size_t errlen);
+
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
  * ranks for the collectives, at least that many for the exchange; mesh
  * ranks row-major, the first axis most significant): duplicates it and
