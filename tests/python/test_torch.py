@@ -15,7 +15,7 @@
    target after DTensor's own reduction to Replicate) and with
    DTensor.redistribute's; an uneven Partial -> Shard (the reducing
    exchange) against the true sums, and two runs of a float plan bitwise
-   equal;
+   equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
  - one-line errors for Partial('avg'), nested uneven shards and
    _StridedShard."""
 import os
@@ -179,13 +179,13 @@ def contributions(full, mesh, placements, seed):
     return [first] + others
 
 
-def partial_dtensor(full, mesh, placements, seed):
-    """A DTensor whose Partial groups sum to `full`, and the sum of the
-    members' magnitudes (for float tolerances)."""
+def partial_dtensor(full, mesh, placements, seed, device="cpu"):
+    """A DTensor whose Partial groups sum to `full` (on the host), and the
+    sum of the members' magnitudes (for float tolerances)."""
     from torch.distributed.tensor import DTensor
     parts = contributions(full, mesh, placements, seed)
     plain = [Replicate() if isinstance(p, Partial) else p for p in placements]
-    mine = true_local(parts[member_index(mesh, placements)], mesh, plain)
+    mine = true_local(parts[member_index(mesh, placements)], mesh, plain).to(device)
     magnitude = sum(c.double().abs() for c in parts)
     return DTensor.from_local(mine, mesh, placements, shape=full.shape, stride=full.stride()), magnitude, len(parts)
 
@@ -220,11 +220,11 @@ def group_sums(local, mesh, placements):
     return wide.to(local.dtype)
 
 
-def partial_problems(rank, results):
+def partial_problems(rank, results, device="cpu"):
     """Partial() sources on a 2x2 mesh to Shard, Replicate and Partial."""
     import redist.torch as rt
     rng = random.Random(11)
-    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    mesh = init_device_mesh(device, (2, 2), mesh_dim_names=("a", "b"))
     dtypes = [torch.int32, torch.int64, torch.int16, torch.float32, torch.bfloat16]
     bad, dtensor_wrong, dtensor_refused, kinds = [], [], [], {}
     targets = {"Shard": 0, "Replicate": 0, "Partial": 0}
@@ -239,7 +239,7 @@ def partial_problems(rank, results):
         gen = torch.Generator().manual_seed(1000 + case)
         full = (torch.randint(-1000, 1000, shape, generator=gen) if not dtype.is_floating_point
                 else torch.rand(shape, generator=gen) * 8 - 4).to(dtype)
-        d, magnitude, members = partial_dtensor(full, mesh, src, seed=case)
+        d, magnitude, members = partial_dtensor(full, mesh, src, seed=case, device=device)
         try:
             out = rt.redistribute(d, dst)
         except RuntimeError as e:
@@ -248,45 +248,47 @@ def partial_problems(rank, results):
         plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
         kinds[plan.kind] = kinds.get(plan.kind, 0) + 1
         plain = [Replicate() if isinstance(p, Partial) else p for p in dst]
-        ours = group_sums(out.to_local(), mesh, dst)
+        ours = group_sums(out.to_local(), mesh, dst).cpu()
         truth, bound = true_local(full, mesh, plain), true_local(magnitude, mesh, plain) * members
         what = "%s %s %s -> %s" % (dtype, shape, src, dst)
         if not agrees(ours, truth, bound, dtype) or tuple(out.placements) != tuple(dst):
             bad.append(what)
         try:
-            theirs = d.redistribute(mesh, dst).redistribute(mesh, plain).to_local()
+            theirs = d.redistribute(mesh, dst).redistribute(mesh, plain).to_local().cpu()
             if not agrees(theirs, truth, bound, dtype):
                 dtensor_wrong.append(what)
         except RuntimeError:  # e.g. "Can not redistribute from R to P(sum)"
             dtensor_refused.append(what)
-    results.append(("Partial() sources on a 2x2 mesh: every rank's tensor holds the true sums (%d random problems)"
-                    % PARTIAL_CASES, not bad,
+    results.append(("Partial() sources on a 2x2 mesh (%s): every rank's tensor holds the true sums (%d random "
+                    "problems)" % (dist.get_backend(), PARTIAL_CASES), not bad,
                     "plans: %s; target placements: %s; DTensor.redistribute agrees on %d, refuses %d, "
                     "differs on %d %s; wrong: %s"
                     % (kinds, targets, PARTIAL_CASES - len(dtensor_wrong) - len(dtensor_refused),
                        len(dtensor_refused), len(dtensor_wrong), dtensor_wrong[:1], bad[:2])))
 
 
-def uneven_partial(rank, results):
+def uneven_partial(rank, results, device="cpu"):
     """A 7 x 3 Partial() over a 1-D mesh of 4 to Shard(0) (blocks 2, 2, 2, 1):
     the reducing exchange, against the true sums; then a float plan run
     twice, bitwise equal."""
     import redist.torch as rt
-    mesh = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    mesh = init_device_mesh(device, (4,), mesh_dim_names=("x",))
     full = torch.arange(21, dtype=torch.int64).reshape(7, 3) * 1000003
-    d, _, _ = partial_dtensor(full, mesh, [Partial()], seed=7)
+    d, _, _ = partial_dtensor(full, mesh, [Partial()], seed=7, device=device)
     out = rt.redistribute(d, [Shard(0)])
     plan = rt.plan(mesh, (Partial(),), mesh, (Shard(0),), (7, 3), torch.int64)
     truth = true_local(full, mesh, [Shard(0)])
-    results.append(("uneven Partial() -> Shard(0) of 7 rows on 4 ranks: the true sums (%s)" % plan.kind,
-                    local_equal(out.to_local(), truth) and plan.kind == "reducing_exchange",
-                    "rank %d holds rows %s" % (rank, out.to_local()[:, 0].div(1000003, rounding_mode="floor").tolist())))
-    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    ours = out.to_local().cpu()
+    results.append(("uneven Partial() -> Shard(0) of 7 rows on 4 ranks (%s): the true sums (%s)"
+                    % (dist.get_backend(), plan.kind), local_equal(ours, truth) and plan.kind == "reducing_exchange",
+                    "rank %d holds rows %s" % (rank, ours[:, 0].div(1000003, rounding_mode="floor").tolist())))
+    square = init_device_mesh(device, (2, 2), mesh_dim_names=("a", "b"))
     noisy = torch.rand(8, 8, generator=torch.Generator().manual_seed(3))
-    f, _, _ = partial_dtensor(noisy, square, [Partial(), Partial()], seed=5)
+    f, _, _ = partial_dtensor(noisy, square, [Partial(), Partial()], seed=5, device=device)
     first = rt.redistribute(f, [Shard(0), Shard(1)]).to_local()
     second = rt.redistribute(f, [Shard(0), Shard(1)]).to_local()
-    results.append(("f32 pending sums: two runs of one plan are bitwise equal (ascending member order)",
+    results.append(("f32 pending sums (%s): two runs of one plan are bitwise equal (ascending member order)"
+                    % dist.get_backend(),
                     torch.equal(first.view(torch.int32), second.view(torch.int32)), ""))
 
 
@@ -316,11 +318,16 @@ def errors(rank, results):
                     issubclass(redist.RedistError, ValueError), ""))
 
 
-def worker(rank, port, queue):
+def worker(rank, port, queue, backend):
     os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=WORLD)
+    if backend == "nccl":
+        torch.cuda.set_device(rank)
+    dist.init_process_group(backend, rank=rank, world_size=WORLD)
     results = []
-    for part in (random_problems, between_meshes, issue_103306, permuted_mesh, partial_problems, uneven_partial, errors):
+    parts = ((random_problems, between_meshes, issue_103306, permuted_mesh, partial_problems, uneven_partial, errors)
+             if backend == "gloo" else
+             (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")))
+    for part in parts:
         try:
             part(rank, results)
         except Exception as e:  # one part's crash is that part's failure; the others still run
@@ -330,14 +337,15 @@ def worker(rank, port, queue):
     dist.destroy_process_group()
 
 
-def main():
+def run_workers(backend):
+    """Every test on WORLD processes of `backend`, reported from rank 0."""
     import checks
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, port, queue)) for r in range(WORLD)]
+    procs = [ctx.Process(target=worker, args=(r, port, queue, backend)) for r in range(WORLD)]
     for p in procs:
         p.start()
     by_rank = dict(queue.get(timeout=600) for _ in procs)
@@ -347,7 +355,17 @@ def main():
         passed = all(len(by_rank[r]) > i and by_rank[r][i][1] for r in range(WORLD))
         checks.check(name, passed, detail if passed else "; ".join(
             "rank %d: %s" % (r, by_rank[r][i][2]) for r in range(WORLD) if len(by_rank[r]) > i and not by_rank[r][i][1]))
-    checks.check("every rank reported every test", len({len(v) for v in by_rank.values()}) == 1)
+    checks.check("every rank reported every test (%s)" % backend, len({len(v) for v in by_rank.values()}) == 1)
+
+
+def main():
+    import checks
+    run_workers("gloo")
+    # The same adapter code over NCCL (CUDA tensors), where 4 GPUs are there.
+    if torch.cuda.is_available() and torch.cuda.device_count() >= WORLD and dist.is_nccl_available():
+        run_workers("nccl")
+    else:
+        print("skip  Partial() over NCCL on %d GPUs: this machine has %d" % (WORLD, torch.cuda.device_count()))
     sys.exit(1 if checks.failures else 0)
 
 
