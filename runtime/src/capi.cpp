@@ -5,7 +5,6 @@
 // Exchange, so that binding and running never enter OCaml.
 #include "redist/redist.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
 #include <mutex>
@@ -16,7 +15,6 @@
 #include <signal.h>
 
 #include "internal/exchange_peers.hpp"
-#include "internal/reducing_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
@@ -207,17 +205,14 @@ bool exchange_of(value v, ExchangeSpec* x) {
          placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
 }
 
-// Lowering.reducing_exchange; also the workspace the busiest rank needs.
-bool reducing_of(value v, ReducingSpec* x, std::uint64_t* workspace_bytes) {
+// Lowering.reducing_exchange.
+bool reducing_of(value v, ReducingSpec* x) {
   if (!exchange_of(Field(v, 0), &x->layouts)) return false;
   x->source_pending = int_array(Field(v, 1));
   x->target_pending = int_array(Field(v, 2));
   const long dtype = Long_val(Field(v, 3));
   if (dtype < 0) return false;
   x->dtype = static_cast<redist::Dtype>(dtype);
-  *workspace_bytes = redist::reducing_exchange_workspace_bytes(static_cast<std::size_t>(Long_val(Field(v, 4))),
-                                                               static_cast<std::size_t>(Long_val(Field(v, 5))),
-                                                               x->layouts.elem_bytes);
   return true;
 }
 
@@ -231,7 +226,7 @@ bool plan_of(value info, redist_plan* plan) {
       plan->elem_bytes = plan->exchange.elem_bytes;
       break;
     case PlanKind::reducing_exchange:
-      if (!reducing_of(Field(lowered, 0), &plan->reducing, &plan->workspace_bytes)) return false;
+      if (!reducing_of(Field(lowered, 0), &plan->reducing)) return false;
       plan->exchange = plan->reducing.layouts;  // for the box queries' and receives' geometry
       plan->elem_bytes = plan->reducing.layouts.elem_bytes;
       break;
@@ -250,7 +245,7 @@ bool plan_of(value info, redist_plan* plan) {
   plan->src_bytes = uint_field(info, 8);
   plan->dst_bytes = uint_field(info, 9);
   plan->peak_bytes = uint_field(info, 10);
-  if (plan->kind != PlanKind::reducing_exchange) plan->workspace_bytes = uint_field(info, 11);
+  plan->workspace_bytes = uint_field(info, 11);
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
@@ -597,37 +592,35 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 "redist_plan_sum_receives: rank " + std::to_string(rank) + " outside the world of " +
                     std::to_string(plan->devices) + " ranks");
-  try {
-    const ExchangeSpec& x = plan->reducing.layouts;
-    const ReducingSpec& rx = plan->reducing;
-    const redist::backend::ReducingPeers peers = redist::backend::reducing_peers(
-        rank, plan->devices, x.source, x.source_layout, rx.source_pending.data(),
-        static_cast<int>(rx.source_pending.size()), x.target, x.target_layout, rx.target_pending.data(),
-        static_cast<int>(rx.target_pending.size()));
-    // Piece by piece, members ascending: the kept and received ones merged in that order.
-    std::vector<redist::backend::Contribution> all = peers.kept;
-    all.insert(all.end(), peers.receives.begin(), peers.receives.end());
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-      for (int d = 0; d < a.region.ndim; ++d)
-        if (a.region.lo[d] != b.region.lo[d]) return a.region.lo[d] < b.region.lo[d];
-      return a.member < b.member;
-    });
-    *designated = peers.designated ? 1 : 0;
-    *group_size = peers.group_size;
-    *count = all.size();
-    for (std::size_t k = 0; k < all.size() && k < max_contributions; ++k) {
-      contributions[k] = redist_contribution_t{};
-      contributions[k].from_rank = all[k].rank;
-      contributions[k].member = all[k].member;
-      for (int d = 0; d < all[k].region.ndim; ++d) {
-        contributions[k].offset[d] = all[k].region.lo[d];
-        contributions[k].extent[d] = all[k].region.hi[d] - all[k].region.lo[d];
+  std::lock_guard<std::mutex> guard(ocaml_lock);
+  CAMLparam0();
+  CAMLlocal1(answer);
+  const value result =
+      caml_callback2_exn(*ocaml_function("redist_plan_sum_receives"), plan->problem, Val_int(rank));
+  if (Is_exception_result(result))
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL,
+                          "internal error: an OCaml exception escaped the reducing exchange's query"));
+  answer = result;  // Lowering.sum_receives: (designated, group size, [| (cell, senders) |])
+  *designated = Bool_val(Field(answer, 0)) ? 1 : 0;
+  *group_size = static_cast<int>(Long_val(Field(answer, 1)));
+  const value pieces = Field(answer, 2);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < Wosize_val(pieces); ++i) {
+    const value cell = Field(Field(pieces, i), 0), senders = Field(Field(pieces, i), 1);
+    for (std::size_t k = 0; k < Wosize_val(senders); ++k, ++n) {
+      if (n >= max_contributions) continue;
+      redist_contribution_t& c = contributions[n];
+      c = redist_contribution_t{};
+      c.from_rank = static_cast<int>(Long_val(Field(senders, k)));
+      c.member = static_cast<int>(k);
+      for (std::size_t d = 0; d < Wosize_val(cell) && d < REDIST_MAX_DIMS; ++d) {
+        c.offset[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 0)));
+        c.extent[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 1)));
       }
     }
-    return REDIST_OK;
-  } catch (const std::bad_alloc&) {
-    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
+  *count = n;
+  CAMLreturnT(int, REDIST_OK);
 }
 
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {
