@@ -235,14 +235,20 @@ let bad_names () =
 
 (* Every theorem the tool cites exists in proofs/. *)
 let cited_theorems_exist () =
-  let files = List.filter (fun f -> Filename.check_suffix f ".v") (Array.to_list (Sys.readdir "proofs")) in
+  let rec sources dir =
+    List.concat_map
+      (fun f ->
+        let path = Filename.concat dir f in
+        if Sys.is_directory path then sources path else if Filename.check_suffix f ".v" then [ path ] else [])
+      (Array.to_list (Sys.readdir dir))
+  in
   let text =
     String.concat "\n"
       (List.map
-         (fun f ->
-           let ic = open_in_bin (Filename.concat "proofs" f) in
+         (fun path ->
+           let ic = open_in_bin path in
            Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic)))
-         files)
+         (sources "proofs"))
   in
   List.iter
     (fun (name, _) ->

@@ -1,4 +1,4 @@
-(* The cost model's choice (proofs/Cost.v, through Planning.choose_costed)
+(* The cost model's choice (proofs/cost/Cost.v, through Planning.choose_costed)
    on random problems of tests/problems/placed_problem.ml (uneven,
    cross-mesh and even):
    - under a memory budget drawn between the candidates' least and largest
