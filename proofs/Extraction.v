@@ -57,4 +57,5 @@ Extraction "redist_core.ml"
   lower_exchange message_wire exchange_live splan_live_bytes program_workspace_bytes
   lower_sums sum_live_bytes red0_bytes red1_bytes red_scratch_bytes collectives_offset sum_workspace_bytes
   choose strategy_candidates exchange_live_bytes predicted_ns
+  rank_table_of spans_hosts rank_ns exchange_batches exchange_rank_ns
   nccl_staging nccl_workspace_bytes.
