@@ -5222,6 +5222,11 @@ let rec lower_additions m elem p = function
      (sum_call m elem p p' k SDst SDst) :: (lower_additions m elem p' ks')
    | Error _ -> [])
 
+(** val reductions_out : rcall list -> sbuffer **)
+
+let reductions_out rs =
+  last (map (fun r -> r.rc_out) rs) SSrc
+
 type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }
@@ -6376,3 +6381,137 @@ let nccl_workspace_bytes elem s t0 =
   let staged = accumulate_staging (staged_messages s t0) NoCounts in
   ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
     elem
+
+type sx_piece = { xp_cell : box; xp_senders : int list }
+
+(** val group_ranks : layout -> axis list -> int -> int list **)
+
+let group_ranks s ps =
+  let table = rank_table_of s.ly_mesh.pm_ranks in
+  (fun s0 ->
+  match table_index table s0 with
+  | Some k ->
+    map (world_rank s.ly_mesh)
+      (group_members (ly_m s) ps (device_of_rank (ly_m s) k))
+  | None -> [])
+
+(** val sumx_pieces :
+    layout -> axis list -> layout -> axis list -> int -> sx_piece list **)
+
+let sumx_pieces s ps t0 pt =
+  let senders = group_ranks s ps in
+  (fun r ->
+  if designated t0 pt r
+  then map (fun msg -> { xp_cell = (snd msg); xp_senders =
+         (senders (fst msg)) }) (recv_messages s t0 r)
+  else [])
+
+(** val sumx_sends :
+    layout -> axis list -> layout -> axis list -> int -> (int * box) list **)
+
+let sumx_sends s ps t0 pt s0 =
+  let pieces = sumx_pieces s ps t0 pt in
+  flat_map (fun r ->
+    if (fun (a : int) b -> a = b) r s0
+    then []
+    else map (fun p -> (r, p.xp_cell))
+           (filter (fun p -> memb s0 p.xp_senders) (pieces r)))
+    t0.ly_mesh.pm_ranks
+
+(** val sumx_staging_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sumx_staging_bytes elem s ps t0 pt r =
+  if designated t0 pt r
+  then ( * ) (( * ) (group_size (ly_m s) ps) (box_size_at t0 r)) elem
+  else 0
+
+(** val sumx_workspace_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int **)
+
+let sumx_workspace_bytes elem s ps t0 pt =
+  let g = group_size (ly_m s) ps in
+  let size = target_box_size s t0 in
+  let receives = receives_sum s t0 pt in
+  list_max
+    (map (fun r -> if receives r then ( * ) (( * ) g (size r)) elem else 0)
+      t0.ly_mesh.pm_ranks)
+
+(** val sumx_live :
+    int -> layout -> axis list -> layout -> axis list -> int -> int **)
+
+let sumx_live elem s ps t0 pt w =
+  (+) ((+) (box_bytes s elem w) (box_bytes t0 elem w))
+    (sumx_staging_bytes elem s ps t0 pt w)
+
+(** val sumx_live_bytes : int -> layout -> axis list -> layout -> int **)
+
+let sumx_live_bytes elem s ps t0 =
+  ( * )
+    ((+) (fst (largest_boxes s t0))
+      (( * ) ((+) (Stdlib.Int.succ 0) (group_size (ly_m s) ps))
+        (snd (largest_boxes s t0)))) elem
+
+type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
+                sx_designated : (int -> bool);
+                sx_pieces : (int -> sx_piece list);
+                sx_sends : (int -> (int * box) list);
+                sx_staging : (int -> int); sx_workspace_bytes : int }
+
+(** val lower_sumx :
+    int -> layout -> axis list -> layout -> axis list -> sxcall **)
+
+let lower_sumx elem s ps t0 pt =
+  { sx_from = s; sx_to = t0; sx_group_size = (group_size (ly_m s) ps);
+    sx_designated = (designated t0 pt); sx_pieces = (sumx_pieces s ps t0 pt);
+    sx_sends = (sumx_sends s ps t0 pt); sx_staging =
+    (sumx_staging_bytes elem s ps t0 pt); sx_workspace_bytes =
+    (sumx_workspace_bytes elem s ps t0 pt) }
+
+(** val source_index : layout -> int -> int list -> int list **)
+
+let source_index s s0 i =
+  match pl_box s s0 with
+  | Some sb -> box_local sb i
+  | None -> i
+
+(** val sumx_dst : cmonoid -> sxcall -> carrier state -> carrier state **)
+
+let sumx_dst m x src r l =
+  match pl_box x.sx_to r with
+  | Some tb ->
+    let i = box_global tb l in
+    (match find (fun p -> box_has p.xp_cell i) (x.sx_pieces r) with
+     | Some p ->
+       msum m (map (fun s -> src s (source_index x.sx_from s i)) p.xp_senders)
+     | None -> m.zero)
+  | None -> src r l
+
+type sum_lowered =
+| SumCalls of sum_program
+| SumExchangeCall of sxcall
+
+(** val lower_sumplan :
+    int -> layout -> axis list -> layout -> axis list -> sumplan ->
+    sum_lowered **)
+
+let lower_sumplan elem s ps t0 pt = function
+| SumByCollectives (pre, rf, p, post) ->
+  SumCalls (lower_sums elem s ps t0 pre rf p post)
+| SumByExchange -> SumExchangeCall (lower_sumx elem s ps t0 pt)
+
+(** val sumplan_live_bytes :
+    int -> layout -> axis list -> layout -> axis list -> sumplan -> int **)
+
+let sumplan_live_bytes elem s ps t0 pt sp =
+  match lower_sumplan elem s ps t0 pt sp with
+  | SumCalls pg ->
+    sum_live_bytes pg (( * ) (local_size (ly_m s) s.ly_ty) elem)
+      (( * ) (local_size (ly_m s) t0.ly_ty) elem)
+  | SumExchangeCall _ -> sumx_live_bytes elem s ps t0
+
+(** val sumplan_workspace_bytes : sum_lowered -> int **)
+
+let sumplan_workspace_bytes = function
+| SumCalls pg -> sum_workspace_bytes pg
+| SumExchangeCall x -> x.sx_workspace_bytes

@@ -4797,6 +4797,8 @@ val lower_reductions :
 
 val lower_additions : mesh -> int -> pty -> sum_step list -> rcall list
 
+val reductions_out : rcall list -> sbuffer
+
 type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }
@@ -4961,3 +4963,48 @@ val accumulate_staging :
 val exchange_ranks : layout -> layout -> int list
 
 val nccl_workspace_bytes : int -> layout -> layout -> int
+
+type sx_piece = { xp_cell : box; xp_senders : int list }
+
+val group_ranks : layout -> axis list -> int -> int list
+
+val sumx_pieces :
+  layout -> axis list -> layout -> axis list -> int -> sx_piece list
+
+val sumx_sends :
+  layout -> axis list -> layout -> axis list -> int -> (int * box) list
+
+val sumx_staging_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_workspace_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int
+
+val sumx_live :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_live_bytes : int -> layout -> axis list -> layout -> int
+
+type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
+                sx_designated : (int -> bool);
+                sx_pieces : (int -> sx_piece list);
+                sx_sends : (int -> (int * box) list);
+                sx_staging : (int -> int); sx_workspace_bytes : int }
+
+val lower_sumx : int -> layout -> axis list -> layout -> axis list -> sxcall
+
+val source_index : layout -> int -> int list -> int list
+
+val sumx_dst : cmonoid -> sxcall -> carrier state -> carrier state
+
+type sum_lowered =
+| SumCalls of sum_program
+| SumExchangeCall of sxcall
+
+val lower_sumplan :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> sum_lowered
+
+val sumplan_live_bytes :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
+
+val sumplan_workspace_bytes : sum_lowered -> int

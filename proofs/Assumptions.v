@@ -6,6 +6,7 @@ From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof 
   Sumstrategyproof
   Lowerproof Lowersumsproof Costproof Costclosed Compiler.
 From Redist Require Import Lowerncclproof.
+From Redist Require Import Lowersumxproof.
 
 (** The collectives move data as the model says. *)
 Print Assumptions dyn_slice_sound.
@@ -124,6 +125,13 @@ Print Assumptions lower_sums_holds.
 Print Assumptions lower_sums_live_bytes.
 Print Assumptions lower_sums_workspace_exact.
 Print Assumptions lower_sums_groups.
+Print Assumptions sumx_dst_exact.
+Print Assumptions lower_sumx_correct.
+Print Assumptions sumx_staging_exact.
+Print Assumptions sumx_sends_spec.
+Print Assumptions sumx_workspace_exact.
+Print Assumptions sumx_live_le.
+Print Assumptions lower_sumplan_correct.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.

@@ -19,8 +19,10 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums.
-From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums
+  Lowersumx.
+From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof
+  Lowersumxproof.
 From Redist Require Import Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
@@ -136,44 +138,73 @@ Proof.
     + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).
 Qed.
 
-(** Pending sums planned by collectives: for every strategy, every
-    commutative monoid and every plan [SumByCollectives pre rf p post] the
-    planner returns, its calls ([Lowersums.lower_sums]: the reductions,
-    the collectives, the additions of pending axes):
-    - leave in every rank's destination its target box under the target's
-      pending sums, and keep its source
-      ([Lowersumsproof.lower_sums_correct], [lower_sums_holds]);
-    - keep at every call at most [sum_live_bytes] bytes alive on a rank:
-      the source and destination, the reduction arrays the call reads and
-      writes, during the collectives the array the reductions left, and
-      the call's own ping, pong and scratch ([lower_sums_live_bytes]);
-    - ask for exactly the workspace the calls use
-      ([lower_sums_workspace_exact]);
-    - give each reduction and addition its axis's group in rank space
-      ([lower_sums_groups]). *)
-Theorem redist_sums_correct : forall s S ps T pt pre rf p post elem src_bytes tgt_bytes,
-  plan_sums s S ps T pt = Some (SumByCollectives pre rf p post) ->
-  let pg := lower_sums elem S ps T pre rf p post in
+(** Pending sums, any plan [plan_sums] returns (any strategy: reductions
+    and collectives, or the reducing exchange), for every commutative
+    monoid, lowered ([Lowersumx.lower_sumplan]) and run:
+    - every rank's destination holds its target box under the target's
+      pending sums, and its source is kept
+      ([Lowersumsproof.lower_sums_holds], [Lowersumxproof.lower_sumx_correct]);
+    - by collectives ([Lowersums.lower_sums]: the reductions, the
+      collectives, the additions of pending axes): at every call at most
+      [sumplan_live_bytes] bytes are alive on a rank (source, destination,
+      the reduction arrays the call reads and writes, during the
+      collectives the array the reductions left, the call's ping, pong and
+      scratch: [lower_sums_live_bytes]); the workspace is exactly the
+      furthest byte some call uses ([lower_sums_workspace_exact]); each
+      reduction and addition has its axis's group in rank space
+      ([lower_sums_groups]);
+    - by the reducing exchange ([Lowersumx.lower_sumx]): on every world
+      rank its source box, target box and staging are at most
+      [sumplan_live_bytes], which is
+      [(largest source box + (1 + |G|) * largest target box) * elem]
+      ([sumx_live_le]); the workspace is the largest staging of a target
+      rank and every rank's staging fits in it ([sumx_workspace_exact]);
+    - every rank of the target mesh receives exactly what the checker
+      reports ([Sumstrategyproof.scheck_traffic]) and, for a plain target,
+      never less than the printed bound ([scheck_recv_ge_bound]). *)
+Theorem redist_sums_correct : forall s S ps T pt sp elem,
+  plan_sums s S ps T pt = Some sp ->
+  let lw := lower_sumplan elem S ps T pt sp in
+  let live := sumplan_live_bytes elem S ps T pt sp in
   (forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
-     let bs := interp_sums M pg st other in
+     let bs := run_sumplan M lw st other in
      pl_sholds M T pt g (bs SDst) /\ bs SSrc = st)
-  /\ (forall c, In c (sg_pre pg ++ sg_post pg) -> rcall_live src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
-  /\ (forall c, In c (sg_calls pg) -> coll_live pg src_bytes tgt_bytes c <= sum_live_bytes pg src_bytes tgt_bytes)
-  /\ sum_workspace_bytes pg = sum_program_extent pg
-  /\ (forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
-        let a := sum_step_axis (rc_step c) in
-        s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s).
+  /\ match lw with
+     | SumCalls pg =>
+         let sb := local_size (ly_m S) (ly_ty S) * elem in
+         let tb := local_size (ly_m S) (ly_ty T) * elem in
+         (forall c, In c (sg_pre pg ++ sg_post pg) -> rcall_live sb tb c <= live)
+         /\ (forall c, In c (sg_calls pg) -> coll_live pg sb tb c <= live)
+         /\ sumplan_workspace_bytes lw = sum_program_extent pg
+         /\ (forall c w s, In c (sg_pre pg ++ sg_post pg) -> rc_group c = (w, s) ->
+               let a := sum_step_axis (rc_step c) in
+               s = axis_size (ly_m S) a /\ forall r, r < mesh_size (ly_m S) -> device_of_rank (ly_m S) r a = r / w mod s)
+     | SumExchangeCall _ =>
+         live = (largest_box S + (1 + group_size (ly_m S) ps) * largest_box T) * elem
+         /\ (forall w, sumx_live elem S ps T pt w <= live)
+         /\ sumplan_workspace_bytes lw = list_max (map (sumx_staging_bytes elem S ps T pt) (pm_ranks (ly_mesh T)))
+         /\ (forall w, sumx_staging_bytes elem S ps T pt w <= sumplan_workspace_bytes lw)
+     end
+  /\ exists rep, scheck S ps T pt sp = OK rep
+     /\ forall r, In r (pm_ranks (ly_mesh T)) ->
+        sreceived S ps T pt sp r = sm_recv rep r /\ (pt = [] -> sum_recv_bound S ps T r <= sm_recv rep r).
 Proof.
-  intros s S ps T pt pre rf p post elem sb tb H pg.
-  destruct (plan_sums_checked s S ps T pt _ H) as [rep Hc].
-  split; [| split; [| split; [| split]]].
-  - intros M g st other Hst bs. split.
-    + apply (lower_sums_holds S ps T pt pre rf p post rep elem Hc M g st other Hst).
-    + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem Hc M st other)).
-  - apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
-  - apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post sb tb)).
-  - apply lower_sums_workspace_exact.
-  - exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
+  intros s S ps T pt sp elem H lw live.
+  destruct (plan_sums_checked s S ps T pt sp H) as [rep Hc].
+  split; [| split].
+  - intros M g st other Hst. apply (lower_sumplan_correct s S ps T pt sp elem H M g st other Hst).
+  - unfold lw, live, sumplan_live_bytes. destruct sp as [pre rf p post|]; cbn [lower_sumplan sumplan_workspace_bytes].
+    + split; [| split; [| split]].
+      * apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post _ _)).
+      * apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post _ _)).
+      * apply lower_sums_workspace_exact.
+      * exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
+    + destruct (sumx_live_le elem S ps T pt) as [E Hle].
+      destruct (sumx_workspace_exact elem S ps T pt) as [W Hw].
+      cbn [sx_workspace_bytes lower_sumx]. split; [exact E | split; [exact Hle | split; [exact W | exact Hw]]].
+  - exists rep. split; [exact Hc |]. intros r Hr. split.
+    + symmetry. apply (scheck_traffic S ps T pt sp rep Hc r Hr).
+    + intros ->. apply (scheck_recv_ge_bound S ps T sp rep Hc r Hr).
 Qed.
 
 (** What the command runs: [Cost.choose] picks, among the candidates the

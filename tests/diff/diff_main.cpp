@@ -1,9 +1,10 @@
 // The step-by-step differential test's driver: on an MPI world of N ranks,
 // runs every case of DIR/casesN.txt (tests/diff/gen_diff.ml: a program of
-// the extracted lowering, or a direct exchange's two placed layouts, with
-// each rank's source bytes and the destination bytes the extracted
-// semantics gives) through the runtime's plan interpreter or its Exchange,
-// and compares every byte of every rank's destination.  Also
+// the extracted lowering, with or without pending sums, or a direct or
+// reducing exchange's two placed layouts, with each rank's source bytes and
+// the destination bytes the extracted semantics gives) through the
+// runtime's plan interpreter, its Exchange or its ReducingExchange, and
+// compares every byte of every rank's destination.  Also
 // checked: the source is unchanged, nothing is written outside the
 // destination and the workspace (guard bytes), and an exchange's source
 // and target arrays fit in its stated live bytes.  Rank 0 prints one line per
@@ -18,21 +19,26 @@
 
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
+#include "redist/reduce_exchange.hpp"
 
 namespace {
 
 constexpr std::size_t kGuard = 64;
 constexpr unsigned char kGuardByte = 0xA5;
 
+enum class Kind { program, exchange, reducing_exchange };
+
 struct Case {
   int id = 0;
   std::string description;
-  bool exchange = false;        // else the collectives' program
+  Kind kind = Kind::program;
   redist::PlanProgram program;
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
   std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
+  std::vector<int> source_pending, target_pending;  // the reducing exchange's
+  redist::Dtype dtype = redist::Dtype::u8;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -51,6 +57,23 @@ redist::Layout read_layout(std::istream& in, std::size_t elem) {
   return l;
 }
 
+void read_steps(std::istream& in, std::size_t elem, std::vector<redist::PlanStep>* steps) {
+  int nsteps = 0;
+  in >> nsteps;
+  steps->assign(nsteps, redist::PlanStep{});
+  for (redist::PlanStep& s : *steps) {
+    int op = 0, input = 0, output = 0, nrecv = 0;
+    in >> op >> s.group.stride >> s.group.size;
+    s.layout = read_layout(in, elem);
+    in >> s.dim_a >> s.dim_b >> input >> output >> nrecv;
+    s.op = static_cast<redist::PlanOp>(op);
+    s.input = static_cast<redist::PlanBuffer>(input);
+    s.output = static_cast<redist::PlanBuffer>(output);
+    s.recv_from.assign(nrecv, 0);
+    for (int& r : s.recv_from) in >> r;
+  }
+}
+
 void read_program(std::istream& in, redist::PlanProgram* program) {
   redist::PlanProgram& p = *program;
   int naxes = 0;
@@ -66,20 +89,13 @@ void read_program(std::istream& in, redist::PlanProgram* program) {
   in >> ngroups;
   p.groups.assign(ngroups, redist::Group{});
   for (redist::Group& g : p.groups) in >> g.stride >> g.size;
-  int nsteps = 0;
-  in >> nsteps;
-  p.steps.assign(nsteps, redist::PlanStep{});
-  for (redist::PlanStep& s : p.steps) {
-    int op = 0, input = 0, output = 0, nrecv = 0;
-    in >> op >> s.group.stride >> s.group.size;
-    s.layout = read_layout(in, elem);
-    in >> s.dim_a >> s.dim_b >> input >> output >> nrecv;
-    s.op = static_cast<redist::PlanOp>(op);
-    s.input = static_cast<redist::PlanBuffer>(input);
-    s.output = static_cast<redist::PlanBuffer>(output);
-    s.recv_from.assign(nrecv, 0);
-    for (int& r : s.recv_from) in >> r;
-  }
+  read_steps(in, elem, &p.steps);
+  int dtype = 0, source = 0;
+  in >> dtype >> p.red0_bytes >> p.red1_bytes >> p.red_scratch_bytes >> source;
+  if (dtype >= 0) p.dtype = static_cast<redist::Dtype>(dtype);
+  p.collectives_source = static_cast<redist::PlanBuffer>(source);
+  read_steps(in, elem, &p.reductions);
+  read_steps(in, elem, &p.additions);
 }
 
 // Lowering.placed_layout: axis sizes, world ranks, global extents, each
@@ -103,19 +119,38 @@ void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout
 bool read_case(std::istream& in, int me, int world, Case* c) {
   std::string word;
   if (!(in >> word)) return false;
-  if (word != "case" && word != "xcase") throw std::runtime_error("cases file: expected a case, read '" + word + "'");
-  c->exchange = word == "xcase";
+  if (word != "case" && word != "xcase" && word != "scase")
+    throw std::runtime_error("cases file: expected a case, read '" + word + "'");
+  c->kind = word == "xcase" ? Kind::exchange : word == "scase" ? Kind::reducing_exchange : Kind::program;
   in >> c->id;
   std::getline(in, c->description);
-  if (c->exchange) {
-    int ranks = 0;
-    in >> ranks >> c->elem_bytes >> c->live_bytes;
-    if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
-    read_placed(in, &c->source, &c->source_layout);
-    read_placed(in, &c->target, &c->target_layout);
-  } else {
-    read_program(in, &c->program);
+  auto read_pending = [&](std::vector<int>* axes) {
+    int n = 0;
+    in >> n;
+    axes->assign(n, 0);
+    for (int& a : *axes) in >> a;
+  };
+  int ranks = 0, dtype = 0;
+  switch (c->kind) {
+    case Kind::exchange:
+      in >> ranks >> c->elem_bytes >> c->live_bytes;
+      read_placed(in, &c->source, &c->source_layout);
+      read_placed(in, &c->target, &c->target_layout);
+      break;
+    case Kind::reducing_exchange:
+      in >> ranks >> c->elem_bytes >> dtype;
+      c->dtype = static_cast<redist::Dtype>(dtype);
+      read_placed(in, &c->source, &c->source_layout);
+      read_pending(&c->source_pending);
+      read_placed(in, &c->target, &c->target_layout);
+      read_pending(&c->target_pending);
+      break;
+    case Kind::program:
+      read_program(in, &c->program);
+      ranks = world;
+      break;
   }
+  if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
   for (int r = 0; r < world; ++r) {
     std::string src, expected;
     in >> src >> expected;
@@ -138,7 +173,22 @@ bool guards_intact(const std::vector<unsigned char>& buf) {
 redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
                    std::vector<unsigned char>* ws) {
   unsigned char* out = dst->data() + kGuard;
-  if (c.exchange) {
+  const void* in = src.empty() ? nullptr : src.data();
+  if (c.kind == Kind::reducing_exchange) {
+    redist::ReducingExchange ex;
+    if (redist::Status st = redist::ReducingExchange::create(
+            MPI_COMM_WORLD, c.source, c.source_layout, c.source_pending.data(), static_cast<int>(c.source_pending.size()),
+            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, &ex);
+        !st.ok())
+      return st;
+    int bad = ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size(), any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad != 0) return redist::Status(redist::Errc::invalid_argument, "the runtime's boxes differ from the reference's");
+    ws->assign(ex.workspace_bytes() + 2 * kGuard, kGuardByte);
+    return ex.run(in, src.size(), c.expected.empty() ? nullptr : out, c.expected.size(),
+                  ex.workspace_bytes() == 0 ? nullptr : ws->data() + kGuard, ex.workspace_bytes());
+  }
+  if (c.kind == Kind::exchange) {
     redist::Exchange ex;
     if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, c.source, c.source_layout, c.target,
                                                      c.target_layout, c.elem_bytes, &ex);
@@ -155,8 +205,7 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad != 0)
       return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
-    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
-                  c.expected.size());
+    return ex.run(in, src.size(), c.expected.empty() ? nullptr : out, c.expected.size());
   }
   redist::PlanInterpreter exec;
   if (redist::Status st = redist::PlanInterpreter::bind(&c.program, MPI_COMM_WORLD, &exec); !st.ok()) return st;
@@ -167,7 +216,7 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
 std::string run_case(const Case& c) {
   const std::vector<unsigned char> src = c.src;
   std::vector<unsigned char> dst(c.expected.size() + 2 * kGuard, kGuardByte);
-  std::vector<unsigned char> ws((c.exchange ? 0 : c.program.workspace_bytes()) + 2 * kGuard, kGuardByte);
+  std::vector<unsigned char> ws((c.kind == Kind::program ? c.program.workspace_bytes() : 0) + 2 * kGuard, kGuardByte);
   if (redist::Status st = run(c, src, &dst, &ws); !st.ok()) return "run: " + st.message();
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < c.expected.size(); ++i) wrong += dst[kGuard + i] != c.expected[i];
