@@ -286,22 +286,22 @@ run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32
 run run "${PS[@]}" --memory-budget 64KiB
 
 # hybrids: under the NDR InfiniBand profile with 4 ranks per host, auto
-# picks the exchange inside each host, then the all_gather over a (its
-# outermost dimension, no packing); the collectives gather dimension 1
-# through scratch first (slower), the exchange alone sends 7 messages.  An
-# uneven source: no collectives, the hybrid beats the exchange alone.  gen
-# and run choose without hybrids.
+# picks the exchange gathering dimension 1 over a (by datatypes, no
+# packing), then all_gather(0) over b inside each host (the outermost
+# dimension, no packing); the collectives gather dimension 1 through
+# scratch first (slower), the exchange alone sends 7 messages a rank.  An
+# uneven source: no collectives, a hybrid beats the exchange alone.
 NDR=(--strategy auto --profile ../../docs/profiles/ndr-infiniband.json --ranks-per-host 4)
-run plan --mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]' "${NDR[@]}"
+H=(--mesh '{a:2, b:4}' --from '[{b}64, {a}64]' --to '[64, 64]')
+run plan "${H[@]}" "${NDR[@]}"
 run plan --mesh '{a:2, b:4}' --from '[{a,b}1004]' --to '[1004]' "${NDR[@]}"
 # a hybrid's plan file: the parts around a via line, read back by check
-H=(--mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]')
 pipe_plan_check "${H[@]}" "${NDR[@]}"
-run_stdin 'all_to_all(1, 0)\nvia [8{a,b}64, 64]\nexchange\n' check "${H[@]}" --plan -
-run_stdin 'exchange\nvia [32{q}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
-run_stdin 'exchange\nvia [32{a}64, 64] sum{b}\nall_gather(0)\n' check "${H[@]}" --plan -
-run_stdin 'all_gather(0)\nvia [32{a}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
-run_stdin 'exchange\nvia [32{a}64, 64]\nall_gather(0)\n' gen "${H[@]}" --plan - --name h --backend nccl
+run_stdin 'all_to_all(1, 0)\nvia [8{b,a}64, 64]\nexchange\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [16{q}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [16{b}64, 64] sum{a}\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'all_gather(0)\nvia [16{b}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
+run_stdin 'exchange\nvia [16{b}64, 64]\nall_gather(0)\n' gen "${H[@]}" --plan - --name h --backend nccl
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0

@@ -29,7 +29,7 @@ check_json "plan with sub-axes" '' plan "${S[@]}" --dtype f64 --json
 check_json "plan, identity" '' plan --mesh '{x:2}' --from '[2{x}4]' --to '[2{x}4]' --json
 check_json "plan, exchange across meshes" '' plan --from-mesh '{x:4} @ 2' --to-mesh '{x:2, y:2} @ [3, 1, 0, 5]' --from '[{x}7, 3]' --to '[{y}7, {x}3]' --json
 check_json "plan, uneven, collectives refused" '' plan --mesh '{x:3}' --from '[{x}7]' --to '[7]' --strategy collectives --json
-check_json "plan, a hybrid chosen" '' plan --mesh '{a:2, b:4}' --from '[{a}64, {b}64]' --to '[64, 64]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --json
+check_json "plan, a hybrid chosen" '' plan --mesh '{a:2, b:4}' --from '[{b}64, {a}64]' --to '[64, 64]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --json
 check_json "plan, profile, hosts and budget" '' plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --memory-budget 10000 --json
 check_json "plan, budget below the least" '' plan "${W[@]}" --memory-budget 1 --json
 check_json "check, with a budget" "$worked_plan" check "${W[@]}" --plan - --memory-budget 1KiB --json
