@@ -46,6 +46,27 @@ for name in size_t uint8_t main std redist redist_gen memcpy MPI_Comm value_type
   done
 done
 
+# Hybrid headers (the exchange then an all_gather; an all_to_all then the
+# exchange): each part's header, then the sequence through the workspace,
+# compile warning-free under every standard; `redist run` runs them
+# (tests/e2e/run_cli.sh).
+H=(--mesh '{a:2, b:4}' --from '[{b}64, {a}64]' --to '[64, 64]')
+while IFS='|' read -r name plan; do
+  printf "$plan" >"$out/$name.plan"
+  if ! "$redist" gen "${H[@]}" --plan "$out/$name.plan" --name "$name" -o "$out/$name.hpp"; then ko "$name: redist gen failed"; continue; fi
+  for std in c++17 c++20; do
+    if printf '#include "%s.hpp"\nint main() { return redist_gen::%s::kWorkspaceBytes > 0 ? 0 : 1; }\n' "$name" "$name" |
+         mpicxx -std="$std" -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/link/$name.o"; then
+      ok "$name: hybrid header compiles with -std=$std"
+    else
+      ko "$name: hybrid header does not compile with -std=$std"
+    fi
+  done
+done <<'PLANS'
+hybrid_gather|exchange\nvia [16{b}64, 64]\nall_gather(0)\n
+hybrid_all_to_all|all_to_all(1, 0)\nvia [8{b,a}64, 64]\nexchange\n
+PLANS
+
 # An exchange header for 4,096 devices (a permuted target rank list): no
 # table over pairs of ranks, so it stays under 1 MB, and it compiles.
 big_ranks=$(seq 4095 -1 0 | paste -sd, -)
