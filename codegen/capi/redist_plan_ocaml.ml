@@ -78,7 +78,9 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
-  | R.Xreport.Hybrid _ -> failwith "Planning.choose returned a hybrid (it plans with plan_with, which never does)"
+  | R.Xreport.Hybrid _ ->
+      (* Planning.choose plans with plan_with, which never returns a hybrid: only a plan file reaches here. *)
+      R.Front.bad "plan: a hybrid (a plan file with a via line) is not taken by the C ABI yet; redist gen and redist run take it"
 
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
    the extracted lowering's ([lower_sumplan]: workspace and live bytes,

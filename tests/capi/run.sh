@@ -162,6 +162,15 @@ else
   ko "a rejected plan: exit $rc, '$msg', redist check says '$want'"
 fi
 
+# A hybrid plan file (a via line): refused with code 2 and why, not run.
+printf 'exchange\nvia [16{b}64, 64]\nall_gather(0)\n' >"$out/hybrid.plan"
+msg=$("$out/query_c" check-json '{a:2, b:4}' '[{b}64, {a}64]' '[64, 64]' f32 <"$out/hybrid.plan"); rc=$?
+if [ "$rc" -eq 2 ] && grep -q "is not taken by the C ABI yet" <<<"$msg"; then
+  ok "a hybrid plan file: code 2, ${msg#code 2: }"
+else
+  ko "a hybrid plan file: exit $rc, '$msg'"
+fi
+
 figures=$("$out/query_c" figures "${Q[@]}")  # the workspace: compared with the header's by differential.sh
 expected=$("$redist" plan --mesh "${Q[0]}" --from "${Q[1]}" --to "${Q[2]}" --dtype "${Q[3]}" --json | python3 -c '
 import json, sys
