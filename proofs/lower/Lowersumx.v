@@ -64,11 +64,12 @@ Definition sumx_pieces (S : layout) (ps : list axis) (T : layout) (pt : list axi
 
 (** What world rank [s] sends: (receiver, cell), in the receivers' mesh
     order and each receiver's piece order. *)
-Definition sumx_sends (S : layout) (ps : list axis) (T : layout) (pt : list axis) (s : nat) : list (nat * box) :=
+Definition sumx_sends (S : layout) (ps : list axis) (T : layout) (pt : list axis) : nat -> list (nat * box) :=
   let pieces := sumx_pieces S ps T pt in
-  flat_map (fun r => if r =? s then []
-                     else map (fun p => (r, xp_cell p)) (filter (fun p => memb s (xp_senders p)) (pieces r)))
-           (pm_ranks (ly_mesh T)).
+  fun s =>
+    flat_map (fun r => if r =? s then []
+                       else map (fun p => (r, xp_cell p)) (filter (fun p => memb s (xp_senders p)) (pieces r)))
+             (pm_ranks (ly_mesh T)).
 
 (** Staging of world rank [r], in bytes: [|G|] arrays of its target box on
     the designated members, none elsewhere. *)

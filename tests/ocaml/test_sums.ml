@@ -128,6 +128,20 @@ let sums_to_target t pt (st : carrier state) =
 
 (* ---- what every plan must satisfy --------------------------------------- *)
 
+(* A plan by the reducing exchange, lowered (lower_sumx, elements of 4
+   bytes): its pieces, read by the extracted interpreter, give every target
+   group its box's sum; the header's workspace is the largest rank's
+   staging; no rank's source, target box and staging exceed the stated live
+   bytes. *)
+let lowered_exchange_ok (s, ps, t, pt) sp =
+  match lower_sumplan 4 s ps t pt sp with
+  | SumCalls _ -> true
+  | SumExchangeCall x ->
+      let live = sumplan_live_bytes 4 s ps t pt sp in
+      sums_to_target t pt (sumx_dst ints x (source_state s ps))
+      && x.sx_workspace_bytes = List.fold_left (fun a r -> max a (x.sx_staging r)) 0 t.ly_mesh.pm_ranks
+      && List.for_all (fun w -> sumx_live 4 s ps t pt w <= live) (s.ly_mesh.pm_ranks @ t.ly_mesh.pm_ranks)
+
 (* The plan's busiest rank, or why it fails. *)
 let judge (s, ps, t, pt) sp =
   match scheck s ps t pt sp with
@@ -139,6 +153,8 @@ let judge (s, ps, t, pt) sp =
         Stdlib.Error "a rank receives less than the lower bound"
       else if not (sums_to_target t pt (sexec ints s ps t pt sp (source_state s ps))) then
         Stdlib.Error "wrong sums after the plan"
+      else if not (lowered_exchange_ok (s, ps, t, pt) sp) then
+        Stdlib.Error "the lowered reducing exchange: wrong sums, workspace or live bytes"
       else Stdlib.Ok (List.fold_left (fun a r -> max a (rep.sm_recv r)) 0 ranks)
 
 (* What auto chose, and its busiest rank over the bound's busiest rank. *)
