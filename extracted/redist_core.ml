@@ -6253,14 +6253,15 @@ let sumx_pieces s ps t0 pt =
 (** val sumx_sends :
     layout -> axis list -> layout -> axis list -> int -> (int * box) list **)
 
-let sumx_sends s ps t0 pt s0 =
+let sumx_sends s ps t0 pt =
   let pieces = sumx_pieces s ps t0 pt in
+  (fun s0 ->
   flat_map (fun r ->
     if (fun (a : int) b -> a = b) r s0
     then []
     else map (fun p -> (r, p.xp_cell))
            (filter (fun p -> memb s0 p.xp_senders) (pieces r)))
-    t0.ly_mesh.pm_ranks
+    t0.ly_mesh.pm_ranks)
 
 (** val sumx_staging_bytes :
     int -> layout -> axis list -> layout -> axis list -> int -> int **)
