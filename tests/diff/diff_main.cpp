@@ -1,13 +1,16 @@
 // The step-by-step differential test's driver: on an MPI world of N ranks,
 // runs every case of DIR/casesN.txt (tests/diff/gen_diff.ml: a program of
-// the extracted lowering, or a direct exchange's two placed layouts, with
-// each rank's source bytes and the destination bytes the extracted
-// semantics gives) through the runtime's plan interpreter or its Exchange,
-// and compares every byte of every rank's destination.  Also
-// checked: the source is unchanged, nothing is written outside the
-// destination and the workspace (guard bytes), and an exchange's source
-// and target arrays fit in its stated live bytes.  Rank 0 prints one line per
-// case.
+// the extracted lowering, or a direct or reducing exchange's two placed
+// layouts, with each rank's source bytes and the destination bytes the
+// extracted semantics gives) through the runtime's plan interpreter, its
+// Exchange or its ReducingExchange, and compares every byte of every rank's
+// destination.  Also checked: the source is unchanged, nothing is written
+// outside the destination and the workspace (guard bytes), and an
+// exchange's source and target arrays (and a reducing exchange's staging)
+// fit in its stated live bytes; for a reducing exchange, each rank's
+// messages received and sent and its workspace are those of the extracted
+// lowering (lower_sumx), and no rank's workspace exceeds the header's.
+// Rank 0 prints one line per case.
 //
 //     mpirun -np N diff_main DIR
 #include <cstdio>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "redist/exchange.hpp"
+#include "redist/reduce_exchange.hpp"
 #include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
 
 namespace {
@@ -27,12 +31,18 @@ constexpr unsigned char kGuardByte = 0xA5;
 struct Case {
   int id = 0;
   std::string description;
-  bool exchange = false;        // else the collectives' program
+  bool exchange = false;        // a direct or a reducing exchange, else the collectives' program
+  bool sums = false;            // a reducing exchange
   redist::PlanProgram program;
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
   std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
+  // A reducing exchange: the pending axes, the header's workspace, and
+  // this rank's messages (rank, elements) and staging from lower_sumx.
+  std::vector<int> source_pending, target_pending;
+  std::size_t workspace_bytes = 0, staging_bytes = 0;
+  std::vector<redist::Exchange::Peer> receives, sends;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -99,20 +109,42 @@ void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout
   }
 }
 
+std::vector<int> read_ints(std::istream& in) {
+  int n = 0;
+  in >> n;
+  std::vector<int> out(n > 0 ? static_cast<std::size_t>(n) : 0);
+  for (int& x : out) in >> x;
+  return out;
+}
+
+std::vector<redist::Exchange::Peer> read_peers(std::istream& in) {
+  int n = 0;
+  in >> n;
+  std::vector<redist::Exchange::Peer> out(n > 0 ? static_cast<std::size_t>(n) : 0);
+  for (redist::Exchange::Peer& p : out) in >> p.rank >> p.elements;
+  return out;
+}
+
 // False at the end of the file.
 bool read_case(std::istream& in, int me, int world, Case* c) {
   std::string word;
   if (!(in >> word)) return false;
-  if (word != "case" && word != "xcase") throw std::runtime_error("cases file: expected a case, read '" + word + "'");
-  c->exchange = word == "xcase";
+  if (word != "case" && word != "xcase" && word != "scase")
+    throw std::runtime_error("cases file: expected a case, read '" + word + "'");
+  c->exchange = word != "case";
+  c->sums = word == "scase";
   in >> c->id;
   std::getline(in, c->description);
   if (c->exchange) {
     int ranks = 0;
-    in >> ranks >> c->elem_bytes >> c->live_bytes;
+    in >> ranks >> c->elem_bytes;
+    if (c->sums) in >> c->workspace_bytes;
+    in >> c->live_bytes;
     if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
     read_placed(in, &c->source, &c->source_layout);
+    if (c->sums) c->source_pending = read_ints(in);
     read_placed(in, &c->target, &c->target_layout);
+    if (c->sums) c->target_pending = read_ints(in);
   } else {
     read_program(in, &c->program);
   }
@@ -122,6 +154,12 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
     if (r == me) {
       c->src = from_hex(src);
       c->expected = from_hex(expected);
+    }
+    if (c->sums) {
+      std::vector<redist::Exchange::Peer> receives = read_peers(in), sends = read_peers(in);
+      std::size_t staging = 0;
+      in >> staging;
+      if (r == me) c->receives = receives, c->sends = sends, c->staging_bytes = staging;
     }
   }
   if (!in) throw std::runtime_error("cases file: truncated case " + std::to_string(c->id));
@@ -134,27 +172,69 @@ bool guards_intact(const std::vector<unsigned char>& buf) {
   return true;
 }
 
+bool same_peers(const std::vector<redist::Exchange::Peer>& a, const std::vector<redist::Exchange::Peer>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].rank != b[i].rank || a[i].elements != b[i].elements) return false;
+  return true;
+}
+
+redist::Dtype unsigned_dtype(std::size_t elem_bytes) {
+  return elem_bytes == 1 ? redist::Dtype::u8 : elem_bytes == 2 ? redist::Dtype::u16 : redist::Dtype::u32;
+}
+
+// Every rank's verdict agreed before the collective run, so that no rank is
+// left waiting for one that stopped.
+redist::Status agree(const char* why) {
+  int bad = why != nullptr, any_bad = 0;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any_bad != 0)
+    return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
+  return {};
+}
+
 // Runs the case into dst (kGuard bytes of guard on each side) and ws.
 redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
                    std::vector<unsigned char>* ws) {
   unsigned char* out = dst->data() + kGuard;
+  if (c.sums) {
+    redist::ReducingExchange ex;
+    if (redist::Status st = redist::ReducingExchange::create(
+            MPI_COMM_WORLD, c.source, c.source_layout, c.source_pending.data(), static_cast<int>(c.source_pending.size()),
+            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()),
+            unsigned_dtype(c.elem_bytes), &ex);
+        !st.ok())
+      return st;
+    const char* why = nullptr;
+    if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
+      why = "the runtime's boxes differ from the reference's";
+    else if (!same_peers(ex.receives(), c.receives))
+      why = "the messages it receives are not the lowered pieces' (sx_pieces)";
+    else if (!same_peers(ex.sends(), c.sends))
+      why = "the messages it sends are not the lowering's (sx_sends)";
+    else if (ex.workspace_bytes() != c.staging_bytes)
+      why = "its workspace is not the lowering's staging (sx_staging)";
+    else if (ex.workspace_bytes() > c.workspace_bytes)
+      why = "its workspace exceeds the header's (sx_workspace_bytes)";
+    else if (ex.source_bytes() + ex.target_bytes() + ex.workspace_bytes() > c.live_bytes)
+      why = "source + destination + workspace exceed the stated live bytes";
+    if (redist::Status st = agree(why); !st.ok()) return st;
+    ws->assign(ex.workspace_bytes() + 2 * kGuard, kGuardByte);
+    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
+                  c.expected.size(), ex.workspace_bytes() == 0 ? nullptr : ws->data() + kGuard, ex.workspace_bytes());
+  }
   if (c.exchange) {
     redist::Exchange ex;
     if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, c.source, c.source_layout, c.target,
                                                      c.target_layout, c.elem_bytes, &ex);
         !st.ok())
       return st;
-    // Agreed between the ranks before the collective run, so that no rank
-    // is left waiting for one that stopped.
     const char* why = nullptr;
     if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
       why = "the runtime's boxes differ from the reference's";
     else if (ex.source_bytes() + ex.target_bytes() > c.live_bytes)
       why = "the rank's arrays exceed the stated live bytes";
-    int bad = why != nullptr, any_bad = 0;
-    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any_bad != 0)
-      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
+    if (redist::Status st = agree(why); !st.ok()) return st;
     return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
                   c.expected.size());
   }

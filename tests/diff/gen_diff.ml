@@ -129,10 +129,83 @@ let write_exchange oc st ~id ~desc (p : Problem.t) =
     ~tgt_shape:(fun r -> if C.pl_box t r = None then [ 0 ] else shape t r)
     (fun r l -> let r', l' = wire r l in (r', linear (shape s r') l'))
 
+(* A reducing exchange: a drawn placed problem with pending axes added on
+   each side (a random subset of the mesh axes that shard nothing, at least
+   one on the source when there is one), unsigned elements of 1, 2 or 4
+   bytes (sums wrap as the runtime's do).  Writes the header's workspace
+   and live bytes ([lower_sumx]: sx_workspace_bytes, sumplan_live_bytes),
+   both placed layouts with their pending axes, then per world rank: its
+   random source bytes, the destination bytes [sumx_dst] gives over the
+   integers modulo 2^(8 elem), the messages it receives (per piece, each
+   sender other than itself, with the cell's elements, in posting order)
+   and sends ([sx_sends]), and its staging ([sx_staging]). *)
+let sum_elem_sizes = [| 1; 2; 4 |]
+
+let uint_dtype = function 1 -> "u8" | 2 -> "u16" | _ -> "u32"
+
+let draw_pending st (l : C.layout) ~at_least_one =
+  let used = C.ty_axes l.ly_ty in
+  let free = List.filter (fun a -> not (List.mem a used)) (List.map fst l.ly_mesh.pm_mesh) in
+  match List.filter (fun _ -> Random.State.bool st) free with
+  | [] when at_least_one && free <> [] -> [ List.nth free (Random.State.int st (List.length free)) ]
+  | axes -> axes
+
+let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  let ps = draw_pending st s ~at_least_one:true and pt = draw_pending st t ~at_least_one:false in
+  let p = { p with src_pending = ps; tgt_pending = pt } in
+  let elem = p.elem_bytes in
+  let x = C.lower_sumx elem s ps t pt in
+  let sl = Lowering.exchange p in
+  let ints l = String.concat " " (List.map string_of_int l) in
+  let arr a = ints (Array.to_list a) in
+  let placed (pl : Lowering.placed_layout) pending =
+    Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n%d %s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
+      (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
+      (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
+      (List.length pending) (ints pending)
+  in
+  let world = Problem.world p in
+  Printf.fprintf oc "scase %d %s sum{%s} -> sum{%s}\n%d %d %d %d\n" id desc (ints ps) (ints pt) world elem
+    x.sx_workspace_bytes (C.sumplan_live_bytes elem s ps t pt C.SumByExchange);
+  placed sl.source ps;
+  placed sl.target pt;
+  let shape (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> [] in
+  let elems l r = match C.pl_box l r with Some b -> C.box_size b | None -> 0 in
+  let src = Array.init world (fun r -> Array.init (elems s r * elem) (fun _ -> Random.State.int st 256)) in
+  let mask = (1 lsl (8 * elem)) - 1 in
+  let value r l =
+    let k = linear (shape s r) l in
+    List.fold_left (fun acc b -> (acc lsl 8) lor src.(r).((k * elem) + b)) 0 (List.rev (List.init elem Fun.id))
+  in
+  let uints : C.cmonoid = { zero = Obj.repr 0; add0 = (fun a b -> Obj.repr ((Obj.obj a + Obj.obj b) land mask)) } in
+  let dst = C.sumx_dst uints x (fun r l -> Obj.repr (value r l)) in
+  let peers l = Printf.sprintf "%d %s" (List.length l) (ints (List.concat_map (fun (r, n) -> [ r; n ]) l)) in
+  for r = 0 to world - 1 do
+    let expected =
+      match C.pl_box t r with
+      | None -> []
+      | Some b ->
+          List.concat_map
+            (fun l -> let v : int = Obj.obj (dst r l) in List.init elem (fun k -> (v lsr (8 * k)) land 255))
+            (indices (C.box_shape b))
+    in
+    let receives =
+      List.concat_map
+        (fun (piece : C.sx_piece) ->
+          List.filter_map (fun w -> if w = r then None else Some (w, C.box_size piece.xp_cell)) piece.xp_senders)
+        (x.sx_pieces r)
+    in
+    let sends = List.map (fun (w, cell) -> (w, C.box_size cell)) (x.sx_sends r) in
+    Printf.fprintf oc "%s\n%s\n%s\n%s\n%d\n" (hex src.(r)) (hex (Array.of_list expected)) (peers receives) (peers sends)
+      (x.sx_staging r)
+  done
+
 let () =
-  if Array.length Sys.argv <> 6 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES OUTDIR"; exit 2);
+  if Array.length Sys.argv <> 7 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES SUM_EXCHANGES OUTDIR"; exit 2);
   let seed = int_of_string Sys.argv.(1) and steps = int_of_string Sys.argv.(2) in
-  let plans = int_of_string Sys.argv.(3) and exchanges = int_of_string Sys.argv.(4) and dir = Sys.argv.(5) in
+  let plans = int_of_string Sys.argv.(3) and exchanges = int_of_string Sys.argv.(4) in
+  let sum_exchanges = int_of_string Sys.argv.(5) and dir = Sys.argv.(6) in
   let st = Random.State.make [| seed |] in
   let files = Hashtbl.create 16 and counts = Hashtbl.create 16 in
   let out devices =
@@ -184,8 +257,16 @@ let () =
     write_exchange (out (Problem.world p)) st ~id:!id ~desc:("exchange " ^ Placed_problem.describe d) p;
     incr id
   done;
+  for i = 0 to sum_exchanges - 1 do
+    let d = Placed_problem.draw st i in
+    let d = { d with dtype = uint_dtype sum_elem_sizes.(i mod Array.length sum_elem_sizes) } in
+    let p = Placed_problem.problem d Redist_core.StratExchange in
+    write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc:("reducing exchange " ^ Placed_problem.describe d) p;
+    incr id
+  done;
   Hashtbl.iter (fun _ oc -> close_out oc) files;
   let oc = open_out (Filename.concat dir "sizes.txt") in
   List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) (List.sort compare (List.of_seq (Hashtbl.to_seq counts)));
   close_out oc;
-  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges\n" seed steps plans exchanges
+  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges, %d reducing exchanges\n" seed steps plans
+    exchanges sum_exchanges
