@@ -92,6 +92,13 @@ struct ExchangePlan {
   redist::Status (*run)(redist::Exchange&, const float*, std::size_t, float*, std::size_t);
 };
 
+// A candidate plan auto weighed and did not measure under another system
+// (bench/gen.py's plan_all): its place in `redist plan --json`'s candidates.
+struct Candidate {
+  int index;
+  Plan plan;
+};
+
 struct Problem {
   const char* name;
   int ndim;
@@ -100,6 +107,7 @@ struct Problem {
   Plan collectives;       // redist --strategy collectives (even problems on one mesh)
   Plan easy;              // the paper's baseline: gather everything, then slice
   int fftw_direction;     // bench/gen.py's fftw_direction: 0 = FFTW cannot express it
+  std::vector<Candidate> candidates;
 };
 
 // The box world rank `rank` holds on a placed mesh (empty when the rank is

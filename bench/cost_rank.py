@@ -1,25 +1,21 @@
-"""The cost model's predicted time against measured time: per suite, the
-Spearman rank correlation between the exchange's predicted time (the
-`exchange` candidate of `redist plan --json`'s "cost", read as data) and the
-exchange's measured median time (median over the given runs of bench/run.py).
+"""The cost model against the measurements: auto's choice and every
+candidate it weighed (`redist plan --json`'s cost.candidates under the
+profile `redist calibrate` measured in the same run, saved by bench/run.py
+in run.json with each candidate's measured time).
+
+Per run: how often auto's pick was the measured-fastest candidate and its
+time over the fastest candidate's, on the problems with more than one
+candidate; the Spearman rank correlation of predicted against measured
+time over all candidates of each suite; then, per problem, every
+candidate's prediction and its measured median over the runs.
 
     python bench/cost_rank.py RUN_DIR [RUN_DIR ...]
 """
 
-import json
-import os
 import statistics
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import gen  # noqa: E402
-import problems as P  # noqa: E402
-from report import SUITES, load, measured  # noqa: E402
-
-REDIST = os.path.join(os.path.dirname(HERE), "_build", "install", "default", "bin", "redist")
+from report import SUITES, gmean, load, span
 
 
 def ranks(xs):
@@ -46,31 +42,80 @@ def spearman(xs, ys):
     return cov / (sx * sy) if sx > 0 and sy > 0 else float("nan")
 
 
+def by_problem(run):
+    """{problem: its candidates}, only where every candidate was measured and verified."""
+    out = {}
+    for c in run["candidates"]:
+        out.setdefault(c["problem"], []).append(c)
+    return {n: cs for n, cs in out.items() if all(c["ok"] and c["time_ms"] > 0 for c in cs)}
+
+
+def suite_of(run):
+    return {r["problem"]: r["suite"] for r in run["rows"]}
+
+
+def choice_lines(runs):
+    fastest, within, over, count = [], [], [], []
+    for run in runs:
+        several = [cs for cs in by_problem(run).values() if len(cs) > 1]
+        ratios = [next(c["time_ms"] for c in cs if c["verdict"] == "chosen") / min(c["time_ms"] for c in cs)
+                  for cs in several]
+        count.append(len(several))
+        fastest.append(sum(x <= 1.0 for x in ratios) / len(ratios))
+        within.append(sum(x <= 1.1 for x in ratios) / len(ratios))
+        over.append((gmean(ratios), max(ratios)))
+    pct = "{:.0%}"
+    return [f"auto's choice against every candidate it weighed, on the {span(count, '{:.0f}')} problems with more "
+            f"than one (min / median / max over {len(runs)} runs; times are medians of the repetitions):",
+            f"  auto's pick was the measured-fastest candidate: {span(fastest, pct)}; within 10% of it: "
+            f"{span(within, pct)}",
+            f"  auto's time / the fastest candidate's: geomean {span([g for g, _ in over], '{:.2f}x')}, "
+            f"worst {span([m for _, m in over], '{:.2f}x')}"]
+
+
+def rank_lines(runs):
+    lines = ["predicted against measured time over all candidates, Spearman rank correlation per suite "
+             "(min / median / max over runs):"]
+    for suite in SUITES + ["all"]:
+        rhos, counts = [], []
+        for run in runs:
+            where = suite_of(run)
+            pts = [(c["predicted_ns"], c["time_ms"]) for n, cs in by_problem(run).items() for c in cs
+                   if suite in ("all", where[n])]
+            if len(pts) > 2:
+                rhos.append(spearman(*zip(*pts)))
+                counts.append(len(pts))
+        if rhos:
+            lines.append(f"  {suite:>10}: {span(counts, '{:.0f}'):>3} candidates, rho = {span(rhos, '{:+.2f}')}")
+    return lines
+
+
+def problem_lines(runs):
+    lines = ["per problem, each candidate: predicted (us), measured median over runs (ms), live bytes, "
+             "the system row that measured it; * = auto's pick, + = measured fastest (median over runs)"]
+    times = {}
+    for run in runs:
+        for c in run["candidates"]:
+            if c["ok"] and c["time_ms"] > 0:
+                times.setdefault((c["problem"], c["index"]), []).append(c["time_ms"])
+    last = {}
+    for c in runs[-1]["candidates"]:
+        last.setdefault(c["problem"], []).append(c)
+    for n, cs in last.items():
+        med = {c["index"]: statistics.median(times[(n, c["index"])]) for c in cs if (n, c["index"]) in times}
+        best = min(med, key=med.get) if med else None
+        lines.append(f"  {n}")
+        for c in cs:
+            mark = ("*" if c["verdict"] == "chosen" else " ") + ("+" if c["index"] == best else " ")
+            m = f"{med[c['index']]:9.3f}" if c["index"] in med else "      n/a"
+            lines.append(f"    {mark} {c['predicted_ns'] / 1e3:10.1f} {m} {c['live_bytes']:>10} {c['system']:<12} "
+                         f"{c['plan'][:90]}")
+    return lines
+
+
 def main():
     runs = load(sys.argv[1:])
-    measured_ms = {}
-    for run in runs:
-        for r in run["rows"]:
-            if r["system"] == "redist_exch" and measured(r):
-                measured_ms.setdefault(r["problem"], []).append(r["time_ms"])
-    lines = [f"cost model: the exchange's predicted time against its measured median time "
-             f"(median over {len(runs)} runs), Spearman rank correlation per suite"]
-    every = []
-    for suite in SUITES:
-        pts = []
-        for p in P.SUITES[suite]():
-            if p["name"] not in measured_ms:
-                continue
-            out = subprocess.run([REDIST, "plan", "--json"] + gen.problem_args(p), capture_output=True, text=True,
-                                 check=True).stdout
-            exchange = next(c for c in json.loads(out)["cost"]["candidates"] if c["strategy"] == "exchange")
-            pts.append((exchange["predicted_ns"] / 1e6, statistics.median(measured_ms[p["name"]])))
-        if pts:
-            rho = spearman([a for a, _ in pts], [b for _, b in pts])
-            lines.append(f"  {suite:>10}: {len(pts):2d} problems, rho = {rho:+.2f}")
-            every += pts
-    lines.append(f"  {'all':>10}: {len(every):2d} problems, rho = {spearman(*zip(*every)):+.2f}")
-    print("\n".join(lines))
+    print("\n".join(choice_lines(runs) + [""] + rank_lines(runs) + [""] + problem_lines(runs)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // The MPI side of the benchmark: for every problem of one world size (the
 // table bench/gen.py writes into problems.hpp), runs redist's exchange and,
-// where they apply, its collective plan and the gather-everything plan, the
+// where they apply, its collective plan, the other candidates auto weighed
+// and the gather-everything plan, the
 // one-shot MPI_Alltoallv, ScaLAPACK's psgemr2d and FFTW-MPI's transpose on
 // the same source array, checks every target element, and prints one JSON
 // line per problem and system; first, the copy bandwidth of all ranks at
@@ -185,6 +186,8 @@ int main(int argc, char** argv) {
              "n/a: the collective plans take even problems on one mesh");
     run_plan(p, p.easy, "gather_all", rank, reps, src, dst, want,
              "n/a: uneven, between meshes, or the whole array on every rank would not fit");
+    for (const bench::Candidate& c : p.candidates)
+      run_plan(p, c.plan, ("cand" + std::to_string(c.index)).c_str(), rank, reps, src, dst, want, "");
 
     {
       const bench::AlltoallvPlan plan = bench::alltoallv_plan(p, rank, size);

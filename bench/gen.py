@@ -1,7 +1,8 @@
-"""Plans every problem with `redist plan --json` (the default strategy, auto,
-and each of collectives and exchange where the problem allows it), checks the
-gather-everything plan with `redist check --json`, generates C++ with `redist
-gen`, and builds one MPI driver per world size."""
+"""Plans every problem with `redist plan --json` under a measured profile
+(auto, and each of collectives and exchange where the problem allows it),
+checks the gather-everything plan with `redist check --json`, generates C++
+with `redist gen` for those and for every other candidate auto weighed,
+sweeps auto's --memory-budget, and builds one MPI driver per world size."""
 
 import hashlib
 import json
@@ -26,6 +27,11 @@ def easy_plan(p):
     for d, axes in enumerate(p["tgt"]):
         lines += [f"dyn_slice({d}, {a})" for a in axes]
     return "\n".join(lines) + "\n"
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
 
 
 def _redist(redist, args, stdin=None):
@@ -70,13 +76,18 @@ def fftw_direction(p):
     return 0
 
 
-def plan_all(redist, problems, out):
-    """Returns {name: {system: plan json}} for redist (auto), redist_exch,
-    and where they apply redist_coll and gather_all; writes the headers."""
-    plans = {}
+def plan_all(redist, problems, out, profile_of):
+    """Returns ({name: {system: plan json}} for redist (auto), redist_exch,
+    and where they apply redist_coll and gather_all; {name: candidates}),
+    and writes the headers.  Every plan is costed under the profile
+    profile_of(problem) names.  The candidates are auto's, each with the
+    system whose row measures it: redist_exch for the exchange, redist_coll
+    for the collective plan --strategy collectives also picks, and candK
+    (generated from the candidate's plan file) for the others."""
+    plans, candidates = {}, {}
     os.makedirs(out, exist_ok=True)
     for p in problems:
-        args = problem_args(p)
+        args = problem_args(p) + ["--profile", profile_of(p)]
         name = p["name"]
         mine = {"redist": json.loads(_redist(redist, ["plan", "--json"] + args)),
                 "redist_exch": json.loads(_redist(redist, ["plan", "--json", "--strategy", "exchange"] + args))}
@@ -93,16 +104,48 @@ def plan_all(redist, problems, out):
                 mine["gather_all"] = json.loads(_redist(redist, ["check", "--json", "--plan", easy_file] + args))
                 _redist(redist, ["gen", "--name", f"{name}_easy", "--plan", easy_file, "-o",
                                  os.path.join(out, f"{name}_easy.hpp")] + args)
-        plans[name] = mine
-    return plans
+        same_as = {"exchange": "redist_exch"}
+        if "redist_coll" in mine:
+            same_as[mine["redist_coll"]["cost"]["candidates"][0]["plan"]] = "redist_coll"
+        mine_candidates = []
+        for k, c in enumerate(mine["redist"]["cost"]["candidates"]):
+            system = same_as.get(c["plan"], f"cand{k}")
+            if system == f"cand{k}":
+                plan_file = os.path.join(out, f"{name}_cand{k}.plan")
+                with open(plan_file, "w") as f:
+                    f.write("".join(line + "\n" for line in c["plan_file"]))
+                _redist(redist, ["gen", "--name", f"{name}_cand{k}", "--plan", plan_file, "-o",
+                                 os.path.join(out, f"{name}_cand{k}.hpp")] + args)
+            mine_candidates.append(dict(c, index=k, system=system))
+        plans[name], candidates[name] = mine, mine_candidates
+    return plans, candidates
 
 
-def auto_choice(plan):
-    """Which strategy `auto` chose, read from its plan's steps."""
-    return "redist_exch" if any(s["op"] == "exchange" for s in plan["steps"]) else "redist_coll"
+def auto_choice(candidates):
+    """The system whose row measures the candidate auto chose."""
+    return next(c["system"] for c in candidates if c["verdict"] == "chosen")
 
 
-def _entry(p, plans):
+def budget_sweep(redist, p, profile, candidates):
+    """auto under --memory-budget at each candidate's live bytes (the
+    budgets where its choice can change) and unbounded: per budget, the
+    candidate the command chose (matched by its plan) and its live bytes;
+    and the command's refusal one byte below the least."""
+    args = problem_args(p) + ["--profile", profile]
+    index_of = {c["plan"]: c["index"] for c in candidates}
+    sweep = []
+    for budget in sorted({c["live_bytes"] for c in candidates}) + [None]:
+        extra = [] if budget is None else ["--memory-budget", str(budget)]
+        cost = json.loads(_redist(redist, ["plan", "--json"] + extra + args))["cost"]
+        chosen = next(c for c in cost["candidates"] if c["verdict"] == "chosen")
+        sweep.append({"budget": budget, "candidate": index_of[chosen["plan"]], "live_bytes": cost["live_bytes"],
+                      "predicted_ns": cost["predicted_ns"]})
+    least = min(c["live_bytes"] for c in candidates)
+    r = subprocess.run([redist, "plan", "--memory-budget", str(least - 1)] + args, capture_output=True, text=True)
+    return {"sweep": sweep, "below_least": {"budget": least - 1, "exit": r.returncode, "message": r.stderr.strip()}}
+
+
+def _entry(p, plans, candidates):
     n = p["name"]
     x = f"{n}_exch"
     shape = ", ".join(str(v) for v in p["shape"])
@@ -110,24 +153,27 @@ def _entry(p, plans):
             if "redist_coll" in plans[n] else "{}")
     easy = (f"{{&{n}_easy::create_mesh, &{n}_easy::run, {n}_easy::kWorkspaceBytes}}"
             if "gather_all" in plans[n] else "{}")
+    extra = ", ".join(f"{{{c['index']}, {{&{n}_{c['system']}::create_mesh, &{n}_{c['system']}::run, "
+                      f"{n}_{c['system']}::kWorkspaceBytes}}}}" for c in candidates[n] if c["system"].startswith("cand"))
     return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
             f"     {{&{x}::source_mesh, &{x}::source_layout, &{x}::target_mesh, &{x}::target_layout, "
             f"&{x}::create_exchange, &{x}::run}},\n"
-            f"     {coll}, {easy}, {fftw_direction(p)}}},")
+            f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}}}},")
 
 
-def write_table(problems, plans, world, out):
+def write_table(problems, plans, candidates, world, out):
     """problems.hpp for the driver: the problems on `world` ranks."""
     mine = [p for p in problems if P.world(p) == world]
-    kinds = lambda p: ["exch"] + [k for k, s in (("coll", "redist_coll"), ("easy", "gather_all"))
-                                  if s in plans[p["name"]]]
+    kinds = lambda p: (["exch"] + [k for k, s in (("coll", "redist_coll"), ("easy", "gather_all"))
+                                   if s in plans[p["name"]]]
+                       + [c["system"] for c in candidates[p["name"]] if c["system"].startswith("cand")])
     lines = ["// Written by bench/gen.py; do not edit.", "#pragma once"]
     lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in kinds(p)]
     lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in kinds(p)]
     lines += [f"inline constexpr int kWorld = {world};",
               f"inline constexpr std::size_t kValueModulus = {P.VALUE_MODULUS};",
               "inline const bench::Problem kProblems[] = {"]
-    lines += [_entry(p, plans) for p in mine]
+    lines += [_entry(p, plans, candidates) for p in mine]
     lines += ["};", ""]
     d = os.path.join(out, f"n{world}")
     os.makedirs(d, exist_ok=True)

@@ -255,6 +255,8 @@ def plots(runs, out_dir):
     fig.savefig(os.path.join(out_dir, "memory_time_relative.png"), dpi=110)
     plt.close(fig)
 
+    budget_plot(runs, out_dir, plt, colors)
+
     # per problem, each system's median time over auto's
     fig, ax = plt.subplots(figsize=(max(10, 0.3 * len(names)), 4.8))
     width = 0.8 / len(BASELINES)
@@ -277,10 +279,93 @@ def plots(runs, out_dir):
     plt.close(fig)
 
 
+BUDGET_SUITES = ["large", "hard"]
+
+
+def candidate_medians(runs):
+    """{(problem, candidate index): (median time over runs, median measured peak bytes)}."""
+    got = {}
+    for run in runs:
+        for c in run.get("candidates", []):
+            if c["ok"] and c["time_ms"] > 0:
+                got.setdefault((c["problem"], c["index"]), []).append((c["time_ms"], c["peak_bytes"]))
+    return {k: (statistics.median(t for t, _ in v), statistics.median(p for _, p in v)) for k, v in got.items()}
+
+
+def budget_lines(runs):
+    """auto under each --memory-budget of the sweep (bench/gen.py's
+    budget_sweep), on the suites of the budget plot."""
+    last, med = runs[-1], candidate_medians(runs)
+    if "budgets" not in last:
+        return []
+    suite_of = {r["problem"]: r["suite"] for r in last["rows"]}
+    lines = ["auto under --memory-budget (suites " + ", ".join(BUDGET_SUITES) + "): per budget, the candidate chosen, "
+             "its proven live bytes per rank, predicted us, measured median ms over runs and measured peak MiB; "
+             "and the command one byte below the least"]
+    for n, b in last["budgets"].items():
+        if suite_of[n] not in BUDGET_SUITES:
+            continue
+        steps = []
+        for s in b["sweep"]:
+            t, peak = med.get((n, s["candidate"]), (float("nan"), -1))
+            steps.append(f"{'unbounded' if s['budget'] is None else s['budget']}: #{s['candidate']} "
+                         f"{s['live_bytes']} B {s['predicted_ns'] / 1e3:.0f} us {t:.2f} ms {peak / 2**20:.1f} MiB")
+        lines.append(f"  {n}: " + "; ".join(steps))
+        lines.append(f"    --memory-budget {b['below_least']['budget']}: exit {b['below_least']['exit']}, "
+                     f"{b['below_least']['message']}")
+    return lines
+
+
+def budget_plot(runs, out_dir, plt, colors):
+    """Per problem of BUDGET_SUITES: auto's budget sweep as a line (proven
+    live bytes and measured peak against measured time), every candidate it
+    weighed, and the other systems as points."""
+    last, med, rows = runs[-1], candidate_medians(runs), median_rows(runs)
+    if "budgets" not in last:
+        return
+    suite_of = {r["problem"]: r["suite"] for r in last["rows"]}
+    names = [n for n in last["budgets"] if suite_of[n] in BUDGET_SUITES]
+    cols = 6
+    nrows = math.ceil(len(names) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(2.9 * cols, 2.5 * nrows), squeeze=False)
+    for ax, n in zip(axes.flat, names):
+        for c in last["candidates"]:
+            if c["problem"] == n and (n, c["index"]) in med:
+                ax.scatter(med[(n, c["index"])][0], c["live_bytes"] / 2**20, marker="x", s=16, color="gray", zorder=2)
+        sweep = [(med[(n, s["candidate"])], s["live_bytes"]) for s in last["budgets"][n]["sweep"]
+                 if (n, s["candidate"]) in med]
+        if sweep:
+            ax.plot([t for (t, _), _ in sweep], [live / 2**20 for _, live in sweep], "-*", color=colors["redist"],
+                    markersize=8, zorder=4, label="auto, proven live bytes")
+            ax.plot([t for (t, _), _ in sweep], [peak / 2**20 for (_, peak), _ in sweep], "--", color=colors["redist"],
+                    zorder=3, label="auto, measured peak")
+        for s in BASELINES:
+            r = rows.get((n, s))
+            if s not in ("redist_coll", "redist_exch") and measured(r) and r["peak_bytes"] > 0:
+                ax.scatter(r["time_ms"], r["peak_bytes"] / 2**20, s=18, color=colors[s], zorder=3)
+        ax.set_title(n, fontsize=8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.tick_params(labelsize=6)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    handles = ([plt.Line2D([], [], marker="*", color=colors["redist"], label="auto under each budget (proven live bytes)"),
+                plt.Line2D([], [], linestyle="--", color=colors["redist"], label="the same, measured peak"),
+                plt.Line2D([], [], marker="x", linestyle="", color="gray", label="every candidate auto weighed")]
+               + [plt.Line2D([], [], marker="o", linestyle="", color=colors[s], label=s)
+                  for s in BASELINES if s not in ("redist_coll", "redist_exch")])
+    fig.legend(handles=handles, loc="lower right", fontsize=7, ncol=2)
+    fig.supxlabel("median time (ms)")
+    fig.supylabel("bytes per rank (MiB)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "memory_budget.png"), dpi=100)
+    plt.close(fig)
+
+
 def write_report(run_dirs, out_dir):
     runs = load(run_dirs)
     lines = (header_lines(runs) + [""] + goal_lines(runs) + [""] + floor_lines(runs) + [""] + large_lines(runs)
-             + [""] + shortfall_lines(runs) + [""] + misc_lines(runs))
+             + [""] + shortfall_lines(runs) + [""] + misc_lines(runs) + [""] + budget_lines(runs))
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "summary.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -38,12 +38,26 @@ def log(msg):
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def run_mpi(problems, plans, reps, build, stderr):
+def calibrate(redist, worlds, build):
+    """A profile per world size, measured now by `redist calibrate` with that
+    many ranks (oversubscribed ranks are slower than two alone): auto
+    chooses under the machine as the run finds it."""
+    out = {}
+    for n in worlds:
+        out[n] = os.path.join(build, f"profile_n{n}.json")
+        r = subprocess.run([redist, "calibrate", "--np", str(n), "-o", out[n]], capture_output=True, text=True,
+                           timeout=600)
+        if r.returncode != 0:
+            raise RuntimeError(f"redist calibrate --np {n} failed (exit {r.returncode}): {r.stderr.strip()}")
+    return out
+
+
+def run_mpi(problems, plans, candidates, reps, build, stderr):
     """The rows of the MPI systems, and per problem its floor in ms: the
     bytes of all its target boxes over the copy bandwidth of as many ranks."""
     rows, floor_ms, bandwidth_of = [], {}, {}
     for n in sorted({P.world(p) for p in problems}):
-        table = gen.write_table(problems, plans, n, build)
+        table = gen.write_table(problems, plans, candidates, n, build)
         exe = gen.build_driver(HERE, ROOT, os.path.join(build, "gen"), table)
         log(f"MPI driver, {n} ranks on {os.cpu_count()} cores (oversubscribed)")
         r = subprocess.run(MPIRUN + ["-np", str(n), exe, str(reps)], capture_output=True, text=True,
@@ -68,16 +82,31 @@ def run_mpi(problems, plans, reps, build, stderr):
     return rows, floor_ms, bandwidth_of
 
 
-def auto_rows(rows, plans):
-    """redist (auto) per problem: the row of the strategy it chose."""
+def auto_rows(rows, candidates):
+    """redist (auto) per problem: the row of the candidate it chose."""
     by = {(r["problem"], r["system"]): r for r in rows}
     out = []
-    for name, mine in plans.items():
-        chosen = gen.auto_choice(mine["redist"])
+    for name, mine in candidates.items():
+        chosen = gen.auto_choice(mine)
         row = dict(by[(name, chosen)], system="redist", note=f"auto: runs {chosen}")
         for k in ("recv_max", "recv_total", "peak_elems", "launches", "collectives"):
             row[k] = by[(name, chosen)].get(k)
         out.append(row)
+    return out
+
+
+def candidate_records(rows, candidates):
+    """Every candidate auto weighed, with its prediction and the measured
+    row (time, peak) of the system that ran it."""
+    by = {(r["problem"], r["system"]): r for r in rows}
+    out = []
+    for name, mine in candidates.items():
+        for c in mine:
+            r = by[(name, c["system"])]
+            out.append(dict({k: c[k] for k in ("index", "strategy", "plan", "verdict", "predicted_ns", "live_bytes",
+                                               "recv_elems_max", "launches", "system")},
+                            problem=name, ok=r["ok"], time_ms=r["time_ms"], times_ms=r.get("times_ms", []),
+                            peak_bytes=r.get("peak_bytes", -1)))
     return out
 
 
@@ -148,8 +177,14 @@ def main():
         json.dump(problems, f)
     stderr = open(os.path.join(build, "stderr.log"), "w")
 
+    worlds = sorted({P.world(p) for p in problems})
+    log(f"calibrating the cost model with {', '.join(map(str, worlds))} ranks")
+    profiles = calibrate(args.redist, worlds, build)
     log(f"{len(problems)} problems; planning and generating C++ with {args.redist}")
-    plans = gen.plan_all(args.redist, problems, os.path.join(build, "gen"))
+    plans, candidates = gen.plan_all(args.redist, problems, os.path.join(build, "gen"),
+                                     lambda p: profiles[P.world(p)])
+    budgets = {p["name"]: gen.budget_sweep(args.redist, p, profiles[P.world(p)], candidates[p["name"]])
+               for p in problems}
     # The 1-minute load average around each phase: other work on the
     # machine slows the phases unequally, and the report should say so.
     load = {}
@@ -160,8 +195,10 @@ def main():
         load[name] = (before, os.getloadavg()[0])
         return out
 
-    rows, floor_ms, bandwidth = phase("MPI", lambda: run_mpi(problems, plans, args.reps, build, stderr))
-    rows += auto_rows(rows, plans)
+    rows, floor_ms, bandwidth = phase("MPI", lambda: run_mpi(problems, plans, candidates, args.reps, build, stderr))
+    rows += auto_rows(rows, candidates)
+    weighed = candidate_records(rows, candidates)
+    rows = [r for r in rows if not r["system"].startswith("cand")]
     rows += phase("XLA", lambda: run_python("xla_bench.py", problems, args.reps, build, stderr, "xla"))
     rows += phase("DTensor", lambda: run_python("dtensor_bench.py", problems, args.reps, build, stderr, "dtensor"))
 
@@ -198,11 +235,12 @@ def main():
         "uptime_end": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
     }
     with open(os.path.join(args.out, "run.json"), "w") as f:
-        json.dump({"meta": run_meta, "rows": rows}, f)
+        json.dump({"meta": run_meta, "rows": rows, "candidates": weighed, "budgets": budgets,
+                   "profiles": {n: gen.read_json(path) for n, path in profiles.items()}}, f)
     print("\n".join(table(rows)))
     print()
     print("\n".join(report.write_report([args.out], args.out)))
-    ok = all(r["ok"] or r["time_ms"] <= 0 for r in rows)
+    ok = all(r["ok"] or r["time_ms"] <= 0 for r in rows + weighed)
     sys.exit(0 if ok else 1)
 
 

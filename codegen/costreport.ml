@@ -19,13 +19,21 @@ let candidates (ch : C.choice) =
 
 let strategy_of = function C.ByCollectives _ -> "collectives" | C.ByExchange -> "exchange"
 
-(* A candidate on one line: its refine lines and collectives, or [exchange]. *)
-let describe (p : Problem.t) = function
+(* A candidate as the lines of a plan file (`check --plan` and `gen --plan`
+   read it back, so a candidate that was not chosen can still be generated
+   and measured): its refine lines and collectives, or [exchange]. *)
+let plan_file_lines (p : Problem.t) = function
   | C.ByCollectives (rf, plan) ->
       let env = F.env_of_refinement p.env rf in
-      let parts = F.refine_lines ~base:p.env env @ List.map (F.show_collective env) plan in
-      if parts = [] then "collectives: (no steps, a copy)" else "collectives: " ^ String.concat "; " parts
-  | C.ByExchange -> "exchange"
+      F.refine_lines ~base:p.env env @ List.map (F.show_collective env) plan
+  | C.ByExchange -> [ "exchange" ]
+
+(* A candidate on one line. *)
+let describe (p : Problem.t) sp =
+  match (sp, plan_file_lines p sp) with
+  | C.ByCollectives _, [] -> "collectives: (no steps, a copy)"
+  | C.ByCollectives _, parts -> "collectives: " ^ String.concat "; " parts
+  | C.ByExchange, _ -> "exchange"
 
 let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
@@ -69,6 +77,7 @@ let json (cost : Profile.t) (p : Problem.t) (ch : C.choice) : Yojson.Safe.t =
              (fun ((c : C.costed), v) ->
                `Assoc
                  [ ("strategy", `String (strategy_of c.cs_plan)); ("plan", `String (describe p c.cs_plan));
+                   ("plan_file", `List (List.map (fun l -> `String l) (plan_file_lines p c.cs_plan)));
                    ("verdict", `String (verdict_name v)); ("predicted_ns", `Int c.cs_time_ns);
                    ("live_bytes", `Int c.cs_live_bytes); ("recv_elems_max", `Int c.cs_traffic);
                    ("launches", `Int c.cs_launches) ])

@@ -97,11 +97,15 @@ let render_exchange ~command ~name (r : Sumplan.t) =
 (* NCCL has no 16-bit integer type to add (redist/nccl_reduce.hpp). *)
 let nccl_refused_dtypes = [ "i16"; "u16" ]
 
-let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
-  let p = r.problem in
+(* Refuses an element type the runtime cannot add. *)
+let require_runtime_dtype (p : Problem.t) =
   if not (List.mem p.dtype runtime_dtypes) then
     F.bad "--dtype %s: pending sums need an element type the runtime adds (%s)" p.dtype
-      (String.concat ", " runtime_dtypes);
+      (String.concat ", " runtime_dtypes)
+
+let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
+  let p = r.problem in
+  require_runtime_dtype p;
   if backend = Emit.Nccl && List.mem p.dtype nccl_refused_dtypes then
     F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype;
   if backend = Emit.Nccl && r.plan = C.SumByExchange then

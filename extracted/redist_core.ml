@@ -5222,6 +5222,11 @@ let rec lower_additions m elem p = function
      (sum_call m elem p p' k SDst SDst) :: (lower_additions m elem p' ks')
    | Error _ -> [])
 
+(** val reductions_out : rcall list -> sbuffer **)
+
+let reductions_out rs =
+  last (map (fun r -> r.rc_out) rs) SSrc
+
 type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }

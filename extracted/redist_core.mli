@@ -4797,6 +4797,8 @@ val lower_reductions :
 
 val lower_additions : mesh -> int -> pty -> sum_step list -> rcall list
 
+val reductions_out : rcall list -> sbuffer
+
 type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }

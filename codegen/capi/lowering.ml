@@ -9,7 +9,15 @@ module Report = Redist_cli.Report
 
 (* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
+let sum_op_code = function C.ReduceScatter _ -> 4 | C.AllReduce _ -> 5 | C.AddPending _ -> 6
 let buffer_code = function C.BSrc -> 0 | C.BDst -> 1 | C.BPing -> 2 | C.BPong -> 3
+let sbuffer_code = function C.SSrc -> 0 | C.SDst -> 1 | C.SRed0 -> 4 | C.SRed1 -> 5
+
+(* The runtime's redist::Dtype (reduce.hpp) numbers the element types it
+   adds in Emit_sums.runtime_dtypes' order; -1 for one it does not add. *)
+let dtype_code dtype =
+  let rec index i = function [] -> -1 | d :: rest -> if d = dtype then i else index (i + 1) rest in
+  index 0 Redist_cli.Emit_sums.runtime_dtypes
 
 (* Field order is read by runtime/src/capi.cpp. *)
 type step = {
@@ -34,6 +42,14 @@ type program = {
   scratch_bytes : int;
   groups : (int * int) array;   (* the groups the communicating steps use, to prepare once *)
   steps : step array;
+  (* Pending sums (Lowersums.v's [lower_sums]); none and 0 without them. *)
+  dtype : int;                  (* dtype_code *)
+  red0_bytes : int;
+  red1_bytes : int;
+  red_scratch_bytes : int;
+  reductions : step array;
+  collectives_source : int;     (* the buffer the reductions leave their result in *)
+  additions : step array;
 }
 
 (* One call of a collective; the copy of a plan without steps is no step
@@ -56,7 +72,28 @@ let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.ca
   { mesh_sizes = Array.of_list mesh_sizes; elem_bytes; src_shape = Array.of_list src_shape;
     tgt_shape = Array.of_list tgt_shape; ping_bytes = C.ping_bytes calls; pong_bytes = C.pong_bytes calls;
     scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Redist_cli.Emit.communicating_groups calls);
-    steps = Array.of_list (List.filter_map step calls) }
+    steps = Array.of_list (List.filter_map step calls); dtype = -1; red0_bytes = 0; red1_bytes = 0;
+    red_scratch_bytes = 0; reductions = [||]; collectives_source = buffer_code C.BSrc; additions = [||] }
+
+(* One reduction or add_pending of [lower_sums]. *)
+let sum_step (c : C.rcall) =
+  let stride, size = c.rc_group in
+  { op = sum_op_code c.rc_step; stride; size; shape = Array.of_list c.rc_shape;
+    dim_a = (match c.rc_step with C.ReduceScatter (d, _) -> d | C.AllReduce _ | C.AddPending _ -> 0); dim_b = 0;
+    input = sbuffer_code c.rc_in; output = sbuffer_code c.rc_out; recv_from = [||] }
+
+(* A pending-sum plan's program ([lower_sums]): the collectives' part is
+   [program_of_calls] of its calls, in the workspace after the reductions'
+   arrays and scratch. *)
+let program_of_sums ~mesh_sizes ~dtype ~elem_bytes ~src_shape ~tgt_shape (pg : C.sum_program) =
+  let collectives = program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape pg.sg_calls in
+  let reduce_groups = List.filter_map (fun (c : C.rcall) -> match c.rc_step with C.AddPending _ -> None | _ -> Some c.rc_group) pg.sg_pre in
+  { collectives with
+    groups = Array.of_list (List.sort_uniq compare (Array.to_list collectives.groups @ reduce_groups));
+    dtype = dtype_code dtype; red0_bytes = C.red0_bytes pg; red1_bytes = C.red1_bytes pg;
+    red_scratch_bytes = C.red_scratch_bytes pg; reductions = Array.of_list (List.map sum_step pg.sg_pre);
+    collectives_source = sbuffer_code (C.reductions_out pg.sg_pre);
+    additions = Array.of_list (List.map sum_step pg.sg_post) }
 
 let program (r : Report.t) =
   let base = F.core_mesh r.problem.env in
@@ -76,8 +113,19 @@ type placed_layout = {
 
 type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes : int }
 
-(* Tag 0 and tag 1 in runtime/src/capi.cpp. *)
-type lowered = By_collectives of program | By_exchange of exchange
+(* The reducing exchange as the runtime's ReducingExchange::create takes
+   it: the layouts, the pending axes of each side as axis numbers of its
+   mesh, and the element type it adds.  (Its workspace and live bytes are
+   the plan's, Sumplan's figures from the extracted lower_sumx.) *)
+type reducing_exchange = {
+  layouts : exchange;
+  source_pending : int array;
+  target_pending : int array;
+  r_dtype : int;                (* dtype_code *)
+}
+
+(* Tags 0, 1 and 2 in runtime/src/capi.cpp. *)
+type lowered = By_collectives of program | By_exchange of exchange | By_reducing_exchange of reducing_exchange
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -96,3 +144,18 @@ let box (layout : C.layout) ndim rank =
   match C.pl_box layout rank with
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
+
+let reducing_exchange (p : Redist_cli.Problem.t) =
+  { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
+    r_dtype = dtype_code p.dtype }
+
+(* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
+let lower_sums (p : Redist_cli.Problem.t) pre rf plan post =
+  C.lower_sums p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending (Redist_cli.Problem.target_layout p) pre
+    rf plan post
+
+let sums_program (p : Redist_cli.Problem.t) pg =
+  let base = F.core_mesh p.env in
+  program_of_sums
+    ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) p.env.axes)
+    ~dtype:p.dtype ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg

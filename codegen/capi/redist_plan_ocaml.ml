@@ -79,10 +79,36 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
 
+(* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
+   the extracted lowering's (workspace and live bytes: Sumplan's, from
+   sumplan_workspace_bytes and sumplan_live_bytes, for either kind). *)
+let sums_info ~command ~title (r : R.Sumplan.t) =
+  let p = r.problem in
+  R.Emit_sums.require_runtime_dtype p;
+  let bytes elems = R.Bounds.mul elems p.elem_bytes in
+  let src_bytes = bytes (Redist_core.largest_box (R.Problem.source_layout p))
+  and tgt_bytes = bytes (Redist_core.largest_box (R.Problem.target_layout p)) in
+  let lowered =
+    match r.plan with
+    | Redist_core.SumByExchange -> Lowering.By_reducing_exchange (Lowering.reducing_exchange p)
+    | Redist_core.SumByCollectives (pre, rf, plan, post) ->
+        Lowering.By_collectives (Lowering.sums_program p (Lowering.lower_sums p pre rf plan post))
+  in
+  let guarantees = R.Sumplan.guarantees r in
+  { lowered; problem = p; text = R.Sumplan.text ~title r;
+    json = Yojson.Safe.pretty_to_string (R.Sumplan.json ~command r) ^ "\n";
+    guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
+    step_texts = Array.of_list (List.map (fun (s : R.Sumplan.step) -> s.text) r.steps); devices = r.world;
+    global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes; tgt_bytes; peak_bytes = bytes r.peak;
+    workspace_bytes = r.workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
+    lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes = r.live_bytes }
+
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
-  let plan, guarantees = R.Planning.choose p in
-  info ~command:"plan" ~title:"redist plan" p plan guarantees
+  if R.Problem.has_pending p then sums_info ~command:"plan" ~title:"redist plan" (R.Sumplan.choose p)
+  else
+    let plan, guarantees = R.Planning.choose p in
+    info ~command:"plan" ~title:"redist plan" p plan guarantees
 
 (* A plan in plan-file syntax, checked by the verified checker as `redist
    check --plan` does. *)
@@ -90,8 +116,11 @@ let check mesh to_mesh from to_ dtype text =
   if String.length text > R.Bounds.max_input_bytes then
     R.Front.bad "plan: the plan is longer than %d bytes (16 MiB), the limit for a plan file" R.Bounds.max_input_bytes;
   let p = problem mesh to_mesh from to_ dtype "" in
-  let plan = R.Planfile.check_any p text in
-  info ~command:"check" ~title:"redist check: plan accepted" p plan (R.Guarantees.for_checked plan)
+  let title = "redist check: plan accepted" in
+  if R.Problem.has_pending p then sums_info ~command:"check" ~title (R.Sumplan.check p text)
+  else
+    let plan = R.Planfile.check_any p text in
+    info ~command:"check" ~title p plan (R.Guarantees.for_checked plan)
 
 (* The plan of a `redist plan --json` or `redist check --json` report
    (schema redist/1), checked again: its refine lines and step texts are a
@@ -114,10 +143,15 @@ let from_json text =
     let placed_text (axes, ranks) = axes_text axes ^ " @ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]" in
     let one_mesh = source = target && snd source = List.init (List.length (snd source)) Fun.id in
     let mesh, to_mesh = if one_mesh then (axes_text (fst source), "") else (placed_text source, placed_text target) in
-    let lines =
-      List.map U.to_string (U.to_list (field "refine"))
-      @ List.map (fun step -> U.(to_string (member "text" step))) (U.to_list (field "steps"))
+    (* A pending-sum plan's reductions come before its refine lines (Sumplan.check). *)
+    let is_reduction step = List.mem U.(member "op" step) [ `String "reduce_scatter"; `String "all_reduce" ] in
+    let rec split_reductions acc = function
+      | step :: rest when is_reduction step -> split_reductions (step :: acc) rest
+      | rest -> (List.rev acc, rest)
     in
+    let reductions, steps = split_reductions [] (U.to_list (field "steps")) in
+    let text step = U.(to_string (member "text" step)) in
+    let lines = List.map text reductions @ List.map U.to_string (U.to_list (field "refine")) @ List.map text steps in
     check mesh to_mesh U.(to_string (field "source")) U.(to_string (field "target")) U.(to_string (field "dtype"))
       (String.concat "\n" lines)
   with U.Type_error (msg, _) -> bad_json msg

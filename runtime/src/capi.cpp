@@ -18,6 +18,7 @@
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
+#include "redist/reduce_exchange.hpp"
 
 extern "C" {
 #include <caml/alloc.h>
@@ -33,12 +34,23 @@ struct ExchangeSpec {
   std::size_t elem_bytes = 0;
 };
 
+// A plan by the reducing exchange: ReducingExchange::create's arguments.
+struct ReducingSpec {
+  ExchangeSpec layouts;
+  std::vector<int> source_pending, target_pending;
+  redist::Dtype dtype = redist::Dtype::u8;
+};
+
 static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
 
+// Lowering.lowered's tags, and redist_plan_by_exchange's answers.
+enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2 };
+
 struct redist_plan {
-  bool by_exchange = false;
+  PlanKind kind = PlanKind::collectives;
   redist::PlanProgram program;  // by the collectives
   ExchangeSpec exchange;        // by the exchange
+  ReducingSpec reducing;        // by the reducing exchange
   std::string text;
   std::string json;
   std::string guarantees;
@@ -52,9 +64,10 @@ struct redist_plan {
 };
 
 struct redist_exec {
-  bool by_exchange = false;
+  PlanKind kind = PlanKind::collectives;
   redist::PlanInterpreter interpreter;
   redist::Exchange exchange;
+  redist::ReducingExchange reducing;
 };
 
 namespace {
@@ -114,6 +127,29 @@ bool layout_of(value shape, std::size_t elem_bytes, redist::Layout* out) {
   return true;
 }
 
+// Lowering.step.
+bool step_of(value s, std::size_t elem_bytes, redist::PlanStep* step) {
+  *step = redist::PlanStep{};
+  step->op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
+  step->group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
+  if (!layout_of(Field(s, 3), elem_bytes, &step->layout)) return false;
+  step->dim_a = static_cast<int>(Long_val(Field(s, 4)));
+  step->dim_b = static_cast<int>(Long_val(Field(s, 5)));
+  step->input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
+  step->output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
+  step->recv_from = int_array(Field(s, 8));
+  return true;
+}
+
+bool steps_of(value steps, std::size_t elem_bytes, std::vector<redist::PlanStep>* out) {
+  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
+    redist::PlanStep step;
+    if (!step_of(Field(steps, i), elem_bytes, &step)) return false;
+    out->push_back(std::move(step));
+  }
+  return true;
+}
+
 // Lowering.program (codegen/capi/lowering.ml), field by field.  Reads
 // only: no OCaml allocation happens while the value is held.
 bool program_of(value v, redist::PlanProgram* p) {
@@ -129,21 +165,17 @@ bool program_of(value v, redist::PlanProgram* p) {
     const value g = Field(groups, i);
     p->groups.push_back(redist::Group{static_cast<int>(Long_val(Field(g, 0))), static_cast<int>(Long_val(Field(g, 1)))});
   }
-  const value steps = Field(v, 8);
-  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
-    const value s = Field(steps, i);
-    redist::PlanStep step{};
-    step.op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
-    step.group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
-    if (!layout_of(Field(s, 3), elem_bytes, &step.layout)) return false;
-    step.dim_a = static_cast<int>(Long_val(Field(s, 4)));
-    step.dim_b = static_cast<int>(Long_val(Field(s, 5)));
-    step.input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
-    step.output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
-    step.recv_from = int_array(Field(s, 8));
-    p->steps.push_back(std::move(step));
-  }
-  return true;
+  if (!steps_of(Field(v, 8), elem_bytes, &p->steps)) return false;
+  const long dtype = Long_val(Field(v, 9));
+  p->red0_bytes = uint_field(v, 10);
+  p->red1_bytes = uint_field(v, 11);
+  p->red_scratch_bytes = uint_field(v, 12);
+  if (!steps_of(Field(v, 13), elem_bytes, &p->reductions)) return false;
+  p->collectives_source = static_cast<redist::PlanBuffer>(Long_val(Field(v, 14)));
+  if (!steps_of(Field(v, 15), elem_bytes, &p->additions)) return false;
+  // Lowering.dtype_code: -1 is an element type the runtime does not add, which only a plan without reductions may have.
+  if (dtype >= 0) p->dtype = static_cast<redist::Dtype>(dtype);
+  return dtype >= 0 || p->reductions.empty();
 }
 
 // Lowering.placed_layout into the runtime's placed mesh and block layout.
@@ -173,16 +205,35 @@ bool exchange_of(value v, ExchangeSpec* x) {
          placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
 }
 
+// Lowering.reducing_exchange.
+bool reducing_of(value v, ReducingSpec* x) {
+  if (!exchange_of(Field(v, 0), &x->layouts)) return false;
+  x->source_pending = int_array(Field(v, 1));
+  x->target_pending = int_array(Field(v, 2));
+  const long dtype = Long_val(Field(v, 3));
+  if (dtype < 0) return false;
+  x->dtype = static_cast<redist::Dtype>(dtype);
+  return true;
+}
+
 // Redist_plan_ocaml.info, field by field.
 bool plan_of(value info, redist_plan* plan) {
-  const value lowered = Field(info, 0);  // Lowering.lowered: By_collectives (tag 0) or By_exchange (tag 1)
-  plan->by_exchange = Tag_val(lowered) == 1;
-  if (plan->by_exchange) {
-    if (!exchange_of(Field(lowered, 0), &plan->exchange)) return false;
-    plan->elem_bytes = plan->exchange.elem_bytes;
-  } else {
-    if (!program_of(Field(lowered, 0), &plan->program)) return false;
-    plan->elem_bytes = plan->program.src_layout.elem_bytes;
+  const value lowered = Field(info, 0);  // Lowering.lowered
+  plan->kind = static_cast<PlanKind>(Tag_val(lowered));
+  switch (plan->kind) {
+    case PlanKind::exchange:
+      if (!exchange_of(Field(lowered, 0), &plan->exchange)) return false;
+      plan->elem_bytes = plan->exchange.elem_bytes;
+      break;
+    case PlanKind::reducing_exchange:
+      if (!reducing_of(Field(lowered, 0), &plan->reducing)) return false;
+      plan->exchange = plan->reducing.layouts;  // for the box queries' and receives' geometry
+      plan->elem_bytes = plan->reducing.layouts.elem_bytes;
+      break;
+    case PlanKind::collectives:
+      if (!program_of(Field(lowered, 0), &plan->program)) return false;
+      plan->elem_bytes = plan->program.src_layout.elem_bytes;
+      break;
   }
   plan->text = String_val(Field(info, 2));
   plan->json = String_val(Field(info, 3));
@@ -198,7 +249,10 @@ bool plan_of(value info, redist_plan* plan) {
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
-  return true;
+  // redist_plan_step's steps are the step texts, one for one.
+  const redist::PlanProgram& p = plan->program;
+  return plan->kind != PlanKind::collectives ||
+         p.reductions.size() + p.steps.size() + p.additions.size() == plan->step_texts.size();
 }
 
 // Calls the OCaml function `name` (redist_plan_create, redist_plan_check or
@@ -284,6 +338,30 @@ bool notation(const redist_mesh_t& m, const char* what, std::string* out, std::s
   return true;
 }
 
+bool notation(const redist_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out, std::string* why);
+
+// A layout with pending axes: the plain layout's notation, then " sum{...}".
+bool notation(const redist_pending_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out,
+              std::string* why) {
+  if (!notation(t.layout, m, what, out, why)) return false;
+  if (t.npending < 0 || t.npending > m.naxes || (t.npending > 0 && t.pending == nullptr)) {
+    *why = std::string(what) + ": npending " + std::to_string(t.npending) + " (0 to the mesh's " +
+           std::to_string(m.naxes) + ") or null pending";
+    return false;
+  }
+  for (int k = 0; k < t.npending; ++k) {
+    const int a = t.pending[k];
+    if (a < 0 || a >= m.naxes) {
+      *why = std::string(what) + ": pending[" + std::to_string(k) + "] = " + std::to_string(a) +
+             " is not an axis of the mesh (0 to " + std::to_string(m.naxes - 1) + ")";
+      return false;
+    }
+    *out += (k ? "," : " sum{") + std::string(m.axis_names[a]);
+  }
+  if (t.npending > 0) *out += "}";
+  return true;
+}
+
 bool notation(const redist_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out, std::string* why) {
   if (t.ndim < 1 || t.ndim > REDIST_MAX_DIMS || t.extents == nullptr || t.naxes == nullptr || t.axes == nullptr) {
     *why = std::string(what) + ": ndim " + std::to_string(t.ndim) + " (1 to " + std::to_string(REDIST_MAX_DIMS) +
@@ -341,6 +419,16 @@ int redist_plan_create_with(const char* mesh, const char* to_mesh, const char* f
 int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_mesh, const redist_layout_t* from,
                             const redist_layout_t* to, const char* dtype, const char* strategy, redist_plan_t** out,
                             char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_from: null mesh, from, to or out");
+  const redist_pending_layout_t plain_from = {*from, 0, nullptr}, plain_to = {*to, 0, nullptr};
+  return redist_plan_create_pending_from(mesh, to_mesh, &plain_from, &plain_to, dtype, strategy, out, err, errlen);
+}
+
+int redist_plan_create_pending_from(const redist_mesh_t* mesh, const redist_mesh_t* to_mesh,
+                                    const redist_pending_layout_t* from, const redist_pending_layout_t* to,
+                                    const char* dtype, const char* strategy, redist_plan_t** out, char* err,
+                                    size_t errlen) {
   if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_from: null mesh, from, to or out");
   *out = nullptr;
@@ -403,7 +491,7 @@ void redist_plan_free(redist_plan_t* plan) {
 // Queries of a null plan answer 0 or NULL.
 int redist_plan_devices(const redist_plan_t* plan) { return plan ? plan->devices : 0; }
 int redist_plan_ndim(const redist_plan_t* plan) { return plan ? plan->ndim : 0; }
-int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? plan->by_exchange : 0; }
+int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? static_cast<int>(plan->kind) : 0; }
 size_t redist_plan_elem_bytes(const redist_plan_t* plan) { return plan ? plan->elem_bytes : 0; }
 size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan ? plan->step_texts.size() : 0; }
 const char* redist_plan_step_text(const redist_plan_t* plan, size_t i) {
@@ -433,13 +521,18 @@ int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, siz
 
 int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen) {
   if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: null plan or out");
-  if (plan->by_exchange)
+  if (plan->kind != PlanKind::collectives)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: the plan is one exchange, not collectives");
-  if (i >= plan->program.steps.size())
+  const redist::PlanProgram& p = plan->program;
+  const std::size_t count = p.reductions.size() + p.steps.size() + p.additions.size();
+  if (i >= count)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
-                "redist_plan_step: step " + std::to_string(i) + " of a plan of " +
-                    std::to_string(plan->program.steps.size()) + " steps");
-  const redist::PlanStep& step = plan->program.steps[i];
+                "redist_plan_step: step " + std::to_string(i) + " of a plan of " + std::to_string(count) + " steps");
+  // In execution order: the reductions, the collectives, the add_pending steps.
+  const std::size_t collectives_end = p.reductions.size() + p.steps.size();
+  const redist::PlanStep& step = i < p.reductions.size() ? p.reductions[i]
+                                 : i < collectives_end   ? p.steps[i - p.reductions.size()]
+                                                         : p.additions[i - collectives_end];
   *out = redist_step_info_t{};
   out->op = static_cast<int>(step.op);
   out->group_stride = step.group.stride;
@@ -456,8 +549,11 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
                          size_t* count, char* err, size_t errlen) {
   if (plan == nullptr || count == nullptr || (regions == nullptr && max_regions > 0))
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: null plan, regions or count");
-  if (!plan->by_exchange)
-    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: the plan is collectives, not one exchange");
+  if (plan->kind != PlanKind::exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                plan->kind == PlanKind::collectives
+                    ? "redist_plan_receives: the plan is collectives, not one exchange"
+                    : "redist_plan_receives: the plan is the reducing exchange: ask redist_plan_sum_receives");
   if (rank < 0 || rank >= plan->devices)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 "redist_plan_receives: rank " + std::to_string(rank) + " outside the world of " +
@@ -488,13 +584,25 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
   *out = nullptr;
   try {
     auto* exec = new redist_exec;
-    exec->by_exchange = plan->by_exchange;
+    exec->kind = plan->kind;
     const ExchangeSpec& x = plan->exchange;
-    redist::Status st =
-        plan->by_exchange
-            ? redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
-                                       &exec->exchange)
-            : redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter);
+    const ReducingSpec& rx = plan->reducing;
+    redist::Status st;
+    switch (plan->kind) {
+      case PlanKind::collectives:
+        st = redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter);
+        break;
+      case PlanKind::exchange:
+        st = redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
+                                      &exec->exchange);
+        break;
+      case PlanKind::reducing_exchange:
+        st = redist::ReducingExchange::create(
+            comm, x.source, x.source_layout, rx.source_pending.data(), static_cast<int>(rx.source_pending.size()),
+            x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype,
+            &exec->reducing);
+        break;
+    }
     if (!st.ok()) {
       delete exec;
       return runtime_failure(err, errlen, st);
@@ -509,10 +617,20 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
-  // The exchange needs no workspace.
-  redist::Status st = exec->by_exchange
-                          ? exec->exchange.run(src, src_bytes, dst, dst_bytes)
-                          : exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+  redist::Status st;
+  switch (exec->kind) {
+    case PlanKind::collectives:
+      st = exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+      break;
+    case PlanKind::exchange:  // needs no workspace
+      st = exec->exchange.run(src, src_bytes, dst, dst_bytes);
+      break;
+    case PlanKind::reducing_exchange:
+      // Only designated target ranks stage contributions; the others need none.
+      st = exec->reducing.run(src, src_bytes, dst, dst_bytes, exec->reducing.workspace_bytes() == 0 ? nullptr : workspace,
+                              exec->reducing.workspace_bytes() == 0 ? 0 : workspace_bytes);
+      break;
+  }
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }
 

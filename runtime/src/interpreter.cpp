@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "redist/mpi_reduce.hpp"
+
 namespace redist {
 
 int PlanProgram::devices() const {
@@ -34,52 +36,72 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
       !st.ok())
     return st;
   unsigned char* ws = static_cast<unsigned char*>(workspace);
-  if (p.steps.empty()) {
-    std::memcpy(dst, src, bytes(p.src_layout));
-    return Status();
-  }
-  // The step's reads come from `in`; const only for src.
-  auto in_region = [&](PlanBuffer b, const void** ptr, std::size_t* len) {
-    switch (b) {
-      case PlanBuffer::src: *ptr = src; *len = src_bytes; break;
-      case PlanBuffer::dst: *ptr = dst; *len = dst_bytes; break;
-      case PlanBuffer::ping: *ptr = ws; *len = p.ping_bytes; break;
-      case PlanBuffer::pong: *ptr = ws + p.ping_bytes; *len = p.pong_bytes; break;
-    }
-  };
+  unsigned char* collectives_ws = ws + p.collectives_offset();
+  // The workspace's regions (interpreter.hpp); src is never written: the caller's source is const.
   auto out_region = [&](PlanBuffer b, void** ptr, std::size_t* len) {
     switch (b) {
-      case PlanBuffer::src: *ptr = nullptr; *len = 0; break;  // never written: the caller's source is const
+      case PlanBuffer::src: *ptr = nullptr; *len = 0; break;
       case PlanBuffer::dst: *ptr = dst; *len = dst_bytes; break;
-      case PlanBuffer::ping: *ptr = ws; *len = p.ping_bytes; break;
-      case PlanBuffer::pong: *ptr = ws + p.ping_bytes; *len = p.pong_bytes; break;
+      case PlanBuffer::ping: *ptr = collectives_ws; *len = p.ping_bytes; break;
+      case PlanBuffer::pong: *ptr = collectives_ws + p.ping_bytes; *len = p.pong_bytes; break;
+      case PlanBuffer::red0: *ptr = ws; *len = p.red0_bytes; break;
+      case PlanBuffer::red1: *ptr = ws + p.red0_bytes; *len = p.red1_bytes; break;
     }
   };
-  void* scratch = ws + p.ping_bytes + p.pong_bytes;
-  for (const PlanStep& s : p.steps) {
+  auto in_region = [&](PlanBuffer b, const void** ptr, std::size_t* len) {
+    if (b == PlanBuffer::src) {
+      *ptr = src;
+      *len = src_bytes;
+      return;
+    }
+    void* writable = nullptr;
+    out_region(b, &writable, len);
+    *ptr = writable;
+  };
+  void* red_scratch = ws + p.red0_bytes + p.red1_bytes;
+  void* scratch = collectives_ws + p.ping_bytes + p.pong_bytes;
+  // The collectives read the reductions' result as their source.
+  auto run_step = [&](const PlanStep& s, PlanBuffer input) {
     const void* in = nullptr;
     void* out = nullptr;
     std::size_t in_bytes = 0, out_bytes = 0;
-    in_region(s.input, &in, &in_bytes);
+    in_region(input, &in, &in_bytes);
     out_region(s.output, &out, &out_bytes);
-    Status st;
     switch (s.op) {
       case PlanOp::dyn_slice:
-        st = dyn_slice(mesh_, s.group, s.layout, s.dim_a, in, in_bytes, out, out_bytes);
-        break;
+        return dyn_slice(mesh_, s.group, s.layout, s.dim_a, in, in_bytes, out, out_bytes);
       case PlanOp::all_gather:
-        st = all_gather(mesh_, s.group, s.layout, s.dim_a, in, in_bytes, out, out_bytes, scratch, p.scratch_bytes);
-        break;
+        return all_gather(mesh_, s.group, s.layout, s.dim_a, in, in_bytes, out, out_bytes, scratch, p.scratch_bytes);
       case PlanOp::all_to_all:
-        st = all_to_all(mesh_, s.group, s.layout, s.dim_a, s.dim_b, in, in_bytes, out, out_bytes, scratch,
-                        p.scratch_bytes);
-        break;
+        return all_to_all(mesh_, s.group, s.layout, s.dim_a, s.dim_b, in, in_bytes, out, out_bytes, scratch,
+                          p.scratch_bytes);
       case PlanOp::all_permute:
-        st = all_permute(mesh_, s.recv_from.data(), s.recv_from.size(), s.layout, in, in_bytes, out, out_bytes);
-        break;
+        return all_permute(mesh_, s.recv_from.data(), s.recv_from.size(), s.layout, in, in_bytes, out, out_bytes);
+      case PlanOp::reduce_scatter:
+        return reduce_scatter(mesh_, s.group, p.dtype, s.layout, s.dim_a, in, in_bytes, out, out_bytes, red_scratch,
+                              p.red_scratch_bytes);
+      case PlanOp::all_reduce:
+        return all_reduce(mesh_, s.group, p.dtype, s.layout, in, in_bytes, out, out_bytes, red_scratch,
+                          p.red_scratch_bytes);
+      case PlanOp::add_pending:
+        // The member with coordinate 0 along the new pending axis keeps the value, the others hold zero.
+        if (group_index(mesh_.rank(), s.group) != 0) std::memset(dst, 0, bytes(p.tgt_layout));
+        return Status();
     }
-    if (!st.ok()) return st;
+    return Status(Errc::invalid_argument, "PlanInterpreter::run: unknown step");
+  };
+  for (const PlanStep& s : p.reductions)
+    if (Status st = run_step(s, s.input); !st.ok()) return st;
+  if (p.steps.empty()) {
+    const void* in = nullptr;
+    std::size_t in_bytes = 0;
+    in_region(p.collectives_source, &in, &in_bytes);
+    std::memcpy(dst, in, bytes(p.tgt_layout));
   }
+  for (const PlanStep& s : p.steps)
+    if (Status st = run_step(s, s.input == PlanBuffer::src ? p.collectives_source : s.input); !st.ok()) return st;
+  for (const PlanStep& s : p.additions)
+    if (Status st = run_step(s, s.input); !st.ok()) return st;
   return Status();
 }
 

@@ -21,6 +21,12 @@
 #    the serial ones (the mutex around OCaml's runtime);
 #  - structs_c: redist_plan_create_from (problems as structs) plans as the
 #    same strings do, and names the wrong field of bad structs;
+#  - sums_c: pending sums (redist_plan_create_pending_from, as the same
+#    strings plan them) by reduce_scatter, all_reduce, add_pending, the
+#    reducing exchange (uneven, two meshes), pending on both sides, on 4 to
+#    8 ranks, every element of every rank against the sum computed in the
+#    program (integers exact, f32/f64 within a stated bound); a dtype the
+#    runtime cannot add and bad pending axes refused with code 2;
 #  - pieces_c: redist_plan_step and redist_plan_receives (what the Python
 #    adapters run) agree with the plan's boxes, and refuse misuse with code 2;
 #  - libredist_plan.so exports redist_* only; ctypes_run.py: libredist_plan.so from Python's ctypes, on 6 ranks;
@@ -36,7 +42,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c robust_c pieces_c structs_c; do
+for prog in run_c query_c threads_c misuse_c robust_c pieces_c structs_c sums_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -88,7 +94,10 @@ EOF_PROBLEMS
 # missing field are code 2 with one line.
 for q in 'collectives|--mesh|{x:2, y:4}|--from|[16{x}32, 64{y}256]|--to|[8{y}32, 128{x}256]' \
          'collectives|--mesh|{a:3, b:6}|--from|[2{a}6]|--to|[1{b}6]' \
-         'auto|--from-mesh|{x:2}|--to-mesh|{y:4} @ 2|--from|[{x}12, 5]|--to|[12, {y}5]'; do
+         'auto|--from-mesh|{x:2}|--to-mesh|{y:4} @ 2|--from|[{x}12, 5]|--to|[12, {y}5]' \
+         'collectives|--mesh|{x:2, y:3}|--from|[12, 6] sum{x,y}|--to|[{y}12, 6]|--dtype|i32' \
+         'collectives|--mesh|{a:3, b:6}|--from|[2{a}6] sum{b}|--to|[1{b}6]|--dtype|u16' \
+         'auto|--from-mesh|{x:2, y:2}|--to-mesh|{p:2} @ [5, 0]|--from|[{x}5, 3] sum{y}|--to|[5, 3] sum{p}|--dtype|u8'; do
   IFS='|' read -r strategy rest <<<"$q"
   IFS='|' read -r -a Q <<<"$rest"
   if diff <("$redist" plan "${Q[@]}" --strategy "$strategy" --json | "$out/query_c" from-json) \
@@ -118,7 +127,8 @@ EOF_JSON
 
 # The C ABI's JSON and text are `redist plan`'s (a plan by the collectives
 # and one by the exchange); its figures are the JSON's.
-for q in '{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|bf16' '{x:4}|[{x}10, 3]|[10, {x}3]|f64'; do
+for q in '{x:2, y:4}|[16{x}32, 64{y}256]|[8{y}32, 128{x}256]|bf16' '{x:4}|[{x}10, 3]|[10, {x}3]|f64' \
+         '{x:2, y:3}|[{x}6, 12] sum{y}|[{x}6, {y}12]|i32' '{x:2, y:3}|[7, 5] sum{x}|[{y}7, 5] sum{x}|f32'; do
   IFS='|' read -r -a Q <<<"$q"
   P=(--mesh "${Q[0]}" --from "${Q[1]}" --to "${Q[2]}" --dtype "${Q[3]}")
   if diff <("$out/query_c" json "${Q[@]}") <("$redist" plan "${P[@]}" --json) >/dev/null; then
@@ -185,7 +195,7 @@ done <<'EOF_BAD'
 {x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|--from has 1 dimensions but --to has 2
 {x:2}|[1,1,1,1,1,1,1,1,{x}2]|[1,1,1,1,1,1,1,1,2]|f32|the runtime handles at most 8
 {a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1}|[4]|[4]|f32|the runtime's mesh has at most 8
-{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|i32|pending sums (sum{...}) are taken by plan, check, gen and run only so far
+{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|f8e4m3|--dtype f8e4m3: pending sums need an element type the runtime adds
 {x:2, y:2}|[4{x}8, 8] sum{x}|[8, 8]|i32|--from: sum: axis x (column 16) also shards dim 0
 EOF_BAD
 
@@ -220,6 +230,21 @@ structs_out=$("$out/structs_c" 2>&1)
 grep -E '^(ok|FAIL) ' <<<"$structs_out"
 pass=$((pass + $(grep -c '^ok ' <<<"$structs_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$structs_out")))
 grep -qE '^(ok|FAIL) ' <<<"$structs_out" || ko "structs_c printed nothing: $structs_out"
+
+# Pending sums through the C ABI: each case of sums_c.c under mpirun, then
+# its refusals.
+for ((i = 0; i < $("$out/sums_c" count); i++)); do
+  read -r np what <<<"$("$out/sums_c" describe "$i")"
+  if result=$(timeout 120 "${MPIRUN[@]}" -np "$np" "$out/sums_c" "$i" 2>&1 </dev/null) && grep -q "^verified: " <<<"$result"; then
+    ok "sums_c $what on $np ranks: ${result#verified: }"
+  else
+    ko "sums_c $what on $np ranks: $(head -c 1500 <<<"$result")"
+  fi
+done
+sums_out=$("$out/sums_c" refusals 2>&1)
+grep -E '^(ok|FAIL) ' <<<"$sums_out"
+pass=$((pass + $(grep -c '^ok ' <<<"$sums_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$sums_out")))
+grep -qE '^(ok|FAIL) ' <<<"$sums_out" || ko "sums_c refusals printed nothing: $sums_out"
 
 # redist_plan_step and redist_plan_receives (the Python adapters' input)
 # against the plan's boxes.  MESH|TO_MESH or -|FROM|TO|STRATEGY

@@ -56,4 +56,19 @@ check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
 check_json "run" '' run "${W[@]}" --repeat 1 --json
 check_json "run, exchange across meshes" '' run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
+
+# check_candidates LABEL ARGS...: every candidate of plan ARGS --json, read
+# back from its plan_file by check --plan, has the candidate's own figures.
+check_candidates() {
+  local label=$1 why; shift
+  if why=$(/usr/bin/python3 tests/cli/candidate_plan_files.py "$redist" "$@"); then
+    ok "$label ($why candidates)"
+  else
+    ko "$label: $why"
+  fi
+}
+P=(--profile docs/profiles/measured-here.json)
+check_candidates "candidates' plan files, sub-axes" "${P[@]}" --mesh '{x:2, y:8}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]'
+check_candidates "candidates' plan files, two axes to one" "${P[@]}" --mesh '{x:4, y:4}' --from '[{x,y}64, 64]' --to '[64, {x,y}64]'
+check_candidates "candidates' plan files, two hosts" --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]'
 report cli-json

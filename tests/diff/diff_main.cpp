@@ -1,16 +1,17 @@
 // The step-by-step differential test's driver: on an MPI world of N ranks,
 // runs every case of DIR/casesN.txt (tests/diff/gen_diff.ml: a program of
-// the extracted lowering, or a direct or reducing exchange's two placed
-// layouts, with each rank's source bytes and the destination bytes the
-// extracted semantics gives) through the runtime's plan interpreter, its
-// Exchange or its ReducingExchange, and compares every byte of every rank's
-// destination.  Also checked: the source is unchanged, nothing is written
-// outside the destination and the workspace (guard bytes), and an
-// exchange's source and target arrays (and a reducing exchange's staging)
-// fit in its stated live bytes; for a reducing exchange, each rank's
-// messages received and sent and its workspace are those of the extracted
-// lowering (lower_sumx), and no rank's workspace exceeds the header's.
-// Rank 0 prints one line per case.
+// the extracted lowering, with or without pending sums, or a direct or
+// reducing exchange's two placed layouts, with each rank's source bytes and
+// the destination bytes the extracted semantics gives) through the
+// runtime's plan interpreter, its Exchange or its ReducingExchange, and
+// compares every byte of every rank's destination.  Also
+// checked: the source is unchanged, nothing is written outside the
+// destination and the workspace (guard bytes), and an exchange's source
+// and target arrays (and a reducing exchange's workspace) fit in its
+// stated live bytes; for a reducing exchange, each rank's messages
+// received and sent and its workspace are those of the extracted lowering
+// (lower_sumx), within the header's workspace.  Rank 0 prints one line per
+// case.
 //
 //     mpirun -np N diff_main DIR
 #include <cstdio>
@@ -20,29 +21,31 @@
 #include <vector>
 
 #include "redist/exchange.hpp"
-#include "redist/reduce_exchange.hpp"
 #include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
+#include "redist/reduce_exchange.hpp"
 
 namespace {
 
 constexpr std::size_t kGuard = 64;
 constexpr unsigned char kGuardByte = 0xA5;
 
+enum class Kind { program, exchange, reducing_exchange };
+
 struct Case {
   int id = 0;
   std::string description;
-  bool exchange = false;        // a direct or a reducing exchange, else the collectives' program
-  bool sums = false;            // a reducing exchange
+  Kind kind = Kind::program;
   redist::PlanProgram program;
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
   std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
-  // A reducing exchange: the pending axes, the header's workspace, and
-  // this rank's messages (rank, elements) and staging from lower_sumx.
-  std::vector<int> source_pending, target_pending;
+  std::vector<int> source_pending, target_pending;  // the reducing exchange's
+  // The reducing exchange's header workspace, and this rank's messages
+  // (rank, elements) and staging in its lowering (lower_sumx).
   std::size_t workspace_bytes = 0, staging_bytes = 0;
   std::vector<redist::Exchange::Peer> receives, sends;
+  redist::Dtype dtype = redist::Dtype::u8;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -61,6 +64,23 @@ redist::Layout read_layout(std::istream& in, std::size_t elem) {
   return l;
 }
 
+void read_steps(std::istream& in, std::size_t elem, std::vector<redist::PlanStep>* steps) {
+  int nsteps = 0;
+  in >> nsteps;
+  steps->assign(nsteps, redist::PlanStep{});
+  for (redist::PlanStep& s : *steps) {
+    int op = 0, input = 0, output = 0, nrecv = 0;
+    in >> op >> s.group.stride >> s.group.size;
+    s.layout = read_layout(in, elem);
+    in >> s.dim_a >> s.dim_b >> input >> output >> nrecv;
+    s.op = static_cast<redist::PlanOp>(op);
+    s.input = static_cast<redist::PlanBuffer>(input);
+    s.output = static_cast<redist::PlanBuffer>(output);
+    s.recv_from.assign(nrecv, 0);
+    for (int& r : s.recv_from) in >> r;
+  }
+}
+
 void read_program(std::istream& in, redist::PlanProgram* program) {
   redist::PlanProgram& p = *program;
   int naxes = 0;
@@ -76,20 +96,13 @@ void read_program(std::istream& in, redist::PlanProgram* program) {
   in >> ngroups;
   p.groups.assign(ngroups, redist::Group{});
   for (redist::Group& g : p.groups) in >> g.stride >> g.size;
-  int nsteps = 0;
-  in >> nsteps;
-  p.steps.assign(nsteps, redist::PlanStep{});
-  for (redist::PlanStep& s : p.steps) {
-    int op = 0, input = 0, output = 0, nrecv = 0;
-    in >> op >> s.group.stride >> s.group.size;
-    s.layout = read_layout(in, elem);
-    in >> s.dim_a >> s.dim_b >> input >> output >> nrecv;
-    s.op = static_cast<redist::PlanOp>(op);
-    s.input = static_cast<redist::PlanBuffer>(input);
-    s.output = static_cast<redist::PlanBuffer>(output);
-    s.recv_from.assign(nrecv, 0);
-    for (int& r : s.recv_from) in >> r;
-  }
+  read_steps(in, elem, &p.steps);
+  int dtype = 0, source = 0;
+  in >> dtype >> p.red0_bytes >> p.red1_bytes >> p.red_scratch_bytes >> source;
+  if (dtype >= 0) p.dtype = static_cast<redist::Dtype>(dtype);
+  p.collectives_source = static_cast<redist::PlanBuffer>(source);
+  read_steps(in, elem, &p.reductions);
+  read_steps(in, elem, &p.additions);
 }
 
 // Lowering.placed_layout: axis sizes, world ranks, global extents, each
@@ -109,14 +122,6 @@ void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout
   }
 }
 
-std::vector<int> read_ints(std::istream& in) {
-  int n = 0;
-  in >> n;
-  std::vector<int> out(n > 0 ? static_cast<std::size_t>(n) : 0);
-  for (int& x : out) in >> x;
-  return out;
-}
-
 std::vector<redist::Exchange::Peer> read_peers(std::istream& in) {
   int n = 0;
   in >> n;
@@ -125,29 +130,49 @@ std::vector<redist::Exchange::Peer> read_peers(std::istream& in) {
   return out;
 }
 
+bool same_peers(const std::vector<redist::Exchange::Peer>& a, const std::vector<redist::Exchange::Peer>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].rank != b[i].rank || a[i].elements != b[i].elements) return false;
+  return true;
+}
+
 // False at the end of the file.
 bool read_case(std::istream& in, int me, int world, Case* c) {
   std::string word;
   if (!(in >> word)) return false;
   if (word != "case" && word != "xcase" && word != "scase")
     throw std::runtime_error("cases file: expected a case, read '" + word + "'");
-  c->exchange = word != "case";
-  c->sums = word == "scase";
+  c->kind = word == "xcase" ? Kind::exchange : word == "scase" ? Kind::reducing_exchange : Kind::program;
   in >> c->id;
   std::getline(in, c->description);
-  if (c->exchange) {
-    int ranks = 0;
-    in >> ranks >> c->elem_bytes;
-    if (c->sums) in >> c->workspace_bytes;
-    in >> c->live_bytes;
-    if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
-    read_placed(in, &c->source, &c->source_layout);
-    if (c->sums) c->source_pending = read_ints(in);
-    read_placed(in, &c->target, &c->target_layout);
-    if (c->sums) c->target_pending = read_ints(in);
-  } else {
-    read_program(in, &c->program);
+  auto read_pending = [&](std::vector<int>* axes) {
+    int n = 0;
+    in >> n;
+    axes->assign(n, 0);
+    for (int& a : *axes) in >> a;
+  };
+  int ranks = 0, dtype = 0;
+  switch (c->kind) {
+    case Kind::exchange:
+      in >> ranks >> c->elem_bytes >> c->live_bytes;
+      read_placed(in, &c->source, &c->source_layout);
+      read_placed(in, &c->target, &c->target_layout);
+      break;
+    case Kind::reducing_exchange:
+      in >> ranks >> c->elem_bytes >> dtype >> c->workspace_bytes >> c->live_bytes;
+      c->dtype = static_cast<redist::Dtype>(dtype);
+      read_placed(in, &c->source, &c->source_layout);
+      read_pending(&c->source_pending);
+      read_placed(in, &c->target, &c->target_layout);
+      read_pending(&c->target_pending);
+      break;
+    case Kind::program:
+      read_program(in, &c->program);
+      ranks = world;
+      break;
   }
+  if (ranks != world) throw std::runtime_error("cases file: an exchange over another world");
   for (int r = 0; r < world; ++r) {
     std::string src, expected;
     in >> src >> expected;
@@ -155,13 +180,14 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
       c->src = from_hex(src);
       c->expected = from_hex(expected);
     }
-    if (c->sums) {
+  }
+  if (c->kind == Kind::reducing_exchange)
+    for (int r = 0; r < world; ++r) {
       std::vector<redist::Exchange::Peer> receives = read_peers(in), sends = read_peers(in);
       std::size_t staging = 0;
       in >> staging;
       if (r == me) c->receives = receives, c->sends = sends, c->staging_bytes = staging;
     }
-  }
   if (!in) throw std::runtime_error("cases file: truncated case " + std::to_string(c->id));
   return true;
 }
@@ -172,37 +198,16 @@ bool guards_intact(const std::vector<unsigned char>& buf) {
   return true;
 }
 
-bool same_peers(const std::vector<redist::Exchange::Peer>& a, const std::vector<redist::Exchange::Peer>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].rank != b[i].rank || a[i].elements != b[i].elements) return false;
-  return true;
-}
-
-redist::Dtype unsigned_dtype(std::size_t elem_bytes) {
-  return elem_bytes == 1 ? redist::Dtype::u8 : elem_bytes == 2 ? redist::Dtype::u16 : redist::Dtype::u32;
-}
-
-// Every rank's verdict agreed before the collective run, so that no rank is
-// left waiting for one that stopped.
-redist::Status agree(const char* why) {
-  int bad = why != nullptr, any_bad = 0;
-  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (any_bad != 0)
-    return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
-  return {};
-}
-
 // Runs the case into dst (kGuard bytes of guard on each side) and ws.
 redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
                    std::vector<unsigned char>* ws) {
   unsigned char* out = dst->data() + kGuard;
-  if (c.sums) {
+  const void* in = src.empty() ? nullptr : src.data();
+  if (c.kind == Kind::reducing_exchange) {
     redist::ReducingExchange ex;
     if (redist::Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, c.source, c.source_layout, c.source_pending.data(), static_cast<int>(c.source_pending.size()),
-            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()),
-            unsigned_dtype(c.elem_bytes), &ex);
+            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, &ex);
         !st.ok())
       return st;
     const char* why = nullptr;
@@ -218,25 +223,32 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
       why = "its workspace exceeds the header's (sx_workspace_bytes)";
     else if (ex.source_bytes() + ex.target_bytes() + ex.workspace_bytes() > c.live_bytes)
       why = "source + destination + workspace exceed the stated live bytes";
-    if (redist::Status st = agree(why); !st.ok()) return st;
+    int bad = why != nullptr, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad != 0)
+      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
     ws->assign(ex.workspace_bytes() + 2 * kGuard, kGuardByte);
-    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
-                  c.expected.size(), ex.workspace_bytes() == 0 ? nullptr : ws->data() + kGuard, ex.workspace_bytes());
+    return ex.run(in, src.size(), c.expected.empty() ? nullptr : out, c.expected.size(),
+                  ex.workspace_bytes() == 0 ? nullptr : ws->data() + kGuard, ex.workspace_bytes());
   }
-  if (c.exchange) {
+  if (c.kind == Kind::exchange) {
     redist::Exchange ex;
     if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, c.source, c.source_layout, c.target,
                                                      c.target_layout, c.elem_bytes, &ex);
         !st.ok())
       return st;
+    // Agreed between the ranks before the collective run, so that no rank
+    // is left waiting for one that stopped.
     const char* why = nullptr;
     if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
       why = "the runtime's boxes differ from the reference's";
     else if (ex.source_bytes() + ex.target_bytes() > c.live_bytes)
       why = "the rank's arrays exceed the stated live bytes";
-    if (redist::Status st = agree(why); !st.ok()) return st;
-    return ex.run(src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
-                  c.expected.size());
+    int bad = why != nullptr, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad != 0)
+      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
+    return ex.run(in, src.size(), c.expected.empty() ? nullptr : out, c.expected.size());
   }
   redist::PlanInterpreter exec;
   if (redist::Status st = redist::PlanInterpreter::bind(&c.program, MPI_COMM_WORLD, &exec); !st.ok()) return st;
@@ -247,7 +259,7 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
 std::string run_case(const Case& c) {
   const std::vector<unsigned char> src = c.src;
   std::vector<unsigned char> dst(c.expected.size() + 2 * kGuard, kGuardByte);
-  std::vector<unsigned char> ws((c.exchange ? 0 : c.program.workspace_bytes()) + 2 * kGuard, kGuardByte);
+  std::vector<unsigned char> ws((c.kind == Kind::program ? c.program.workspace_bytes() : 0) + 2 * kGuard, kGuardByte);
   if (redist::Status st = run(c, src, &dst, &ws); !st.ok()) return "run: " + st.message();
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < c.expected.size(); ++i) wrong += dst[kGuard + i] != c.expected[i];

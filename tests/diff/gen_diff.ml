@@ -1,6 +1,6 @@
 (* Cases of the step-by-step differential test (tests/diff/run.sh).
 
-     gen_diff.exe SEED STEPS PLANS EXCHANGES OUTDIR
+     gen_diff.exe SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES OUTDIR
 
    Draws STEPS random single collectives (each of dyn_slice, all_gather,
    all_to_all and all_permute in turn, from a random well-formed type),
@@ -12,7 +12,21 @@
    is the extracted semantics: [interp_rank], or the exchange's
    [message_wire], over labelled source buffers says where every byte of
    every rank's destination comes from, so each case carries random source
-   bytes and the expected destination bytes of every rank.  Writes
+   bytes and the expected destination bytes of every rank.
+
+   Pending sums: SUM_STEPS random single reduce_scatter, all_reduce and
+   add_pending steps (in turn, over random groups), SUM_PLANS random
+   pending-sum problems planned by the verified [plan_sums] by the
+   collectives (Sum_problem.draw), lowered with the extracted [lower_sums]
+   ([Lowering.program_of_sums]), and SUM_EXCHANGES random reducing
+   exchanges (uneven, across two placed meshes: Sum_problem.draw_placed),
+   run by the runtime's ReducingExchange; integer element types of every
+   size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
+   its sums are exact).  The reference is the extracted [sexec] over the
+   integers modulo 2^64 (pairs of them for c128) on random source values;
+   a reducing exchange also carries each rank's messages and staging in
+   the extracted [lower_sumx], and the header's workspace and live bytes.
+   Writes
    OUTDIR/casesN.txt, the cases on N ranks in the format
    tests/diff/diff_main.cpp reads, and OUTDIR/sizes.txt, one line "RANKS
    COUNT" per world size. *)
@@ -77,24 +91,36 @@ let write_bytes oc st ~id ~ranks ~elem ~src_elems ~tgt_shape source_of =
     Printf.fprintf oc "%s\n%s\n" (hex src.(r)) (hex (Array.of_list expected))
   done
 
+let ints l = String.concat " " (List.map string_of_int l)
+let arr a = ints (Array.to_list a)
+
+(* A program as diff_main.cpp's read_program reads it. *)
+let write_program oc ~id ~desc (prog : Lowering.program) =
+  Printf.fprintf oc "case %d %s\n%d %s\n%d\n%d %s\n%d %s\n%d %d %d\n" id desc (Array.length prog.mesh_sizes)
+    (arr prog.mesh_sizes) prog.elem_bytes (Array.length prog.src_shape) (arr prog.src_shape) (Array.length prog.tgt_shape)
+    (arr prog.tgt_shape) prog.ping_bytes prog.pong_bytes prog.scratch_bytes;
+  Printf.fprintf oc "%d %s\n" (Array.length prog.groups)
+    (ints (List.concat_map (fun (s, z) -> [ s; z ]) (Array.to_list prog.groups)));
+  let steps a =
+    Printf.fprintf oc "%d\n" (Array.length a);
+    Array.iter
+      (fun (s : Lowering.step) ->
+        Printf.fprintf oc "%d %d %d %d %s %d %d %d %d %d %s\n" s.op s.stride s.size (Array.length s.shape) (arr s.shape)
+          s.dim_a s.dim_b s.input s.output (Array.length s.recv_from) (arr s.recv_from))
+      a
+  in
+  steps prog.steps;
+  Printf.fprintf oc "%d %d %d %d %d\n" prog.dtype prog.red0_bytes prog.red1_bytes prog.red_scratch_bytes
+    prog.collectives_source;
+  steps prog.reductions;
+  steps prog.additions
+
 (* One case: the program, then per rank its random source bytes and the
    destination bytes the extracted semantics gives. *)
 let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
   let devices = List.fold_left ( * ) 1 mesh_sizes in
   let prog = Lowering.program_of_calls ~mesh_sizes ~elem_bytes:elem ~src_shape ~tgt_shape calls in
-  let ints l = String.concat " " (List.map string_of_int l) in
-  let arr a = ints (Array.to_list a) in
-  Printf.fprintf oc "case %d %s\n%d %s\n%d\n%d %s\n%d %s\n%d %d %d\n" id desc (Array.length prog.mesh_sizes)
-    (arr prog.mesh_sizes) elem (Array.length prog.src_shape) (arr prog.src_shape) (Array.length prog.tgt_shape)
-    (arr prog.tgt_shape) prog.ping_bytes prog.pong_bytes prog.scratch_bytes;
-  Printf.fprintf oc "%d %s\n%d\n" (Array.length prog.groups)
-    (ints (List.concat_map (fun (s, z) -> [ s; z ]) (Array.to_list prog.groups)))
-    (Array.length prog.steps);
-  Array.iter
-    (fun (s : Lowering.step) ->
-      Printf.fprintf oc "%d %d %d %d %s %d %d %d %d %d %s\n" s.op s.stride s.size (Array.length s.shape) (arr s.shape)
-        s.dim_a s.dim_b s.input s.output (Array.length s.recv_from) (arr s.recv_from))
-    prog.steps;
+  write_program oc ~id ~desc prog;
   let src_elems = List.fold_left ( * ) 1 src_shape in
   (* Element l of rank r's source is labelled (r, its row-major position). *)
   let labels : (int * int) C.state = fun r l -> (r, linear src_shape l) in
@@ -103,6 +129,11 @@ let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
   write_bytes oc st ~id ~ranks:devices ~elem ~src_elems:(fun _ -> src_elems) ~tgt_shape:(fun _ -> tgt_shape)
     (bs C.BDst)
 
+let write_placed oc (pl : Lowering.placed_layout) =
+  Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
+    (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
+    (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
+
 (* A direct exchange: the stated live bytes ([splan_live_bytes]), both
    placed layouts as Lowering.exchange gives them to the runtime's
    Exchange, then per world rank the bytes, from
@@ -110,13 +141,7 @@ let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
 let write_exchange oc st ~id ~desc (p : Problem.t) =
   let s = Problem.source_layout p and t = Problem.target_layout p in
   let x = Lowering.exchange p in
-  let ints l = String.concat " " (List.map string_of_int l) in
-  let arr a = ints (Array.to_list a) in
-  let placed (pl : Lowering.placed_layout) =
-    Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
-      (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
-      (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
-  in
+  let placed = write_placed oc in
   let world = Problem.world p in
   Printf.fprintf oc "xcase %d %s\n%d %d %d\n" id desc world x.x_elem_bytes
     (C.splan_live_bytes x.x_elem_bytes s t C.ByExchange);
@@ -129,83 +154,133 @@ let write_exchange oc st ~id ~desc (p : Problem.t) =
     ~tgt_shape:(fun r -> if C.pl_box t r = None then [ 0 ] else shape t r)
     (fun r l -> let r', l' = wire r l in (r', linear (shape s r') l'))
 
-(* A reducing exchange: a drawn placed problem with pending axes added on
-   each side (a random subset of the mesh axes that shard nothing, at least
-   one on the source when there is one), unsigned elements of 1, 2 or 4
-   bytes (sums wrap as the runtime's do).  Writes the header's workspace
-   and live bytes ([lower_sumx]: sx_workspace_bytes, sumplan_live_bytes),
-   both placed layouts with their pending axes, then per world rank: its
-   random source bytes, the destination bytes [sumx_dst] gives over the
-   integers modulo 2^(8 elem), the messages it receives (per piece, each
-   sender other than itself, with the cell's elements, in posting order)
-   and sends ([sx_sends]), and its staging ([sx_staging]). *)
-let sum_elem_sizes = [| 1; 2; 4 |]
 
-let uint_dtype = function 1 -> "u8" | 2 -> "u16" | _ -> "u32"
+(* ---- pending sums ---- *)
 
-let draw_pending st (l : C.layout) ~at_least_one =
-  let used = C.ty_axes l.ly_ty in
-  let free = List.filter (fun a -> not (List.mem a used)) (List.map fst l.ly_mesh.pm_mesh) in
-  match List.filter (fun _ -> Random.State.bool st) free with
-  | [] when at_least_one && free <> [] -> [ List.nth free (Random.State.int st (List.length free)) ]
-  | axes -> axes
+(* The dtypes of the sum cases, in turn: every element size. *)
+let sum_dtypes = [| "u8"; "i16"; "i32"; "u64"; "c128"; "i8"; "u16"; "u32"; "i64" |]
 
-let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
+(* Values: the integers modulo 2^64, pairs of them (real, imaginary) for
+   c128, whose parts stay small integers so that f64 adds them exactly. *)
+type value = int64 * int64
+
+let pairs : C.cmonoid =
+  { zero = Obj.repr ((0L, 0L) : value);
+    add0 = (fun a b -> let (a1, a2) : value = Obj.obj a and (b1, b2) : value = Obj.obj b in Obj.repr (Int64.add a1 b1, Int64.add a2 b2)) }
+
+let random_value st dtype : value =
+  if dtype = "c128" then (Int64.of_int (Random.State.int st 1024), Int64.of_int (Random.State.int st 1024))
+  else
+    (* 64 random bits from three draws of 30. *)
+    let bits () = Int64.of_int (Random.State.bits st) in
+    (Int64.logxor (Int64.shift_left (bits ()) 34) (Int64.logxor (Int64.shift_left (bits ()) 17) (bits ())), 0L)
+
+(* Little-endian bytes of a value as the runtime holds it. *)
+let value_bytes dtype elem ((v, w) : value) =
+  let le x = List.init 8 (fun b -> Int64.to_int (Int64.logand (Int64.shift_right_logical x (8 * b)) 0xffL)) in
+  if dtype = "c128" then le (Int64.bits_of_float (Int64.to_float v)) @ le (Int64.bits_of_float (Int64.to_float w))
+  else List.filteri (fun i _ -> i < elem) (le v)
+
+let shape_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> []
+let elems_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_size b | None -> 0
+
+(* Per world rank: random source values on its source box and the values
+   [sexec] gives on its target box (nothing outside the meshes). *)
+let write_sum_bytes oc st (p : Problem.t) plan =
   let s = Problem.source_layout p and t = Problem.target_layout p in
-  let ps = draw_pending st s ~at_least_one:true and pt = draw_pending st t ~at_least_one:false in
-  let p = { p with src_pending = ps; tgt_pending = pt } in
-  let elem = p.elem_bytes in
-  let x = C.lower_sumx elem s ps t pt in
-  let sl = Lowering.exchange p in
-  let ints l = String.concat " " (List.map string_of_int l) in
-  let arr a = ints (Array.to_list a) in
-  let placed (pl : Lowering.placed_layout) pending =
-    Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n%d %s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
-      (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
-      (String.concat " " (List.map (fun a -> Printf.sprintf "%d %s" (Array.length a) (arr a)) (Array.to_list pl.axes)))
-      (List.length pending) (ints pending)
-  in
   let world = Problem.world p in
-  Printf.fprintf oc "scase %d %s sum{%s} -> sum{%s}\n%d %d %d %d\n" id desc (ints ps) (ints pt) world elem
-    x.sx_workspace_bytes (C.sumplan_live_bytes elem s ps t pt C.SumByExchange);
-  placed sl.source ps;
-  placed sl.target pt;
-  let shape (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> [] in
-  let elems l r = match C.pl_box l r with Some b -> C.box_size b | None -> 0 in
-  let src = Array.init world (fun r -> Array.init (elems s r * elem) (fun _ -> Random.State.int st 256)) in
-  let mask = (1 lsl (8 * elem)) - 1 in
-  let value r l =
-    let k = linear (shape s r) l in
-    List.fold_left (fun acc b -> (acc lsl 8) lor src.(r).((k * elem) + b)) 0 (List.rev (List.init elem Fun.id))
+  let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p.dtype)) in
+  let state : C.carrier C.state =
+   fun r l -> if r < world && elems_at s r > 0 then Obj.repr src.(r).(linear (shape_at s r) l) else pairs.zero
   in
-  let uints : C.cmonoid = { zero = Obj.repr 0; add0 = (fun a b -> Obj.repr ((Obj.obj a + Obj.obj b) land mask)) } in
-  let dst = C.sumx_dst uints x (fun r l -> Obj.repr (value r l)) in
-  let peers l = Printf.sprintf "%d %s" (List.length l) (ints (List.concat_map (fun (r, n) -> [ r; n ]) l)) in
+  let result = C.sexec pairs s p.src_pending t p.tgt_pending plan state in
+  let hex_values vs = hex (Array.of_list (List.concat_map (value_bytes p.dtype p.elem_bytes) vs)) in
   for r = 0 to world - 1 do
-    let expected =
-      match C.pl_box t r with
-      | None -> []
-      | Some b ->
-          List.concat_map
-            (fun l -> let v : int = Obj.obj (dst r l) in List.init elem (fun k -> (v lsr (8 * k)) land 255))
-            (indices (C.box_shape b))
-    in
+    let expected = if elems_at t r = 0 then [] else List.map (fun l -> (Obj.obj (result r l) : value)) (indices (shape_at t r)) in
+    Printf.fprintf oc "%s\n%s\n" (hex_values (Array.to_list src.(r))) (hex_values expected)
+  done
+
+(* A plan by the collectives: the program of [lower_sums]. *)
+let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
+  let pre, rf, steps, post = match plan with C.SumByCollectives (a, b, c, d) -> (a, b, c, d) | C.SumByExchange -> assert false in
+  write_program oc ~id ~desc (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
+  write_sum_bytes oc st p plan
+
+(* A reducing exchange: both placed layouts and pending axes as the
+   runtime's ReducingExchange takes them (Lowering.reducing_exchange), the
+   header's workspace and live bytes (Sumplan's, from the extracted
+   [lower_sumx]), the bytes, then per world rank its lowering: the
+   messages it receives (per piece, each sender other than itself, with
+   the cell's elements, in posting order: [sx_pieces]) and sends
+   ([sx_sends]), and its staging ([sx_staging]). *)
+let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
+  let x = Lowering.reducing_exchange p in
+  let r = Sumplan.checked p C.SumByExchange in
+  Printf.fprintf oc "scase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype r.workspace_bytes
+    r.live_bytes;
+  write_placed oc x.layouts.source;
+  Printf.fprintf oc "%d %s\n" (Array.length x.source_pending) (arr x.source_pending);
+  write_placed oc x.layouts.target;
+  Printf.fprintf oc "%d %s\n" (Array.length x.target_pending) (arr x.target_pending);
+  write_sum_bytes oc st p C.SumByExchange;
+  let lowered =
+    C.lower_sumx p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) p.tgt_pending
+  in
+  let peers l = Printf.sprintf "%d %s" (List.length l) (String.concat " " (List.concat_map (fun (w, n) -> [ string_of_int w; string_of_int n ]) l)) in
+  for w = 0 to Problem.world p - 1 do
     let receives =
       List.concat_map
         (fun (piece : C.sx_piece) ->
-          List.filter_map (fun w -> if w = r then None else Some (w, C.box_size piece.xp_cell)) piece.xp_senders)
-        (x.sx_pieces r)
+          List.filter_map (fun s -> if s = w then None else Some (s, C.box_size piece.xp_cell)) piece.xp_senders)
+        (lowered.sx_pieces w)
     in
-    let sends = List.map (fun (w, cell) -> (w, C.box_size cell)) (x.sx_sends r) in
-    Printf.fprintf oc "%s\n%s\n%s\n%s\n%d\n" (hex src.(r)) (hex (Array.of_list expected)) (peers receives) (peers sends)
-      (x.sx_staging r)
+    let sends = List.map (fun (r, cell) -> (r, C.box_size cell)) (lowered.sx_sends w) in
+    Printf.fprintf oc "%s\n%s\n%d\n" (peers receives) (peers sends) (lowered.sx_staging w)
   done
 
+(* Every reduce_scatter (kind 0), all_reduce (1) or add_pending (2) that
+   type-checks from [pt]. *)
+let sum_candidates (m : C.mesh) ((t, ps) as pt : C.pty) kind =
+  let dims = List.init (List.length t) Fun.id in
+  let all =
+    match kind with
+    | 0 -> List.concat_map (fun a -> List.map (fun d -> C.ReduceScatter (d, a)) dims) ps
+    | 1 -> List.map (fun a -> C.AllReduce a) ps
+    | _ -> List.map (fun (a, _) -> C.AddPending a) m
+  in
+  List.filter (fun k -> match C.sum_step_type m pt k with C.OK _ -> true | C.Error _ -> false) all
+
+(* A random single step from a random type with random pending axes (those
+   the type leaves free), as a problem of one step. *)
+let rec draw_sum_step st made =
+  let q = Random_problem.draw spec st in
+  let p0 = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.src ~dtype:(Some "u8") in
+  let m = Front.core_mesh p0.env in
+  let free = List.filter (fun (a, _) -> not (List.exists (fun (ids, _) -> List.mem a ids) p0.src)) m in
+  let ps = List.filter (fun _ -> Random.State.bool st) (List.map fst free) in
+  let kind = made mod 3 in
+  match sum_candidates m (p0.src, ps) kind with
+  | [] -> draw_sum_step st made
+  | ks -> (
+      let k = List.nth ks (Random.State.int st (List.length ks)) in
+      match C.sum_step_type m (p0.src, ps) k with
+      | C.Error _ -> assert false
+      | C.OK pt' ->
+          let dtype = sum_dtypes.(made mod Array.length sum_dtypes) in
+          let p =
+            Problem.make ~mesh:q.mesh ~from:(Sumplan.show_pty p0.env (p0.src, ps)) ~to_:(Sumplan.show_pty p0.env pt')
+              ~dtype:(Some dtype)
+          in
+          let plan = match k with C.AddPending _ -> C.SumByCollectives ([], [], [], [ k ]) | _ -> C.SumByCollectives ([ k ], [], [], []) in
+          let desc = Printf.sprintf "sum step %s on %s from %s, %s" (Sumplan.show_sum_step p.env k) (Front.show_mesh p.env)
+              (Sumplan.show_pty p.env (p.src, p.src_pending)) dtype in
+          (p, plan, desc))
+
 let () =
-  if Array.length Sys.argv <> 7 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES SUM_EXCHANGES OUTDIR"; exit 2);
-  let seed = int_of_string Sys.argv.(1) and steps = int_of_string Sys.argv.(2) in
-  let plans = int_of_string Sys.argv.(3) and exchanges = int_of_string Sys.argv.(4) in
-  let sum_exchanges = int_of_string Sys.argv.(5) and dir = Sys.argv.(6) in
+  if Array.length Sys.argv <> 9 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES OUTDIR"; exit 2);
+  let count i = int_of_string Sys.argv.(i) in
+  let seed = count 1 and steps = count 2 and plans = count 3 and exchanges = count 4 in
+  let sum_steps = count 5 and sum_plans = count 6 and sum_exchanges = count 7 and dir = Sys.argv.(8) in
   let st = Random.State.make [| seed |] in
   let files = Hashtbl.create 16 and counts = Hashtbl.create 16 in
   let out devices =
@@ -257,16 +332,37 @@ let () =
     write_exchange (out (Problem.world p)) st ~id:!id ~desc:("exchange " ^ Placed_problem.describe d) p;
     incr id
   done;
+  for i = 0 to sum_steps - 1 do
+    let p, plan, desc = draw_sum_step st i in
+    write_sum_program (out (Problem.world p)) st ~id:!id ~desc p plan;
+    incr id
+  done;
+  let made = ref 0 in
+  while !made < sum_plans do
+    let mesh, _, from, to_, _ = Sum_problem.draw st in
+    let dtype = sum_dtypes.(!made mod Array.length sum_dtypes) in
+    let p = Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype:(Some dtype) in
+    match Sumplan.choose p with
+    | { plan = C.SumByCollectives _ as plan; steps; _ } ->
+        let desc = Printf.sprintf "sum plan of %d steps for %s %s -> %s %s" (List.length steps) mesh from to_ dtype in
+        write_sum_program (out (Problem.world p)) st ~id:!id ~desc p plan;
+        incr id;
+        incr made
+    | _ -> ()
+  done;
   for i = 0 to sum_exchanges - 1 do
-    let d = Placed_problem.draw st i in
-    let d = { d with dtype = uint_dtype sum_elem_sizes.(i mod Array.length sum_elem_sizes) } in
-    let p = Placed_problem.problem d Redist_core.StratExchange in
-    write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc:("reducing exchange " ^ Placed_problem.describe d) p;
+    let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
+    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
+    let p =
+      Problem.make_placed ~meshes:(Problem.Two (from_mesh, to_mesh)) ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+    in
+    let desc = Printf.sprintf "sum exchange %s -> %s, %s -> %s %s" from_mesh to_mesh from to_ dtype in
+    write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc p;
     incr id
   done;
   Hashtbl.iter (fun _ oc -> close_out oc) files;
   let oc = open_out (Filename.concat dir "sizes.txt") in
   List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) (List.sort compare (List.of_seq (Hashtbl.to_seq counts)));
   close_out oc;
-  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges, %d reducing exchanges\n" seed steps plans
-    exchanges sum_exchanges
+  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges; pending sums: %d steps, %d plans, %d exchanges\n"
+    seed steps plans exchanges sum_steps sum_plans sum_exchanges

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # The step-by-step differential test: STEPS random single collectives,
-# PLANS random planned problems, EXCHANGES random direct exchanges and
-# SUMS random reducing exchanges (tests/diff/gen_diff.ml, fixed printed
-# seed), lowered by the extracted lowering and run by the runtime (plan
-# interpreter, Exchange, ReducingExchange) under one mpirun per world size
+# PLANS random planned problems and EXCHANGES random direct exchanges, and
+# with pending sums SUM_STEPS random single reductions and add_pending
+# steps, SUM_PLANS random plans by the collectives and SUM_EXCHANGES random
+# reducing exchanges (tests/diff/gen_diff.ml, fixed printed seed), lowered
+# by the extracted lowering and run by the runtime (plan interpreter,
+# Exchange, ReducingExchange) under one mpirun per world size
 # (tests/diff/diff_main.cpp); every byte of every rank's destination is
 # compared with the extracted semantics (interp_rank, message_wire,
-# sumx_dst), and a reducing exchange's messages and workspace with its
-# lowering (lower_sumx).  Four property tests, each with its case count.
-#   tests/diff/run.sh SUITE STEPS PLANS EXCHANGES SUMS [SEED]
+# sexec), and a reducing exchange's messages and workspace on every rank
+# with its extracted lowering (lower_sumx).  Six property tests, each with
+# its case count.
+#   tests/diff/run.sh SUITE STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES [SEED]
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-suite=$1 steps=$2 plans=$3 exchanges=$4 sums=$5 seed=${6:-20261123}
+suite=$1 steps=$2 plans=$3 exchanges=$4 sum_steps=$5 sum_plans=$6 sum_exchanges=$7 seed=${8:-20261123}
 out=_build/$suite
 rm -rf "$out" && mkdir -p "$out"
 fail_all() { ko "$*"; report "$suite"; exit 1; }
 capi_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
 dune build -j 1 ./tests/diff/gen_diff.exe 2>&1 || fail_all "the case generator does not build"
 start=$(date +%s%N)
-_build/default/tests/diff/gen_diff.exe "$seed" "$steps" "$plans" "$exchanges" "$sums" "$out" || fail_all "the case generator failed"
+_build/default/tests/diff/gen_diff.exe "$seed" "$steps" "$plans" "$exchanges" "$sum_steps" "$sum_plans" "$sum_exchanges" "$out" || fail_all "the case generator failed"
 mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(capi_flags --cflags) tests/diff/diff_main.cpp $(capi_flags --libs) \
   -o "$out/diff_main" 2>"$out/build.log" || { cat "$out/build.log"; fail_all "the driver does not build"; }
 
@@ -38,5 +41,7 @@ property() {
 property step "$steps" "single steps"
 property plan "$plans" "whole plans"
 property exchange "$exchanges" "direct exchanges"
-property "reducing exchange" "$sums" "reducing exchanges (and their messages and workspace as lower_sumx)"
-report "$suite" "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sums random reducing exchanges"
+property "sum step" "$sum_steps" "single reductions and add_pending steps"
+property "sum plan" "$sum_plans" "whole pending-sum plans"
+property "sum exchange" "$sum_exchanges" "reducing exchanges (messages, workspace, live bytes as lower_sumx)"
+report "$suite" "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges"

@@ -1,7 +1,9 @@
 // redist runtime: the plan interpreter.  Executes any plan given as data
 // (a PlanProgram: the steps with their groups, layouts, buffers and
-// permutation tables) with the MPI backend's collectives, the same calls a
-// header from `redist gen` makes as straight-line code.  The C ABI
+// permutation tables) with the MPI backend's collectives and reductions,
+// the same calls a header from `redist gen` makes as straight-line code.
+// A plan for pending sums (Lowersums.v) is reductions, then collectives,
+// then add_pending steps.  The C ABI
 // (redist/redist.h) fills a PlanProgram from the verified planner; the
 // numbers in it are the planner's lowering (codegen/capi/lowering.ml), never
 // computed here.
@@ -17,21 +19,29 @@
 
 #include "redist/mpi.hpp"
 #include "redist/redist.hpp"
+#include "redist/reduce.hpp"
 
 namespace redist {
 
-enum class PlanOp { dyn_slice = 0, all_gather = 1, all_to_all = 2, all_permute = 3 };
+enum class PlanOp {
+  dyn_slice = 0, all_gather = 1, all_to_all = 2, all_permute = 3,  // the collectives
+  reduce_scatter = 4, all_reduce = 5,                              // PlanProgram::reductions
+  add_pending = 6                                                  // PlanProgram::additions
+};
 
-// Where a step reads or writes: the caller's src or dst, or the workspace's
-// ping region [0, ping_bytes) or pong region [ping_bytes, ping_bytes +
-// pong_bytes); the collectives' scratch follows them.
-enum class PlanBuffer { src = 0, dst = 1, ping = 2, pong = 3 };
+// Where a step reads or writes: the caller's src or dst, or a region of
+// the workspace, which is laid out as
+//   [red0 | red1 | reductions' scratch | ping | pong | collectives' scratch]
+// with each part PlanProgram's *_bytes long (the first three are 0 without
+// reductions).  A collective's `src` is the array the reductions leave
+// (PlanProgram::collectives_source).
+enum class PlanBuffer { src = 0, dst = 1, ping = 2, pong = 3, red0 = 4, red1 = 5 };
 
 struct PlanStep {
   PlanOp op;
-  Group group;             // all_permute: unused
+  Group group;             // all_permute: unused; add_pending: the new pending axis's group
   Layout layout;           // the local layout before the step
-  int dim_a;               // dyn_slice, all_gather: the dimension; all_to_all: s
+  int dim_a;               // dyn_slice, all_gather, reduce_scatter: the dimension; all_to_all: s
   int dim_b;               // all_to_all: t
   PlanBuffer input;
   PlanBuffer output;
@@ -45,11 +55,21 @@ struct PlanProgram {
   std::size_t ping_bytes = 0;
   std::size_t pong_bytes = 0;
   std::size_t scratch_bytes = 0;
-  std::vector<Group> groups;  // prepared once by bind()
-  std::vector<PlanStep> steps;
+  std::vector<Group> groups;  // prepared once by bind(): the collectives' and the reductions'
+  std::vector<PlanStep> steps;  // the collectives; none: dst is a copy of the collectives' source
+
+  // Pending sums (all empty or 0 for a plan without them).
+  Dtype dtype = Dtype::u8;               // the element type the reductions add
+  std::size_t red0_bytes = 0;
+  std::size_t red1_bytes = 0;
+  std::size_t red_scratch_bytes = 0;
+  std::vector<PlanStep> reductions;      // before the collectives: src, red0 or red1 to red0 or red1
+  PlanBuffer collectives_source = PlanBuffer::src;  // the last reduction's output
+  std::vector<PlanStep> additions;       // after the collectives, in place on dst
 
   int devices() const;
-  std::size_t workspace_bytes() const { return ping_bytes + pong_bytes + scratch_bytes; }
+  std::size_t collectives_offset() const { return red0_bytes + red1_bytes + red_scratch_bytes; }
+  std::size_t workspace_bytes() const { return collectives_offset() + ping_bytes + pong_bytes + scratch_bytes; }
 };
 
 // A program bound to a communicator: owns the Mesh (the communicator's

@@ -65,7 +65,18 @@ typedef struct redist_exec redist_exec_t;
  * the direct exchange, whichever the busiest rank receives less by; uneven
  * layouts by the exchange).  dtype: "f32", "bf16", ... or NULL (the types'
  * prefix, else f32).  At most 8 dimensions and 8 mesh axes (the runtime's
- * limits).  On success *out is a new plan to free with redist_plan_free. */
+ * limits).  On success *out is a new plan to free with redist_plan_free.
+ *
+ * Pending sums: a type may end in ` sum{y}` or ` sum{x,z}` (each device
+ * holds a contribution; the value is the sum over the group along those
+ * axes: DTensor's Partial()), e.g. from "[{x}8, 16] sum{y}" to
+ * "[{x}8, {y}16]".  Such a problem is planned by the verified pending-sum
+ * planner (reduce_scatter, all_reduce, the collectives, add_pending; or the
+ * reducing exchange where the collectives do not apply: uneven, two
+ * meshes), whose steps the runtime runs with its reductions (sums in
+ * ascending group-member order, so a plan gives the same bits run after
+ * run).  Its dtype must be one the runtime adds: i8..i64, u8..u64, f16,
+ * bf16, f32, f64, c64, c128 (code 2 otherwise). */
 int redist_plan_create(const char* mesh, const char* from, const char* to, const char* dtype,
                        redist_plan_t** out, char* err, size_t errlen);
 /* The same between two placed meshes of one world (`redist plan --from-mesh
@@ -102,6 +113,25 @@ int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_m
                             const redist_layout_t* to, const char* dtype, const char* strategy, redist_plan_t** out,
                             char* err, size_t errlen);
 
+/* A layout with pending-sum axes, for redist_plan_create_pending_from:
+ * npending indices into the mesh's axes (none of them sharding a
+ * dimension); npending 0 (pending may be NULL) is the plain layout. */
+typedef struct redist_pending_layout {
+  redist_layout_t layout;
+  int npending;
+  const int* pending;
+} redist_pending_layout_t;
+
+/* redist_plan_create_from with pending sums on either side (`from`'s axes
+ * of `mesh`, `to`'s of to_mesh, or of mesh when to_mesh is NULL).  Same
+ * codes; code 2 names the wrong field (e.g. "from: pending[0] = 5 is not an
+ * axis of the mesh (0 to 1)").  A separate function, so that the layout
+ * struct of callers compiled against the earlier header keeps its size. */
+int redist_plan_create_pending_from(const redist_mesh_t* mesh, const redist_mesh_t* to_mesh,
+                                    const redist_pending_layout_t* from, const redist_pending_layout_t* to,
+                                    const char* dtype, const char* strategy, redist_plan_t** out, char* err,
+                                    size_t errlen);
+
 /* A plan of one's own in plan-file syntax (`redist check --plan`: refine
  * lines, one collective per line, or the one line `exchange`), checked by the
  * verified checker; a plan it rejects is code 1 with the line of the first
@@ -120,7 +150,9 @@ void redist_plan_free(redist_plan_t* plan);
  * plan answers 0 or NULL. */
 int redist_plan_devices(const redist_plan_t* plan);          /* world ranks 0..devices-1 take part */
 int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dimensions */
-int redist_plan_by_exchange(const redist_plan_t* plan);      /* 1: the direct exchange, 0: collectives */
+/* 0: collectives (pending sums: reductions, collectives, add_pending), 1: the
+ * direct exchange, 2: the reducing exchange (pending sums) */
+int redist_plan_by_exchange(const redist_plan_t* plan);
 size_t redist_plan_elem_bytes(const redist_plan_t* plan);
 size_t redist_plan_num_steps(const redist_plan_t* plan);
 const char* redist_plan_step_text(const redist_plan_t* plan, size_t i); /* NULL past the end */
@@ -130,15 +162,25 @@ const char* redist_plan_guarantees(const redist_plan_t* plan); /* "theorem: stat
 uint64_t redist_plan_src_bytes(const redist_plan_t* plan);   /* the largest rank's source array */
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan);   /* the largest rank's target array */
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest local array along the plan */
-uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan); /* what redist_exec_run needs */
+/* What redist_exec_run needs on every rank (collectives with pending sums:
+ * the reductions' two arrays and scratch, then the collectives' workspace,
+ * proven: sum_workspace_bytes; the reducing exchange: the staging of the
+ * busiest rank, reducing_exchange_workspace_bytes(group size, largest
+ * target box, element bytes), as `redist gen` states it) */
+uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan);
 /* The most bytes alive on a rank while the plan runs: by the collectives,
  * source + destination + the workspace and scratch each call uses (proven:
- * lower_live_bytes; a generated header's kLiveBytes); by the exchange, which
- * needs no workspace, the largest source box plus the largest target box
- * (proven: lower_splan_live_bytes). */
+ * lower_live_bytes; a generated header's kLiveBytes; with pending sums,
+ * lower_sums_live_bytes); by the exchange, which needs no workspace, the
+ * largest source box plus the largest target box (proven:
+ * lower_splan_live_bytes); 0 for the reducing exchange (no proven figure
+ * yet). */
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
-uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan); /* no plan's busiest rank receives less */
+/* No plan's busiest rank receives less (with pending sums: target
+ * elements whose sum needs a contribution the rank does not hold,
+ * sum_recv_bound; 0, no bound stated, when the target has pending axes). */
+uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan);
 
 /* The box of the global array that world rank `rank` holds in the source
  * (target) layout: offset[d] its corner, extent[d] its size, for d < ndim
@@ -154,7 +196,10 @@ int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, siz
  * (redist/interpreter.hpp), for callers that run the steps with collectives
  * of their own (the Python package's JAX and PyTorch adapters). */
 typedef struct redist_step_info {
-  int op;           /* 0 dyn_slice, 1 all_gather, 2 all_to_all, 3 all_permute */
+  int op;           /* 0 dyn_slice, 1 all_gather, 2 all_to_all, 3 all_permute; pending sums:
+                       4 reduce_scatter (dim_a: the dimension), 5 all_reduce (both sum over the group in
+                       ascending member order), 6 add_pending (members other than member 0 of the group
+                       set their array to zero) */
   int group_stride; /* the group over world ranks: rank r is member (r / stride) % size */
   int group_size;   /* of the group whose ranks differ only there (all_permute: 1) */
   int dim_a;        /* dyn_slice, all_gather: the dimension; all_to_all: the one gathered (s) */
@@ -165,8 +210,9 @@ typedef struct redist_step_info {
                            (redist_plan_devices entries, owned by the plan); else NULL */
 } redist_step_info_t;
 
-/* Step i (< redist_plan_num_steps) of a plan by the collectives; code 2 for a
- * plan by the exchange or i out of range. */
+/* Step i (< redist_plan_num_steps) of a plan by the collectives, in
+ * execution order (with pending sums: the reductions, the collectives, the
+ * add_pending steps); code 2 for a plan by an exchange or i out of range. */
 int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen);
 
 /* A region of the global array and the world rank it comes from. */
@@ -192,7 +238,9 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
  * Collective over comm.  The plan must outlive the executor. */
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen);
 /* Moves this rank's source box (src) to its target box (dst) using
- * workspace (at least redist_plan_workspace_bytes; 0 for the exchange).  A
+ * workspace (at least redist_plan_workspace_bytes; 0 for the exchange).
+ * With pending sums, src is this rank's contribution and dst its part of
+ * the target's sums (without pending axes on the target: the values).  A
  * rank outside the source (target) mesh passes NULL and 0 for src (dst).  Collective over the
  * bound communicator; a buffer too short on any rank fails on every rank.
  * No allocation on success.  Call before MPI_Finalize. */
