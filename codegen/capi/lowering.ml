@@ -115,8 +115,7 @@ type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes :
 
 (* The reducing exchange as the runtime's ReducingExchange::create takes
    it: the layouts, the pending axes of each side as axis numbers of its
-   mesh, and the element type it adds.  (Its workspace and live bytes are
-   the plan's, Sumplan's figures from the extracted lower_sumx.) *)
+   mesh, and the element type it adds. *)
 type reducing_exchange = {
   layouts : exchange;
   source_pending : int array;
@@ -148,6 +147,16 @@ let box (layout : C.layout) ndim rank =
 let reducing_exchange (p : Redist_cli.Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
     r_dtype = dtype_code p.dtype }
+
+(* What world rank [rank] adds up in the reducing exchange, from the
+   extracted lowering [lower_sumx]: whether it is designated, the members of
+   a source group, and its pieces (per dimension (offset, extent) of the
+   cell, and the ranks that contribute to it in ascending member order). *)
+let sum_receives (p : Redist_cli.Problem.t) rank =
+  let x = C.lower_sumx p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending
+      (Redist_cli.Problem.target_layout p) p.tgt_pending in
+  ( x.sx_designated rank, x.sx_group_size,
+    Array.of_list (List.map (fun (pc : C.sx_piece) -> (Array.of_list pc.xp_cell, Array.of_list pc.xp_senders)) (x.sx_pieces rank)) )
 
 (* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
 let lower_sums (p : Redist_cli.Problem.t) pre rf plan post =

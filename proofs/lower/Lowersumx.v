@@ -79,7 +79,7 @@ Definition sumx_array_bytes (elem : nat) (T : layout) (r : nat) : nat := box_siz
     elsewhere. *)
 Definition sumx_staging_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
     (r : nat) : nat :=
-  if designated T pt r then group_size (ly_m S) ps * sumx_array_bytes elem T r else 0.
+  if designated T pt r then group_size (ly_m S) ps * box_size_at T r * elem else 0.
 
 (** The workspace the header asks for: the largest staging over the target
     mesh, each rank's box size and designation found through the rank

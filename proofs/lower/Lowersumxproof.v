@@ -149,7 +149,7 @@ Proof.
   - intros tb Hb Hd. destruct (recv_messages_exact S T r tb Hwf Hb) as [Hsent [Hcover _]].
     rewrite sumx_pieces_spec, Hd. split; [| split; [| split]].
     + unfold sumx_array_bytes, box_size_at. rewrite Hb. reflexivity.
-    + unfold sumx_staging_bytes. rewrite Hd. reflexivity.
+    + unfold sumx_staging_bytes, sumx_array_bytes. rewrite Hd. symmetry. apply Nat.mul_assoc.
     + intros p i Hp Hi. apply in_map_iff in Hp. destruct Hp as [[s c] [<- Hin]]. cbn [xp_cell xp_senders fst snd] in *.
       destruct (Hsent s c i Hin Hi) as [Htb Hs]. split; [exact Htb |].
       pose proof (proj1 (spread_holder_ok S T Hwf) r tb i Hb Htb) as Hh.
@@ -180,7 +180,7 @@ Qed.
 Lemma staging_outside : forall elem S ps T pt w, ~ In w (pm_ranks (ly_mesh T)) ->
   sumx_staging_bytes elem S ps T pt w = 0.
 Proof.
-  intros elem S ps T pt w Hw. unfold sumx_staging_bytes, sumx_array_bytes, box_size_at, pl_box.
+  intros elem S ps T pt w Hw. unfold sumx_staging_bytes, box_size_at, pl_box.
   destruct (index_of w (pm_ranks (ly_mesh T))) as [k|] eqn:Hk.
   - exfalso. apply Hw. destruct (index_of_Some _ _ _ Hk) as [Hkl <-]. apply nth_In. exact Hkl.
   - rewrite Nat.mul_0_r. destruct (designated T pt w); reflexivity.
@@ -197,8 +197,7 @@ Proof.
   assert (E : sumx_workspace_bytes elem S ps T pt
               = list_max (map (sumx_staging_bytes elem S ps T pt) (pm_ranks (ly_mesh T)))).
   { unfold sumx_workspace_bytes. f_equal. apply map_ext. intros r.
-    unfold sumx_staging_bytes, sumx_array_bytes. rewrite receives_sum_spec, target_box_size_spec.
-    rewrite Nat.mul_assoc. reflexivity. }
+    unfold sumx_staging_bytes. rewrite receives_sum_spec, target_box_size_spec. reflexivity. }
   split; [exact E |]. intros w. rewrite E.
   destruct (in_dec Nat.eq_dec w (pm_ranks (ly_mesh T))) as [Hin | Hout].
   - apply in_list_max, in_map, Hin.
@@ -215,7 +214,7 @@ Proof.
   split; [reflexivity |]. intros w. unfold sumx_live.
   set (G := group_size (ly_m S) ps).
   assert (Hst : sumx_staging_bytes elem S ps T pt w <= G * box_bytes T elem w).
-  { unfold sumx_staging_bytes, sumx_array_bytes, box_bytes, box_size_at. fold G.
+  { unfold sumx_staging_bytes, box_bytes, box_size_at. fold G.
     destruct (designated T pt w); destruct (pl_box T w); lia. }
   pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w).
   assert (G * box_bytes T elem w <= G * (largest_box T * elem)) by (apply Nat.mul_le_mono_l; assumption).

@@ -39,9 +39,9 @@ struct Case {
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
-  std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
+  std::size_t live_bytes = 0;   // the exchanges' stated bytes alive on a rank
   std::vector<int> source_pending, target_pending;  // the reducing exchange's
-  // The reducing exchange's header workspace, and this rank's messages
+  // The reducing exchange's stated workspace, and this rank's messages
   // (rank, elements) and staging in its lowering (lower_sumx).
   std::size_t workspace_bytes = 0, staging_bytes = 0;
   std::vector<redist::Exchange::Peer> receives, sends;

@@ -20,7 +20,9 @@
    collectives (Sum_problem.draw), lowered with the extracted [lower_sums]
    ([Lowering.program_of_sums]), and SUM_EXCHANGES random reducing
    exchanges (uneven, across two placed meshes: Sum_problem.draw_placed),
-   run by the runtime's ReducingExchange; integer element types of every
+   run by the runtime's ReducingExchange (each rank's workspace within the
+   stated [sumplan_workspace_bytes], its source, target and workspace within
+   [sumplan_live_bytes]); integer element types of every
    size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
    its sums are exact).  The reference is the extracted [sexec] over the
    integers modulo 2^64 (pairs of them for c128) on random source values;
