@@ -291,6 +291,7 @@ run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-bu
 run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-budget 512
 run_stdin 'exchange\n' check "${PS[@]}" --plan - --memory-budget 895
 run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 895 -o /dev/null
+run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 1MiB --backend nccl -o /dev/null
 # the reducing exchange between meshes, to a target with pending sums too
 run plan --from-mesh '{x:2, y:2}' --to-mesh '{z:3, w:2} @ 4' --from '[{x}9, 4] sum{y}' --to '[{z}9, 4] sum{w}'
 # the figures a pending-sum header states: uneven and cross-mesh (the reducing
