@@ -17,7 +17,8 @@
 #    buffer (every rank fails, none hangs) on 6 ranks;
 #  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
 #    with one line; never another code or a crash);
-#  - threads_c: plans, box queries and frees from 4 threads at once equal
+#  - threads_c: plans (pending sums among them), box queries, the reducing
+#    exchange's contributions and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
 #  - structs_c: redist_plan_create_from (problems as structs) plans as the
 #    same strings do, and names the wrong field of bad structs;
