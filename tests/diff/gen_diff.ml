@@ -19,7 +19,8 @@
    pending-sum problems planned by the verified [plan_sums] by the
    collectives (Sum_problem.draw), lowered with the extracted [lower_sums]
    ([Lowering.program_of_sums]), and SUM_EXCHANGES random reducing
-   exchanges (uneven, across two placed meshes: Sum_problem.draw_placed),
+   exchanges (uneven; across two placed meshes, Sum_problem.draw_placed, and
+   on one mesh, draw_uneven, in turn),
    run by the runtime's ReducingExchange (each rank's workspace within the
    stated [sumplan_workspace_bytes], its source, target and workspace within
    [sumplan_live_bytes]); integer element types of every
@@ -353,12 +354,19 @@ let () =
     | _ -> ()
   done;
   for i = 0 to sum_exchanges - 1 do
-    let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
-    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
-    let p =
-      Problem.make_placed ~meshes:(Problem.Two (from_mesh, to_mesh)) ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+    (* Between two placed meshes, or on one mesh, in turn. *)
+    let meshes, from, to_ =
+      if i mod 2 = 0 then
+        let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
+        (Problem.Two (from_mesh, to_mesh), from, to_)
+      else
+        let mesh, from, to_, _ = Sum_problem.draw_uneven st in
+        (Problem.One mesh, from, to_)
     in
-    let desc = Printf.sprintf "sum exchange %s -> %s, %s -> %s %s" from_mesh to_mesh from to_ dtype in
+    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
+    let p = Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype) in
+    let shown = match meshes with Problem.One m -> m | Problem.Two (f, t) -> f ^ " -> " ^ t in
+    let desc = Printf.sprintf "sum exchange %s, %s -> %s %s" shown from to_ dtype in
     write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc p;
     incr id
   done;
