@@ -6,12 +6,14 @@ from typing import Optional, Tuple
 
 from . import _lib
 
-STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute")  # redist_step_info_t.op
+# redist_step_info_t.op: the collectives, then the pending sums' steps.
+STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute", "reduce_scatter", "all_reduce", "add_pending")
 
 
 @dataclass(frozen=True)
 class Step:
-    """One collective of a plan, as the runtime's plan interpreter runs it:
+    """One step of a plan (a collective, or a pending sum's reduce_scatter,
+    all_reduce or add_pending), as the runtime's plan interpreter runs it:
     the group is the world ranks that differ only in (rank // group_stride)
     % group_size; shape is the local array's before the step; recv_from
     (all_permute) names, for every rank, the rank whose array it takes."""

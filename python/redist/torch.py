@@ -166,8 +166,10 @@ def _run_collectives(p, x, me):
             x = _all_gather(x, _subgroup(world, st.group_stride, st.group_size), st.dim_a)
         elif st.op == "all_to_all":
             x = _all_to_all(x, me, st.group_stride, st.group_size, st.dim_a, st.dim_b)
-        else:
+        elif st.op == "all_permute":
             x = _permute(x, st.recv_from, me)
+        else:
+            raise RedistError("step %s: redist.torch does not run pending sums' reductions yet" % st.text)
     return x.contiguous()
 
 
