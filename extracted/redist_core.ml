@@ -5987,6 +5987,157 @@ let exchange_batches h spanned tS tT elem x r =
                 (map (block_size (ly_m t0)) t0.ly_ty)))
         | None -> [])
 
+(** val cut_runs : int -> int -> int -> int -> int -> (int * int) list **)
+
+let rec cut_runs fuel lo hi bs bt =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (fun (a : int) b -> a < b) lo hi
+    then let whole =
+           (fun a b -> if b = 0 then 0 else a / b)
+             ((fun (a : int) b -> if a >= b then a - b else 0)
+               ((fun (a : int) b -> if a <= b then a else b) hi
+                 (( * ) (Stdlib.Int.succ
+                   ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt)) lo)
+             bs
+         in
+         if (&&)
+              ((fun (a : int) b -> a = b)
+                ((fun a b -> if b = 0 then a else a mod b) lo bs) 0)
+              ((fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) whole)
+         then (bs, whole) :: (cut_runs f ((+) lo (( * ) whole bs)) hi bs bt)
+         else let next =
+                (fun (a : int) b -> if a <= b then a else b) hi
+                  ((fun (a : int) b -> if a <= b then a else b)
+                    (( * ) (Stdlib.Int.succ
+                      ((fun a b -> if b = 0 then 0 else a / b) lo bs)) bs)
+                    (( * ) (Stdlib.Int.succ
+                      ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt))
+              in
+              (((fun (a : int) b -> if a >= b then a - b else 0) next lo),
+              (Stdlib.Int.succ 0)) :: (cut_runs f next hi bs bt)
+    else [])
+    fuel
+
+(** val starts_in : int -> int -> int -> bool **)
+
+let starts_in slo sn x =
+  (&&) ((fun (a : int) b -> a <= b) slo x)
+    ((fun (a : int) b -> a < b) x ((+) slo sn))
+
+(** val clamp : int -> int -> int -> int **)
+
+let clamp lo hi x =
+  (fun (a : int) b -> if a >= b then a else b) lo
+    ((fun (a : int) b -> if a <= b then a else b) hi x)
+
+(** val cut_at : int -> int -> int -> int -> bool **)
+
+let cut_at lo hi bs x =
+  (||)
+    ((||) ((fun (a : int) b -> a <= b) x lo)
+      ((fun (a : int) b -> a <= b) hi x))
+    ((fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) x bs) 0)
+
+type run = (int * bool) * int
+
+(** val mark_runs : bool -> (int * int) list -> run list **)
+
+let mark_runs inside rs =
+  map (fun pat -> let (len, k) = pat in ((len, inside), k)) rs
+
+(** val dim_runs : (int * int) -> (int * int) -> int -> int -> run list **)
+
+let dim_runs iv sv bs bt =
+  let (lo, n) = iv in
+  let (slo, sn) = sv in
+  let hi = (+) lo n in
+  let a = clamp lo hi slo in
+  let b = clamp lo hi ((+) slo sn) in
+  if (&&) (cut_at lo hi bs a) (cut_at lo hi bs b)
+  then app
+         (mark_runs false
+           (cut_runs ((fun (a : int) b -> if a >= b then a - b else 0) a lo)
+             lo a bs bt))
+         (app
+           (mark_runs true
+             (cut_runs ((fun (a : int) b -> if a >= b then a - b else 0) b a)
+               a b bs bt))
+           (mark_runs false
+             (cut_runs
+               ((fun (a : int) b -> if a >= b then a - b else 0) hi b) b hi
+               bs bt)))
+  else map (fun piece -> (((snd piece), (starts_in slo sn (fst piece))),
+         (Stdlib.Int.succ 0))) (cuts n lo hi bs bt)
+
+(** val dims_runs : box -> box -> int list -> int list -> run list list **)
+
+let rec dims_runs tb sb bss bts =
+  match tb with
+  | [] -> []
+  | iv :: tb' ->
+    (match sb with
+     | [] -> []
+     | sv :: sb' ->
+       (match bss with
+        | [] -> []
+        | bs :: bss' ->
+          (match bts with
+           | [] -> []
+           | bt :: bts' ->
+             (dim_runs iv sv
+               ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ
+                 0) bs)
+               ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ
+                 0) bt)) :: (dims_runs tb' sb' bss' bts'))))
+
+(** val runs_sum :
+    (bool -> int -> int) -> bool -> int -> run list list -> int **)
+
+let rec runs_sum cell_ns inside size = function
+| [] -> cell_ns inside size
+| rs :: rss' ->
+  list_sum
+    (map (fun pat ->
+      let (y, k) = pat in
+      let (len, i) = y in
+      ( * ) k (runs_sum cell_ns ((&&) inside i) (( * ) size len) rss')) rs)
+
+(** val exchange_cell_ns : profile -> bool -> int -> bool -> int -> int **)
+
+let exchange_cell_ns pf spanned elem held cells =
+  let bytes = ( * ) cells elem in
+  if held
+  then batch_ns pf ((Local, (Stdlib.Int.succ 0)), bytes)
+  else if spanned
+       then (fun (a : int) b -> if a >= b then a else b)
+              (batch_ns pf ((SameHost, (Stdlib.Int.succ 0)), bytes))
+              (batch_ns pf ((AcrossHosts, (Stdlib.Int.succ 0)), bytes))
+       else batch_ns pf ((SameHost, (Stdlib.Int.succ 0)), bytes)
+
+(** val exchange_rank_ns :
+    profile -> bool -> rank_table -> rank_table -> int -> layout -> layout ->
+    int -> int **)
+
+let exchange_rank_ns pf spanned tS tT elem s t0 r =
+  match box_in t0 tT r with
+  | Some tb ->
+    (match box_in s tS r with
+     | Some sb ->
+       let held = true in
+       runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
+         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
+           (map (block_size (ly_m t0)) t0.ly_ty))
+     | None ->
+       let sb = map (fun _ -> (0, 0)) tb in
+       let held = false in
+       runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
+         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
+           (map (block_size (ly_m t0)) t0.ly_ty)))
+  | None -> 0
+
 (** val spans_hosts : hosts -> int list -> bool **)
 
 let spans_hosts h ws =
@@ -6012,8 +6163,8 @@ let program_steps_ns pf h elem = function
   in
   let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
   let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
-  (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
+  (max_over x.xc_to.ly_mesh.pm_ranks
+    (exchange_rank_ns pf spanned tS tT elem x.xc_from x.xc_to)) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)

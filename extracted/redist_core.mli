@@ -4869,6 +4869,30 @@ val exchange_batches :
   hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
   list
 
+val cut_runs : int -> int -> int -> int -> int -> (int * int) list
+
+val starts_in : int -> int -> int -> bool
+
+val clamp : int -> int -> int -> int
+
+val cut_at : int -> int -> int -> int -> bool
+
+type run = (int * bool) * int
+
+val mark_runs : bool -> (int * int) list -> run list
+
+val dim_runs : (int * int) -> (int * int) -> int -> int -> run list
+
+val dims_runs : box -> box -> int list -> int list -> run list list
+
+val runs_sum : (bool -> int -> int) -> bool -> int -> run list list -> int
+
+val exchange_cell_ns : profile -> bool -> int -> bool -> int -> int
+
+val exchange_rank_ns :
+  profile -> bool -> rank_table -> rank_table -> int -> layout -> layout ->
+  int -> int
+
 val spans_hosts : hosts -> int list -> bool
 
 val max_over : int list -> (int -> int) -> int
