@@ -35,6 +35,18 @@ let describe (p : Problem.t) sp =
   | C.ByCollectives _, parts -> "collectives: " ^ String.concat "; " parts
   | C.ByExchange, _ -> "exchange"
 
+(* Across hosts the exchange's predicted time is an upper bound
+   (Costclosed.exchange_rank_ns_bound): each message a rank does not hold
+   is charged the slower link, whichever replica sends it. *)
+let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.costed) =
+  match c.cs_plan with
+  | C.ByCollectives _ -> false
+  | C.ByExchange ->
+      let ranks (l : C.layout) = l.ly_mesh.pm_ranks in
+      C.spans_hosts cost.hosts (ranks (Problem.source_layout p) @ ranks (Problem.target_layout p))
+
+let upper_bound_note = "at most: the exchange across hosts charges each message the slower link"
+
 let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
   else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
@@ -42,8 +54,9 @@ let show_ns ns =
 let lines (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
   let best = ch.ch_best in
   let budget = match cost.budget with Some b -> Printf.sprintf "; --memory-budget %d B" b | None -> "" in
-  [ Printf.sprintf "predicted time: %s (profile %s, %s); per step: %s" (show_ns best.cs_time_ns) cost.name
-      cost.hosts_text (String.concat ", " (List.map show_ns best.cs_steps_ns));
+  let bound c = if is_upper_bound cost p c then "; " ^ upper_bound_note else "" in
+  [ Printf.sprintf "predicted time: %s (profile %s, %s%s); per step: %s" (show_ns best.cs_time_ns) cost.name
+      cost.hosts_text (bound best) (String.concat ", " (List.map show_ns best.cs_steps_ns));
     Printf.sprintf "live bytes per rank: %d (source + destination + workspace)%s" best.cs_live_bytes budget ]
   @ (match candidates ch with
      | [ _ ] -> []
@@ -57,8 +70,8 @@ let lines (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
           | Over_budget, None -> failwith "a candidate over no budget"
           | Slower, _ ->
               Some
-                (Printf.sprintf "slower (%s, busiest rank recv %d, %d launches, live %d B)" (show_ns c.cs_time_ns)
-                   c.cs_traffic c.cs_launches c.cs_live_bytes)
+                (Printf.sprintf "slower (%s%s, busiest rank recv %d, %d launches, live %d B)" (show_ns c.cs_time_ns)
+                   (bound c) c.cs_traffic c.cs_launches c.cs_live_bytes)
         in
         Option.map (fun w -> Printf.sprintf "  %s: %s" w (describe p c.cs_plan)) why)
       (candidates ch)
@@ -79,6 +92,7 @@ let json (cost : Profile.t) (p : Problem.t) (ch : C.choice) : Yojson.Safe.t =
                  [ ("strategy", `String (strategy_of c.cs_plan)); ("plan", `String (describe p c.cs_plan));
                    ("plan_file", `List (List.map (fun l -> `String l) (plan_file_lines p c.cs_plan)));
                    ("verdict", `String (verdict_name v)); ("predicted_ns", `Int c.cs_time_ns);
+                   ("predicted_is_upper_bound", `Bool (is_upper_bound cost p c));
                    ("live_bytes", `Int c.cs_live_bytes); ("recv_elems_max", `Int c.cs_traffic);
                    ("launches", `Int c.cs_launches) ])
              (candidates ch)) ) ]

@@ -5987,6 +5987,157 @@ let exchange_batches h spanned tS tT elem x r =
                 (map (block_size (ly_m t0)) t0.ly_ty)))
         | None -> [])
 
+(** val cut_runs : int -> int -> int -> int -> int -> (int * int) list **)
+
+let rec cut_runs fuel lo hi bs bt =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (fun (a : int) b -> a < b) lo hi
+    then let whole =
+           (fun a b -> if b = 0 then 0 else a / b)
+             ((fun (a : int) b -> if a >= b then a - b else 0)
+               ((fun (a : int) b -> if a <= b then a else b) hi
+                 (( * ) (Stdlib.Int.succ
+                   ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt)) lo)
+             bs
+         in
+         if (&&)
+              ((fun (a : int) b -> a = b)
+                ((fun a b -> if b = 0 then a else a mod b) lo bs) 0)
+              ((fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) whole)
+         then (bs, whole) :: (cut_runs f ((+) lo (( * ) whole bs)) hi bs bt)
+         else let next =
+                (fun (a : int) b -> if a <= b then a else b) hi
+                  ((fun (a : int) b -> if a <= b then a else b)
+                    (( * ) (Stdlib.Int.succ
+                      ((fun a b -> if b = 0 then 0 else a / b) lo bs)) bs)
+                    (( * ) (Stdlib.Int.succ
+                      ((fun a b -> if b = 0 then 0 else a / b) lo bt)) bt))
+              in
+              (((fun (a : int) b -> if a >= b then a - b else 0) next lo),
+              (Stdlib.Int.succ 0)) :: (cut_runs f next hi bs bt)
+    else [])
+    fuel
+
+(** val starts_in : int -> int -> int -> bool **)
+
+let starts_in slo sn x =
+  (&&) ((fun (a : int) b -> a <= b) slo x)
+    ((fun (a : int) b -> a < b) x ((+) slo sn))
+
+(** val clamp : int -> int -> int -> int **)
+
+let clamp lo hi x =
+  (fun (a : int) b -> if a >= b then a else b) lo
+    ((fun (a : int) b -> if a <= b then a else b) hi x)
+
+(** val cut_at : int -> int -> int -> int -> bool **)
+
+let cut_at lo hi bs x =
+  (||)
+    ((||) ((fun (a : int) b -> a <= b) x lo)
+      ((fun (a : int) b -> a <= b) hi x))
+    ((fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) x bs) 0)
+
+type run = (int * bool) * int
+
+(** val mark_runs : bool -> (int * int) list -> run list **)
+
+let mark_runs inside rs =
+  map (fun pat -> let (len, k) = pat in ((len, inside), k)) rs
+
+(** val dim_runs : (int * int) -> (int * int) -> int -> int -> run list **)
+
+let dim_runs iv sv bs bt =
+  let (lo, n) = iv in
+  let (slo, sn) = sv in
+  let hi = (+) lo n in
+  let a = clamp lo hi slo in
+  let b = clamp lo hi ((+) slo sn) in
+  if (&&) (cut_at lo hi bs a) (cut_at lo hi bs b)
+  then app
+         (mark_runs false
+           (cut_runs ((fun (a : int) b -> if a >= b then a - b else 0) a lo)
+             lo a bs bt))
+         (app
+           (mark_runs true
+             (cut_runs ((fun (a : int) b -> if a >= b then a - b else 0) b a)
+               a b bs bt))
+           (mark_runs false
+             (cut_runs
+               ((fun (a : int) b -> if a >= b then a - b else 0) hi b) b hi
+               bs bt)))
+  else map (fun piece -> (((snd piece), (starts_in slo sn (fst piece))),
+         (Stdlib.Int.succ 0))) (cuts n lo hi bs bt)
+
+(** val dims_runs : box -> box -> int list -> int list -> run list list **)
+
+let rec dims_runs tb sb bss bts =
+  match tb with
+  | [] -> []
+  | iv :: tb' ->
+    (match sb with
+     | [] -> []
+     | sv :: sb' ->
+       (match bss with
+        | [] -> []
+        | bs :: bss' ->
+          (match bts with
+           | [] -> []
+           | bt :: bts' ->
+             (dim_runs iv sv
+               ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ
+                 0) bs)
+               ((fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ
+                 0) bt)) :: (dims_runs tb' sb' bss' bts'))))
+
+(** val runs_sum :
+    (bool -> int -> int) -> bool -> int -> run list list -> int **)
+
+let rec runs_sum cell_ns inside size = function
+| [] -> cell_ns inside size
+| rs :: rss' ->
+  list_sum
+    (map (fun pat ->
+      let (y, k) = pat in
+      let (len, i) = y in
+      ( * ) k (runs_sum cell_ns ((&&) inside i) (( * ) size len) rss')) rs)
+
+(** val exchange_cell_ns : profile -> bool -> int -> bool -> int -> int **)
+
+let exchange_cell_ns pf spanned elem held cells =
+  let bytes = ( * ) cells elem in
+  if held
+  then batch_ns pf ((Local, (Stdlib.Int.succ 0)), bytes)
+  else if spanned
+       then (fun (a : int) b -> if a >= b then a else b)
+              (batch_ns pf ((SameHost, (Stdlib.Int.succ 0)), bytes))
+              (batch_ns pf ((AcrossHosts, (Stdlib.Int.succ 0)), bytes))
+       else batch_ns pf ((SameHost, (Stdlib.Int.succ 0)), bytes)
+
+(** val exchange_rank_ns :
+    profile -> bool -> rank_table -> rank_table -> int -> layout -> layout ->
+    int -> int **)
+
+let exchange_rank_ns pf spanned tS tT elem s t0 r =
+  match box_in t0 tT r with
+  | Some tb ->
+    (match box_in s tS r with
+     | Some sb ->
+       let held = true in
+       runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
+         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
+           (map (block_size (ly_m t0)) t0.ly_ty))
+     | None ->
+       let sb = map (fun _ -> (0, 0)) tb in
+       let held = false in
+       runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
+         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
+           (map (block_size (ly_m t0)) t0.ly_ty)))
+  | None -> 0
+
 (** val spans_hosts : hosts -> int list -> bool **)
 
 let spans_hosts h ws =
@@ -6012,8 +6163,8 @@ let program_steps_ns pf h elem = function
   in
   let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
   let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
-  (max_over x.xc_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (exchange_batches h spanned tS tT elem x r))) :: []
+  (max_over x.xc_to.ly_mesh.pm_ranks
+    (exchange_rank_ns pf spanned tS tT elem x.xc_from x.xc_to)) :: []
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)
@@ -6138,98 +6289,6 @@ let choose pf h elem budget s s0 t0 =
        negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
        (c :: cs)); ch_over_budget =
      (filter (fun c' -> negb (fits budget c')) all) })
-
-(** val staged_share : int -> int -> int -> int -> int **)
-
-let staged_share w s r n =
-  if (fun (a : int) b -> a = b) s r
-  then 0
-  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
-         (if (fun (a : int) b -> a = b) s w then n else 0)
-
-(** val receivers : layout -> int list **)
-
-let receivers t0 =
-  t0.ly_mesh.pm_ranks
-
-(** val nccl_staging : layout -> layout -> int -> int **)
-
-let nccl_staging s t0 w =
-  list_sum
-    (map (fun r ->
-      list_sum
-        (map (fun pat ->
-          let (s0, c) = pat in staged_share w s0 r (box_size c))
-          (recv_messages s t0 r))) (receivers t0))
-
-type rank_counts =
-| NoCounts
-| Counts of int * rank_counts * rank_counts
-
-(** val count_at : positive -> rank_counts -> int **)
-
-let rec count_at k = function
-| NoCounts -> 0
-| Counts (h, e, o) ->
-  (match k with
-   | XI k' -> count_at k' o
-   | XO k' -> count_at k' e
-   | XH -> h)
-
-(** val add_count : positive -> int -> rank_counts -> rank_counts **)
-
-let rec add_count k n = function
-| NoCounts ->
-  (match k with
-   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
-   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
-   | XH -> Counts (n, NoCounts, NoCounts))
-| Counts (h, e, o) ->
-  (match k with
-   | XI k' -> Counts (h, e, (add_count k' n o))
-   | XO k' -> Counts (h, (add_count k' n e), o)
-   | XH -> Counts (((+) n h), e, o))
-
-(** val staged_at : int -> rank_counts -> int **)
-
-let staged_at w acc =
-  count_at (Pos.of_succ_nat w) acc
-
-(** val add_at : int -> int -> rank_counts -> rank_counts **)
-
-let add_at w n acc =
-  add_count (Pos.of_succ_nat w) n acc
-
-(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
-
-let staged_messages s t0 =
-  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
-  flat_map (fun r ->
-    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t0 r))
-    (receivers t0)
-
-(** val accumulate_staging :
-    ((int * int) * int) list -> rank_counts -> rank_counts **)
-
-let accumulate_staging msgs acc =
-  fold_left (fun acc0 pat ->
-    let (y, n) = pat in
-    let (s, r) = y in
-    if (fun (a : int) b -> a = b) s r
-    then acc0
-    else add_at s n (add_at r n acc0)) msgs acc
-
-(** val exchange_ranks : layout -> layout -> int list **)
-
-let exchange_ranks s t0 =
-  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
-
-(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
-
-let nccl_workspace_bytes elem s t0 =
-  let staged = accumulate_staging (staged_messages s t0) NoCounts in
-  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
-    elem
 
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
@@ -6364,3 +6423,137 @@ let sumplan_live_bytes elem s ps t0 pt sp =
 let sumplan_workspace_bytes = function
 | SumCalls pg -> sum_workspace_bytes pg
 | SumExchangeCall x -> x.sx_workspace_bytes
+
+(** val staged_share : int -> int -> int -> int -> int **)
+
+let staged_share w s r n =
+  if (fun (a : int) b -> a = b) s r
+  then 0
+  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
+         (if (fun (a : int) b -> a = b) s w then n else 0)
+
+(** val receivers : layout -> int list **)
+
+let receivers t0 =
+  t0.ly_mesh.pm_ranks
+
+(** val nccl_staging : layout -> layout -> int -> int **)
+
+let nccl_staging s t0 w =
+  list_sum
+    (map (fun r ->
+      list_sum
+        (map (fun pat ->
+          let (s0, c) = pat in staged_share w s0 r (box_size c))
+          (recv_messages s t0 r))) (receivers t0))
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+(** val count_at : positive -> rank_counts -> int **)
+
+let rec count_at k = function
+| NoCounts -> 0
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> count_at k' o
+   | XO k' -> count_at k' e
+   | XH -> h)
+
+(** val add_count : positive -> int -> rank_counts -> rank_counts **)
+
+let rec add_count k n = function
+| NoCounts ->
+  (match k with
+   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
+   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
+   | XH -> Counts (n, NoCounts, NoCounts))
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> Counts (h, e, (add_count k' n o))
+   | XO k' -> Counts (h, (add_count k' n e), o)
+   | XH -> Counts (((+) n h), e, o))
+
+(** val staged_at : int -> rank_counts -> int **)
+
+let staged_at w acc =
+  count_at (Pos.of_succ_nat w) acc
+
+(** val add_at : int -> int -> rank_counts -> rank_counts **)
+
+let add_at w n acc =
+  add_count (Pos.of_succ_nat w) n acc
+
+(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
+
+let staged_messages s t0 =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  flat_map (fun r ->
+    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t0 r))
+    (receivers t0)
+
+(** val accumulate_staging :
+    ((int * int) * int) list -> rank_counts -> rank_counts **)
+
+let accumulate_staging msgs acc =
+  fold_left (fun acc0 pat ->
+    let (y, n) = pat in
+    let (s, r) = y in
+    if (fun (a : int) b -> a = b) s r
+    then acc0
+    else add_at s n (add_at r n acc0)) msgs acc
+
+(** val exchange_ranks : layout -> layout -> int list **)
+
+let exchange_ranks s t0 =
+  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
+
+(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
+
+let nccl_workspace_bytes elem s t0 =
+  let staged = accumulate_staging (staged_messages s t0) NoCounts in
+  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
+    elem
+
+(** val nccl_sumx_staging_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int -> int **)
+
+let nccl_sumx_staging_bytes elem s ps t0 pt w =
+  (+) (sumx_staging_bytes elem s ps t0 pt w)
+    (( * )
+      (list_sum
+        (map (fun r ->
+          list_sum
+            (map (fun p ->
+              list_sum
+                (map (fun s0 -> staged_share w s0 r (box_size p.xp_cell))
+                  p.xp_senders)) (sumx_pieces s ps t0 pt r))) (receivers t0)))
+      elem)
+
+(** val sumx_messages :
+    layout -> axis list -> layout -> axis list -> ((int * int) * int) list **)
+
+let sumx_messages s ps t0 pt =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  let senders = group_ranks s ps in
+  flat_map (fun r ->
+    if designated t0 pt r
+    then flat_map (fun c ->
+           map (fun s0 -> ((s0, r), (box_size c))) (senders (h r (map fst c))))
+           (recv_cells s t0 r)
+    else []) (receivers t0)
+
+(** val nccl_sumx_workspace_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int **)
+
+let nccl_sumx_workspace_bytes elem s ps t0 pt =
+  let staged = accumulate_staging (sumx_messages s ps t0 pt) NoCounts in
+  let g = group_size (ly_m s) ps in
+  let size = target_box_size s t0 in
+  let receives = receives_sum s t0 pt in
+  list_max
+    (map (fun w ->
+      ( * )
+        ((+) (if receives w then ( * ) g (size w) else 0)
+          (staged_at w staged)) elem) (exchange_ranks s t0))

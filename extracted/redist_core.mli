@@ -4869,6 +4869,30 @@ val exchange_batches :
   hosts -> bool -> rank_table -> rank_table -> int -> xcall -> int -> batch
   list
 
+val cut_runs : int -> int -> int -> int -> int -> (int * int) list
+
+val starts_in : int -> int -> int -> bool
+
+val clamp : int -> int -> int -> int
+
+val cut_at : int -> int -> int -> int -> bool
+
+type run = (int * bool) * int
+
+val mark_runs : bool -> (int * int) list -> run list
+
+val dim_runs : (int * int) -> (int * int) -> int -> int -> run list
+
+val dims_runs : box -> box -> int list -> int list -> run list list
+
+val runs_sum : (bool -> int -> int) -> bool -> int -> run list list -> int
+
+val exchange_cell_ns : profile -> bool -> int -> bool -> int -> int
+
+val exchange_rank_ns :
+  profile -> bool -> rank_table -> rank_table -> int -> layout -> layout ->
+  int -> int
+
 val spans_hosts : hosts -> int list -> bool
 
 val max_over : int list -> (int -> int) -> int
@@ -4912,33 +4936,6 @@ type choice = { ch_best : costed; ch_slower : costed list;
 val choose :
   profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
   (choose_error, choice) res
-
-val staged_share : int -> int -> int -> int -> int
-
-val receivers : layout -> int list
-
-val nccl_staging : layout -> layout -> int -> int
-
-type rank_counts =
-| NoCounts
-| Counts of int * rank_counts * rank_counts
-
-val count_at : positive -> rank_counts -> int
-
-val add_count : positive -> int -> rank_counts -> rank_counts
-
-val staged_at : int -> rank_counts -> int
-
-val add_at : int -> int -> rank_counts -> rank_counts
-
-val staged_messages : layout -> layout -> ((int * int) * int) list
-
-val accumulate_staging :
-  ((int * int) * int) list -> rank_counts -> rank_counts
-
-val exchange_ranks : layout -> layout -> int list
-
-val nccl_workspace_bytes : int -> layout -> layout -> int
 
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
@@ -4984,3 +4981,39 @@ val sumplan_live_bytes :
   int -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val sumplan_workspace_bytes : sum_lowered -> int
+
+val staged_share : int -> int -> int -> int -> int
+
+val receivers : layout -> int list
+
+val nccl_staging : layout -> layout -> int -> int
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+val count_at : positive -> rank_counts -> int
+
+val add_count : positive -> int -> rank_counts -> rank_counts
+
+val staged_at : int -> rank_counts -> int
+
+val add_at : int -> int -> rank_counts -> rank_counts
+
+val staged_messages : layout -> layout -> ((int * int) * int) list
+
+val accumulate_staging :
+  ((int * int) * int) list -> rank_counts -> rank_counts
+
+val exchange_ranks : layout -> layout -> int list
+
+val nccl_workspace_bytes : int -> layout -> layout -> int
+
+val nccl_sumx_staging_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_messages :
+  layout -> axis list -> layout -> axis list -> ((int * int) * int) list
+
+val nccl_sumx_workspace_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int

@@ -4,7 +4,7 @@
 From Redist Require Import Semanticsproof Checkerproof Trafficproof Refineproof Plannerproof Plannerfinal
   Layoutproof Exchangeproof Lowerbound Strategyproof Sumsproof Sumexchange Sumslift Sumlowerbound Sumplanbound Sumplan
   Sumstrategyproof
-  Lowerproof Lowersumsproof Costproof Compiler.
+  Lowerproof Lowersumsproof Costproof Costclosed Compiler.
 From Redist Require Import Lowerncclproof.
 From Redist Require Import Lowersumxproof.
 
@@ -146,6 +146,13 @@ Print Assumptions choose_within_budget.
 Print Assumptions choose_fastest.
 Print Assumptions choose_below_minimum.
 
+(** The exchange's predicted time in closed form: its messages' time on one host, at least that across hosts. *)
+Print Assumptions exchange_rank_ns_exact.
+Print Assumptions exchange_rank_ns_bound.
+Print Assumptions exchange_predicted_exact.
+Print Assumptions exchange_predicted_bound.
+
 (** The NCCL exchange's staging workspace: the header's figure is the largest rank's staging, every rank's fits. *)
 Print Assumptions nccl_workspace_bytes_exact.
 Print Assumptions nccl_staging_outside.
+Print Assumptions nccl_sumx_workspace_bytes_exact.

@@ -158,6 +158,112 @@ Definition exchange_batches (h : hosts) (spanned : bool) (tS tT : rank_table) (e
             (cell_boxes (dims_cuts tb (map (block_size (ly_m S)) (ly_ty S)) (map (block_size (ly_m T)) (ly_ty T))))
     end.
 
+(** ** The exchange's cost in closed form
+
+    [exchange_batches] lists a rank's messages one per cell: a gather on
+    65,536 ranks is 65,536 cells on each, a transpose as many.  The cells
+    are the product of each dimension's pieces ([cell_boxes] of
+    [dims_cuts]), and a cell's cost depends only on its size and on whether
+    the rank holds it, so a dimension's pieces are kept as runs of equal
+    length, each marked inside the rank's source block or not, and a rank's
+    time is a sum over one run per dimension, weighted by the runs' counts
+    ([Costclosed.exchange_rank_ns_exact]).  A target block meets its
+    source blocks in at most three runs (a partial block, whole blocks, a
+    partial block), split where the rank's own source block begins and
+    ends: a few runs per dimension whatever the number of ranks. *)
+
+(** [cuts fuel lo hi bs bt] as runs [(length, count)] of equal pieces: from
+    a multiple of [bs], the whole source blocks before the next target
+    boundary (or [hi]) are one run; any other piece is a run of one. *)
+Fixpoint cut_runs (fuel lo hi bs bt : nat) : list (nat * nat) :=
+  match fuel with
+  | 0 => []
+  | S f =>
+      if lo <? hi then
+        let whole := (Nat.min hi (S (lo / bt) * bt) - lo) / bs in
+        if (lo mod bs =? 0) && (1 <=? whole) then (bs, whole) :: cut_runs f (lo + whole * bs) hi bs bt
+        else
+          let next := Nat.min hi (Nat.min (S (lo / bs) * bs) (S (lo / bt) * bt)) in
+          (next - lo, 1) :: cut_runs f next hi bs bt
+      else []
+  end.
+
+(** Whether global index [x] of a dimension is in the block [(slo, sn)]. *)
+Definition starts_in (slo sn x : nat) : bool := (slo <=? x) && (x <? slo + sn).
+
+Definition clamp (lo hi x : nat) : nat := Nat.max lo (Nat.min hi x).
+
+(** Whether [cuts] of [[lo, hi)] has a piece boundary at [x]. *)
+Definition cut_at (lo hi bs x : nat) : bool := (x <=? lo) || (hi <=? x) || (x mod bs =? 0).
+
+(** A run [(length, inside, count)]: [count] pieces of [length], inside the
+    rank's source block or not. *)
+Definition run : Type := (nat * bool * nat)%type.
+
+Definition mark_runs (inside : bool) (rs : list (nat * nat)) : list run :=
+  map (fun '(len, k) => (len, inside, k)) rs.
+
+(** One dimension of a target box [(lo, n)], with the rank's source block
+    [(slo, sn)] in it: the pieces before the source block, inside it, and
+    after it.  A source block begins and ends at a multiple of [bs] or
+    beyond the box, where [cuts] has boundaries, so its pieces are the
+    cuts of the overlap; at any other [(slo, sn)] (no source block of a
+    layout) the pieces are listed one by one, so that the runs are the
+    pieces whatever the arguments. *)
+Definition dim_runs (iv sv : nat * nat) (bs bt : nat) : list run :=
+  let '(lo, n) := iv in
+  let '(slo, sn) := sv in
+  let hi := lo + n in
+  let a := clamp lo hi slo in
+  let b := clamp lo hi (slo + sn) in
+  if cut_at lo hi bs a && cut_at lo hi bs b then
+    mark_runs false (cut_runs (a - lo) lo a bs bt) ++ mark_runs true (cut_runs (b - a) a b bs bt)
+    ++ mark_runs false (cut_runs (hi - b) b hi bs bt)
+  else map (fun piece => (snd piece, starts_in slo sn (fst piece), 1)) (cuts n lo hi bs bt).
+
+(** [dims_cuts] as runs, against the source box [sb]. *)
+Fixpoint dims_runs (tb sb : box) (bss bts : list nat) : list (list run) :=
+  match tb, sb, bss, bts with
+  | iv :: tb', sv :: sb', bs :: bss', bt :: bts' =>
+      dim_runs iv sv (Nat.max 1 bs) (Nat.max 1 bt) :: dims_runs tb' sb' bss' bts'
+  | _, _, _, _ => []
+  end.
+
+(** The sum of [cell_ns inside size] over the cells, one run per dimension
+    (as many cells as the product of the runs' counts): [inside] whether
+    every dimension's run is inside, [size] the product of their lengths. *)
+Fixpoint runs_sum (cell_ns : bool -> nat -> nat) (inside : bool) (size : nat) (rss : list (list run)) : nat :=
+  match rss with
+  | [] => cell_ns inside size
+  | rs :: rss' => list_sum (map (fun '(len, i, k) => k * runs_sum cell_ns (inside && i) (size * len) rss') rs)
+  end.
+
+(** A cell's predicted time: a local copy if the rank holds it, else a
+    message; on one host over the same-host link, across hosts over the
+    slower of the two links, since the sender [spread_holder] picks among
+    replicas is not counted here (an upper bound:
+    [Costclosed.exchange_rank_ns_bound]). *)
+Definition exchange_cell_ns (pf : profile) (spanned : bool) (elem : nat) (held : bool) (cells : nat) : nat :=
+  let bytes := cells * elem in
+  if held then batch_ns pf (Local, 1, bytes)
+  else if spanned then Nat.max (batch_ns pf (SameHost, 1, bytes)) (batch_ns pf (AcrossHosts, 1, bytes))
+  else batch_ns pf (SameHost, 1, bytes).
+
+(** Rank [r]'s predicted time in the exchange: [rank_ns] of
+    [exchange_batches] on one host, at least it across hosts. *)
+Definition exchange_rank_ns (pf : profile) (spanned : bool) (tS tT : rank_table) (elem : nat) (S T : layout)
+    (r : nat) : nat :=
+  match box_in T tT r with
+  | None => 0
+  | Some tb =>
+      let '(sb, held) := match box_in S tS r with
+                         | Some sb => (sb, true)
+                         | None => (map (fun _ => (0, 0)) tb, false)
+                         end in
+      runs_sum (exchange_cell_ns pf spanned elem) held 1
+               (dims_runs tb sb (map (block_size (ly_m S)) (ly_ty S)) (map (block_size (ly_m T)) (ly_ty T)))
+  end.
+
 (** Whether the world ranks [ws] are on more than one host. *)
 Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
   existsb (fun w => negb (host_of h w =? host_of h (hd 0 ws))) ws.
@@ -175,7 +281,7 @@ Definition program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : progra
       let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
       let tS := rank_table_of (pm_ranks (ly_mesh (xc_from x))) in
       let tT := rank_table_of (pm_ranks (ly_mesh (xc_to x))) in
-      [max_over (pm_ranks (ly_mesh (xc_to x))) (fun r => rank_ns pf (exchange_batches h spanned tS tT elem x r))]
+      [max_over (pm_ranks (ly_mesh (xc_to x))) (exchange_rank_ns pf spanned tS tT elem (xc_from x) (xc_to x))]
   end.
 
 (** The predicted time of a plan. *)

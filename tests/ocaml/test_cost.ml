@@ -12,7 +12,10 @@
      time is the latency times its messages, and the fewest win;
    - grouping ranks by [--ranks-per-host n] predicts what the equivalent
      explicit host list does (the constant-time count of group members on
-     a host against the list's element-wise count). *)
+     a host against the list's element-wise count);
+   - the exchange's time in closed form (runs of equal pieces per
+     dimension) is, on every rank, its messages' time listed one by one on
+     one host, and at least that across hosts (Costclosed.v). *)
 open Redist_cli
 module C = Redist_core
 
@@ -128,6 +131,36 @@ let ranks_per_host_is_a_host_list () =
             fail "%d ranks per host: candidate %d predicts %d ns, the host list %d" n x.cs_index x.cs_time_ns y.cs_time_ns)
         (candidates a) (candidates b))
 
+(* One host, [n] ranks per host, or a host list drawn at random. *)
+let draw_hosts st world =
+  match Random.State.int st 3 with
+  | 0 -> C.RanksPerHost (max 1 world)
+  | 1 -> C.RanksPerHost (1 + Random.State.int st 4)
+  | _ -> C.HostList (List.init world (fun _ -> Random.State.int st 3))
+
+let closed_form_is_the_messages () =
+  (* Odd bandwidths, so that the rounding of each message's transfer counts. *)
+  let pf = { C.pf_same_host = link 97 4_099; pf_across_hosts = link 7_001 301; pf_copy_bytes_per_us = 1_999 } in
+  let spanned_cases = ref 0 in
+  for_problems (fun st failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let src = Problem.source_layout p and tgt = Problem.target_layout p in
+      let hosts = draw_hosts st (Problem.world p) in
+      let ranks (l : C.layout) = l.ly_mesh.pm_ranks in
+      let spanned = C.spans_hosts hosts (ranks src @ ranks tgt) in
+      if spanned then incr spanned_cases;
+      let t_src = C.rank_table_of (ranks src) and t_tgt = C.rank_table_of (ranks tgt) in
+      let messages = C.lower_exchange src tgt in
+      List.iter
+        (fun r ->
+          let closed = C.exchange_rank_ns pf spanned t_src t_tgt p.elem_bytes src tgt r in
+          let listed = C.rank_ns pf (C.exchange_batches hosts spanned t_src t_tgt p.elem_bytes messages r) in
+          if (spanned && closed < listed) || ((not spanned) && closed <> listed) then
+            fail "rank %d: closed form %d ns, its messages %d ns (%s)" r closed listed
+              (if spanned then "across hosts" else "one host"))
+        (ranks tgt));
+  if !spanned_cases = 0 then Alcotest.fail "no problem across hosts"
+
 let () =
   Alcotest.run "cost"
     [ ( "choice",
@@ -135,4 +168,5 @@ let () =
           Alcotest.test_case "200 random problems: the same plan twice" `Quick deterministic;
           Alcotest.test_case (Printf.sprintf "%d random problems: free messages, least traffic" count) `Quick least_traffic_when_free;
           Alcotest.test_case (Printf.sprintf "%d random problems: latency dominates, fewest messages" count) `Quick fewest_messages_when_latency_dominates;
-          Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list ] ) ]
+          Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list;
+          Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages ] ) ]
