@@ -20,11 +20,11 @@ let collectives_apply (p : Problem.t) =
    plan_correct that it is correct).  planner_always_normal proves that the
    planner's plan is in normal form for every well-formed problem, so the
    peak, normal-form and traffic theorems cover every plan it prints. *)
-(* Pending sums go through Sumplan, which plan, check, gen, run and the C
-   ABI call; anything else refuses them rather than dropping the sums. *)
+(* Pending sums go through Sumplan, which plan, check, gen and run call;
+   the C ABI refuses them rather than dropping the sums. *)
 let refuse_pending (p : Problem.t) =
   if Problem.has_pending p then
-    Front.bad "pending sums (sum{...}) are taken by plan, check, gen, run and the C ABI only"
+    Front.bad "pending sums (sum{...}) are taken by plan, check, gen and run only so far; the C ABI does not take them yet"
 
 let plan (p : Problem.t) =
   refuse_pending p;
@@ -62,31 +62,56 @@ let guarantees_of strategy sp =
   | C.StratAuto, C.ByExchange -> Guarantees.exchange_checker
   | _, sp -> plan_with_guarantees sp
 
+(* What [choose_costed] says about the cost model: its choice, or why it
+   was not applied. *)
+type costing = Costed of C.choice | Not_costed of string
+
+(* Costing a collective candidate lowers it, and each all_permute's table
+   (Lower.recv_from_table) has an entry per rank, read off the device's
+   coordinates: about 3 us an entry in the extracted code, against a few
+   ns per rank for the rest of the costing (closed forms; the exchange's
+   runs, Costclosed.v).  Without a cost option, problems whose candidates
+   have more entries than this (about 0.4 s) are planned as before the
+   cost model, and the output says so; a cost option costs them anyway. *)
+let permute_entries_limit = 1 lsl 17
+
+let permute_table_entries (p : Problem.t) src tgt =
+  let ranks = C.mesh_size src.C.ly_mesh.pm_mesh in
+  let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
+  List.fold_left
+    (fun acc sp -> match sp with C.ByCollectives (_, plan) -> acc + (ranks * permutes plan) | C.ByExchange -> acc)
+    0 (C.strategy_candidates p.strategy src tgt)
+
+let no_collectives (p : Problem.t) =
+  Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
-   other candidates, for printing). *)
-(* Without a cost option the plan is [plan_with]'s (least busiest-rank
-   traffic, then fewer launches: closed forms, fast on 65,536 devices);
-   the cost model runs only when asked for, since costing the exchange
-   enumerates every rank's messages, billions for a gather on 65,536
-   devices. *)
+   other candidates, for printing); above [permute_entries_limit] without
+   a cost option, [plan_with]'s plan (least busiest-rank traffic, then
+   fewer launches). *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  if not cost.given then
+  let entries = if cost.given then 0 else permute_table_entries p src tgt in
+  if entries > permute_entries_limit then
     match C.plan_with p.strategy src tgt with
-    | Some sp -> (report_of p sp, plan_with_guarantees sp, None)
-    | None -> Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
-  else (
+    | Some sp ->
+        ( report_of p sp, plan_with_guarantees sp,
+          Not_costed
+            (Printf.sprintf
+               "not applied: costing the candidates would lower %d all_permute table entries (one per rank per permute; the default costs at most %d, about 0.4 s); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
+               entries permute_entries_limit) )
+    | None -> no_collectives p
+  else
   match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
-      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
-  | C.Error C.NoCandidate ->
-      Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Costed ch)
+  | C.Error C.NoCandidate -> no_collectives p
   | C.Error (C.BelowMinimum least) ->
       Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy))
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)
@@ -101,7 +126,8 @@ let cost_checked (cost : Profile.t) r =
                                   c.cs_live_bytes (Option.get cost.budget)));
       { C.ch_best = c; ch_slower = []; ch_over_budget = [] }
 
-(* Under the built-in profile, all ranks on one host, no budget. *)
+(* Under the built-in profile, all ranks on one host, no budget (the
+   default of the command line). *)
 let choose (p : Problem.t) =
   let r, g, _ =
     choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p

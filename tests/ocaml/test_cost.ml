@@ -36,7 +36,8 @@ let latency_only =
 let measured = snd (Profile.default ())
 
 (* The settings below all count as given, so the core's choice is made. *)
-let chosen s p = let _, _, ch = Planning.choose_costed s p in Option.get ch
+let costed = function Planning.Costed ch -> ch | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
+let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
@@ -66,7 +67,7 @@ let budget_kept () =
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
-      let ch = Option.get ch in
+      let ch = costed ch in
       let stated = header_live_bytes r guarantees in
       if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
       if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
