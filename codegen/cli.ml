@@ -189,9 +189,7 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
     (if json then
        let doc =
          match (Json.any_report ~command ~guarantees r, cost) with
-         | `Assoc fields, Some (settings, Planning.Costed ch) ->
-             `Assoc (fields @ [ ("cost", Costreport.json settings problem ch) ])
-         | `Assoc fields, Some (_, Planning.Not_costed why) -> `Assoc (fields @ [ ("cost_not_applied", `String why) ])
+         | `Assoc fields, Some (settings, costing) -> `Assoc (fields @ Costreport.json_fields settings problem costing)
          | doc, _ -> doc
        in
        Yojson.Safe.pretty_to_string doc ^ "\n"
@@ -201,9 +199,7 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
         | Xreport.Exchange r -> Xreport.text ~title ~guarantees r)
        ^
        match cost with
-       | Some (settings, Planning.Costed ch) ->
-           String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines settings problem ch))
-       | Some (_, Planning.Not_costed why) -> "# cost model: " ^ why ^ "\n"
+       | Some (settings, costing) -> Costreport.text settings problem costing
        | None -> "")
 
 let print_sums ~command ~title ~json r =

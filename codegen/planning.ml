@@ -128,8 +128,8 @@ let cost_checked (cost : Profile.t) r =
 
 (* Under the built-in profile, all ranks on one host, no budget (the
    default of the command line). *)
+let default_settings p = Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p
+
 let choose (p : Problem.t) =
-  let r, g, _ =
-    choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
-  in
+  let r, g, _ = choose_costed (default_settings p) p in
   (r, g)
