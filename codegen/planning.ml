@@ -68,40 +68,48 @@ type costing = Costed of C.choice | Not_costed of string
 
 (* Costing a collective candidate lowers it, and each all_permute's table
    (Lower.recv_from_table) has an entry per rank, read off the device's
-   coordinates: about 3 us an entry in the extracted code, against a few
-   ns per rank for the rest of the costing (closed forms; the exchange's
-   runs, Costclosed.v).  Without a cost option, problems whose candidates
-   have more entries than this (about 0.4 s) are planned as before the
-   cost model, and the output says so; a cost option costs them anyway. *)
-let permute_entries_limit = 1 lsl 17
+   coordinates: about 0.2 us per entry and axis of the (refined) mesh in
+   the extracted code (2.5 us an entry on 16 axes), against a few ns per
+   rank for the rest of the costing (closed forms; the exchange's runs,
+   Costclosed.v).  Without a cost option, problems whose candidates need
+   more entry-axes than this (about half a second) are planned as before the cost
+   model, and the output says so; a cost option costs them anyway. *)
+let permute_work_limit = 1 lsl 21
 
-let permute_table_entries (p : Problem.t) src tgt =
-  let ranks = C.mesh_size src.C.ly_mesh.pm_mesh in
+(* All_permute table entries of the candidates, and those times their mesh's axes. *)
+let permute_work (p : Problem.t) src tgt =
+  let mesh = src.C.ly_mesh.pm_mesh in
+  let ranks = C.mesh_size mesh in
   let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
   List.fold_left
-    (fun acc sp -> match sp with C.ByCollectives (_, plan) -> acc + (ranks * permutes plan) | C.ByExchange -> acc)
-    0 (C.strategy_candidates p.strategy src tgt)
+    (fun (entries, work) sp ->
+      match sp with
+      | C.ByCollectives (rf, plan) ->
+          let n = ranks * permutes plan in
+          (entries + n, work + (n * List.length (C.refine_mesh rf mesh)))
+      | C.ByExchange -> (entries, work))
+    (0, 0) (C.strategy_candidates p.strategy src tgt)
 
 let no_collectives (p : Problem.t) =
   Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
 
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
-   other candidates, for printing); above [permute_entries_limit] without
+   other candidates, for printing); above [permute_work_limit] without
    a cost option, [plan_with]'s plan (least busiest-rank traffic, then
    fewer launches). *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  let entries = if cost.given then 0 else permute_table_entries p src tgt in
-  if entries > permute_entries_limit then
+  let entries, work = if cost.given then (0, 0) else permute_work p src tgt in
+  if work > permute_work_limit then
     match C.plan_with p.strategy src tgt with
     | Some sp ->
         ( report_of p sp, plan_with_guarantees sp,
           Not_costed
             (Printf.sprintf
-               "not applied: costing the candidates would lower %d all_permute table entries (one per rank per permute; the default costs at most %d, about 0.4 s); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
-               entries permute_entries_limit) )
+               "not applied: costing the candidates would lower %d all_permute table entries (one per rank per permute), %d times their meshes' axes (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
+               entries work permute_work_limit) )
     | None -> no_collectives p
   else
   match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with

@@ -36,7 +36,8 @@ let contains text needle =
   at 0
 
 (* Without a cost option, auto uses the cost model unless costing would
-   lower too many permute table entries; then plan_with's plan, and why. *)
+   lower too many permute table entries (times their meshes' axes); then
+   plan_with's plan, and why. *)
 let default_cost_model () =
   let module C = Redist_core in
   let module P = Redist_cli.Planning in
@@ -54,8 +55,8 @@ let default_cost_model () =
   (match choose many_permutes with
    | p, (r, _, P.Not_costed why) ->
        let src = Redist_cli.Problem.source_layout p and tgt = Redist_cli.Problem.target_layout p in
-       let entries = P.permute_table_entries p src tgt in
-       if entries <= P.permute_entries_limit then Alcotest.failf "%d entries, within the limit" entries;
+       let entries, work = P.permute_work p src tgt in
+       if work <= P.permute_work_limit then Alcotest.failf "%d entry-axes, within the limit" work;
        if Some (Redist_cli.Xreport.splan r) <> C.plan_with p.strategy src tgt then
          Alcotest.fail "not plan_with's plan";
        let needle = string_of_int entries in
