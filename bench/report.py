@@ -105,7 +105,11 @@ def large_lines(runs):
         med = [r["time_over_floor"] for r in rows]
         best = [r["min_ms"] / r["floor_ms"] for r in rows]
         within = sum(x <= GOAL_FLOOR for x in med)
-        lines.append(f"  {n:>20}: {span(med):>20} (best {span(best)}); floor {span([r['floor_ms'] for r in rows])} ms; "
+        beside = [r["time_ms"] / r["copy_floor_ms"] for r in rows]
+        best_beside = [r["min_ms"] / r["copy_floor_min_ms"] for r in rows]
+        lines.append(f"  {n:>20}: {span(med):>20} (best {span(best)}; over the copy floor measured beside it "
+                     f"{span(beside)}, best {span(best_beside)}); floor {span([r['floor_ms'] for r in rows])} ms, "
+                     f"beside {span([r['copy_floor_ms'] for r in rows])} ms; "
                      f"within {GOAL_FLOOR:.0f}x in {within} of {len(rows)} runs; {rows[0]['note'] if rows else ''}")
     return lines
 
@@ -166,13 +170,14 @@ def header_lines(runs):
 
 
 def median_rows(runs):
-    """Per (problem, system): the median over runs of time_ms, and the row of
-    the last run for everything that does not change between runs."""
+    """Per (problem, system): the median over runs of time_ms and of
+    time_over_floor (each run has its own floor), and the row of the last run
+    for everything that does not change between runs."""
     out = {}
     for key, r in by_key(runs[-1]).items():
-        times = [by_key(run)[key]["time_ms"] for run in runs if measured(by_key(run).get(key))]
-        out[key] = dict(r, time_ms=statistics.median(times) if times else -1,
-                        time_over_floor=statistics.median(times) / r["floor_ms"] if times else -1)
+        got = [by_key(run)[key] for run in runs if measured(by_key(run).get(key))]
+        out[key] = dict(r, time_ms=statistics.median(g["time_ms"] for g in got) if got else -1,
+                        time_over_floor=statistics.median(g["time_over_floor"] for g in got) if got else -1)
     return out
 
 

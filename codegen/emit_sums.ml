@@ -8,7 +8,8 @@
    new pending group but the one with coordinate 0 sets its array to zero).
 
    A plan by the reducing exchange is a redist::ReducingExchange
-   (render_exchange).
+   (render_exchange), or over NCCL a redist::nccl::ReducingExchange
+   (render_exchange_nccl).
 
    The calls, their groups, arrays and scratch, the workspace and the live
    bytes are the extracted lowering's (Lowersums.v, [lower_sums]); this
@@ -84,6 +85,73 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "}  // namespace redist_gen";
   Buffer.contents b
 
+(* The reducing exchange over NCCL: the layouts as for MPI, and a
+   redist::nccl::ReducingExchange; its staging workspace is the extracted
+   [nccl_sumx_workspace_bytes] (Lowernccl.v). *)
+let render_exchange_nccl ~command ~name (r : Sumplan.t) =
+  let p = r.problem in
+  let plain = { p with src_pending = []; tgt_pending = [] } in
+  let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
+  let workspace =
+    C.nccl_sumx_workspace_bytes p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) p.tgt_pending
+  in
+  let b = Buffer.create 8192 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
+  line "";
+  line "// ---- pending sums: %s -> %s, by the reducing exchange over NCCL" (Sumplan.show_pty p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
+  line "//   nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
+  line "//     either mesh needs (member arrays, then the messages it receives and sends).";
+  line "// Sums are added in ascending group-member order on the device, as the MPI backend";
+  line "// does on the host (runtime/README.md, pending sums): the same bits run after run.";
+  line "#include \"redist/nccl_reduce_exchange.hpp\"";
+  line "";
+  line "namespace redist_gen {";
+  line "namespace %s {" name;
+  line "";
+  line "namespace layouts = ::redist_gen::%s_layouts;" name;
+  line "using layouts::value_type;";
+  line "using layouts::kElemBytes;";
+  line "using layouts::kWorldSize;";
+  line "using layouts::source_mesh;";
+  line "using layouts::target_mesh;";
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  List.iter (line "%s") (pending_lines p);
+  line "// The staging workspace (device memory) run() needs on any rank (proven:";
+  line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" workspace;
+  line "";
+  line "// Over an NCCL communicator of the world's ranks that the caller set up (its";
+  line "// rank r is world rank r); collective, once; uses `stream` to agree.";
+  line "inline ::redist::Status create_exchange(::ncclComm_t comm, ::cudaStream_t stream, ::redist::nccl::ReducingExchange* out) {";
+  line "  return ::redist::nccl::ReducingExchange::create(comm, source_mesh(), layouts::source_layout(), kSrcPending,";
+  line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, stream, out);";
+  line "}";
+  line "";
+  line "// The same with NCCL bootstrapped over `world` with MPI; collective over `world`, once.";
+  line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::nccl::ReducingExchange* out) {";
+  line "  return ::redist::nccl::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending,";
+  line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "}";
+  line "";
+  line "// Collective over the world; enqueues on `stream`, allocates nothing.  src, dst:";
+  line "// this rank's ex.source_bytes() and ex.target_bytes() of device memory (null where 0);";
+  line "// workspace: kWorkspaceBytes of device memory.";
+  line "inline ::redist::Status run(::redist::nccl::ReducingExchange& ex, const void* src, ::std::size_t src_bytes,";
+  line "                            void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes,";
+  line "                            ::cudaStream_t stream) {";
+  line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, stream);";
+  line "}";
+  line "";
+  line "}  // namespace %s" name;
+  line "}  // namespace redist_gen";
+  Buffer.contents b
+
 (* NCCL has no 16-bit integer type to add (redist/nccl_reduce.hpp). *)
 let nccl_refused_dtypes = [ "i16"; "u16" ]
 
@@ -96,10 +164,9 @@ let require_runtime_dtype (p : Problem.t) =
 let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   require_runtime_dtype p;
-  if backend = Emit.Nccl && List.mem p.dtype nccl_refused_dtypes then
+  (* The reducing exchange adds with its own kernel; the collectives use NCCL's sums. *)
+  if backend = Emit.Nccl && r.plan <> C.SumByExchange && List.mem p.dtype nccl_refused_dtypes then
     F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype;
-  if backend = Emit.Nccl && r.plan = C.SumByExchange then
-    F.bad "--backend nccl: the plan is the reducing exchange, which runs over mpi only so far; use --backend mpi, or --strategy collectives for an even problem on one mesh";
   (* The runtime's functions of the backend: same names and arguments. *)
   let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
@@ -107,7 +174,9 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     | C.SumByCollectives (pre, rf, plan, post) -> (pre, rf, plan, post)
     | C.SumByExchange -> ([], [], [], [])
   in
-  if r.plan = C.SumByExchange then render_exchange ~command ~name r else
+  if r.plan = C.SumByExchange then
+    (match backend with Emit.Mpi -> render_exchange ~command ~name r | Emit.Nccl -> render_exchange_nccl ~command ~name r)
+  else
   let inner_name = name ^ "_collectives" in
   let t1 = Sumplan.collectives_source p r.report in
   let plain = { p with src = t1; src_pending = []; tgt_pending = [] } in

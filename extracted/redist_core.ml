@@ -6306,98 +6306,6 @@ let choose pf h elem budget s s0 t0 =
        (c :: cs)); ch_over_budget =
      (filter (fun c' -> negb (fits budget c')) all) })
 
-(** val staged_share : int -> int -> int -> int -> int **)
-
-let staged_share w s r n =
-  if (fun (a : int) b -> a = b) s r
-  then 0
-  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
-         (if (fun (a : int) b -> a = b) s w then n else 0)
-
-(** val receivers : layout -> int list **)
-
-let receivers t0 =
-  t0.ly_mesh.pm_ranks
-
-(** val nccl_staging : layout -> layout -> int -> int **)
-
-let nccl_staging s t0 w =
-  list_sum
-    (map (fun r ->
-      list_sum
-        (map (fun pat ->
-          let (s0, c) = pat in staged_share w s0 r (box_size c))
-          (recv_messages s t0 r))) (receivers t0))
-
-type rank_counts =
-| NoCounts
-| Counts of int * rank_counts * rank_counts
-
-(** val count_at : positive -> rank_counts -> int **)
-
-let rec count_at k = function
-| NoCounts -> 0
-| Counts (h, e, o) ->
-  (match k with
-   | XI k' -> count_at k' o
-   | XO k' -> count_at k' e
-   | XH -> h)
-
-(** val add_count : positive -> int -> rank_counts -> rank_counts **)
-
-let rec add_count k n = function
-| NoCounts ->
-  (match k with
-   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
-   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
-   | XH -> Counts (n, NoCounts, NoCounts))
-| Counts (h, e, o) ->
-  (match k with
-   | XI k' -> Counts (h, e, (add_count k' n o))
-   | XO k' -> Counts (h, (add_count k' n e), o)
-   | XH -> Counts (((+) n h), e, o))
-
-(** val staged_at : int -> rank_counts -> int **)
-
-let staged_at w acc =
-  count_at (Pos.of_succ_nat w) acc
-
-(** val add_at : int -> int -> rank_counts -> rank_counts **)
-
-let add_at w n acc =
-  add_count (Pos.of_succ_nat w) n acc
-
-(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
-
-let staged_messages s t0 =
-  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
-  flat_map (fun r ->
-    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t0 r))
-    (receivers t0)
-
-(** val accumulate_staging :
-    ((int * int) * int) list -> rank_counts -> rank_counts **)
-
-let accumulate_staging msgs acc =
-  fold_left (fun acc0 pat ->
-    let (y, n) = pat in
-    let (s, r) = y in
-    if (fun (a : int) b -> a = b) s r
-    then acc0
-    else add_at s n (add_at r n acc0)) msgs acc
-
-(** val exchange_ranks : layout -> layout -> int list **)
-
-let exchange_ranks s t0 =
-  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
-
-(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
-
-let nccl_workspace_bytes elem s t0 =
-  let staged = accumulate_staging (staged_messages s t0) NoCounts in
-  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
-    elem
-
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
 (** val group_ranks : layout -> axis list -> int -> int list **)
@@ -6531,3 +6439,137 @@ let sumplan_live_bytes elem s ps t0 pt sp =
 let sumplan_workspace_bytes = function
 | SumCalls pg -> sum_workspace_bytes pg
 | SumExchangeCall x -> x.sx_workspace_bytes
+
+(** val staged_share : int -> int -> int -> int -> int **)
+
+let staged_share w s r n =
+  if (fun (a : int) b -> a = b) s r
+  then 0
+  else (+) (if (fun (a : int) b -> a = b) r w then n else 0)
+         (if (fun (a : int) b -> a = b) s w then n else 0)
+
+(** val receivers : layout -> int list **)
+
+let receivers t0 =
+  t0.ly_mesh.pm_ranks
+
+(** val nccl_staging : layout -> layout -> int -> int **)
+
+let nccl_staging s t0 w =
+  list_sum
+    (map (fun r ->
+      list_sum
+        (map (fun pat ->
+          let (s0, c) = pat in staged_share w s0 r (box_size c))
+          (recv_messages s t0 r))) (receivers t0))
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+(** val count_at : positive -> rank_counts -> int **)
+
+let rec count_at k = function
+| NoCounts -> 0
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> count_at k' o
+   | XO k' -> count_at k' e
+   | XH -> h)
+
+(** val add_count : positive -> int -> rank_counts -> rank_counts **)
+
+let rec add_count k n = function
+| NoCounts ->
+  (match k with
+   | XI k' -> Counts (0, NoCounts, (add_count k' n NoCounts))
+   | XO k' -> Counts (0, (add_count k' n NoCounts), NoCounts)
+   | XH -> Counts (n, NoCounts, NoCounts))
+| Counts (h, e, o) ->
+  (match k with
+   | XI k' -> Counts (h, e, (add_count k' n o))
+   | XO k' -> Counts (h, (add_count k' n e), o)
+   | XH -> Counts (((+) n h), e, o))
+
+(** val staged_at : int -> rank_counts -> int **)
+
+let staged_at w acc =
+  count_at (Pos.of_succ_nat w) acc
+
+(** val add_at : int -> int -> rank_counts -> rank_counts **)
+
+let add_at w n acc =
+  add_count (Pos.of_succ_nat w) n acc
+
+(** val staged_messages : layout -> layout -> ((int * int) * int) list **)
+
+let staged_messages s t0 =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  flat_map (fun r ->
+    map (fun c -> (((h r (map fst c)), r), (box_size c))) (recv_cells s t0 r))
+    (receivers t0)
+
+(** val accumulate_staging :
+    ((int * int) * int) list -> rank_counts -> rank_counts **)
+
+let accumulate_staging msgs acc =
+  fold_left (fun acc0 pat ->
+    let (y, n) = pat in
+    let (s, r) = y in
+    if (fun (a : int) b -> a = b) s r
+    then acc0
+    else add_at s n (add_at r n acc0)) msgs acc
+
+(** val exchange_ranks : layout -> layout -> int list **)
+
+let exchange_ranks s t0 =
+  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
+
+(** val nccl_workspace_bytes : int -> layout -> layout -> int **)
+
+let nccl_workspace_bytes elem s t0 =
+  let staged = accumulate_staging (staged_messages s t0) NoCounts in
+  ( * ) (list_max (map (fun w -> staged_at w staged) (exchange_ranks s t0)))
+    elem
+
+(** val nccl_sumx_staging_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int -> int **)
+
+let nccl_sumx_staging_bytes elem s ps t0 pt w =
+  (+) (sumx_staging_bytes elem s ps t0 pt w)
+    (( * )
+      (list_sum
+        (map (fun r ->
+          list_sum
+            (map (fun p ->
+              list_sum
+                (map (fun s0 -> staged_share w s0 r (box_size p.xp_cell))
+                  p.xp_senders)) (sumx_pieces s ps t0 pt r))) (receivers t0)))
+      elem)
+
+(** val sumx_messages :
+    layout -> axis list -> layout -> axis list -> ((int * int) * int) list **)
+
+let sumx_messages s ps t0 pt =
+  let h = spread_in (mesh_boxes s) (mesh_boxes t0) s in
+  let senders = group_ranks s ps in
+  flat_map (fun r ->
+    if designated t0 pt r
+    then flat_map (fun c ->
+           map (fun s0 -> ((s0, r), (box_size c))) (senders (h r (map fst c))))
+           (recv_cells s t0 r)
+    else []) (receivers t0)
+
+(** val nccl_sumx_workspace_bytes :
+    int -> layout -> axis list -> layout -> axis list -> int **)
+
+let nccl_sumx_workspace_bytes elem s ps t0 pt =
+  let staged = accumulate_staging (sumx_messages s ps t0 pt) NoCounts in
+  let g = group_size (ly_m s) ps in
+  let size = target_box_size s t0 in
+  let receives = receives_sum s t0 pt in
+  list_max
+    (map (fun w ->
+      ( * )
+        ((+) (if receives w then ( * ) g (size w) else 0)
+          (staged_at w staged)) elem) (exchange_ranks s t0))

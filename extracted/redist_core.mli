@@ -4941,33 +4941,6 @@ val choose :
   profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
   (choose_error, choice) res
 
-val staged_share : int -> int -> int -> int -> int
-
-val receivers : layout -> int list
-
-val nccl_staging : layout -> layout -> int -> int
-
-type rank_counts =
-| NoCounts
-| Counts of int * rank_counts * rank_counts
-
-val count_at : positive -> rank_counts -> int
-
-val add_count : positive -> int -> rank_counts -> rank_counts
-
-val staged_at : int -> rank_counts -> int
-
-val add_at : int -> int -> rank_counts -> rank_counts
-
-val staged_messages : layout -> layout -> ((int * int) * int) list
-
-val accumulate_staging :
-  ((int * int) * int) list -> rank_counts -> rank_counts
-
-val exchange_ranks : layout -> layout -> int list
-
-val nccl_workspace_bytes : int -> layout -> layout -> int
-
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
 val group_ranks : layout -> axis list -> int -> int list
@@ -5012,3 +4985,39 @@ val sumplan_live_bytes :
   int -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val sumplan_workspace_bytes : sum_lowered -> int
+
+val staged_share : int -> int -> int -> int -> int
+
+val receivers : layout -> int list
+
+val nccl_staging : layout -> layout -> int -> int
+
+type rank_counts =
+| NoCounts
+| Counts of int * rank_counts * rank_counts
+
+val count_at : positive -> rank_counts -> int
+
+val add_count : positive -> int -> rank_counts -> rank_counts
+
+val staged_at : int -> rank_counts -> int
+
+val add_at : int -> int -> rank_counts -> rank_counts
+
+val staged_messages : layout -> layout -> ((int * int) * int) list
+
+val accumulate_staging :
+  ((int * int) * int) list -> rank_counts -> rank_counts
+
+val exchange_ranks : layout -> layout -> int list
+
+val nccl_workspace_bytes : int -> layout -> layout -> int
+
+val nccl_sumx_staging_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int -> int
+
+val sumx_messages :
+  layout -> axis list -> layout -> axis list -> ((int * int) * int) list
+
+val nccl_sumx_workspace_bytes :
+  int -> layout -> axis list -> layout -> axis list -> int

@@ -155,3 +155,4 @@ Print Assumptions exchange_predicted_bound.
 (** The NCCL exchange's staging workspace: the header's figure is the largest rank's staging, every rank's fits. *)
 Print Assumptions nccl_workspace_bytes_exact.
 Print Assumptions nccl_staging_outside.
+Print Assumptions nccl_sumx_workspace_bytes_exact.

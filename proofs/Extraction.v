@@ -61,4 +61,4 @@ Extraction "redist_core.ml"
   source_index sumx_dst lower_sumplan sumplan_live_bytes sumplan_workspace_bytes
   choose strategy_candidates exchange_live_bytes predicted_ns
   rank_table_of spans_hosts rank_ns exchange_batches exchange_rank_ns
-  nccl_staging nccl_workspace_bytes.
+  nccl_staging nccl_workspace_bytes nccl_sumx_staging_bytes sumx_messages nccl_sumx_workspace_bytes.

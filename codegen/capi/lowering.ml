@@ -115,16 +115,12 @@ type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes :
 
 (* The reducing exchange as the runtime's ReducingExchange::create takes
    it: the layouts, the pending axes of each side as axis numbers of its
-   mesh, and the element type it adds.  The workspace a rank needs is the
-   runtime's reducing_exchange_workspace_bytes of the source pending group's
-   size and the largest target box (what `redist gen` states). *)
+   mesh, and the element type it adds. *)
 type reducing_exchange = {
   layouts : exchange;
   source_pending : int array;
   target_pending : int array;
   r_dtype : int;                (* dtype_code *)
-  group_size : int;             (* members of a source pending group *)
-  max_target_elems : int;
 }
 
 (* Tags 0, 1 and 2 in runtime/src/capi.cpp. *)
@@ -150,8 +146,17 @@ let box (layout : C.layout) ndim rank =
 
 let reducing_exchange (p : Redist_cli.Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
-    r_dtype = dtype_code p.dtype; group_size = C.group_size (F.core_mesh p.env) p.src_pending;
-    max_target_elems = C.largest_box (Redist_cli.Problem.target_layout p) }
+    r_dtype = dtype_code p.dtype }
+
+(* What world rank [rank] adds up in the reducing exchange, from the
+   extracted lowering [lower_sumx]: whether it is designated, the members of
+   a source group, and its pieces (per dimension (offset, extent) of the
+   cell, and the ranks that contribute to it in ascending member order). *)
+let sum_receives (p : Redist_cli.Problem.t) rank =
+  let x = C.lower_sumx p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending
+      (Redist_cli.Problem.target_layout p) p.tgt_pending in
+  ( x.sx_designated rank, x.sx_group_size,
+    Array.of_list (List.map (fun (pc : C.sx_piece) -> (Array.of_list pc.xp_cell, Array.of_list pc.xp_senders)) (x.sx_pieces rank)) )
 
 (* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
 let lower_sums (p : Redist_cli.Problem.t) pre rf plan post =

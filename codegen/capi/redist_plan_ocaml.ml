@@ -90,24 +90,22 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
              live_bytes = x.live_bytes }
 
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
-   the lowering's; the reducing exchange's workspace is the runtime's
-   formula over Lowering.reducing_exchange's numbers (capi.cpp). *)
+   the extracted lowering's ([lower_sumplan]: workspace and live bytes,
+   proven for both kinds of plan). *)
 let sums_info ~command ~title (r : R.Sumplan.t) =
   let p = r.problem in
   R.Emit_sums.require_runtime_dtype p;
   let bytes elems = R.Bounds.mul elems p.elem_bytes in
-  let src_bytes = bytes (Redist_core.largest_box (R.Problem.source_layout p))
-  and tgt_bytes = bytes (Redist_core.largest_box (R.Problem.target_layout p)) in
-  let lowered, workspace_bytes, live_bytes =
-    match r.plan with
-    | Redist_core.SumByExchange -> (Lowering.By_reducing_exchange (Lowering.reducing_exchange p), 0, 0)
-    | Redist_core.SumByCollectives (pre, rf, plan, post) ->
-        let pg = Lowering.lower_sums p pre rf plan post in
-        let program = Lowering.sums_program p pg in
-        (Lowering.By_collectives program, Redist_core.sum_workspace_bytes pg,
-         Redist_core.sum_live_bytes pg (Array.fold_left ( * ) 1 program.src_shape * p.elem_bytes)
-           (Array.fold_left ( * ) 1 program.tgt_shape * p.elem_bytes))
+  let s = R.Problem.source_layout p and t = R.Problem.target_layout p in
+  let src_bytes = bytes (Redist_core.largest_box s) and tgt_bytes = bytes (Redist_core.largest_box t) in
+  let lowering = Redist_core.lower_sumplan p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
+  let lowered =
+    match lowering with
+    | Redist_core.SumExchangeCall _ -> Lowering.By_reducing_exchange (Lowering.reducing_exchange p)
+    | Redist_core.SumCalls pg -> Lowering.By_collectives (Lowering.sums_program p pg)
   in
+  let workspace_bytes = Redist_core.sumplan_workspace_bytes lowering
+  and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
   let guarantees = R.Sumplan.guarantees r in
   { lowered; problem = p; text = R.Sumplan.text ~title r;
     json = Yojson.Safe.pretty_to_string (R.Sumplan.json ~command r) ^ "\n";
@@ -194,4 +192,6 @@ let () =
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->
       let layout = if which = 0 then R.Problem.source_layout p else R.Problem.target_layout p in
-      Lowering.box layout (List.length p.src) rank)
+      Lowering.box layout (List.length p.src) rank);
+  (* rank within the world (capi.cpp checks it). *)
+  Callback.register "redist_plan_sum_receives" (fun (p : R.Problem.t) rank -> Lowering.sum_receives p rank)

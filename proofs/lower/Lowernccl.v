@@ -13,11 +13,21 @@
     per-rank sums accumulated in one pass over the messages into a map
     keyed by rank ([rank_counts]), so a 4,096-device problem does not walk every pair of
     ranks' boxes once per rank.  [Lowerncclproof.nccl_workspace_bytes_exact]
-    proves it equal to the largest [nccl_staging] times the element size. *)
+    proves it equal to the largest [nccl_staging] times the element size.
+
+    The reducing exchange over NCCL ([redist::nccl::ReducingExchange]) is
+    the lowering of [Lowersumx.v] with the same staging discipline: a
+    designated rank keeps its [|G|] member arrays ([sumx_staging_bytes]),
+    and every message of a piece ([sumx_pieces]) from a sender to another
+    rank is staged contiguously at both ends, back to back after them
+    ([nccl_sumx_staging_bytes]).  [nccl_sumx_workspace_bytes] is the header's
+    figure, computed in one pass as above;
+    [Lowerncclproof.nccl_sumx_workspace_bytes_exact] proves it the largest
+    rank's need. *)
 
 From Coq Require Import List Arith Lia Bool PArith.
 Import ListNotations.
-From Redist Require Import Model Layout Exchange.
+From Redist Require Import Model Layout Exchange Sumexchange Sumstrategy Lowersumx.
 
 (** Elements a message from [s] to [r] of [n] elements puts in rank [w]'s
     staging workspace: all of them when [w] is one end and the other end is
@@ -80,3 +90,37 @@ Definition exchange_ranks (S T : layout) : list nat := pm_ranks (ly_mesh S) ++ p
 Definition nccl_workspace_bytes (elem : nat) (S T : layout) : nat :=
   let staged := accumulate_staging (staged_messages S T) NoCounts in
   list_max (map (fun w => staged_at w staged) (exchange_ranks S T)) * elem.
+
+(** ** The reducing exchange's staging *)
+
+(** Bytes rank [w] stages in the reducing exchange: its member arrays, then,
+    for every piece of every receiving rank [r], each sender's message when
+    [w] is one end of it and the other end is another rank. *)
+Definition nccl_sumx_staging_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+    (w : nat) : nat :=
+  sumx_staging_bytes elem S ps T pt w
+  + list_sum (map (fun r => list_sum (map (fun p => list_sum (map (fun s => staged_share w s r (box_size (xp_cell p)))
+                                                                  (xp_senders p)))
+                                          (sumx_pieces S ps T pt r)))
+                  (receivers T)) * elem.
+
+(** Every message of the reducing exchange as (sender, receiver, elements),
+    the holder choice, each mesh's boxes and the source groups found once. *)
+Definition sumx_messages (S : layout) (ps : list axis) (T : layout) (pt : list axis) : list (nat * nat * nat) :=
+  let h := spread_in (mesh_boxes S) (mesh_boxes T) S in
+  let senders := group_ranks S ps in
+  flat_map (fun r => if designated T pt r
+                     then flat_map (fun c => map (fun s => (s, r, box_size c)) (senders (h r (map fst c))))
+                                   (recv_cells S T r)
+                     else [])
+           (receivers T).
+
+(** The workspace, in bytes, that the NCCL reducing exchange needs on any rank. *)
+Definition nccl_sumx_workspace_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+  : nat :=
+  let staged := accumulate_staging (sumx_messages S ps T pt) NoCounts in
+  let g := group_size (ly_m S) ps in
+  let size := target_box_size S T in
+  let receives := receives_sum S T pt in
+  list_max (map (fun w => ((if receives w then g * size w else 0) + staged_at w staged) * elem)
+                (exchange_ranks S T)).

@@ -6,11 +6,16 @@
     other ranks, from [recv_messages]), times the element size; so every
     such rank's staging fits in it, and one rank's fills it.
     [nccl_staging_outside]: a rank in neither mesh stages nothing, so it is
-    the largest over every world rank. *)
+    the largest over every world rank.
+    [nccl_sumx_workspace_bytes_exact]: the same for the reducing exchange:
+    the header's figure is the largest [nccl_sumx_staging_bytes] over the
+    ranks of both meshes (member arrays, then every message from or to
+    another rank of the pieces of [Lowersumx.sumx_pieces]). *)
 
 From Coq Require Import List Arith Lia Bool PArith.
 Import ListNotations.
-From Redist Require Import Model Layout Exchange Lowernccl.
+From Redist Require Import Model Layout Exchange Sumexchange Sumstrategy Sumstrategyproof Lowersumx
+  Lowernccl.
 
 Lemma count_at_none : forall q, count_at q NoCounts = 0.
 Proof. intros [q|q|]; reflexivity. Qed.
@@ -110,4 +115,36 @@ Proof.
   destruct (recv_messages_sender S T r s c Hsc) as [| Hs]; [contradiction |].
   assert (Hsw : s <> w) by (intros ->; apply Hw, in_or_app; left; exact Hs).
   apply Nat.eqb_neq in Hrw. apply Nat.eqb_neq in Hsw. rewrite Hrw, Hsw. reflexivity.
+Qed.
+
+(** ** The reducing exchange *)
+
+Lemma sumx_messages_staging : forall S ps T pt w,
+  list_sum (map (fun '(s, r, n) => staged_share w s r n) (sumx_messages S ps T pt))
+  = list_sum (map (fun r => list_sum (map (fun p => list_sum (map (fun s => staged_share w s r (box_size (xp_cell p)))
+                                                                  (xp_senders p)))
+                                          (sumx_pieces S ps T pt r)))
+                  (receivers T)).
+Proof.
+  intros S ps T pt w. unfold sumx_messages, sumx_pieces, recv_messages.
+  rewrite list_sum_map_flat_map. f_equal. apply map_ext. intros r.
+  destruct (designated T pt r); [| reflexivity].
+  rewrite list_sum_map_flat_map, !map_map. f_equal. apply map_ext. intros c.
+  rewrite map_map. reflexivity.
+Qed.
+
+Theorem nccl_sumx_workspace_bytes_exact : forall elem S ps T pt,
+  nccl_sumx_workspace_bytes elem S ps T pt
+  = list_max (map (nccl_sumx_staging_bytes elem S ps T pt) (exchange_ranks S T))
+  /\ forall w, In w (exchange_ranks S T) ->
+     nccl_sumx_staging_bytes elem S ps T pt w <= nccl_sumx_workspace_bytes elem S ps T pt.
+Proof.
+  intros elem S ps T pt.
+  assert (E : nccl_sumx_workspace_bytes elem S ps T pt
+              = list_max (map (nccl_sumx_staging_bytes elem S ps T pt) (exchange_ranks S T))).
+  { unfold nccl_sumx_workspace_bytes. f_equal. apply map_ext. intros w.
+    rewrite staged_at_accumulate, staged_at_empty, sumx_messages_staging, receives_sum_spec,
+      target_box_size_spec.
+    unfold nccl_sumx_staging_bytes, sumx_staging_bytes. destruct (designated T pt w); lia. }
+  split; [exact E |]. intros w Hw. rewrite E. apply list_max_ge, in_map, Hw.
 Qed.

@@ -39,6 +39,11 @@ class Region(ctypes.Structure):
                 ("extent", ctypes.c_size_t * MAX_DIMS)]
 
 
+class Contribution(ctypes.Structure):
+    _fields_ = [("from_rank", ctypes.c_int), ("member", ctypes.c_int), ("offset", ctypes.c_size_t * MAX_DIMS),
+                ("extent", ctypes.c_size_t * MAX_DIMS)]
+
+
 def _library_path():
     if os.environ.get("REDIST_LIB"):
         return os.environ["REDIST_LIB"]
@@ -74,6 +79,9 @@ def _declare(lib):
         "redist_plan_step": (ctypes.c_int, [c_plan, size_t, ctypes.POINTER(StepInfo)] + err),
         "redist_plan_receives": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.POINTER(Region), size_t,
                                                 ctypes.POINTER(size_t)] + err),
+        "redist_plan_sum_receives": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.POINTER(Contribution), size_t,
+                                                    ctypes.POINTER(size_t), ctypes.POINTER(ctypes.c_int),
+                                                    ctypes.POINTER(ctypes.c_int)] + err),
     }
     for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "live_bytes", "recv_max_bytes",
                    "lower_bound_recv_bytes"]:

@@ -6,15 +6,20 @@ from typing import Optional, Tuple
 
 from . import _lib
 
-STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute")  # redist_step_info_t.op
+# redist_step_info_t.op: the collectives, then the pending-sum steps.
+STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute", "reduce_scatter", "all_reduce", "add_pending")
+KINDS = ("collectives", "exchange", "reducing_exchange")  # redist_plan_by_exchange
 
 
 @dataclass(frozen=True)
 class Step:
-    """One collective of a plan, as the runtime's plan interpreter runs it:
-    the group is the world ranks that differ only in (rank // group_stride)
-    % group_size; shape is the local array's before the step; recv_from
-    (all_permute) names, for every rank, the rank whose array it takes."""
+    """One step of a plan, as the runtime's plan interpreter runs it: the
+    group is the world ranks that differ only in (rank // group_stride) %
+    group_size; shape is the local array's before the step; recv_from
+    (all_permute) names, for every rank, the rank whose array it takes.
+    Pending sums: reduce_scatter (dim_a) and all_reduce sum over the group
+    in ascending member order; add_pending leaves the array on member 0 and
+    zeros on the others."""
     op: str
     text: str
     group_stride: int
@@ -35,6 +40,28 @@ class Piece:
     extent: Tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Contribution:
+    """A plan by the reducing exchange: member `member` of the source pending
+    group holding a piece, world rank from_rank, gives its values on the
+    global region offset/extent; a target element is the sum of its
+    members' contributions in ascending member order."""
+    from_rank: int
+    member: int
+    offset: Tuple[int, ...]
+    extent: Tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SumReceives:
+    """What one rank adds up in the reducing exchange: designated (its
+    target box gets the sums; otherwise it holds zeros), the members of a
+    source pending group, and its Contributions, piece by piece."""
+    designated: bool
+    group_size: int
+    contributions: Tuple[Contribution, ...]
+
+
 class Plan:
     """A redistribution planned by redist's extracted, verified planner.
 
@@ -52,7 +79,8 @@ class Plan:
                            for line in lib.redist_plan_guarantees(handle).decode().splitlines()]
         self.devices = lib.redist_plan_devices(handle)
         self.ndim = lib.redist_plan_ndim(handle)
-        self.by_exchange = bool(lib.redist_plan_by_exchange(handle))
+        self.kind = KINDS[lib.redist_plan_by_exchange(handle)]
+        self.by_exchange = self.kind != "collectives"
         self.elem_bytes = lib.redist_plan_elem_bytes(handle)
         self.step_texts = [lib.redist_plan_step_text(handle, i).decode()
                            for i in range(lib.redist_plan_num_steps(handle))]
@@ -91,7 +119,8 @@ class Plan:
         return self._box(_lib.lib().redist_plan_tgt_box, rank)
 
     def collective_steps(self):
-        """The plan's collectives as Steps (a plan by the collectives)."""
+        """The plan's steps (a plan by the collectives; with pending sums the
+        reductions, the collectives and the add_pending steps)."""
         steps = []
         for i, text in enumerate(self.step_texts):
             info = _lib.StepInfo()
@@ -112,6 +141,19 @@ class Plan:
         regions = (_lib.Region * count.value)()
         _lib.call(fn, self._handle, rank, regions, count.value, ctypes.byref(count))
         return [Piece(r.from_rank, tuple(r.offset[:self.ndim]), tuple(r.extent[:self.ndim])) for r in regions]
+
+    def sum_receives(self, rank):
+        """What world rank `rank` adds up (a plan by the reducing exchange)."""
+        fn, count = _lib.lib().redist_plan_sum_receives, ctypes.c_size_t()
+        designated, group_size = ctypes.c_int(), ctypes.c_int()
+        _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count), ctypes.byref(designated),
+                  ctypes.byref(group_size))
+        found = (_lib.Contribution * count.value)()
+        _lib.call(fn, self._handle, rank, found, count.value, ctypes.byref(count), ctypes.byref(designated),
+                  ctypes.byref(group_size))
+        return SumReceives(bool(designated.value), group_size.value,
+                           tuple(Contribution(c.from_rank, c.member, tuple(c.offset[:self.ndim]),
+                                              tuple(c.extent[:self.ndim])) for c in found))
 
     def picture(self, format="svg"):
         """The source and target layouts (who holds which box) and the plan's

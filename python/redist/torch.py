@@ -6,8 +6,8 @@ A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
 tensor lists, row-major.  Shard(d) on mesh dimensions i < j shards tensor
 dimension d over axes i then j (DTensor's order), Replicate() leaves the
-axis out, and Partial() (a sum) is redist's pending sum `sum{...}` over
-its mesh dimensions (which the C ABI does not plan yet: a clear error).
+axis out, and Partial() (reduce_op "sum") is redist's pending sum
+`sum{...}` over its mesh dimensions.
 Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the last ones
 short or empty, which is redist's ceil block; it is exact for one mesh
 dimension per tensor dimension (DTensor chunks a second one inside the
@@ -16,8 +16,18 @@ first's chunks, which is another split, refused).
 A plan by the collectives runs as all_gather over subgroups of the world
 (one per group of the plan, made once), all_to_all and permutes as
 point-to-point messages (gloo has no all_to_all); a plan by the exchange sends each piece of a rank's target box
-from the rank the plan names, point-to-point.  The framework's collectives
-are trusted, as the C runtime's MPI is.
+from the rank the plan names, point-to-point; a plan by the reducing
+exchange stages every member's contribution to a rank's target box apart
+(point-to-point) and adds them.  The framework's collectives are trusted,
+as the C runtime's MPI is.
+
+Pending sums are added as the C runtime adds them, in ascending group
+member order, so that a plan gives the same bits run after run (and the
+same as the MPI runtime's): reduce_scatter sends member c chunk c of every
+member's array (point-to-point) and each member adds what it receives in
+member order; all_reduce does that on pieces of the flattened array (the
+n % size tail gathered by every member), then all_gathers the pieces.
+bf16 and f16 are added in f32 and rounded once, as the runtime does.
 """
 import functools
 import math
@@ -124,9 +134,13 @@ def _post(ops):
 
 
 def _all_gather(x, group, dim):
-    parts = [torch.empty_like(x) for _ in range(dist.get_world_size(group))]
-    dist.all_gather(parts, x.contiguous(), group=group)
-    return torch.cat(parts, dim)
+    """The members' arrays concatenated along dim in member order; moved as
+    bytes, since gloo's all_gather takes only some element types (not int16)."""
+    x = x.contiguous()
+    raw = x.reshape(-1).view(torch.uint8)
+    parts = [torch.empty_like(raw) for _ in range(dist.get_world_size(group))]
+    dist.all_gather(parts, raw, group=group)
+    return torch.cat([part.view(x.dtype).reshape(x.shape) for part in parts], dim)
 
 
 def _all_to_all(x, me, stride, size, gather_dim, split_dim):
@@ -153,13 +167,57 @@ def _permute(x, recv_from, me):
     return out
 
 
+def _sum_in_order(parts, dtype):
+    """parts[0] + parts[1] + ..., left to right; bf16 and f16 in f32,
+    rounded once."""
+    wide = torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
+    total = parts[0].to(wide)
+    for part in parts[1:]:
+        total = total + part.to(wide)
+    return total.to(dtype)
+
+
+def _reduce_scatter(x, me, stride, size, dim):
+    """Member c gets chunk c along dim of the members' sum, added in member order."""
+    index = (me // stride) % size
+    member = [me + (k - index) * stride for k in range(size)]
+    chunks = [c.contiguous() for c in torch.chunk(x, size, dim)]
+    received = [chunks[index] if k == index else torch.empty_like(chunks[index]) for k in range(size)]
+    _post([op for k in range(size) if k != index
+           for op in (dist.P2POp(dist.isend, chunks[k], member[k]), dist.P2POp(dist.irecv, received[k], member[k]))])
+    return _sum_in_order(received, x.dtype)
+
+
+def _all_reduce(x, me, world, stride, size):
+    """Every member gets the members' sum: the runtime's pieces (member k
+    adds piece k of the flattened array) then an all_gather; every member
+    adds the n % size tail itself."""
+    flat = x.contiguous().reshape(-1)
+    piece = flat.numel() // size
+    group = _subgroup(world, stride, size)
+    parts = []
+    if piece:
+        mine = _reduce_scatter(flat[:piece * size], me, stride, size, 0)
+        parts.append(_all_gather(mine, group, 0))
+    if flat.numel() % size:
+        tails = _all_gather(flat[piece * size:][None], group, 0)
+        parts.append(_sum_in_order(list(tails), x.dtype))
+    return torch.cat(parts).reshape(x.shape)
+
+
 def _run_collectives(p, x, me):
     world = p.devices
     for st in p.collective_steps():
         if st.op != "all_permute" and st.group_size == 1:
             continue  # a group of one: the step changes no array
         index = (me // st.group_stride) % st.group_size
-        if st.op == "dyn_slice":
+        if st.op == "reduce_scatter":
+            x = _reduce_scatter(x, me, st.group_stride, st.group_size, st.dim_a)
+        elif st.op == "all_reduce":
+            x = _all_reduce(x, me, world, st.group_stride, st.group_size)
+        elif st.op == "add_pending":
+            x = x if index == 0 else torch.zeros_like(x)
+        elif st.op == "dyn_slice":
             n = st.shape[st.dim_a] // st.group_size
             x = x.narrow(st.dim_a, index * n, n)
         elif st.op == "all_gather":
@@ -203,6 +261,43 @@ def _run_exchange(p, x, me):
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _sum_messages(p, me):
+    """Rank me's part of the reducing exchange: (to whom it sends which
+    global region, what it adds up)."""
+    if me >= p.devices:
+        return (), None
+    sends = tuple((r, c) for r in range(p.devices) if r != me
+                  for c in p.sum_receives(r).contributions if c.from_rank == me)
+    return sends, p.sum_receives(me)
+
+
+def _run_reducing_exchange(p, x, me):
+    """Each member's contributions to this rank's target box staged apart,
+    then added in ascending member order (the C runtime's order)."""
+    src_offset, _ = p.src_box(me)
+    dst_offset, dst_extent = p.tgt_box(me)
+    sends, mine = _sum_messages(p, me)
+    ops = [dist.P2POp(dist.isend, _region(x, src_offset, c.offset, c.extent).contiguous(), r) for r, c in sends]
+    if mine is None or not mine.designated:
+        _post(ops)
+        return torch.zeros(dst_extent, dtype=x.dtype, device=x.device)
+    staging = torch.zeros((mine.group_size,) + tuple(dst_extent), dtype=x.dtype, device=x.device)
+    received = []
+    for c in mine.contributions:
+        target = _region(staging[c.member], dst_offset, c.offset, c.extent)
+        if c.from_rank == me:
+            target.copy_(_region(x, src_offset, c.offset, c.extent))
+        else:
+            buffer = torch.empty(c.extent, dtype=x.dtype, device=x.device)
+            ops.append(dist.P2POp(dist.irecv, buffer, c.from_rank))
+            received.append((target, buffer))
+    _post(ops)
+    for target, buffer in received:
+        target.copy_(buffer)
+    return _sum_in_order(list(staging), x.dtype)
+
+
 def redistribute(dtensor, placements, device_mesh=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
     redist's verified plan; called on every rank of the default group.
@@ -213,8 +308,10 @@ def redistribute(dtensor, placements, device_mesh=None):
     p = plan(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
     me = dist.get_rank()
     local = dtensor.to_local()
-    if p.by_exchange:
+    if p.kind == "exchange":
         out = _run_exchange(p, local, me)
+    elif p.kind == "reducing_exchange":
+        out = _run_reducing_exchange(p, local, me)
     else:
         out = _run_collectives(p, local, me)
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,

@@ -205,17 +205,14 @@ bool exchange_of(value v, ExchangeSpec* x) {
          placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
 }
 
-// Lowering.reducing_exchange; also the workspace the busiest rank needs.
-bool reducing_of(value v, ReducingSpec* x, std::uint64_t* workspace_bytes) {
+// Lowering.reducing_exchange.
+bool reducing_of(value v, ReducingSpec* x) {
   if (!exchange_of(Field(v, 0), &x->layouts)) return false;
   x->source_pending = int_array(Field(v, 1));
   x->target_pending = int_array(Field(v, 2));
   const long dtype = Long_val(Field(v, 3));
   if (dtype < 0) return false;
   x->dtype = static_cast<redist::Dtype>(dtype);
-  *workspace_bytes = redist::reducing_exchange_workspace_bytes(static_cast<std::size_t>(Long_val(Field(v, 4))),
-                                                               static_cast<std::size_t>(Long_val(Field(v, 5))),
-                                                               x->layouts.elem_bytes);
   return true;
 }
 
@@ -229,7 +226,7 @@ bool plan_of(value info, redist_plan* plan) {
       plan->elem_bytes = plan->exchange.elem_bytes;
       break;
     case PlanKind::reducing_exchange:
-      if (!reducing_of(Field(lowered, 0), &plan->reducing, &plan->workspace_bytes)) return false;
+      if (!reducing_of(Field(lowered, 0), &plan->reducing)) return false;
       plan->exchange = plan->reducing.layouts;  // for the box queries' and receives' geometry
       plan->elem_bytes = plan->reducing.layouts.elem_bytes;
       break;
@@ -248,7 +245,7 @@ bool plan_of(value info, redist_plan* plan) {
   plan->src_bytes = uint_field(info, 8);
   plan->dst_bytes = uint_field(info, 9);
   plan->peak_bytes = uint_field(info, 10);
-  if (plan->kind != PlanKind::reducing_exchange) plan->workspace_bytes = uint_field(info, 11);
+  plan->workspace_bytes = uint_field(info, 11);
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
@@ -580,6 +577,50 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }
+}
+
+int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contribution_t* contributions,
+                             size_t max_contributions, size_t* count, int* designated, int* group_size, char* err,
+                             size_t errlen) {
+  if (plan == nullptr || count == nullptr || designated == nullptr || group_size == nullptr ||
+      (contributions == nullptr && max_contributions > 0))
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_sum_receives: null plan, contributions, count, designated or group_size");
+  if (plan->kind != PlanKind::reducing_exchange)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_sum_receives: the plan is not the reducing exchange");
+  if (rank < 0 || rank >= plan->devices)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_sum_receives: rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->devices) + " ranks");
+  std::lock_guard<std::mutex> guard(ocaml_lock);
+  CAMLparam0();
+  CAMLlocal1(answer);
+  const value result =
+      caml_callback2_exn(*ocaml_function("redist_plan_sum_receives"), plan->problem, Val_int(rank));
+  if (Is_exception_result(result))
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL,
+                          "internal error: an OCaml exception escaped the reducing exchange's query"));
+  answer = result;  // Lowering.sum_receives: (designated, group size, [| (cell, senders) |])
+  *designated = Bool_val(Field(answer, 0)) ? 1 : 0;
+  *group_size = static_cast<int>(Long_val(Field(answer, 1)));
+  const value pieces = Field(answer, 2);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < Wosize_val(pieces); ++i) {
+    const value cell = Field(Field(pieces, i), 0), senders = Field(Field(pieces, i), 1);
+    for (std::size_t k = 0; k < Wosize_val(senders); ++k, ++n) {
+      if (n >= max_contributions) continue;
+      redist_contribution_t& c = contributions[n];
+      c = redist_contribution_t{};
+      c.from_rank = static_cast<int>(Long_val(Field(senders, k)));
+      c.member = static_cast<int>(k);
+      for (std::size_t d = 0; d < Wosize_val(cell) && d < REDIST_MAX_DIMS; ++d) {
+        c.offset[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 0)));
+        c.extent[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 1)));
+      }
+    }
+  }
+  *count = n;
+  CAMLreturnT(int, REDIST_OK);
 }
 
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {

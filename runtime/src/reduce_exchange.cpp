@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "internal/backend_common.hpp"
-#include "internal/exchange_peers.hpp"
 #include "internal/mpi_regions.hpp"
+#include "internal/reducing_peers.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
@@ -22,87 +22,6 @@ namespace {
 // Pieces between one pair of ranks follow each other in piece order on both
 // sides, and MPI keeps the order of messages of one tag between a pair.
 constexpr int kReducingTag = 0x7ed3;
-
-// The pending axes of one side: valid axes of its mesh, each once, sharding
-// no dimension of its layout.
-Status check_pending(const PlacedMesh& mesh, const BlockLayout& layout, const int* axes, int count,
-                     const char* what) {
-  if (count < 0 || count > mesh.naxes || (count > 0 && axes == nullptr))
-    return {Errc::invalid_argument, std::string(what) + " pending axes: bad count " + std::to_string(count)};
-  for (int i = 0; i < count; ++i) {
-    const int a = axes[i];
-    if (a < 0 || a >= mesh.naxes)
-      return {Errc::invalid_argument, std::string(what) + " pending axis " + std::to_string(a) + " is not in the mesh"};
-    for (int j = 0; j < i; ++j)
-      if (axes[j] == a)
-        return {Errc::invalid_argument, std::string(what) + " pending axis " + std::to_string(a) + " appears twice"};
-    for (int d = 0; d < layout.ndim; ++d)
-      for (int k = 0; k < layout.sharding[d].count; ++k)
-        if (layout.sharding[d].axis[k] == a)
-          return {Errc::invalid_argument, std::string(what) + " pending axis " + std::to_string(a) +
-                                              " also shards dim " + std::to_string(d)};
-  }
-  return {};
-}
-
-// Groups over a set of pending axes of a placed mesh, in the model's order
-// (group_members: the pending axes in mesh order, the first most
-// significant, each coordinate ascending).
-class PendingGroups {
- public:
-  PendingGroups(const PlacedMesh& mesh, const int* axes, int count) : mesh_(mesh) {
-    for (int a = 0; a < mesh.naxes; ++a) {
-      pending_[a] = false;
-      for (int i = 0; i < count; ++i) pending_[a] = pending_[a] || axes[i] == a;
-      if (pending_[a]) size_ *= mesh.axis_size[a];
-    }
-  }
-  int size() const { return size_; }
-  // The position of member k of `position`'s group.
-  int member(int position, int k) const {
-    int result = 0;
-    int stride = 1;
-    for (int a = mesh_.naxes - 1; a >= 0; --a) {
-      int coord = mesh_coord(mesh_, position, a);
-      if (pending_[a]) {
-        coord = k % mesh_.axis_size[a];
-        k /= mesh_.axis_size[a];
-      }
-      result += coord * stride;
-      stride *= mesh_.axis_size[a];
-    }
-    return result;
-  }
-  bool same_group(int p, int q) const {
-    for (int a = 0; a < mesh_.naxes; ++a)
-      if (!pending_[a] && mesh_coord(mesh_, p, a) != mesh_coord(mesh_, q, a)) return false;
-    return true;
-  }
-  // Coordinates 0 on every pending axis.
-  bool designated(int position) const {
-    for (int a = 0; a < mesh_.naxes; ++a)
-      if (pending_[a] && mesh_coord(mesh_, position, a) != 0) return false;
-    return true;
-  }
-
- private:
-  const PlacedMesh& mesh_;
-  bool pending_[kMaxRank] = {};
-  int size_ = 1;
-};
-
-// The position of world rank `rank` in a placed mesh, -1 outside.
-int position_in(const PlacedMesh& mesh, int rank) {
-  for (int p = 0; p < mesh.size(); ++p)
-    if (mesh.ranks[static_cast<std::size_t>(p)] == rank) return p;
-  return -1;
-}
-
-struct Message {
-  int rank;
-  int member;  // receives: the contribution's member index
-  Box region;
-};
 
 }  // namespace
 
@@ -158,52 +77,27 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
   const std::size_t elem_bytes = dtype_bytes(dtype);
   Status local = backend::validate_exchange(world_size, source, source_layout, target, target_layout, elem_bytes);
   if (local.ok())
-    local = check_pending(source, source_layout, source_pending, source_pending_count, "source");
+    local = backend::check_pending(source, source_layout, source_pending, source_pending_count, "source");
   if (local.ok())
-    local = check_pending(target, target_layout, target_pending, target_pending_count, "target");
+    local = backend::check_pending(target, target_layout, target_pending, target_pending_count, "target");
   local = prefixed(what, std::move(local));
   ReducingExchange ex;
-  std::vector<Message> receives, sends;
-  if (local.ok()) {
-    const PendingGroups src_groups(source, source_pending, source_pending_count);
-    const PendingGroups tgt_groups(target, target_pending, target_pending_count);
-    ex.dtype_ = dtype;
-    ex.elem_bytes_ = elem_bytes;
-    ex.group_size_ = src_groups.size();
-    const backend::ExchangePeers peers =
-        backend::exchange_peers(me, world_size, source, source_layout, target, target_layout);
-    ex.source_box_ = peers.source_box;
-    ex.target_box_ = peers.target_box;
-    const int my_target = position_in(target, me), my_source = position_in(source, me);
-    ex.designated_ = my_target >= 0 && tgt_groups.designated(my_target);
-    local = check_int_extents(ex.source_box_, "ReducingExchange::create: source");
-    if (local.ok()) local = check_int_extents(ex.target_box_, "ReducingExchange::create: target");
-    if (local.ok() && ex.designated_) {
-      for (const backend::Piece& piece :
-           backend::exchange_pieces(me, world_size, source, source_layout, target, target_layout)) {
-        for (int k = 0; k < src_groups.size(); ++k) {
-          const int member = src_groups.member(piece.holder, k);
-          if (member == my_source) ex.kept_.push_back({k, piece.region});
-          else receives.push_back({source.ranks[static_cast<std::size_t>(member)], k, piece.region});
-        }
-      }
-    }
-    if (local.ok() && my_source >= 0) {
-      for (int t = 0; t < target.size(); ++t) {
-        const int r = target.ranks[static_cast<std::size_t>(t)];
-        if (r == me || !tgt_groups.designated(t)) continue;
-        for (const backend::Piece& piece :
-             backend::exchange_pieces(r, world_size, source, source_layout, target, target_layout))
-          if (src_groups.same_group(piece.holder, my_source)) sends.push_back({r, 0, piece.region});
-      }
-    }
-  }
+  backend::ReducingPeers peers;
   std::uint64_t digest = 0;
   if (local.ok()) {
-    digest = backend::combine_key(backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
-                                  static_cast<std::uint64_t>(dtype));
-    digest = backend::combine_key(digest, backend::ints_key(source_pending, static_cast<std::size_t>(source_pending_count)));
-    digest = backend::combine_key(digest, backend::ints_key(target_pending, static_cast<std::size_t>(target_pending_count)));
+    peers = backend::reducing_peers(me, world_size, source, source_layout, source_pending, source_pending_count,
+                                    target, target_layout, target_pending, target_pending_count);
+    ex.dtype_ = dtype;
+    ex.elem_bytes_ = elem_bytes;
+    ex.group_size_ = peers.group_size;
+    ex.designated_ = peers.designated;
+    ex.source_box_ = peers.source_box;
+    ex.target_box_ = peers.target_box;
+    for (const backend::Contribution& k : peers.kept) ex.kept_.push_back({k.member, k.region});
+    local = check_int_extents(ex.source_box_, "ReducingExchange::create: source");
+    if (local.ok()) local = check_int_extents(ex.target_box_, "ReducingExchange::create: target");
+    digest = backend::reducing_digest(source, source_layout, source_pending, source_pending_count, target,
+                                      target_layout, target_pending, target_pending_count, dtype);
   }
   const backend::Agreed agreed[] = {
       {digest, "ranks passed different meshes, layouts, pending axes or element types"}};
@@ -218,13 +112,13 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
   // Receives index a staging array shaped like the target box, sends the
   // source array.
   Status built;
-  for (const Message& m : receives) {
+  for (const backend::Contribution& m : peers.receives) {
     ex.receives_.push_back({m.rank, box_elements(m.region)});
     ex.receive_slot_.push_back(m.member);
     ex.types_.push_back(MPI_DATATYPE_NULL);
     if (built.ok()) built = subarray(ex.target_box_, m.region, element, &ex.types_.back(), what);
   }
-  for (const Message& m : sends) {
+  for (const backend::Transfer& m : peers.sends) {
     ex.sends_.push_back({m.rank, box_elements(m.region)});
     ex.types_.push_back(MPI_DATATYPE_NULL);
     if (built.ok()) built = subarray(ex.source_box_, m.region, element, &ex.types_.back(), what);

@@ -13,7 +13,8 @@
  * every target rank holds at i: (target ranks holding i / target group
  * size) * g(i).  f32 and f64: c(i, k) in [0, 1), checked within
  * G * 2^-24 (f32) or G * 2^-53 (f64) of g(i) computed in long double, the
- * bound for G - 1 additions in any order.
+ * bound for G - 1 additions in any order.  A plan by the reducing exchange
+ * also answers redist_plan_sum_receives consistently with its boxes.
  *
  * Usage: mpirun -np WORLD sums_c CASE (0 <= CASE < the table's length;
  * `sums_c count` prints the length, `sums_c describe CASE` its world size
@@ -274,6 +275,24 @@ static int run_case(const sum_case* c, int rank, int world) {
       bad += ((held[l] - (holders[l] / (uint64_t)target_group) * g) & mask_of(elem)) != 0 ||
              holders[l] % (uint64_t)target_group != 0 || holders[l] == 0;
     }
+  }
+  /* The reducing exchange's contributions (redist_plan_sum_receives): a
+   * designated rank's cover its target box once per member, from the
+   * source group of that member count; the others' are none. */
+  if (redist_plan_by_exchange(plan) == 2) {
+    size_t count = 0, covered = 0;
+    int designated = 0, group = 0;
+    rc = redist_plan_sum_receives(plan, rank, NULL, 0, &count, &designated, &group, err, sizeof err);
+    redist_contribution_t* found = count ? malloc(count * sizeof *found) : NULL;
+    if (rc == REDIST_OK)
+      rc = redist_plan_sum_receives(plan, rank, found, count, &count, &designated, &group, err, sizeof err);
+    for (size_t j = 0; rc == REDIST_OK && j < count; ++j) covered += box_count(found[j].extent, ndim);
+    if (rc != REDIST_OK || group != members || covered != (designated ? dst_n * (size_t)members : 0)) {
+      printf("rank %d: redist_plan_sum_receives: code %d, %zu contributions covering %zu elements, group %d, "
+             "designated %d (%s)\n", rank, rc, count, covered, group, designated, err);
+      ++bad;
+    }
+    free(found);
   }
   unsigned long long totals[2] = {bad, dst_n}, sums[2];
   MPI_Reduce(totals, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -7,7 +7,8 @@
 // compares every byte of every rank's destination.  Also
 // checked: the source is unchanged, nothing is written outside the
 // destination and the workspace (guard bytes), and an exchange's source
-// and target arrays fit in its stated live bytes.  Rank 0 prints one line per
+// and target arrays (and the reducing exchange's workspace) fit in its
+// stated live bytes (and workspace).  Rank 0 prints one line per
 // case.
 //
 //     mpirun -np N diff_main DIR
@@ -36,7 +37,8 @@ struct Case {
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
-  std::size_t live_bytes = 0;   // the exchange's stated bytes alive on a rank
+  std::size_t live_bytes = 0;   // the exchanges' stated bytes alive on a rank
+  std::size_t workspace_bytes = 0;  // the reducing exchange's stated workspace
   std::vector<int> source_pending, target_pending;  // the reducing exchange's
   redist::Dtype dtype = redist::Dtype::u8;
   std::vector<unsigned char> src;       // this rank's
@@ -138,7 +140,7 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
       read_placed(in, &c->target, &c->target_layout);
       break;
     case Kind::reducing_exchange:
-      in >> ranks >> c->elem_bytes >> dtype;
+      in >> ranks >> c->elem_bytes >> dtype >> c->workspace_bytes >> c->live_bytes;
       c->dtype = static_cast<redist::Dtype>(dtype);
       read_placed(in, &c->source, &c->source_layout);
       read_pending(&c->source_pending);
@@ -181,9 +183,17 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
             c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, &ex);
         !st.ok())
       return st;
-    int bad = ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size(), any_bad = 0;
+    const char* why = nullptr;
+    if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
+      why = "the runtime's boxes differ from the reference's";
+    else if (ex.workspace_bytes() > c.workspace_bytes)
+      why = "the rank's workspace exceeds the stated workspace";
+    else if (ex.source_bytes() + ex.target_bytes() + ex.workspace_bytes() > c.live_bytes)
+      why = "the rank's arrays and workspace exceed the stated live bytes";
+    int bad = why != nullptr, any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any_bad != 0) return redist::Status(redist::Errc::invalid_argument, "the runtime's boxes differ from the reference's");
+    if (any_bad != 0)
+      return redist::Status(redist::Errc::invalid_argument, why != nullptr ? why : "another rank's check failed");
     ws->assign(ex.workspace_bytes() + 2 * kGuard, kGuardByte);
     return ex.run(in, src.size(), c.expected.empty() ? nullptr : out, c.expected.size(),
                   ex.workspace_bytes() == 0 ? nullptr : ws->data() + kGuard, ex.workspace_bytes());

@@ -20,7 +20,9 @@
    collectives (Sum_problem.draw), lowered with the extracted [lower_sums]
    ([Lowering.program_of_sums]), and SUM_EXCHANGES random reducing
    exchanges (uneven, across two placed meshes: Sum_problem.draw_placed),
-   run by the runtime's ReducingExchange; integer element types of every
+   run by the runtime's ReducingExchange (each rank's workspace within the
+   stated [sumplan_workspace_bytes], its source, target and workspace within
+   [sumplan_live_bytes]); integer element types of every
    size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
    its sums are exact).  The reference is the extracted [sexec] over the
    integers modulo 2^64 (pairs of them for c128) on random source values.
@@ -204,11 +206,16 @@ let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
   write_program oc ~id ~desc (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
   write_sum_bytes oc st p plan
 
-(* A reducing exchange: both placed layouts and pending axes as the
-   runtime's ReducingExchange takes them (Lowering.reducing_exchange). *)
+(* A reducing exchange: the stated workspace and live bytes
+   ([sumplan_workspace_bytes], [sumplan_live_bytes]), then both placed
+   layouts and pending axes as the runtime's ReducingExchange takes them
+   (Lowering.reducing_exchange). *)
 let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
   let x = Lowering.reducing_exchange p in
-  Printf.fprintf oc "scase %d %s\n%d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype;
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  let lowering = C.lower_sumplan p.elem_bytes s p.src_pending t p.tgt_pending C.SumByExchange in
+  Printf.fprintf oc "scase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype
+    (C.sumplan_workspace_bytes lowering) (C.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending C.SumByExchange);
   write_placed oc x.layouts.source;
   Printf.fprintf oc "%d %s\n" (Array.length x.source_pending) (arr x.source_pending);
   write_placed oc x.layouts.target;

@@ -21,9 +21,10 @@ export PYTHONPATH=$PWD/$site
 for suite in tests/python/test_jax.py tests/python/test_torch.py; do
   out=$(timeout --kill-after=10 600 "$python" "$suite" 2>&1)
   rc=$?
-  grep -E '^(ok|FAIL) ' <<<"$out"
+  grep -E '^(ok|FAIL|skip) ' <<<"$out"
   pass=$((pass + $(grep -c '^ok ' <<<"$out")))
   fail=$((fail + $(grep -c '^FAIL ' <<<"$out")))
+  skip=$((skip + $(grep -c '^skip ' <<<"$out")))
   if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then
     ko "$suite exited $rc: $(tail -3 <<<"$out")"
   fi

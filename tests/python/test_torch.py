@@ -8,9 +8,16 @@
    Shard(0) -> Replicate), and an uneven gather on a mesh over ranks out of
    order, which DTensor gets wrong: redist's and DTensor's results side by
    side;
- - Partial() as sum{...}, refused by the C ABI with its one line (it
-   plans no pending sums yet); one-line errors for Partial('avg'), nested
-   uneven shards and _StridedShard."""
+ - Partial() sources (pending sums) on a 2x2 mesh to Shard, Replicate and
+   Partial targets, random problems (integer dtypes exact, f32 and bf16
+   within a stated bound): each Partial group's contributions sum to the
+   true array; redist's result is compared with the true array (a Partial
+   target after DTensor's own reduction to Replicate) and with
+   DTensor.redistribute's; an uneven Partial -> Shard (the reducing
+   exchange) against the true sums, and two runs of a float plan bitwise
+   equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
+ - one-line errors for Partial('avg'), nested uneven shards and
+   _StridedShard."""
 import os
 import random
 import socket
@@ -25,6 +32,7 @@ from torch.distributed.tensor import Partial, Replicate, Shard
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 WORLD = 4
 RANDOM_CASES = 80
+PARTIAL_CASES = 40
 
 
 def random_placements(ndim, mesh_dims, shape, rng):
@@ -144,20 +152,160 @@ def permuted_mesh(rank, results):
                     % (ours[:, 0].tolist(), theirs[:, 0].tolist(), "right" if local_equal(theirs, full) else "WRONG")))
 
 
+def member_index(mesh, placements):
+    """This rank's member index in its Partial group: its coordinates on the
+    Partial mesh dimensions, row-major."""
+    coordinate, k = mesh.get_coordinate(), 0
+    for i, p in enumerate(placements):
+        if isinstance(p, Partial):
+            k = k * mesh.size(i) + coordinate[i]
+    return k
+
+
+def contributions(full, mesh, placements, seed):
+    """Every member's contribution to `full` under `placements` (global
+    arrays): members k > 0 hold random values, member 0 the rest, so that
+    each Partial group sums to `full` (integers wrap)."""
+    members = 1
+    for i, p in enumerate(placements):
+        if isinstance(p, Partial):
+            members *= mesh.size(i)
+    gen = torch.Generator().manual_seed(seed)
+    others = [(torch.randint(-50, 50, full.shape, generator=gen) if not full.is_floating_point()
+               else torch.rand(full.shape, generator=gen) * 4 - 2).to(full.dtype) for _ in range(members - 1)]
+    first = full
+    for c in others:
+        first = first - c
+    return [first] + others
+
+
+def partial_dtensor(full, mesh, placements, seed, device="cpu"):
+    """A DTensor whose Partial groups sum to `full` (on the host), and the
+    sum of the members' magnitudes (for float tolerances)."""
+    from torch.distributed.tensor import DTensor
+    parts = contributions(full, mesh, placements, seed)
+    plain = [Replicate() if isinstance(p, Partial) else p for p in placements]
+    mine = true_local(parts[member_index(mesh, placements)], mesh, plain).to(device)
+    magnitude = sum(c.double().abs() for c in parts)
+    return DTensor.from_local(mine, mesh, placements, shape=full.shape, stride=full.stride()), magnitude, len(parts)
+
+
+def random_partial(ndim, mesh, rng, shape):
+    """Source placements with at least one Partial(); Shard(d) only on
+    dimensions every mesh dimension divides."""
+    while True:
+        choice = [rng.choice([Partial(), Partial(), Shard(rng.randrange(ndim)), Replicate()]) for _ in range(mesh.ndim)]
+        if any(isinstance(p, Partial) for p in choice):
+            return choice
+
+
+def agrees(got, truth, bound, dtype):
+    """Integers: equal.  f32: within members * 2^-24 of the magnitudes' sum
+    per element (G - 1 additions in f32), and the rounding of the truth and
+    of the contributions themselves; bf16: members * 2^-8."""
+    if not dtype.is_floating_point:
+        return got.shape == truth.shape and torch.equal(got, truth)
+    eps = 2.0 ** -8 if dtype == torch.bfloat16 else 2.0 ** -24
+    return got.shape == truth.shape and bool(((got.double() - truth.double()).abs() <= 4 * eps * bound + 1e-30).all())
+
+
+def group_sums(local, mesh, placements):
+    """A Partial target's values: the local tensors added over each Partial
+    mesh dimension's group (gloo's all_reduce, in int64 or f64, then the
+    dtype: integers wrap as the runtime's do)."""
+    wide = local.to(torch.float64 if local.is_floating_point() else torch.int64)
+    for i, p in enumerate(placements):
+        if isinstance(p, Partial):
+            dist.all_reduce(wide, group=mesh.get_group(i))
+    return wide.to(local.dtype)
+
+
+def partial_problems(rank, results, device="cpu"):
+    """Partial() sources on a 2x2 mesh to Shard, Replicate and Partial."""
+    import redist.torch as rt
+    rng = random.Random(11)
+    mesh = init_device_mesh(device, (2, 2), mesh_dim_names=("a", "b"))
+    dtypes = [torch.int32, torch.int64, torch.int16, torch.float32, torch.bfloat16]
+    bad, dtensor_wrong, dtensor_refused, kinds = [], [], [], {}
+    targets = {"Shard": 0, "Replicate": 0, "Partial": 0}
+    for case in range(PARTIAL_CASES):
+        ndim = rng.randint(1, 3)
+        shape = tuple(rng.choice([4, 8, 12]) for _ in range(ndim))
+        src = random_partial(ndim, mesh, rng, shape)
+        dst = [rng.choice([Shard(rng.randrange(ndim)), Replicate(), Partial()]) for _ in range(mesh.ndim)]
+        for p in dst:
+            targets[type(p).__name__] += 1
+        dtype = dtypes[case % len(dtypes)]
+        gen = torch.Generator().manual_seed(1000 + case)
+        full = (torch.randint(-1000, 1000, shape, generator=gen) if not dtype.is_floating_point
+                else torch.rand(shape, generator=gen) * 8 - 4).to(dtype)
+        d, magnitude, members = partial_dtensor(full, mesh, src, seed=case, device=device)
+        try:
+            out = rt.redistribute(d, dst)
+        except RuntimeError as e:
+            bad.append("%s %s %s -> %s: %s" % (dtype, shape, src, dst, e))
+            continue
+        plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
+        kinds[plan.kind] = kinds.get(plan.kind, 0) + 1
+        plain = [Replicate() if isinstance(p, Partial) else p for p in dst]
+        ours = group_sums(out.to_local(), mesh, dst).cpu()
+        truth, bound = true_local(full, mesh, plain), true_local(magnitude, mesh, plain) * members
+        what = "%s %s %s -> %s" % (dtype, shape, src, dst)
+        if not agrees(ours, truth, bound, dtype) or tuple(out.placements) != tuple(dst):
+            bad.append(what)
+        try:
+            theirs = d.redistribute(mesh, dst).redistribute(mesh, plain).to_local().cpu()
+            if not agrees(theirs, truth, bound, dtype):
+                dtensor_wrong.append(what)
+        except RuntimeError:  # e.g. "Can not redistribute from R to P(sum)"
+            dtensor_refused.append(what)
+    results.append(("Partial() sources on a 2x2 mesh (%s): every rank's tensor holds the true sums (%d random "
+                    "problems)" % (dist.get_backend(), PARTIAL_CASES), not bad,
+                    "plans: %s; target placements: %s; DTensor.redistribute agrees on %d, refuses %d, "
+                    "differs on %d %s; wrong: %s"
+                    % (kinds, targets, PARTIAL_CASES - len(dtensor_wrong) - len(dtensor_refused),
+                       len(dtensor_refused), len(dtensor_wrong), dtensor_wrong[:1], bad[:2])))
+
+
+def uneven_partial(rank, results, device="cpu"):
+    """A 7 x 3 Partial() over a 1-D mesh of 4 to Shard(0) (blocks 2, 2, 2, 1):
+    the reducing exchange, against the true sums; then a float plan run
+    twice, bitwise equal."""
+    import redist.torch as rt
+    mesh = init_device_mesh(device, (4,), mesh_dim_names=("x",))
+    full = torch.arange(21, dtype=torch.int64).reshape(7, 3) * 1000003
+    d, _, _ = partial_dtensor(full, mesh, [Partial()], seed=7, device=device)
+    out = rt.redistribute(d, [Shard(0)])
+    plan = rt.plan(mesh, (Partial(),), mesh, (Shard(0),), (7, 3), torch.int64)
+    truth = true_local(full, mesh, [Shard(0)])
+    ours = out.to_local().cpu()
+    results.append(("uneven Partial() -> Shard(0) of 7 rows on 4 ranks (%s): the true sums (%s)"
+                    % (dist.get_backend(), plan.kind), local_equal(ours, truth) and plan.kind == "reducing_exchange",
+                    "rank %d holds rows %s" % (rank, ours[:, 0].div(1000003, rounding_mode="floor").tolist())))
+    square = init_device_mesh(device, (2, 2), mesh_dim_names=("a", "b"))
+    noisy = torch.rand(8, 8, generator=torch.Generator().manual_seed(3))
+    f, _, _ = partial_dtensor(noisy, square, [Partial(), Partial()], seed=5, device=device)
+    first = rt.redistribute(f, [Shard(0), Shard(1)]).to_local()
+    second = rt.redistribute(f, [Shard(0), Shard(1)]).to_local()
+    results.append(("f32 pending sums (%s): two runs of one plan are bitwise equal (ascending member order)"
+                    % dist.get_backend(),
+                    torch.equal(first.view(torch.int32), second.view(torch.int32)), ""))
+
+
 def errors(rank, results):
     import redist
     import redist.torch as rt
     from checks import one_line_error
     square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
-    partial = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
-                                             (4, 4), torch.float32), "pending sums")
     pending = rt.type_text(square, (Partial(), Shard(0)), (4, 4))
     results.append(("Partial() is redist's pending sum", pending == "[{b}4, 4] sum{a}", pending))
     average = one_line_error(lambda: rt.type_text(square, (Partial("avg"), Replicate()), (4, 4)), "avg", "sums")
     results.append(("errors: Partial('avg') is one line: redist's pending sums are sums", *average))
     nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
                                             (5, 4), torch.float32), "dimension 0", "unevenly")
-    results.append(("errors: Partial() is the C ABI's one line: pending sums are not planned there yet", *partial))
+    fp8 = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
+                                         (4, 4), torch.bool), "--dtype bool", "pending sums need an element type")
+    results.append(("errors: Partial() of a dtype the runtime cannot add is one line", *fp8))
     results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
     from torch.distributed.tensor.placement_types import _StridedShard
     strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,
@@ -170,11 +318,16 @@ def errors(rank, results):
                     issubclass(redist.RedistError, ValueError), ""))
 
 
-def worker(rank, port, queue):
+def worker(rank, port, queue, backend):
     os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=WORLD)
+    if backend == "nccl":
+        torch.cuda.set_device(rank)
+    dist.init_process_group(backend, rank=rank, world_size=WORLD)
     results = []
-    for part in (random_problems, between_meshes, issue_103306, permuted_mesh, errors):
+    parts = ((random_problems, between_meshes, issue_103306, permuted_mesh, partial_problems, uneven_partial, errors)
+             if backend == "gloo" else
+             (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")))
+    for part in parts:
         try:
             part(rank, results)
         except Exception as e:  # one part's crash is that part's failure; the others still run
@@ -184,14 +337,15 @@ def worker(rank, port, queue):
     dist.destroy_process_group()
 
 
-def main():
+def run_workers(backend):
+    """Every test on WORLD processes of `backend`, reported from rank 0."""
     import checks
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, port, queue)) for r in range(WORLD)]
+    procs = [ctx.Process(target=worker, args=(r, port, queue, backend)) for r in range(WORLD)]
     for p in procs:
         p.start()
     by_rank = dict(queue.get(timeout=600) for _ in procs)
@@ -201,7 +355,17 @@ def main():
         passed = all(len(by_rank[r]) > i and by_rank[r][i][1] for r in range(WORLD))
         checks.check(name, passed, detail if passed else "; ".join(
             "rank %d: %s" % (r, by_rank[r][i][2]) for r in range(WORLD) if len(by_rank[r]) > i and not by_rank[r][i][1]))
-    checks.check("every rank reported every test", len({len(v) for v in by_rank.values()}) == 1)
+    checks.check("every rank reported every test (%s)" % backend, len({len(v) for v in by_rank.values()}) == 1)
+
+
+def main():
+    import checks
+    run_workers("gloo")
+    # The same adapter code over NCCL (CUDA tensors), where 4 GPUs are there.
+    if torch.cuda.is_available() and torch.cuda.device_count() >= WORLD and dist.is_nccl_available():
+        run_workers("nccl")
+    else:
+        print("skip  Partial() over NCCL on %d GPUs: this machine has %d" % (WORLD, torch.cuda.device_count()))
     sys.exit(1 if checks.failures else 0)
 
 

@@ -116,4 +116,18 @@ inline Problem random_problem(std::mt19937& rng, int world_size) {
   return p;
 }
 
+// Pending-sum axes for the reducing exchange: axes of `mesh` that shard no
+// dim of `layout`, each kept with probability 1/2.
+inline std::vector<int> random_pending(std::mt19937& rng, const redist::PlacedMesh& mesh,
+                                       const redist::BlockLayout& layout) {
+  std::vector<int> axes;
+  for (int a = 0; a < mesh.naxes; ++a) {
+    bool used = false;
+    for (int d = 0; d < layout.ndim; ++d)
+      for (int k = 0; k < layout.sharding[d].count; ++k) used = used || layout.sharding[d].axis[k] == a;
+    if (!used && rng() % 2 == 0) axes.push_back(a);
+  }
+  return axes;
+}
+
 }  // namespace exchange_test

@@ -277,19 +277,6 @@ TEST_CASE("exchange: 8-dim arrays, every mesh axis sharding a different dim, rev
 
 // ---- the reducing exchange ------------------------------------------------------------
 
-// Axes of `mesh` that shard no dim of `layout`, each kept with probability 1/2.
-std::vector<int> random_pending(std::mt19937& rng, const redist::PlacedMesh& mesh,
-                                const redist::BlockLayout& layout) {
-  std::vector<int> axes;
-  for (int a = 0; a < mesh.naxes; ++a) {
-    bool used = false;
-    for (int d = 0; d < layout.ndim; ++d)
-      for (int k = 0; k < layout.sharding[d].count; ++k) used = used || layout.sharding[d].axis[k] == a;
-    if (!used && rng() % 2 == 0) axes.push_back(a);
-  }
-  return axes;
-}
-
 // The world ranks of the devices of `mesh` that differ from `position` only
 // on `axes` (its group), in any order.
 std::vector<int> group_of(const redist::PlacedMesh& mesh, int position, const std::vector<int>& axes) {
@@ -332,8 +319,8 @@ TEST_CASE("reducing exchange: 200 random problems per world size (pending axes o
     Problem p = random_problem(rng, n);
     const redist::Dtype dtype = kIntegers[rng() % 4];
     p.elem_bytes = redist::dtype_bytes(dtype);
-    const std::vector<int> ps = random_pending(rng, p.source, p.source_layout);
-    const std::vector<int> pt = random_pending(rng, p.target, p.target_layout);
+    const std::vector<int> ps = exchange_test::random_pending(rng, p.source, p.source_layout);
+    const std::vector<int> pt = exchange_test::random_pending(rng, p.target, p.target_layout);
     with_pending += !ps.empty();
     pending_target += !pt.empty();
     const World world(p, n);

@@ -1,4 +1,5 @@
-// The NCCL exchange (redist/nccl_exchange.hpp): its host logic (the strided
+// The NCCL exchange (redist/nccl_exchange.hpp) and reducing exchange
+// (redist/nccl_reduce_exchange.hpp).  The exchange: its host logic (the strided
 // box copies that pack, unpack and keep, replayed on the host) everywhere,
 // and whole exchanges on random problems (tests/runtime/exchange_problems.hpp:
 // uneven, empty boxes, cross-mesh, permuted ranks, every element size) on a
@@ -8,7 +9,16 @@
 // the model's spread rule element by element); the staging layout against
 // its definition.  Half the problems use an NCCL communicator made by the
 // test itself (no MPI in the exchange), half the MPI-bootstrapped one.
+// The reducing exchange: random pending-sum problems (pending axes on both
+// sides, uneven, cross-mesh, every element type), every element of every
+// rank against the sum computed on the host in ascending member order
+// (bitwise, floats included), two runs bitwise equal, peers and counts
+// against the MPI reducing exchange's, the workspace layout against its
+// definition; misuse; no allocation in run().
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +29,8 @@
 #include "nccl/box_copy.hpp"
 #include "redist/exchange.hpp"
 #include "redist/nccl_exchange.hpp"
+#include "redist/nccl_reduce_exchange.hpp"
+#include "redist/reduce_exchange.hpp"
 
 namespace gputest {
 
@@ -341,6 +353,274 @@ void exchange_run_allocates_nothing(Tally& t) {
   }
 }
 
+// ---- the reducing exchange -------------------------------------------------------
+
+using redist::Dtype;
+using ReducingNccl = redist::nccl::ReducingExchange;
+
+constexpr int kReducingProblems = 60;  // per world size
+
+// Member k's contribution at global linear index g, as element bytes: any
+// value (floats with more significant bits than the type keeps, so that
+// rounding happens), independent of which group holds g, so that the host
+// knows every target element's sum without knowing the holder.
+void contribution(Dtype dtype, std::size_t g, int k, unsigned salt, unsigned char* out) {
+  std::uint64_t h = (g + 1) * 0x9E3779B97F4A7C15ull ^ (std::uint64_t(k) + 1) * 0xC2B2AE3D27D4EB4Full ^ salt;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 32;
+  auto put = [&](const auto& v, std::size_t at) { std::memcpy(out + at, &v, sizeof v); };
+  auto real32 = [](std::uint64_t x) { return static_cast<float>(static_cast<std::int32_t>(x)) / 65536.0f; };
+  auto real64 = [](std::uint64_t x) { return static_cast<double>(static_cast<std::int64_t>(x)) / 4294967296.0; };
+  switch (dtype) {
+    case Dtype::f32: return put(real32(h), 0);
+    case Dtype::f64: return put(real64(h), 0);
+    case Dtype::c64: put(real32(h), 0); return put(real32(h >> 17), 4);
+    case Dtype::c128: put(real64(h), 0); return put(real64(h * 31), 8);
+    case Dtype::f16: return put(redist::local::f32_to_f16(real32(h) / 64.0f), 0);
+    case Dtype::bf16: return put(redist::local::f32_to_bf16(real32(h)), 0);
+    default: std::memcpy(out, &h, redist::dtype_bytes(dtype));
+  }
+}
+
+// This rank's member index in its source pending group: its coordinates on
+// the pending axes, in mesh order, the first most significant (the model's
+// group_members order).
+int member_index(const redist::PlacedMesh& mesh, int position, const std::vector<int>& pending) {
+  int k = 0;
+  for (int a = 0; a < mesh.naxes; ++a)
+    if (std::find(pending.begin(), pending.end(), a) != pending.end())
+      k = k * mesh.axis_size[a] + redist::mesh_coord(mesh, position, a);
+  return k;
+}
+
+int position_of(const redist::PlacedMesh& mesh, int rank) {
+  const auto it = std::find(mesh.ranks.begin(), mesh.ranks.end(), rank);
+  return it == mesh.ranks.end() ? -1 : static_cast<int>(it - mesh.ranks.begin());
+}
+
+struct PendingProblem {
+  Problem p;
+  Dtype dtype;
+  std::vector<int> source_pending, target_pending;
+};
+
+PendingProblem random_pending_problem(std::mt19937& rng) {
+  PendingProblem q;
+  q.p = exchange_test::random_problem(rng, world_size());
+  q.dtype = redist::kAllDtypes[rng() % std::size(redist::kAllDtypes)];
+  q.p.elem_bytes = redist::dtype_bytes(q.dtype);
+  q.source_pending = exchange_test::random_pending(rng, q.p.source, q.p.source_layout);
+  q.target_pending = exchange_test::random_pending(rng, q.p.target, q.p.target_layout);
+  return q;
+}
+
+std::string describe(const PendingProblem& q) {
+  return describe(q.p) + " " + redist::dtype_name(q.dtype) + " pending " + std::to_string(q.source_pending.size()) +
+         " -> " + std::to_string(q.target_pending.size());
+}
+
+Status create_reducing(const PendingProblem& q, bool from_nccl, ncclComm_t comm, cudaStream_t stream,
+                       ReducingNccl* out) {
+  const auto& ps = q.source_pending;
+  const auto& pt = q.target_pending;
+  return from_nccl ? ReducingNccl::create(comm, q.p.source, q.p.source_layout, ps.data(), static_cast<int>(ps.size()),
+                                          q.p.target, q.p.target_layout, pt.data(), static_cast<int>(pt.size()),
+                                          q.dtype, stream, out)
+                   : ReducingNccl::create(MPI_COMM_WORLD, q.p.source, q.p.source_layout, ps.data(),
+                                          static_cast<int>(ps.size()), q.p.target, q.p.target_layout, pt.data(),
+                                          static_cast<int>(pt.size()), q.dtype, out);
+}
+
+// This rank's target array as the host computes it: on a designated rank
+// (pending coordinates 0 on the target mesh) every element is the left fold
+// over the group's members in ascending order (local::sum_blocks over the
+// members' contributions); on the others, zero.
+std::vector<unsigned char> host_sums(const PendingProblem& q, const Box& box, unsigned salt) {
+  const std::size_t n = redist::box_elements(box), w = q.p.elem_bytes;
+  std::vector<unsigned char> out(n * w, 0);
+  const int me = position_of(q.p.target, world_rank());
+  for (int a : q.target_pending)
+    if (me >= 0 && redist::mesh_coord(q.p.target, me, a) != 0) return out;
+  int group = 1;
+  for (int a : q.source_pending) group *= q.p.source.axis_size[a];
+  std::vector<unsigned char> members(static_cast<std::size_t>(group) * w);
+  for (std::size_t e = 0; e < n; ++e) {
+    const std::size_t g = global_linear(box, e, q.p.source_layout);
+    for (int k = 0; k < group; ++k) contribution(q.dtype, g, k, salt, &members[static_cast<std::size_t>(k) * w]);
+    redist::local::sum_blocks(q.dtype, members.data(), 1, static_cast<std::size_t>(group), &out[e * w]);
+  }
+  return out;
+}
+
+void random_reducing_exchanges(Tally& t) {
+  Stream stream(t);
+  NcclComm nccl(t);
+  if (stream.get() == nullptr || nccl.comm == nullptr) return;
+  std::mt19937 rng(20261125u + static_cast<unsigned>(world_size()));
+  int pending_both = 0, floats = 0;
+  // Every rank goes through every problem (a wrong element on one rank
+  // must not leave the others waiting in the next run).
+  for (int i = 0; i < kReducingProblems; ++i) {
+    const PendingProblem q = random_pending_problem(rng);
+    const bool from_nccl = i % 2 == 0;
+    const std::string what = describe(q) + (from_nccl ? " (ncclComm_t)" : " (MPI)");
+    ReducingNccl ex;
+    if (Status st = create_reducing(q, from_nccl, nccl.comm, stream.get(), &ex); !st.ok())
+      return t.fail(what + ": " + st.message());
+    redist::ReducingExchange mpi;
+    if (Status st = redist::ReducingExchange::create(
+            MPI_COMM_WORLD, q.p.source, q.p.source_layout, q.source_pending.data(),
+            static_cast<int>(q.source_pending.size()), q.p.target, q.p.target_layout, q.target_pending.data(),
+            static_cast<int>(q.target_pending.size()), q.dtype, &mpi);
+        !st.ok())
+      return t.fail(what + ": MPI reducing exchange: " + st.message());
+    auto same = [](const std::vector<ReducingNccl::Message>& a, const std::vector<redist::ReducingExchange::Peer>& b) {
+      if (a.size() != b.size()) return false;
+      for (std::size_t k = 0; k < a.size(); ++k)
+        if (a[k].rank != b[k].rank || redist::box_elements(a[k].region) != b[k].elements) return false;
+      return true;
+    };
+    t.expect(same(ex.receives(), mpi.receives()), what + ": receives differ from the MPI reducing exchange's");
+    t.expect(same(ex.sends(), mpi.sends()), what + ": sends differ from the MPI reducing exchange's");
+    t.expect(ex.designated() == mpi.designated() && ex.group_size() == mpi.group_size(),
+             what + ": designation or group size differs from the MPI reducing exchange's");
+    std::size_t offset = ex.member_arrays_bytes();
+    t.expect(offset == (ex.designated() ? static_cast<std::size_t>(ex.group_size()) * ex.target_bytes() : 0),
+             what + ": member arrays' bytes");
+    for (const auto* list : {&ex.receives(), &ex.sends()})
+      for (const ReducingNccl::Message& m : *list) {
+        t.expect(m.offset == offset && m.bytes == redist::box_elements(m.region) * q.p.elem_bytes,
+                 what + ": staging slot of a message with rank " + std::to_string(m.rank));
+        offset += m.bytes;
+      }
+    t.expect(ex.workspace_bytes() == offset, what + ": workspace is not member arrays + staged bytes");
+    pending_both += !q.source_pending.empty() && !q.target_pending.empty();
+    floats += q.dtype == Dtype::f32 || q.dtype == Dtype::bf16 || q.dtype == Dtype::f16 || q.dtype == Dtype::f64;
+
+    const unsigned salt = static_cast<unsigned>(i + 1);
+    const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
+    DeviceBuffer src(sb, t), dst(db + kCanary, t), again(db + kCanary, t), ws(wb + kCanary, t);
+    if (!src || !dst || !again || !ws) return;
+    std::vector<unsigned char> source(sb);
+    const int my_source = position_of(q.p.source, world_rank());
+    if (my_source >= 0) {
+      const int k = member_index(q.p.source, my_source, q.source_pending);
+      for (std::size_t e = 0; e < sb / q.p.elem_bytes; ++e)
+        contribution(q.dtype, global_linear(ex.source_box(), e, q.p.source_layout), k, salt,
+                     &source[e * q.p.elem_bytes]);
+    }
+    if (!upload(src.get(), source, t) || !poison(dst.get(), db + kCanary, t) ||
+        !poison(again.get(), db + kCanary, t) || !poison(ws.get(), wb + kCanary, t))
+      return;
+    for (const DeviceBuffer* out : {&dst, &again}) {
+      const Status ran = ex.run(sb ? src.get() : nullptr, sb, db ? out->get() : nullptr, db, wb ? ws.get() : nullptr,
+                                wb, stream.get());
+      if (!ran.ok()) return t.fail(what + ": " + ran.message());
+    }
+    if (!cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize", t)) return;
+    const std::vector<unsigned char> want = host_sums(q, ex.target_box(), salt);
+    expect_bytes(download(dst.get(), db + kCanary, t), want, t, what + ": destination");
+    expect_bytes(download(again.get(), db + kCanary, t), want, t, what + ": second run");
+    for (unsigned char c : download(ws.get() + wb, kCanary, t))
+      if (c != kPoison) {
+        t.fail(what + ": wrote past the workspace");
+        break;
+      }
+  }
+  if (world_size() > 2) {
+    t.expect(pending_both > 0, "no problem had pending axes on both sides");
+    t.expect(floats > 0, "no problem had a floating-point type");
+  }
+}
+
+// Misuse of a reducing exchange, from an NCCL communicator or over MPI.
+void reducing_misuse(bool from_nccl, Tally& t) {
+  Stream stream(t);
+  NcclComm nccl(t);
+  if (stream.get() == nullptr || nccl.comm == nullptr) return;
+  const int me = world_rank(), n = world_size();
+  const std::string how = from_nccl ? " (ncclComm_t)" : " (MPI)";
+  PendingProblem q;
+  q.p = flat_problem(4 * static_cast<std::size_t>(n));
+  q.p.target_layout.sharding[0] = {0, {}};
+  q.dtype = Dtype::f32;
+  ReducingNccl ex;
+  t.expect_code(ReducingNccl::create(nullptr, q.p.source, q.p.source_layout, nullptr, 0, q.p.target, q.p.target_layout,
+                                     nullptr, 0, q.dtype, stream.get(), &ex),
+                Errc::invalid_argument, "create on a null communicator");
+  t.expect_code(ex.run(nullptr, 0, nullptr, 0, nullptr, 0, stream.get()), Errc::invalid_argument,
+                "run on an empty reducing exchange");
+  // A pending axis that shards a dim is named on every rank.
+  PendingProblem bad = q;
+  bad.source_pending = {0};
+  const Status sharding = create_reducing(bad, from_nccl, nccl.comm, stream.get(), &ex);
+  t.expect_code(sharding, Errc::invalid_argument, "a pending axis sharding a dim" + how);
+  t.expect(sharding.message().find("source pending axis 0 also shards dim 0") != std::string::npos,
+           "message: " + sharding.message());
+  // One rank's different pending axes fail create on every rank.
+  PendingProblem differ = q;
+  differ.target_pending = {0};
+  if (n > 1) {
+    const Status st = create_reducing(me == n - 1 ? differ : q, from_nccl, nccl.comm, stream.get(), &ex);
+    t.expect(!st.ok(), "ranks passing different pending axes: create succeeded" + how);
+  }
+  if (Status st = create_reducing(q, from_nccl, nccl.comm, stream.get(), &ex); !st.ok())
+    return t.fail(st.message() + how);
+  const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
+  DeviceBuffer src(sb, t), dst(db, t), ws(wb + 1, t);
+  if (!src || !dst || !ws) return;
+  const bool short_here = n > 1 && me == 1;
+  const Status shrt = ex.run(src.get(), sb, dst.get(), db, ws.get(), short_here ? wb - 1 : wb, stream.get());
+  if (n > 1) {
+    t.expect_code(shrt, short_here ? Errc::buffer_too_small : Errc::remote_error, "one rank's short workspace" + how);
+    if (short_here)
+      t.expect(shrt.message() == "ReducingExchange::run: workspace has " + std::to_string(wb - 1) + " bytes, needs " +
+                                     std::to_string(wb),
+               "message: " + shrt.message());
+    t.expect_code(ex.run(src.get(), sb, dst.get(), db, src.get(), wb, stream.get()), Errc::overlap,
+                  "workspace overlapping the source" + how);
+  }
+  t.expect_code(ex.run(src.get(), sb, dst.get(), db, ws.get(), wb, stream.get()), Errc::ok, "run after errors" + how);
+  ex.set_agreement(false);
+  t.expect_code(ex.run(src.get(), sb, dst.get(), db, ws.get(), wb, stream.get()), Errc::ok,
+                "run without agreement" + how);
+  t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
+}
+
+// run() allocates nothing (second run counted), both creation paths,
+// agreement on and off.
+void reducing_run_allocates_nothing(Tally& t) {
+  Stream stream(t);
+  NcclComm nccl(t);
+  if (stream.get() == nullptr || nccl.comm == nullptr) return;
+  std::mt19937 rng(98);
+  PendingProblem q = random_pending_problem(rng);
+  for (bool from_nccl : {true, false}) {
+    ReducingNccl ex;
+    if (Status st = create_reducing(q, from_nccl, nccl.comm, stream.get(), &ex); !st.ok())
+      return t.fail(st.message());
+    const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
+    DeviceBuffer src(sb, t), dst(db, t), ws(wb, t);
+    if (!src || !dst || !ws) return;
+    for (bool agreement : {true, false}) {
+      ex.set_agreement(agreement);
+      long allocations = 0;
+      for (int round = 0; round < 2; ++round) {
+        const long before = operator_new_calls();
+        const Status ran = ex.run(sb ? src.get() : nullptr, sb, db ? dst.get() : nullptr, db,
+                                  wb ? ws.get() : nullptr, wb, stream.get());
+        allocations = operator_new_calls() - before;
+        if (!ran.ok()) return t.fail(ran.message());
+      }
+      t.expect(allocations == 0, describe(q) + ": run() made " + std::to_string(allocations) + " operator new calls" +
+                                     (from_nccl ? " (ncclComm_t" : " (MPI") +
+                                     (agreement ? ", agreement on)" : ", agreement off)"));
+    }
+    t.expect(cudaStreamSynchronize(stream.get()) == cudaSuccess, "stream synchronize");
+  }
+}
+
 }  // namespace
 
 void add_exchange_cases(std::vector<Case>& cases) {
@@ -353,6 +633,15 @@ void add_exchange_cases(std::vector<Case>& cases) {
   cases.push_back({"exchange over MPI: misuse reported on every rank", Needs::gpu,
                    [](Tally& t) { exchange_misuse(false, t); }});
   cases.push_back({"exchange: run() allocates nothing", Needs::gpu, exchange_run_allocates_nothing});
+  cases.push_back({"reducing exchange: 60 random pending-sum problems per world size (uneven, cross-mesh, every "
+                   "element type), every element of every rank bitwise equal to the host's ascending-order sum, "
+                   "two runs bitwise equal",
+                   Needs::gpu, random_reducing_exchanges});
+  cases.push_back({"reducing exchange from an ncclComm_t: misuse reported on every rank", Needs::gpu,
+                   [](Tally& t) { reducing_misuse(true, t); }});
+  cases.push_back({"reducing exchange over MPI: misuse reported on every rank", Needs::gpu,
+                   [](Tally& t) { reducing_misuse(false, t); }});
+  cases.push_back({"reducing exchange: run() allocates nothing", Needs::gpu, reducing_run_allocates_nothing});
 }
 
 }  // namespace gputest

@@ -46,7 +46,54 @@
 #include "redist/placed.hpp"
 #include "redist/redist.hpp"
 
+namespace redist::backend {
+struct Agreed;
+}
+
 namespace redist::nccl {
+
+namespace detail {
+
+// The communication side that Exchange and ReducingExchange
+// (nccl_reduce_exchange.hpp) share: the world's NCCL communicator (the
+// caller's, or one bootstrapped over MPI and owned), its size and this rank,
+// and agreement on verdicts and digests: over MPI when bootstrapped from it,
+// else an ncclAllReduce of a few words on the given stream, waited for.
+// Move-only; the destructor frees the agreement's device words and the owned
+// communicator.  Default-constructed or moved-from: empty().
+class Endpoint {
+ public:
+  Endpoint() = default;
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+  Endpoint(Endpoint&& other) noexcept;
+  Endpoint& operator=(Endpoint&& other) noexcept;
+  ~Endpoint();
+
+  // Over the caller's communicator (not owned).  Errors are prefixed `what`.
+  static Status over(ncclComm_t comm, const char* what, Endpoint* out);
+  // Over a communicator bootstrapped from `world` (owned).  Collective.
+  static Status over(MPI_Comm world, const char* what, Endpoint* out);
+
+  // backend::agree (the runtime's internal agreement) over the ranks.
+  Status agree(Status local, const char* what, const backend::Agreed* agreed, std::size_t count,
+               cudaStream_t stream);
+
+  bool empty() const { return comm_ == nullptr; }
+  ncclComm_t comm() const { return comm_; }
+  int size() const { return size_; }
+  int rank() const { return rank_; }
+
+ private:
+  void release() noexcept;
+
+  ncclComm_t comm_ = nullptr;
+  Mesh owned_;  // the MPI-bootstrapped communicator, when made from MPI
+  int size_ = 0, rank_ = 0;
+  std::uint64_t* agree_device_ = nullptr;  // words of the NCCL agreement (device memory)
+};
+
+}  // namespace detail
 
 // Move-only; a default-constructed or moved-from Exchange is empty and
 // run() on it fails.  The destructor frees the few device words agreement
@@ -111,26 +158,20 @@ class Exchange {
   const Box& kept() const { return kept_; }
 
  private:
-  void release() noexcept;
-  // create() over `comm`; `owned` is the mesh that owns it (empty when the
-  // caller does) and, when not empty, agreement runs over its MPI communicator.
-  static Status create_over(ncclComm_t comm, Mesh owned, const PlacedMesh& source,
-                            const BlockLayout& source_layout, const PlacedMesh& target,
-                            const BlockLayout& target_layout, std::size_t elem_bytes,
-                            cudaStream_t stream, Exchange* out);
-  // Every rank's verdict and (when not null) that every rank's *digest is
-  // the same: over MPI when made from MPI, else over NCCL on `stream`.
+  // Both create()s, once the endpoint is set: fills *out, agreed on every rank.
+  Status build(const PlacedMesh& source, const BlockLayout& source_layout, const PlacedMesh& target,
+               const BlockLayout& target_layout, std::size_t elem_bytes, cudaStream_t stream,
+               Exchange* out);
+  // Agreement over the endpoint's ranks on `local` and (when not null) on
+  // every rank's *digest.
   Status agree(Status local, const char* what, const std::uint64_t* digest, cudaStream_t stream);
 
-  ncclComm_t comm_ = nullptr;
-  Mesh owned_;  // the MPI-bootstrapped communicator, when made from MPI
-  int world_size_ = 0;
+  detail::Endpoint endpoint_;
   std::size_t elem_bytes_ = 0;
   Box source_box_, target_box_, kept_;
   std::vector<Message> receives_, sends_;
   std::size_t workspace_bytes_ = 0;
   bool agreement_ = true;
-  std::uint64_t* agree_device_ = nullptr;  // words of the NCCL agreement (device memory)
 };
 
 }  // namespace redist::nccl

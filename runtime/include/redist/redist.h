@@ -162,19 +162,20 @@ const char* redist_plan_guarantees(const redist_plan_t* plan); /* "theorem: stat
 uint64_t redist_plan_src_bytes(const redist_plan_t* plan);   /* the largest rank's source array */
 uint64_t redist_plan_dst_bytes(const redist_plan_t* plan);   /* the largest rank's target array */
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest local array along the plan */
-/* What redist_exec_run needs on every rank (collectives with pending sums:
- * the reductions' two arrays and scratch, then the collectives' workspace,
- * proven: sum_workspace_bytes; the reducing exchange: the staging of the
- * busiest rank, reducing_exchange_workspace_bytes(group size, largest
- * target box, element bytes), as `redist gen` states it) */
+/* What redist_exec_run needs on every rank (with pending sums:
+ * sumplan_workspace_bytes of the extracted lowering, for the collectives the
+ * reductions' two arrays and scratch then the collectives' workspace, for
+ * the reducing exchange the busiest rank's staging, group size times its
+ * target box) */
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan);
 /* The most bytes alive on a rank while the plan runs: by the collectives,
  * source + destination + the workspace and scratch each call uses (proven:
  * lower_live_bytes; a generated header's kLiveBytes; with pending sums,
  * lower_sums_live_bytes); by the exchange, which needs no workspace, the
  * largest source box plus the largest target box (proven:
- * lower_splan_live_bytes); 0 for the reducing exchange (no proven figure
- * yet). */
+ * lower_splan_live_bytes); with pending sums sumplan_live_bytes (for the
+ * reducing exchange: largest source box + (1 + group size) * largest target
+ * box). */
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 /* No plan's busiest rank receives less (with pending sums: target
@@ -230,6 +231,32 @@ typedef struct redist_region {
  * a rank outside 0..redist_plan_devices(plan)-1. */
 int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* regions, size_t max_regions,
                          size_t* count, char* err, size_t errlen);
+
+/* A contribution to a piece of a target box in a plan by the reducing
+ * exchange: member `member` (0-based, in ascending group-member order) of
+ * the source pending group of the piece's holder, world rank from_rank
+ * (the asking rank itself: from its own source array), gives its values
+ * on the global region offset/extent. */
+typedef struct redist_contribution {
+  int from_rank;
+  int member;
+  size_t offset[REDIST_MAX_DIMS];
+  size_t extent[REDIST_MAX_DIMS];
+} redist_contribution_t;
+
+/* A plan by the reducing exchange: what world rank `rank` adds up, the
+ * extracted lowering's pieces (lower_sumx).  *designated: 1 when its target
+ * box gets the sums (a target rank whose coordinates on the target's
+ * pending axes are all 0), else 0 (it sets its target array to zero, or
+ * holds none); *group_size: the members of a source pending group; *count:
+ * the number of contributions (none when not designated), the first
+ * min(*count, max_contributions) written, piece by piece, members ascending
+ * within a piece.  Each target element is the sum of its members'
+ * contributions in ascending member order (the runtime's order).  Code 2
+ * for another kind of plan or a rank outside 0..devices-1. */
+int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contribution_t* contributions,
+                             size_t max_contributions, size_t* count, int* designated, int* group_size, char* err,
+                             size_t errlen);
 
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
  * ranks for the collectives, at least that many for the exchange; mesh

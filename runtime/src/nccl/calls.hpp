@@ -32,6 +32,12 @@ struct NcclAgreement {
 };
 Status nccl_reduce_min(const void* agreement, std::uint64_t* words, std::size_t n);
 
+// The buffer checks of an exchange's run() (sizes, then pairwise
+// disjointness; messages name "source", "destination" or "workspace").
+Status check_exchange_buffers(const void* src, std::size_t src_bytes, std::size_t src_need, const void* dst,
+                              std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
+                              std::size_t workspace_bytes, std::size_t workspace_need);
+
 // Opens an NCCL group, enqueues `body` (which stops at its first failure),
 // and closes the group whatever happened, as NCCL requires.
 template <typename Body>

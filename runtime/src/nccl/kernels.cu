@@ -1,14 +1,18 @@
-// The backend's two device kernels, instantiated per word width: the
-// collectives' gather of runs into a dense destination (copy_plan.hpp, per
-// index type too) and the exchange's strided box copy (box_copy.hpp).
+// The backend's device kernels: the collectives' gather of runs into a
+// dense destination (copy_plan.hpp, per word width and index type), the
+// exchange's strided box copy (box_copy.hpp, per word width), and the
+// reducing exchange's sum of member arrays (sum_kernel.hpp, per type).
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
+#include "nccl/sum_kernel.hpp"
 
 namespace redist::cuda::detail {
 
@@ -84,7 +88,69 @@ Status launch_box(const BoxCopy& p, const void* src, void* dst, cudaStream_t str
   return cuda_status(cudaGetLastError(), "box copy kernel launch");
 }
 
+// The arithmetic of local::sum_blocks per element type: T is stored, Acc
+// accumulates (static_cast keeps integer sums at their width, wrapping).
+template <typename T> struct Same {
+  using Stored = T;
+  using Acc = T;
+  __device__ static Acc widen(T v) { return v; }
+  __device__ static T narrow(Acc v) { return v; }
+};
+struct Half {
+  using Stored = unsigned short;
+  using Acc = float;
+  __device__ static float widen(unsigned short v) { return __half2float(__ushort_as_half(v)); }
+  __device__ static unsigned short narrow(float v) { return __half_as_ushort(__float2half_rn(v)); }
+};
+struct Bfloat {
+  using Stored = unsigned short;
+  using Acc = float;
+  __device__ static float widen(unsigned short v) { return __bfloat162float(__ushort_as_bfloat16(v)); }
+  __device__ static unsigned short narrow(float v) { return __bfloat16_as_ushort(__float2bfloat16_rn(v)); }
+};
+
+template <typename A>
+__global__ void __launch_bounds__(kThreads)
+    sum_members(typename A::Stored* __restrict__ out, const typename A::Stored* __restrict__ in,
+                std::size_t elems, std::size_t count) {
+  using Acc = typename A::Acc;
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; e < elems; e += step) {
+    Acc acc = A::widen(in[e]);
+    for (std::size_t k = 1; k < count; ++k) acc = static_cast<Acc>(acc + A::widen(in[k * elems + e]));
+    out[e] = A::narrow(acc);
+  }
+}
+
+template <typename A>
+Status launch_sum_as(const void* blocks, std::size_t elems, std::size_t count, void* out, cudaStream_t stream) {
+  if (elems == 0) return {};
+  const std::size_t grid = std::min((elems + kThreads - 1) / kThreads, kMaxBlocks);
+  (void)cudaGetLastError();
+  sum_members<A><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(
+      static_cast<typename A::Stored*>(out), static_cast<const typename A::Stored*>(blocks), elems, count);
+  return cuda_status(cudaGetLastError(), "sum kernel launch");
+}
+
 }  // namespace
+
+Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                  cudaStream_t stream) {
+  switch (dtype) {
+    case Dtype::i8: case Dtype::u8: return launch_sum_as<Same<std::uint8_t>>(blocks, elems, count, out, stream);
+    case Dtype::i16: case Dtype::u16: return launch_sum_as<Same<std::uint16_t>>(blocks, elems, count, out, stream);
+    case Dtype::i32: case Dtype::u32: return launch_sum_as<Same<std::uint32_t>>(blocks, elems, count, out, stream);
+    case Dtype::i64: case Dtype::u64: return launch_sum_as<Same<std::uint64_t>>(blocks, elems, count, out, stream);
+    case Dtype::f32: return launch_sum_as<Same<float>>(blocks, elems, count, out, stream);
+    case Dtype::f64: return launch_sum_as<Same<double>>(blocks, elems, count, out, stream);
+    // A complex number is two consecutive reals, added part by part.
+    case Dtype::c64: return launch_sum_as<Same<float>>(blocks, 2 * elems, count, out, stream);
+    case Dtype::c128: return launch_sum_as<Same<double>>(blocks, 2 * elems, count, out, stream);
+    case Dtype::f16: return launch_sum_as<Half>(blocks, elems, count, out, stream);
+    case Dtype::bf16: return launch_sum_as<Bfloat>(blocks, elems, count, out, stream);
+  }
+  return {Errc::invalid_argument, "sum kernel: unknown element type"};
+}
 
 Status cuda_status(cudaError_t rc, const char* what) {
   if (rc == cudaSuccess) return {};

@@ -1,11 +1,13 @@
 // Host emulation of kernels.cu: runs a copy plan word by word with the same
 // index function the kernel uses (copy_plan.hpp's source_word, box_copy.hpp's
-// box_words).
+// box_words); the sum kernel is local::sum_blocks, whose order and
+// arithmetic it follows (sum_kernel.hpp).
 #include <cstring>
 #include <string>
 
 #include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
+#include "nccl/sum_kernel.hpp"
 
 namespace redist::cuda::detail {
 
@@ -30,6 +32,12 @@ Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_
     box_words<std::size_t>(p, i, &s, &d);
     std::memcpy(out + d * p.width, in + s * p.width, p.width);
   }
+  return {};
+}
+
+Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                  cudaStream_t) {
+  local::sum_blocks(dtype, blocks, elems, count, out);
   return {};
 }
 
