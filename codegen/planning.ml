@@ -20,11 +20,11 @@ let collectives_apply (p : Problem.t) =
    plan_correct that it is correct).  planner_always_normal proves that the
    planner's plan is in normal form for every well-formed problem, so the
    peak, normal-form and traffic theorems cover every plan it prints. *)
-(* Pending sums go through Sumplan, which plan, check, gen and run call;
-   the C ABI refuses them rather than dropping the sums. *)
+(* Pending sums go through Sumplan, which plan, check, gen, run and the C
+   ABI call; anything else refuses them rather than dropping the sums. *)
 let refuse_pending (p : Problem.t) =
   if Problem.has_pending p then
-    Front.bad "pending sums (sum{...}) are taken by plan, check, gen and run only so far; the C ABI does not take them yet"
+    Front.bad "pending sums (sum{...}) are taken by plan, check, gen, run and the C ABI only"
 
 let plan (p : Problem.t) =
   refuse_pending p;
