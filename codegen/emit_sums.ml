@@ -8,11 +8,13 @@
    new pending group but the one with coordinate 0 sets its array to zero).
 
    A plan by the reducing exchange is a redist::ReducingExchange
-   (render_exchange), or over NCCL a redist::nccl::ReducingExchange
-   (render_exchange_nccl).
+   (render_exchange), with the workspace and live bytes of its extracted
+   lowering (Lowersumx.v, [lower_sumx]), or over NCCL a
+   redist::nccl::ReducingExchange (render_exchange_nccl).
 
    The calls, their groups, arrays and scratch, the workspace and the live
-   bytes are the extracted lowering's (Lowersums.v, [lower_sums]); this
+   bytes are the extracted lowering's (Lowersums.v, [lower_sums];
+   [sumplan_live_bytes], [sumplan_workspace_bytes] through Sumplan); this
    module only prints them. *)
 
 module C = Redist_core
@@ -65,8 +67,15 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
   List.iter (line "%s") (pending_lines p);
   line "inline constexpr ::std::size_t kGroupSize = %d;  // devices of a source pending group" (C.group_size (F.core_mesh p.env) p.src_pending);
-  line "// The most workspace a rank needs (ReducingExchange::workspace_bytes() is this rank's).";
-  line "inline constexpr ::std::size_t kMaxWorkspaceBytes = ::redist::reducing_exchange_workspace_bytes(kGroupSize, kMaxTgtElems, kElemBytes);";
+  line "// Workspace: %d bytes (sumx_workspace_bytes): the largest staging of a target rank, kGroupSize" r.workspace_bytes;
+  line "//   arrays of its target box on the member of a target group that receives the sum, none on the";
+  line "//   others (sumx_workspace_exact).  ReducingExchange::workspace_bytes() is this rank's staging.";
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" r.workspace_bytes;
+  line "static_assert(kWorkspaceBytes == ::redist::reducing_exchange_workspace_bytes(kGroupSize, kMaxTgtElems, kElemBytes),";
+  line "              \"the runtime's staging formula\");";
+  line "// Live bytes per rank: %d (proven: sumx_live_le): source box + target box + staging, at most" r.live_bytes;
+  line "//   (largest source box + (1 + kGroupSize) * largest target box) * kElemBytes.";
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // sumx_live_le" r.live_bytes;
   line "";
   line "// Collective over `world`, once: every rank of the world calls it.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
@@ -75,7 +84,8 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "}";
   line "";
   line "// Collective over the world; allocates nothing.  src, dst and workspace: this";
-  line "// rank's ex.source_bytes(), ex.target_bytes() and ex.workspace_bytes() (null where 0).";
+  line "// rank's ex.source_bytes(), ex.target_bytes() and ex.workspace_bytes() (at most";
+  line "// kWorkspaceBytes; null where 0).";
   line "inline ::redist::Status run(::redist::ReducingExchange& ex, const void* src, ::std::size_t src_bytes, void* dst,";
   line "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
   line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);";
@@ -195,9 +205,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     C.lower_sums elem (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre rf plan post
   in
   let src_shape = C.local_shape base p.src in
-  let live_bytes =
-    C.sum_live_bytes program (List.fold_left ( * ) 1 src_shape * elem) (C.local_size base p.tgt * elem)
-  in
+  let live_bytes = r.live_bytes in
   let b = Buffer.create 8192 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   Buffer.add_string b inner_header;
@@ -211,7 +219,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "// Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
   line "//   destination + the reduction arrays it reads and writes (during the collectives";
   line "//   the one the reductions left) + its ping, pong and scratch.";
-  line "// Workspace: %d bytes (sum_workspace_bytes; exactly what the calls use:" (C.sum_workspace_bytes program);
+  line "// Workspace: %d bytes (sum_workspace_bytes; exactly what the calls use:" r.workspace_bytes;
   line "//   lower_sums_workspace_exact).";
   line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
   line "#include <cstring>";
@@ -276,7 +284,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   if reductions <> [] then line "// The scratch the proofs lower each reduction with is the runtime's own formula:";
   List.iter (fun (c : C.rcall) -> line "static_assert(%s == %d, \"scratch formula\");" (scratch_formula c) c.rc_scratch) reductions;
   line "inline constexpr ::std::size_t kCollectivesOffset = %d;" (C.collectives_offset program);
-  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" (C.sum_workspace_bytes program);
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" r.workspace_bytes;
   line "static_assert(kCollectivesOffset == kPre0Bytes + kPre1Bytes + kReduceScratchBytes, \"workspace layout\");";
   line "static_assert(kWorkspaceBytes == kCollectivesOffset + collectives::kWorkspaceBytes, \"workspace layout\");";
   line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_sums_live_bytes" live_bytes;

@@ -12,6 +12,7 @@ type t = {
   hosts_text : string;        (* how the hosts were given, for printing *)
   budget : int option;        (* bytes per rank *)
   given : bool;               (* some of the settings came from the command line *)
+  machine_given : bool;       (* --profile, --ranks-per-host or --hosts: what only the cost model reads *)
 }
 
 let schema = "redist-profile/1"
@@ -103,5 +104,6 @@ let settings ~profile_file ~ranks_per_host ~host_list ~budget (p : Problem.t) =
     | Some (file, text) -> read ~what:("--profile " ^ file) text
   in
   let hosts, hosts_text = hosts ~world:(Problem.world p) ~ranks_per_host ~host_list in
+  let machine_given = profile_file <> None || ranks_per_host <> None || host_list <> None in
   { name; profile; hosts; hosts_text; budget = Option.map budget_of_string budget;
-    given = profile_file <> None || ranks_per_host <> None || host_list <> None || budget <> None }
+    given = machine_given || budget <> None; machine_given }

@@ -370,13 +370,12 @@ let global_elems = function
   | Plain (Xreport.Exchange r) -> r.Xreport.global_elems
   | Sums r -> List.fold_left ( * ) 1 (Redist_core.global_shape r.Sumplan.problem.src)
 
-(* The exchange runs on the local arrays alone; a pending-sum plan's
-   workspace is the runtime's figure (constexpr in the header, or the
-   reducing exchange's per rank), measured instead (used_scratch). *)
+(* The workspace the header asks for: the exchange runs on the local
+   arrays alone. *)
 let workspace_bytes = function
-  | Plain (Xreport.Collectives r) -> Some (Redist_core.workspace_bytes (Lazy.force r.calls))
-  | Plain (Xreport.Exchange _) -> Some 0
-  | Sums _ -> None
+  | Plain (Xreport.Collectives r) -> Redist_core.workspace_bytes (Lazy.force r.calls)
+  | Plain (Xreport.Exchange _) -> 0
+  | Sums r -> r.Sumplan.workspace_bytes
 
 (* The sums are checked exactly: integers wrap, so every group's
    contributions add up to the global array in any integer type. *)
@@ -384,14 +383,10 @@ let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
 
 let plan_of (p : Problem.t) ~cost =
   if Problem.has_pending p then begin
-    (* Refused rather than ignored: a budget the plan did not honour would
-       be a wrong answer. *)
-    if cost.Profile.given then
-      F.bad "--profile, --ranks-per-host, --hosts and --memory-budget: pending-sum plans are not costed yet; run them without these options";
     if not (List.mem p.dtype exact_sum_dtypes) then
       F.bad "--dtype %s: redist run checks pending sums exactly, on integer dtypes only (%s) so far" p.dtype
         (String.concat ", " exact_sum_dtypes);
-    let r = Sumplan.choose p in
+    let r = Sumplan.within_budget ~chosen:true cost (Sumplan.choose p) in
     (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
   end
   else
@@ -485,13 +480,15 @@ let text (x : result) =
   line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.repeat;
   let guards = if o.guards_intact then "intact" else "CHANGED" in
   let bound_is, workspace =
-    match (x.plan, workspace_bytes x.plan) with
-    | Plain (Xreport.Collectives _), Some allocated ->
+    match x.plan with
+    | Plain (Xreport.Collectives _) ->
         ( "max(|src|, |tgt|) =",
-          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" allocated
+          Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" (workspace_bytes x.plan)
             o.used_ping o.used_pong o.used_scratch )
-    | Plain (Xreport.Exchange _), _ -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
-    | _ -> ("scheck's peak,", Printf.sprintf "%d B used on the busiest rank (of the header's workspace size)" o.used_scratch)
+    | Plain (Xreport.Exchange _) -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+    | Sums _ ->
+        ( "scheck's peak,",
+          Printf.sprintf "%d B (kWorkspaceBytes), %d B used on the busiest rank" (workspace_bytes x.plan) o.used_scratch )
   in
   line "peak local array: %d B measured; proven bound %s %d B; gather-everything plan: %d B" o.peak_bytes bound_is
     proven_peak (global_elems x.plan * e);
@@ -504,7 +501,12 @@ let json (x : result) =
   let o = x.o in
   let p = problem_of x.plan in
   let e = p.elem_bytes in
-  let plan_fields = match x.plan with Plain plan -> Json.problem p @ Json.any_plan plan | Sums r -> Sumplan.json_fields r in
+  (* A pending-sum plan's fields carry its workspace (and live bytes). *)
+  let plan_fields =
+    match x.plan with
+    | Plain plan -> Json.problem p @ Json.any_plan plan @ [ ("workspace_bytes", `Int (workspace_bytes x.plan)) ]
+    | Sums r -> Sumplan.json_fields r
+  in
   let exchange_fields =
     match x.plan with
     | Plain (Xreport.Collectives _) | Sums _ -> []
@@ -518,7 +520,7 @@ let json (x : result) =
         ("elements_checked", `Int o.checked); ("mismatches", `Int o.mismatches);
         ("median_s", `Float o.median_s); ("repeat", `Int x.repeat); ("peak_bytes", `Int o.peak_bytes);
         ("proven_peak_bytes", `Int (proven_peak_elems x.plan * e)); ("gather_everything_bytes", `Int (global_elems x.plan * e));
-        ("workspace_bytes", match workspace_bytes x.plan with Some n -> `Int n | None -> `Null); ("used_ping_bytes", `Int o.used_ping);
+        ("used_ping_bytes", `Int o.used_ping);
         ("used_pong_bytes", `Int o.used_pong); ("used_scratch_bytes", `Int o.used_scratch);
         ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
         ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]

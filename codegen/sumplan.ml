@@ -30,6 +30,8 @@ type t = {
   recv_busiest : int;     (* max over world ranks of the rank's total *)
   recv_total : int;
   bound : (int * int) option;  (* sum_recv_bound, max and total over ranks; a target without pending axes *)
+  live_bytes : int;       (* most bytes alive on a rank: sumplan_live_bytes (lower_sums_live_bytes, sumx_live_le) *)
+  workspace_bytes : int;  (* the workspace the header asks for: sumplan_workspace_bytes *)
 }
 
 let show_pty env ((t, axes) : C.pty) = F.show_ty env t ^ F.show_pending env axes
@@ -92,8 +94,12 @@ let of_report (p : Problem.t) plan (rep : C.sum_report) =
       let lb = over (C.sum_recv_bound (src_layout p) p.src_pending (tgt_layout p)) in
       Some (max_of lb, sum lb)
   in
+  let elem = p.elem_bytes in
+  let lowered = C.lower_sumplan elem (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan in
   { problem = p; plan; report = rep; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
-    recv_total = sum recv; bound }
+    recv_total = sum recv; bound;
+    live_bytes = C.sumplan_live_bytes elem (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan;
+    workspace_bytes = C.sumplan_workspace_bytes lowered }
 
 let explain_sum_error env = function
   | C.SumDimOutOfRange d -> Printf.sprintf "dim %d is out of range" d
@@ -119,6 +125,21 @@ let choose (p : Problem.t) =
   match C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending with
   | Some plan -> checked p plan
   | None -> F.bad "%s" (strategy_refusal p)
+
+(* The cost options on a pending-sum plan: the machine's (profile, hosts)
+   are refused, since the sum plans are not costed yet; the memory budget
+   is checked against the proven live bytes.  [~chosen]: the planner's plan
+   (bad input) rather than a plan file's (rejected). *)
+let within_budget ~chosen (cost : Profile.t) r =
+  if cost.machine_given then
+    F.bad "--profile, --ranks-per-host and --hosts: pending-sum plans are not costed yet; use them without these options (--memory-budget applies)";
+  (match cost.budget with
+   | Some budget when r.live_bytes > budget ->
+       let why = Printf.sprintf "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d" r.live_bytes budget in
+       if chosen then F.bad "--memory-budget: the pending-sum plan (strategy %s): %s" (Problem.strategy_name r.problem.strategy) why
+       else reject "%s" why
+   | _ -> ());
+  r
 
 (* ---- plan files ---- *)
 
@@ -211,7 +232,8 @@ let guarantees (r : t) =
   (match r.plan with
    | C.SumByExchange ->
        [ ("reducing_exchange_to_sound", "after the reducing exchange every target group sums to the rank's target box (the designated member holds the sum, the others zero)");
-         ("reducing_exchange_recv_exact", "each rank receives one element per other group member for each target element, plus those missing from its source box") ]
+         ("reducing_exchange_recv_exact", "each rank receives one element per other group member for each target element, plus those missing from its source box");
+         ("lower_sumx_correct", "the lowered exchange (per cell, the holder's group members in ascending order, staged and added in that order) gives every target group its box's sum") ]
    | C.SumByCollectives _ ->
        [ ("sum_step_sound", "each reduce_scatter, all_reduce and add_pending keeps the pending sums of the global array, over any commutative monoid");
          ("collective_pending_sound", "Part 1 collectives keep pending sums on axes they leave alone");
@@ -225,6 +247,9 @@ let guarantees (r : t) =
       [ ("reducing_exchange_recv_ge", "the reducing exchange receives at least the printed lower bound, exactly it when groups have one member") ]
   | Some _, C.SumByCollectives _ ->
       [ ("sum_plan_recv_ge_bound", "no plan of these steps makes a rank receive fewer elements than the printed lower bound") ]
+
+(* The theorem that bounds [live_bytes]. *)
+let live_theorem (r : t) = match r.plan with C.SumByExchange -> "sumx_live_le" | C.SumByCollectives _ -> "lower_sums_live_bytes"
 
 let launches (r : t) = List.length (List.filter (fun s -> s.communicates) r.steps)
 
@@ -261,6 +286,8 @@ let text ~title (r : t) =
          (bytes r r.recv_total) r.world);
   let launches = launches r in
   line "# launches: %s (+ %d local steps)" (plural launches "collective") (List.length r.steps - launches);
+  line "# live bytes per rank: %d (source + destination + workspace in use; proven: %s); workspace %d B" r.live_bytes
+    (live_theorem r) r.workspace_bytes;
   line "# sums: over a commutative monoid in the proofs; the runtime adds in ascending group-member order (integers exact)";
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r);
@@ -285,6 +312,7 @@ let json_fields (r : t) =
         ("lower_bound_recv_max", opt (Option.map fst r.bound));
         ("lower_bound_recv_total", opt (Option.map snd r.bound));
         ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
+        ("live_bytes", `Int r.live_bytes); ("workspace_bytes", `Int r.workspace_bytes);
         ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ]
 
 let json ~command r = Json.document ~command (json_fields r)

@@ -388,7 +388,7 @@ struct SumsProblem {
   // By the collectives:
   redist::Status (*create_mesh)(MPI_Comm, redist::Mesh*);
   redist::Status (*run)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
-  std::size_t src_bytes, tgt_bytes, workspace_bytes;
+  std::size_t src_bytes, tgt_bytes;
   bool (*src_box)(int, std::size_t*, std::size_t*);
   bool (*tgt_box)(int, std::size_t*, std::size_t*);
   // The workspace regions that hold local arrays (the reductions' two
@@ -396,7 +396,8 @@ struct SumsProblem {
   std::size_t array_offset[4], array_bytes[4];
   // By the reducing exchange:
   redist::Status (*create_exchange)(MPI_Comm, redist::ReducingExchange*);
-  std::size_t max_workspace_bytes;
+  // Both: the header's kWorkspaceBytes and kLiveBytes (the extracted lowering's).
+  std::size_t workspace_bytes, live_bytes;
 };
 
 // Values: the global array g(i) is a hash of the index; every member of a
@@ -537,10 +538,25 @@ inline Outcome verify_sums(const SumsProblem& p, MPI_Comm comm, int repeats) {
     src_box = ex.source_box(), tgt_box = ex.target_box();
     src_bytes = ex.source_bytes(), tgt_bytes = ex.target_bytes(), ws_bytes = ex.workspace_bytes();
   }
-  long over = ws_bytes > (by_collectives ? p.workspace_bytes : p.max_workspace_bytes) ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_LONG, MPI_SUM, comm);
-  if (over > 0) {
-    out.error = "on " + std::to_string(over) + " ranks the workspace is above the header's kMaxWorkspaceBytes";
+  // The reducing exchange asks each rank for its own staging: the header's
+  // kWorkspaceBytes must be the largest of them (sumx_workspace_exact), and
+  // a rank's source, destination and staging within kLiveBytes (sumx_live_le).
+  long over[2] = {ws_bytes > p.workspace_bytes ? 1 : 0,
+                  !by_collectives && src_bytes + tgt_bytes + ws_bytes > p.live_bytes ? 1 : 0};
+  unsigned long long largest_ws = ws_bytes;
+  MPI_Allreduce(MPI_IN_PLACE, over, 2, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &largest_ws, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  if (over[0] > 0) {
+    out.error = "on " + std::to_string(over[0]) + " ranks the workspace is above the header's kWorkspaceBytes";
+    return out;
+  }
+  if (!by_collectives && largest_ws != p.workspace_bytes) {
+    out.error = "the largest workspace a rank asks for, " + std::to_string(largest_ws) +
+                " B, is not the header's kWorkspaceBytes " + std::to_string(p.workspace_bytes) + " B";
+    return out;
+  }
+  if (over[1] > 0) {
+    out.error = "on " + std::to_string(over[1]) + " ranks source + destination + workspace is above the header's kLiveBytes";
     return out;
   }
   const std::vector<std::uint64_t> src_index = box_indices(p, src_box), tgt_index = box_indices(p, tgt_box);
@@ -642,19 +658,19 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
   redist_verify::SumsProblem {                                                                        \
     REDIST_VERIFY_SUMS_COMMON(NS, redist_gen::NS::kDevices, PEAK), redist_gen::NS::create_mesh,              \
         redist_gen::NS::run, redist_gen::NS::kSrcBytes, redist_gen::NS::kTgtBytes,                     \
-        redist_gen::NS::kWorkspaceBytes, redist_gen::NS::src_box, redist_gen::NS::tgt_box,             \
+        redist_gen::NS::src_box, redist_gen::NS::tgt_box,                                              \
         {0, redist_gen::NS::kPre0Bytes, redist_gen::NS::kCollectivesOffset,                            \
          redist_gen::NS::kCollectivesOffset + redist_gen::NS::collectives::kPingBytes},                \
         {redist_gen::NS::kPre0Bytes, redist_gen::NS::kPre1Bytes, redist_gen::NS::collectives::kPingBytes, \
          redist_gen::NS::collectives::kPongBytes},                                                     \
-        nullptr, 0                                                                                     \
+        nullptr, redist_gen::NS::kWorkspaceBytes, redist_gen::NS::kLiveBytes                           \
   }
 
 #define REDIST_VERIFY_SUMS_EXCHANGE(NS, PEAK)                                                               \
   redist_verify::SumsProblem {                                                                        \
-    REDIST_VERIFY_SUMS_COMMON(NS, redist_gen::NS::kWorldSize, PEAK), nullptr, nullptr, 0, 0, 0, nullptr,     \
+    REDIST_VERIFY_SUMS_COMMON(NS, redist_gen::NS::kWorldSize, PEAK), nullptr, nullptr, 0, 0, nullptr,        \
         nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}, redist_gen::NS::create_exchange,                          \
-        redist_gen::NS::kMaxWorkspaceBytes                                                             \
+        redist_gen::NS::kWorkspaceBytes, redist_gen::NS::kLiveBytes                                    \
   }
 
 #ifdef REDIST_VERIFY_MAIN

@@ -6333,14 +6333,20 @@ let sumx_pieces s ps t0 pt =
 (** val sumx_sends :
     layout -> axis list -> layout -> axis list -> int -> (int * box) list **)
 
-let sumx_sends s ps t0 pt s0 =
+let sumx_sends s ps t0 pt =
   let pieces = sumx_pieces s ps t0 pt in
+  (fun s0 ->
   flat_map (fun r ->
     if (fun (a : int) b -> a = b) r s0
     then []
     else map (fun p -> (r, p.xp_cell))
            (filter (fun p -> memb s0 p.xp_senders) (pieces r)))
-    t0.ly_mesh.pm_ranks
+    t0.ly_mesh.pm_ranks)
+
+(** val sumx_array_bytes : int -> layout -> int -> int **)
+
+let sumx_array_bytes elem t0 r =
+  ( * ) (box_size_at t0 r) elem
 
 (** val sumx_staging_bytes :
     int -> layout -> axis list -> layout -> axis list -> int -> int **)
@@ -6380,7 +6386,8 @@ type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
                 sx_designated : (int -> bool);
                 sx_pieces : (int -> sx_piece list);
                 sx_sends : (int -> (int * box) list);
-                sx_staging : (int -> int); sx_workspace_bytes : int }
+                sx_array_bytes : (int -> int); sx_staging : (int -> int);
+                sx_workspace_bytes : int }
 
 (** val lower_sumx :
     int -> layout -> axis list -> layout -> axis list -> sxcall **)
@@ -6388,7 +6395,8 @@ type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
 let lower_sumx elem s ps t0 pt =
   { sx_from = s; sx_to = t0; sx_group_size = (group_size (ly_m s) ps);
     sx_designated = (designated t0 pt); sx_pieces = (sumx_pieces s ps t0 pt);
-    sx_sends = (sumx_sends s ps t0 pt); sx_staging =
+    sx_sends = (sumx_sends s ps t0 pt); sx_array_bytes =
+    (sumx_array_bytes elem t0); sx_staging =
     (sumx_staging_bytes elem s ps t0 pt); sx_workspace_bytes =
     (sumx_workspace_bytes elem s ps t0 pt) }
 

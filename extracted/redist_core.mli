@@ -4951,6 +4951,8 @@ val sumx_pieces :
 val sumx_sends :
   layout -> axis list -> layout -> axis list -> int -> (int * box) list
 
+val sumx_array_bytes : int -> layout -> int -> int
+
 val sumx_staging_bytes :
   int -> layout -> axis list -> layout -> axis list -> int -> int
 
@@ -4966,7 +4968,8 @@ type sxcall = { sx_from : layout; sx_to : layout; sx_group_size : int;
                 sx_designated : (int -> bool);
                 sx_pieces : (int -> sx_piece list);
                 sx_sends : (int -> (int * box) list);
-                sx_staging : (int -> int); sx_workspace_bytes : int }
+                sx_array_bytes : (int -> int); sx_staging : (int -> int);
+                sx_workspace_bytes : int }
 
 val lower_sumx : int -> layout -> axis list -> layout -> axis list -> sxcall
 

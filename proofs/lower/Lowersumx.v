@@ -64,14 +64,19 @@ Definition sumx_pieces (S : layout) (ps : list axis) (T : layout) (pt : list axi
 
 (** What world rank [s] sends: (receiver, cell), in the receivers' mesh
     order and each receiver's piece order. *)
-Definition sumx_sends (S : layout) (ps : list axis) (T : layout) (pt : list axis) (s : nat) : list (nat * box) :=
+Definition sumx_sends (S : layout) (ps : list axis) (T : layout) (pt : list axis) : nat -> list (nat * box) :=
   let pieces := sumx_pieces S ps T pt in
-  flat_map (fun r => if r =? s then []
-                     else map (fun p => (r, xp_cell p)) (filter (fun p => memb s (xp_senders p)) (pieces r)))
-           (pm_ranks (ly_mesh T)).
+  fun s =>
+    flat_map (fun r => if r =? s then []
+                       else map (fun p => (r, xp_cell p)) (filter (fun p => memb s (xp_senders p)) (pieces r)))
+             (pm_ranks (ly_mesh T)).
+
+(** One staging array of world rank [r], in bytes: its target box. *)
+Definition sumx_array_bytes (elem : nat) (T : layout) (r : nat) : nat := box_size_at T r * elem.
 
 (** Staging of world rank [r], in bytes: [|G|] arrays of its target box on
-    the designated members, none elsewhere. *)
+    the designated members (array [k] at [k * sumx_array_bytes]), none
+    elsewhere. *)
 Definition sumx_staging_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
     (r : nat) : nat :=
   if designated T pt r then group_size (ly_m S) ps * box_size_at T r * elem else 0.
@@ -101,6 +106,7 @@ Record sxcall : Type := {
   sx_designated : nat -> bool;
   sx_pieces : nat -> list sx_piece;     (** per world rank, in posting order *)
   sx_sends : nat -> list (nat * box);   (** per world rank: (receiver, cell) *)
+  sx_array_bytes : nat -> nat;          (** per world rank, bytes of one staging array *)
   sx_staging : nat -> nat;              (** per world rank, bytes *)
   sx_workspace_bytes : nat              (** the header's figure: the largest staging *)
 }.
@@ -110,6 +116,7 @@ Definition lower_sumx (elem : nat) (S : layout) (ps : list axis) (T : layout) (p
      sx_designated := designated T pt;
      sx_pieces := sumx_pieces S ps T pt;
      sx_sends := sumx_sends S ps T pt;
+     sx_array_bytes := sumx_array_bytes elem T;
      sx_staging := sumx_staging_bytes elem S ps T pt;
      sx_workspace_bytes := sumx_workspace_bytes elem S ps T pt |}.
 
@@ -119,8 +126,9 @@ Definition lower_sumx (elem : nat) (S : layout) (ps : list axis) (T : layout) (p
 Definition source_index (S : layout) (s : nat) (i : list nat) : list nat :=
   match pl_box S s with Some sb => box_local sb i | None => i end.
 
-(** Element [l] of [r]'s destination: staging array [k] holds, on the cell
-    of the piece holding [l]'s global index [i], sender [k]'s value at [i];
+(** Element [l] of [r]'s destination: staging array [k] (bytes
+    [k * sx_array_bytes r] onwards of the workspace) holds, on the cell of
+    the piece holding [l]'s global index [i], sender [k]'s value at [i];
     the destination is the sum of the arrays in order.  A rank without
     pieces holds zero; a rank outside the target mesh has no destination
     box and keeps what it had. *)

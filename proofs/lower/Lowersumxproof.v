@@ -135,7 +135,8 @@ Theorem sumx_staging_exact : forall elem S ps T pt r,
   (designated T pt r = false ->
      sumx_pieces S ps T pt r = [] /\ sumx_staging_bytes elem S ps T pt r = 0)
   /\ (forall tb, pl_box T r = Some tb -> designated T pt r = true ->
-     sumx_staging_bytes elem S ps T pt r = group_size (ly_m S) ps * box_size tb * elem
+     sumx_array_bytes elem T r = box_size tb * elem
+     /\ sumx_staging_bytes elem S ps T pt r = group_size (ly_m S) ps * sumx_array_bytes elem T r
      /\ (forall p i, In p (sumx_pieces S ps T pt r) -> box_has (xp_cell p) i = true ->
            box_has tb i = true /\ length (xp_senders p) = group_size (ly_m S) ps)
      /\ (forall i, box_has tb i = true ->
@@ -146,8 +147,9 @@ Proof.
   split.
   - intros Hd. unfold sumx_staging_bytes. rewrite sumx_pieces_spec, Hd. split; reflexivity.
   - intros tb Hb Hd. destruct (recv_messages_exact S T r tb Hwf Hb) as [Hsent [Hcover _]].
-    rewrite sumx_pieces_spec, Hd. split; [| split].
-    + unfold sumx_staging_bytes, box_size_at. rewrite Hd, Hb. reflexivity.
+    rewrite sumx_pieces_spec, Hd. split; [| split; [| split]].
+    + unfold sumx_array_bytes, box_size_at. rewrite Hb. reflexivity.
+    + unfold sumx_staging_bytes, sumx_array_bytes. rewrite Hd. symmetry. apply Nat.mul_assoc.
     + intros p i Hp Hi. apply in_map_iff in Hp. destruct Hp as [[s c] [<- Hin]]. cbn [xp_cell xp_senders fst snd] in *.
       destruct (Hsent s c i Hin Hi) as [Htb Hs]. split; [exact Htb |].
       pose proof (proj1 (spread_holder_ok S T Hwf) r tb i Hb Htb) as Hh.

@@ -7,8 +7,10 @@
 // header's constants, and a bound executor's second run makes no
 // operator new and no malloc from this program's code (the runtime and the
 // interpreter; MPI's own are not counted: codegen/verify.hpp's counters,
-// as `redist run` uses them).  Then a few plans by the direct exchange:
-// every element right, no allocation.  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
+// as `redist run` uses them).  Pending-sum problems (SUM_PROBLEM) are
+// compared byte for byte and for allocation only (their values are sums).
+// Then a few plans by the direct exchange: every element right, no
+// allocation; and by the reducing exchange: no allocation.  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -30,18 +32,23 @@ struct Case {
   const char* to;
   const char* dtype;
   int devices;
+  bool sums;  // pending sums: the values are sums, checked by sums_c and test-diff-steps; here bytes and allocation
   std::size_t src_bytes, tgt_bytes, workspace_bytes, live_bytes;
   redist::Status (*create_mesh)(MPI_Comm, redist::Mesh*);
   redist::Status (*run)(const redist::Mesh&, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
 };
 
-#define PROBLEM(n, mesh, from, to, dtype)                                                                      \
-  Case{#n, mesh, from, to, dtype, redist_gen::n::kDevices, redist_gen::n::kSrcBytes, redist_gen::n::kTgtBytes, \
+#define CASE(n, mesh, from, to, dtype, sums)                                                                     \
+  Case{#n, mesh, from, to, dtype, redist_gen::n::kDevices, sums, redist_gen::n::kSrcBytes, redist_gen::n::kTgtBytes, \
        redist_gen::n::kWorkspaceBytes, redist_gen::n::kLiveBytes, &redist_gen::n::create_mesh, &redist_gen::n::run},
+#define PROBLEM(n, mesh, from, to, dtype) CASE(n, mesh, from, to, dtype, false)
+#define SUM_PROBLEM(n, mesh, from, to, dtype) CASE(n, mesh, from, to, dtype, true)
 const Case kCases[] = {
 #include "problems.inc"
 };
+#undef SUM_PROBLEM
 #undef PROBLEM
+#undef CASE
 
 // This rank's verdict on one case: empty when right.
 std::string run_case(const Case& c, MPI_Comm comm, int rank) {
@@ -86,7 +93,7 @@ std::string run_case(const Case& c, MPI_Comm comm, int rank) {
     why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
           std::to_string(redist_verify::own_mallocs.load()) + " malloc";
   if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
-  if (why.empty()) {
+  if (why.empty() && !c.sums) {
     const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
     if (bad != 0) why = std::to_string(bad) + " wrong elements";
   }
@@ -132,12 +139,20 @@ const ExchangeCase kExchangeCases[] = {
     {"{a:2, b:2}", "{p:3} @ [6, 0, 3]", "[{a}9, {b}4]", "[{p}9, 4]", "c64"},
 };
 
-std::string run_exchange(const ExchangeCase& x, int rank) {
+// Plans by the reducing exchange (pending sums): no allocation (their
+// values: sums_c and test-diff-steps).
+const ExchangeCase kSumExchangeCases[] = {
+    {"{x:2, y:4}", "{x:2, y:4}", "[{x}9, 5] sum{y}", "[{y}9, 5]", "i32"},
+    {"{x:4}", "{p:3} @ [6, 0, 3]", "[10, 3] sum{x}", "[{p}10, 3]", "u8"},
+};
+
+std::string run_exchange(const ExchangeCase& x, int rank, bool sums) {
   char err[512];
   redist_plan_t* plan = nullptr;
   if (int rc = redist_plan_create_with(x.mesh, x.to_mesh, x.from, x.to, x.dtype, "exchange", &plan, err, sizeof err);
       rc != REDIST_OK)
     return "redist_plan_create_with: code " + std::to_string(rc) + ": " + err;
+  std::vector<unsigned char> workspace(redist_plan_workspace_bytes(plan));
   const int ndim = redist_plan_ndim(plan);
   const std::size_t elem = redist_plan_elem_bytes(plan);
   std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims];
@@ -154,17 +169,17 @@ std::string run_exchange(const ExchangeCase& x, int rank) {
     redist_verify::own_mallocs = 0;
     redist_verify::counting = repeat == 1;
     rc = redist_exec_run(exec, src_bytes ? src.data() : nullptr, src_bytes, dst_bytes ? dst.data() : nullptr,
-                         dst_bytes, nullptr, 0, err, sizeof err);
+                         dst_bytes, workspace.empty() ? nullptr : workspace.data(), workspace.size(), err, sizeof err);
     redist_verify::counting = false;
   }
   redist_exec_free(exec);
   std::string why;
-  if (!redist_plan_by_exchange(plan)) why = "not planned by the exchange";
+  if (redist_plan_by_exchange(plan) != (sums ? 2 : 1)) why = "not planned by the expected exchange";
   else if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
   else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
     why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
           std::to_string(redist_verify::own_mallocs.load()) + " malloc";
-  else if (std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, dst.data(), 1); bad != 0)
+  else if (std::size_t bad = sums ? 0 : walk_box(dst_off, dst_ext, ndim, elem, dst.data(), 1); bad != 0)
     why = std::to_string(bad) + " wrong elements";
   redist_plan_free(plan);
   return why;
@@ -189,8 +204,12 @@ int main(int argc, char** argv) {
            "identical bytes on " + std::to_string(c.devices) + " ranks, no allocation");
   }
   for (const ExchangeCase& x : kExchangeCases)
-    report(run_exchange(x, world_rank), std::string("exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
+    report(run_exchange(x, world_rank, false), std::string("exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
            "every element right on every rank, no allocation");
+  for (const ExchangeCase& x : kSumExchangeCases)
+    report(run_exchange(x, world_rank, true),
+           std::string("reducing exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
+           "runs on every rank without allocation");
   MPI_Finalize();
   return 0;
 }

@@ -1,6 +1,6 @@
 /* One property over 20,000 inputs: redist_plan_create_with on random
- * mutations of valid problems (bytes replaced, inserted, deleted, fields
- * swapped; fixed seed) returns 0 with a plan whose JSON is non-empty, or
+ * mutations of valid problems, pending sums among them (bytes replaced,
+ * inserted, deleted, fields swapped; fixed seed) returns 0 with a plan whose JSON is non-empty, or
  * code 2 with one non-empty line, never another code, a crash or a hang.
  * Prints "N inputs: A planned, B refused (code 2)" or the first failure. */
 #include <stdio.h>
@@ -16,8 +16,12 @@ static const char* const kSeeds[][6] = {
     {"{x:2, y:4}", "", "[16{x}32, 64{y}256]", "[8{y}32, 128{x}256]", "bf16", "collectives"},
     {"{x:4}", "{y:2} @ 6", "[{x}10, 3]", "[{y}10, 3]", "i64", "exchange"},
     {"{a:2, b:2}", "{p:3} @ [6, 0, 3]", "f32[{a}9, {b}4]", "[{p}9, 4]", "", ""},
-    {"{a:3, b:6}", "", "[2{a}6]", "[1{b}6]", "c128", "auto"}};
-static const char kAlphabet[] = "{}[],:@ 0123456789xyabp.f#-";
+    {"{a:3, b:6}", "", "[2{a}6]", "[1{b}6]", "c128", "auto"},
+    /* pending sums: by the collectives, by the reducing exchange */
+    {"{x:2, y:3}", "", "[{x}6, 12] sum{y}", "[{x}6, {y}12]", "i32", "auto"},
+    {"{x:2, y:2, z:2}", "", "[8, 4] sum{x,z}", "[8, {y}4] sum{z}", "u16", "collectives"},
+    {"{x:2, y:2}", "{p:3} @ [1, 2, 3]", "[{x}5, 3] sum{y}", "[{p}5, 3]", "f32", ""}};
+static const char kAlphabet[] = "{}[],:@ 0123456789xyabp.f#-sum";
 
 static unsigned long long rng = 7;
 static unsigned next(unsigned n) {

@@ -17,7 +17,8 @@
 #    buffer (every rank fails, none hangs) on 6 ranks;
 #  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
 #    with one line; never another code or a crash);
-#  - threads_c: plans, box queries and frees from 4 threads at once equal
+#  - threads_c: plans (pending sums among them), box queries, the reducing
+#    exchange's contributions and frees from 4 threads at once equal
 #    the serial ones (the mutex around OCaml's runtime);
 #  - structs_c: redist_plan_create_from (problems as structs) plans as the
 #    same strings do, and names the wrong field of bad structs;
@@ -33,8 +34,10 @@
 #  - README.md's C example is examples/capi/main.c;
 #  - the differential test (differential.sh): 50 random problems, the
 #    interpreter and the generated header give identical bytes, and a bound
-#    executor's run allocates nothing; 3 plans by the exchange (uneven, two
-#    meshes) right on 8 ranks without allocation.
+#    executor's run allocates nothing; 5 pending-sum problems the same
+#    (identical bytes, no allocation); 3 plans by the exchange (uneven, two
+#    meshes) right on 8 ranks without allocation, 2 by the reducing exchange
+#    without allocation.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh

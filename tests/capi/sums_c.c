@@ -294,9 +294,15 @@ static int run_case(const sum_case* c, int rank, int world) {
     }
     free(found);
   }
+  /* The stated live bytes cover what a rank holds: its source and
+     destination at every step, and for the reducing exchange (no other
+     arrays) its staging too, at most the workspace. */
+  const size_t live = redist_plan_live_bytes(plan);
+  const size_t held_bytes = (src_n + dst_n) * elem + (redist_plan_by_exchange(plan) == 2 ? ws_bytes : 0);
+  if (held_bytes > live) printf("rank %d: holds %zu B, above the stated live bytes %zu B\n", rank, held_bytes, live);
   unsigned long long totals[2] = {bad, dst_n}, sums[2];
   MPI_Reduce(totals, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  int failed = rc != REDIST_OK || bad != 0, any_failed = 0;
+  int failed = rc != REDIST_OK || bad != 0 || held_bytes > live, any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) {
     const int kind = redist_plan_by_exchange(plan);

@@ -1,6 +1,7 @@
-/* redist_plan_create, the box queries and redist_plan_free from 4 threads at
- * once (the C ABI serializes OCaml's runtime behind one mutex): every plan's
- * JSON and boxes must equal those made by one thread first.  Prints
+/* redist_plan_create, the box queries, redist_plan_sum_receives and
+ * redist_plan_free from 4 threads at once (the C ABI serializes OCaml's
+ * runtime behind one mutex): every plan's JSON, boxes and (the reducing
+ * exchange's) contributions must equal those made by one thread first.  Prints
  * "N plans from T threads equal the serial ones" or what differs. */
 #include <pthread.h>
 #include <stdio.h>
@@ -9,14 +10,28 @@
 
 #include "redist/redist.h"
 
-enum { problems = 4, threads = 4, rounds = 25 };
+enum { problems = 6, threads = 4, rounds = 25 };
 static const char* const kProblems[problems][3] = {
     {"{x:2, y:3}", "[3{x}6]", "[2{y}6]"},
     {"{x:2, y:4}", "[16{x}32, 64{y}256]", "[8{y}32, 128{x}256]"},
     {"{a:3, b:6}", "[2{a}6]", "[1{b}6]"},
-    {"{a:2, b:2, c:2}", "[{a,b}8, {c}4]", "[{c}8, {b,a}4]"}};
+    {"{a:2, b:2, c:2}", "[{a,b}8, {c}4]", "[{c}8, {b,a}4]"},
+    {"{x:2, y:3}", "[{x}6, 12] sum{y}", "[{x}6, {y}12]"},
+    {"{x:2, y:3}", "[7, 5] sum{x}", "[{y}7, 5]"}};
 static char* serial_json[problems];
 static size_t serial_box[problems][2];
+static size_t serial_contributions[problems];
+
+/* The number of contributions rank 0 adds up (0 for a plan that is not the reducing exchange). */
+static size_t contributions(const redist_plan_t* plan) {
+  char err[256];
+  size_t count = 0;
+  int designated = 0, group = 0;
+  if (redist_plan_by_exchange(plan) != 2 ||
+      redist_plan_sum_receives(plan, 0, NULL, 0, &count, &designated, &group, err, sizeof err) != REDIST_OK)
+    return 0;
+  return count;
+}
 
 static int check(int p) {
   char err[256];
@@ -27,7 +42,8 @@ static int check(int p) {
   const int last = redist_plan_devices(plan) - 1;
   int wrong = strcmp(redist_plan_json(plan), serial_json[p]) != 0 ||
               redist_plan_tgt_box(plan, last, off, ext, err, sizeof err) != REDIST_OK ||
-              off[0] != serial_box[p][0] || ext[0] != serial_box[p][1];
+              off[0] != serial_box[p][0] || ext[0] != serial_box[p][1] ||
+              contributions(plan) != serial_contributions[p];
   redist_plan_free(plan);
   return wrong;
 }
@@ -53,6 +69,7 @@ int main(void) {
     redist_plan_tgt_box(plan, redist_plan_devices(plan) - 1, off, ext, err, sizeof err);
     serial_box[p][0] = off[0];
     serial_box[p][1] = ext[0];
+    serial_contributions[p] = contributions(plan);
     redist_plan_free(plan);
   }
   pthread_t tid[threads];

@@ -283,7 +283,27 @@ run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
 # run checks pending sums exactly, so on integer dtypes only
 run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32
-run run "${PS[@]}" --memory-budget 64KiB
+# the machine's cost options are refused for pending sums (not costed yet);
+# --memory-budget is checked against the proven live bytes
+run run "${PS[@]}" --ranks-per-host 2
+run plan "${PS[@]}" --hosts 0,0,1,1
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-budget 511
+run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-budget 512
+run_stdin 'exchange\n' check "${PS[@]}" --plan - --memory-budget 895
+run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 895 -o /dev/null
+run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 1MiB --backend nccl -o /dev/null
+# the reducing exchange between meshes, to a target with pending sums too
+run plan --from-mesh '{x:2, y:2}' --to-mesh '{z:3, w:2} @ 4' --from '[{x}9, 4] sum{y}' --to '[{z}9, 4] sum{w}'
+# the figures a pending-sum header states: uneven and cross-mesh (the reducing
+# exchange: extracted sumx_workspace_bytes and sumx_live_bytes), even (lower_sums)
+gen_figures() {
+  printf '$ redist gen'; printf ' %q' "$@"; printf ' | grep figures\n'
+  "$redist" gen --name sums "$@" 2>&1 | grep -E '^// (Live bytes|Workspace:)|constexpr ::std::size_t k(LiveBytes|WorkspaceBytes|GroupSize) '
+  printf '[exit %d]\n\n' "${PIPESTATUS[0]}"
+}
+gen_figures --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]'
+gen_figures --from-mesh '{x:2, y:2}' --to-mesh '{z:3, w:2} @ 4' --from '[{x}9, 4] sum{y}' --to '[{z}9, 4] sum{w}'
+gen_figures "${PS[@]}"
 
 # auto by the cost model by default; across hosts the exchange's time is an upper bound
 run plan --mesh '{x:4}' --from '[{x}8]' --to '[8]' --ranks-per-host 2

@@ -3,7 +3,7 @@
 # extracted semantics, every byte of every rank, on 1,000 random single
 # steps, 200 random plans and 200 random direct exchanges, and with pending
 # sums 150 random single reductions or add_pending steps, 100 random plans
-# and 100 random reducing exchanges.
+# and 100 random reducing exchanges (uneven, two meshes and one in turn).
 .PHONY: test-diff-steps
 
 DIFF_SEED ?= 20261123

@@ -7,8 +7,10 @@
 // compares every byte of every rank's destination.  Also
 // checked: the source is unchanged, nothing is written outside the
 // destination and the workspace (guard bytes), and an exchange's source
-// and target arrays (and the reducing exchange's workspace) fit in its
-// stated live bytes (and workspace).  Rank 0 prints one line per
+// and target arrays (and a reducing exchange's workspace) fit in its
+// stated live bytes; for a reducing exchange, each rank's messages
+// received and sent and its workspace are those of the extracted lowering
+// (lower_sumx), within the header's workspace.  Rank 0 prints one line per
 // case.
 //
 //     mpirun -np N diff_main DIR
@@ -38,8 +40,11 @@ struct Case {
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
   std::size_t live_bytes = 0;   // the exchanges' stated bytes alive on a rank
-  std::size_t workspace_bytes = 0;  // the reducing exchange's stated workspace
   std::vector<int> source_pending, target_pending;  // the reducing exchange's
+  // The reducing exchange's stated workspace, and this rank's messages
+  // (rank, elements) and staging in its lowering (lower_sumx).
+  std::size_t workspace_bytes = 0, staging_bytes = 0;
+  std::vector<redist::Exchange::Peer> receives, sends;
   redist::Dtype dtype = redist::Dtype::u8;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
@@ -117,6 +122,21 @@ void read_placed(std::istream& in, redist::PlacedMesh* mesh, redist::BlockLayout
   }
 }
 
+std::vector<redist::Exchange::Peer> read_peers(std::istream& in) {
+  int n = 0;
+  in >> n;
+  std::vector<redist::Exchange::Peer> out(n > 0 ? static_cast<std::size_t>(n) : 0);
+  for (redist::Exchange::Peer& p : out) in >> p.rank >> p.elements;
+  return out;
+}
+
+bool same_peers(const std::vector<redist::Exchange::Peer>& a, const std::vector<redist::Exchange::Peer>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].rank != b[i].rank || a[i].elements != b[i].elements) return false;
+  return true;
+}
+
 // False at the end of the file.
 bool read_case(std::istream& in, int me, int world, Case* c) {
   std::string word;
@@ -161,6 +181,13 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
       c->expected = from_hex(expected);
     }
   }
+  if (c->kind == Kind::reducing_exchange)
+    for (int r = 0; r < world; ++r) {
+      std::vector<redist::Exchange::Peer> receives = read_peers(in), sends = read_peers(in);
+      std::size_t staging = 0;
+      in >> staging;
+      if (r == me) c->receives = receives, c->sends = sends, c->staging_bytes = staging;
+    }
   if (!in) throw std::runtime_error("cases file: truncated case " + std::to_string(c->id));
   return true;
 }
@@ -186,10 +213,16 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
     const char* why = nullptr;
     if (ex.source_bytes() != src.size() || ex.target_bytes() != c.expected.size())
       why = "the runtime's boxes differ from the reference's";
+    else if (!same_peers(ex.receives(), c.receives))
+      why = "the messages it receives are not the lowered pieces' (sx_pieces)";
+    else if (!same_peers(ex.sends(), c.sends))
+      why = "the messages it sends are not the lowering's (sx_sends)";
+    else if (ex.workspace_bytes() != c.staging_bytes)
+      why = "its workspace is not the lowering's staging (sx_staging)";
     else if (ex.workspace_bytes() > c.workspace_bytes)
-      why = "the rank's workspace exceeds the stated workspace";
+      why = "its workspace exceeds the header's (sx_workspace_bytes)";
     else if (ex.source_bytes() + ex.target_bytes() + ex.workspace_bytes() > c.live_bytes)
-      why = "the rank's arrays and workspace exceed the stated live bytes";
+      why = "source + destination + workspace exceed the stated live bytes";
     int bad = why != nullptr, any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad != 0)

@@ -19,13 +19,16 @@
    pending-sum problems planned by the verified [plan_sums] by the
    collectives (Sum_problem.draw), lowered with the extracted [lower_sums]
    ([Lowering.program_of_sums]), and SUM_EXCHANGES random reducing
-   exchanges (uneven, across two placed meshes: Sum_problem.draw_placed),
+   exchanges (uneven; across two placed meshes, Sum_problem.draw_placed, and
+   on one mesh, draw_uneven, in turn),
    run by the runtime's ReducingExchange (each rank's workspace within the
    stated [sumplan_workspace_bytes], its source, target and workspace within
    [sumplan_live_bytes]); integer element types of every
    size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
    its sums are exact).  The reference is the extracted [sexec] over the
-   integers modulo 2^64 (pairs of them for c128) on random source values.
+   integers modulo 2^64 (pairs of them for c128) on random source values;
+   a reducing exchange also carries each rank's messages and staging in
+   the extracted [lower_sumx], and the header's workspace and live bytes.
    Writes
    OUTDIR/casesN.txt, the cases on N ranks in the format
    tests/diff/diff_main.cpp reads, and OUTDIR/sizes.txt, one line "RANKS
@@ -206,21 +209,37 @@ let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
   write_program oc ~id ~desc (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
   write_sum_bytes oc st p plan
 
-(* A reducing exchange: the stated workspace and live bytes
-   ([sumplan_workspace_bytes], [sumplan_live_bytes]), then both placed
-   layouts and pending axes as the runtime's ReducingExchange takes them
-   (Lowering.reducing_exchange). *)
+(* A reducing exchange: both placed layouts and pending axes as the
+   runtime's ReducingExchange takes them (Lowering.reducing_exchange), the
+   header's workspace and live bytes (Sumplan's, from the extracted
+   [lower_sumx]), the bytes, then per world rank its lowering: the
+   messages it receives (per piece, each sender other than itself, with
+   the cell's elements, in posting order: [sx_pieces]) and sends
+   ([sx_sends]), and its staging ([sx_staging]). *)
 let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
   let x = Lowering.reducing_exchange p in
-  let s = Problem.source_layout p and t = Problem.target_layout p in
-  let lowering = C.lower_sumplan p.elem_bytes s p.src_pending t p.tgt_pending C.SumByExchange in
-  Printf.fprintf oc "scase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype
-    (C.sumplan_workspace_bytes lowering) (C.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending C.SumByExchange);
+  let r = Sumplan.checked p C.SumByExchange in
+  Printf.fprintf oc "scase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype r.workspace_bytes
+    r.live_bytes;
   write_placed oc x.layouts.source;
   Printf.fprintf oc "%d %s\n" (Array.length x.source_pending) (arr x.source_pending);
   write_placed oc x.layouts.target;
   Printf.fprintf oc "%d %s\n" (Array.length x.target_pending) (arr x.target_pending);
-  write_sum_bytes oc st p C.SumByExchange
+  write_sum_bytes oc st p C.SumByExchange;
+  let lowered =
+    C.lower_sumx p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) p.tgt_pending
+  in
+  let peers l = Printf.sprintf "%d %s" (List.length l) (String.concat " " (List.concat_map (fun (w, n) -> [ string_of_int w; string_of_int n ]) l)) in
+  for w = 0 to Problem.world p - 1 do
+    let receives =
+      List.concat_map
+        (fun (piece : C.sx_piece) ->
+          List.filter_map (fun s -> if s = w then None else Some (s, C.box_size piece.xp_cell)) piece.xp_senders)
+        (lowered.sx_pieces w)
+    in
+    let sends = List.map (fun (r, cell) -> (r, C.box_size cell)) (lowered.sx_sends w) in
+    Printf.fprintf oc "%s\n%s\n%d\n" (peers receives) (peers sends) (lowered.sx_staging w)
+  done
 
 (* Every reduce_scatter (kind 0), all_reduce (1) or add_pending (2) that
    type-checks from [pt]. *)
@@ -335,12 +354,19 @@ let () =
     | _ -> ()
   done;
   for i = 0 to sum_exchanges - 1 do
-    let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
-    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
-    let p =
-      Problem.make_placed ~meshes:(Problem.Two (from_mesh, to_mesh)) ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+    (* Between two placed meshes, or on one mesh, in turn. *)
+    let meshes, from, to_ =
+      if i mod 2 = 0 then
+        let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
+        (Problem.Two (from_mesh, to_mesh), from, to_)
+      else
+        let mesh, from, to_, _ = Sum_problem.draw_uneven st in
+        (Problem.One mesh, from, to_)
     in
-    let desc = Printf.sprintf "sum exchange %s -> %s, %s -> %s %s" from_mesh to_mesh from to_ dtype in
+    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
+    let p = Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype) in
+    let shown = match meshes with Problem.One m -> m | Problem.Two (f, t) -> f ^ " -> " ^ t in
+    let desc = Printf.sprintf "sum exchange %s, %s -> %s %s" shown from to_ dtype in
     write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc p;
     incr id
   done;

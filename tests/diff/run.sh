@@ -8,7 +8,9 @@
 # Exchange, ReducingExchange) under one mpirun per world size
 # (tests/diff/diff_main.cpp); every byte of every rank's destination is
 # compared with the extracted semantics (interp_rank, message_wire,
-# sexec).  Six property tests, each with its case count.
+# sexec), and a reducing exchange's messages and workspace on every rank
+# with its extracted lowering (lower_sumx).  Six property tests, each with
+# its case count.
 #   tests/diff/run.sh SUITE STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES [SEED]
 set -u
 cd "$(dirname "$0")/../.."
@@ -41,5 +43,5 @@ property plan "$plans" "whole plans"
 property exchange "$exchanges" "direct exchanges"
 property "sum step" "$sum_steps" "single reductions and add_pending steps"
 property "sum plan" "$sum_plans" "whole pending-sum plans"
-property "sum exchange" "$sum_exchanges" "reducing exchanges"
+property "sum exchange" "$sum_exchanges" "reducing exchanges (messages, workspace, live bytes as lower_sumx)"
 report "$suite" "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges"

@@ -25,7 +25,7 @@ let seed = 20261123
 let count = 1000
 
 let settings ?budget ?(hosts = (C.RanksPerHost 1_000_000, "one host")) profile =
-  { Profile.name = "test"; profile; hosts = fst hosts; hosts_text = snd hosts; budget; given = true }
+  { Profile.name = "test"; profile; hosts = fst hosts; hosts_text = snd hosts; budget; given = true; machine_given = true }
 
 let link latency_ns bytes_per_us = { C.lk_latency_ns = latency_ns; lk_bytes_per_us = bytes_per_us }
 let unbounded = Profile.max_bytes_per_us

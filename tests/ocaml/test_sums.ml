@@ -128,8 +128,33 @@ let sums_to_target t pt (st : carrier state) =
 
 (* ---- what every plan must satisfy --------------------------------------- *)
 
-(* The plan's busiest rank, or why it fails. *)
-let judge (s, ps, t, pt) sp =
+(* A plan by the reducing exchange, lowered (lower_sumx, elements of 4
+   bytes): its pieces, read by the extracted interpreter, give every target
+   group its box's sum; the header's workspace is the largest rank's
+   staging; no rank's source, target box and staging exceed the stated live
+   bytes. *)
+let lowered_exchange_ok (s, ps, t, pt) sp =
+  match lower_sumplan 4 s ps t pt sp with
+  | SumCalls _ -> true
+  | SumExchangeCall x ->
+      (* Each rank's pieces once, not once per element read. *)
+      let pieces = Hashtbl.create 16 in
+      let x =
+        { x with
+          sx_pieces =
+            (fun r ->
+              match Hashtbl.find_opt pieces r with
+              | Some ps -> ps
+              | None -> let ps = x.sx_pieces r in Hashtbl.add pieces r ps; ps) }
+      in
+      let live = sumplan_live_bytes 4 s ps t pt sp in
+      sums_to_target t pt (sumx_dst ints x (source_state s ps))
+      && x.sx_workspace_bytes = List.fold_left (fun a r -> max a (x.sx_staging r)) 0 t.ly_mesh.pm_ranks
+      && List.for_all (fun w -> sumx_live 4 s ps t pt w <= live) (s.ly_mesh.pm_ranks @ t.ly_mesh.pm_ranks)
+
+(* The plan's busiest rank, or why it fails; [~lowered]: also run its
+   lowering (once per problem: auto's exchange is the exchange strategy's). *)
+let judge ~lowered (s, ps, t, pt) sp =
   match scheck s ps t pt sp with
   | Error _ -> Stdlib.Error "checker rejects a planned plan"
   | OK rep ->
@@ -139,6 +164,8 @@ let judge (s, ps, t, pt) sp =
         Stdlib.Error "a rank receives less than the lower bound"
       else if not (sums_to_target t pt (sexec ints s ps t pt sp (source_state s ps))) then
         Stdlib.Error "wrong sums after the plan"
+      else if lowered && not (lowered_exchange_ok (s, ps, t, pt) sp) then
+        Stdlib.Error "the lowered reducing exchange: wrong sums, workspace or live bytes"
       else Stdlib.Ok (List.fold_left (fun a r -> max a (rep.sm_recv r)) 0 ranks)
 
 (* What auto chose, and its busiest rank over the bound's busiest rank. *)
@@ -157,7 +184,7 @@ let judge_problem problem =
     match plan st with
     | None -> if st = StratCollectives && not even then Stdlib.Ok None else Stdlib.Error (name st ^ ": no plan")
     | Some sp -> (
-        match judge problem sp with Stdlib.Ok b -> Stdlib.Ok (Some b) | Stdlib.Error why -> Stdlib.Error (name st ^ ": " ^ why))
+        match judge ~lowered:(st = StratExchange) problem sp with Stdlib.Ok b -> Stdlib.Ok (Some b) | Stdlib.Error why -> Stdlib.Error (name st ^ ": " ^ why))
   in
   let auto = busiest StratAuto in
   (match plan StratAuto, auto with

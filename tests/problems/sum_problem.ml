@@ -7,7 +7,8 @@
    count (so every sharding is even), 1 to 3 pending-sum axes on the
    source, and a target that is sharded, replicated or itself pending (a
    third of each, roughly), in an integer dtype.  [draw_placed]: two placed
-   meshes with uneven extents, for the reducing exchange. *)
+   meshes with uneven extents, for the reducing exchange; [draw_uneven]:
+   one mesh with uneven extents. *)
 
 let axis_names = [| "x"; "y"; "z" |]
 let int_dtypes = [| "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" |]
@@ -92,3 +93,25 @@ let draw_placed st =
   in
   go ()
 
+
+(* One mesh of at most 12 devices (1 to 3 axes of sizes 1 to 3) at world
+   rank 0, uneven extents (1 to 9), 1 to 3 pending axes on the source, a
+   target sharded or replicated, pending again a third of the time. *)
+let rec draw_uneven st =
+  let naxes = 1 + Random.State.int st 3 in
+  let sizes = List.init naxes (fun _ -> 1 + Random.State.int st 3) in
+  if List.fold_left ( * ) 1 sizes > 12 then draw_uneven st
+  else begin
+    let axes = List.init naxes (fun k -> axis_names.(k)) in
+    let mesh = "{" ^ String.concat ", " (List.map2 (Printf.sprintf "%s:%d") axes sizes) ^ "}" in
+    let rank = 1 + Random.State.int st 3 in
+    let extents = List.init rank (fun _ -> 1 + Random.State.int st 9) in
+    let shard free = List.filter_map (fun a -> if Random.State.bool st then Some (a, Random.State.int st rank) else None) free in
+    let src_pending = match subset st axes with [] -> [ List.hd axes ] | l -> l in
+    let src_assign = shard (List.filter (fun a -> not (List.mem a src_pending)) axes) in
+    let tgt_assign = shard axes in
+    let tgt_pending =
+      if Random.State.int st 3 = 0 then subset st (List.filter (fun a -> not (List.mem_assoc a tgt_assign)) axes) else []
+    in
+    (mesh, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st int_dtypes)
+  end

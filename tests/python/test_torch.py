@@ -12,10 +12,10 @@
    Partial targets, random problems (integer dtypes exact, f32 and bf16
    within a stated bound): each Partial group's contributions sum to the
    true array; redist's result is compared with the true array (a Partial
-   target after DTensor's own reduction to Replicate) and with
-   DTensor.redistribute's; an uneven Partial -> Shard (the reducing
-   exchange) against the true sums, and two runs of a float plan bitwise
-   equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
+   target summed over its groups) and with DTensor.redistribute's; an
+   uneven Partial -> Shard (the reducing exchange) and a Partial on a mesh
+   over ranks out of order against the true sums, and two runs of a float
+   plan bitwise equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
  - one-line errors for Partial('avg'), nested uneven shards and
    _StridedShard."""
 import os
@@ -282,6 +282,14 @@ def uneven_partial(rank, results, device="cpu"):
     results.append(("uneven Partial() -> Shard(0) of 7 rows on 4 ranks (%s): the true sums (%s)"
                     % (dist.get_backend(), plan.kind), local_equal(ours, truth) and plan.kind == "reducing_exchange",
                     "rank %d holds rows %s" % (rank, ours[:, 0].div(1000003, rounding_mode="floor").tolist())))
+    permuted = DeviceMesh(device, [[3, 1], [2, 0]], mesh_dim_names=("a", "b"))
+    full = torch.arange(45, dtype=torch.int32).reshape(9, 5) * 7919
+    d, _, _ = partial_dtensor(full, permuted, [Partial(), Shard(1)], seed=9, device=device)
+    ours = rt.redistribute(d, [Shard(0), Replicate()]).to_local().cpu()
+    results.append(("Partial() on a 2x2 mesh over ranks [[3, 1], [2, 0]], 9 x 5 int32 -> [Shard(0), Replicate()] "
+                    "(%s): the true sums" % dist.get_backend(),
+                    local_equal(ours, true_local(full, permuted, [Shard(0), Replicate()])),
+                    "rank %d holds %s" % (rank, tuple(ours.shape))))
     square = init_device_mesh(device, (2, 2), mesh_dim_names=("a", "b"))
     noisy = torch.rand(8, 8, generator=torch.Generator().manual_seed(3))
     f, _, _ = partial_dtensor(noisy, square, [Partial(), Partial()], seed=5, device=device)

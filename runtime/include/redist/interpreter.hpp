@@ -3,10 +3,9 @@
 // permutation tables) with the MPI backend's collectives and reductions,
 // the same calls a header from `redist gen` makes as straight-line code.
 // A plan for pending sums (Lowersums.v) is reductions, then collectives,
-// then add_pending steps.  The C ABI
-// (redist/redist.h) fills a PlanProgram from the verified planner; the
-// numbers in it are the planner's lowering (codegen/capi/lowering.ml), never
-// computed here.
+// then add_pending steps.  The C ABI (redist/redist.h) fills a PlanProgram
+// from the verified planner; the numbers in it are the planner's lowering
+// (codegen/capi/lowering.ml), never computed here.
 //
 //     redist::PlanInterpreter exec;
 //     if (auto st = redist::PlanInterpreter::bind(&program, MPI_COMM_WORLD, &exec); !st.ok()) ...

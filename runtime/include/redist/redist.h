@@ -17,7 +17,7 @@
  * runtime once for the process (it is never stopped; the SIGSEGV handler and
  * alternate signal stack it would install are put back as they were).  Every call that
  * enters OCaml (redist_plan_create*, redist_plan_check, the box queries,
- * redist_plan_free) holds one process-wide mutex, so they may be called
+ * redist_plan_sum_receives, redist_plan_free) holds one process-wide mutex, so they may be called
  * from any thread, one at a time in effect.  A plan is immutable after
  * creation: its queries may be called from any thread concurrently.
  * redist_exec_run takes no lock and calls no OCaml code; an executor is
@@ -259,7 +259,7 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
                              size_t errlen);
 
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
- * ranks for the collectives, at least that many for the exchange; mesh
+ * ranks for the collectives, at least that many for either exchange; mesh
  * ranks row-major, the first axis most significant): duplicates it and
  * creates the plan's group communicators or the exchange's messages.
  * Collective over comm.  The plan must outlive the executor. */
