@@ -55,20 +55,23 @@ def suite_of(run):
 
 
 def choice_lines(runs):
-    fastest, within, over, count = [], [], [], []
+    fastest, within, tied, over, count = [], [], [], [], []
     for run in runs:
         several = [cs for cs in by_problem(run).values() if len(cs) > 1]
-        ratios = [next(c["time_ms"] for c in cs if c["verdict"] == "chosen") / min(c["time_ms"] for c in cs)
-                  for cs in several]
+        picks = [(next(c for c in cs if c["verdict"] == "chosen"), min(cs, key=lambda c: c["time_ms"]))
+                 for cs in several]
+        ratios = [pick["time_ms"] / best["time_ms"] for pick, best in picks]
         count.append(len(several))
         fastest.append(sum(x <= 1.0 for x in ratios) / len(ratios))
         within.append(sum(x <= 1.1 for x in ratios) / len(ratios))
+        tied.append(sum(pick is not best and pick["predicted_ns"] == best["predicted_ns"] for pick, best in picks))
         over.append((gmean(ratios), max(ratios)))
     pct = "{:.0%}"
     return [f"auto's choice against every candidate it weighed, on the {span(count, '{:.0f}')} problems with more "
             f"than one (min / median / max over {len(runs)} runs; times are medians of the repetitions):",
             f"  auto's pick was the measured-fastest candidate: {span(fastest, pct)}; within 10% of it: "
-            f"{span(within, pct)}",
+            f"{span(within, pct)}; of the other picks, {span(tied, '{:.0f}')} predicted the same time as the "
+            f"measured-fastest (the same messages: the model cannot tell them apart)",
             f"  auto's time / the fastest candidate's: geomean {span([g for g, _ in over], '{:.2f}x')}, "
             f"worst {span([m for _, m in over], '{:.2f}x')}"]
 

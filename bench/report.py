@@ -322,6 +322,7 @@ def budget_lines(runs):
 
 
 def budget_plot(runs, out_dir, plt, colors):
+    from matplotlib.ticker import NullFormatter
     """Per problem of BUDGET_SUITES: auto's budget sweep as a line (proven
     live bytes and measured peak against measured time), every candidate it
     weighed, and the other systems as points."""
@@ -351,6 +352,8 @@ def budget_plot(runs, out_dir, plt, colors):
         ax.set_title(n, fontsize=8)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.tick_params(labelsize=6)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")

@@ -112,7 +112,7 @@ let to_mesh_arg =
 let strategy_arg =
   Arg.(value & opt (enum Problem.strategies) Redist_core.StratAuto
        & info [ "strategy" ] ~docv:"STRATEGY"
-           ~doc:"$(b,collectives) (the paper's collectives; even problems on one mesh at world rank 0 only), $(b,exchange) (one direct exchange: any layouts, any two meshes; every rank receives exactly the proven lower bound) or $(b,auto) (default: the plan whose busiest rank receives less, then with fewer launches; collectives on a tie; uneven and cross-mesh problems by exchange).")
+           ~doc:"$(b,collectives) (the paper's collectives; even problems on one mesh at world rank 0 only), $(b,exchange) (one direct exchange: any layouts, any two meshes; every rank receives exactly the proven lower bound) or $(b,auto) (default: the verified candidate with the least predicted time under the cost model (the built-in profile measured-here, one host, unless $(b,--profile), $(b,--ranks-per-host) or $(b,--hosts)) within $(b,--memory-budget); without a cost option, when costing would lower too many all_permute table entries (more than 2,097,152 times their meshes' axes), the plan whose busiest rank receives less, then with fewer launches, and the output says so).")
 
 let from_arg =
   Arg.(required & opt (some string) None
@@ -181,14 +181,15 @@ let problem_term =
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
 
-(* [cost]: the cost model's settings and its choice, if any, printed after the plan. *)
+(* [cost]: the cost model's settings and its choice, or why it was not
+   applied, printed after the plan. *)
 let print_report ~command ~title ~guarantees ~json ~cost r =
   let problem = Xreport.problem r in
   write_output None
     (if json then
        let doc =
          match (Json.any_report ~command ~guarantees r, cost) with
-         | `Assoc fields, Some (settings, ch) -> `Assoc (fields @ [ ("cost", Costreport.json settings problem ch) ])
+         | `Assoc fields, Some (settings, costing) -> `Assoc (fields @ Costreport.json_fields settings problem costing)
          | doc, _ -> doc
        in
        Yojson.Safe.pretty_to_string doc ^ "\n"
@@ -196,7 +197,7 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
        Xreport.plan_text ~title ~guarantees r
        ^
        match cost with
-       | Some (settings, ch) -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (Costreport.lines settings problem ch))
+       | Some (settings, costing) -> Costreport.text settings problem costing
        | None -> "")
 
 let print_sums ~command ~title ~json r =
@@ -213,7 +214,7 @@ let plan_cmd =
         else begin
           let r, guarantees, choice = Planning.choose_costed settings p in
           print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
-            ~cost:(Option.map (fun ch -> (settings, ch)) choice) r
+            ~cost:(Some (settings, choice)) r
         end;
         0)
   in
@@ -247,7 +248,9 @@ let check_cmd =
           let r = Planfile.check_any p text in
           (* The prediction only when asked for: lowering a plan of many
              permutes on 65,536 devices costs far more than checking it. *)
-          let cost = if settings.Profile.given then Some (settings, Planning.cost_checked settings r) else None in
+          let cost =
+            if settings.Profile.given then Some (settings, Planning.Costed (Planning.cost_checked settings r)) else None
+          in
           print_report ~command:"check" ~title ~guarantees:(Guarantees.for_checked r) ~json ~cost r
         end;
         0)

@@ -109,3 +109,13 @@ let json (cost : Profile.t) (p : Problem.t) (ch : C.choice) : Yojson.Safe.t =
                    ("live_bytes", `Int c.cs_live_bytes); ("recv_elems_max", `Int c.cs_traffic);
                    ("launches", `Int c.cs_launches) ])
              (candidates ch)) ) ]
+
+(* What follows a plan's report about the cost model: its choice, or why
+   it was not applied; as comment lines, and as fields of the JSON report. *)
+let text (cost : Profile.t) (p : Problem.t) = function
+  | Planning.Costed ch -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (lines cost p ch))
+  | Planning.Not_costed why -> "# cost model: " ^ why ^ "\n"
+
+let json_fields (cost : Profile.t) (p : Problem.t) = function
+  | Planning.Costed ch -> [ ("cost", json cost p ch) ]
+  | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]

@@ -69,31 +69,64 @@ let guarantees_of strategy sp =
   | C.StratAuto, C.ByExchange -> Guarantees.exchange_checker
   | _, sp -> plan_with_guarantees sp
 
+(* What [choose_costed] says about the cost model: its choice, or why it
+   was not applied. *)
+type costing = Costed of C.choice | Not_costed of string
+
+(* Costing a collective candidate lowers it, and each all_permute's table
+   (Lower.recv_from_table) has an entry per rank, read off the device's
+   coordinates: about 0.2 us per entry and axis of the (refined) mesh in
+   the extracted code (2.5 us an entry on 16 axes), against a few ns per
+   rank for the rest of the costing (closed forms; the exchange's runs,
+   Costclosed.v).  Without a cost option, problems whose candidates need
+   more entry-axes than this (about half a second) are planned as before the cost
+   model, and the output says so; a cost option costs them anyway. *)
+let permute_work_limit = 1 lsl 21
+
+(* All_permute table entries of the candidates, and those times their mesh's axes. *)
+let permute_work (p : Problem.t) src tgt =
+  let mesh = src.C.ly_mesh.pm_mesh in
+  let ranks = C.mesh_size mesh in
+  let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
+  let rec add (entries, work) = function
+    | C.ByCollectives (rf, plan) ->
+        let n = ranks * permutes plan in
+        (entries + n, work + (n * List.length (C.refine_mesh rf mesh)))
+    | C.ByExchange -> (entries, work)
+    | C.ByThen (_, a, b) -> add (add (entries, work) a) b
+  in
+  List.fold_left add (0, 0) (C.strategy_candidates p.strategy src tgt)
+
+let no_collectives (p : Problem.t) =
+  Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
-   other candidates, for printing). *)
-(* Without a cost option the plan is [plan_with]'s (least busiest-rank
-   traffic, then fewer launches: closed forms, fast on 65,536 devices);
-   the cost model runs only when asked for, since costing the exchange
-   enumerates every rank's messages, billions for a gather on 65,536
-   devices. *)
+   other candidates, for printing); above [permute_work_limit] without
+   a cost option, [plan_with]'s plan (least busiest-rank traffic, then
+   fewer launches). *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  if not cost.given then
+  let entries, work = if cost.given then (0, 0) else permute_work p src tgt in
+  if work > permute_work_limit then
     match C.plan_with p.strategy src tgt with
-    | Some sp -> (report_of p sp, plan_with_guarantees sp, None)
-    | None -> Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
-  else (
+    | Some sp ->
+        ( report_of p sp, plan_with_guarantees sp,
+          Not_costed
+            (Printf.sprintf
+               "not applied: costing the candidates would lower %d all_permute table entries (one per rank per permute), %d times their meshes' axes (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
+               entries work permute_work_limit) )
+    | None -> no_collectives p
+  else
   match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
   | C.OK ch ->
       let sp = ch.ch_best.cs_plan in
-      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Some ch)
-  | C.Error C.NoCandidate ->
-      Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
+      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Costed ch)
+  | C.Error C.NoCandidate -> no_collectives p
   | C.Error (C.BelowMinimum least) ->
       Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy))
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)
@@ -108,11 +141,11 @@ let cost_checked (cost : Profile.t) r =
                                   c.cs_live_bytes (Option.get cost.budget)));
       { C.ch_best = c; ch_slower = []; ch_over_budget = [] }
 
-(* Under the built-in profile, all ranks on one host, no budget. *)
-let choose (p : Problem.t) =
-  let r, g, _ =
-    choose_costed (Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p) p
-  in
-  (r, g)
+(* Under the built-in profile, all ranks on one host, no budget (the
+   default of the command line). *)
+let default_settings p = Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p
 
+let choose (p : Problem.t) =
+  let r, g, _ = choose_costed (default_settings p) p in
+  (r, g)
 

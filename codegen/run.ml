@@ -295,17 +295,54 @@ let model_header_of ~name ~world ?peak (p : Problem.t) =
 
 let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~name ~world:r.world r.problem
 
+(* Integer sums are checked exactly over each target group: integers wrap,
+   so every group's contributions add up to the global array in any integer
+   type.  The other element types the runtime adds are checked rank by rank
+   (sums_model_header). *)
+let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
+
 (* What the driver of a pending-sum problem checks against: the generated
    header seen as codegen/verify.hpp's SumsProblem, with the plan's proven
-   peak (scheck's), which the header does not carry. *)
+   peak (scheck's), which the header does not carry.  Floating-point
+   dtypes are checked bitwise against the sums the host forms in the
+   plan's order: the reduction steps' axes in order (the reducing exchange
+   adds every pending axis in one), the pending axes left to the target,
+   and the axes whose members other than coordinate 0 hold zero (the plan's
+   add_pending steps; for the reducing exchange, the target's pending axes). *)
 let sums_model_header (r : Sumplan.t) =
+  let p = r.problem in
   let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | Redist_core.SumByCollectives _ -> "COLLECTIVES" in
+  let naxes = List.length p.env.F.axes in
+  let stage_of, zero_axes =
+    match r.plan with
+    | Redist_core.SumByExchange -> ((fun a -> if List.mem a p.src_pending then 0 else -2), p.tgt_pending)
+    | Redist_core.SumByCollectives (pre, _, _, post) ->
+        let reduced = List.map Redist_core.sum_step_axis pre in
+        let rec position a i = function [] -> -1 | b :: rest -> if a = b then i else position a (i + 1) rest in
+        ( (fun a -> if List.mem a p.src_pending then position a 0 reduced else -2),
+          List.filter_map (function Redist_core.AddPending a -> Some a | _ -> None) post )
+  in
+  let stages = List.fold_left max (-1) (List.init naxes stage_of) + 1 in
+  let ints l = Emit.list_init (List.map string_of_int l) in
   String.concat "\n"
     [ "// The pending-sum problem as the driver checks it (codegen/verify.hpp), with";
-      "// the plan's proven peak local array in elements (extracted scheck).";
+      "// the plan's proven peak local array in elements (extracted scheck) and, for";
+      "// floating-point dtypes, the order of its sums.";
       "#pragma once";
       "namespace redist_model {";
-      Printf.sprintf "inline redist_verify::SumsProblem sums_problem() { return REDIST_VERIFY_SUMS_%s(problem, %d); }" kind r.peak;
+      Printf.sprintf "inline constexpr int kStageOf[%d] = %s;" naxes (ints (List.init naxes stage_of));
+      Printf.sprintf "inline constexpr int kZeroAxes[%d] = %s;" (max 1 (List.length zero_axes))
+        (ints (if zero_axes = [] then [ 0 ] else zero_axes));
+      "inline redist_verify::SumsProblem sums_problem() {";
+      Printf.sprintf "  redist_verify::SumsProblem p = REDIST_VERIFY_SUMS_%s(problem, %d);" kind r.peak;
+      Printf.sprintf "  p.floats = %b;" (not (List.mem p.dtype exact_sum_dtypes));
+      Printf.sprintf "  p.dtype = ::redist::Dtype::%s;" p.dtype;
+      "  p.stage_of = kStageOf;";
+      Printf.sprintf "  p.stages = %d;" stages;
+      "  p.zero_axes = kZeroAxes;";
+      Printf.sprintf "  p.zero_axes_count = %d;" (List.length zero_axes);
+      "  return p;";
+      "}";
       "}  // namespace redist_model";
       "" ]
 
@@ -384,15 +421,9 @@ let workspace_bytes = function
   | Plain (Xreport.Hybrid h) -> h.h_workspace_bytes
   | Sums r -> r.Sumplan.workspace_bytes
 
-(* The sums are checked exactly: integers wrap, so every group's
-   contributions add up to the global array in any integer type. *)
-let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
 
 let plan_of (p : Problem.t) ~cost =
   if Problem.has_pending p then begin
-    if not (List.mem p.dtype exact_sum_dtypes) then
-      F.bad "--dtype %s: redist run checks pending sums exactly, on integer dtypes only (%s) so far" p.dtype
-        (String.concat ", " exact_sum_dtypes);
     let r = Sumplan.within_budget ~chosen:true cost (Sumplan.choose p) in
     (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
   end
@@ -470,7 +501,10 @@ let text (x : result) =
           | Redist_core.SumByCollectives _ -> String.concat "; " (List.map (fun (s : Sumplan.step) -> s.text) r.steps)));
   if x.verified then
     line "verified: every element of every rank's target box %s (%d elements checked, 0 mismatches)"
-      (match x.plan with Sums _ -> "sums, over its target group, to the global array" | Plain _ -> "is correct")
+      (match x.plan with
+       | Sums r when List.mem r.Sumplan.problem.dtype exact_sum_dtypes -> "sums, over its target group, to the global array"
+       | Sums _ -> "is, bitwise, the sum of its contributions added in the plan's order"
+       | Plain _ -> "is correct")
       o.checked
   else begin
     if o.box_disagreements > 0 then

@@ -470,6 +470,20 @@ struct SumsProblem {
   redist::Status (*create_exchange)(MPI_Comm, redist::ReducingExchange*);
   // Both: the header's kWorkspaceBytes and kLiveBytes (the extracted lowering's).
   std::size_t workspace_bytes, live_bytes;
+  // Floating-point element types (floats = true; set by the driver's model
+  // header from the plan, not from the generated header): every rank's
+  // destination is compared bitwise with the sum the host forms in the
+  // plan's order (float_sums_want).  stage_of: per source mesh axis, -2 if
+  // not pending, -1 if still pending at the target (each target rank keeps
+  // its coordinate's share), else the reduction step that adds over it
+  // (steps in order; the reducing exchange adds every pending axis in one).
+  // zero_axes: target mesh axes on which a coordinate other than 0 holds zero.
+  bool floats = false;
+  redist::Dtype dtype = redist::Dtype::u8;
+  const int* stage_of = nullptr;
+  int stages = 0;
+  const int* zero_axes = nullptr;
+  int zero_axes_count = 0;
 };
 
 // Values: the global array g(i) is a hash of the index; every member of a
@@ -554,6 +568,96 @@ inline void fill_contribution(const SumsProblem& p, const SumSide& source, const
   }
 }
 
+// ---- floating-point pending sums ----
+// Member k (its coordinates on the source pending axes, mesh order, the
+// first most significant) contributes float_share(k, i) at global index i,
+// whatever group it is in, so the host knows every sum without the plan's
+// data movement.  Values carry more significant bits than the type keeps, so
+// the order of additions shows in the result.
+inline void float_share(redist::Dtype t, std::uint64_t member, std::uint64_t index, unsigned char* out) {
+  const std::uint64_t h = mix((member + 1) << 40 ^ index);
+  auto put = [&](const auto& v, std::size_t at) { std::memcpy(out + at, &v, sizeof v); };
+  auto real32 = [](std::uint64_t x) { return static_cast<float>(static_cast<std::int32_t>(x)) / 65536.0f; };
+  auto real64 = [](std::uint64_t x) { return static_cast<double>(static_cast<std::int64_t>(x)) / 4294967296.0; };
+  switch (t) {
+    case redist::Dtype::f64: return put(real64(h), 0);
+    case redist::Dtype::c64: put(real32(h), 0); return put(real32(h >> 17), 4);
+    case redist::Dtype::c128: put(real64(h), 0); return put(real64(mix(h)), 8);
+    case redist::Dtype::f16: return put(redist::local::f32_to_f16(real32(h) / 64.0f), 0);  // |v| < 512
+    case redist::Dtype::bf16: return put(redist::local::f32_to_bf16(real32(h)), 0);
+    default: return put(real32(h), 0);
+  }
+}
+
+// The member index of source position `position` (see float_share).
+inline std::uint64_t member_index(const SumsProblem& p, const redist::PlacedMesh& mesh, int position) {
+  std::uint64_t k = 0;
+  for (int a = 0; a < mesh.naxes; ++a)
+    if (p.stage_of[a] != -2) k = k * static_cast<std::uint64_t>(mesh.axis_size[a]) + redist::mesh_coord(mesh, position, a);
+  return k;
+}
+
+inline void fill_float_shares(const SumsProblem& p, const SumSide& source, const std::vector<std::uint64_t>& index,
+                              int me, unsigned char* src) {
+  const int position = source.position_of(me);
+  if (position < 0) return;
+  const std::uint64_t k = member_index(p, source.mesh, position);
+  for (std::size_t l = 0; l < index.size(); ++l) float_share(p.dtype, k, index[l], src + l * p.elem_bytes);
+}
+
+// The sum at global index i of the members whose coordinates are `coord`
+// on every pending axis of a stage below `stage` and on the kept axes:
+// stage s adds, in ascending order of its axes' coordinates, the sums of
+// stage s - 1 (local::sum_blocks: the runtime's arithmetic, f16/bf16
+// rounded once per step, as each step writes the element type).
+inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int stage, std::vector<int>& coord,
+                       std::uint64_t index, unsigned char* out) {
+  const std::size_t w = p.elem_bytes;
+  if (stage < 0) {
+    std::uint64_t k = 0;
+    for (int a = 0; a < mesh.naxes; ++a)
+      if (p.stage_of[a] != -2) k = k * static_cast<std::uint64_t>(mesh.axis_size[a]) + static_cast<std::uint64_t>(coord[a]);
+    return float_share(p.dtype, k, index, out);
+  }
+  std::vector<int> axes;
+  std::size_t count = 1;
+  for (int a = 0; a < mesh.naxes; ++a)
+    if (p.stage_of[a] == stage) axes.push_back(a), count *= static_cast<std::size_t>(mesh.axis_size[a]);
+  std::vector<unsigned char> parts(count * w);
+  for (std::size_t c = 0; c < count; ++c) {
+    std::size_t rest = c;
+    for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+      coord[*a] = static_cast<int>(rest % static_cast<std::size_t>(mesh.axis_size[*a]));
+      rest /= static_cast<std::size_t>(mesh.axis_size[*a]);
+    }
+    staged_sum(p, mesh, stage - 1, coord, index, &parts[c * w]);
+  }
+  redist::local::sum_blocks(p.dtype, parts.data(), 1, count, out);
+}
+
+// The elements of this rank's target box that are not, bitwise, what the
+// plan's sums give there: zero on a rank with a coordinate other than 0 on
+// a zero axis; else the staged sum over the source members that share the
+// rank's coordinates on the kept axes (the target mesh is then the source's).
+inline long float_mismatches(const SumsProblem& p, const SumSide& source, const SumSide& target,
+                             const std::vector<std::uint64_t>& index, int me, const unsigned char* dst) {
+  const int position = target.position_of(me);
+  if (position < 0) return 0;
+  bool zero = false;
+  for (int i = 0; i < p.zero_axes_count; ++i) zero = zero || redist::mesh_coord(target.mesh, position, p.zero_axes[i]) != 0;
+  std::vector<int> coord(static_cast<std::size_t>(source.mesh.naxes), 0);
+  for (int a = 0; a < source.mesh.naxes; ++a)
+    if (p.stage_of[a] == -1) coord[a] = redist::mesh_coord(target.mesh, position, a);
+  const std::size_t w = p.elem_bytes;
+  std::vector<unsigned char> want(w, 0);
+  long wrong = 0;
+  for (std::size_t l = 0; l < index.size(); ++l) {
+    if (!zero) staged_sum(p, source.mesh, p.stages - 1, coord, index[l], want.data());
+    wrong += std::memcmp(want.data(), dst + l * w, w) != 0;
+  }
+  return wrong;
+}
+
 // The members of each target group gather their destinations; the elements
 // of the target box whose sum over the group is not the global array.
 // Collective over comm.
@@ -633,7 +737,8 @@ inline Outcome verify_sums(const SumsProblem& p, MPI_Comm comm, int repeats) {
   }
   const std::vector<std::uint64_t> src_index = box_indices(p, src_box), tgt_index = box_indices(p, tgt_box);
   std::vector<unsigned char> src(src_bytes + 1, 0);
-  fill_contribution(p, source, src_index, me, src.data());
+  if (p.floats) fill_float_shares(p, source, src_index, me, src.data());
+  else fill_contribution(p, source, src_index, me, src.data());
   // [destination | guard] and [workspace | guard]: exact sizes.
   std::vector<unsigned char> dst(tgt_bytes + kGuard, kGuardByte), ws(ws_bytes + kGuard, kGuardByte);
   long mismatches = 0, allocs[3] = {0, 0, 0};
@@ -652,7 +757,8 @@ inline Outcome verify_sums(const SumsProblem& p, MPI_Comm comm, int repeats) {
                                        tgt_bytes, ws_bytes ? ws.data() : nullptr, ws_bytes);
       },
       [&](unsigned char poison) {
-        mismatches += wrong_sums(p, target, tgt_index, me, dst.data(), comm);
+        mismatches += p.floats ? float_mismatches(p, source, target, tgt_index, me, dst.data())
+                               : wrong_sums(p, target, tgt_index, me, dst.data(), comm);
         guards = guards && guard_ok(dst.data() + tgt_bytes) && guard_ok(ws.data() + ws_bytes);
         for (int r = 0; r < regions; ++r)
           used_arrays = std::max(used_arrays, used_extent(ws.data() + p.array_offset[r], p.array_bytes[r], poison));

@@ -5040,13 +5040,16 @@ let call_live src_bytes tgt_bytes c =
         (if in_workspace c.cl_in then c.cl_in_bytes else 0))
       (if in_workspace c.cl_out then c.cl_out_bytes else 0)) c.cl_scratch
 
+(** val calls_live_bytes : int -> int -> call list -> int **)
+
+let calls_live_bytes src_bytes tgt_bytes cs =
+  list_max (map (call_live src_bytes tgt_bytes) cs)
+
 (** val live_bytes : mesh -> int -> ty -> ty -> plan -> int **)
 
 let live_bytes m elem src tgt p =
-  list_max
-    (map
-      (call_live (( * ) (local_size m src) elem)
-        (( * ) (local_size m tgt) elem)) (lower m elem src p))
+  calls_live_bytes (( * ) (local_size m src) elem)
+    (( * ) (local_size m tgt) elem) (lower m elem src p)
 
 type 'a buffers = buffer -> 'a state
 
@@ -6360,6 +6363,19 @@ let rec splan_launches = function
 | ByExchange -> Stdlib.Int.succ 0
 | ByThen (_, a, b) -> (+) (splan_launches a) (splan_launches b)
 
+(** val program_live_bytes :
+    int -> layout -> layout -> splan -> program -> int **)
+
+let program_live_bytes elem s t0 sp pg =
+  match sp with
+  | ByCollectives (rf, _) ->
+    (match pg with
+     | Calls (m, cs) ->
+       calls_live_bytes (( * ) (local_size m (refine_ty rf s.ly_ty)) elem)
+         (( * ) (local_size m (refine_ty rf t0.ly_ty)) elem) cs
+     | _ -> splan_live_bytes elem s t0 sp)
+  | _ -> splan_live_bytes elem s t0 sp
+
 (** val cost_candidate :
     profile -> hosts -> int -> layout -> layout -> int -> splan -> costed
     option **)
@@ -6367,12 +6383,12 @@ let rec splan_launches = function
 let cost_candidate pf h elem s t0 i sp =
   match xcheck s t0 sp with
   | OK rep ->
-    Some { cs_index = i; cs_plan = sp; cs_steps_ns =
-      (program_steps_ns pf h elem (lower_splan elem s t0 sp)); cs_time_ns =
-      (predicted_ns pf h elem s t0 sp); cs_live_bytes =
-      (splan_live_bytes elem s t0 sp); cs_traffic =
-      (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
-      (splan_launches sp) }
+    let pg = lower_splan elem s t0 sp in
+    let steps = program_steps_ns pf h elem pg in
+    Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
+    (list_sum steps); cs_live_bytes = (program_live_bytes elem s t0 sp pg);
+    cs_traffic = (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
+    (splan_launches sp) }
   | Error _ -> None
 
 (** val cost_all :

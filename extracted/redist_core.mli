@@ -4744,6 +4744,8 @@ val workspace_bytes : call list -> int
 
 val call_live : int -> int -> call -> int
 
+val calls_live_bytes : int -> int -> call list -> int
+
 val live_bytes : mesh -> int -> ty -> ty -> plan -> int
 
 type 'a buffers = buffer -> 'a state
@@ -4943,6 +4945,8 @@ type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
                 cs_launches : int }
 
 val splan_launches : splan -> int
+
+val program_live_bytes : int -> layout -> layout -> splan -> program -> int
 
 val cost_candidate :
   profile -> hosts -> int -> layout -> layout -> int -> splan -> costed option

@@ -120,9 +120,12 @@ let time_plan_and_check problem =
   let check_s, _ = cpu (fun () -> Redist_cli.Planfile.check_any p text) in
   (plan_s, check_s)
 
-(* One mesh, by the collectives. *)
+(* One mesh, by the default strategy (auto: the cost model, or its
+   documented fallback, Planning.permute_work_limit). *)
 let plan_and_check q =
-  time_plan_and_check (fun () -> Redist_cli.Problem.make ~mesh:q.mesh ~from:q.from ~to_:q.to_ ~dtype:None)
+  time_plan_and_check (fun () ->
+      Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
+        ~from:q.from ~to_:q.to_ ~dtype:None)
 
 (* Two placed meshes, by the default strategy (auto). *)
 let plan_and_check_placed q =

@@ -1,8 +1,9 @@
 (* The OCaml side of the C ABI (runtime/src/capi.cpp): callbacks registered
    by name when capi.cpp starts OCaml's runtime.  Planning is the command
-   line's (Problem.make_placed, Planning.choose: the extracted, verified
-   planner, any strategy), and the figures, texts and JSON are those
-   `redist plan` prints. *)
+   line's (Problem.make_placed, Planning.choose_costed under the default
+   cost model: the extracted, verified choice, any strategy, or plan_with's
+   where that is a hybrid), and the
+   figures, texts and JSON are those `redist plan` prints. *)
 
 module R = Redist_cli
 
@@ -53,9 +54,19 @@ let problem mesh to_mesh from to_ dtype strategy =
 
 (* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
    prints, the figures and the lowering. *)
-let info ~command ~title (p : R.Problem.t) plan guarantees =
+(* [cost]: the default cost model's choice, printed after the plan as
+   `redist plan` prints it. *)
+let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
   let bytes elems = R.Bounds.mul elems p.elem_bytes in
-  let json = Yojson.Safe.pretty_to_string (R.Json.any_report ~command ~guarantees plan) ^ "\n" in
+  let json =
+    let doc =
+      match (R.Json.any_report ~command ~guarantees plan, cost) with
+      | `Assoc fields, Some (settings, costing) -> `Assoc (fields @ R.Costreport.json_fields settings p costing)
+      | doc, _ -> doc
+    in
+    Yojson.Safe.pretty_to_string doc ^ "\n"
+  in
+  let cost_text = match cost with Some (settings, costing) -> R.Costreport.text settings p costing | None -> "" in
   let common ~lowered ~text ~step_texts ~devices =
     { lowered; problem = p; text; json; step_texts; devices;
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
@@ -66,7 +77,7 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
   match plan with
   | R.Xreport.Collectives r ->
       { (common ~lowered:(Lowering.By_collectives (Lowering.program r))
-           ~text:(R.Report.text ~title ~guarantees r)
+           ~text:(R.Report.text ~title ~guarantees r ^ cost_text)
            ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
            ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
@@ -74,12 +85,12 @@ let info ~command ~title (p : R.Problem.t) plan guarantees =
              lower_bound_recv_max_bytes = bytes r.lb_max; live_bytes = Lazy.force r.live_bytes }
   | R.Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
-           ~text:(R.Xreport.text ~title ~guarantees x) ~step_texts:[| "exchange" |] ~devices:x.world)
+           ~text:(R.Xreport.text ~title ~guarantees x ^ cost_text) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
   | R.Xreport.Hybrid _ ->
-      (* Planning.choose plans with plan_with, which never returns a hybrid: only a plan file reaches here. *)
+      (* choose_interpretable never returns a hybrid: only a plan file reaches here. *)
       R.Front.bad "plan: a hybrid (a plan file with a via line) is not taken by the C ABI yet; redist gen and redist run take it"
 
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
@@ -108,12 +119,29 @@ let sums_info ~command ~title (r : R.Sumplan.t) =
     workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
     lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes }
 
+(* What the plan interpreter runs: [choose_costed]'s plan, or, where that
+   is a hybrid, which the interpreter does not run yet, [plan_with]'s (least
+   busiest-rank traffic, then fewer launches), saying so. *)
+let choose_interpretable settings (p : R.Problem.t) =
+  match R.Planning.choose_costed settings p with
+  | R.Xreport.Hybrid h, _, _ -> (
+      match Redist_core.plan_with p.strategy (R.Problem.source_layout p) (R.Problem.target_layout p) with
+      | Some sp ->
+          ( R.Planning.report_of p sp, R.Planning.plan_with_guarantees sp,
+            R.Planning.Not_costed
+              (Printf.sprintf
+                 "not applied: the cost model chose a hybrid (%s), which the plan interpreter does not run yet; planned by least busiest-rank traffic, then fewer launches"
+                 (R.Costreport.describe p (R.Xreport.splan (R.Xreport.Hybrid h)))) )
+      | None -> R.Planning.no_collectives p)
+  | chosen -> chosen
+
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
   if R.Problem.has_pending p then sums_info ~command:"plan" ~title:"redist plan" (R.Sumplan.choose p)
   else
-    let plan, guarantees = R.Planning.choose p in
-    info ~command:"plan" ~title:"redist plan" p plan guarantees
+    let settings = R.Planning.default_settings p in
+    let plan, guarantees, costing = choose_interpretable settings p in
+    info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
 
 (* A plan in plan-file syntax, checked by the verified checker as `redist
    check --plan` does. *)

@@ -8,9 +8,10 @@
     The messages a rank receives in a step are read off the lowered program
     ([Lower.lower_splan]): a collective call's group, its permute table and
     its buffer sizes, or the exchange's messages of boxes
-    ([Exchange.recv_messages]); a message from the rank itself is a local
-    copy, as is a slice, the copy of an empty plan and the scratch a
-    collective packs through.  A rank's time in a step is the sum of its
+    ([Exchange.recv_messages], costed in closed form: [exchange_rank_ns],
+    [Costclosed.v]); a message from the rank itself is a local copy, as is
+    a slice, the copy of an empty plan and the scratch a collective packs
+    through.  A rank's time in a step is the sum of its
     messages' latencies and transfer times; a step takes as long as its
     slowest rank; a plan, the sum of its steps.
 
@@ -137,7 +138,8 @@ Fixpoint max_along (f : nat -> nat -> nat) (r n : nat) (table : list nat) (acc :
       end
   end.
 
-(** Rank [r]'s messages in the exchange: one per cell of its target box,
+(** Rank [r]'s messages in the exchange, listed (the specification of
+    [exchange_rank_ns], which costs them): one per cell of its target box,
     from the sender the lowered call names ([xc_recv]), which is [r]
     itself exactly when [r] holds the cell.  On one host only that matters
     (every other sender is [SameHost]), so there the cells are read without
@@ -367,15 +369,27 @@ Fixpoint splan_launches (sp : splan) : nat :=
   | ByThen _ a b => splan_launches a + splan_launches b
   end.
 
+(** [splan_live_bytes] of a plan lowered to [pg] ([Costproof]: the same),
+    read off [pg] so that a candidate is lowered once: a permute's table
+    has an entry per rank. *)
+Definition program_live_bytes (elem : nat) (S T : layout) (sp : splan) (pg : program) : nat :=
+  match sp, pg with
+  | ByCollectives rf _, Calls m cs =>
+      calls_live_bytes (local_size m (refine_ty rf (ly_ty S)) * elem) (local_size m (refine_ty rf (ly_ty T)) * elem) cs
+  | _, _ => splan_live_bytes elem S T sp
+  end.
+
 Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
   : option costed :=
   match xcheck S T sp with
   | Error _ => None
   | OK rep =>
+      let pg := lower_splan elem S T sp in
+      let steps := program_steps_ns pf h elem pg in
       Some {| cs_index := i; cs_plan := sp;
-              cs_steps_ns := program_steps_ns pf h elem (lower_splan elem S T sp);
-              cs_time_ns := predicted_ns pf h elem S T sp;
-              cs_live_bytes := splan_live_bytes elem S T sp;
+              cs_steps_ns := steps;
+              cs_time_ns := list_sum steps;
+              cs_live_bytes := program_live_bytes elem S T sp pg;
               cs_traffic := max_over (pm_ranks (ly_mesh T)) (xr_recv rep);
               cs_launches := splan_launches sp |}
   end.

@@ -21,7 +21,8 @@ Lemma cost_candidate_spec : forall pf h elem S T i sp c, cost_candidate pf h ele
 Proof.
   intros pf h elem S T i sp c H. unfold cost_candidate in H.
   destruct (xcheck S T sp) as [rep|e] eqn:Hx; [| discriminate].
-  inversion H. subst c. simpl. eauto.
+  inversion H. subst c. simpl. split; [reflexivity | split; [eauto | split; [| reflexivity]]].
+  destruct sp; reflexivity.
 Qed.
 
 Lemma cost_all_sound : forall pf h elem S T sps i c, In c (cost_all pf h elem S T i sps) ->

@@ -173,9 +173,11 @@ Definition call_live (src_bytes tgt_bytes : nat) (c : call) : nat :=
   + (if in_workspace (cl_out c) then cl_out_bytes c else 0)
   + cl_scratch c.
 
+Definition calls_live_bytes (src_bytes tgt_bytes : nat) (cs : list call) : nat :=
+  list_max (map (call_live src_bytes tgt_bytes) cs).
+
 Definition live_bytes (m : mesh) (elem : nat) (src tgt : ty) (p : plan) : nat :=
-  list_max (map (call_live (local_size m src * elem) (local_size m tgt * elem))
-                (lower m elem src p)).
+  calls_live_bytes (local_size m src * elem) (local_size m tgt * elem) (lower m elem src p).
 
 (** ** The buffer model
 

@@ -401,7 +401,7 @@ Lemma live_bytes_le : forall m elem src tgt p B,
   live_bytes m elem src tgt p
   <= (local_size m src + local_size m tgt + 2 * B) * elem + scratch_bytes (lower m elem src p).
 Proof.
-  intros m elem src tgt p B HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros m elem src tgt p B HB. unfold live_bytes, calls_live_bytes. apply list_max_le, Forall_forall.
   intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
   assert (Hs : cl_scratch c <= scratch_bytes (lower m elem src p))
     by (apply in_list_max, in_map; exact Hc).
@@ -413,7 +413,7 @@ Lemma live_bytes_le_sizes : forall m src tgt p rep elem B, check m src tgt p = O
   (forall t, In t (trace m src p) -> local_size m t <= B) ->
   live_bytes m elem src tgt p <= (local_size m src + local_size m tgt + 3 * B) * elem.
 Proof.
-  intros m src tgt p rep elem B Hc HB. unfold live_bytes. apply list_max_le, Forall_forall.
+  intros m src tgt p rep elem B Hc HB. unfold live_bytes, calls_live_bytes. apply list_max_le, Forall_forall.
   intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hin]].
   pose proof (lower_scratch_le m src tgt p rep elem c Hc Hin) as Hs.
   destruct (lower_sizes_le m elem src p B c HB Hin) as [Hi Ho].
@@ -432,7 +432,7 @@ Proof.
   assert (HB : forall t, In t (trace m src p) -> local_size m t <= rp_peak rep).
   { intros t Ht. rewrite (check_peak m src tgt p rep Hc). apply in_list_max, in_map, Ht. }
   split; [| split].
-  - intros c Hin. unfold live_bytes. apply in_list_max, in_map, Hin.
+  - intros c Hin. unfold live_bytes, calls_live_bytes. apply in_list_max, in_map, Hin.
   - apply live_bytes_le, HB.
   - apply (live_bytes_le_sizes m src tgt p rep elem _ Hc HB).
 Qed.
@@ -601,7 +601,7 @@ Theorem live_bytes_le_allocated : forall m elem src tgt p,
   <= local_size m src * elem + local_size m tgt * elem + workspace_bytes (lower m elem src p).
 Proof.
   intros m elem src tgt p. set (cs := lower m elem src p).
-  unfold live_bytes. fold cs. apply list_max_le, Forall_forall.
+  unfold live_bytes, calls_live_bytes. fold cs. apply list_max_le, Forall_forall.
   intros n Hn. apply in_map_iff in Hn. destruct Hn as [c [<- Hc]].
   assert (Hs : cl_scratch c <= scratch_bytes cs) by (apply in_list_max, in_map, Hc).
   assert (Hsize : forall b n, (b = cl_in c /\ n = cl_in_bytes c \/ b = cl_out c /\ n = cl_out_bytes c) ->

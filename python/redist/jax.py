@@ -17,6 +17,9 @@ receives at most one piece of one extent (dynamic_slice to cut it,
 dynamic_update_slice to place it), each rank receiving exactly its target
 box less what it holds; the per-device results become the target array
 without a copy.
+Pending sums (PartitionSpec's unreduced axes, redist's sum{...}) reduce by
+the plan's reduce_scatter (psum_scatter), all_reduce (psum) and add_pending
+(every member but coordinate 0 set to zero), on the caller's own mesh.
 The framework's collectives are trusted, as the C runtime's MPI is.
 """
 import functools
@@ -54,10 +57,11 @@ def mesh_text(mesh):
 
 def spec_axes(spec, ndim, what="sharding"):
     """Per dimension, the mesh axes of a PartitionSpec, major to minor."""
-    entries = tuple(spec) + (None,) * (ndim - len(spec))
+    partitions = tuple(getattr(spec, "partitions", spec))  # without the unreduced axes
+    entries = partitions + (None,) * (ndim - len(partitions))
     if len(entries) > ndim:
         raise RedistError("%s: PartitionSpec %s has %d entries for an array of %d dimensions"
-                          % (what, spec, len(spec), ndim))
+                          % (what, spec, len(partitions), ndim))
     axes = []
     for d, entry in enumerate(entries):
         if entry is None:
@@ -71,9 +75,17 @@ def spec_axes(spec, ndim, what="sharding"):
     return axes
 
 
-def type_text(shape, axes):
-    """A redist type from a global shape and each dimension's axes."""
-    return "[" + ", ".join("{%s}%d" % (",".join(a), n) if a else str(n) for n, a in zip(shape, axes)) + "]"
+def type_text(shape, axes, pending=()):
+    """A redist type from a global shape, each dimension's axes and the
+    pending-sum axes (PartitionSpec's unreduced)."""
+    return ("[" + ", ".join("{%s}%d" % (",".join(a), n) if a else str(n) for n, a in zip(shape, axes)) + "]"
+            + (" sum{%s}" % ",".join(pending) if pending else ""))
+
+
+def spec_pending(spec, mesh):
+    """The mesh axes a PartitionSpec leaves unreduced (pending sums), in mesh order."""
+    unreduced = set(getattr(spec, "unreduced", ()))
+    return tuple(a for a in mesh.axis_names if a in unreduced)
 
 
 def layout(sharding, shape):
@@ -83,7 +95,8 @@ def layout(sharding, shape):
     if not isinstance(sharding, NamedSharding):
         raise RedistError("sharding: expected a jax.sharding.NamedSharding, got %s (redist reads a mesh and a "
                           "PartitionSpec)" % type(sharding).__name__)
-    return mesh_text(sharding.mesh), type_text(shape, spec_axes(sharding.spec, len(shape)))
+    return mesh_text(sharding.mesh), type_text(shape, spec_axes(sharding.spec, len(shape)),
+                                               spec_pending(sharding.spec, sharding.mesh))
 
 
 def sharding(mesh, axes):
@@ -103,10 +116,15 @@ def plan(src, dst, shape, dtype):
         for d, (n, a) in enumerate(zip(shape, spec_axes(sharding_of.spec, len(shape)))):
             parts = math.prod(sizes[x] for x in a if x in sizes)
             if n % parts:
-                raise RedistError("%s: dimension %d of size %d over %s (%d parts) is uneven; shard_map needs equal "
-                                  "blocks, so redist.jax runs even layouts only" % (what, d, n, a, parts))
+                raise RedistError("%s: dimension %d of size %d over %s (%d parts) is uneven; JAX %s holds no such "
+                                  "array (jax.device_put and jit's out_shardings raise IndivisibleError for a "
+                                  "NamedSharding whose axes do not divide the dimension), so redist.jax runs even "
+                                  "layouts only" % (what, d, n, a, parts, jax.__version__))
     if src.mesh == dst.mesh:
         return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), strategy="collectives")
+    if spec_pending(src.spec, src.mesh) or spec_pending(dst.spec, dst.mesh):
+        raise RedistError("sharding: unreduced axes (pending sums) between two meshes: redist.jax runs pending sums "
+                          "on one mesh only (the reducing exchange has no traceable form)")
     rank_of = {d: r for r, d in enumerate(src.mesh.devices.flat)}
     if set(dst.mesh.devices.flat) != set(rank_of) or dst.mesh.devices.size != len(rank_of):
         raise RedistError("sharding: the target mesh's devices are not the source mesh's; redist.jax moves "
@@ -135,16 +153,23 @@ class _RankSpace:
         bounds = [b for s, n in zip(strides, mesh.shape.values()) for b in (s, s * n)]
         bounds += [b for st in steps if st.op != "all_permute" for b in (st.group_stride, st.group_stride * st.group_size)]
         sizes, self._first_below = _digits(world, bounds)
-        self.names = tuple("r%d" % i for i in range(len(sizes)))
-        self.mesh = Mesh(mesh.devices.reshape(sizes), self.names)
+        # When no group cuts a mesh axis the digits are the axes: the
+        # caller's own mesh, which unreduced inputs and outputs need (JAX
+        # matches them against the mesh in context).
+        self.own = sizes == list(mesh.shape.values())
+        self.names = tuple(mesh.axis_names) if self.own else tuple("r%d" % i for i in range(len(sizes)))
+        self.mesh = mesh if self.own else Mesh(mesh.devices.reshape(sizes), self.names)
         self._user = {a: self.run(s, n) for (a, n), s in zip(mesh.shape.items(), strides)}
 
     def run(self, stride, size):
         """The axes of the group of ranks differing in (rank // stride) % size."""
         return self.names[self._first_below[stride * size]:self._first_below[stride]]
 
-    def spec(self, axes):
-        return PartitionSpec(*[tuple(n for a in dim for n in self._user[a]) or None for dim in axes])
+    def spec(self, axes, pending=()):
+        dims = [tuple(n for a in dim for n in self._user[a]) or None for dim in axes]
+        if not pending:
+            return PartitionSpec(*dims)
+        return PartitionSpec(*dims, unreduced=frozenset(n for a in pending for n in self._user[a]))
 
 
 def _permute(x, recv_from, everyone):
@@ -180,6 +205,12 @@ def _run_steps(x, steps, space):
             x = jax.lax.all_gather(x, group, axis=st.dim_a, tiled=True)
         elif st.op == "all_to_all":
             x = jax.lax.all_to_all(x, group, st.dim_b, st.dim_a, tiled=True)
+        elif st.op == "reduce_scatter":
+            x = jax.lax.psum_scatter(x, group, scatter_dimension=st.dim_a, tiled=True)
+        elif st.op == "all_reduce":
+            x = jax.lax.psum(x, group)
+        elif st.op == "add_pending":
+            x = jnp.where(jax.lax.axis_index(group) == 0, x, jnp.zeros_like(x))
         else:
             x = _permute(x, st.recv_from, space.names)
     return x
@@ -239,10 +270,16 @@ def _resharder(src, dst, shape, dtype):
                                 out_specs=PartitionSpec(everyone), check_vma=False)
     steps = p.collective_steps()
     space = _RankSpace(src.mesh, steps)
-    in_spec = space.spec(spec_axes(src.spec, len(shape)))
-    out_spec = space.spec(spec_axes(dst.spec, len(shape)))
+    src_pending, dst_pending = spec_pending(src.spec, src.mesh), spec_pending(dst.spec, dst.mesh)
+    if (src_pending or dst_pending) and not space.own:
+        raise RedistError("sharding: unreduced axes (pending sums) with a plan whose groups split a mesh axis "
+                          "(%s): redist.jax runs those on the caller's mesh only" % "; ".join(p.step_texts))
+    in_spec = space.spec(spec_axes(src.spec, len(shape)), src_pending)
+    out_spec = space.spec(spec_axes(dst.spec, len(shape)), dst_pending)
     body = jax.shard_map(functools.partial(_run_steps, steps=steps, space=space), mesh=space.mesh,
                          in_specs=in_spec, out_specs=out_spec, check_vma=False)
+    if dst_pending:
+        return p, body  # the caller's mesh: already the target's NamedSharding
     # The result is the target's NamedSharding on the caller's mesh, not the
     # rank-space mesh's equivalent one.
     return p, lambda x: jax.lax.with_sharding_constraint(body(x), dst)

@@ -281,8 +281,8 @@ run plan --mesh '{x:2, y:2}' --from '[8, 8] summ{x}' --to '[8, 8]'
 run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x' --to '[8, 8]'
 run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
-# run checks pending sums exactly, so on integer dtypes only
-run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32
+# run adds pending sums of the element types the runtime adds, not bool
+run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype bool
 # the machine's cost options are refused for pending sums (not costed yet);
 # --memory-budget is checked against the proven live bytes
 run run "${PS[@]}" --ranks-per-host 2
@@ -304,6 +304,13 @@ gen_figures() {
 gen_figures --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]'
 gen_figures --from-mesh '{x:2, y:2}' --to-mesh '{z:3, w:2} @ 4' --from '[{x}9, 4] sum{y}' --to '[{z}9, 4] sum{w}'
 gen_figures "${PS[@]}"
+
+# auto by the cost model by default; across hosts the exchange's time is an upper bound
+run plan --mesh '{x:4}' --from '[{x}8]' --to '[8]' --ranks-per-host 2
+# too many all_permute table entries to cost by default (issue 12's first case): least traffic, and why
+run plan --mesh '{m0:1, m1:4, m2:4, m3:16, m4:2, m5:1, m6:8, m7:2, m8:1, m9:2, m10:1, m11:1, m12:2, m13:1, m14:1, m15:2}' \
+  --from '[{m2,m9,m1,m3,m7,m6,m12,m11,m0,m4}196608, {m10,m8,m15,m5}196608]' \
+  --to '[{m0,m14,m7}196608, {m4,m6,m5,m8,m12,m10,m1,m2,m15}196608]'
 
 # hybrids: under the NDR InfiniBand profile with 4 ranks per host, auto
 # picks the exchange gathering dimension 1 over a (by datatypes, no

@@ -171,6 +171,22 @@ assert 0 < r["used_scratch_bytes"] <= r["workspace_bytes"] and r["live_bytes"] >
 assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
 PY
 then ok "--json of pending sums: verified, its steps, peak within the bound"; else ko "--json pending sums: $(head -c 300 "$tmp/json")"; fi
+# Floating-point pending sums: every element of every rank bitwise equal to
+# the sum the host forms in the plan's order (each reduction step's own
+# rounding, the reducing exchange's one fold), over every checked run (two
+# at least), so runs agree bitwise too.
+FV='^verified: every element of every rank.s target box is, bitwise, the sum of its contributions added in the plan.s order \([1-9][0-9]* elements checked, 0 mismatches\)$'
+PF=(--mesh '{x:2, y:2, z:2}' --from '[8, 4] sum{x,y,z}' --to '[{x}8, 4]' --repeat 1)
+expect "float pending sums: f32, all_reduce" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32 --repeat 1
+expect "float pending sums: bf16, three reduce_scatters" 0 "$FV" -- "$redist" run "${PF[@]}" --dtype bf16
+expect "float pending sums: f64 to a pending target (add_pending)" 0 "$FV" -- "$redist" run "${PT[@]::6}" --dtype f64 --repeat 1
+expect "float pending sums: f16 uneven, the reducing exchange" 0 "$FV" -- "$redist" run --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --dtype f16 --repeat 1
+expect "float pending sums: c64 across meshes to a pending target" 0 "$FV" -- "$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}5, 3] sum{y}' --to '[5, 3] sum{z}' --dtype c64 --repeat 1
+expect "float pending sums: c128, two reductions, all_to_all, all_permute, add_pending" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2, z:2}' --from '[{y}8, 4] sum{x,z}' --to '[8, {y}4] sum{z}' --dtype c128 --repeat 1
+corrupt "float pending sums: f32 added as u32" problem.hpp 's/Dtype::f32/Dtype::u32/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32 --repeat 1
+corrupt "float pending sums: the host adds in one fold, not the plan's three steps" model.hpp 's/kStageOf\[3\] = {0, 1, 2}/kStageOf[3] = {0, 0, 0}/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PF[@]}" --dtype bf16
 corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's/::std::memset(dst, 0, kTgtBytes);/;/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PT[@]}"
 corrupt "pending sums: all_reduce over the wrong axis" problem.hpp 's/all_reduce(mesh, ::redist::Group{1, 2}/all_reduce(mesh, ::redist::Group{2, 2}/' \

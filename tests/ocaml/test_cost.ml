@@ -13,6 +13,8 @@
    - grouping ranks by [--ranks-per-host n] predicts what the equivalent
      explicit host list does (the constant-time count of group members on
      a host against the list's element-wise count);
+   - without a cost option the command's choice is the cost model's under
+     the built-in profile, on one host (the default of auto);
    - the exchange's time in closed form (runs of equal pieces per
      dimension) is, on every rank, its messages' time listed one by one on
      one host, and at least that across hosts (Costclosed.v). *)
@@ -36,7 +38,8 @@ let latency_only =
 let measured = snd (Profile.default ())
 
 (* The settings below all count as given, so the core's choice is made. *)
-let chosen s p = let _, _, ch = Planning.choose_costed s p in Option.get ch
+let costed = function Planning.Costed ch -> ch | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
+let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
@@ -68,7 +71,7 @@ let budget_kept () =
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
-      let ch = Option.get ch in
+      let ch = costed ch in
       let stated = header_live_bytes r guarantees in
       if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
       if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
@@ -133,6 +136,17 @@ let ranks_per_host_is_a_host_list () =
             fail "%d ranks per host: candidate %d predicts %d ns, the host list %d" n x.cs_index x.cs_time_ns y.cs_time_ns)
         (candidates a) (candidates b))
 
+let default_is_the_cost_model () =
+  for_problems (fun _ failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let r, _, costing = Planning.choose_costed (Planning.default_settings p) p in
+      let ch = chosen (settings measured) p in
+      (match costing with
+       | Planning.Costed d when d.ch_best.cs_index = ch.ch_best.cs_index -> ()
+       | Planning.Costed d -> fail "the default chose candidate %d, the built-in profile %d" d.ch_best.cs_index ch.ch_best.cs_index
+       | Planning.Not_costed why -> fail "not costed by default: %s" why);
+      if Xreport.splan r <> ch.ch_best.cs_plan then fail "the default's report is of another plan")
+
 (* One host, [n] ranks per host, or a host list drawn at random. *)
 let draw_hosts st world =
   match Random.State.int st 3 with
@@ -171,4 +185,5 @@ let () =
           Alcotest.test_case (Printf.sprintf "%d random problems: free messages, least traffic" count) `Quick least_traffic_when_free;
           Alcotest.test_case (Printf.sprintf "%d random problems: latency dominates, fewest messages" count) `Quick fewest_messages_when_latency_dominates;
           Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list;
+          Alcotest.test_case (Printf.sprintf "%d random problems: the default is the built-in profile's choice" count) `Quick default_is_the_cost_model;
           Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages ] ) ]

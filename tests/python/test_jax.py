@@ -6,8 +6,10 @@ problem fits; the random problems use 8):
    reshard's compiled HLO has no collective as large as the global array
    (bench/hlo_traffic.py reads it) and its memory_analysis() temp size is
    below XLA's own for the same move;
+ - pending sums: JAX's unreduced axes (from jnp.dot's out_sharding) to
+   sharded, replicated and unreduced targets, values equal the product;
  - layout/sharding round trip, and one-line errors for what redist.jax
-   cannot run."""
+   cannot run (uneven dimensions, which JAX itself refuses too)."""
 import math
 import os
 import random
@@ -138,11 +140,76 @@ def round_trip():
     return ok, "%s %s, back %s" % (mesh_text, type_text, back.spec)
 
 
-@test("errors: an uneven dimension is one line naming it")
+@test("errors: an uneven dimension is one line naming it and why (JAX itself cannot hold such an array)")
 def uneven():
     mesh = make_mesh([("x", 4)])
     x = jax.device_put(np.zeros((8, 6), np.float32), NamedSharding(mesh, P("x")))
-    return one_line_error(lambda: rjax.reshard(x, NamedSharding(mesh, P(None, "x"))), "dimension 1", "uneven")
+    passed, detail = one_line_error(lambda: rjax.reshard(x, NamedSharding(mesh, P(None, "x"))), "dimension 1",
+                                    "uneven", "IndivisibleError")
+    # The reason the message gives, checked against the installed JAX: it
+    # refuses to place or produce such an array.
+    refusals = []
+    for place in (lambda a, s: jax.device_put(a, s), lambda a, s: jax.jit(lambda v: v, out_shardings=s)(a)):
+        try:
+            place(np.zeros((8, 6), np.float32), NamedSharding(mesh, P(None, "x")))
+            refusals.append("accepted")
+        except ValueError as e:
+            refusals.append("divide" in str(e))
+    return passed and refusals == [True, True], "%s; JAX device_put / out_shardings refuse: %s" % (detail, refusals)
+
+
+# Pending sums: JAX's unreduced axes (PartitionSpec(..., unreduced={...}) on a
+# mesh of Explicit axes), as a matrix product leaves them.  Integer-valued
+# float32 entries keep every sum exact whatever the order.
+def _explicit_mesh(axes):
+    return jax.make_mesh(tuple(n for _, n in axes), tuple(a for a, _ in axes),
+                         axis_types=(jax.sharding.AxisType.Explicit,) * len(axes), devices=jax.devices()[:8])
+
+
+def _unreduced_product(mesh, contracted):
+    """A @ B contracted over sharded axes, left unreduced over them, and the
+    product computed on the host; under jax.set_mesh(mesh)."""
+    a_np = (np.arange(8 * 16) % 7).astype(np.float32).reshape(8, 16)
+    b_np = (np.arange(16 * 8) % 5).astype(np.float32).reshape(16, 8)
+    a = jax.device_put(a_np, NamedSharding(mesh, P(None, contracted)))
+    b = jax.device_put(b_np, NamedSharding(mesh, P(contracted, None)))
+    unreduced = set(contracted if isinstance(contracted, tuple) else (contracted,))
+    c = jax.jit(lambda u, v: jnp.dot(u, v, out_sharding=P(None, None, unreduced=unreduced)))(a, b)
+    return c, a_np @ b_np
+
+
+@test("pending sums: unreduced arrays from jnp.dot to sharded, replicated and unreduced targets, by "
+      "psum_scatter/psum/zeroing in the plan's order; values equal the product")
+def unreduced():
+    results = []
+    for axes, contracted, targets in (
+            ([("x", 4), ("y", 2)], "x", [P("x"), P(None, None), P(("x", "y")), P(None, "y")]),
+            ([("x", 2), ("y", 2), ("z", 2)], ("x", "z"),
+             [P("y"), P(None, None, unreduced={"z"}), P("y", unreduced={"x", "z"}), P(("x", "y", "z"))])):
+        mesh = _explicit_mesh(axes)
+        with jax.set_mesh(mesh):
+            c, want = _unreduced_product(mesh, contracted)
+            source_type = rjax.layout(c.sharding, c.shape)[1]
+            for spec in targets:
+                target = NamedSharding(mesh, spec)
+                p, _ = rjax._resharder(c.sharding, target, c.shape, np.dtype(np.float32))
+                out = rjax.reshard(c, target)
+                # An unreduced result is read through JAX's own reshard to replicated.
+                got = np.asarray(jax.jit(lambda v: jax.sharding.reshard(v, P(None)))(out) if spec.unreduced else out)
+                reductions = [t for t in p.step_texts if t.startswith(("reduce_scatter", "all_reduce"))]
+                results.append((np.array_equal(got, want) and out.sharding.spec.unreduced == spec.unreduced
+                                and len(reductions) > 0, "%s -> %s: %s" % (source_type, spec, "; ".join(p.step_texts))))
+    bad = [d for ok, d in results if not ok]
+    return not bad, "%d moves; wrong: %s" % (len(results), bad[:2])
+
+
+@test("errors: unreduced axes with a plan that splits a mesh axis are one line saying so")
+def unreduced_split():
+    mesh = _explicit_mesh([("x", 4), ("y", 2)])
+    with jax.set_mesh(mesh):
+        c, _ = _unreduced_product(mesh, "x")
+        return one_line_error(lambda: rjax.reshard(c, NamedSharding(mesh, P("y", None, unreduced={"x"}))),
+                              "unreduced", "split a mesh axis")
 
 
 @test("errors: meshes over different devices are one line saying so")
