@@ -200,9 +200,9 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
        | Some (settings, costing) -> Costreport.text settings problem costing
        | None -> "")
 
-let print_sums ~command ~title ~json r =
+let print_sums ~command ~title ~json ?cost r =
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Sumplan.json ~command r) ^ "\n" else Sumplan.text ~title r)
+    (if json then Yojson.Safe.pretty_to_string (Sumplan.json ?cost ~command r) ^ "\n" else Sumplan.text ?cost ~title r)
 
 let plan_cmd =
   let run problem cost json =
@@ -210,7 +210,8 @@ let plan_cmd =
         let p = problem () in
         let settings = cost p in
         if Problem.has_pending p then
-          print_sums ~command:"plan" ~title:"redist plan" ~json (Sumplan.within_budget ~chosen:true settings (Sumplan.choose p))
+          let r, costing = Sumplan.choose_costed settings p in
+          print_sums ~command:"plan" ~title:"redist plan" ~json ~cost:costing r
         else begin
           let r, guarantees, choice = Planning.choose_costed settings p in
           print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
@@ -243,7 +244,8 @@ let check_cmd =
         let text = read_source ~what:"--plan" plan in
         let title = "redist check: plan accepted" in
         if Problem.has_pending p then
-          print_sums ~command:"check" ~title ~json (Sumplan.within_budget ~chosen:false settings (Sumplan.check p text))
+          let r = Sumplan.check p text in
+          print_sums ~command:"check" ~title ~json ?cost:(Sumplan.cost_checked settings r) r
         else begin
           let r = Planfile.check_any p text in
           (* The prediction only when asked for: lowering a plan of many
@@ -343,8 +345,11 @@ let gen_cmd =
           if Problem.has_pending p then begin
             let r =
               match plan with
-              | Some file -> Sumplan.within_budget ~chosen:false settings (Sumplan.check p (read_source ~what:"--plan" file))
-              | None -> Sumplan.within_budget ~chosen:true settings (Sumplan.choose p)
+              | Some file ->
+                  let r = Sumplan.check p (read_source ~what:"--plan" file) in
+                  ignore (Sumplan.cost_checked settings r);
+                  r
+              | None -> fst (Sumplan.choose_costed settings p)
             in
             (* The proven live bytes are the MPI reducing exchange's; over NCCL
                it stages its messages too (Lowernccl.v), not counted there. *)

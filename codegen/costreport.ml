@@ -1,7 +1,8 @@
 (* What `plan` prints about the cost model's choice ([Cost.choose]): the
    chosen plan's predicted time per step and live bytes, and every other
    verified candidate with why it was not chosen.  Every number is a field
-   of the core's [costed] records; this module only formats. *)
+   of the core's [costed] records (or [scosted], for pending sums:
+   Sumplan); this module only formats. *)
 
 module C = Redist_core
 module F = Front
@@ -10,12 +11,10 @@ type verdict = Chosen | Slower | Over_budget
 
 let verdict_name = function Chosen -> "chosen" | Slower -> "slower" | Over_budget -> "over_budget"
 
-(* Every verified candidate, in the core's candidate order. *)
+(* Every verified candidate with its verdict. *)
 let candidates (ch : C.choice) =
-  List.sort
-    (fun ((a : C.costed), _) ((b : C.costed), _) -> compare a.cs_index b.cs_index)
-    (((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
-    @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget)
+  ((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
+  @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget
 
 let strategy_of = function
   | C.ByCollectives _ -> "collectives"
@@ -64,58 +63,88 @@ let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
   else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
 
-let lines (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
-  let best = ch.ch_best in
+(* A costed candidate of either kind of problem ([C.costed] of [choose],
+   [C.scosted] of [choose_sums]), as printed. *)
+type row = {
+  index : int;
+  verdict : verdict;
+  strategy : string;
+  plan : string;                (* on one line *)
+  plan_file : string list;      (* as the lines of a plan file *)
+  time_ns : int;
+  steps_ns : int list;
+  upper_bound : bool;           (* the predicted time is an upper bound *)
+  live_bytes : int;
+  traffic : int;
+  launches : int;
+}
+
+(* In the core's candidate order. *)
+let sorted rows = List.sort (fun a b -> compare a.index b.index) rows
+
+let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
+  List.map
+    (fun ((c : C.costed), verdict) ->
+      { index = c.cs_index; verdict; strategy = strategy_of c.cs_plan; plan = describe p c.cs_plan;
+        plan_file = plan_file_lines p c.cs_plan; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
+        upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; traffic = c.cs_traffic;
+        launches = c.cs_launches })
+    (candidates ch)
+
+let lines (cost : Profile.t) rows =
+  let best = List.find (fun r -> r.verdict = Chosen) rows in
   let budget = match cost.budget with Some b -> Printf.sprintf "; --memory-budget %d B" b | None -> "" in
-  let bound c = if is_upper_bound cost p c then "; " ^ upper_bound_note else "" in
-  [ Printf.sprintf "predicted time: %s (profile %s, %s%s); per step: %s" (show_ns best.cs_time_ns) cost.name
-      cost.hosts_text (bound best) (String.concat ", " (List.map show_ns best.cs_steps_ns));
-    Printf.sprintf "live bytes per rank: %d (source + destination + workspace)%s" best.cs_live_bytes budget ]
-  @ (match candidates ch with
+  let bound r = if r.upper_bound then "; " ^ upper_bound_note else "" in
+  [ Printf.sprintf "predicted time: %s (profile %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
+      cost.hosts_text (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
+    Printf.sprintf "live bytes per rank: %d (source + destination + workspace)%s" best.live_bytes budget ]
+  @ (match rows with
      | [ _ ] -> []
-     | cs -> [ Printf.sprintf "verified candidates: %d; not chosen:" (List.length cs) ])
+     | rs -> [ Printf.sprintf "verified candidates: %d; not chosen:" (List.length rs) ])
   @ List.filter_map
-      (fun ((c : C.costed), v) ->
+      (fun r ->
         let why =
-          match (v, cost.budget) with
+          match (r.verdict, cost.budget) with
           | Chosen, _ -> None
-          | Over_budget, Some b -> Some (Printf.sprintf "over budget (live %d B > %d B)" c.cs_live_bytes b)
+          | Over_budget, Some b -> Some (Printf.sprintf "over budget (live %d B > %d B)" r.live_bytes b)
           | Over_budget, None -> failwith "a candidate over no budget"
           | Slower, _ ->
               Some
-                (Printf.sprintf "slower (%s%s, busiest rank recv %d, %d launches, live %d B)" (show_ns c.cs_time_ns)
-                   (bound c) c.cs_traffic c.cs_launches c.cs_live_bytes)
+                (Printf.sprintf "slower (%s%s, busiest rank recv %d, %d launches, live %d B)" (show_ns r.time_ns)
+                   (bound r) r.traffic r.launches r.live_bytes)
         in
-        Option.map (fun w -> Printf.sprintf "  %s: %s" w (describe p c.cs_plan)) why)
-      (candidates ch)
+        Option.map (fun w -> Printf.sprintf "  %s: %s" w r.plan) why)
+      (sorted rows)
 
-let json (cost : Profile.t) (p : Problem.t) (ch : C.choice) : Yojson.Safe.t =
-  let best = ch.ch_best in
+let json (cost : Profile.t) rows : Yojson.Safe.t =
+  let best = List.find (fun r -> r.verdict = Chosen) rows in
   `Assoc
     [ ("profile", `String cost.name); ("hosts", `String cost.hosts_text);
       ("memory_budget", match cost.budget with Some b -> `Int b | None -> `Null);
-      ("predicted_ns", `Int best.cs_time_ns);
-      ("step_ns", `List (List.map (fun n -> `Int n) best.cs_steps_ns));
-      ("live_bytes", `Int best.cs_live_bytes);
+      ("predicted_ns", `Int best.time_ns);
+      ("step_ns", `List (List.map (fun n -> `Int n) best.steps_ns));
+      ("live_bytes", `Int best.live_bytes);
       ( "candidates",
         `List
           (List.map
-             (fun ((c : C.costed), v) ->
+             (fun r ->
                `Assoc
-                 [ ("strategy", `String (strategy_of c.cs_plan)); ("plan", `String (describe p c.cs_plan));
-                   ("plan_file", `List (List.map (fun l -> `String l) (plan_file_lines p c.cs_plan)));
-                   ("verdict", `String (verdict_name v)); ("predicted_ns", `Int c.cs_time_ns);
-                   ("predicted_is_upper_bound", `Bool (is_upper_bound cost p c));
-                   ("live_bytes", `Int c.cs_live_bytes); ("recv_elems_max", `Int c.cs_traffic);
-                   ("launches", `Int c.cs_launches) ])
-             (candidates ch)) ) ]
+                 [ ("strategy", `String r.strategy); ("plan", `String r.plan);
+                   ("plan_file", `List (List.map (fun l -> `String l) r.plan_file));
+                   ("verdict", `String (verdict_name r.verdict)); ("predicted_ns", `Int r.time_ns);
+                   ("predicted_is_upper_bound", `Bool r.upper_bound);
+                   ("live_bytes", `Int r.live_bytes); ("recv_elems_max", `Int r.traffic);
+                   ("launches", `Int r.launches) ])
+             (sorted rows)) ) ]
+
+let comment_lines cost rows = String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (lines cost rows))
 
 (* What follows a plan's report about the cost model: its choice, or why
    it was not applied; as comment lines, and as fields of the JSON report. *)
 let text (cost : Profile.t) (p : Problem.t) = function
-  | Planning.Costed ch -> String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (lines cost p ch))
+  | Planning.Costed ch -> comment_lines cost (rows_of_choice cost p ch)
   | Planning.Not_costed why -> "# cost model: " ^ why ^ "\n"
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
-  | Planning.Costed ch -> [ ("cost", json cost p ch) ]
+  | Planning.Costed ch -> [ ("cost", json cost (rows_of_choice cost p ch)) ]
   | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]

@@ -54,6 +54,12 @@ let hybrid =
     ("lower_splan_correct", "its lowered program leaves the intermediate in the workspace and every target box in the destination");
     ("lower_splan_workspace_exact", "its workspace is the largest intermediate box, then the larger of its parts' workspaces") ]
 
+(* A pending-sum plan chosen by the cost model (Costsumsproof.v). *)
+let sums_choice =
+  [ ("choose_sums_correct", "the chosen plan is one plan_sums makes (so redist_sums_correct covers it), scheck accepts it, and its lowered program leaves every target group's sums in the destinations");
+    ("choose_sums_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
+    ("choose_sums_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
+
 (* What covers a plan the checker accepted, by its kind. *)
 let for_checked = function
   | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)

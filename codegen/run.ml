@@ -424,7 +424,7 @@ let workspace_bytes = function
 
 let plan_of (p : Problem.t) ~cost =
   if Problem.has_pending p then begin
-    let r = Sumplan.within_budget ~chosen:true cost (Sumplan.choose p) in
+    let r, _ = Sumplan.choose_costed cost p in
     (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
   end
   else

@@ -121,25 +121,69 @@ let strategy_refusal (p : Problem.t) =
   | C.StratCollectives -> Printf.sprintf "--strategy collectives: %s; use --strategy exchange or auto" (Planning.collectives_refusal p)
   | _ -> "the planner found no plan for these pending sums"
 
-let choose (p : Problem.t) =
-  match C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending with
-  | Some plan -> checked p plan
-  | None -> F.bad "%s" (strategy_refusal p)
+(* A pending-sum plan as the lines of a plan file ([check] reads it back). *)
+let plan_file_lines (p : Problem.t) = function
+  | C.SumByExchange -> [ "exchange" ]
+  | C.SumByCollectives (pre, rf, plan, post) ->
+      let env = F.env_of_refinement p.env rf in
+      List.map (show_sum_step p.env) pre @ F.refine_lines ~base:p.env env
+      @ List.map (F.show_collective env) plan @ List.map (show_sum_step p.tgt_env) post
 
-(* The cost options on a pending-sum plan: the machine's (profile, hosts)
-   are refused, since the sum plans are not costed yet; the memory budget
-   is checked against the proven live bytes.  [~chosen]: the planner's plan
-   (bad input) rather than a plan file's (rejected). *)
-let within_budget ~chosen (cost : Profile.t) r =
-  if cost.machine_given then
-    F.bad "--profile, --ranks-per-host and --hosts: pending-sum plans are not costed yet; use them without these options (--memory-budget applies)";
-  (match cost.budget with
-   | Some budget when r.live_bytes > budget ->
-       let why = Printf.sprintf "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d" r.live_bytes budget in
-       if chosen then F.bad "--memory-budget: the pending-sum plan (strategy %s): %s" (Problem.strategy_name r.problem.strategy) why
-       else reject "%s" why
-   | _ -> ());
-  r
+let cost_row (p : Problem.t) verdict (c : C.scosted) : Costreport.row =
+  let lines = plan_file_lines p c.sc_plan in
+  let strategy, plan =
+    match (c.sc_plan, lines) with
+    | C.SumByExchange, _ -> ("exchange", "reducing exchange")
+    | C.SumByCollectives _, [] -> ("collectives", "collectives: (no steps, a copy)")
+    | C.SumByCollectives _, _ -> ("collectives", "collectives: " ^ String.concat "; " lines)
+  in
+  { index = c.sc_index; verdict; strategy; plan; plan_file = lines; time_ns = c.sc_time_ns; steps_ns = c.sc_steps_ns;
+    upper_bound = false; live_bytes = c.sc_live_bytes; traffic = c.sc_traffic; launches = c.sc_launches }
+
+(* The cost model's settings and every candidate it costed, for printing. *)
+type costing = {
+  settings : Profile.t;
+  rows : Costreport.row list;
+  chosen : bool;  (* by choose_sums, rather than a plan file costed alone *)
+}
+
+(* The plan [choose_sums] picks for [p.strategy] under [cost]'s profile,
+   hosts and budget, with every candidate it costed. *)
+let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
+  match
+    C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget p.strategy (src_layout p) p.src_pending
+      (tgt_layout p) p.tgt_pending
+  with
+  | C.OK ch ->
+      let rows =
+        (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
+        @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
+      in
+      (checked p ch.sh_best.sc_plan, { settings = cost; rows; chosen = true })
+  | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
+  | C.Error (C.BelowMinimum least) ->
+      F.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for these pending sums"
+        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+
+(* Under the built-in profile, all ranks on one host, no budget. *)
+let choose (p : Problem.t) = fst (choose_costed (Planning.default_settings p) p)
+
+(* A plan file's plan costed as the one candidate when a cost option is
+   given (costing is not free on large meshes); rejected above the budget. *)
+let cost_checked (cost : Profile.t) (r : t) : costing option =
+  if not cost.given then None
+  else
+    let p = r.problem in
+    match
+      C.scost_candidate cost.profile cost.hosts p.elem_bytes (src_layout p) p.src_pending (tgt_layout p)
+        p.tgt_pending 0 r.plan
+    with
+    | None -> failwith "scheck rejected a plan it accepted"
+    | Some c ->
+        if not (C.sfits cost.budget c) then
+          reject "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d"
+            c.sc_live_bytes (Option.get cost.budget);
+        Some { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false }
 
 (* ---- plan files ---- *)
 
@@ -248,12 +292,14 @@ let guarantees (r : t) =
   | Some _, C.SumByCollectives _ ->
       [ ("sum_plan_recv_ge_bound", "no plan of these steps makes a rank receive fewer elements than the printed lower bound") ]
 
+let choice_guarantees = function Some { chosen = true; _ } -> Guarantees.sums_choice | _ -> []
+
 (* The theorem that bounds [live_bytes]. *)
 let live_theorem (r : t) = match r.plan with C.SumByExchange -> "sumx_live_le" | C.SumByCollectives _ -> "lower_sums_live_bytes"
 
 let launches (r : t) = List.length (List.filter (fun s -> s.communicates) r.steps)
 
-let text ~title (r : t) =
+let text ?cost ~title (r : t) =
   let p = r.problem in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
@@ -290,12 +336,13 @@ let text ~title (r : t) =
     (live_theorem r) r.workspace_bytes;
   line "# sums: over a commutative monoid in the proofs; the runtime adds in ascending group-member order (integers exact)";
   line "# proven in Coq:";
-  List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r);
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
+  Option.iter (fun c -> Buffer.add_string b (Costreport.comment_lines c.settings c.rows)) cost;
   Buffer.contents b
 
 (* The problem and the plan, as `plan --json` prints them and `run --json`
    extends them. *)
-let json_fields (r : t) =
+let json_fields ?cost (r : t) =
   let p = r.problem in
   let step s = Json.step_object s.fields ~text:s.text ~after:s.after ~local_elems:s.local_elems ~recv_max:s.recv_max in
   let axes env l = `List (List.map (fun a -> `String (F.axis_name env a)) l) in
@@ -313,6 +360,7 @@ let json_fields (r : t) =
         ("lower_bound_recv_total", opt (Option.map snd r.bound));
         ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
         ("live_bytes", `Int r.live_bytes); ("workspace_bytes", `Int r.workspace_bytes);
-        ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r))) ]
+        ("proven", `List (List.map (fun (n, _) -> `String n) (choice_guarantees cost @ guarantees r))) ]
+    @ match cost with Some c -> [ ("cost", Costreport.json c.settings c.rows) ] | None -> []
 
-let json ~command r = Json.document ~command (json_fields r)
+let json ?cost ~command r = Json.document ~command (json_fields ?cost r)

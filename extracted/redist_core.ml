@@ -6736,3 +6736,147 @@ let nccl_sumx_workspace_bytes elem s ps t0 pt =
       ( * )
         ((+) (if receives w then ( * ) g (size w) else 0)
           (staged_at w staged)) elem) (exchange_ranks s t0))
+
+(** val rcall_batches : hosts -> rcall -> int -> batch list **)
+
+let rcall_batches h c r =
+  let g = c.rc_group in
+  (match c.rc_step with
+   | ReduceScatter (_, _) ->
+     app (group_batches h r g c.rc_out_bytes) (scratch_copy c.rc_scratch)
+   | AllReduce _ ->
+     let block = (fun a b -> if b = 0 then 0 else a / b) c.rc_in_bytes (snd g)
+     in
+     app (group_batches h r g block)
+       (app (group_batches h r g block) (scratch_copy c.rc_scratch))
+   | AddPending _ -> ((Local, (Stdlib.Int.succ 0)), c.rc_out_bytes) :: [])
+
+(** val rcall_ns : profile -> hosts -> mesh -> rcall -> int **)
+
+let rcall_ns pf h m c =
+  max_along (fun r _ -> rank_ns pf (rcall_batches h c r)) 0 (mesh_size m) [] 0
+
+(** val sumx_batches : hosts -> int -> sxcall -> int -> batch list **)
+
+let sumx_batches h elem x r =
+  app
+    (flat_map (fun p ->
+      map (fun s -> (((route_between h r s), (Stdlib.Int.succ 0)),
+        (( * ) (box_size p.xp_cell) elem))) p.xp_senders) (x.sx_pieces r))
+    (scratch_copy (x.sx_staging r))
+
+(** val sum_steps_ns : profile -> hosts -> int -> sum_lowered -> int list **)
+
+let sum_steps_ns pf h elem = function
+| SumCalls pg ->
+  app (map (rcall_ns pf h pg.sg_mesh) pg.sg_pre)
+    (app (program_steps_ns pf h elem (Calls (pg.sg_coll_mesh, pg.sg_calls)))
+      (map (rcall_ns pf h pg.sg_mesh) pg.sg_post))
+| SumExchangeCall x ->
+  (max_over x.sx_to.ly_mesh.pm_ranks (fun r ->
+    rank_ns pf (sumx_batches h elem x r))) :: []
+
+(** val sum_predicted_ns :
+    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+    sumplan -> int **)
+
+let sum_predicted_ns pf h elem s ps t0 pt sp =
+  list_sum (sum_steps_ns pf h elem (lower_sumplan elem s ps t0 pt sp))
+
+(** val plan_list : sumplan option -> sumplan list **)
+
+let plan_list = function
+| Some sp -> sp :: []
+| None -> []
+
+(** val sum_candidates :
+    strategy -> layout -> axis list -> layout -> axis list -> sumplan list **)
+
+let sum_candidates s s0 ps t0 pt =
+  match s with
+  | StratAuto ->
+    app (plan_list (plan_sums StratCollectives s0 ps t0 pt))
+      (plan_list (plan_sums StratExchange s0 ps t0 pt))
+  | _ -> plan_list (plan_sums s s0 ps t0 pt)
+
+type scosted = { sc_index : int; sc_plan : sumplan; sc_steps_ns : int list;
+                 sc_time_ns : int; sc_live_bytes : int; sc_traffic : 
+                 int; sc_launches : int }
+
+(** val sum_launches : sumplan -> int **)
+
+let sum_launches = function
+| SumByCollectives (pre, rf, p, post) ->
+  (+) ((+) (length pre) (splan_launches (ByCollectives (rf, p))))
+    (length post)
+| SumByExchange -> Stdlib.Int.succ 0
+
+(** val scost_candidate :
+    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+    int -> sumplan -> scosted option **)
+
+let scost_candidate pf h elem s ps t0 pt i sp =
+  match scheck s ps t0 pt sp with
+  | OK rep ->
+    let steps = sum_steps_ns pf h elem (lower_sumplan elem s ps t0 pt sp) in
+    Some { sc_index = i; sc_plan = sp; sc_steps_ns = steps; sc_time_ns =
+    (list_sum steps); sc_live_bytes =
+    (sumplan_live_bytes elem s ps t0 pt sp); sc_traffic =
+    (max_over (app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks) rep.sm_recv);
+    sc_launches = (sum_launches sp) }
+  | Error _ -> None
+
+(** val scost_all :
+    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+    int -> sumplan list -> scosted list **)
+
+let rec scost_all pf h elem s ps t0 pt i = function
+| [] -> []
+| sp :: sps' ->
+  (match scost_candidate pf h elem s ps t0 pt i sp with
+   | Some c -> c :: (scost_all pf h elem s ps t0 pt (Nat.succ i) sps')
+   | None -> scost_all pf h elem s ps t0 pt (Nat.succ i) sps')
+
+(** val scheaper : scosted -> scosted -> bool **)
+
+let scheaper a b =
+  lex_lt (a.sc_time_ns :: (a.sc_traffic :: (a.sc_launches :: [])))
+    (b.sc_time_ns :: (b.sc_traffic :: (b.sc_launches :: [])))
+
+(** val sleast : scosted -> scosted list -> scosted **)
+
+let sleast c cs =
+  fold_left (fun best0 c' -> if scheaper c' best0 then c' else best0) cs c
+
+(** val sfits : int option -> scosted -> bool **)
+
+let sfits budget c =
+  match budget with
+  | Some b -> (fun (a : int) b -> a <= b) c.sc_live_bytes b
+  | None -> true
+
+type schoice = { sh_best : scosted; sh_slower : scosted list;
+                 sh_over_budget : scosted list }
+
+(** val choose_sums :
+    profile -> hosts -> int -> int option -> strategy -> layout -> axis list
+    -> layout -> axis list -> (choose_error, schoice) res **)
+
+let choose_sums pf h elem budget s s0 ps t0 pt =
+  let all = scost_all pf h elem s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt)
+  in
+  (match filter (sfits budget) all with
+   | [] ->
+     (match all with
+      | [] -> Error NoCandidate
+      | c :: cs ->
+        Error (BelowMinimum
+          (fold_left (fun (a : int) b -> if a <= b then a else b)
+            (map (fun s1 -> s1.sc_live_bytes) cs) c.sc_live_bytes)))
+   | c :: cs ->
+     let best0 = sleast c cs in
+     OK { sh_best = best0; sh_slower =
+     (filter (fun c' ->
+       negb ((fun (a : int) b -> a = b) c'.sc_index best0.sc_index))
+       (c :: cs)); sh_over_budget =
+     (filter (fun c' -> negb (sfits budget c')) all) })

@@ -5057,3 +5057,47 @@ val sumx_messages :
 
 val nccl_sumx_workspace_bytes :
   int -> layout -> axis list -> layout -> axis list -> int
+
+val rcall_batches : hosts -> rcall -> int -> batch list
+
+val rcall_ns : profile -> hosts -> mesh -> rcall -> int
+
+val sumx_batches : hosts -> int -> sxcall -> int -> batch list
+
+val sum_steps_ns : profile -> hosts -> int -> sum_lowered -> int list
+
+val sum_predicted_ns :
+  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+  sumplan -> int
+
+val plan_list : sumplan option -> sumplan list
+
+val sum_candidates :
+  strategy -> layout -> axis list -> layout -> axis list -> sumplan list
+
+type scosted = { sc_index : int; sc_plan : sumplan; sc_steps_ns : int list;
+                 sc_time_ns : int; sc_live_bytes : int; sc_traffic : 
+                 int; sc_launches : int }
+
+val sum_launches : sumplan -> int
+
+val scost_candidate :
+  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+  int -> sumplan -> scosted option
+
+val scost_all :
+  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
+  int -> sumplan list -> scosted list
+
+val scheaper : scosted -> scosted -> bool
+
+val sleast : scosted -> scosted list -> scosted
+
+val sfits : int option -> scosted -> bool
+
+type schoice = { sh_best : scosted; sh_slower : scosted list;
+                 sh_over_budget : scosted list }
+
+val choose_sums :
+  profile -> hosts -> int -> int option -> strategy -> layout -> axis list ->
+  layout -> axis list -> (choose_error, schoice) res

@@ -160,3 +160,11 @@ Print Assumptions exchange_predicted_bound.
 Print Assumptions nccl_workspace_bytes_exact.
 Print Assumptions nccl_staging_outside.
 Print Assumptions nccl_sumx_workspace_bytes_exact.
+
+(** Pending sums: the fastest verified plan under a memory budget. *)
+From Redist Require Import Costsumsproof.
+Print Assumptions choose_sums_checked.
+Print Assumptions choose_sums_correct.
+Print Assumptions choose_sums_within_budget.
+Print Assumptions choose_sums_fastest.
+Print Assumptions choose_sums_below_minimum.

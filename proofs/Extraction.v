@@ -10,6 +10,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
   Lower Lowersums Cost.
 From Redist Require Import Lowernccl.
 From Redist Require Import Lowersumx.
+From Redist Require Import Costsums.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -62,4 +63,5 @@ Extraction "redist_core.ml"
   choose strategy_candidates hybrid_candidates exchange_live_bytes predicted_ns
   xexec xreceived run_program initial_buffers
   rank_table_of spans_hosts rank_ns exchange_batches exchange_rank_ns
-  nccl_staging nccl_workspace_bytes nccl_sumx_staging_bytes sumx_messages nccl_sumx_workspace_bytes.
+  nccl_staging nccl_workspace_bytes nccl_sumx_staging_bytes sumx_messages nccl_sumx_workspace_bytes
+  choose_sums sum_candidates sum_predicted_ns.

@@ -265,7 +265,8 @@ run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]'
 run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --strategy collectives
 run plan --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
 pipe_plan_check --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]'
-pipe_plan_check --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}'
+pipe_plan_check --mesh '{x:2, y:6}' --from '[12, 8] sum{y}' --to '[{x}12, 8]' --strategy collectives
+pipe_plan_check --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --strategy collectives
 run_stdin 'all_reduce(y)\nall_gather(0)\n' check "${PS[@]}" --plan -
 run_stdin 'all_gather(0)\nall_reduce(y)\n' check "${PS[@]}" --plan -
 run_stdin 'all_reduce(x)\nall_gather(0)\n' check "${PS[@]}" --plan -
@@ -283,10 +284,17 @@ run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
 # run adds pending sums of the element types the runtime adds, not bool
 run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype bool
-# the machine's cost options are refused for pending sums (not costed yet);
-# --memory-budget is checked against the proven live bytes
-run run "${PS[@]}" --ranks-per-host 2
+# pending sums are costed (choose_sums): the machine's options apply, and
+# --memory-budget sets aside the candidates above it, so auto switches from
+# the reducing exchange (faster, 1536 live bytes) to the collectives (832);
+# below the least of them it names that figure
+run plan "${PS[@]}" --ranks-per-host 2 --json
 run plan "${PS[@]}" --hosts 0,0,1,1
+run plan --mesh '{x:4}' --from '[64] sum{x}' --to '[64]'
+run plan --mesh '{x:4}' --from '[64] sum{x}' --to '[64]' --memory-budget 1000
+run plan --mesh '{x:4}' --from '[64] sum{x}' --to '[64]' --memory-budget 831
+run plan --mesh '{x:4}' --from '[64] sum{x}' --to '[64]' --memory-budget 832 --strategy exchange
+run_stdin 'exchange\n' check --mesh '{x:4}' --from '[64] sum{x}' --to '[64]' --plan - --ranks-per-host 2
 run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-budget 511
 run plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --memory-budget 512
 run_stdin 'exchange\n' check "${PS[@]}" --plan - --memory-budget 895

@@ -8,8 +8,9 @@
    pending-sum axes on the source, and a target that is sharded, replicated
    or itself pending (a third of each, roughly), in an integer dtype; and
    two in five between two placed meshes with uneven extents (draw_placed).
-   Each is planned by the extracted plan_sums (--strategy auto: the
-   collectives or the reducing exchange) and emitted by `redist gen`'s
+   Each is planned as `redist gen` plans it (Sumplan.choose: the extracted
+   choose_sums under the built-in profile; --strategy auto, or collectives
+   for half the even ones) and emitted by `redist gen`'s
    emitter (Emit_sums, namespace pN).  Writes
    OUTDIR/tuK.cpp (PER_TU headers each, and the table of their entry
    points), OUTDIR/tables.hpp for the driver tests/e2e/sums_main.cpp, and
@@ -43,16 +44,19 @@ let () =
     let entries = ref [] in
     for i = tu * per_tu to min count ((tu + 1) * per_tu) - 1 do
       let name = Printf.sprintf "p%d" i in
-      (* Two in five by the reducing exchange (uneven, two meshes). *)
-      let meshes, text, src, tgt, dtype =
+      (* Two in five by the reducing exchange (uneven, two meshes); half of
+         the even ones under --strategy collectives, so that both kinds run
+         whichever auto's cost model prefers on these small arrays. *)
+      let meshes, text, src, tgt, dtype, strategy =
         if Random.State.int st 5 < 2 then
           let from_mesh, to_mesh, src, tgt, dtype = draw_placed st in
-          (Problem.Two (from_mesh, to_mesh), from_mesh ^ " -> " ^ to_mesh, src, tgt, dtype)
+          (Problem.Two (from_mesh, to_mesh), from_mesh ^ " -> " ^ to_mesh, src, tgt, dtype, Redist_core.StratAuto)
         else
           let mesh, _, src, tgt, dtype = draw st in
-          (Problem.One mesh, mesh, src, tgt, dtype)
+          let strategy = if Random.State.bool st then Redist_core.StratCollectives else Redist_core.StratAuto in
+          (Problem.One mesh, mesh, src, tgt, dtype, strategy)
       in
-      let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from:src ~to_:tgt ~dtype:(Some dtype) in
+      let p = Problem.make_placed ~meshes ~strategy ~from:src ~to_:tgt ~dtype:(Some dtype) in
       let r = Sumplan.choose p in
       write (Filename.concat dir (name ^ ".hpp")) (Emit_sums.render ~command:[ "redist" ] ~name r);
       let world = Problem.world p in

@@ -1,0 +1,112 @@
+(* The cost model's choice for pending sums (proofs/cost/Costsums.v,
+   through Sumplan.choose_costed) on random problems of
+   tests/problems/sum_problem.ml (even on one mesh, uneven on one mesh,
+   and between two placed meshes):
+   - under a memory budget drawn between the candidates' least and largest
+     live bytes, the generated header's kLiveBytes never exceeds it, and a
+     budget one byte below the least is refused naming that least figure;
+   - the choice is deterministic (the same plan twice, whatever was chosen
+     before);
+   - where messages are free (no latency, unbounded bandwidth) every
+     candidate predicts 0 ns and the one receiving least wins;
+   - without a cost option the choice is the built-in profile's. *)
+open Redist_cli
+module C = Redist_core
+
+let seed = 20261123
+let count = 1000
+
+let settings ?budget profile =
+  { Profile.name = "test"; profile; hosts = C.RanksPerHost 1_000_000; hosts_text = "one host"; budget; given = true;
+    machine_given = true }
+
+let link latency_ns bytes_per_us = { C.lk_latency_ns = latency_ns; lk_bytes_per_us = bytes_per_us }
+let unbounded = Profile.max_bytes_per_us
+let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded }
+let measured = snd (Profile.default ())
+
+let rows s p = (snd (Sumplan.choose_costed s p)).Sumplan.rows
+let best rows = List.find (fun (r : Costreport.row) -> r.verdict = Costreport.Chosen) rows
+
+let header_live_bytes r =
+  let text = Emit_sums.render ~command:[ "redist" ] ~name:"t" r in
+  let prefix = "inline constexpr ::std::size_t kLiveBytes = " in
+  let n = String.length prefix in
+  (* The last: a collectives plan's header states its collectives' own before. *)
+  let line = List.find (fun l -> String.length l > n && String.sub l 0 n = prefix) (List.rev (String.split_on_char '\n' text)) in
+  Scanf.sscanf (String.sub line n (String.length line - n)) "%d;" Fun.id
+
+(* Even, uneven and two-mesh problems in turn, under --strategy auto. *)
+let problem st i =
+  let one mesh src tgt dtype = (Problem.One mesh, mesh, src, tgt, dtype) in
+  let meshes, text, src, tgt, dtype =
+    match i mod 3 with
+    | 0 -> let mesh, _, src, tgt, dtype = Sum_problem.draw st in one mesh src tgt dtype
+    | 1 -> let mesh, src, tgt, dtype = Sum_problem.draw_uneven st in one mesh src tgt dtype
+    | _ ->
+        let from_mesh, to_mesh, src, tgt, dtype = Sum_problem.draw_placed st in
+        (Problem.Two (from_mesh, to_mesh), from_mesh ^ " -> " ^ to_mesh, src, tgt, dtype)
+  in
+  (Printf.sprintf "%s %s -> %s %s" text src tgt dtype,
+   Problem.make_placed ~meshes ~strategy:C.StratAuto ~from:src ~to_:tgt ~dtype:(Some dtype))
+
+let for_problems f =
+  let st = Random.State.make [| seed |] in
+  for i = 0 to count - 1 do
+    let text, p = problem st i in
+    f st (fun s : unit -> Alcotest.failf "problem %d (%s): %s" i text s) p
+  done
+
+let budget_kept () =
+  let switched = ref 0 in
+  for_problems (fun st failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let all = rows (settings measured) p in
+      let lives = List.map (fun (c : Costreport.row) -> c.live_bytes) all in
+      let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
+      let budget = least + Random.State.int st (most - least + 1) in
+      let r, costing = Sumplan.choose_costed (settings ~budget measured) p in
+      let stated = header_live_bytes r in
+      if stated > budget then fail "kLiveBytes %d > budget %d" stated budget;
+      if stated <> (best costing.rows).live_bytes then fail "kLiveBytes %d, the choice's live bytes %d" stated (best costing.rows).live_bytes;
+      if (best costing.rows).index <> (best all).index then incr switched;
+      match Sumplan.choose_costed (settings ~budget:(least - 1) measured) p with
+      | _ -> fail "budget %d (below the least, %d) accepted" (least - 1) least
+      | exception Front.Bad_input msg ->
+          let needle = Printf.sprintf "below %d," least in
+          let rec has i = i + String.length needle <= String.length msg && (String.sub msg i (String.length needle) = needle || has (i + 1)) in
+          if not (has 0) then fail "refusal without the least figure %d: %s" least msg);
+  if !switched = 0 then Alcotest.fail "no problem where the budget changes the choice"
+
+let deterministic () =
+  let chosen p = (best (rows (settings measured) p)).plan in
+  let st = Random.State.make [| seed |] in
+  let problems = List.init 200 (fun i -> snd (problem st i)) in
+  let first = List.map chosen problems in
+  let again = List.map chosen (List.rev problems) in
+  List.iteri (fun i (a, b) -> if a <> b then Alcotest.failf "problem %d: another plan the second time" i)
+    (List.combine first (List.rev again))
+
+let least_traffic_when_free () =
+  for_problems (fun _ failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let all = rows (settings free_messages) p in
+      let least = List.fold_left (fun acc (c : Costreport.row) -> min acc c.traffic) max_int all in
+      let b = best all in
+      if b.time_ns <> 0 then fail "predicted %d ns with free messages" b.time_ns;
+      if b.traffic <> least then fail "chose traffic %d, least %d" b.traffic least)
+
+let default_is_the_cost_model () =
+  for_problems (fun _ failing p ->
+      let r = Sumplan.choose p in
+      let b = best (rows (settings measured) p) in
+      if (best (rows (Planning.default_settings p) p)).index <> b.index || Sumplan.plan_file_lines p r.plan <> b.plan_file
+      then failing "the default's plan is not the built-in profile's choice")
+
+let () =
+  Alcotest.run "cost-sums"
+    [ ( "choice",
+        [ Alcotest.test_case (Printf.sprintf "%d random pending-sum problems: the header's live bytes within the budget, below it refused" count) `Quick budget_kept;
+          Alcotest.test_case "200 random pending-sum problems: the same plan twice" `Quick deterministic;
+          Alcotest.test_case (Printf.sprintf "%d random pending-sum problems: free messages, least traffic" count) `Quick least_traffic_when_free;
+          Alcotest.test_case (Printf.sprintf "%d random pending-sum problems: the default is the built-in profile's choice" count) `Quick default_is_the_cost_model ] ) ]
