@@ -1770,7 +1770,7 @@ let rec increasingb = function
 (** val ranks_distinct : int list -> bool **)
 
 let ranks_distinct ws =
-  increasingb (NatSort.sort ws)
+  (||) (increasingb ws) (increasingb (NatSort.sort ws))
 
 (** val pmesh_wf : pmesh -> bool **)
 

@@ -63,6 +63,9 @@ let random_problem rng ~log2_devices =
 
 let show q = Printf.sprintf "--mesh '%s' --from '%s' --to '%s'" q.mesh q.from q.to_
 
+(* Timed as the command runs: with its collector settings. *)
+let () = Redist_cli.Cli.tune_gc ()
+
 let cpu f =
   let t = Sys.time () in
   let r = f () in

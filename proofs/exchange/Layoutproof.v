@@ -44,8 +44,9 @@ Qed.
 Lemma ranks_distinct_NoDup : forall ws, ranks_distinct ws = true <-> NoDup ws.
 Proof.
   intros ws. unfold ranks_distinct. pose proof (NatSort.Permuted_sort ws) as Hp. split.
-  - intros H. apply (Permutation_NoDup (Permutation_sym Hp)), increasingb_NoDup, H.
-  - intros H. apply sorted_NoDup_increasingb; [apply NatSort.Sorted_sort |].
+  - intros H. apply orb_true_iff in H as [H | H]; [apply increasingb_NoDup, H |].
+    apply (Permutation_NoDup (Permutation_sym Hp)), increasingb_NoDup, H.
+  - intros H. apply orb_true_iff. right. apply sorted_NoDup_increasingb; [apply NatSort.Sorted_sort |].
     apply (Permutation_NoDup Hp), H.
 Qed.
 

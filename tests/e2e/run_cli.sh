@@ -151,8 +151,9 @@ corrupt "a collectives permutation table" problem.hpp 's/kRecvFrom1\[kDevices\] 
 # Pending sums: every element of every rank's target box must sum, over its
 # target group, to the global array (codegen/verify.hpp's verify_sums), by
 # the reductions and collectives or by the reducing exchange.
-PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --repeat 1)
-PT=(--mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --dtype i64 --repeat 1)
+# The collective plans are named: auto may choose the reducing exchange.
+PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --strategy collectives --dtype i32 --repeat 1)
+PT=(--mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --strategy collectives --dtype i64 --repeat 1)
 SV='^verified: every element of every rank.s target box sums, over its target group, to the global array \([1-9][0-9]* elements checked, 0 mismatches\)$'
 expect "pending sum to replicated: all_reduce, all_gather" 0 "$SV" -- "$redist" run "${PS[@]}"
 expect "pending sums to a pending target: add_pending" 0 "$SV" -- "$redist" run "${PT[@]}"
@@ -176,15 +177,15 @@ then ok "--json of pending sums: verified, its steps, peak within the bound"; el
 # rounding, the reducing exchange's one fold), over every checked run (two
 # at least), so runs agree bitwise too.
 FV='^verified: every element of every rank.s target box is, bitwise, the sum of its contributions added in the plan.s order \([1-9][0-9]* elements checked, 0 mismatches\)$'
-PF=(--mesh '{x:2, y:2, z:2}' --from '[8, 4] sum{x,y,z}' --to '[{x}8, 4]' --repeat 1)
-expect "float pending sums: f32, all_reduce" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32 --repeat 1
+PF=(--mesh '{x:2, y:2, z:2}' --from '[8, 4] sum{x,y,z}' --to '[{x}8, 4]' --strategy collectives --repeat 1)
+expect "float pending sums: f32, all_reduce" 0 "$FV" -- "$redist" run "${PS[@]::8}" --dtype f32 --repeat 1
 expect "float pending sums: bf16, three reduce_scatters" 0 "$FV" -- "$redist" run "${PF[@]}" --dtype bf16
-expect "float pending sums: f64 to a pending target (add_pending)" 0 "$FV" -- "$redist" run "${PT[@]::6}" --dtype f64 --repeat 1
+expect "float pending sums: f64 to a pending target (add_pending)" 0 "$FV" -- "$redist" run "${PT[@]::8}" --dtype f64 --repeat 1
 expect "float pending sums: f16 uneven, the reducing exchange" 0 "$FV" -- "$redist" run --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --dtype f16 --repeat 1
 expect "float pending sums: c64 across meshes to a pending target" 0 "$FV" -- "$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}5, 3] sum{y}' --to '[5, 3] sum{z}' --dtype c64 --repeat 1
-expect "float pending sums: c128, two reductions, all_to_all, all_permute, add_pending" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2, z:2}' --from '[{y}8, 4] sum{x,z}' --to '[8, {y}4] sum{z}' --dtype c128 --repeat 1
+expect "float pending sums: c128, two reductions, all_to_all, all_permute, add_pending" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2, z:2}' --from '[{y}8, 4] sum{x,z}' --to '[8, {y}4] sum{z}' --strategy collectives --dtype c128 --repeat 1
 corrupt "float pending sums: f32 added as u32" problem.hpp 's/Dtype::f32/Dtype::u32/' \
-  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f32 --repeat 1
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]::8}" --dtype f32 --repeat 1
 corrupt "float pending sums: the host adds in one fold, not the plan's three steps" model.hpp 's/kStageOf\[3\] = {0, 1, 2}/kStageOf[3] = {0, 0, 0}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PF[@]}" --dtype bf16
 corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's/::std::memset(dst, 0, kTgtBytes);/;/' \
