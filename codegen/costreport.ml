@@ -143,8 +143,10 @@ let comment_lines cost rows = String.concat "" (List.map (fun l -> "# " ^ l ^ "\
    it was not applied; as comment lines, and as fields of the JSON report. *)
 let text (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> comment_lines cost (rows_of_choice cost p ch)
+  | Planning.Costed_no_hybrids (ch, why) -> comment_lines cost (rows_of_choice cost p ch) ^ "# cost model: " ^ why ^ "\n"
   | Planning.Not_costed why -> "# cost model: " ^ why ^ "\n"
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> [ ("cost", json cost (rows_of_choice cost p ch)) ]
+  | Planning.Costed_no_hybrids (ch, why) -> [ ("cost", json cost (rows_of_choice cost p ch)); ("hybrids_not_costed", `String why) ]
   | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]

@@ -69,64 +69,80 @@ let guarantees_of strategy sp =
   | C.StratAuto, C.ByExchange -> Guarantees.exchange_checker
   | _, sp -> plan_with_guarantees sp
 
-(* What [choose_costed] says about the cost model: its choice, or why it
-   was not applied. *)
-type costing = Costed of C.choice | Not_costed of string
+(* What [choose_costed] says about the cost model: its choice (without
+   the hybrids, and why), or why it was not applied. *)
+type costing = Costed of C.choice | Costed_no_hybrids of C.choice * string | Not_costed of string
 
-(* Costing a collective candidate lowers it, and each all_permute's table
-   (Lower.recv_from_table) has an entry per rank, read off the device's
-   coordinates: about 0.2 us per entry and axis of the (refined) mesh in
-   the extracted code (2.5 us an entry on 16 axes), against a few ns per
-   rank for the rest of the costing (closed forms; the exchange's runs,
-   Costclosed.v).  Without a cost option, problems whose candidates need
-   more entry-axes than this (about half a second) are planned as before the cost
-   model, and the output says so; a cost option costs them anyway. *)
-let permute_work_limit = 1 lsl 21
+(* What costing the candidates takes, in units of about 0.2 us of CPU,
+   measured here: costing a collective candidate lowers it, and each
+   all_permute's table (Lower.recv_from_table) has an entry per rank, read
+   off the device's coordinates, one unit per entry and axis of the
+   (refined) mesh; costing an exchange, or a hybrid's exchange part, looks
+   every rank's box up, about five units per rank and mesh axis.  Without a
+   cost option, the candidates are costed within [costing_work_limit]
+   (about half a second): all of them, else all but the hybrids, else none
+   ([plan_with]'s plan), and the output says which. *)
+let costing_work_limit = 1 lsl 21
+let exchange_units_per_rank_axis = 5
 
-(* All_permute table entries of the candidates, and those times their mesh's axes. *)
-let permute_work (p : Problem.t) src tgt =
+type costing_work = { permute_entries : int; units : int }
+
+let costing_work ~hybrids (p : Problem.t) src tgt =
   let mesh = src.C.ly_mesh.pm_mesh in
-  let ranks = C.mesh_size mesh in
+  let ranks = C.mesh_size mesh and axes = List.length mesh in
   let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
-  let rec add (entries, work) = function
+  let rec add w = function
     | C.ByCollectives (rf, plan) ->
         let n = ranks * permutes plan in
-        (entries + n, work + (n * List.length (C.refine_mesh rf mesh)))
-    | C.ByExchange -> (entries, work)
-    | C.ByThen (_, a, b) -> add (add (entries, work) a) b
+        { permute_entries = w.permute_entries + n; units = w.units + (n * List.length (C.refine_mesh rf mesh)) }
+    | C.ByExchange -> { w with units = w.units + (exchange_units_per_rank_axis * ranks * axes) }
+    | C.ByThen (_, a, b) -> add (add w a) b
   in
-  List.fold_left add (0, 0) (C.strategy_candidates p.strategy src tgt)
+  List.fold_left add { permute_entries = 0; units = 0 } (C.strategy_candidates hybrids p.strategy src tgt)
 
 let no_collectives (p : Problem.t) =
   Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
 
+let cost_option_hint = "give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
+
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
-   other candidates, for printing); above [permute_work_limit] without
-   a cost option, [plan_with]'s plan (least busiest-rank traffic, then
-   fewer launches). *)
+   other candidates, for printing); without a cost option, within
+   [costing_work_limit] (see there). *)
 let choose_costed (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  let entries, work = if cost.given then (0, 0) else permute_work p src tgt in
-  if work > permute_work_limit then
-    match C.plan_with p.strategy src tgt with
-    | Some sp ->
-        ( report_of p sp, plan_with_guarantees sp,
-          Not_costed
-            (Printf.sprintf
-               "not applied: costing the candidates would lower %d all_permute table entries (one per rank per permute), %d times their meshes' axes (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
-               entries work permute_work_limit) )
-    | None -> no_collectives p
+  let choose hybrids =
+    match C.choose hybrids cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
+    | C.OK ch -> (report_of p ch.ch_best.cs_plan, Guarantees.choice @ guarantees_of p.strategy ch.ch_best.cs_plan, ch)
+    | C.Error C.NoCandidate -> no_collectives p
+    | C.Error (C.BelowMinimum least) ->
+        Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
+          (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+  in
+  let all = if cost.given then { permute_entries = 0; units = 0 } else costing_work ~hybrids:true p src tgt in
+  if all.units <= costing_work_limit then
+    let r, g, ch = choose true in
+    (r, g, Costed ch)
   else
-  match C.choose cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
-  | C.OK ch ->
-      let sp = ch.ch_best.cs_plan in
-      (report_of p sp, Guarantees.choice @ guarantees_of p.strategy sp, Costed ch)
-  | C.Error C.NoCandidate -> no_collectives p
-  | C.Error (C.BelowMinimum least) ->
-      Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+    let plain = costing_work ~hybrids:false p src tgt in
+    if plain.units <= costing_work_limit then
+      let r, g, ch = choose false in
+      ( r, g,
+        Costed_no_hybrids
+          ( ch,
+            Printf.sprintf
+              "hybrids not costed: with them costing would take about %d units of 0.2 us (the default costs at most %d, about half a second); %s"
+              all.units costing_work_limit cost_option_hint ) )
+    else
+      match C.plan_with p.strategy src tgt with
+      | Some sp ->
+          ( report_of p sp, plan_with_guarantees sp,
+            Not_costed
+              (Printf.sprintf
+                 "not applied: costing the candidates would take about %d units of 0.2 us (%d all_permute table entries to lower, one per rank per permute, and each exchange's ranks; the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
+                 plain.units plain.permute_entries costing_work_limit cost_option_hint) )
+      | None -> no_collectives p
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)

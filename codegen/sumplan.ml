@@ -141,15 +141,41 @@ let cost_row (p : Problem.t) verdict (c : C.scosted) : Costreport.row =
     upper_bound = false; live_bytes = c.sc_live_bytes; traffic = c.sc_traffic; launches = c.sc_launches }
 
 (* The cost model's settings and every candidate it costed, for printing. *)
-type costing = {
+type costed = {
   settings : Profile.t;
   rows : Costreport.row list;
   chosen : bool;  (* by choose_sums, rather than a plan file costed alone *)
 }
 
+(* The cost model's verdict, or why it was not applied. *)
+type costing = Costed of costed | Not_costed of string
+
+(* Costing the reducing exchange finds every target rank's messages from
+   both meshes' boxes, about |source ranks| * |target ranks| work (0.2 s at
+   512 ranks, 0.6 s at 1,000, 13 s at 4,096 measured here).  Without a cost
+   option, larger problems are planned as before the cost model
+   ([plan_sums]: least busiest-rank traffic, then fewer launches), and the
+   output says so. *)
+let exchange_work_limit = 1 lsl 20
+
+let exchange_work (p : Problem.t) =
+  List.length (src_layout p).C.ly_mesh.pm_ranks * List.length (tgt_layout p).C.ly_mesh.pm_ranks
+
 (* The plan [choose_sums] picks for [p.strategy] under [cost]'s profile,
-   hosts and budget, with every candidate it costed. *)
+   hosts and budget, with every candidate it costed; above
+   [exchange_work_limit] without a cost option, [plan_sums]'s plan. *)
 let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
+  let work = exchange_work p in
+  if (not cost.given) && work > exchange_work_limit then
+    match C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending with
+    | Some plan ->
+        ( checked p plan,
+          Not_costed
+            (Printf.sprintf
+               "not applied: costing the reducing exchange would weigh %d pairs of source and target ranks (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
+               work exchange_work_limit) )
+    | None -> F.bad "%s" (strategy_refusal p)
+  else
   match
     C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget p.strategy (src_layout p) p.src_pending
       (tgt_layout p) p.tgt_pending
@@ -159,7 +185,7 @@ let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
         (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
         @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
       in
-      (checked p ch.sh_best.sc_plan, { settings = cost; rows; chosen = true })
+      (checked p ch.sh_best.sc_plan, Costed { settings = cost; rows; chosen = true })
   | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
   | C.Error (C.BelowMinimum least) ->
       F.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for these pending sums"
@@ -183,7 +209,7 @@ let cost_checked (cost : Profile.t) (r : t) : costing option =
         if not (C.sfits cost.budget c) then
           reject "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d"
             c.sc_live_bytes (Option.get cost.budget);
-        Some { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false }
+        Some (Costed { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false })
 
 (* ---- plan files ---- *)
 
@@ -292,7 +318,7 @@ let guarantees (r : t) =
   | Some _, C.SumByCollectives _ ->
       [ ("sum_plan_recv_ge_bound", "no plan of these steps makes a rank receive fewer elements than the printed lower bound") ]
 
-let choice_guarantees = function Some { chosen = true; _ } -> Guarantees.sums_choice | _ -> []
+let choice_guarantees = function Some (Costed { chosen = true; _ }) -> Guarantees.sums_choice | _ -> []
 
 (* The theorem that bounds [live_bytes]. *)
 let live_theorem (r : t) = match r.plan with C.SumByExchange -> "sumx_live_le" | C.SumByCollectives _ -> "lower_sums_live_bytes"
@@ -337,7 +363,10 @@ let text ?cost ~title (r : t) =
   line "# sums: over a commutative monoid in the proofs; the runtime adds in ascending group-member order (integers exact)";
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
-  Option.iter (fun c -> Buffer.add_string b (Costreport.comment_lines c.settings c.rows)) cost;
+  (match cost with
+   | Some (Costed c) -> Buffer.add_string b (Costreport.comment_lines c.settings c.rows)
+   | Some (Not_costed why) -> line "# cost model: %s" why
+   | None -> ());
   Buffer.contents b
 
 (* The problem and the plan, as `plan --json` prints them and `run --json`
@@ -361,6 +390,10 @@ let json_fields ?cost (r : t) =
         ("launches", `Int launches); ("slices", `Int (List.length r.steps - launches));
         ("live_bytes", `Int r.live_bytes); ("workspace_bytes", `Int r.workspace_bytes);
         ("proven", `List (List.map (fun (n, _) -> `String n) (choice_guarantees cost @ guarantees r))) ]
-    @ match cost with Some c -> [ ("cost", Costreport.json c.settings c.rows) ] | None -> []
+    @
+    match cost with
+    | Some (Costed c) -> [ ("cost", Costreport.json c.settings c.rows) ]
+    | Some (Not_costed why) -> [ ("cost_not_applied", `String why) ]
+    | None -> []
 
 let json ?cost ~command r = Json.document ~command (json_fields ?cost r)

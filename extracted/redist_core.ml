@@ -1993,9 +1993,9 @@ let exchange_received s t0 h r =
 (** val mesh_boxes : layout -> (int * box) list **)
 
 let mesh_boxes l =
-  map (fun k -> ((nth k l.ly_mesh.pm_ranks 0),
-    (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))))
-    (seq 0 (length l.ly_mesh.pm_ranks))
+  combine l.ly_mesh.pm_ranks
+    (map (fun k -> dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
+      (seq 0 (length l.ly_mesh.pm_ranks)))
 
 (** val holders_in : (int * box) list -> int list -> int list **)
 
@@ -6304,6 +6304,13 @@ let collective_candidates s t0 =
           | None -> [])) (candidates m s.ly_ty t0.ly_ty)
   else []
 
+(** val moving_axes : mesh -> axis list **)
+
+let moving_axes m =
+  filter (fun x ->
+    (fun (a : int) b -> a < b) (Stdlib.Int.succ 0) (axis_size m x))
+    (mesh_axes m)
+
 (** val with_ty : layout -> ty -> layout **)
 
 let with_ty l t0 =
@@ -6318,7 +6325,7 @@ let exchange_then_gather t0 =
       | OK mid ->
         (ByThen ((with_ty t0 mid), ByExchange, (ByCollectives ([],
           ((AllGather d) :: []))))) :: []
-      | Error _ -> []) (mesh_axes (ly_m t0))) (seq 0 (length t0.ly_ty))
+      | Error _ -> []) (moving_axes (ly_m t0))) (seq 0 (length t0.ly_ty))
 
 (** val collective_then_exchange : layout -> layout -> splan list **)
 
@@ -6332,7 +6339,7 @@ let collective_then_exchange s t0 =
     | Error _ -> [])
     (app
       (flat_map (fun d ->
-        map (fun x -> DynSlice (d, x)) (mesh_axes (ly_m s))) dims)
+        map (fun x -> DynSlice (d, x)) (moving_axes (ly_m s))) dims)
       (flat_map (fun s0 -> map (fun x -> AllToAll (s0, x)) dims) dims))
 
 (** val hybrid_candidates : layout -> layout -> splan list **)
@@ -6340,14 +6347,15 @@ let collective_then_exchange s t0 =
 let hybrid_candidates s t0 =
   app (exchange_then_gather t0) (collective_then_exchange s t0)
 
-(** val strategy_candidates : strategy -> layout -> layout -> splan list **)
+(** val strategy_candidates :
+    bool -> strategy -> layout -> layout -> splan list **)
 
-let strategy_candidates s s0 t0 =
+let strategy_candidates hybrids s s0 t0 =
   match s with
   | StratAuto ->
     app (collective_candidates s0 t0)
       (app (if layouts_wf s0 t0 then ByExchange :: [] else [])
-        (hybrid_candidates s0 t0))
+        (if hybrids then hybrid_candidates s0 t0 else []))
   | _ -> (match plan_with s s0 t0 with
           | Some sp -> sp :: []
           | None -> [])
@@ -6440,11 +6448,12 @@ type choice = { ch_best : costed; ch_slower : costed list;
                 ch_over_budget : costed list }
 
 (** val choose :
-    profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
-    (choose_error, choice) res **)
+    bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
+    layout -> (choose_error, choice) res **)
 
-let choose pf h elem budget s s0 t0 =
-  let all = cost_all pf h elem s0 t0 0 (strategy_candidates s s0 t0) in
+let choose hybrids pf h elem budget s s0 t0 =
+  let all = cost_all pf h elem s0 t0 0 (strategy_candidates hybrids s s0 t0)
+  in
   (match filter (fits budget) all with
    | [] ->
      (match all with

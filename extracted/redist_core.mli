@@ -4930,6 +4930,8 @@ val predicted_ns : profile -> hosts -> int -> layout -> layout -> splan -> int
 
 val collective_candidates : layout -> layout -> splan list
 
+val moving_axes : mesh -> axis list
+
 val with_ty : layout -> ty -> layout
 
 val exchange_then_gather : layout -> splan list
@@ -4938,7 +4940,7 @@ val collective_then_exchange : layout -> layout -> splan list
 
 val hybrid_candidates : layout -> layout -> splan list
 
-val strategy_candidates : strategy -> layout -> layout -> splan list
+val strategy_candidates : bool -> strategy -> layout -> layout -> splan list
 
 type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
                 cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
@@ -4971,8 +4973,8 @@ type choice = { ch_best : costed; ch_slower : costed list;
                 ch_over_budget : costed list }
 
 val choose :
-  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
-  (choose_error, choice) res
+  bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
+  layout -> (choose_error, choice) res
 
 type sx_piece = { xp_cell : box; xp_senders : int list }
 

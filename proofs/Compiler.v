@@ -216,8 +216,8 @@ Qed.
       printed lower bound;
     - and no accepted candidate within the budget has a smaller predicted
       time ([Costproof.choose_fastest]). *)
-Theorem redist_chosen_correct : forall pf h elem budget s S T ch,
-  choose pf h elem budget s S T = OK ch ->
+Theorem redist_chosen_correct : forall hy pf h elem budget s S T ch,
+  choose hy pf h elem budget s S T = OK ch ->
   let sp := cs_plan (ch_best ch) in
   (forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
      let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
@@ -229,11 +229,11 @@ Theorem redist_chosen_correct : forall pf h elem budget s S T ch,
      /\ forall r, In r (pm_ranks (ly_mesh T)) ->
         xreceived S T sp r = xr_recv rep r /\ recv_lower_bound S T r <= xr_recv rep r.
 Proof.
-  intros pf h elem budget s S T ch H sp.
-  destruct (choose_checked _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
+  intros hy pf h elem budget s S T ch H sp.
+  destruct (choose_checked _ _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
   split; [| split; [apply lower_splan_live_bytes | split; [| split; [apply lower_splan_workspace_exact |]]]].
-  - apply (choose_correct _ _ _ _ _ _ _ _ H).
-  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ H).
+  - apply (choose_correct _ _ _ _ _ _ _ _ _ H).
+  - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ _ H).
   - exists rep. split; [exact Hc |]. intros r Hr. split.
     + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).
     + apply (xcheck_recv_ge_bound S T sp rep Hc r Hr).

@@ -105,6 +105,19 @@ let listed_65536 =
 let pending_listed_65536 =
   { mesh = listed "{x:256, y:256}" (permuted 4); from = "[{x}50257, 256] sum{y}"; to_ = "[{x}50257, {y}256]" }
 
+(* 4,096 devices on 13 axes: 30 hybrid candidates, each with an exchange
+   to cost (1.8 s with them all); by default costed without the hybrids. *)
+let many_hybrids =
+  { mesh = "{x0:1, x1:1, x2:2, x3:1, x4:2, x5:4, x6:2, x7:1, x8:1, x9:2, x10:4, x11:8, x12:2}";
+    from = "[{x0,x10,x3}64, {x11,x12,x7,x8}48, {x6}2]"; to_ = "[{x10,x2,x5}64, {x11,x1,x12}48, {x4}2]" }
+
+(* Pending sums above the default costing limit (Sumplan.exchange_work_limit):
+   4,096 and 65,536 devices, even and uneven. *)
+let pending_large =
+  [ { mesh = "{x:16, y:16, z:16}"; from = "[{x}48, {y}48] sum{z}"; to_ = "[{y}48, {z}48]" };
+    { mesh = "{x:256, y:256}"; from = "[{x}4096, 256] sum{y}"; to_ = "[{x}4096, {y}256]" };
+    { mesh = "{x:256, y:256}"; from = "[{x}50257, 256] sum{y}"; to_ = "[{x}50257, {y}256]" } ]
+
 let show_short text = if String.length text > 60 then String.sub text 0 60 ^ "...]" else text
 let show_listed q =
   Printf.sprintf "--from-mesh '%s' --to-mesh '%s' --from '%s' --to '%s'" (show_short q.from_mesh) (show_short q.to_mesh) q.src q.tgt

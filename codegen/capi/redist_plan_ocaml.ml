@@ -96,7 +96,7 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
    the extracted lowering's ([lower_sumplan]: workspace and live bytes,
    proven for both kinds of plan). *)
-let sums_info ~command ~title (r : R.Sumplan.t) =
+let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
   let p = r.problem in
   R.Emit_sums.require_runtime_dtype p;
   let bytes elems = R.Bounds.mul elems p.elem_bytes in
@@ -111,8 +111,8 @@ let sums_info ~command ~title (r : R.Sumplan.t) =
   let workspace_bytes = Redist_core.sumplan_workspace_bytes lowering
   and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
   let guarantees = R.Sumplan.guarantees r in
-  { lowered; problem = p; text = R.Sumplan.text ~title r;
-    json = Yojson.Safe.pretty_to_string (R.Sumplan.json ~command r) ^ "\n";
+  { lowered; problem = p; text = R.Sumplan.text ?cost ~title r;
+    json = Yojson.Safe.pretty_to_string (R.Sumplan.json ?cost ~command r) ^ "\n";
     guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
     step_texts = Array.of_list (List.map (fun (s : R.Sumplan.step) -> s.text) r.steps); devices = r.world;
     global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes; tgt_bytes; peak_bytes = bytes r.peak;
@@ -137,7 +137,9 @@ let choose_interpretable settings (p : R.Problem.t) =
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
-  if R.Problem.has_pending p then sums_info ~command:"plan" ~title:"redist plan" (R.Sumplan.choose p)
+  if R.Problem.has_pending p then
+    let r, cost = R.Sumplan.choose_costed (R.Planning.default_settings p) p in
+    sums_info ~cost ~command:"plan" ~title:"redist plan" r
   else
     let settings = R.Planning.default_settings p in
     let plan, guarantees, costing = choose_interpretable settings p in

@@ -319,7 +319,11 @@ Definition collective_candidates (S T : layout) : list splan :=
       collective regroups the data over its axis before the exchange (its
       intermediate is placed as the target, which [xcheck] accepts when
       the source is on that placed mesh too).
-    Every intermediate is on the target's placed mesh. *)
+    Every intermediate is on the target's placed mesh.  Axes of size 1 are
+    left out: slicing or gathering over one moves nothing, so such a hybrid
+    is the exchange with an empty step, and costing it is not free. *)
+Definition moving_axes (m : mesh) : list axis := filter (fun x => 1 <? axis_size m x) (mesh_axes m).
+
 Definition with_ty (L : layout) (t : ty) : layout := {| ly_mesh := ly_mesh L; ly_ty := t |}.
 
 Definition exchange_then_gather (T : layout) : list splan :=
@@ -329,7 +333,7 @@ Definition exchange_then_gather (T : layout) : list splan :=
                           | OK mid => [ByThen (with_ty T mid) ByExchange (ByCollectives [] [AllGather d])]
                           | Error _ => []
                           end)
-                       (mesh_axes (ly_m T)))
+                       (moving_axes (ly_m T)))
            (seq 0 (length (ly_ty T))).
 
 Definition collective_then_exchange (S T : layout) : list splan :=
@@ -339,15 +343,19 @@ Definition collective_then_exchange (S T : layout) : list splan :=
               | OK mid => [ByThen (with_ty T mid) (ByCollectives [] [k]) ByExchange]
               | Error _ => []
               end)
-           (flat_map (fun d => map (DynSlice d) (mesh_axes (ly_m S))) dims
+           (flat_map (fun d => map (DynSlice d) (moving_axes (ly_m S))) dims
             ++ flat_map (fun s => map (AllToAll s) dims) dims).
 
 Definition hybrid_candidates (S T : layout) : list splan :=
   exchange_then_gather T ++ collective_then_exchange S T.
 
-Definition strategy_candidates (s : strategy) (S T : layout) : list splan :=
+(** [hybrids = false] leaves the hybrids out: the command does so where
+    costing them would take long (each costs an exchange). *)
+Definition strategy_candidates (hybrids : bool) (s : strategy) (S T : layout) : list splan :=
   match s with
-  | StratAuto => collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else []) ++ hybrid_candidates S T
+  | StratAuto =>
+      collective_candidates S T ++ (if layouts_wf S T then [ByExchange] else [])
+      ++ (if hybrids then hybrid_candidates S T else [])
   | _ => match plan_with s S T with Some sp => [sp] | None => [] end
   end.
 
@@ -433,9 +441,9 @@ Record choice : Type := {
   ch_over_budget : list costed
 }.
 
-Definition choose (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
+Definition choose (hybrids : bool) (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
     (S T : layout) : res choose_error choice :=
-  let all := cost_all pf h elem S T 0 (strategy_candidates s S T) in
+  let all := cost_all pf h elem S T 0 (strategy_candidates hybrids s S T) in
   match filter (fits budget) all with
   | [] =>
       match all with

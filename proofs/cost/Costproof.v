@@ -81,14 +81,14 @@ Proof.
         -- apply Hle. right. exact Hx.
 Qed.
 
-Lemma choose_best_in : forall pf h elem budget s S T ch, choose pf h elem budget s S T = OK ch ->
-  In (ch_best ch) (cost_all pf h elem S T 0 (strategy_candidates s S T))
+Lemma choose_best_in : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
+  In (ch_best ch) (cost_all pf h elem S T 0 (strategy_candidates hy s S T))
   /\ fits budget (ch_best ch) = true
-  /\ forall c, In c (cost_all pf h elem S T 0 (strategy_candidates s S T)) -> fits budget c = true ->
+  /\ forall c, In c (cost_all pf h elem S T 0 (strategy_candidates hy s S T)) -> fits budget c = true ->
      cs_time_ns (ch_best ch) <= cs_time_ns c.
 Proof.
-  intros pf h elem budget s S T ch H. unfold choose in H.
-  set (all := cost_all pf h elem S T 0 (strategy_candidates s S T)) in *.
+  intros hy pf h elem budget s S T ch H. unfold choose in H.
+  set (all := cost_all pf h elem S T 0 (strategy_candidates hy s S T)) in *.
   destruct (filter (fits budget) all) as [|c cs] eqn:Hf; [destruct all; discriminate |].
   inversion H. subst ch. simpl. destruct (least_spec cs c) as [Hin Hle].
   assert (Hsub : forall x, In x (c :: cs) <-> In x all /\ fits budget x = true)
@@ -97,39 +97,39 @@ Proof.
   intros x Hx Hfx. apply Hle, Hsub. auto.
 Qed.
 
-Theorem choose_checked : forall pf h elem budget s S T ch, choose pf h elem budget s S T = OK ch ->
-  In (cs_plan (ch_best ch)) (strategy_candidates s S T)
+Theorem choose_checked : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
+  In (cs_plan (ch_best ch)) (strategy_candidates hy s S T)
   /\ exists rep, xcheck S T (cs_plan (ch_best ch)) = OK rep.
 Proof.
-  intros pf h elem budget s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ H) as [Hin _].
+  intros hy pf h elem budget s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin _].
   destruct (cost_all_sound _ _ _ _ _ _ _ _ Hin) as [Hsp [Hx _]]. auto.
 Qed.
 
-Theorem choose_correct : forall pf h elem budget s S T ch, choose pf h elem budget s S T = OK ch ->
+Theorem choose_correct : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
   forall A (g : list nat -> A) (st other : state A), pl_holds S g st ->
   let bs := run_program (lower_splan elem S T (cs_plan (ch_best ch))) (initial_buffers st other) in
   pl_holds T g (bs BDst) /\ bs BSrc = st.
 Proof.
-  intros pf h elem budget s S T ch H A g st other Hst.
-  destruct (choose_checked _ _ _ _ _ _ _ _ H) as [_ [rep Hx]].
+  intros hy pf h elem budget s S T ch H A g st other Hst.
+  destruct (choose_checked _ _ _ _ _ _ _ _ _ H) as [_ [rep Hx]].
   apply (lower_splan_correct S T _ rep elem Hx A g st other Hst).
 Qed.
 
-Theorem choose_within_budget : forall pf h elem b s S T ch, choose pf h elem (Some b) s S T = OK ch ->
+Theorem choose_within_budget : forall hy pf h elem b s S T ch, choose hy pf h elem (Some b) s S T = OK ch ->
   splan_live_bytes elem S T (cs_plan (ch_best ch)) <= b.
 Proof.
-  intros pf h elem b s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ H) as [Hin [Hfit _]].
+  intros hy pf h elem b s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin [Hfit _]].
   destruct (cost_all_sound _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl _]]].
   simpl in Hfit. apply Nat.leb_le in Hfit. lia.
 Qed.
 
-Theorem choose_fastest : forall pf h elem budget s S T ch, choose pf h elem budget s S T = OK ch ->
+Theorem choose_fastest : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
   cs_time_ns (ch_best ch) = predicted_ns pf h elem S T (cs_plan (ch_best ch))
-  /\ forall sp rep, In sp (strategy_candidates s S T) -> xcheck S T sp = OK rep ->
+  /\ forall sp rep, In sp (strategy_candidates hy s S T) -> xcheck S T sp = OK rep ->
      (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b) ->
      cs_time_ns (ch_best ch) <= predicted_ns pf h elem S T sp.
 Proof.
-  intros pf h elem budget s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ H) as [Hin [_ Hle]].
+  intros hy pf h elem budget s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin [_ Hle]].
   split; [apply (cost_all_sound _ _ _ _ _ _ _ _ Hin) |].
   intros sp rep Hsp Hx Hb.
   destruct (cost_all_complete pf h elem S T _ 0 sp rep Hsp Hx) as [c [Hc <-]].
@@ -150,16 +150,16 @@ Proof.
   - intros x [<- | Hin]; [lia | apply Hx, Hin].
 Qed.
 
-Theorem choose_below_minimum : forall pf h elem budget s S T least_live,
-  choose pf h elem budget s S T = Error (BelowMinimum least_live) ->
+Theorem choose_below_minimum : forall hy pf h elem budget s S T least_live,
+  choose hy pf h elem budget s S T = Error (BelowMinimum least_live) ->
   (exists b, budget = Some b /\ b < least_live)
-  /\ (forall sp rep, In sp (strategy_candidates s S T) -> xcheck S T sp = OK rep ->
+  /\ (forall sp rep, In sp (strategy_candidates hy s S T) -> xcheck S T sp = OK rep ->
       least_live <= splan_live_bytes elem S T sp)
-  /\ exists sp rep, In sp (strategy_candidates s S T) /\ xcheck S T sp = OK rep
+  /\ exists sp rep, In sp (strategy_candidates hy s S T) /\ xcheck S T sp = OK rep
      /\ splan_live_bytes elem S T sp = least_live.
 Proof.
-  intros pf h elem budget s S T least_live H. unfold choose in H.
-  set (all := cost_all pf h elem S T 0 (strategy_candidates s S T)) in *.
+  intros hy pf h elem budget s S T least_live H. unfold choose in H.
+  set (all := cost_all pf h elem S T 0 (strategy_candidates hy s S T)) in *.
   destruct (filter (fits budget) all) as [|c0 cs0] eqn:Hf; [| discriminate].
   destruct all as [|c cs] eqn:Ha; [discriminate |]. inversion H. subst least_live.
   assert (Hnofit : forall x, In x (c :: cs) -> fits budget x = false).

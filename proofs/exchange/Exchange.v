@@ -38,11 +38,12 @@ Definition exchange_received (S T : layout) (h : holder_choice) (r : nat) : nat 
 
 (** The world rank and the box of every device of a layout's mesh, in mesh
     order (each box found from its mesh rank, not by searching the world
-    rank: one pass over a mesh costs one box per device). *)
+    rank, and the ranks paired in one pass: one box per device;
+    [Exchangeproof.mesh_boxes_by_position] gives the [k]-th pair). *)
 Definition mesh_boxes (L : layout) : list (nat * box) :=
-  map (fun k => (nth k (pm_ranks (ly_mesh L)) 0,
-                 dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k)))
-      (seq 0 (length (pm_ranks (ly_mesh L)))).
+  combine (pm_ranks (ly_mesh L))
+          (map (fun k => dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k))
+               (seq 0 (length (pm_ranks (ly_mesh L))))).
 
 (** The source ranks whose box has [i], in source-mesh order. *)
 Definition holders_in (boxes_S : list (nat * box)) (i : list nat) : list nat :=

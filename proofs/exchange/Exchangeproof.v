@@ -48,11 +48,24 @@ Proof.
     rewrite E' in Hi. congruence.
 Qed.
 
+Lemma combine_by_position : forall (ws : list nat) (f : nat -> box),
+  combine ws (map f (seq 0 (length ws))) = map (fun k => (nth k ws 0, f k)) (seq 0 (length ws)).
+Proof.
+  induction ws as [|w ws IH]; intros f; [reflexivity |].
+  simpl. rewrite <- (seq_shift (length ws) 0), !map_map. f_equal. apply (IH (fun k => f (S k))).
+Qed.
+
+(** The [k]-th pair of [mesh_boxes]: the [k]-th world rank and device [k]'s box. *)
+Lemma mesh_boxes_by_position : forall L, mesh_boxes L =
+  map (fun k => (nth k (pm_ranks (ly_mesh L)) 0, dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k)))
+      (seq 0 (length (pm_ranks (ly_mesh L)))).
+Proof. intros L. apply combine_by_position. Qed.
+
 Lemma mesh_boxes_pl_box : forall L w b, pmesh_wf (ly_mesh L) = true ->
   In (w, b) (mesh_boxes L) <-> pl_box L w = Some b.
 Proof.
   intros L w b Hwf. unfold pmesh_wf in Hwf. rewrite !andb_true_iff, ranks_distinct_NoDup in Hwf.
-  destruct Hwf as [_ Hnd]. unfold mesh_boxes, pl_box. rewrite in_map_iff. split.
+  destruct Hwf as [_ Hnd]. rewrite mesh_boxes_by_position. unfold pl_box. rewrite in_map_iff. split.
   - intros [k [E Hk]]. inversion E. subst. apply in_seq0 in Hk.
     rewrite index_of_nth by assumption. reflexivity.
   - intros H. destruct (index_of w (pm_ranks (ly_mesh L))) as [k|] eqn:Hk; [| discriminate].

@@ -14,7 +14,7 @@
 
 From Coq Require Import List Arith Lia Bool PArith.
 Import ListNotations.
-From Redist Require Import Model Layout Exchange Sumexchange Sumstrategy Sumstrategyproof Lowersumx
+From Redist Require Import Model Layout Exchange Exchangeproof Sumexchange Sumstrategy Sumstrategyproof Lowersumx
   Lowernccl.
 
 Lemma count_at_none : forall q, count_at q NoCounts = 0.
@@ -98,7 +98,7 @@ Proof.
   right. assert (Hhs : forall x, In x hs -> In x (pm_ranks (ly_mesh S))).
   { intros x Hx. unfold hs, holders_in in Hx. apply in_map_iff in Hx.
     destruct Hx as [[y b] [Ey Hy]]. simpl in Ey. subst y.
-    apply filter_In in Hy. destruct Hy as [Hy _]. unfold mesh_boxes in Hy.
+    apply filter_In in Hy. destruct Hy as [Hy _]. rewrite mesh_boxes_by_position in Hy.
     apply in_map_iff in Hy. destruct Hy as [j [Ej Hj]]. injection Ej as Ej _. subst x.
     apply in_seq in Hj. apply nth_In. lia. }
   apply Hhs, nth_In, Hk.

@@ -38,7 +38,9 @@ let latency_only =
 let measured = snd (Profile.default ())
 
 (* The settings below all count as given, so the core's choice is made. *)
-let costed = function Planning.Costed ch -> ch | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
+let costed = function
+  | Planning.Costed ch -> ch
+  | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
 let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
@@ -144,7 +146,7 @@ let default_is_the_cost_model () =
       (match costing with
        | Planning.Costed d when d.ch_best.cs_index = ch.ch_best.cs_index -> ()
        | Planning.Costed d -> fail "the default chose candidate %d, the built-in profile %d" d.ch_best.cs_index ch.ch_best.cs_index
-       | Planning.Not_costed why -> fail "not costed by default: %s" why);
+       | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> fail "not costed by default: %s" why);
       if Xreport.splan r <> ch.ch_best.cs_plan then fail "the default's report is of another plan")
 
 (* One host, [n] ranks per host, or a host list drawn at random. *)

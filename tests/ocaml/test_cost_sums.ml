@@ -25,7 +25,8 @@ let unbounded = Profile.max_bytes_per_us
 let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded }
 let measured = snd (Profile.default ())
 
-let rows s p = (snd (Sumplan.choose_costed s p)).Sumplan.rows
+let costed_rows = function Sumplan.Costed c -> c.Sumplan.rows | Sumplan.Not_costed why -> failwith why
+let rows s p = costed_rows (snd (Sumplan.choose_costed s p))
 let best rows = List.find (fun (r : Costreport.row) -> r.verdict = Costreport.Chosen) rows
 
 let header_live_bytes r =
@@ -66,10 +67,11 @@ let budget_kept () =
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, costing = Sumplan.choose_costed (settings ~budget measured) p in
+      let chosen = best (costed_rows costing) in
       let stated = header_live_bytes r in
       if stated > budget then fail "kLiveBytes %d > budget %d" stated budget;
-      if stated <> (best costing.rows).live_bytes then fail "kLiveBytes %d, the choice's live bytes %d" stated (best costing.rows).live_bytes;
-      if (best costing.rows).index <> (best all).index then incr switched;
+      if stated <> chosen.live_bytes then fail "kLiveBytes %d, the choice's live bytes %d" stated chosen.live_bytes;
+      if chosen.index <> (best all).index then incr switched;
       match Sumplan.choose_costed (settings ~budget:(least - 1) measured) p with
       | _ -> fail "budget %d (below the least, %d) accepted" (least - 1) least
       | exception Front.Bad_input msg ->
