@@ -7,21 +7,16 @@
 #   make bench-plan    CPU time of `redist plan` and `redist check` against mesh size
 # Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
 # `deps`, `build` (the redist command) and `runtime` (the runtime staged in _build/prefix) exist.
-BENCH_VENV := $(ROOT)/bench/.venv
-BENCH_DEBS := libscalapack-openmpi-dev libfftw3-mpi-dev libfftw3-dev python3-venv
-# PyPI's torch wheel is the CUDA build (its CUDA libraries come along as
-# wheels); the CPU-only wheel is not on PyPI.  It runs on CPU all the same.
-BENCH_PIP := jax[cpu] torch numpy matplotlib
+# The Python peers (JAX, PyTorch) and the plots run in the tests' virtual
+# environment (python/python.mk: the same packages, installed once).
+BENCH_VENV = $(PY_VENV)
+BENCH_DEBS := libscalapack-openmpi-dev libfftw3-mpi-dev libfftw3-dev
 BENCH_RUNS ?= 3
 
 .PHONY: bench bench-quick bench-sums bench-deps bench-plan
 
-bench-deps: deps
+bench-deps: deps python-venv
 	$(call install_debs,bench-deps,$(BENCH_DEBS))
-	@if ! $(BENCH_VENV)/bin/python -c 'import jax, torch, numpy, matplotlib' 2>/dev/null; then \
-	  echo "make bench-deps: installing $(BENCH_PIP) into bench/.venv"; \
-	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q $(BENCH_PIP); \
-	fi
 
 # The HLO reader's own checks run first: XLA's traffic figures rest on it.
 bench: bench-deps build runtime

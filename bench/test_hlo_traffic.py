@@ -1,7 +1,7 @@
 """Checks hlo_traffic.py on HLO lines in each of the forms XLA prints
 (lines taken from programs XLA compiled for this benchmark, shortened).
 
-    bench/.venv/bin/python bench/test_hlo_traffic.py
+    ~/.cache/redist/venv/bin/python bench/test_hlo_traffic.py
 """
 
 import sys

@@ -112,7 +112,7 @@ let to_mesh_arg =
 let strategy_arg =
   Arg.(value & opt (enum Problem.strategies) Redist_core.StratAuto
        & info [ "strategy" ] ~docv:"STRATEGY"
-           ~doc:"$(b,collectives) (the paper's collectives; even problems on one mesh at world rank 0 only), $(b,exchange) (one direct exchange: any layouts, any two meshes; every rank receives exactly the proven lower bound) or $(b,auto) (default: the verified candidate with the least predicted time under the cost model (the built-in profile measured-here, one host, unless $(b,--profile), $(b,--ranks-per-host) or $(b,--hosts)) within $(b,--memory-budget); without a cost option, when costing would lower too many all_permute table entries (more than 2,097,152 times their meshes' axes), the plan whose busiest rank receives less, then with fewer launches, and the output says so).")
+           ~doc:"$(b,collectives) (the paper's collectives; even problems on one mesh at world rank 0 only), $(b,exchange) (one direct exchange: any layouts, any two meshes; every rank receives exactly the proven lower bound) or $(b,auto) (default: the verified candidate with the least predicted time under the cost model (the built-in profile measured-here, one host, unless $(b,--profile), $(b,--ranks-per-host) or $(b,--hosts)) within $(b,--memory-budget); without a cost option, what can be costed in about half a second: every candidate, else all but the hybrids, else none (then the plan whose busiest rank receives less, then with fewer launches), and the output says which).")
 
 let from_arg =
   Arg.(required & opt (some string) None
