@@ -656,8 +656,11 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "  if (::redist::Status st = agreed(plan.world, fits ? ::redist::Status() : ::redist::Status(::redist::Errc::buffer_too_small, \"%s::run: the workspace is shorter than kWorkspaceBytes\"), \"%s::run\"); !st.ok())" name name;
   line "    return st;";
   line "  unsigned char* mid = static_cast<unsigned char*>(workspace);";
-  line "  unsigned char* rest = mid + kMidBytes;";
-  line "  const ::std::size_t rest_bytes = workspace_bytes - kMidBytes;";
+  (* Only a collectives part has a workspace of its own (two exchanges: none, and no unused variables). *)
+  if kind1 = `Mesh || kind2 = `Mesh then begin
+    line "  unsigned char* rest = mid + kMidBytes;";
+    line "  const ::std::size_t rest_bytes = workspace_bytes - kMidBytes;"
+  end;
   (match kind1 with
    | `Mesh ->
        line "  ::redist::Status st = plan.rank < first::kDevices";

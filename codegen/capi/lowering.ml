@@ -6,6 +6,7 @@
 module C = Redist_core
 module F = Redist_cli.Front
 module Report = Redist_cli.Report
+module Xreport = Redist_cli.Xreport
 
 (* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
@@ -95,12 +96,15 @@ let program_of_sums ~mesh_sizes ~dtype ~elem_bytes ~src_shape ~tgt_shape (pg : C
     collectives_source = sbuffer_code (C.reductions_out pg.sg_pre);
     additions = Array.of_list (List.map sum_step pg.sg_post) }
 
-let program (r : Report.t) =
+(* The program of a collectives plan's report whose lowered calls are [calls]. *)
+let program_of_report (r : Report.t) calls =
   let base = F.core_mesh r.problem.env in
   program_of_calls
     ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) r.problem.env.axes)
     ~elem_bytes:r.problem.elem_bytes ~src_shape:(C.local_shape base r.problem.src)
-    ~tgt_shape:(C.local_shape base r.problem.tgt) (Lazy.force r.calls)
+    ~tgt_shape:(C.local_shape base r.problem.tgt) calls
+
+let program (r : Report.t) = program_of_report r (Lazy.force r.calls)
 
 (* A direct exchange as the runtime's Exchange::create takes it (emit.ml's
    exchange header writes the same meshes and layouts as constants). *)
@@ -123,8 +127,15 @@ type reducing_exchange = {
   r_dtype : int;                (* dtype_code *)
 }
 
-(* Tags 0, 1 and 2 in runtime/src/capi.cpp. *)
-type lowered = By_collectives of program | By_exchange of exchange | By_reducing_exchange of reducing_exchange
+(* Tags 0 to 3 in runtime/src/capi.cpp.  [Staged (mid_bytes, first,
+   second)]: a hybrid as the core's [lower_splan] lowers it, the
+   intermediate in the workspace's first mid_bytes, then the workspace of
+   whichever part runs. *)
+type lowered =
+  | By_collectives of program
+  | By_exchange of exchange
+  | By_reducing_exchange of reducing_exchange
+  | Staged of int * lowered * lowered
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -135,6 +146,23 @@ let placed_layout (env : F.env) ranks (ty : C.ty) =
 let exchange (p : Redist_cli.Problem.t) =
   { source = placed_layout p.env p.src_ranks p.src; target = placed_layout p.tgt_env p.tgt_ranks p.tgt;
     x_elem_bytes = p.elem_bytes }
+
+(* A hybrid as data: the extracted [lower_splan] of the whole, read along
+   the hybrid's parts (each part's report gives its problem), so that the
+   intermediate's bytes and the calls are the lowering's own, as in the
+   generated header. *)
+let hybrid (h : Xreport.hybrid) =
+  let rec walk (plan : Xreport.plan) (pg : C.program) =
+    match (plan, pg) with
+    | Xreport.Collectives r, C.Calls (_, calls) -> By_collectives (program_of_report r calls)
+    | Xreport.Exchange x, C.OneExchange _ -> By_exchange (exchange x.problem)
+    | Xreport.Hybrid h, C.Staged (mid_bytes, first, second) -> Staged (mid_bytes, walk h.first first, walk h.second second)
+    | _ -> failwith "lower_splan lowered a hybrid's part to another kind of program"
+  in
+  let p = h.whole in
+  walk (Xreport.Hybrid h)
+    (C.lower_splan p.elem_bytes (Redist_cli.Problem.source_layout p) (Redist_cli.Problem.target_layout p)
+       (Xreport.splan (Xreport.Hybrid h)))
 
 (* The box of the global array that world rank [rank] holds in [layout]:
    (offset, extent) per dimension, the model's [pl_box]; all zero extents

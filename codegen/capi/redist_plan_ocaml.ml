@@ -1,9 +1,9 @@
 (* The OCaml side of the C ABI (runtime/src/capi.cpp): callbacks registered
    by name when capi.cpp starts OCaml's runtime.  Planning is the command
    line's (Problem.make_placed, Planning.choose_costed under the default
-   cost model: the extracted, verified choice, any strategy, or plan_with's
-   where that is a hybrid), and the
-   figures, texts and JSON are those `redist plan` prints. *)
+   cost model: the extracted, verified choice of any strategy, hybrids
+   included), and the figures, texts and JSON are those `redist plan`
+   prints. *)
 
 module R = Redist_cli
 
@@ -89,9 +89,19 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
-  | R.Xreport.Hybrid _ ->
-      (* choose_interpretable never returns a hybrid: only a plan file reaches here. *)
-      R.Front.bad "plan: a hybrid (a plan file with a via line) is not taken by the C ABI yet; redist gen and redist run take it"
+  | R.Xreport.Hybrid h ->
+      let src_max, tgt_max = Redist_core.largest_boxes (R.Problem.source_layout p) (R.Problem.target_layout p) in
+      (* The steps as the JSON's: each part's, in order. *)
+      let rec step_texts = function
+        | R.Xreport.Collectives r -> List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps
+        | R.Xreport.Exchange _ -> [ "exchange" ]
+        | R.Xreport.Hybrid h -> step_texts h.first @ step_texts h.second
+      in
+      { (common ~lowered:(Lowering.hybrid h) ~text:(R.Xreport.hybrid_text ~title ~guarantees h ^ cost_text)
+           ~step_texts:(Array.of_list (step_texts plan)) ~devices:h.h_world)
+        with src_bytes = bytes src_max; tgt_bytes = bytes tgt_max; peak_bytes = bytes h.h_peak;
+             workspace_bytes = h.h_workspace_bytes; recv_max_bytes = bytes h.h_recv_busiest;
+             lower_bound_recv_max_bytes = bytes h.h_lb_max; live_bytes = h.h_live_bytes }
 
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
    the extracted lowering's ([lower_sumplan]: workspace and live bytes,
@@ -119,22 +129,6 @@ let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
     workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
     lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes }
 
-(* What the plan interpreter runs: [choose_costed]'s plan, or, where that
-   is a hybrid, which the interpreter does not run yet, [plan_with]'s (least
-   busiest-rank traffic, then fewer launches), saying so. *)
-let choose_interpretable settings (p : R.Problem.t) =
-  match R.Planning.choose_costed settings p with
-  | R.Xreport.Hybrid h, _, _ -> (
-      match Redist_core.plan_with p.strategy (R.Problem.source_layout p) (R.Problem.target_layout p) with
-      | Some sp ->
-          ( R.Planning.report_of p sp, R.Planning.plan_with_guarantees sp,
-            R.Planning.Not_costed
-              (Printf.sprintf
-                 "not applied: the cost model chose a hybrid (%s), which the plan interpreter does not run yet; planned by least busiest-rank traffic, then fewer launches"
-                 (R.Costreport.describe p (R.Xreport.splan (R.Xreport.Hybrid h)))) )
-      | None -> R.Planning.no_collectives p)
-  | chosen -> chosen
-
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
   if R.Problem.has_pending p then
@@ -142,7 +136,7 @@ let create mesh to_mesh from to_ dtype strategy =
     sums_info ~cost ~command:"plan" ~title:"redist plan" r
   else
     let settings = R.Planning.default_settings p in
-    let plan, guarantees, costing = choose_interpretable settings p in
+    let plan, guarantees, costing = R.Planning.choose_costed settings p in
     info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
 
 (* A plan in plan-file syntax, checked by the verified checker as `redist

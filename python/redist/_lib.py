@@ -62,6 +62,7 @@ def _declare(lib):
     err = [ctypes.c_char_p, size_t]
     signatures = {
         "redist_plan_create_with": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
+        "redist_plan_check": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
         "redist_plan_free": (None, [c_plan]),
         "redist_plan_devices": (ctypes.c_int, [c_plan]),
         "redist_plan_ndim": (ctypes.c_int, [c_plan]),

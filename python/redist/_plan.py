@@ -8,7 +8,7 @@ from . import _lib
 
 # redist_step_info_t.op: the collectives, then the pending-sum steps.
 STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute", "reduce_scatter", "all_reduce", "add_pending")
-KINDS = ("collectives", "exchange", "reducing_exchange")  # redist_plan_by_exchange
+KINDS = ("collectives", "exchange", "reducing_exchange", "hybrid")  # redist_plan_by_exchange
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,10 @@ class Plan:
     the Coq theorems that hold of this plan, as "name: statement" pairs.
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle, problem):
         self._handle = handle
+        self._problem = problem  # (mesh, target_mesh, source, target) as planned: a hybrid's parts are checked on it
+        self._parts = None
         lib = _lib.lib()
         self._free = lib.redist_plan_free
         self.text = lib.redist_plan_text(handle).decode()
@@ -133,6 +135,26 @@ class Plan:
                               info.dim_b, tuple(info.shape[:info.ndim]), recv_from))
         return steps
 
+    def parts(self):
+        """A hybrid's two parts, each a Plan of its own problem: the source to
+        the intermediate layout of the plan's via line (on the target mesh),
+        then from there to the target (either part may be a hybrid again).
+        They are the plan's own lines (its text is a plan file), checked
+        again by the verified checker, as `redist check` reads them."""
+        if self.kind != "hybrid":
+            raise _lib.RedistError("parts: the plan is %s, not a hybrid" % self.kind, code=2)
+        if self._parts is None:
+            lines = [line.split("#", 1)[0].strip() for line in self.text.splitlines()]
+            lines = [line for line in lines if line]
+            # A hybrid's first part has no via line (the checker splits at the first).
+            via = next(i for i, line in enumerate(lines) if line.startswith("via "))
+            mid = lines[via][len("via "):]
+            mesh, target_mesh, source, target = self._problem
+            dtype = self.report["dtype"]
+            self._parts = (_check(mesh, target_mesh, source, mid, dtype, "\n".join(lines[:via])),
+                           _check(target_mesh or mesh, target_mesh, mid, target, dtype, "\n".join(lines[via + 1:])))
+        return self._parts
+
     def receives(self, rank):
         """The Pieces of world rank `rank`'s target box (a plan by the
         exchange): from which rank each comes."""
@@ -183,4 +205,13 @@ def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None):
     _lib.call(_lib.lib().redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
               _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"),
               _text(strategy, "strategy"), ctypes.byref(handle))
-    return Plan(handle)
+    return Plan(handle, (mesh, target_mesh, source, target))
+
+
+def _check(mesh, target_mesh, source, target, dtype, lines):
+    """A plan file's plan, checked by the verified checker (redist_plan_check)."""
+    handle = ctypes.c_void_p()
+    _lib.call(_lib.lib().redist_plan_check, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+              _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"), _text(lines, "plan"),
+              ctypes.byref(handle))
+    return Plan(handle, (mesh, target_mesh, source, target))

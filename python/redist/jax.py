@@ -130,7 +130,9 @@ def plan(src, dst, shape, dtype):
         raise RedistError("sharding: the target mesh's devices are not the source mesh's; redist.jax moves "
                           "between meshes over one set of devices")
     ranks = ", ".join(str(rank_of[d]) for d in dst.mesh.devices.flat)
-    return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), target_mesh="%s @ [%s]" % (dst_mesh, ranks))
+    # By the exchange, the one plan between meshes with a traceable form here (not a hybrid through the target mesh).
+    return _plan.plan(src_mesh, src_type, dst_type, dtype_name(dtype), target_mesh="%s @ [%s]" % (dst_mesh, ranks),
+                      strategy="exchange")
 
 
 def _digits(world, boundaries):

@@ -18,7 +18,8 @@ A plan by the collectives runs as all_gather over subgroups of the world
 point-to-point messages (gloo has no all_to_all); a plan by the exchange sends each piece of a rank's target box
 from the rank the plan names, point-to-point; a plan by the reducing
 exchange stages every member's contribution to a rank's target box apart
-(point-to-point) and adds them.  The framework's collectives are trusted,
+(point-to-point) and adds them; a hybrid runs its two parts (Plan.parts) in
+turn through the intermediate layout.  The framework's collectives are trusted,
 as the C runtime's MPI is.
 
 Pending sums are added as the C runtime adds them, in ascending group
@@ -298,6 +299,19 @@ def _run_reducing_exchange(p, x, me):
     return _sum_in_order(list(staging), x.dtype)
 
 
+def _run(p, x, me):
+    """This rank's local tensor x moved by plan p; a hybrid's parts in turn,
+    the first leaving this rank's box of the intermediate layout."""
+    if p.kind == "hybrid":
+        first, second = p.parts()
+        return _run(second, _run(first, x, me), me)
+    if p.kind == "exchange":
+        return _run_exchange(p, x, me)
+    if p.kind == "reducing_exchange":
+        return _run_reducing_exchange(p, x, me)
+    return _run_collectives(p, x, me)
+
+
 def redistribute(dtensor, placements, device_mesh=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
     redist's verified plan; called on every rank of the default group.
@@ -306,13 +320,6 @@ def redistribute(dtensor, placements, device_mesh=None):
     placements = tuple(placements)
     shape = tuple(dtensor.shape)
     p = plan(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
-    me = dist.get_rank()
-    local = dtensor.to_local()
-    if p.kind == "exchange":
-        out = _run_exchange(p, local, me)
-    elif p.kind == "reducing_exchange":
-        out = _run_reducing_exchange(p, local, me)
-    else:
-        out = _run_collectives(p, local, me)
+    out = _run(p, dtensor.to_local(), dist.get_rank())
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())

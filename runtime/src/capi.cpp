@@ -2,23 +2,31 @@
 // verified planner (codegen/capi/redist_plan_ocaml.ml, linked into this
 // library as one object); the plan's lowering is copied into a PlanProgram
 // that the interpreter runs, or into the arguments of the runtime's
-// Exchange, so that binding and running never enter OCaml.
+// Exchange, or, for a hybrid, into one of those per part, so that binding
+// and running never enter OCaml.
 #include "redist/redist.h"
 
 #include <cstdio>
 #include <initializer_list>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <signal.h>
 
+#include "internal/backend_common.hpp"
 #include "internal/exchange_peers.hpp"
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
 #include "redist/reduce_exchange.hpp"
+
+// OCaml's compatibility.h defines invalid_argument as a macro: the
+// runtime's code of that name is taken before its headers.
+constexpr redist::Errc kInvalidArgument = redist::Errc::invalid_argument;
 
 extern "C" {
 #include <caml/alloc.h>
@@ -44,13 +52,24 @@ struct ReducingSpec {
 static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
 
 // Lowering.lowered's tags, and redist_plan_by_exchange's answers.
-enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2 };
+enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2, hybrid = 3 };
 
-struct redist_plan {
+// Lowering.lowered: a plan by one kind, or a hybrid of two parts.
+struct Lowered {
   PlanKind kind = PlanKind::collectives;
   redist::PlanProgram program;  // by the collectives
   ExchangeSpec exchange;        // by the exchange
   ReducingSpec reducing;        // by the reducing exchange
+  std::size_t elem_bytes = 0;
+  // A hybrid (the core's Staged): the intermediate fills the workspace's
+  // first mid_bytes; the first part moves the source into it, the second
+  // moves it into the destination, each with the workspace after it.
+  std::size_t mid_bytes = 0;
+  std::unique_ptr<Lowered> first, second;
+};
+
+struct redist_plan {
+  Lowered lowered;
   std::string text;
   std::string json;
   std::string guarantees;
@@ -63,11 +82,27 @@ struct redist_plan {
   value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
 };
 
+// A lowering bound to a communicator, its parts' too for a hybrid.
 struct redist_exec {
-  PlanKind kind = PlanKind::collectives;
+  const Lowered* lowered = nullptr;
   redist::PlanInterpreter interpreter;
   redist::Exchange exchange;
   redist::ReducingExchange reducing;
+  // A collectives part of a hybrid runs on world ranks 0 .. devices - 1
+  // (its mesh at world rank 0, as in a generated header); the others skip it.
+  bool member = true;
+  // A hybrid: the bound communicator's duplicate, over which the ranks
+  // agree on each part's verdict; its parts.
+  MPI_Comm world = MPI_COMM_NULL;
+  std::unique_ptr<redist_exec> first, second;
+  std::uint64_t workspace_bytes = 0;  // redist_plan_workspace_bytes: checked once, before a hybrid's parts
+
+  redist_exec() = default;
+  redist_exec(const redist_exec&) = delete;
+  redist_exec& operator=(const redist_exec&) = delete;
+  ~redist_exec() {
+    if (world != MPI_COMM_NULL) MPI_Comm_free(&world);
+  }
 };
 
 namespace {
@@ -216,25 +251,38 @@ bool reducing_of(value v, ReducingSpec* x) {
   return true;
 }
 
+// Lowering.lowered (tags: PlanKind), recursively for a hybrid's parts.
+bool lowered_of(value v, Lowered* out) {
+  out->kind = static_cast<PlanKind>(Tag_val(v));
+  switch (out->kind) {
+    case PlanKind::exchange:
+      if (!exchange_of(Field(v, 0), &out->exchange)) return false;
+      out->elem_bytes = out->exchange.elem_bytes;
+      return true;
+    case PlanKind::reducing_exchange:
+      if (!reducing_of(Field(v, 0), &out->reducing)) return false;
+      out->exchange = out->reducing.layouts;  // for the box queries' and receives' geometry
+      out->elem_bytes = out->reducing.layouts.elem_bytes;
+      return true;
+    case PlanKind::collectives:
+      if (!program_of(Field(v, 0), &out->program)) return false;
+      out->elem_bytes = out->program.src_layout.elem_bytes;
+      return true;
+    case PlanKind::hybrid:
+      out->mid_bytes = static_cast<std::size_t>(Long_val(Field(v, 0)));
+      out->first = std::make_unique<Lowered>();
+      out->second = std::make_unique<Lowered>();
+      if (!lowered_of(Field(v, 1), out->first.get()) || !lowered_of(Field(v, 2), out->second.get())) return false;
+      out->elem_bytes = out->first->elem_bytes;
+      return true;
+  }
+  return false;
+}
+
 // Redist_plan_ocaml.info, field by field.
 bool plan_of(value info, redist_plan* plan) {
-  const value lowered = Field(info, 0);  // Lowering.lowered
-  plan->kind = static_cast<PlanKind>(Tag_val(lowered));
-  switch (plan->kind) {
-    case PlanKind::exchange:
-      if (!exchange_of(Field(lowered, 0), &plan->exchange)) return false;
-      plan->elem_bytes = plan->exchange.elem_bytes;
-      break;
-    case PlanKind::reducing_exchange:
-      if (!reducing_of(Field(lowered, 0), &plan->reducing)) return false;
-      plan->exchange = plan->reducing.layouts;  // for the box queries' and receives' geometry
-      plan->elem_bytes = plan->reducing.layouts.elem_bytes;
-      break;
-    case PlanKind::collectives:
-      if (!program_of(Field(lowered, 0), &plan->program)) return false;
-      plan->elem_bytes = plan->program.src_layout.elem_bytes;
-      break;
-  }
+  if (!lowered_of(Field(info, 0), &plan->lowered)) return false;
+  plan->elem_bytes = plan->lowered.elem_bytes;
   plan->text = String_val(Field(info, 2));
   plan->json = String_val(Field(info, 3));
   plan->guarantees = String_val(Field(info, 4));
@@ -250,8 +298,8 @@ bool plan_of(value info, redist_plan* plan) {
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
   // redist_plan_step's steps are the step texts, one for one.
-  const redist::PlanProgram& p = plan->program;
-  return plan->kind != PlanKind::collectives ||
+  const redist::PlanProgram& p = plan->lowered.program;
+  return plan->lowered.kind != PlanKind::collectives ||
          p.reductions.size() + p.steps.size() + p.additions.size() == plan->step_texts.size();
 }
 
@@ -283,6 +331,117 @@ int create(const char* name, std::initializer_list<const char*> strings, redist_
   caml_register_generational_global_root(&plan->problem);
   *out = plan;
   CAMLreturnT(int, REDIST_OK);
+}
+
+// Binds a lowering to `comm` (collective over it).  A hybrid's parts are
+// bound in turn over its duplicate, as a generated hybrid's create() does:
+// a collectives part over the world ranks of its mesh, the ranks agreeing
+// on the verdict; an exchange part over the whole world.
+redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
+  exec->lowered = &lowered;
+  const ExchangeSpec& x = lowered.exchange;
+  const ReducingSpec& rx = lowered.reducing;
+  switch (lowered.kind) {
+    case PlanKind::collectives:
+      return redist::PlanInterpreter::bind(&lowered.program, comm, &exec->interpreter);
+    case PlanKind::exchange:
+      return redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
+                                      &exec->exchange);
+    case PlanKind::reducing_exchange:
+      return redist::ReducingExchange::create(
+          comm, x.source, x.source_layout, rx.source_pending.data(), static_cast<int>(rx.source_pending.size()),
+          x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype,
+          &exec->reducing);
+    case PlanKind::hybrid:
+      break;
+  }
+  if (comm == MPI_COMM_NULL) return redist::Status(kInvalidArgument, "redist_plan_bind: comm is MPI_COMM_NULL");
+  if (redist::Status st = redist::backend::mpi_status(MPI_Comm_dup(comm, &exec->world), "redist_plan_bind"); !st.ok())
+    return st;
+  int rank = 0;
+  MPI_Comm_rank(exec->world, &rank);
+  for (auto [part, out] :
+       {std::pair{lowered.first.get(), &exec->first}, std::pair{lowered.second.get(), &exec->second}}) {
+    *out = std::make_unique<redist_exec>();
+    if (part->kind != PlanKind::collectives) {
+      if (redist::Status st = bind(*part, exec->world, out->get()); !st.ok()) return st;
+      continue;
+    }
+    (*out)->lowered = part;
+    (*out)->member = rank < part->program.devices();
+    MPI_Comm mesh = MPI_COMM_NULL;
+    if (redist::Status st = redist::backend::mpi_status(
+            MPI_Comm_split(exec->world, (*out)->member ? 0 : MPI_UNDEFINED, rank, &mesh), "redist_plan_bind");
+        !st.ok())
+      return st;
+    redist::Status st;
+    if (mesh != MPI_COMM_NULL) {
+      st = bind(*part, mesh, out->get());
+      MPI_Comm_free(&mesh);
+    }
+    if (st = redist::backend::agree(exec->world, std::move(st), "redist_plan_bind"); !st.ok()) return st;
+  }
+  return redist::Status();
+}
+
+// The bytes of this rank's array before a bound lowering (its source box)
+// and after it (its target box): for a hybrid's parts, the rank's box of the
+// intermediate.
+std::size_t source_bytes(const redist_exec& exec) {
+  switch (exec.lowered->kind) {
+    case PlanKind::collectives: return exec.member ? redist::bytes(exec.lowered->program.src_layout) : 0;
+    case PlanKind::exchange: return exec.exchange.source_bytes();
+    case PlanKind::reducing_exchange: return exec.reducing.source_bytes();
+    case PlanKind::hybrid: return source_bytes(*exec.first);
+  }
+  return 0;
+}
+
+std::size_t target_bytes(const redist_exec& exec) {
+  switch (exec.lowered->kind) {
+    case PlanKind::collectives: return exec.member ? redist::bytes(exec.lowered->program.tgt_layout) : 0;
+    case PlanKind::exchange: return exec.exchange.target_bytes();
+    case PlanKind::reducing_exchange: return exec.reducing.target_bytes();
+    case PlanKind::hybrid: return target_bytes(*exec.second);
+  }
+  return 0;
+}
+
+// Runs a bound lowering; allocates nothing.  A hybrid (its workspace
+// checked by the caller): the first part from src into the intermediate at
+// the workspace's start, the second from there into dst, each part's own
+// workspace after the intermediate; the ranks agree on each part's verdict,
+// so that no rank waits on one that failed.
+redist::Status run(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                   void* workspace, std::size_t workspace_bytes) {
+  switch (exec.lowered->kind) {
+    case PlanKind::collectives:
+      return exec.member ? exec.interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)
+                         : redist::Status();
+    case PlanKind::exchange:  // needs no workspace
+      return exec.exchange.run(src, src_bytes, dst, dst_bytes);
+    case PlanKind::reducing_exchange: {
+      // Only designated target ranks stage contributions; the others need none.
+      const bool stages = exec.reducing.workspace_bytes() > 0;
+      return exec.reducing.run(src, src_bytes, dst, dst_bytes, stages ? workspace : nullptr,
+                               stages ? workspace_bytes : 0);
+    }
+    case PlanKind::hybrid:
+      break;
+  }
+  unsigned char* mid = static_cast<unsigned char*>(workspace);
+  unsigned char* rest = mid + exec.lowered->mid_bytes;
+  const std::size_t rest_bytes = workspace_bytes - exec.lowered->mid_bytes;
+  // A rank that holds no intermediate box passes null and 0, as to any part.
+  const std::size_t mid_out = target_bytes(*exec.first), mid_in = source_bytes(*exec.second);
+  if (redist::Status st = redist::backend::agree(
+          exec.world, run(*exec.first, src, src_bytes, mid_out ? mid : nullptr, mid_out, rest, rest_bytes),
+          "redist_exec_run");
+      !st.ok())
+    return st;
+  return redist::backend::agree(
+      exec.world, run(*exec.second, mid_in ? mid : nullptr, mid_in, dst, dst_bytes, rest, rest_bytes),
+      "redist_exec_run");
 }
 
 int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std::size_t* extent, char* err,
@@ -491,7 +650,7 @@ void redist_plan_free(redist_plan_t* plan) {
 // Queries of a null plan answer 0 or NULL.
 int redist_plan_devices(const redist_plan_t* plan) { return plan ? plan->devices : 0; }
 int redist_plan_ndim(const redist_plan_t* plan) { return plan ? plan->ndim : 0; }
-int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? static_cast<int>(plan->kind) : 0; }
+int redist_plan_by_exchange(const redist_plan_t* plan) { return plan ? static_cast<int>(plan->lowered.kind) : 0; }
 size_t redist_plan_elem_bytes(const redist_plan_t* plan) { return plan ? plan->elem_bytes : 0; }
 size_t redist_plan_num_steps(const redist_plan_t* plan) { return plan ? plan->step_texts.size() : 0; }
 const char* redist_plan_step_text(const redist_plan_t* plan, size_t i) {
@@ -521,9 +680,11 @@ int redist_plan_tgt_box(const redist_plan_t* plan, int rank, size_t* offset, siz
 
 int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen) {
   if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: null plan or out");
-  if (plan->kind != PlanKind::collectives)
-    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: the plan is one exchange, not collectives");
-  const redist::PlanProgram& p = plan->program;
+  if (plan->lowered.kind != PlanKind::collectives)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                plan->lowered.kind == PlanKind::hybrid ? "redist_plan_step: the plan is a hybrid, not collectives"
+                                                       : "redist_plan_step: the plan is one exchange, not collectives");
+  const redist::PlanProgram& p = plan->lowered.program;
   const std::size_t count = p.reductions.size() + p.steps.size() + p.additions.size();
   if (i >= count)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
@@ -549,17 +710,19 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
                          size_t* count, char* err, size_t errlen) {
   if (plan == nullptr || count == nullptr || (regions == nullptr && max_regions > 0))
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_receives: null plan, regions or count");
-  if (plan->kind != PlanKind::exchange)
+  if (plan->lowered.kind != PlanKind::exchange)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
-                plan->kind == PlanKind::collectives
+                plan->lowered.kind == PlanKind::collectives
                     ? "redist_plan_receives: the plan is collectives, not one exchange"
+                : plan->lowered.kind == PlanKind::hybrid
+                    ? "redist_plan_receives: the plan is a hybrid, not one exchange"
                     : "redist_plan_receives: the plan is the reducing exchange: ask redist_plan_sum_receives");
   if (rank < 0 || rank >= plan->devices)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 "redist_plan_receives: rank " + std::to_string(rank) + " outside the world of " +
                     std::to_string(plan->devices) + " ranks");
   try {
-    const ExchangeSpec& x = plan->exchange;
+    const ExchangeSpec& x = plan->lowered.exchange;
     redist::backend::ExchangePeers peers = redist::backend::exchange_peers(
         rank, plan->devices, x.source, x.source_layout, x.target, x.target_layout);
     std::vector<redist::backend::Transfer>& pieces = peers.receives;
@@ -586,7 +749,7 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
       (contributions == nullptr && max_contributions > 0))
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 "redist_plan_sum_receives: null plan, contributions, count, designated or group_size");
-  if (plan->kind != PlanKind::reducing_exchange)
+  if (plan->lowered.kind != PlanKind::reducing_exchange)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_sum_receives: the plan is not the reducing exchange");
   if (rank < 0 || rank >= plan->devices)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
@@ -627,31 +790,10 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
   if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_bind: null plan or out");
   *out = nullptr;
   try {
-    auto* exec = new redist_exec;
-    exec->kind = plan->kind;
-    const ExchangeSpec& x = plan->exchange;
-    const ReducingSpec& rx = plan->reducing;
-    redist::Status st;
-    switch (plan->kind) {
-      case PlanKind::collectives:
-        st = redist::PlanInterpreter::bind(&plan->program, comm, &exec->interpreter);
-        break;
-      case PlanKind::exchange:
-        st = redist::Exchange::create(comm, x.source, x.source_layout, x.target, x.target_layout, x.elem_bytes,
-                                      &exec->exchange);
-        break;
-      case PlanKind::reducing_exchange:
-        st = redist::ReducingExchange::create(
-            comm, x.source, x.source_layout, rx.source_pending.data(), static_cast<int>(rx.source_pending.size()),
-            x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype,
-            &exec->reducing);
-        break;
-    }
-    if (!st.ok()) {
-      delete exec;
-      return runtime_failure(err, errlen, st);
-    }
-    *out = exec;
+    auto exec = std::make_unique<redist_exec>();
+    if (redist::Status st = bind(plan->lowered, comm, exec.get()); !st.ok()) return runtime_failure(err, errlen, st);
+    exec->workspace_bytes = plan->workspace_bytes;
+    *out = exec.release();
     return REDIST_OK;
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
@@ -662,19 +804,18 @@ int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
   redist::Status st;
-  switch (exec->kind) {
-    case PlanKind::collectives:
-      st = exec->interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
-      break;
-    case PlanKind::exchange:  // needs no workspace
-      st = exec->exchange.run(src, src_bytes, dst, dst_bytes);
-      break;
-    case PlanKind::reducing_exchange:
-      // Only designated target ranks stage contributions; the others need none.
-      st = exec->reducing.run(src, src_bytes, dst, dst_bytes, exec->reducing.workspace_bytes() == 0 ? nullptr : workspace,
-                              exec->reducing.workspace_bytes() == 0 ? 0 : workspace_bytes);
-      break;
+  if (exec->lowered->kind == PlanKind::hybrid) {
+    // Every rank checks the whole workspace once: each part's own share
+    // follows the intermediate, within it.
+    const bool fits = workspace_bytes >= exec->workspace_bytes && (workspace != nullptr || exec->workspace_bytes == 0);
+    st = redist::backend::agree(
+        exec->world,
+        fits ? redist::Status()
+             : redist::Status(redist::Errc::buffer_too_small,
+                              "redist_exec_run: the workspace is shorter than redist_plan_workspace_bytes"),
+        "redist_exec_run");
   }
+  if (st.ok()) st = run(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }
 

@@ -10,7 +10,13 @@
 // as `redist run` uses them).  Pending-sum problems (SUM_PROBLEM) are
 // compared byte for byte and for allocation only (their values are sums).
 // Then a few plans by the direct exchange: every element right, no
-// allocation; and by the reducing exchange: no allocation.  World rank 0 prints "ok NAME ..." or "FAIL NAME: why".
+// allocation; and by the reducing exchange: no allocation.  Then hybrids
+// (hybrids.inc): the header's create() and run() and the C ABI's plan (the
+// cost model's choice, or a plan file through redist_plan_check) on the
+// world, identical bytes and every element right on every rank, the same
+// world, workspace and live bytes, no allocation; a workspace one byte
+// short on one rank fails on every rank.  World rank 0 prints "ok
+// NAME ..." or "FAIL NAME: why".
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -185,6 +191,94 @@ std::string run_exchange(const ExchangeCase& x, int rank, bool sums) {
   return why;
 }
 
+// A hybrid's header (redist_gen::NAME) and how the C ABI gets the plan.
+struct HybridCase {
+  const char *name, *mesh, *to_mesh, *from, *to, *dtype;
+  const char* plan_text;  // null: redist_plan_create_with's choice (auto), which must be this hybrid
+  int world;
+  std::size_t workspace_bytes, live_bytes;
+  // The header's create() over the world, then its run().
+  redist::Status (*run)(MPI_Comm, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
+};
+
+#define HYBRID_PROBLEM(n, mesh, to_mesh, from, to, dtype, plan_text)                                                  \
+  HybridCase{#n, mesh, to_mesh, from, to, dtype, plan_text, redist_gen::n::kWorldSize,                             \
+             redist_gen::n::kWorkspaceBytes, redist_gen::n::kLiveBytes,                                              \
+             [](MPI_Comm world, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* ws,  \
+                std::size_t ws_bytes) {                                                                              \
+               redist_gen::n::Plan plan;                                                                             \
+               redist::Status st = redist_gen::n::create(world, &plan);                                              \
+               return st.ok() ? redist_gen::n::run(plan, static_cast<const redist_gen::n::value_type*>(src),         \
+                                                   src_bytes, static_cast<redist_gen::n::value_type*>(dst),          \
+                                                   dst_bytes, ws, ws_bytes)                                          \
+                              : st;                                                                                  \
+             }},
+const HybridCase kHybridCases[] = {
+#include "hybrids.inc"
+};
+#undef HYBRID_PROBLEM
+
+std::string run_hybrid(const HybridCase& c, int rank) {
+  char err[512];
+  redist_plan_t* plan = nullptr;
+  const int rc0 = c.plan_text != nullptr
+                      ? redist_plan_check(c.mesh, c.to_mesh, c.from, c.to, c.dtype, c.plan_text, &plan, err, sizeof err)
+                      : redist_plan_create_with(c.mesh, c.to_mesh, c.from, c.to, c.dtype, "auto", &plan, err, sizeof err);
+  if (rc0 != REDIST_OK) return "planning: code " + std::to_string(rc0) + ": " + err;
+  std::string why;
+  if (redist_plan_by_exchange(plan) != 3) why = "not planned as a hybrid";
+  else if (redist_plan_devices(plan) != c.world || redist_plan_workspace_bytes(plan) != c.workspace_bytes ||
+           redist_plan_live_bytes(plan) != c.live_bytes)
+    why = "the C ABI's world, workspace or live bytes differ from the header's";
+  const int ndim = redist_plan_ndim(plan);
+  const std::size_t elem = redist_plan_elem_bytes(plan);
+  std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims];
+  if (redist_plan_src_box(plan, rank, src_off, src_ext, err, sizeof err) != REDIST_OK ||
+      redist_plan_tgt_box(plan, rank, dst_off, dst_ext, err, sizeof err) != REDIST_OK)
+    why = std::string("box: ") + err;
+  std::size_t src_bytes = elem, dst_bytes = elem;
+  for (int d = 0; d < ndim; ++d) src_bytes *= src_ext[d], dst_bytes *= dst_ext[d];
+  std::vector<unsigned char> src(src_bytes), by_header(dst_bytes, 0x5A), by_interpreter(dst_bytes, 0xA5);
+  std::vector<unsigned char> workspace(c.workspace_bytes + 1);
+  walk_box(src_off, src_ext, ndim, elem, src.data(), 0);
+  // A rank outside a mesh holds an empty box: null and 0.
+  const void* src_ptr = src_bytes ? src.data() : nullptr;
+  redist::Status st = c.run(MPI_COMM_WORLD, src_ptr, src_bytes, dst_bytes ? by_header.data() : nullptr, dst_bytes,
+                            workspace.data(), c.workspace_bytes);
+  if (!st.ok()) why = "the header's run: " + st.message();
+  redist_exec_t* exec = nullptr;
+  int rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err);
+  // The first run sets up MPI's channels; the second is counted.
+  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
+    redist_verify::news = 0;
+    redist_verify::own_mallocs = 0;
+    redist_verify::counting = repeat == 1;
+    rc = redist_exec_run(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr, dst_bytes,
+                         workspace.data(), c.workspace_bytes, err, sizeof err);
+    redist_verify::counting = false;
+  }
+  // A workspace one byte short on world rank 0 fails on every rank: there
+  // buffer_too_small (code 2), elsewhere another rank's error (code 4).
+  if (rc == REDIST_OK) {
+    const int short_rc = redist_exec_run(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr,
+                                         dst_bytes, workspace.data(), c.workspace_bytes - (rank == 0), err, sizeof err);
+    if (short_rc != (rank == 0 ? REDIST_ERR_BAD_INPUT : REDIST_ERR_RUNTIME))
+      why = "a short workspace on rank 0: code " + std::to_string(short_rc) + ": " + err;
+  }
+  redist_exec_free(exec);
+  if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
+  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
+    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
+          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
+  if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
+  if (why.empty()) {
+    const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
+    if (bad != 0) why = std::to_string(bad) + " wrong elements";
+  }
+  redist_plan_free(plan);
+  return why;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -210,6 +304,12 @@ int main(int argc, char** argv) {
     report(run_exchange(x, world_rank, true),
            std::string("reducing exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
            "runs on every rank without allocation");
+  for (const HybridCase& c : kHybridCases)
+    report(run_hybrid(c, world_rank),
+           std::string(c.name) + ": hybrid " + c.mesh + (c.to_mesh ? std::string(" -> ") + c.to_mesh : "") + " " +
+               c.from + " -> " + c.to + " " + c.dtype + (c.plan_text ? " (plan file)" : " (auto)"),
+           "identical bytes on " + std::to_string(c.world) +
+               " ranks, every element right, no allocation, a short workspace on rank 0 fails on every rank");
   MPI_Finalize();
   return 0;
 }

@@ -6,6 +6,8 @@
  *  - a plan by the collectives: step 0's shape is the source box's, a
  *    dyn_slice's group size divides its dimension, an all_permute's table
  *    names a rank of the world for every rank;
+ *  - a hybrid (whose parts only redist_exec_run runs): neither steps nor
+ *    pieces, code 2 naming it;
  *  - misuse: the other kind of plan, a step or rank out of range, null
  *    arguments: code 2 with a message.
  * Usage: pieces_c MESH TO_MESH|- FROM TO STRATEGY.  Prints "verified: N
@@ -119,6 +121,19 @@ static int check_collectives(const redist_plan_t* plan) {
                 "redist_plan_receives of a collectives plan");
 }
 
+static int check_hybrid(const redist_plan_t* plan) {
+  char err[256];
+  redist_step_info_t info;
+  redist_region_t piece;
+  size_t count = 0;
+  if (misuse(redist_plan_step(plan, 0, &info, err, sizeof err), err, "redist_plan_step of a hybrid")) return 1;
+  if (strstr(err, "hybrid") == NULL) {
+    printf("FAIL: redist_plan_step of a hybrid: '%s' does not name it\n", err);
+    return 1;
+  }
+  return misuse(redist_plan_receives(plan, 0, &piece, 1, &count, err, sizeof err), err, "redist_plan_receives of a hybrid");
+}
+
 int main(int argc, char** argv) {
   if (argc != 6) {
     fprintf(stderr, "usage: pieces_c MESH TO_MESH|- FROM TO STRATEGY\n");
@@ -132,7 +147,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   size_t pieces = 0;
-  const int failed = redist_plan_by_exchange(plan) ? check_exchange(plan, &pieces) : check_collectives(plan);
+  const int kind = redist_plan_by_exchange(plan);
+  const int failed = kind == 3 ? check_hybrid(plan) : kind ? check_exchange(plan, &pieces) : check_collectives(plan);
   if (!failed)
     printf("verified: %d ranks, %zu steps, %zu pieces\n", redist_plan_devices(plan), redist_plan_num_steps(plan),
            pieces);

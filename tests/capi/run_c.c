@@ -75,11 +75,12 @@ int main(int argc, char** argv) {
   MPI_Reduce(totals, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   int failed = rc != REDIST_OK || bad != 0, any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  static const char* const kinds[] = {"collectives", "exchange", "reducing exchange", "hybrid"};
   if (rank == 0) {
     if (any_failed) printf("FAILED: %llu of %llu elements wrong\n", sums[0], sums[1]);
     else
-      printf("verified: %s, %zu steps, %llu elements checked on %d ranks\n",
-             redist_plan_by_exchange(plan) ? "exchange" : "collectives", redist_plan_num_steps(plan), sums[1], size);
+      printf("verified: %s, %zu steps, %llu elements checked on %d ranks\n", kinds[redist_plan_by_exchange(plan)],
+             redist_plan_num_steps(plan), sums[1], size);
   }
   redist_exec_free(exec);
   free(src);

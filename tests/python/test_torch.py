@@ -4,6 +4,9 @@
    the exchange: every rank's local tensor equals its part of the true
    array (true_local) and DTensor.redistribute's;
  - moves between meshes (a 1-D mesh to a 2x2 one, a mesh on permuted ranks);
+ - a hybrid (the cost model's choice for an uneven gather on a 2x2 mesh):
+   its two parts (the exchange, then all_gather) run in turn, every rank's
+   tensor right;
  - pytorch#103306's uneven round trip (5 x 10 over 4 ranks, Replicate ->
    Shard(0) -> Replicate), and an uneven gather on a mesh over ranks out of
    order, which DTensor gets wrong: redist's and DTensor's results side by
@@ -118,6 +121,23 @@ def between_meshes(rank, results):
         truth = true_local(full, dst_mesh, dst)
         results.append(("between meshes: " + what, local_equal(out.to_local(), truth),
                         "rank %d holds %s" % (rank, tuple(out.to_local().shape))))
+
+
+def hybrid(rank, results):
+    """[Shard(1), Shard(0)] of a 6 x 5 tensor on a 2x2 mesh to Replicate()
+    twice ([{b}6, {a}5] -> [6, 5]): the cost model picks the exchange, then
+    all_gather(0) through [{b}6, 5]."""
+    import redist.torch as rt
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    full = torch.arange(30, dtype=torch.int16).reshape(6, 5)
+    src, dst = [Shard(1), Shard(0)], [Replicate(), Replicate()]
+    plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), tuple(full.shape), full.dtype)
+    parts = [part.kind for part in plan.parts()] if plan.kind == "hybrid" else []
+    out = rt.redistribute(dtensor_of(full, mesh, src), dst).to_local()
+    results.append(("a hybrid on a 2x2 mesh (%s): its parts (%s) in turn, every rank's tensor the array"
+                    % ("; ".join(plan.step_texts), ", ".join(parts)),
+                    plan.kind == "hybrid" and parts == ["exchange", "collectives"] and local_equal(out, full),
+                    "plan %s, rank %d holds %s" % (plan.kind, rank, out.tolist())))
 
 
 def issue_103306(rank, results):
@@ -332,7 +352,8 @@ def worker(rank, port, queue, backend):
         torch.cuda.set_device(rank)
     dist.init_process_group(backend, rank=rank, world_size=WORLD)
     results = []
-    parts = ((random_problems, between_meshes, issue_103306, permuted_mesh, partial_problems, uneven_partial, errors)
+    parts = ((random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems, uneven_partial,
+              errors)
              if backend == "gloo" else
              (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")))
     for part in parts:

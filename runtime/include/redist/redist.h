@@ -61,9 +61,9 @@ typedef struct redist_exec redist_exec_t;
 /* Plans the redistribution of the array of type `from` to type `to` on the
  * mesh, in the command line's notation (codegen/README.md), e.g. mesh
  * "{x:2, y:4}", from "[16{x}32, 64{y}256]", to "[8{y}32, 128{x}256]"; as
- * `redist plan` does, with its default strategy (auto: the collectives or
- * the direct exchange, whichever the busiest rank receives less by; uneven
- * layouts by the exchange).  dtype: "f32", "bf16", ... or NULL (the types'
+ * `redist plan` does, with its default strategy (auto: the cost model's
+ * choice among the collectives, the direct exchange and hybrids of the two
+ * through an intermediate layout; uneven layouts without the collectives).  dtype: "f32", "bf16", ... or NULL (the types'
  * prefix, else f32).  At most 8 dimensions and 8 mesh axes (the runtime's
  * limits).  On success *out is a new plan to free with redist_plan_free.
  *
@@ -133,7 +133,9 @@ int redist_plan_create_pending_from(const redist_mesh_t* mesh, const redist_mesh
                                     size_t errlen);
 
 /* A plan of one's own in plan-file syntax (`redist check --plan`: refine
- * lines, one collective per line, or the one line `exchange`), checked by the
+ * lines, one collective per line, or the one line `exchange`; a hybrid: such
+ * a plan, a line `via TYPE` naming the intermediate layout on the target
+ * mesh, and the plan from there, any part a hybrid again), checked by the
  * verified checker; a plan it rejects is code 1 with the line of the first
  * failing step and why.  An accepted plan is queried and run as any other. */
 int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
@@ -151,7 +153,9 @@ void redist_plan_free(redist_plan_t* plan);
 int redist_plan_devices(const redist_plan_t* plan);          /* world ranks 0..devices-1 take part */
 int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dimensions */
 /* 0: collectives (pending sums: reductions, collectives, add_pending), 1: the
- * direct exchange, 2: the reducing exchange (pending sums) */
+ * direct exchange, 2: the reducing exchange (pending sums), 3: a hybrid (its
+ * parts in turn through the intermediate layout; only redist_exec_run runs
+ * it: redist_plan_step and redist_plan_receives refuse it) */
 int redist_plan_by_exchange(const redist_plan_t* plan);
 size_t redist_plan_elem_bytes(const redist_plan_t* plan);
 size_t redist_plan_num_steps(const redist_plan_t* plan);
@@ -166,16 +170,19 @@ uint64_t redist_plan_peak_bytes(const redist_plan_t* plan);  /* the largest loca
  * sumplan_workspace_bytes of the extracted lowering, for the collectives the
  * reductions' two arrays and scratch then the collectives' workspace, for
  * the reducing exchange the busiest rank's staging, group size times its
- * target box) */
+ * target box; for a hybrid program_workspace_bytes of the extracted
+ * lowering: the largest intermediate box, then the larger of its parts'
+ * workspaces) */
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan);
 /* The most bytes alive on a rank while the plan runs: by the collectives,
  * source + destination + the workspace and scratch each call uses (proven:
  * lower_live_bytes; a generated header's kLiveBytes; with pending sums,
  * lower_sums_live_bytes); by the exchange, which needs no workspace, the
  * largest source box plus the largest target box (proven:
- * lower_splan_live_bytes); with pending sums sumplan_live_bytes (for the
- * reducing exchange: largest source box + (1 + group size) * largest target
- * box). */
+ * lower_splan_live_bytes); for a hybrid the larger of its parts' figures,
+ * each with the user's array that part does not touch (splan_live_bytes);
+ * with pending sums sumplan_live_bytes (for the reducing exchange: largest
+ * source box + (1 + group size) * largest target box). */
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 /* No plan's busiest rank receives less (with pending sums: target
@@ -213,7 +220,8 @@ typedef struct redist_step_info {
 
 /* Step i (< redist_plan_num_steps) of a plan by the collectives, in
  * execution order (with pending sums: the reductions, the collectives, the
- * add_pending steps); code 2 for a plan by an exchange or i out of range. */
+ * add_pending steps); code 2 for a plan by an exchange, a hybrid (whose
+ * step texts are its parts' steps) or i out of range. */
 int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* out, char* err, size_t errlen);
 
 /* A region of the global array and the world rank it comes from. */
@@ -259,13 +267,17 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
                              size_t errlen);
 
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
- * ranks for the collectives, at least that many for either exchange; mesh
- * ranks row-major, the first axis most significant): duplicates it and
- * creates the plan's group communicators or the exchange's messages.
- * Collective over comm.  The plan must outlive the executor. */
+ * ranks for the collectives, at least that many for either exchange or a
+ * hybrid; mesh ranks row-major, the first axis most significant):
+ * duplicates it and creates the plan's group communicators or the
+ * exchange's messages (a hybrid: each part's, a part by the collectives on
+ * world ranks 0 to its mesh's devices - 1).  Collective over comm.  The plan
+ * must outlive the executor. */
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen);
 /* Moves this rank's source box (src) to its target box (dst) using
- * workspace (at least redist_plan_workspace_bytes; 0 for the exchange).
+ * workspace (at least redist_plan_workspace_bytes; 0 for the exchange; a
+ * hybrid: the intermediate box in its first bytes, each part's workspace
+ * after it, as a generated header's run()).
  * With pending sums, src is this rank's contribution and dst its part of
  * the target's sums (without pending axes on the target: the values).  A
  * rank outside the source (target) mesh passes NULL and 0 for src (dst).  Collective over the
