@@ -119,6 +119,8 @@ let hybrid_report ~command ~guarantees (h : Xreport.hybrid) =
         ("recv_elems_max", `Int h.h_recv_busiest); ("recv_elems_total", `Int h.h_recv_total);
         ("lower_bound_recv_max", `Int h.h_lb_max); ("lower_bound_recv_total", `Int h.h_lb_total);
         ("launches", `Int (Xreport.launches (Xreport.Hybrid h))); ("slices", `Int (slices (Xreport.Hybrid h)));
+        ( "plan_file",
+          `List (List.map (fun l -> `String l) (Costreport.plan_file_lines p (Xreport.splan (Xreport.Hybrid h)))) );
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
 
 let any_report ~command ~guarantees = function

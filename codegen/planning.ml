@@ -88,7 +88,11 @@ let exchange_units_per_rank axes = 8 + (3 * axes)
 
 type costing_work = { permute_entries : int; units : int }
 
-let costing_work ~hybrids (p : Problem.t) src tgt =
+let no_work = { permute_entries = 0; units = 0 }
+
+(* The work of costing [p]'s candidates without the hybrids, and with them
+   (the candidates found once). *)
+let costing_work (p : Problem.t) src tgt =
   let mesh = src.C.ly_mesh.pm_mesh in
   let ranks = C.mesh_size mesh and axes = List.length mesh in
   let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
@@ -99,7 +103,9 @@ let costing_work ~hybrids (p : Problem.t) src tgt =
     | C.ByExchange -> { w with units = w.units + (ranks * exchange_units_per_rank axes) }
     | C.ByThen (_, a, b) -> add (add w a) b
   in
-  List.fold_left add { permute_entries = 0; units = 0 } (C.strategy_candidates hybrids p.strategy src tgt)
+  let plain = List.fold_left add no_work (C.strategy_candidates false p.strategy src tgt) in
+  let hybrids = match p.strategy with C.StratAuto -> C.hybrid_candidates src tgt | _ -> [] in
+  (plain, List.fold_left add plain hybrids)
 
 let no_collectives (p : Problem.t) =
   Front.bad "--strategy collectives: %s; use --strategy exchange or auto" (collectives_refusal p)
@@ -121,29 +127,27 @@ let choose_costed (cost : Profile.t) (p : Problem.t) =
         Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
           (Option.get cost.budget) least (Problem.strategy_name p.strategy)
   in
-  let all = if cost.given then { permute_entries = 0; units = 0 } else costing_work ~hybrids:true p src tgt in
+  let plain, all = if cost.given then (no_work, no_work) else costing_work p src tgt in
   if all.units <= costing_work_limit then
     let r, g, ch = choose true in
     (r, g, Costed ch)
+  else if plain.units <= costing_work_limit then
+    let r, g, ch = choose false in
+    ( r, g,
+      Costed_no_hybrids
+        ( ch,
+          Printf.sprintf
+            "hybrids not costed: with them costing would take about %d units of 0.2 us (the default costs at most %d, about half a second); %s"
+            all.units costing_work_limit cost_option_hint ) )
   else
-    let plain = costing_work ~hybrids:false p src tgt in
-    if plain.units <= costing_work_limit then
-      let r, g, ch = choose false in
-      ( r, g,
-        Costed_no_hybrids
-          ( ch,
-            Printf.sprintf
-              "hybrids not costed: with them costing would take about %d units of 0.2 us (the default costs at most %d, about half a second); %s"
-              all.units costing_work_limit cost_option_hint ) )
-    else
-      match C.plan_with p.strategy src tgt with
-      | Some sp ->
-          ( report_of p sp, plan_with_guarantees sp,
-            Not_costed
-              (Printf.sprintf
-                 "not applied: costing the candidates would take about %d units of 0.2 us (%d all_permute table entries to lower, one per rank per permute, and each exchange's ranks; the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
-                 plain.units plain.permute_entries costing_work_limit cost_option_hint) )
-      | None -> no_collectives p
+    match C.plan_with p.strategy src tgt with
+    | Some sp ->
+        ( report_of p sp, plan_with_guarantees sp,
+          Not_costed
+            (Printf.sprintf
+               "not applied: costing the candidates would take about %d units of 0.2 us (%d all_permute table entries to lower, one per rank per permute, and each exchange's ranks; the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
+               plain.units plain.permute_entries costing_work_limit cost_option_hint) )
+    | None -> no_collectives p
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)

@@ -152,8 +152,8 @@ let check mesh to_mesh from to_ dtype text =
     info ~command:"check" ~title p plan (R.Guarantees.for_checked plan)
 
 (* The plan of a `redist plan --json` or `redist check --json` report
-   (schema redist/1), checked again: its refine lines and step texts are a
-   plan file over its problem.  Meshes equal and on ranks 0..n-1 are the one
+   (schema redist/1), checked again: its refine lines and step texts (a
+   hybrid's plan_file lines) are a plan file over its problem.  Meshes equal and on ranks 0..n-1 are the one
    mesh of `--mesh`, whose plans may be collectives. *)
 let from_json text =
   let module U = Yojson.Safe.Util in
@@ -178,9 +178,14 @@ let from_json text =
       | step :: rest when is_reduction step -> split_reductions (step :: acc) rest
       | rest -> (List.rev acc, rest)
     in
-    let reductions, steps = split_reductions [] (U.to_list (field "steps")) in
-    let text step = U.(to_string (member "text" step)) in
-    let lines = List.map text reductions @ List.map U.to_string (U.to_list (field "refine")) @ List.map text steps in
+    let lines =
+      match U.member "plan_file" json with
+      | `List lines -> List.map U.to_string lines (* a hybrid: its parts around its via line *)
+      | _ ->
+          let reductions, steps = split_reductions [] (U.to_list (field "steps")) in
+          let text step = U.(to_string (member "text" step)) in
+          List.map text reductions @ List.map U.to_string (U.to_list (field "refine")) @ List.map text steps
+    in
     check mesh to_mesh U.(to_string (field "source")) U.(to_string (field "target")) U.(to_string (field "dtype"))
       (String.concat "\n" lines)
   with U.Type_error (msg, _) -> bad_json msg

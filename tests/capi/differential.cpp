@@ -56,6 +56,33 @@ const Case kCases[] = {
 #undef PROBLEM
 #undef CASE
 
+// Runs the interpreter twice: the first run sets up MPI's channels; the
+// second is counted (operator new and malloc calls).
+int run_counted(redist_exec_t* exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                void* workspace, std::size_t workspace_bytes, char* err, std::size_t err_len) {
+  int rc = REDIST_OK;
+  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
+    redist_verify::news = 0;
+    redist_verify::own_mallocs = 0;
+    redist_verify::counting = repeat == 1;
+    rc = redist_exec_run(exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, err, err_len);
+    redist_verify::counting = false;
+  }
+  return rc;
+}
+
+// Why the interpreter's counted run is wrong: an error, an allocation, or
+// target bytes other than the header's; empty when none.
+std::string interpreter_verdict(int rc, const char* err, const std::vector<unsigned char>& by_header,
+                                const std::vector<unsigned char>& by_interpreter) {
+  if (rc != REDIST_OK) return "redist_exec_run: code " + std::to_string(rc) + ": " + err;
+  if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
+    return "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
+           std::to_string(redist_verify::own_mallocs.load()) + " malloc";
+  if (by_header != by_interpreter) return "the interpreter's target bytes differ from the header's";
+  return "";
+}
+
 // This rank's verdict on one case: empty when right.
 std::string run_case(const Case& c, MPI_Comm comm, int rank) {
   char err[512];
@@ -84,21 +111,11 @@ std::string run_case(const Case& c, MPI_Comm comm, int rank) {
   if (!st.ok()) why = "the header's run: " + st.message();
   redist_exec_t* exec = nullptr;
   int rc = redist_plan_bind(plan, comm, &exec, err, sizeof err);
-  // The first run sets up MPI's channels; the second is counted.
-  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
-    redist_verify::news = 0;
-    redist_verify::own_mallocs = 0;
-    redist_verify::counting = repeat == 1;
-    rc = redist_exec_run(exec, src.data(), src.size(), by_interpreter.data(), by_interpreter.size(), workspace.data(),
-                         c.workspace_bytes, err, sizeof err);
-    redist_verify::counting = false;
-  }
+  if (rc == REDIST_OK)
+    rc = run_counted(exec, src.data(), src.size(), by_interpreter.data(), by_interpreter.size(), workspace.data(),
+                     c.workspace_bytes, err, sizeof err);
   redist_exec_free(exec);
-  if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
-  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
-    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
-          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
-  if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
+  if (why.empty()) why = interpreter_verdict(rc, err, by_header, by_interpreter);
   if (why.empty() && !c.sums) {
     const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
     if (bad != 0) why = std::to_string(bad) + " wrong elements";
@@ -248,15 +265,9 @@ std::string run_hybrid(const HybridCase& c, int rank) {
   if (!st.ok()) why = "the header's run: " + st.message();
   redist_exec_t* exec = nullptr;
   int rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err);
-  // The first run sets up MPI's channels; the second is counted.
-  for (int repeat = 0; repeat < 2 && rc == REDIST_OK; ++repeat) {
-    redist_verify::news = 0;
-    redist_verify::own_mallocs = 0;
-    redist_verify::counting = repeat == 1;
-    rc = redist_exec_run(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr, dst_bytes,
-                         workspace.data(), c.workspace_bytes, err, sizeof err);
-    redist_verify::counting = false;
-  }
+  if (rc == REDIST_OK)
+    rc = run_counted(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr, dst_bytes, workspace.data(),
+                     c.workspace_bytes, err, sizeof err);
   // A workspace one byte short on world rank 0 fails on every rank: there
   // buffer_too_small (code 2), elsewhere another rank's error (code 4).
   if (rc == REDIST_OK) {
@@ -266,11 +277,7 @@ std::string run_hybrid(const HybridCase& c, int rank) {
       why = "a short workspace on rank 0: code " + std::to_string(short_rc) + ": " + err;
   }
   redist_exec_free(exec);
-  if (rc != REDIST_OK) why = "redist_exec_run: code " + std::to_string(rc) + ": " + err;
-  else if (redist_verify::news != 0 || redist_verify::own_mallocs != 0)
-    why = "redist_exec_run allocated: " + std::to_string(redist_verify::news.load()) + " operator new, " +
-          std::to_string(redist_verify::own_mallocs.load()) + " malloc";
-  if (why.empty() && by_header != by_interpreter) why = "the interpreter's target bytes differ from the header's";
+  if (why.empty()) why = interpreter_verdict(rc, err, by_header, by_interpreter);
   if (why.empty()) {
     const std::size_t bad = walk_box(dst_off, dst_ext, ndim, elem, by_interpreter.data(), 1);
     if (bad != 0) why = std::to_string(bad) + " wrong elements";

@@ -71,13 +71,15 @@ printf 'exchange\nvia [{a}1000]\nall_gather(0)\n' >"$out/two_meshes.plan"
   >"$out/refine.json"
 "$redist" plan --from-mesh '{a:2, b:2}' --to-mesh '{p:3} @ [6, 0, 3]' --from '[{a}9, {b}4]' --to '[{p}9, 4]' \
   --dtype c64 --json >"$out/two_meshes.json"
+# A hybrid's report reads back through its plan_file lines.
+"$redist" plan --mesh '{a:2, b:4}' --from '[{b}64, {a}64]' --to '[64, 64]' --json >"$out/hybrid.json"
 
 # MESH|FROM|TO|DTYPE|NP|TO_MESH or -|STRATEGY or @PLAN_FILE or %JSON_FILE
 while IFS='|' read -r mesh from to dtype np to_mesh strategy; do
   what="$mesh $from -> $to_mesh $to $dtype $strategy on $np ranks"
   # The cost model picks hybrids for these two (tests/cli/cases.sh).
   case "$from $strategy" in
-    "[{b}64, {a}64] auto" | "[{a,b}1004] auto" | */hybrid.plan | */nested.plan | */two_meshes.plan) kind=hybrid ;;
+    "[{b}64, {a}64] auto" | "[{a,b}1004] auto" | */hybrid.plan | */nested.plan | */two_meshes.plan | */hybrid.json) kind=hybrid ;;
     *) kind="" ;;
   esac
   if result=$("${MPIRUN[@]}" -np "$np" "$out/run_c" "$mesh" "$from" "$to" "$dtype" "$to_mesh" "$strategy" 2>&1 </dev/null) &&
@@ -109,15 +111,17 @@ done <<EOF_PROBLEMS
 {a:2, b:4}|[{a,b}1004]|[1004]|f64|8|-|auto
 {a:2, b:4}|[{b}64, {a}64]|[64, 64]|u8|8|-|@$out/hybrid.plan
 {a:2, b:4}|[{b}64, {a}64]|[64, 64]|f32|8|-|@$out/nested.plan
+{a:2, b:4}|[{b}64, {a}64]|[64, 64]|f32|8|-|%$out/hybrid.json
 {x:4} @ 4|[{x}1000]|[1000]|i64|8|{a:2, b:2}|@$out/two_meshes.plan
 EOF_PROBLEMS
 
 # redist_plan_from_json: the plan of a report is the checked plan of its
-# text (`redist plan | redist check --plan -`), for both kinds of plan; a
+# text (`redist plan | redist check --plan -`), for every kind of plan; a
 # report edited into a wrong plan is rejected (code 1), malformed JSON and a
 # missing field are code 2 with one line.
 for q in 'collectives|--mesh|{x:2, y:4}|--from|[16{x}32, 64{y}256]|--to|[8{y}32, 128{x}256]' \
          'collectives|--mesh|{a:3, b:6}|--from|[2{a}6]|--to|[1{b}6]' \
+         'auto|--mesh|{a:2, b:4}|--from|[{b}64, {a}64]|--to|[64, 64]' \
          'auto|--from-mesh|{x:2}|--to-mesh|{y:4} @ 2|--from|[{x}12, 5]|--to|[12, {y}5]' \
          'collectives|--mesh|{x:2, y:3}|--from|[12, 6] sum{x,y}|--to|[{y}12, 6]|--dtype|i32' \
          'collectives|--mesh|{a:3, b:6}|--from|[2{a}6] sum{b}|--to|[1{b}6]|--dtype|u16' \

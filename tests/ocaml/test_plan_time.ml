@@ -55,7 +55,7 @@ let default_cost_model () =
   in
   (match choose many_permutes with
    | p, src, tgt, (r, _, P.Not_costed why) ->
-       let w = P.costing_work ~hybrids:false p src tgt in
+       let w, _ = P.costing_work p src tgt in
        if w.units <= P.costing_work_limit then Alcotest.failf "%d units, within the limit" w.units;
        if Some (Redist_cli.Xreport.splan r) <> C.plan_with p.strategy src tgt then
          Alcotest.fail "not plan_with's plan";
@@ -64,7 +64,7 @@ let default_cost_model () =
    | _ -> Alcotest.fail "costed, above the limit");
   (match choose Plan_time.many_hybrids with
    | p, src, tgt, (r, _, P.Costed_no_hybrids (ch, why)) ->
-       let all = P.costing_work ~hybrids:true p src tgt and plain = P.costing_work ~hybrids:false p src tgt in
+       let plain, all = P.costing_work p src tgt in
        if all.units <= P.costing_work_limit || plain.units > P.costing_work_limit then
          Alcotest.failf "%d units with the hybrids, %d without: not the middle tier" all.units plain.units;
        if Redist_cli.Xreport.splan r <> ch.ch_best.cs_plan then Alcotest.fail "the report is not of the choice";
