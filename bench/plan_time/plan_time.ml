@@ -137,7 +137,7 @@ let time_plan_and_check problem =
   (plan_s, check_s)
 
 (* One mesh, by the default strategy (auto: the cost model, or its
-   documented fallback, Planning.permute_work_limit). *)
+   documented fallback, Planning.costing_work_limit). *)
 let plan_and_check q =
   time_plan_and_check (fun () ->
       Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
