@@ -172,8 +172,8 @@ let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
         ( checked p plan,
           Not_costed
             (Printf.sprintf
-               "not applied: costing the reducing exchange would weigh %d pairs of source and target ranks (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; give --profile, --ranks-per-host, --hosts or --memory-budget to cost them anyway"
-               work exchange_work_limit) )
+               "not applied: costing the reducing exchange would weigh %d pairs of source and target ranks (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
+               work exchange_work_limit Planning.cost_option_hint) )
     | None -> F.bad "%s" (strategy_refusal p)
   else
   match
