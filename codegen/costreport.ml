@@ -141,10 +141,12 @@ let comment_lines cost rows = String.concat "" (List.map (fun l -> "# " ^ l ^ "\
 
 (* What follows a plan's report about the cost model: its choice, or why
    it was not applied; as comment lines, and as fields of the JSON report. *)
+let cost_model_line why = "# cost model: " ^ why ^ "\n"
+
 let text (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> comment_lines cost (rows_of_choice cost p ch)
-  | Planning.Costed_no_hybrids (ch, why) -> comment_lines cost (rows_of_choice cost p ch) ^ "# cost model: " ^ why ^ "\n"
-  | Planning.Not_costed why -> "# cost model: " ^ why ^ "\n"
+  | Planning.Costed_no_hybrids (ch, why) -> comment_lines cost (rows_of_choice cost p ch) ^ cost_model_line why
+  | Planning.Not_costed why -> cost_model_line why
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> [ ("cost", json cost (rows_of_choice cost p ch)) ]

@@ -365,7 +365,7 @@ let text ?cost ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
   (match cost with
    | Some (Costed c) -> Buffer.add_string b (Costreport.comment_lines c.settings c.rows)
-   | Some (Not_costed why) -> line "# cost model: %s" why
+   | Some (Not_costed why) -> Buffer.add_string b (Costreport.cost_model_line why)
    | None -> ());
   Buffer.contents b
 
