@@ -1,6 +1,6 @@
 """redist for PyTorch: layouts from DTensor placements, and redistribute,
 which runs the verified plan with torch.distributed (gloo on CPU, NCCL on
-GPU) on every rank of the default process group.
+GPU), called on every rank of the default process group.
 
 A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
@@ -13,8 +13,16 @@ short or empty, which is redist's ceil block; it is exact for one mesh
 dimension per tensor dimension (DTensor chunks a second one inside the
 first's chunks, which is another split, refused).
 
-A plan by the collectives runs as all_gather over subgroups of the world
-(one per group of the plan, made once), all_to_all and permutes as
+A move on one DeviceMesh is planned on the mesh alone (its devices
+numbered row-major, as its `mesh` tensor lists their world ranks), so
+every strategy is open to the planner whatever ranks the mesh is on: a
+pipeline stage's mesh of 2 ranks in a world of 8 included; ranks outside
+it take part only in creating the subgroups (which torch requires of every
+rank) and keep their empty local tensor.  A move between two meshes is
+planned on the world ranks.
+
+A plan by the collectives runs as all_gather over subgroups (one per group
+of the plan, made once, by every rank), all_to_all and permutes as
 point-to-point messages (gloo has no all_to_all); a plan by the exchange sends each piece of a rank's target box
 from the rank the plan names, point-to-point; a plan by the reducing
 exchange stages every member's contribution to a rank's target box apart
@@ -93,20 +101,22 @@ def type_text(device_mesh, placements, shape, what="placements"):
 
 
 def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
-    """The verified plan between two DTensor layouts of the world (made once
-    per problem and world)."""
-    return _plan_of(src_mesh, tuple(src_placements), dst_mesh, tuple(dst_placements), tuple(shape), dtype,
-                    dist.get_world_size())
+    """The verified plan between two DTensor layouts (made once per problem
+    and world): on the mesh's devices for a move on one mesh, else on the
+    world ranks."""
+    return _plan_of(src_mesh, tuple(src_placements), dst_mesh, tuple(dst_placements), tuple(shape), dtype)[0]
 
 
 @functools.lru_cache(maxsize=256)
-def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype, world):
-    one_mesh = src_mesh == dst_mesh and src_mesh.mesh.flatten().tolist() == list(range(world))
+def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
+    """The plan and the world rank of each of its devices."""
     src_type = type_text(src_mesh, src_placements, shape, "source placements")
     dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
-    if one_mesh:  # on ranks 0..n-1 in order: the collectives are open to the planner
-        return _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
-    return _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
+    if src_mesh == dst_mesh:
+        p = _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
+        return p, tuple(src_mesh.mesh.flatten().tolist())
+    p = _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
+    return p, tuple(range(p.devices))
 
 
 def _region(tensor, box_offset, offset, extent):
@@ -118,13 +128,25 @@ def _region(tensor, box_offset, offset, extent):
 
 
 @functools.lru_cache(maxsize=64)
-def _subgroup(world, stride, size):
-    """This rank's process group of ranks differing in (rank // stride) % size
-    (every rank creates every group, in one order, as new_group requires)."""
-    groups = [[base + k * stride for k in range(size)]
-              for base in range(world) if (base // stride) % size == 0]
-    mine, _ = dist.new_subgroups_by_enumeration(groups)
+def _subgroup(groups):
+    """This rank's process group among `groups` (tuples of world ranks), or
+    None; every rank of the world creates every group, in one order, as
+    new_group requires."""
+    mine, _ = dist.new_subgroups_by_enumeration([list(g) for g in groups])
     return mine
+
+
+def _group_ranks(ranks, stride, size):
+    """The plan's groups of devices differing in (device // stride) % size,
+    as world ranks."""
+    return tuple(tuple(ranks[base + k * stride] for k in range(size))
+                 for base in range(len(ranks)) if (base // stride) % size == 0)
+
+
+def _members(me, ranks, stride, size):
+    """The world ranks of device me's group, in member order."""
+    index = (me // stride) % size
+    return index, [ranks[me + (k - index) * stride] for k in range(size)]
 
 
 def _post(ops):
@@ -134,22 +156,25 @@ def _post(ops):
         req.wait()
 
 
-def _all_gather(x, group, dim):
-    """The members' arrays concatenated along dim in member order; moved as
-    bytes, since gloo's all_gather takes only some element types (not int16)."""
+def _all_gather(x, group, members, dim):
+    """The members' arrays (members: their world ranks in member order)
+    concatenated along dim in member order; torch numbers a group's ranks in
+    ascending world rank, which is not member order on a mesh over ranks out
+    of order.  Moved as bytes, since gloo's all_gather takes only some
+    element types (not int16)."""
     x = x.contiguous()
     raw = x.reshape(-1).view(torch.uint8)
-    parts = [torch.empty_like(raw) for _ in range(dist.get_world_size(group))]
+    parts = [torch.empty_like(raw) for _ in members]
     dist.all_gather(parts, raw, group=group)
-    return torch.cat([part.view(x.dtype).reshape(x.shape) for part in parts], dim)
+    by_rank = dict(zip(sorted(members), parts))
+    return torch.cat([by_rank[m].view(x.dtype).reshape(x.shape) for m in members], dim)
 
 
-def _all_to_all(x, me, stride, size, gather_dim, split_dim):
+def _all_to_all(x, me, ranks, stride, size, gather_dim, split_dim):
     """Member k's array cut along split_dim contributes chunk c to member c,
     concatenated along gather_dim in member order; point-to-point, since
     gloo has no all_to_all."""
-    index = (me // stride) % size
-    member = [me + (k - index) * stride for k in range(size)]
+    index, member = _members(me, ranks, stride, size)
     sends = [c.contiguous() for c in torch.chunk(x, size, split_dim)]
     recvs = [sends[k] if k == index else torch.empty_like(sends[k]) for k in range(size)]
     _post([op for k in range(size) if k != index
@@ -157,13 +182,13 @@ def _all_to_all(x, me, stride, size, gather_dim, split_dim):
     return torch.cat(recvs, gather_dim)
 
 
-def _permute(x, recv_from, me):
-    """all_permute: rank r takes rank recv_from[r]'s array."""
-    ops = [dist.P2POp(dist.isend, x.contiguous(), r) for r, s in enumerate(recv_from) if s == me and r != me]
+def _permute(x, recv_from, me, ranks):
+    """all_permute: device d takes device recv_from[d]'s array."""
+    ops = [dist.P2POp(dist.isend, x.contiguous(), ranks[d]) for d, s in enumerate(recv_from) if s == me and d != me]
     out = x
     if recv_from[me] != me:
         out = torch.empty_like(x)
-        ops.append(dist.P2POp(dist.irecv, out, recv_from[me]))
+        ops.append(dist.P2POp(dist.irecv, out, ranks[recv_from[me]]))
     _post(ops)
     return out
 
@@ -178,10 +203,9 @@ def _sum_in_order(parts, dtype):
     return total.to(dtype)
 
 
-def _reduce_scatter(x, me, stride, size, dim):
+def _reduce_scatter(x, me, ranks, stride, size, dim):
     """Member c gets chunk c along dim of the members' sum, added in member order."""
-    index = (me // stride) % size
-    member = [me + (k - index) * stride for k in range(size)]
+    index, member = _members(me, ranks, stride, size)
     chunks = [c.contiguous() for c in torch.chunk(x, size, dim)]
     received = [chunks[index] if k == index else torch.empty_like(chunks[index]) for k in range(size)]
     _post([op for k in range(size) if k != index
@@ -189,64 +213,69 @@ def _reduce_scatter(x, me, stride, size, dim):
     return _sum_in_order(received, x.dtype)
 
 
-def _all_reduce(x, me, world, stride, size):
+def _all_reduce(x, me, ranks, group, stride, size):
     """Every member gets the members' sum: the runtime's pieces (member k
     adds piece k of the flattened array) then an all_gather; every member
     adds the n % size tail itself."""
     flat = x.contiguous().reshape(-1)
     piece = flat.numel() // size
-    group = _subgroup(world, stride, size)
+    _, members = _members(me, ranks, stride, size)
     parts = []
     if piece:
-        mine = _reduce_scatter(flat[:piece * size], me, stride, size, 0)
-        parts.append(_all_gather(mine, group, 0))
+        mine = _reduce_scatter(flat[:piece * size], me, ranks, stride, size, 0)
+        parts.append(_all_gather(mine, group, members, 0))
     if flat.numel() % size:
-        tails = _all_gather(flat[piece * size:][None], group, 0)
+        tails = _all_gather(flat[piece * size:][None], group, members, 0)
         parts.append(_sum_in_order(list(tails), x.dtype))
     return torch.cat(parts).reshape(x.shape)
 
 
-def _run_collectives(p, x, me):
-    world = p.devices
-    for st in p.collective_steps():
+def _run_collectives(p, x, me, ranks):
+    steps = p.collective_steps()
+    # Every rank creates the groups, members of the plan's mesh or not.
+    groups = [_subgroup(_group_ranks(ranks, st.group_stride, st.group_size))
+              if st.op in ("all_gather", "all_reduce") and st.group_size > 1 else None for st in steps]
+    if me is None:
+        return x
+    for st, group in zip(steps, groups):
         if st.op != "all_permute" and st.group_size == 1:
             continue  # a group of one: the step changes no array
         index = (me // st.group_stride) % st.group_size
         if st.op == "reduce_scatter":
-            x = _reduce_scatter(x, me, st.group_stride, st.group_size, st.dim_a)
+            x = _reduce_scatter(x, me, ranks, st.group_stride, st.group_size, st.dim_a)
         elif st.op == "all_reduce":
-            x = _all_reduce(x, me, world, st.group_stride, st.group_size)
+            x = _all_reduce(x, me, ranks, group, st.group_stride, st.group_size)
         elif st.op == "add_pending":
             x = x if index == 0 else torch.zeros_like(x)
         elif st.op == "dyn_slice":
             n = st.shape[st.dim_a] // st.group_size
             x = x.narrow(st.dim_a, index * n, n)
         elif st.op == "all_gather":
-            x = _all_gather(x, _subgroup(world, st.group_stride, st.group_size), st.dim_a)
+            x = _all_gather(x, group, _members(me, ranks, st.group_stride, st.group_size)[1], st.dim_a)
         elif st.op == "all_to_all":
-            x = _all_to_all(x, me, st.group_stride, st.group_size, st.dim_a, st.dim_b)
+            x = _all_to_all(x, me, ranks, st.group_stride, st.group_size, st.dim_a, st.dim_b)
         else:
-            x = _permute(x, st.recv_from, me)
+            x = _permute(x, st.recv_from, me, ranks)
     return x.contiguous()
 
 
 @functools.lru_cache(maxsize=64)
 def _messages(p, me):
-    """Rank me's part of the exchange: (to whom it sends which global
-    region, the pieces of its target box)."""
-    if me >= p.devices:
-        return (), ()
-    sends = tuple((r, piece) for r in range(p.devices) if r != me for piece in p.receives(r) if piece.from_rank == me)
+    """Device me's part of the exchange: (to which device it sends which
+    global region, the pieces of its target box)."""
+    sends = tuple((d, piece) for d in range(p.devices) if d != me for piece in p.receives(d) if piece.from_rank == me)
     return sends, tuple(p.receives(me))
 
 
-def _run_exchange(p, x, me):
+def _run_exchange(p, x, me, ranks):
+    if me is None:
+        return x
     src_offset, _ = p.src_box(me)
     dst_offset, dst_extent = p.tgt_box(me)
     out = torch.empty(dst_extent, dtype=x.dtype, device=x.device)
     sends, pieces = _messages(p, me)
-    ops = [dist.P2POp(dist.isend, _region(x, src_offset, piece.offset, piece.extent).contiguous(), r)
-           for r, piece in sends]
+    ops = [dist.P2POp(dist.isend, _region(x, src_offset, piece.offset, piece.extent).contiguous(), ranks[d])
+           for d, piece in sends]
     received = []
     for piece in pieces:
         target = _region(out, dst_offset, piece.offset, piece.extent)
@@ -254,7 +283,7 @@ def _run_exchange(p, x, me):
             target.copy_(_region(x, src_offset, piece.offset, piece.extent))
         else:
             buffer = torch.empty(piece.extent, dtype=x.dtype, device=x.device)
-            ops.append(dist.P2POp(dist.irecv, buffer, piece.from_rank))
+            ops.append(dist.P2POp(dist.irecv, buffer, ranks[piece.from_rank]))
             received.append((target, buffer))
     _post(ops)
     for target, buffer in received:
@@ -264,23 +293,24 @@ def _run_exchange(p, x, me):
 
 @functools.lru_cache(maxsize=64)
 def _sum_messages(p, me):
-    """Rank me's part of the reducing exchange: (to whom it sends which
-    global region, what it adds up)."""
-    if me >= p.devices:
-        return (), None
-    sends = tuple((r, c) for r in range(p.devices) if r != me
-                  for c in p.sum_receives(r).contributions if c.from_rank == me)
+    """Device me's part of the reducing exchange: (to which device it sends
+    which global region, what it adds up)."""
+    sends = tuple((d, c) for d in range(p.devices) if d != me
+                  for c in p.sum_receives(d).contributions if c.from_rank == me)
     return sends, p.sum_receives(me)
 
 
-def _run_reducing_exchange(p, x, me):
-    """Each member's contributions to this rank's target box staged apart,
+def _run_reducing_exchange(p, x, me, ranks):
+    """Each member's contributions to this device's target box staged apart,
     then added in ascending member order (the C runtime's order)."""
+    if me is None:
+        return x
     src_offset, _ = p.src_box(me)
     dst_offset, dst_extent = p.tgt_box(me)
     sends, mine = _sum_messages(p, me)
-    ops = [dist.P2POp(dist.isend, _region(x, src_offset, c.offset, c.extent).contiguous(), r) for r, c in sends]
-    if mine is None or not mine.designated:
+    ops = [dist.P2POp(dist.isend, _region(x, src_offset, c.offset, c.extent).contiguous(), ranks[d])
+           for d, c in sends]
+    if not mine.designated:
         _post(ops)
         return torch.zeros(dst_extent, dtype=x.dtype, device=x.device)
     staging = torch.zeros((mine.group_size,) + tuple(dst_extent), dtype=x.dtype, device=x.device)
@@ -291,7 +321,7 @@ def _run_reducing_exchange(p, x, me):
             target.copy_(_region(x, src_offset, c.offset, c.extent))
         else:
             buffer = torch.empty(c.extent, dtype=x.dtype, device=x.device)
-            ops.append(dist.P2POp(dist.irecv, buffer, c.from_rank))
+            ops.append(dist.P2POp(dist.irecv, buffer, ranks[c.from_rank]))
             received.append((target, buffer))
     _post(ops)
     for target, buffer in received:
@@ -299,27 +329,31 @@ def _run_reducing_exchange(p, x, me):
     return _sum_in_order(list(staging), x.dtype)
 
 
-def _run(p, x, me):
-    """This rank's local tensor x moved by plan p; a hybrid's parts in turn,
-    the first leaving this rank's box of the intermediate layout."""
+def _run(p, x, me, ranks):
+    """Device me's local tensor x moved by plan p (me is None on a rank
+    outside the plan's devices; ranks[d] is device d's world rank); a
+    hybrid's parts in turn, the first leaving this device's box of the
+    intermediate layout."""
     if p.kind == "hybrid":
         first, second = p.parts()
-        return _run(second, _run(first, x, me), me)
+        return _run(second, _run(first, x, me, ranks), me, ranks)
     if p.kind == "exchange":
-        return _run_exchange(p, x, me)
+        return _run_exchange(p, x, me, ranks)
     if p.kind == "reducing_exchange":
-        return _run_reducing_exchange(p, x, me)
-    return _run_collectives(p, x, me)
+        return _run_reducing_exchange(p, x, me, ranks)
+    return _run_collectives(p, x, me, ranks)
 
 
 def redistribute(dtensor, placements, device_mesh=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
-    redist's verified plan; called on every rank of the default group.
-    Uneven shards are torch.chunk's, as DTensor's own."""
+    redist's verified plan; called on every rank of the default group (a
+    rank outside the meshes keeps its empty local tensor).  Uneven shards
+    are torch.chunk's, as DTensor's own."""
     dst_mesh = device_mesh or dtensor.device_mesh
     placements = tuple(placements)
     shape = tuple(dtensor.shape)
-    p = plan(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
-    out = _run(p, dtensor.to_local(), dist.get_rank())
+    p, ranks = _plan_of(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
+    rank = dist.get_rank()
+    out = _run(p, dtensor.to_local(), ranks.index(rank) if rank in ranks else None, ranks)
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())

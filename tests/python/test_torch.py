@@ -20,7 +20,12 @@
    over ranks out of order against the true sums, and two runs of a float
    plan bitwise equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
  - one-line errors for Partial('avg'), nested uneven shards and
-   _StridedShard."""
+   _StridedShard;
+ - in a world of 6, DTensors on meshes over some of its ranks ([1, 3],
+   [2, 0, 5], [[4, 1], [0, 3]], [[2, 0]]), random problems and a hybrid:
+   members hold the true values, every other rank an empty tensor."""
+import datetime
+import math
 import os
 import random
 import socket
@@ -36,6 +41,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 WORLD = 4
 RANDOM_CASES = 80
 PARTIAL_CASES = 40
+SUBMESH_CASES = 48
+SUBMESH_WORLD = 6
 
 
 def random_placements(ndim, mesh_dims, shape, rng):
@@ -53,8 +60,10 @@ def true_local(full, mesh, placements):
     """This rank's part of `full` under DTensor's documented semantics,
     computed here from the mesh coordinate: each Shard(d), in mesh-dimension
     order, keeps chunk coordinate[i] of torch.chunk's blocks (ceil(N/n),
-    the last short or empty)."""
+    the last short or empty); a rank outside the mesh holds an empty tensor."""
     coordinate = mesh.get_coordinate()
+    if coordinate is None:
+        return torch.empty(0, dtype=full.dtype)
     x = full
     for i, p in enumerate(placements):
         if isinstance(p, Shard):
@@ -174,8 +183,10 @@ def permuted_mesh(rank, results):
 
 def member_index(mesh, placements):
     """This rank's member index in its Partial group: its coordinates on the
-    Partial mesh dimensions, row-major."""
+    Partial mesh dimensions, row-major (0 outside the mesh)."""
     coordinate, k = mesh.get_coordinate(), 0
+    if coordinate is None:
+        return 0
     for i, p in enumerate(placements):
         if isinstance(p, Partial):
             k = k * mesh.size(i) + coordinate[i]
@@ -320,6 +331,63 @@ def uneven_partial(rank, results, device="cpu"):
                     torch.equal(first.view(torch.int32), second.view(torch.int32)), ""))
 
 
+def submeshes(rank, results):
+    """DTensors on meshes of fewer ranks than the world (a pipeline stage's
+    mesh), in a world of SUBMESH_WORLD: 1-D meshes on ranks [1, 3] and
+    [2, 0, 5], a 2x2 mesh on [[4, 1], [0, 3]] and a 1x2 mesh on [[2, 0]];
+    random problems, Partial() sources among them, then a hybrid on the 2x2
+    mesh: every member holds its part of the true array (a Partial target
+    summed over its groups), every other rank an empty tensor, whichever
+    strategy the cost model picks."""
+    import redist.torch as rt
+    rng = random.Random(17)
+    square = DeviceMesh("cpu", [[4, 1], [0, 3]], mesh_dim_names=("a", "b"))
+    meshes = [DeviceMesh("cpu", [1, 3], mesh_dim_names=("x",)), DeviceMesh("cpu", [2, 0, 5], mesh_dim_names=("x",)),
+              square, DeviceMesh("cpu", [[2, 0]], mesh_dim_names=("a", "b"))]
+    bad, kinds, outside, dtensor_agrees = [], {}, 0, 0
+
+    def check(what, mesh, out, truth):
+        nonlocal outside
+        if mesh.get_coordinate() is None:
+            outside += 1
+            if out.numel() != 0:
+                bad.append(what + ": a rank outside the mesh holds %s" % (tuple(out.shape),))
+        elif not local_equal(out, truth):
+            bad.append(what)
+
+    for case in range(SUBMESH_CASES):
+        mesh = meshes[case % len(meshes)]
+        ndim = rng.randint(1, 3)
+        shape = tuple(rng.choice([2, 3, 4, 5, 6, 12]) for _ in range(ndim))
+        partial = case % 4 == 3
+        src = random_partial(ndim, mesh, rng, shape) if partial else random_placements(ndim, mesh.ndim, shape, rng)
+        dst = random_placements(ndim, mesh.ndim, shape, rng)
+        # Sums of integers are exact; gloo's all_gather (DTensor's) has no int16.
+        dtype = [torch.int64, torch.int32][case % 2] if partial else [torch.float32, torch.int64, torch.bfloat16][case % 3]
+        full = torch.arange(math.prod(shape)).reshape(shape).to(dtype)
+        d = partial_dtensor(full, mesh, src, seed=case)[0] if partial else dtensor_of(full, mesh, src)
+        out = rt.redistribute(d, dst).to_local()
+        kind = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype).kind
+        kinds[kind] = kinds.get(kind, 0) + 1
+        truth = true_local(full, mesh, dst)
+        check("%s on %s %s %s -> %s" % (dtype, mesh.mesh.tolist(), shape, src, dst), mesh, out, truth)
+        theirs = None if partial else d.redistribute(mesh, dst).to_local()  # on every rank, as DTensor requires
+        dtensor_agrees += theirs is not None and mesh.get_coordinate() is not None and local_equal(theirs, truth)
+    # The hybrid test's problem on the 2x2 mesh (the exchange, then all_gather).
+    full = torch.arange(30, dtype=torch.int16).reshape(6, 5)
+    src, dst = [Shard(1), Shard(0)], [Replicate(), Replicate()]
+    hybrid = rt.plan(square, tuple(src), square, tuple(dst), tuple(full.shape), full.dtype)
+    kinds[hybrid.kind] = kinds.get(hybrid.kind, 0) + 1
+    out = rt.redistribute(dtensor_of(full, square, src), dst).to_local()
+    check("the hybrid %s" % "; ".join(hybrid.step_texts), square, out, full)
+    results.append(("meshes on some ranks of a world of %d ([1, 3], [2, 0, 5], [[4, 1], [0, 3]], [[2, 0]]): members "
+                    "hold the true values, the others an empty tensor (%d random problems and a hybrid)"
+                    % (SUBMESH_WORLD, SUBMESH_CASES),
+                    not bad and {"collectives", "exchange", "reducing_exchange", "hybrid"} <= set(kinds),
+                    "plans %s; this rank outside the mesh in %d; DTensor.redistribute agrees on %d of this rank's "
+                    "cases without Partial; wrong: %s" % (kinds, outside, dtensor_agrees, bad[:4])))
+
+
 def errors(rank, results):
     import redist
     import redist.torch as rt
@@ -346,16 +414,25 @@ def errors(rank, results):
                     issubclass(redist.RedistError, ValueError), ""))
 
 
-def worker(rank, port, queue, backend):
+def suite(name):
+    """The parts each rank runs in turn, and the world size they run in."""
+    if name == "gloo":
+        return (random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems,
+                uneven_partial, errors), WORLD
+    if name == "gloo submeshes":
+        return (submeshes,), SUBMESH_WORLD
+    return (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")), WORLD
+
+
+def worker(rank, port, queue, name):
     os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
+    backend = name.split()[0]
     if backend == "nccl":
         torch.cuda.set_device(rank)
-    dist.init_process_group(backend, rank=rank, world_size=WORLD)
+    parts, world = suite(name)
+    # A rank left waiting (a part that failed elsewhere) fails that part after 2 minutes instead of hanging.
+    dist.init_process_group(backend, rank=rank, world_size=world, timeout=datetime.timedelta(seconds=120))
     results = []
-    parts = ((random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems, uneven_partial,
-              errors)
-             if backend == "gloo" else
-             (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")))
     for part in parts:
         try:
             part(rank, results)
@@ -366,30 +443,32 @@ def worker(rank, port, queue, backend):
     dist.destroy_process_group()
 
 
-def run_workers(backend):
-    """Every test on WORLD processes of `backend`, reported from rank 0."""
+def run_workers(name):
+    """Every test of suite `name` on its world of processes, reported from rank 0."""
     import checks
+    world = suite(name)[1]
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, port, queue, backend)) for r in range(WORLD)]
+    procs = [ctx.Process(target=worker, args=(r, port, queue, name)) for r in range(world)]
     for p in procs:
         p.start()
     by_rank = dict(queue.get(timeout=600) for _ in procs)
     for p in procs:
         p.join(60)
-    for i, (name, _, detail) in enumerate(by_rank[0]):
-        passed = all(len(by_rank[r]) > i and by_rank[r][i][1] for r in range(WORLD))
-        checks.check(name, passed, detail if passed else "; ".join(
-            "rank %d: %s" % (r, by_rank[r][i][2]) for r in range(WORLD) if len(by_rank[r]) > i and not by_rank[r][i][1]))
-    checks.check("every rank reported every test (%s)" % backend, len({len(v) for v in by_rank.values()}) == 1)
+    for i, (test, _, detail) in enumerate(by_rank[0]):
+        passed = all(len(by_rank[r]) > i and by_rank[r][i][1] for r in range(world))
+        checks.check(test, passed, detail if passed else "; ".join(
+            "rank %d: %s" % (r, by_rank[r][i][2]) for r in range(world) if len(by_rank[r]) > i and not by_rank[r][i][1]))
+    checks.check("every rank reported every test (%s)" % name, len({len(v) for v in by_rank.values()}) == 1)
 
 
 def main():
     import checks
     run_workers("gloo")
+    run_workers("gloo submeshes")
     # The same adapter code over NCCL (CUDA tensors), where 4 GPUs are there.
     if torch.cuda.is_available() and torch.cuda.device_count() >= WORLD and dist.is_nccl_available():
         run_workers("nccl")
