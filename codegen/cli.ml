@@ -326,7 +326,7 @@ let gen_cmd =
          & info [ "plan" ] ~docv:"FILE" ~doc:"Use this plan (checked first; same syntax as $(b,check)) instead of the planner's.")
   in
   let backend_arg =
-    backend_arg "$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl) (runtime/include/redist/nccl.hpp: device buffers, work enqueued on the mesh's CUDA stream)."
+    backend_arg "$(b,mpi) (runtime/include/redist/mpi.hpp) or $(b,nccl) (runtime/include/redist/nccl.hpp: device buffers, work enqueued on the mesh's CUDA stream; no hybrids yet: the cost model chooses among the other plans)."
   in
   let name_arg =
     Arg.(required & opt (some string) None
@@ -365,7 +365,8 @@ let gen_cmd =
                   ignore (Planning.cost_checked settings r);
                   (r, Guarantees.for_checked r)
               | None ->
-                  let r, guarantees, _ = Planning.choose_costed settings p in
+                  let no_hybrids = match backend with `Nccl -> Some Emit.nccl_no_hybrids | `Mpi -> None in
+                  let r, guarantees, _ = Planning.choose_costed ?no_hybrids settings p in
                   (r, guarantees)
             in
             match (r, backend) with

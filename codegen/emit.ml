@@ -549,8 +549,10 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
    part's workspace).  A collectives part runs on the world's ranks 0 to
    its kDevices - 1 (its mesh, at world rank 0); the ranks agree on its
    verdict before the next part, so none is left waiting. *)
+let nccl_no_hybrids = "hybrids not costed: gen --backend nccl emits no hybrids yet (MPI only)"
+
 let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xreport.hybrid) ~guarantees =
-  if backend = Nccl then F.bad "gen --backend nccl: hybrids are emitted for MPI only so far";
+  if backend = Nccl then F.bad "gen --backend nccl: a hybrid plan (a via line) is emitted for MPI only so far; without --plan the NCCL backend's choice leaves hybrids out";
   let p = h.whole in
   let part_name k = if String.ends_with ~suffix:"_" name then Printf.sprintf "%spart%d" name k else Printf.sprintf "%s_part%d" name k in
   let part k = function

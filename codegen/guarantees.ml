@@ -39,11 +39,14 @@ let exchange_plan =
    strategy planner's theorems, then those of the collective planner. *)
 let for_strategy_plan ~refined = ("plan_with_correct", "the planner's plan (any strategy) moves every source box to its target box") :: for_plan ~refined
 
-(* A plan chosen by the cost model (any strategy, with or without a budget). *)
-let choice =
+(* A plan chosen by the cost model (any strategy, with or without a budget),
+   among candidates with or without the hybrids ([Cost.choose]'s flag). *)
+let choice ~hybrids =
   [ ("choose_correct", "the chosen plan is a candidate the verified checker accepts, and its program moves every source box to its target box");
     ("choose_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
-    ("choose_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
+    ( "choose_fastest",
+      if hybrids then "no accepted candidate within the budget has a smaller predicted time"
+      else "no accepted candidate within the budget, the hybrids left out, has a smaller predicted time" ) ]
 
 (* A hybrid: the exchange and a collective through an intermediate layout. *)
 let hybrid =

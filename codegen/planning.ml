@@ -115,30 +115,34 @@ let cost_option_hint = "give --profile, --ranks-per-host, --hosts or --memory-bu
 (* The plan [choose] picks for [p.strategy] under [cost]'s profile, hosts
    and budget, with the theorems that cover it and the choice itself (the
    other candidates, for printing); without a cost option, within
-   [costing_work_limit] (see there). *)
-let choose_costed (cost : Profile.t) (p : Problem.t) =
+   [costing_work_limit] (see there).  [no_hybrids], the reason, leaves the
+   hybrids out whatever the costing work (a backend that cannot run them). *)
+let choose_costed ?no_hybrids (cost : Profile.t) (p : Problem.t) =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   let choose hybrids =
     match C.choose hybrids cost.profile cost.hosts p.elem_bytes cost.budget p.strategy src tgt with
-    | C.OK ch -> (report_of p ch.ch_best.cs_plan, Guarantees.choice @ guarantees_of p.strategy ch.ch_best.cs_plan, ch)
+    | C.OK ch -> (report_of p ch.ch_best.cs_plan, Guarantees.choice ~hybrids @ guarantees_of p.strategy ch.ch_best.cs_plan, ch)
     | C.Error C.NoCandidate -> no_collectives p
     | C.Error (C.BelowMinimum least) ->
         Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
           (Option.get cost.budget) least (Problem.strategy_name p.strategy)
   in
   let plain, all = if cost.given then (no_work, no_work) else costing_work p src tgt in
-  if all.units <= costing_work_limit then
+  if no_hybrids = None && all.units <= costing_work_limit then
     let r, g, ch = choose true in
     (r, g, Costed ch)
   else if plain.units <= costing_work_limit then
     let r, g, ch = choose false in
-    ( r, g,
-      Costed_no_hybrids
-        ( ch,
+    let why =
+      match no_hybrids with
+      | Some why -> why
+      | None ->
           Printf.sprintf
             "hybrids not costed: with them costing would take about %d units of 0.2 us (the default costs at most %d, about half a second); %s"
-            all.units costing_work_limit cost_option_hint ) )
+            all.units costing_work_limit cost_option_hint
+    in
+    (r, g, Costed_no_hybrids (ch, why))
   else
     match C.plan_with p.strategy src tgt with
     | Some sp ->

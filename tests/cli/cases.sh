@@ -337,6 +337,14 @@ run_stdin 'exchange\nvia [16{q}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan 
 run_stdin 'exchange\nvia [16{b}64, 64] sum{a}\nall_gather(0)\n' check "${H[@]}" --plan -
 run_stdin 'all_gather(0)\nvia [16{b}64, 64]\nall_gather(0)\n' check "${H[@]}" --plan -
 run_stdin 'exchange\nvia [16{b}64, 64]\nall_gather(0)\n' gen "${H[@]}" --plan - --name h --backend nccl
+# without --plan, gen --backend nccl chooses among the plans it emits (no
+# hybrid); over MPI the same problem's choice is the hybrid
+for backend in mpi nccl; do
+  printf '$ redist gen'; printf ' %q' "${H[@]}" --name h --backend "$backend"
+  printf ' | grep -E %q\n' '^// (Plan:|  choose_fastest)'
+  "$redist" gen "${H[@]}" --name h --backend "$backend" 2>&1 | grep -E '^// (Plan:|  choose_fastest)'
+  printf '[exit %d]\n\n' "${PIPESTATUS[0]}"
+done
 
 # run: bad input is refused before anything is compiled
 run run "${W[@]}" --repeat 0
