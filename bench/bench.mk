@@ -38,7 +38,10 @@ bench-quick: bench-deps build runtime
 bench-sums: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/sums_bench.py --runs $(BENCH_RUNS) --out $(ROOT)/bench/results/sums
 
-# Planning and checking time (issue 12): OCaml only, about a minute.
+# Planning and checking time (issue 12), then the cost model's costing
+# against its estimate and the costing tiers (issue 16): OCaml only, about
+# two minutes.
 bench-plan: build
-	@dune build -j 1 ./bench/plan_time/bench_plan.exe 2>&1
+	@dune build -j 1 ./bench/plan_time/bench_plan.exe ./bench/plan_time/costing_tiers.exe 2>&1
 	@./_build/default/bench/plan_time/bench_plan.exe
+	@./_build/default/bench/plan_time/costing_tiers.exe

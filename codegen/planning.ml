@@ -78,13 +78,15 @@ type costing = Costed of C.choice | Costed_no_hybrids of C.choice * string | Not
    all_permute's table (Lower.recv_from_table) has an entry per rank, read
    off the device's coordinates, one unit per entry and axis of the
    (refined) mesh; costing an exchange, or a hybrid's exchange part, finds
-   every rank's boxes and runs, 8 units per rank and 3 more per mesh axis
-   (0.14 s for 65,536 ranks on one axis, 0.71 s on 16).  Without a cost
+   every rank's boxes (from its digits, Strategy.rank_box) and runs, 8
+   units per rank and one more per two mesh axes (measured: 0.08 s for
+   65,536 ranks on one axis, 0.14 s on 16, about 2/3 of this estimate;
+   bench/plan_time/costing_tiers.ml).  Without a cost
    option, the candidates are costed within [costing_work_limit] (about
    half a second): all of them, else all but the hybrids, else none
    ([plan_with]'s plan), and the output says which. *)
 let costing_work_limit = 1 lsl 21
-let exchange_units_per_rank axes = 8 + (3 * axes)
+let exchange_units_per_rank axes = 8 + ((axes + 1) / 2)
 
 type costing_work = { permute_entries : int; units : int }
 

@@ -4064,19 +4064,48 @@ let table_index t0 w =
     else None
   | Listed positions0 -> RankMap.find w positions0
 
+(** val rank_box : mesh -> ty -> int -> box **)
+
+let rank_box m t0 =
+  if (&&) (mesh_wf m) (forallb (fun x -> memb x (mesh_axes m)) (ty_axes t0))
+  then let ws = rank_weights m in
+       let n = mesh_size m in
+       let dims =
+         map (fun d -> (((snd d), (block_size m d)),
+           (map (weight_of ws) (fst d)))) t0
+       in
+       (fun k ->
+       if (fun (a : int) b -> a < b) k n
+       then map (fun pat ->
+              let (y, digits) = pat in
+              let (len, b) = y in
+              let j = radix_of_rank digits k in
+              let lo =
+                (fun (a : int) b -> if a <= b then a else b) len (( * ) j b)
+              in
+              (lo,
+              ((fun (a : int) b -> if a >= b then a - b else 0)
+                ((fun (a : int) b -> if a <= b then a else b) len
+                  (( * ) (Stdlib.Int.succ j) b)) lo))) dims
+       else dev_box m t0 (device_of_rank m k))
+  else (fun k -> dev_box m t0 (device_of_rank m k))
+
 (** val box_in : layout -> rank_table -> int -> box option **)
 
-let box_in l t0 w =
+let box_in l t0 =
+  let box0 = rank_box (ly_m l) l.ly_ty in
+  (fun w ->
   match table_index t0 w with
-  | Some k -> Some (dev_box (ly_m l) l.ly_ty (device_of_rank (ly_m l) k))
-  | None -> None
+  | Some k -> Some (box0 k)
+  | None -> None)
 
 (** val largest_box_in : layout -> rank_table -> int **)
 
 let largest_box_in l t0 =
+  let boxes = box_in l t0 in
   fold_left (fun acc w ->
     (fun (a : int) b -> if a >= b then a else b) acc
-      (match box_in l t0 w with
+      (match boxes w with
        | Some b -> box_size b
        | None -> 0)) l.ly_mesh.pm_ranks 0
 
@@ -4088,24 +4117,26 @@ let largest_box l =
 (** val recv_bound_in :
     layout -> layout -> rank_table -> rank_table -> int -> int **)
 
-let recv_bound_in s t0 tS tT r =
-  match box_in t0 tT r with
+let recv_bound_in s t0 tS tT =
+  let source = box_in s tS in
+  let target = box_in t0 tT in
+  (fun r ->
+  match target r with
   | Some b ->
     (fun (a : int) b -> if a >= b then a - b else 0) (box_size b)
-      (match box_in s tS r with
+      (match source r with
        | Some sb -> overlap_size sb b
        | None -> 0)
-  | None -> 0
+  | None -> 0)
 
 (** val exchange_recv : layout -> layout -> int -> int **)
 
 let exchange_recv s t0 =
   if even_problem s t0
   then let m = ly_m s in
-       (fun r ->
-       if (fun (a : int) b -> a < b) r (mesh_size m)
-       then lower_bound_recv m s.ly_ty t0.ly_ty r
-       else 0)
+       let n = mesh_size m in
+       let bound = lower_bound_recv m s.ly_ty t0.ly_ty in
+       (fun r -> if (fun (a : int) b -> a < b) r n then bound r else 0)
   else recv_bound_in s t0 (rank_table_of s.ly_mesh.pm_ranks)
          (rank_table_of t0.ly_mesh.pm_ranks)
 
@@ -4558,11 +4589,10 @@ let target_box_size s t0 =
        let size = local_size m t0.ly_ty in
        (fun r ->
        if (fun (a : int) b -> a < b) r (mesh_size m) then size else 0)
-  else let table = rank_table_of t0.ly_mesh.pm_ranks in
-       (fun r ->
-       match box_in t0 table r with
-       | Some b -> box_size b
-       | None -> 0)
+  else let boxes = box_in t0 (rank_table_of t0.ly_mesh.pm_ranks) in
+       (fun r -> match boxes r with
+                 | Some b -> box_size b
+                 | None -> 0)
 
 (** val receives_sum : layout -> layout -> axis list -> int -> bool **)
 
@@ -6239,22 +6269,25 @@ let exchange_cell_ns pf spanned elem held cells =
     profile -> bool -> rank_table -> rank_table -> int -> layout -> layout ->
     int -> int **)
 
-let exchange_rank_ns pf spanned tS tT elem s t0 r =
-  match box_in t0 tT r with
+let exchange_rank_ns pf spanned tS tT elem s t0 =
+  let source = box_in s tS in
+  let target = box_in t0 tT in
+  let bss = map (block_size (ly_m s)) s.ly_ty in
+  let bts = map (block_size (ly_m t0)) t0.ly_ty in
+  (fun r ->
+  match target r with
   | Some tb ->
-    (match box_in s tS r with
+    (match source r with
      | Some sb ->
        let held = true in
        runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
-         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
-           (map (block_size (ly_m t0)) t0.ly_ty))
+         (dims_runs tb sb bss bts)
      | None ->
        let sb = map (fun _ -> (0, 0)) tb in
        let held = false in
        runs_sum (exchange_cell_ns pf spanned elem) held (Stdlib.Int.succ 0)
-         (dims_runs tb sb (map (block_size (ly_m s)) s.ly_ty)
-           (map (block_size (ly_m t0)) t0.ly_ty)))
-  | None -> 0
+         (dims_runs tb sb bss bts))
+  | None -> 0)
 
 (** val spans_hosts : hosts -> int list -> bool **)
 

@@ -4484,6 +4484,8 @@ val rank_table_of : int list -> rank_table
 
 val table_index : rank_table -> int -> int option
 
+val rank_box : mesh -> ty -> int -> box
+
 val box_in : layout -> rank_table -> int -> box option
 
 val largest_box_in : layout -> rank_table -> int

@@ -255,17 +255,21 @@ Definition exchange_cell_ns (pf : profile) (spanned : bool) (elem : nat) (held :
 (** Rank [r]'s predicted time in the exchange: [rank_ns] of
     [exchange_batches] on one host, at least it across hosts. *)
 Definition exchange_rank_ns (pf : profile) (spanned : bool) (tS tT : rank_table) (elem : nat) (S T : layout)
-    (r : nat) : nat :=
-  match box_in T tT r with
-  | None => 0
-  | Some tb =>
-      let '(sb, held) := match box_in S tS r with
-                         | Some sb => (sb, true)
-                         | None => (map (fun _ => (0, 0)) tb, false)
-                         end in
-      runs_sum (exchange_cell_ns pf spanned elem) held 1
-               (dims_runs tb sb (map (block_size (ly_m S)) (ly_ty S)) (map (block_size (ly_m T)) (ly_ty T)))
-  end.
+    : nat -> nat :=
+  let source := box_in S tS in
+  let target := box_in T tT in
+  let bss := map (block_size (ly_m S)) (ly_ty S) in
+  let bts := map (block_size (ly_m T)) (ly_ty T) in
+  fun r =>
+    match target r with
+    | None => 0
+    | Some tb =>
+        let '(sb, held) := match source r with
+                           | Some sb => (sb, true)
+                           | None => (map (fun _ => (0, 0)) tb, false)
+                           end in
+        runs_sum (exchange_cell_ns pf spanned elem) held 1 (dims_runs tb sb bss bts)
+    end.
 
 (** Whether the world ranks [ws] are on more than one host. *)
 Definition spans_hosts (h : hosts) (ws : list nat) : bool :=

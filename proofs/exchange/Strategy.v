@@ -68,26 +68,49 @@ Definition table_index (t : rank_table) (w : nat) : option nat :=
   | Listed positions => RankMap.find w positions
   end.
 
-(** [pl_box] through a rank table ([Strategyproof.box_in_spec]). *)
-Definition box_in (L : layout) (t : rank_table) (w : nat) : option box :=
-  match table_index t w with
-  | Some k => Some (dev_box (ly_m L) (ly_ty L) (device_of_rank (ly_m L) k))
-  | None => None
-  end.
+(** Each rank's box of a layout ([dev_box] of [device_of_rank],
+    [Strategyproof.rank_box_spec]), read off the rank's digits as
+    [lower_bound_recv] does: the block sizes and the axes' weights are found
+    once per layout, not once per rank through a device's coordinates. *)
+Definition rank_box (m : mesh) (t : ty) : nat -> box :=
+  if mesh_wf m && forallb (fun x => memb x (mesh_axes m)) (ty_axes t) then
+    let ws := rank_weights m in
+    let n := mesh_size m in
+    let dims := map (fun d => (snd d, block_size m d, map (weight_of ws) (fst d))) t in
+    fun k =>
+      if k <? n then
+        map (fun '(len, b, digits) =>
+               let j := radix_of_rank digits k in
+               let lo := Nat.min len (j * b) in
+               (lo, Nat.min len (S j * b) - lo)) dims
+      else dev_box m t (device_of_rank m k)
+  else fun k => dev_box m t (device_of_rank m k).
+
+(** [pl_box] through a rank table ([Strategyproof.box_in_spec]); applied
+    to its layout and table once, then to each rank. *)
+Definition box_in (L : layout) (t : rank_table) : nat -> option box :=
+  let box := rank_box (ly_m L) (ly_ty L) in
+  fun w => match table_index t w with
+           | Some k => Some (box k)
+           | None => None
+           end.
 
 Definition largest_box_in (L : layout) (t : rank_table) : nat :=
-  fold_left (fun acc w => Nat.max acc (match box_in L t w with Some b => box_size b | None => 0 end))
+  let boxes := box_in L t in
+  fold_left (fun acc w => Nat.max acc (match boxes w with Some b => box_size b | None => 0 end))
             (pm_ranks (ly_mesh L)) 0.
 
 (** The largest box of a layout. *)
 Definition largest_box (L : layout) : nat := largest_box_in L (rank_table_of (pm_ranks (ly_mesh L))).
 
 (** [recv_lower_bound] through rank tables of the two meshes. *)
-Definition recv_bound_in (S T : layout) (tS tT : rank_table) (r : nat) : nat :=
-  match box_in T tT r with
-  | Some b => box_size b - match box_in S tS r with Some sb => overlap_size sb b | None => 0 end
-  | None => 0
-  end.
+Definition recv_bound_in (S T : layout) (tS tT : rank_table) : nat -> nat :=
+  let source := box_in S tS in
+  let target := box_in T tT in
+  fun r => match target r with
+           | Some b => box_size b - match source r with Some sb => overlap_size sb b | None => 0 end
+           | None => 0
+           end.
 
 (** What each world rank receives in the exchange, and the largest source
     and target boxes, as computed: on an even problem through Part 1's
@@ -98,7 +121,9 @@ Definition recv_bound_in (S T : layout) (tS tT : rank_table) (r : nat) : nat :=
 Definition exchange_recv (S T : layout) : nat -> nat :=
   if even_problem S T then
     let m := ly_m S in
-    fun r => if r <? mesh_size m then lower_bound_recv m (ly_ty S) (ly_ty T) r else 0
+    let n := mesh_size m in
+    let bound := lower_bound_recv m (ly_ty S) (ly_ty T) in
+    fun r => if r <? n then bound r else 0
   else recv_bound_in S T (rank_table_of (pm_ranks (ly_mesh S))) (rank_table_of (pm_ranks (ly_mesh T))).
 
 Definition largest_boxes (S T : layout) : nat * nat :=

@@ -76,8 +76,23 @@ Proof.
   - rewrite <- E. reflexivity.
 Qed.
 
+Lemma rank_box_spec : forall m t k, rank_box m t k = dev_box m t (device_of_rank m k).
+Proof.
+  intros m t k. unfold rank_box.
+  destruct (mesh_wf m && forallb (fun x => memb x (mesh_axes m)) (ty_axes t)) eqn:E; [| reflexivity].
+  apply andb_true_iff in E as [Hm Hax]. rewrite forallb_forall in Hax.
+  destruct (k <? mesh_size m) eqn:Hk; [| reflexivity].
+  apply Nat.ltb_lt in Hk.
+  unfold dev_box. rewrite map_map. apply map_ext_in. intros [xs len] Hd. unfold dim_block. simpl.
+  rewrite (radix_of_rank_eq m k xs Hm Hk); [reflexivity |].
+  intros x Hx. apply memb_In, Hax. unfold ty_axes. apply in_flat_map. exists (xs, len). split; assumption.
+Qed.
+
 Lemma box_in_spec : forall L w, box_in L (rank_table_of (pm_ranks (ly_mesh L))) w = pl_box L w.
-Proof. intros L w. unfold box_in, pl_box. rewrite table_index_spec. reflexivity. Qed.
+Proof.
+  intros L w. unfold box_in, pl_box. rewrite table_index_spec.
+  destruct (index_of w (pm_ranks (ly_mesh L))); [rewrite rank_box_spec |]; reflexivity.
+Qed.
 
 Lemma fold_left_ext_in : forall (f g : nat -> nat -> nat) ws a,
   (forall acc w, f acc w = g acc w) -> fold_left f ws a = fold_left g ws a.

@@ -102,8 +102,8 @@ Definition target_box_size (S T : layout) : nat -> nat :=
     let size := local_size m (ly_ty T) in
     fun r => if r <? mesh_size m then size else 0
   else
-    let table := rank_table_of (pm_ranks (ly_mesh T)) in
-    fun r => match box_in T table r with Some b => box_size b | None => 0 end.
+    let boxes := box_in T (rank_table_of (pm_ranks (ly_mesh T))) in
+    fun r => match boxes r with Some b => box_size b | None => 0 end.
 
 (** Whether world rank [r] is the member of its target group that receives
     the sum ([designated], computed once per problem as [target_box_size]). *)
