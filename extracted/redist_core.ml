@@ -4967,11 +4967,20 @@ let step_axis t0 = function
 let axis_group m x =
   weight_of (rank_weights m) x
 
+(** val digit_device : (axis * (int * int)) list -> int -> device **)
+
+let digit_device ws r x =
+  let (w, s) = weight_of ws x in
+  (fun a b -> if b = 0 then a else a mod b)
+    ((fun a b -> if b = 0 then 0 else a / b) r w) s
+
 (** val recv_from_table : mesh -> ty -> ty -> int list **)
 
 let recv_from_table m t0 t' =
-  map (fun r -> rank m (holder m t0 t' (device_of_rank m r)))
-    (seq 0 (mesh_size m))
+  let device0 =
+    if mesh_wf m then digit_device (rank_weights m) else device_of_rank m
+  in
+  map (fun r -> rank m (holder m t0 t' (device0 r))) (seq 0 (mesh_size m))
 
 (** val step_scratch : int list -> collective -> int -> int -> int **)
 

@@ -4717,6 +4717,8 @@ val step_axis : ty -> collective -> axis option
 
 val axis_group : mesh -> axis -> int * int
 
+val digit_device : (axis * (int * int)) list -> int -> device
+
 val recv_from_table : mesh -> ty -> ty -> int list
 
 val step_scratch : int list -> collective -> int -> int -> int

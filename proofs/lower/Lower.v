@@ -90,8 +90,17 @@ Definition step_axis (t : ty) (k : collective) : option axis :=
 (** The group of a collective over axis [x]: its weight in the rank and its size. *)
 Definition axis_group (m : mesh) (x : axis) : nat * nat := weight_of (rank_weights m) x.
 
+(** The device of rank [r] read off its digits [r / w mod s] ([ws]: the
+    mesh's axis weights, found once per table), instead of rebuilding its
+    coordinates through [set_radix] (cubic in the axes) for every rank. *)
+Definition digit_device (ws : list (axis * (nat * nat))) (r : nat) : device :=
+  fun x => let '(w, s) := weight_of ws x in r / w mod s.
+
+(** Which rank each rank takes its new box from in a permute to [t']: the
+    rank of the holder of its box ([Lowerproof.recv_from_table_spec]). *)
 Definition recv_from_table (m : mesh) (t t' : ty) : list nat :=
-  map (fun r => rank m (holder m t t' (device_of_rank m r))) (seq 0 (mesh_size m)).
+  let device := if mesh_wf m then digit_device (rank_weights m) else device_of_rank m in
+  map (fun r => rank m (holder m t t' (device r))) (seq 0 (mesh_size m)).
 
 Definition step_scratch (shape : list nat) (k : collective) (group_size elem : nat) : nat :=
   match k with

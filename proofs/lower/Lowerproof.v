@@ -186,6 +186,55 @@ Proof.
   intros r Hr. apply (device_digit m r pre x post Hm Hr Ea).
 Qed.
 
+(** ** The permute table read off the ranks' digits *)
+
+Lemma weight_of_notin : forall ws x, ~ In x (map fst ws) -> weight_of ws x = (1, 1).
+Proof.
+  induction ws as [|[y p] ws IH]; intros x Hx; [reflexivity |]. simpl in *.
+  destruct (Nat.eqb_spec x y) as [-> | _]; [exfalso; apply Hx; left; reflexivity |].
+  apply IH. intros H. apply Hx. right. exact H.
+Qed.
+
+Lemma rank_weights_axes : forall m, map fst (rank_weights m) = mesh_axes m.
+Proof. induction m as [|[x s] m IH]; [reflexivity |]. simpl. rewrite IH. reflexivity. Qed.
+
+Lemma digit_device_spec : forall m r x, mesh_wf m = true -> r < mesh_size m ->
+  digit_device (rank_weights m) r x = device_of_rank m r x.
+Proof.
+  intros m r x Hm Hr. unfold digit_device.
+  destruct (in_dec Nat.eq_dec x (mesh_axes m)) as [Hin | Hout].
+  - destruct (rank_weights_spec m x Hm Hin) as [pre [post [E W]]]. rewrite W.
+    symmetry. apply (device_digit m r pre x post Hm Hr E).
+  - rewrite weight_of_notin by (rewrite rank_weights_axes; exact Hout).
+    rewrite Nat.div_1_r, Nat.mod_1_r. unfold device_of_rank. rewrite set_radix_notin by exact Hout.
+    reflexivity.
+Qed.
+
+Lemma set_radix_ext : forall m xs q c c', (forall y, c y = c' y) ->
+  forall y, set_radix m xs q c y = set_radix m xs q c' y.
+Proof.
+  intros m xs. induction xs as [|x xs IH]; intros q c c' H y; simpl; [apply H |].
+  apply IH. intros z. unfold set_coord. destruct (z =? x); [reflexivity | apply H].
+Qed.
+
+Lemma holder_from_ext : forall m t t' c0 c0' c c', (forall y, c0 y = c0' y) -> (forall y, c y = c' y) ->
+  forall y, holder_from m t t' c0 c y = holder_from m t t' c0' c' y.
+Proof.
+  intros m t. induction t as [|[xs n] t IH]; intros [|[ys n'] t'] c0 c0' c c' H0 H y; simpl; try apply H.
+  apply IH; [exact H0 |]. intros z.
+  rewrite (radix_ext m c0 c0' ys) by (intros x _; apply H0). apply set_radix_ext, H.
+Qed.
+
+(** The table is the holders' ranks of [device_of_rank]'s devices. *)
+Lemma recv_from_table_spec : forall m t t', recv_from_table m t t'
+  = map (fun r => rank m (holder m t t' (device_of_rank m r))) (seq 0 (mesh_size m)).
+Proof.
+  intros m t t'. unfold recv_from_table. destruct (mesh_wf m) eqn:Hm; [| reflexivity].
+  apply map_ext_in. intros r Hr. apply in_seq in Hr.
+  apply rank_ext. intros x _. unfold holder.
+  apply holder_from_ext; intros y; apply digit_device_spec; (assumption || lia).
+Qed.
+
 Lemma nth_map_seq : forall (f : nat -> nat) n r, r < n -> nth r (map f (seq 0 n)) 0 = f r.
 Proof.
   intros f n r Hr. rewrite nth_indep with (d' := f 0) by (rewrite map_length, seq_length; exact Hr).
@@ -202,7 +251,7 @@ Proof.
   intros m src tgt p rep elem Hc c t'' Hin Hk r l Hr.
   destruct (lower_steps_of_check m src tgt p rep elem c Hc Hin ltac:(congruence))
     as [u [k' [u' [i [o [-> _]]]]]].
-  simpl in Hk |- *. injection Hk as Ek. subst k'. unfold recv_from_table.
+  simpl in Hk |- *. injection Hk as Ek. subst k'. rewrite recv_from_table_spec.
   apply nth_map_seq, Hr.
 Qed.
 
@@ -253,7 +302,7 @@ Proof.
       rewrite <- (device_digit m r pre _ post Hm Hr Ea). reflexivity.
   - destruct k as [d y | d | s u2 | t'']; simpl in Ex; try discriminate.
     unfold rank_wire, lower_step. cbn [cl_op cl_group cl_recv_from].
-    unfold recv_from_table. rewrite nth_map_seq by exact Hr. reflexivity.
+    rewrite recv_from_table_spec, nth_map_seq by exact Hr. reflexivity.
 Qed.
 
 (** For every call of an accepted plan and every rank, [rank_wire] (what the
