@@ -4974,13 +4974,61 @@ let digit_device ws r x =
   (fun a b -> if b = 0 then a else a mod b)
     ((fun a b -> if b = 0 then 0 else a / b) r w) s
 
+(** val radix_weights : mesh -> axis list -> (axis * int) list **)
+
+let rec radix_weights m = function
+| [] -> []
+| x :: xs' -> (x, (prod0 (map (axis_size m) xs'))) :: (radix_weights m xs')
+
+(** val set_digits : (axis * int) list -> int -> device -> device **)
+
+let rec set_digits ws q c =
+  match ws with
+  | [] -> c
+  | p :: ws' ->
+    let (x, w) = p in
+    set_digits ws' ((fun a b -> if b = 0 then a else a mod b) q w)
+      (set_coord c x ((fun a b -> if b = 0 then 0 else a / b) q w))
+
+(** val sized : mesh -> axis list -> (axis * int) list **)
+
+let sized m xs =
+  map (fun x -> (x, (axis_size m x))) xs
+
+(** val radix_sized : (axis * int) list -> device -> int **)
+
+let radix_sized xs c =
+  fold_left (fun acc pat -> let (x, s) = pat in (+) (( * ) acc s) (c x)) xs 0
+
+(** val holder_digits :
+    ((axis * int) list * (axis * int) list) list -> device -> device -> device **)
+
+let rec holder_digits dims c0 c =
+  match dims with
+  | [] -> c
+  | p :: dims' ->
+    let (xs, ys) = p in
+    holder_digits dims' c0 (set_digits xs (radix_sized ys c0) c)
+
+(** val holder_dims :
+    mesh -> ty -> ty -> ((axis * int) list * (axis * int) list) list **)
+
+let holder_dims m t0 t' =
+  map (fun pat ->
+    let (d, d') = pat in ((radix_weights m (fst d)), (sized m (fst d'))))
+    (combine t0 t')
+
 (** val recv_from_table : mesh -> ty -> ty -> int list **)
 
 let recv_from_table m t0 t' =
   let device0 =
     if mesh_wf m then digit_device (rank_weights m) else device_of_rank m
   in
-  map (fun r -> rank m (holder m t0 t' (device0 r))) (seq 0 (mesh_size m))
+  let dims = holder_dims m t0 t' in
+  let axes = sized m (mesh_axes m) in
+  map (fun r ->
+    let c = device0 r in radix_sized axes (holder_digits dims c c))
+    (seq 0 (mesh_size m))
 
 (** val step_scratch : int list -> collective -> int -> int -> int **)
 

@@ -4719,6 +4719,20 @@ val axis_group : mesh -> axis -> int * int
 
 val digit_device : (axis * (int * int)) list -> int -> device
 
+val radix_weights : mesh -> axis list -> (axis * int) list
+
+val set_digits : (axis * int) list -> int -> device -> device
+
+val sized : mesh -> axis list -> (axis * int) list
+
+val radix_sized : (axis * int) list -> device -> int
+
+val holder_digits :
+  ((axis * int) list * (axis * int) list) list -> device -> device -> device
+
+val holder_dims :
+  mesh -> ty -> ty -> ((axis * int) list * (axis * int) list) list
+
 val recv_from_table : mesh -> ty -> ty -> int list
 
 val step_scratch : int list -> collective -> int -> int -> int

@@ -96,11 +96,44 @@ Definition axis_group (m : mesh) (x : axis) : nat * nat := weight_of (rank_weigh
 Definition digit_device (ws : list (axis * (nat * nat))) (r : nat) : device :=
   fun x => let '(w, s) := weight_of ws x in r / w mod s.
 
+(** [set_radix] with each axis's weight, the product of the sizes after
+    it, found once ([radix_weights]). *)
+Fixpoint radix_weights (m : mesh) (xs : list axis) : list (axis * nat) :=
+  match xs with
+  | [] => []
+  | x :: xs' => (x, prod (map (axis_size m) xs')) :: radix_weights m xs'
+  end.
+
+Fixpoint set_digits (ws : list (axis * nat)) (q : nat) (c : device) : device :=
+  match ws with
+  | [] => c
+  | (x, w) :: ws' => set_digits ws' (q mod w) (set_coord c x (q / w))
+  end.
+
+(** [radix] with the axes' sizes found once ([sized]). *)
+Definition sized (m : mesh) (xs : list axis) : list (axis * nat) := map (fun x => (x, axis_size m x)) xs.
+
+Definition radix_sized (xs : list (axis * nat)) (c : device) : nat :=
+  fold_left (fun acc '(x, s) => acc * s + c x) xs 0.
+
+(** [holder_from] over the dimensions' weights and sizes found once. *)
+Fixpoint holder_digits (dims : list (list (axis * nat) * list (axis * nat))) (c0 c : device) : device :=
+  match dims with
+  | [] => c
+  | (xs, ys) :: dims' => holder_digits dims' c0 (set_digits xs (radix_sized ys c0) c)
+  end.
+
+Definition holder_dims (m : mesh) (t t' : ty) : list (list (axis * nat) * list (axis * nat)) :=
+  map (fun '(d, d') => (radix_weights m (fst d), sized m (fst d'))) (combine t t').
+
 (** Which rank each rank takes its new box from in a permute to [t']: the
-    rank of the holder of its box ([Lowerproof.recv_from_table_spec]). *)
+    rank of the holder of its box ([Lowerproof.recv_from_table_spec]),
+    every mesh lookup done once per table, not per rank. *)
 Definition recv_from_table (m : mesh) (t t' : ty) : list nat :=
   let device := if mesh_wf m then digit_device (rank_weights m) else device_of_rank m in
-  map (fun r => rank m (holder m t t' (device r))) (seq 0 (mesh_size m)).
+  let dims := holder_dims m t t' in
+  let axes := sized m (mesh_axes m) in
+  map (fun r => let c := device r in radix_sized axes (holder_digits dims c c)) (seq 0 (mesh_size m)).
 
 Definition step_scratch (shape : list nat) (k : collective) (group_size elem : nat) : nat :=
   match k with

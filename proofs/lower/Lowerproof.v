@@ -225,13 +225,31 @@ Proof.
   rewrite (radix_ext m c0 c0' ys) by (intros x _; apply H0). apply set_radix_ext, H.
 Qed.
 
+Lemma set_digits_spec : forall m xs q c, set_digits (radix_weights m xs) q c = set_radix m xs q c.
+Proof. intros m xs. induction xs as [|x xs IH]; intros q c; simpl; [reflexivity | apply IH]. Qed.
+
+Lemma radix_sized_spec : forall m xs c, radix_sized (sized m xs) c = radix m c xs.
+Proof.
+  intros m xs c. unfold radix_sized, sized, radix. generalize 0.
+  induction xs as [|x xs IH]; intros a; simpl; [reflexivity | apply IH].
+Qed.
+
+Lemma holder_digits_spec : forall m t t' c0 c, holder_digits (holder_dims m t t') c0 c = holder_from m t t' c0 c.
+Proof.
+  intros m t. induction t as [|[xs n] t IH]; intros [|[ys n'] t'] c0 c; try reflexivity.
+  simpl. rewrite radix_sized_spec, set_digits_spec. apply IH.
+Qed.
+
 (** The table is the holders' ranks of [device_of_rank]'s devices. *)
 Lemma recv_from_table_spec : forall m t t', recv_from_table m t t'
   = map (fun r => rank m (holder m t t' (device_of_rank m r))) (seq 0 (mesh_size m)).
 Proof.
-  intros m t t'. unfold recv_from_table. destruct (mesh_wf m) eqn:Hm; [| reflexivity].
-  apply map_ext_in. intros r Hr. apply in_seq in Hr.
-  apply rank_ext. intros x _. unfold holder.
+  intros m t t'. unfold recv_from_table.
+  assert (Hrank : forall c, radix_sized (sized m (mesh_axes m)) (holder_digits (holder_dims m t t') c c)
+                            = rank m (holder m t t' c)).
+  { intros c. rewrite holder_digits_spec, radix_sized_spec. reflexivity. }
+  destruct (mesh_wf m) eqn:Hm; apply map_ext_in; intros r Hr; rewrite Hrank; [| reflexivity].
+  apply in_seq in Hr. apply rank_ext. intros x _. unfold holder.
   apply holder_from_ext; intros y; apply digit_device_spec; (assumption || lia).
 Qed.
 
