@@ -245,7 +245,8 @@ expect "TMPDIR is a file" 2 '^redist: error: cannot create a temporary directory
   env TMPDIR=/etc/passwd "$redist" run "${W[@]}"
 
 # mpirun's flags: --allow-run-as-root only for root.  A fake mpicxx and a
-# fake mpirun that records its arguments; the second run as nobody.
+# fake mpirun that records its arguments; the second run as nobody, by the
+# copy installed in $tmp (the checkout may be private: mktemp -d, ~root).
 mkdir -p "$tmp/fakempi" "$tmp/rec"
 chmod 1777 "$tmp/rec"
 printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done; touch "$2"\n' >"$tmp/fakempi/mpicxx"
@@ -253,7 +254,7 @@ printf '#!/bin/sh\necho "$@" >%s/$(id -un)\nexit 1\n' "$tmp/rec" >"$tmp/fakempi/
 chmod +x "$tmp/fakempi/mpicxx" "$tmp/fakempi/mpirun"
 TMPDIR=$tmp/rec PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
 TMPDIR=$tmp/rec PATH="$tmp/fakempi:$PATH" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-  "$redist" run "${W[@]}" >/dev/null 2>&1
+  "$installed/bin/redist" run "${W[@]}" >/dev/null 2>&1
 flags='--oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none -np 6 '
 if grep -q -- "^--allow-run-as-root $flags" "$tmp/rec/root" 2>/dev/null &&
    grep -q -- "^$flags" "$tmp/rec/nobody" 2>/dev/null; then
@@ -264,7 +265,7 @@ fi
 
 # No process may be started (nobody limited to 1 process): one error line.
 expect "fork fails" 4 '^redist: error: starting mpicxx: Resource temporarily unavailable$' -- \
-  env TMPDIR="$tmp/rec" setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=1 "$redist" run "${W[@]}"
+  env TMPDIR="$tmp/rec" setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=1 "$installed/bin/redist" run "${W[@]}"
 
 # An empty TMPDIR means /tmp, not the current directory.
 TMPDIR= PATH="$tmp/fakempi:$PATH" "$redist" run "${W[@]}" >/dev/null 2>&1
