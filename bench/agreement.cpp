@@ -5,11 +5,15 @@
 // between barriers, the slowest rank's time divided by reps; on and off
 // alternate for `rounds` rounds; printed in microseconds: the minimum (the
 // least disturbed round) and the median [max] over the rounds, and the
-// ratios on/off of the minima and of the medians.
+// ratios on/off of the minima and of the medians.  Then the agreement on
+// the whole problem (ProblemDigest): Mesh::create with a problem, whose
+// one allreduce carries it, beside the bare allreduce of that size and one
+// of the 3 words the axis sizes alone needed.
 //   mpirun -np N agreement [rounds]
 #include <redist/mpi.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -58,6 +62,10 @@ int main(int argc, char** argv) {
     for (int r = 0; r < n; ++r) ring[r] = (r + 1) % n;
     const auto N = static_cast<std::size_t>(n);
 
+    struct Row {
+      const char* name;
+      std::function<redist::Status()> call;
+    };
     if (mesh.rank() == 0)
       std::printf("%d ranks; us per call over %d rounds, min median [max]; agreement on | off | on/off of min, median\n",
                   n, rounds);
@@ -72,10 +80,6 @@ int main(int argc, char** argv) {
       const redist::Layout l{2, {1, N * size.cols}, 4};
       const std::size_t b = redist::bytes(l);
       std::vector<unsigned char> src(b, 1), dst(b * N), scratch(b * N);
-      struct Row {
-        const char* name;
-        std::function<redist::Status()> call;
-      };
       const Row rows[] = {
           {"all_gather", [&] { return redist::all_gather(mesh, g, l, 0, src.data(), b, dst.data(), dst.size(), scratch.data(), scratch.size()); }},
           {"all_to_all", [&] { return redist::all_to_all(mesh, g, l, 0, 1, src.data(), b, dst.data(), b, scratch.data(), scratch.size()); }},
@@ -94,6 +98,30 @@ int main(int argc, char** argv) {
           std::printf("  %-6s %-12s %8.1f %8.1f [%8.1f] | %8.1f %8.1f [%8.1f] | %5.2f %5.2f\n", size.name,
                       row.name, a.lo, a.median, a.hi, z.lo, z.median, z.hi, a.lo / z.lo, a.median / z.median);
       }
+    }
+
+    // Mesh::create (its allreduce, MPI_Comm_dup, freeing) with a problem to
+    // agree on, and the bare allreduces: 13 words (every agreement now) and
+    // 3 (the axis sizes alone, as before the problem was agreed).
+    const redist::ProblemDigest problem{1, 2, 3, 4};
+    auto allreduce = [&](int words) {
+      return [&mesh, words] {
+        std::uint64_t in[13] = {}, out[13];
+        MPI_Allreduce(in, out, words, MPI_UINT64_T, MPI_MIN, mesh.comm());
+        return redist::Status();
+      };
+    };
+    const Row creates[] = {
+        {"Mesh::create with a problem", [&] { redist::Mesh m; return redist::Mesh::create(MPI_COMM_WORLD, axes, 1, problem, &m); }},
+        {"allreduce of 13 words", allreduce(13)},
+        {"allreduce of 3 words", allreduce(3)},
+    };
+    if (mesh.rank() == 0) std::printf("  us per call, min median [max]\n");
+    for (const Row& row : creates) {
+      std::vector<double> t;
+      for (int i = 0; i < rounds; ++i) t.push_back(per_call(mesh.comm(), 100, row.call));
+      const Range a = range_us(t);
+      if (mesh.rank() == 0) std::printf("  %-28s %8.1f %8.1f [%8.1f]\n", row.name, a.lo, a.median, a.hi);
     }
   }
   MPI_Finalize();

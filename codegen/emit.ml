@@ -70,31 +70,24 @@ let check_name name =
   if String.for_all (fun ch -> not (ch >= 'a' && ch <= 'z')) name then
     refuse "names without a lower-case letter are left to macros (NULL, EOF, MPI_COMM_WORLD); use e.g. a lower-case name"
 
+(* What the ranks agree on in create_mesh: the problem and the plan's lines
+   (the C ABI's bind agrees on the same for the same plan). *)
+let collectives_digest (r : Report.t) =
+  Problem.digest r.problem ~plan_lines:(Xreport.step_lines (Xreport.Collectives r))
+
 (* The inline namespace that tells problems apart: every header for one
    (problem, plan, backend) gets the same one, headers for different ones
    get different ones, so two of them sharing a --name never share a
    symbol. *)
-let problem_tag ~backend (r : Report.t) =
-  let p = r.problem in
-  let identity =
-    String.concat "\n"
-      ([ F.show_mesh p.env; F.show_ty p.env p.src; F.show_ty p.env p.tgt; p.dtype;
-         (match backend with Mpi -> "mpi" | Nccl -> "nccl") ]
-       @ F.refine_lines ~base:p.env r.env
-       @ List.map (fun (s : Report.step) -> F.show_collective r.env s.coll) r.steps)
-  in
+let problem_tag ~backend digest =
+  let identity = Problem.digest_literal digest ^ match backend with Mpi -> "mpi" | Nccl -> "nccl" in
   "p" ^ String.sub (Digest.to_hex (Digest.string identity)) 0 16
 
-(* Likewise for an exchange plan: its meshes, placements and types. *)
+(* Likewise for an exchange plan, whose create_exchange agrees on its digest. *)
+let exchange_digest (r : Xreport.t) = Problem.digest r.problem ~plan_lines:(Xreport.step_lines (Xreport.Exchange r))
+
 let exchange_tag (r : Xreport.t) =
-  let p = r.problem in
-  let identity =
-    String.concat "\n"
-      [ Problem.show_placed p.env (Some (String.concat "," (List.map string_of_int p.src_ranks)));
-        Problem.show_placed p.tgt_env (Some (String.concat "," (List.map string_of_int p.tgt_ranks)));
-        F.show_ty p.env p.src; F.show_ty p.tgt_env p.tgt; p.dtype; "exchange" ]
-  in
-  "p" ^ String.sub (Digest.to_hex (Digest.string identity)) 0 16
+  "p" ^ String.sub (Digest.to_hex (Digest.string (Problem.digest_literal (exchange_digest r) ^ "exchange"))) 0 16
 
 (* The C++ expression of a rank's coordinate on axis [a]: the core's
    rank-space group of the axis (its weight in the rank, its size). *)
@@ -182,8 +175,10 @@ let interface_check_lines =
     "              \"the redist of this runtime\");" ]
 
 (* [command]: the command line recorded in the header, this process's by
-   default. *)
-let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~guarantees =
+   default.  [digest]: what create_mesh agrees on, this plan's by default
+   (a pending-sum header's collectives part agrees on the whole plan). *)
+let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Report.t) ~guarantees =
+  let digest = match digest with Some d -> d | None -> collectives_digest r in
   let ns = match backend with Mpi -> "::redist::" | Nccl -> "::redist::nccl::" in
   let p = r.problem in
   let env = r.env in
@@ -239,7 +234,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
      another problem refers to a symbol that is gone, and the link fails
      naming it (with --gc-sections too: a kept run() keeps its reference).
      ELF only; the device pass of nvcc sees no host assembly. *)
-  let tag = problem_tag ~backend r in
+  let tag = problem_tag ~backend digest in
   let guard_sym = Printf.sprintf "redist_gen.%s.%s.name_reused_for_another_problem" name tag in
   let elf_host_only = "#if defined(__ELF__) && !defined(__CUDA_ARCH__)" in
   line "// Two headers with --name %s for different problems in one program would" name;
@@ -268,6 +263,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   line "inline constexpr int kMeshAxes = %d;" (List.length p.env.axes);
   line "inline constexpr int kMeshSizes[kMeshAxes] = %s;  // %s" (list_init (List.map (fun (a : F.axis_info) -> string_of_int a.size) p.env.axes)) (F.show_mesh p.env);
   line "inline constexpr int kDevices = %d;" ndev;
+  line "";
+  line "// The meshes, layouts, element type and plan, as digests that create_mesh";
+  line "// agrees on over the ranks (ranks running another problem fail there, all";
+  line "// alike, naming what differs and on which ranks) and run() checks the mesh";
+  line "// was created for.";
+  line "inline constexpr ::redist::ProblemDigest kProblem = %s;" (Problem.digest_literal digest);
   line "";
   line "// The array: rank, global shape, per-device element counts.";
   line "inline constexpr int kRank = %d;" rank;
@@ -333,12 +334,12 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   (match backend with
    | Mpi ->
        line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::redist::Mesh* out) {";
-       line "  if (::redist::Status st = ::redist::Mesh::create(comm, kMeshSizes, kMeshAxes, out); !st.ok()) return st;"
+       line "  if (::redist::Status st = ::redist::Mesh::create(comm, kMeshSizes, kMeshAxes, kProblem, out); !st.ok()) return st;"
    | Nccl ->
        line "// The collectives are enqueued on `stream` (this rank's GPU, selected with";
        line "// cudaSetDevice before this call).";
        line "inline ::redist::Status create_mesh(::MPI_Comm comm, ::cudaStream_t stream, ::redist::nccl::Mesh* out) {";
-       line "  if (::redist::Status st = ::redist::nccl::Mesh::create(comm, kMeshSizes, kMeshAxes, stream, out); !st.ok()) return st;");
+       line "  if (::redist::Status st = ::redist::nccl::Mesh::create(comm, kMeshSizes, kMeshAxes, kProblem, stream, out); !st.ok()) return st;");
   if groups = [] then line "  return ::redist::Status();"
   else line "  return out->prepare(kGroups, kGroupCount);";
   line "}";
@@ -354,7 +355,7 @@ let render ?(command = Array.to_list Sys.argv) ~name ~backend (r : Report.t) ~gu
   end;
   line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
   line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes, kTgtBytes," ns name;
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kProblem, kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes, kTgtBytes," ns name;
   line "                                         workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
   line "    return st;";
   line "%s" elf_host_only;
@@ -454,6 +455,11 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   line "inline constexpr ::std::size_t kMaxSrcElems = %d;  // the largest source box" r.src_max;
   line "inline constexpr ::std::size_t kMaxTgtElems = %d;  // the largest target box" r.tgt_max;
   line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_splan_live_bytes" r.live_bytes;
+  if backend = Mpi then begin
+    line "// The meshes, layouts, element type and plan, as digests that create_exchange";
+    line "// agrees on over the world (ranks running another problem fail there, all alike).";
+    line "inline constexpr ::redist::ProblemDigest kProblem = %s;" (Problem.digest_literal (exchange_digest r))
+  end;
   line "";
   let mesh_fn fn env ranks placement =
     let sizes = List.map (fun (a : F.axis_info) -> string_of_int a.size) env.F.axes in
@@ -496,7 +502,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "// Collective over `world`, once: every rank of the world calls it.";
        line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::Exchange* out) {";
        line "  return ::redist::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
-       line "                                    kElemBytes, out);";
+       line "                                    kElemBytes, kProblem, out);";
        line "}";
        line "";
        line "// Collective over the world.  A rank outside the source (target) mesh passes";

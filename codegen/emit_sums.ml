@@ -197,7 +197,8 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     | C.Error _ -> failwith "the checker rejected the collectives of an accepted pending-sum plan"
   in
   let inner_header =
-    Emit.render ~command ~name:inner_name ~backend inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
+    Emit.render ~command ~digest:(Problem.digest p ~plan_lines:(List.map (fun (s : Sumplan.step) -> s.text) r.steps))
+      ~name:inner_name ~backend inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
   in
   let base = F.core_mesh p.env in
   let elem = p.elem_bytes in
@@ -313,7 +314,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     line "// NCCL: device buffers; run only enqueues on mesh.stream(): synchronize before reading dst.";
   line "inline ::redist::Status run(const %sMesh& mesh, const void* src, ::std::size_t src_bytes," ns;
   line "                          void* dst, ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," ns name;
+  line "  if (::redist::Status st = %scheck_run(mesh, \"%s::run\", collectives::kProblem, kDevices, src, src_bytes, kSrcBytes, dst, dst_bytes," ns name;
   line "                                             kTgtBytes, workspace, workspace_bytes, kWorkspaceBytes); !st.ok())";
   line "    return st;";
   line "  unsigned char* ws = static_cast<unsigned char*>(workspace);";

@@ -172,3 +172,28 @@ let show_meshes p =
   else
     Printf.sprintf "from mesh %s to mesh %s" (show_placed p.env p.src_placement)
       (show_placed p.tgt_env p.tgt_placement)
+
+(* The runtime's ProblemDigest (redist.hpp) of a plan of [p] whose steps,
+   in plan-file syntax, are [plan_lines]: 64-bit digests of the meshes with
+   their world ranks, the two layouts with their pending axes, the element
+   type, and the plan with the version of redist that made it.  Every rank
+   agrees on it before collective work, so the parts are what an error
+   can name. *)
+type digest = { meshes : int64; layouts : int64; element : int64; plan : int64 }
+
+let digest p ~plan_lines =
+  let d64 parts =
+    Int64.of_string ("0x" ^ String.sub (Digest.to_hex (Digest.string (String.concat "\n" parts))) 0 16)
+  in
+  let ranks l = String.concat "," (List.map string_of_int l) in
+  { meshes = d64 [ F.show_mesh p.env; ranks p.src_ranks; F.show_mesh p.tgt_env; ranks p.tgt_ranks ];
+    layouts =
+      d64 [ F.show_ty p.env p.src ^ F.show_pending p.env p.src_pending;
+            F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.tgt_pending ];
+    element = d64 [ p.dtype; string_of_int p.elem_bytes ];
+    plan = d64 (Version.version :: plan_lines) }
+
+(* The digest as a C++ initializer of ::redist::ProblemDigest. *)
+let digest_literal d =
+  Printf.sprintf "::redist::ProblemDigest{0x%016LxULL, 0x%016LxULL, 0x%016LxULL, 0x%016LxULL}" d.meshes d.layouts
+    d.element d.plan

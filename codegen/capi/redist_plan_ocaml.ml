@@ -24,6 +24,7 @@ type info = {
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
   live_bytes : int;             (* lower_live_bytes / lower_splan_live_bytes *)
+  digest : R.Problem.digest;    (* what the ranks agree on in redist_plan_bind *)
 }
 
 (* Tag 0 and tag 1 in capi.cpp. *)
@@ -72,7 +73,8 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
       global_shape = Array.of_list (Redist_core.global_shape p.src);
       src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
-      lower_bound_recv_max_bytes = 0; live_bytes = 0 }
+      lower_bound_recv_max_bytes = 0; live_bytes = 0;
+      digest = R.Problem.digest p ~plan_lines:(R.Xreport.step_lines plan) }
   in
   match plan with
   | R.Xreport.Collectives r ->
@@ -121,13 +123,15 @@ let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
   let workspace_bytes = Redist_core.sumplan_workspace_bytes lowering
   and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
   let guarantees = R.Sumplan.guarantees r in
+  let step_texts = List.map (fun (s : R.Sumplan.step) -> s.text) r.steps in
   { lowered; problem = p; text = R.Sumplan.text ?cost ~title r;
     json = Yojson.Safe.pretty_to_string (R.Sumplan.json ?cost ~command r) ^ "\n";
     guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
-    step_texts = Array.of_list (List.map (fun (s : R.Sumplan.step) -> s.text) r.steps); devices = r.world;
+    step_texts = Array.of_list step_texts; devices = r.world;
     global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes; tgt_bytes; peak_bytes = bytes r.peak;
     workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
-    lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes }
+    lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes;
+    digest = R.Problem.digest p ~plan_lines:step_texts }
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in

@@ -79,6 +79,7 @@ struct redist_plan {
   std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
                 lower_bound_recv_bytes = 0, live_bytes = 0;
   std::size_t elem_bytes = 0;
+  redist::ProblemDigest digest;  // what redist_plan_bind agrees on
   value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
 };
 
@@ -279,6 +280,14 @@ bool lowered_of(value v, Lowered* out) {
   return false;
 }
 
+// Every collectives program of a lowering (a hybrid's parts too) creates its
+// mesh for the whole plan's problem, which bind has agreed on.
+void stamp_problem(const redist::ProblemDigest& digest, Lowered* lowered) {
+  lowered->program.problem = digest;
+  if (lowered->first) stamp_problem(digest, lowered->first.get());
+  if (lowered->second) stamp_problem(digest, lowered->second.get());
+}
+
 // Redist_plan_ocaml.info, field by field.
 bool plan_of(value info, redist_plan* plan) {
   if (!lowered_of(Field(info, 0), &plan->lowered)) return false;
@@ -297,6 +306,12 @@ bool plan_of(value info, redist_plan* plan) {
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
+  const value digest = Field(info, 15);
+  plan->digest = redist::ProblemDigest{static_cast<std::uint64_t>(Int64_val(Field(digest, 0))),
+                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 1))),
+                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 2))),
+                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 3)))};
+  stamp_problem(plan->digest, &plan->lowered);
   // redist_plan_step's steps are the step texts, one for one.
   const redist::PlanProgram& p = plan->lowered.program;
   return plan->lowered.kind != PlanKind::collectives ||
@@ -355,7 +370,6 @@ redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
     case PlanKind::hybrid:
       break;
   }
-  if (comm == MPI_COMM_NULL) return redist::Status(kInvalidArgument, "redist_plan_bind: comm is MPI_COMM_NULL");
   if (redist::Status st = redist::backend::mpi_status(MPI_Comm_dup(comm, &exec->world), "redist_plan_bind"); !st.ok())
     return st;
   int rank = 0;
@@ -787,11 +801,24 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
 }
 
 int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** out, char* err, size_t errlen) {
-  if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_bind: null plan or out");
-  *out = nullptr;
+  if (out != nullptr) *out = nullptr;
+  if (comm == MPI_COMM_NULL) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_bind: comm is MPI_COMM_NULL");
   try {
+    // Before any collective work every rank's arguments and whole problem
+    // are compared: a rank that returned here, or bound another plan, would
+    // leave the others waiting or pair their messages with the wrong ones.
+    redist::Status local;
+    if (plan == nullptr || out == nullptr) local = redist::Status(kInvalidArgument, "null plan or out");
+    redist::backend::Agreed agreed[redist::backend::kProblemAgreed];
+    redist::backend::agreed_problem(plan != nullptr ? plan->digest : redist::ProblemDigest{}, agreed);
+    if (redist::Status st = redist::backend::agree(comm, redist::backend::prefixed("redist_plan_bind", std::move(local)),
+                                                   "redist_plan_bind", agreed, redist::backend::kProblemAgreed);
+        !st.ok())
+      return runtime_failure(err, errlen, st);
     auto exec = std::make_unique<redist_exec>();
-    if (redist::Status st = bind(plan->lowered, comm, exec.get()); !st.ok()) return runtime_failure(err, errlen, st);
+    if (redist::Status st = redist::backend::agree(comm, bind(plan->lowered, comm, exec.get()), "redist_plan_bind");
+        !st.ok())
+      return runtime_failure(err, errlen, st);
     exec->workspace_bytes = plan->workspace_bytes;
     *out = exec.release();
     return REDIST_OK;

@@ -61,7 +61,7 @@ void Exchange::release() noexcept {
 
 Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                         const PlacedMesh& target, const BlockLayout& target_layout,
-                        std::size_t elem_bytes, Exchange* out) {
+                        std::size_t elem_bytes, const ProblemDigest& problem, Exchange* out) {
   if (out == nullptr) return {Errc::invalid_argument, "Exchange::create: output is null"};
   if (world == MPI_COMM_NULL)
     return {Errc::invalid_argument, "Exchange::create: communicator is MPI_COMM_NULL"};
@@ -81,10 +81,13 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
     local = check_int_extents(ex.source_box_, "Exchange::create: source");
     if (local.ok()) local = check_int_extents(ex.target_box_, "Exchange::create: target");
   }
-  const backend::Agreed agreed[] = {
-      {backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
-       "ranks passed different meshes, layouts or element sizes"}};
-  if (Status st = backend::agree(world, std::move(local), "Exchange::create", agreed, 1); !st.ok())
+  backend::Agreed agreed[backend::kProblemAgreed + 1];
+  backend::agreed_problem(problem, agreed);
+  agreed[backend::kProblemAgreed] = {
+      backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
+      "ranks passed different meshes, layouts or element sizes"};
+  if (Status st = backend::agree(world, std::move(local), "Exchange::create", agreed, backend::kProblemAgreed + 1);
+      !st.ok())
     return st;
 
   if (Status st = mpi_status(MPI_Comm_dup(world, &ex.comm_), "Exchange::create"); !st.ok())

@@ -16,7 +16,8 @@ Status PlanInterpreter::bind(const PlanProgram* program, MPI_Comm comm, PlanInte
   if (program == nullptr || out == nullptr)
     return Status(Errc::invalid_argument, "PlanInterpreter::bind: null program or out");
   Mesh mesh;
-  if (Status st = Mesh::create(comm, program->mesh_sizes.data(), static_cast<int>(program->mesh_sizes.size()), &mesh);
+  if (Status st = Mesh::create(comm, program->mesh_sizes.data(), static_cast<int>(program->mesh_sizes.size()),
+                               program->problem, &mesh);
       !st.ok())
     return st;
   if (!program->groups.empty()) {
@@ -31,7 +32,7 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
                             void* workspace, std::size_t workspace_bytes) const {
   if (program_ == nullptr) return Status(Errc::invalid_argument, "PlanInterpreter::run: not bound to a program");
   const PlanProgram& p = *program_;
-  if (Status st = check_run(mesh_, "PlanInterpreter::run", p.devices(), src, src_bytes, bytes(p.src_layout), dst,
+  if (Status st = check_run(mesh_, "PlanInterpreter::run", p.problem, p.devices(), src, src_bytes, bytes(p.src_layout), dst,
                             dst_bytes, bytes(p.tgt_layout), workspace, workspace_bytes, p.workspace_bytes());
       !st.ok())
     return st;

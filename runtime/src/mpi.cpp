@@ -129,11 +129,13 @@ void Mesh::release() noexcept {
   MeshGeometry::operator=(MeshGeometry());
 }
 
-Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out) {
+Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                    Mesh* out) {
   Mesh mesh;
   int rank = -1;
-  if (Status st = open_mesh(comm, axis_sizes, naxes, out, &mesh.comm_, &rank); !st.ok()) return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
+  if (Status st = open_mesh(comm, axis_sizes, naxes, problem, out, &mesh.comm_, &rank); !st.ok())
+    return st;
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
   *out = std::move(mesh);
   return {};
 }
@@ -288,11 +290,11 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                                           layout.extent[s] * inner_bytes(out, s), scratch, need));
 }
 
-Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
-                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,
+                 const void* src, std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need) {
-  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, devices, src, src_bytes,
+  return backend::check_run(mesh, mesh.comm(), mesh.agreement(), what, problem, devices, src, src_bytes,
                             src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
                             workspace_need);
 }

@@ -1,6 +1,6 @@
 # End-to-end: `make demo`, the random end-to-end suites and the checks of
 # `redist run` (included by the top Makefile).  Serial builds: two cores.
-.PHONY: demo test-e2e test-e2e-exchange test-e2e-sums test-long test-large-message test-run test-run-agree
+.PHONY: demo test-e2e test-e2e-exchange test-e2e-sums test-long test-large-message test-run test-run-agree test-run-disagree
 
 E2E_SEED ?= 20211203
 
@@ -37,6 +37,12 @@ test-run: build runtime
 # rank, no hang (issue 12).
 test-run-agree: build runtime
 	@tests/e2e/agree.sh
+
+# Ranks that run different problems (generated headers, 7 of the issue's
+# cases and 24 random mutations; the C ABI, 6 cases and a control) on 4
+# ranks: every rank refused alike, none waiting.
+test-run-disagree: build runtime
+	@tests/e2e/disagree.sh
 
 # The paper's point on a 2x2x2 mesh: moving a [x]-by-[y,z] sharded matrix to
 # the transposed sharding, the obvious plan gathers the whole array on every

@@ -65,7 +65,15 @@ class Exchange {
   // global shape, or when ranks passed different arguments.
   static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                        const PlacedMesh& target, const BlockLayout& target_layout,
-                       std::size_t elem_bytes, Exchange* out);
+                       std::size_t elem_bytes, Exchange* out) {
+    return create(world, source, source_layout, target, target_layout, elem_bytes, ProblemDigest{}, out);
+  }
+  // The same for one problem (a generated header's create_exchange): the
+  // ranks also agree, in the same allreduce, on `problem` (ProblemDigest:
+  // the element type beyond its size, the plan and redist's version).
+  static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const PlacedMesh& target, const BlockLayout& target_layout,
+                       std::size_t elem_bytes, const ProblemDigest& problem, Exchange* out);
 
   // Collective over the world.  src: this rank's source local array
   // (source_bytes(), null/0 outside the source mesh); dst: its target local

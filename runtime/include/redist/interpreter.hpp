@@ -48,6 +48,7 @@ struct PlanStep {
 };
 
 struct PlanProgram {
+  ProblemDigest problem;  // agreed by bind() when it creates the mesh
   std::vector<int> mesh_sizes;
   Layout src_layout;
   Layout tgt_layout;
@@ -79,7 +80,8 @@ class PlanInterpreter {
   PlanInterpreter() = default;
 
   // Collective over comm (which must have program->devices() ranks):
-  // creates the mesh and prepares the program's groups.
+  // creates the mesh (the ranks agreeing on program->problem) and prepares
+  // the program's groups.
   static Status bind(const PlanProgram* program, MPI_Comm comm, PlanInterpreter* out);
 
   // Moves this rank's source box (src, program.src_layout) to its target box

@@ -60,7 +60,14 @@ class Mesh : public MeshGeometry {
   // rank (always agreed) if on any rank naxes is not in 1..kMaxRank, an axis
   // size is < 1, the communicator size differs from the product of the axis
   // sizes, or the ranks pass different axis sizes.
-  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out);
+  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, Mesh* out) {
+    return create(comm, axis_sizes, naxes, ProblemDigest{}, out);
+  }
+  // The same for one problem (a generated header's create_mesh): the ranks
+  // also agree, in the same allreduce, on `problem` (see ProblemDigest),
+  // and fail alike, naming what differs and on which ranks, if it differs.
+  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                       Mesh* out);
 
   // Creates and caches the sub-communicator of every group in the list
   // (already cached ones and groups of size 1 are skipped).  Collective over
@@ -133,14 +140,16 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   void* scratch, std::size_t scratch_bytes);
 
 // The entry check of a generated run(), called once before its first step:
-// the mesh has `devices` devices, and src, dst and workspace are non-null
+// the mesh was created for `problem`, has `devices` devices, and src, dst
+// and workspace are non-null
 // (where their need is > 0), at least src_need, dst_need and workspace_need
 // bytes long, and pairwise disjoint.  Collective over the mesh: with
 // agreement on, the verdict (and the three needs, which differ only between
 // different plans) are agreed with one allreduce, so that a rank whose
 // buffer is short makes every rank return (remote_error on the others).
 // `what` names the caller in messages, e.g. "my_plan::run".
-Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,
+                 const void* src,
                  std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need);

@@ -103,7 +103,12 @@ class Mesh : public MeshGeometry {
   // 1..kMaxRank, an axis size is < 1, the communicator size differs from the
   // product of the axis sizes, there is no CUDA device, or NCCL fails.
   static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_t stream,
-                       Mesh* out);
+                       Mesh* out) {
+    return create(comm, axis_sizes, naxes, ProblemDigest{}, stream, out);
+  }
+  // The same for one problem, agreed as by redist::Mesh::create (mpi.hpp).
+  static Status create(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                       cudaStream_t stream, Mesh* out);
 
   // Over an NCCL communicator the caller already has (not owned: it must
   // outlive the mesh; no MPI needed): mesh position r is its rank r.
@@ -112,7 +117,11 @@ class Mesh : public MeshGeometry {
   // mesh's stream followed by a wait for that stream; set_agreement(false)
   // removes it from the collectives.  comm() is MPI_COMM_NULL.
   static Status create(ncclComm_t comm, const int* axis_sizes, int naxes, cudaStream_t stream,
-                       Mesh* out);
+                       Mesh* out) {
+    return create(comm, axis_sizes, naxes, ProblemDigest{}, stream, out);
+  }
+  static Status create(ncclComm_t comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                       cudaStream_t stream, Mesh* out);
 
   // Splits and caches the communicators of every group in the list
   // (cached ones and groups of size 1 are skipped).  Collective over the
@@ -184,7 +193,8 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
 // The entry check of a generated run(), as redist::check_run (mpi.hpp);
 // the buffers are device memory, checked on the host only for null, size
 // and overlap.
-Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
+Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,
+                 const void* src,
                  std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need);

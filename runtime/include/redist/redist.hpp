@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -100,6 +101,28 @@ struct Group {
   int stride;
   int size;
 };
+
+// What determines a plan's data movement, as 64-bit digests that the
+// planner computes (a generated header's kProblem, a C ABI plan's): the
+// meshes with their axes and world ranks, the source and target layouts
+// (pending axes and their operation too), the element type and its size,
+// and the plan's steps with the version of redist that made them.  Every
+// entry that starts collective work (Mesh::create, Exchange::create, the C
+// ABI's bind) agrees on it over its communicator, so ranks running
+// different problems fail together, naming what differs and on which
+// ranks, instead of exchanging mismatched messages.  All zero: no problem
+// stated (a mesh made by hand), which ranks must then pass alike too.
+struct ProblemDigest {
+  std::uint64_t meshes = 0;
+  std::uint64_t layouts = 0;
+  std::uint64_t element = 0;
+  std::uint64_t plan = 0;
+};
+
+constexpr bool operator==(const ProblemDigest& a, const ProblemDigest& b) {
+  return a.meshes == b.meshes && a.layouts == b.layouts && a.element == b.element && a.plan == b.plan;
+}
+constexpr bool operator!=(const ProblemDigest& a, const ProblemDigest& b) { return !(a == b); }
 
 constexpr int group_index(int rank, Group g) { return (rank / g.stride) % g.size; }
 constexpr int group_member(int rank, Group g, int k) {

@@ -12,4 +12,4 @@
 // records another interface version is refused at compile time.  Bumped
 // whenever a runtime signature or convention a generated header relies on
 // changes.
-#define REDIST_INTERFACE_VERSION 3
+#define REDIST_INTERFACE_VERSION 4

@@ -4,6 +4,7 @@
 #include <climits>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "redist/local.hpp"
 
@@ -48,18 +49,20 @@ Status check_mesh_args(int comm_size, const int* axis_sizes, int naxes, const vo
   return local;
 }
 
-Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out, MPI_Comm* dup,
-                 int* rank) {
+Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                 const void* out, MPI_Comm* dup, int* rank) {
   if (comm == MPI_COMM_NULL)
     return {Errc::invalid_argument, "Mesh::create: communicator is MPI_COMM_NULL"};
   int comm_size = 0;
   if (Status st = mpi_status(MPI_Comm_size(comm, &comm_size), "Mesh::create"); !st.ok()) return st;
-  Agreed agreed;
-  Status local = check_mesh_args(comm_size, axis_sizes, naxes, out, &agreed);
+  Agreed agreed[kProblemAgreed + 1];
+  agreed_problem(problem, agreed);
+  Status local = check_mesh_args(comm_size, axis_sizes, naxes, out, &agreed[kProblemAgreed]);
   // Agreed on `comm` itself, before MPI_Comm_dup, which would wait forever
   // for a rank refused here; ranks with different axis sizes would build
-  // different meshes.
-  if (Status st = agree(comm, std::move(local), "Mesh::create", &agreed, 1); !st.ok()) return st;
+  // different meshes, ranks with different problems run different steps.
+  if (Status st = agree(comm, std::move(local), "Mesh::create", agreed, kProblemAgreed + 1); !st.ok())
+    return st;
   if (Status st = mpi_status(MPI_Comm_dup(comm, dup), "Mesh::create"); !st.ok()) return st;
   MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
   MPI_Comm_rank(*dup, rank);
@@ -104,24 +107,60 @@ Agreed agreed_layout(const Layout& layout) {
   return {h, "members passed different layouts"};
 }
 
+void agreed_problem(const ProblemDigest& problem, Agreed out[kProblemAgreed]) {
+  out[0] = {problem.meshes, "ranks passed different problems: the meshes or their world ranks differ"};
+  out[1] = {problem.layouts, "ranks passed different problems: the source or target layouts differ"};
+  out[2] = {problem.element, "ranks passed different problems: the element types differ"};
+  out[3] = {problem.plan, "ranks passed different plans (other steps, or another version of redist)"};
+}
+
 Agreed agreed_dims(int s, int t) {
   return {pair_key(s, t), "members passed different dims"};
 }
 
+namespace {
+
+// ": ranks 1, 3 differ from rank 0" (the first few ranks, then a count),
+// from an allgather of every rank's value over comm; empty if that fails.
+// Only on the error path: it allocates one word per rank.
+std::string differing_ranks(MPI_Comm comm, std::uint64_t value) {
+  int size = 0;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 1) return "";
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(size));
+  if (MPI_Allgather(&value, 1, MPI_UINT64_T, values.data(), 1, MPI_UINT64_T, comm) != MPI_SUCCESS) return "";
+  constexpr int kNamed = 8;
+  std::string ranks;
+  int differ = 0;
+  for (int r = 1; r < size; ++r) {
+    if (values[static_cast<std::size_t>(r)] == values[0]) continue;
+    if (differ < kNamed) ranks += (differ == 0 ? "" : ", ") + str(r);
+    ++differ;
+  }
+  if (differ > kNamed) ranks += " and " + str(differ - kNamed) + " more";
+  return std::string(differ == 1 ? ": rank " : ": ranks ") + ranks + " differ" + (differ == 1 ? "s" : "") +
+         " from rank 0";
+}
+
+}  // namespace
+
 Status agree(AgreeOver over, Status local, const char* what, const Agreed* agreed,
              std::size_t count) {
   // One MIN-reduction gives the smallest verdict and, for each agreed value
-  // v, both the smallest v and the largest (as the smallest ~v).
+  // v, both the smallest v and the largest (as the smallest ~v).  Every call
+  // reduces all kMaxAgreed slots (0 past `count`), so ranks that reached
+  // different agreements (another entry, another kind of plan) meet in one
+  // allreduce of one shape and see a difference, instead of waiting.
   std::uint64_t words[kMaxAgreedWords], lo[kMaxAgreedWords];
   words[0] = local.ok() ? 1 : 0;
   // A rank with an error sends MIN's neutral element for the values, which
   // may be meaningless on it.
   constexpr std::uint64_t kNeutral = ~std::uint64_t{0};
-  for (std::size_t i = 0; i < count; ++i) {
-    words[1 + 2 * i] = local.ok() ? agreed[i].value : kNeutral;
-    words[2 + 2 * i] = local.ok() ? ~agreed[i].value : kNeutral;
+  auto value = [&](std::size_t i) { return i < count ? agreed[i].value : 0; };
+  for (std::size_t i = 0; i < kMaxAgreed; ++i) {
+    words[1 + 2 * i] = local.ok() ? value(i) : kNeutral;
+    words[2 + 2 * i] = local.ok() ? ~value(i) : kNeutral;
   }
-  const std::size_t n = 1 + 2 * count;
+  const std::size_t n = kMaxAgreedWords;
   if (over.reduce_min != nullptr) {
     if (Status st = over.reduce_min(over.context, words, n); !st.ok()) return prefixed(what, st);
     std::copy(words, words + n, lo);
@@ -134,9 +173,14 @@ Status agree(AgreeOver over, Status local, const char* what, const Agreed* agree
   if (!local.ok()) return local;
   if (lo[0] == 0)
     return {Errc::remote_error, std::string(what) + ": another rank reported an error"};
-  for (std::size_t i = 0; i < count; ++i)
-    if (lo[1 + 2 * i] != ~lo[2 + 2 * i])
-      return {Errc::invalid_argument, std::string(what) + ": " + agreed[i].differ};
+  for (std::size_t i = 0; i < kMaxAgreed; ++i)
+    if (lo[1 + 2 * i] != ~lo[2 + 2 * i]) {
+      std::string message =
+          std::string(what) + ": " +
+          (i < count ? agreed[i].differ : "ranks reached different calls (plans of different kinds or versions)");
+      if (over.comm != MPI_COMM_NULL) message += differing_ranks(over.comm, value(i));
+      return {Errc::invalid_argument, std::move(message)};
+    }
   return {};
 }
 
@@ -157,7 +201,7 @@ Status agree_group_list(const MeshGeometry& mesh, AgreeOver comm, const Group* g
 }
 
 Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const char* what,
-                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const ProblemDigest& problem, int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
                  const void* dst, std::size_t dst_bytes, std::size_t dst_need,
                  const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need) {
   using local::check_buffer;
@@ -167,6 +211,9 @@ Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const
   if (mesh.size() != devices)
     local = {Errc::mesh_mismatch, "the mesh has " + str(mesh.size()) + " devices, the plan " +
                                       str(devices)};
+  if (local.ok() && mesh.problem() != problem)
+    local = {Errc::mesh_mismatch,
+             "the mesh was created for another problem (create it with this plan's create_mesh)"};
   if (local.ok()) local = check_buffer(src, src_bytes, src_need, "source");
   if (local.ok()) local = check_buffer(dst, dst_bytes, dst_need, "destination");
   if (local.ok()) local = check_buffer(workspace, workspace_bytes, workspace_need, "workspace");

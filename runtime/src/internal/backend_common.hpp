@@ -25,11 +25,11 @@ Status prefixed(const char* what, Status st);
 Status check_empty(const MeshGeometry& mesh, const char* what);
 
 // The common part of Mesh::create: checks the arguments and the
-// communicator's size, agrees on the verdict and the axis sizes over
-// `comm`, then duplicates `comm` into *dup (its errors returned, not fatal)
-// and sets *rank to this process's rank in it.
-Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const void* out,
-                 MPI_Comm* dup, int* rank);
+// communicator's size, agrees on the verdict, the axis sizes and the
+// problem over `comm`, then duplicates `comm` into *dup (its errors
+// returned, not fatal) and sets *rank to this process's rank in it.
+Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                 const void* out, MPI_Comm* dup, int* rank);
 
 // One argument that every member of a call must pass alike, reduced to 64
 // bits (exactly where it fits, else hashed), and what to report when the
@@ -40,7 +40,14 @@ struct Agreed {
 };
 
 // The most Agreed values one call may pass to agree().
-inline constexpr std::size_t kMaxAgreed = 4;
+inline constexpr std::size_t kMaxAgreed = 6;
+
+// The values of a ProblemDigest, in agree()'s form: each names what differs.
+// Every entry that agrees on a problem passes them first, so that ranks at
+// different entries (one creating a mesh, another an exchange) find the
+// same first difference and report it alike.
+inline constexpr std::size_t kProblemAgreed = 4;
+void agreed_problem(const ProblemDigest& problem, Agreed out[kProblemAgreed]);
 
 // The digest h extended by v (order matters), and the 64-bit digest of n
 // ints (a permutation table, a group list).
@@ -71,9 +78,14 @@ struct AgreeOver {
 // allreduce: returns the local error if there is one, remote_error if only
 // another rank failed, and invalid_argument naming the first value that
 // differs between ranks.  The values of a rank with an error are ignored.
+// Every call reduces the same number of words (unused slots are 0), so that
+// ranks at different agreements fail alike.  Only when values differ
+// (every rank sees that alike) does a second call,
+// an allgather of that value over an MPI communicator, name the ranks whose
+// value differs from rank 0's.
 Status agree(AgreeOver comm, Status local, const char* what, const Agreed* agreed = nullptr,
              std::size_t count = 0);
-// The most words agree() reduces.
+// The words every agree() reduces, whatever its count.
 inline constexpr std::size_t kMaxAgreedWords = 1 + 2 * kMaxAgreed;
 
 // A call's verdict: `local` (its argument checks, whose messages do not
@@ -100,9 +112,9 @@ Status agree_group_list(const MeshGeometry& mesh, AgreeOver comm, const Group* g
                         std::size_t count);
 
 // The entry check of a generated run() (see check_run in mpi.hpp), over the
-// mesh communicator `comm`.
+// mesh communicator `comm`: also that the mesh was created for `problem`.
 Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const char* what,
-                 int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
+                 const ProblemDigest& problem, int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
                  const void* dst, std::size_t dst_bytes, std::size_t dst_need,
                  const void* workspace, std::size_t workspace_bytes, std::size_t workspace_need);
 

@@ -126,12 +126,13 @@ void Mesh::release() noexcept {
   MeshGeometry::operator=(MeshGeometry());
 }
 
-Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, cudaStream_t stream,
-                    Mesh* out) {
+Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                    cudaStream_t stream, Mesh* out) {
   Mesh mesh;
   int rank = -1;
-  if (Status st = open_mesh(comm, axis_sizes, naxes, out, &mesh.comm_, &rank); !st.ok()) return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
+  if (Status st = open_mesh(comm, axis_sizes, naxes, problem, out, &mesh.comm_, &rank); !st.ok())
+    return st;
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
   mesh.stream_ = stream;
 
   // Everything that can fail locally happens, and is agreed on, before
@@ -169,8 +170,8 @@ AgreeOver agree_over(const Mesh& mesh) {
   return {&Mesh::reduce_over_nccl, &mesh};
 }
 
-Status Mesh::create(ncclComm_t comm, const int* axis_sizes, int naxes, cudaStream_t stream,
-                    Mesh* out) {
+Status Mesh::create(ncclComm_t comm, const int* axis_sizes, int naxes, const ProblemDigest& problem,
+                    cudaStream_t stream, Mesh* out) {
   if (comm == nullptr) return {Errc::invalid_argument, "Mesh::create: NCCL communicator is null"};
   int count = 0, rank = 0;
   if (Status st = nccl_status(ncclCommCount(comm, &count), comm, "Mesh::create: ncclCommCount");
@@ -189,12 +190,14 @@ Status Mesh::create(ncclComm_t comm, const int* axis_sizes, int naxes, cudaStrea
                               "Mesh::create: cudaMalloc");
       !st.ok())
     return st;
-  Agreed agreed;
-  Status local = check_mesh_args(count, axis_sizes, naxes, out, &agreed);
+  Agreed agreed[kProblemAgreed + 1];
+  agreed_problem(problem, agreed);
+  Status local = check_mesh_args(count, axis_sizes, naxes, out, &agreed[kProblemAgreed]);
   if (local.ok()) local = cuda_status(cudaGetDevice(&mesh.device_), "Mesh::create: cudaGetDevice");
-  if (Status st = agree(agree_over(mesh), std::move(local), "Mesh::create", &agreed, 1); !st.ok())
+  if (Status st = agree(agree_over(mesh), std::move(local), "Mesh::create", agreed, kProblemAgreed + 1);
+      !st.ok())
     return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
   *out = std::move(mesh);
   return {};
 }
@@ -348,11 +351,11 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   cuda::concat_blocks(block, s, size, scratch, total, dst, total, stream));
 }
 
-Status check_run(const Mesh& mesh, const char* what, int devices, const void* src,
-                 std::size_t src_bytes, std::size_t src_need, const void* dst,
+Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,
+                 const void* src, std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need) {
-  return backend::check_run(mesh, agree_over(mesh), mesh.agreement(), what, devices, src, src_bytes,
+  return backend::check_run(mesh, agree_over(mesh), mesh.agreement(), what, problem, devices, src, src_bytes,
                             src_need, dst, dst_bytes, dst_need, workspace, workspace_bytes,
                             workspace_need);
 }
