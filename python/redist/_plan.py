@@ -1,6 +1,7 @@
 """redist.plan: the verified plan of the C ABI as a Python object."""
 import ctypes
 import json
+import numbers
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -106,19 +107,28 @@ class Plan:
     def __str__(self):
         return self.text
 
-    def _box(self, fn, rank):
+    def _rank(self, rank, what):
+        """rank checked here: ctypes would wrap an int past the C int's
+        range, or refuse another type with no word of which argument."""
+        if isinstance(rank, bool) or not isinstance(rank, numbers.Integral):
+            raise _lib.RedistError("%s: rank %r is a %s, not an int" % (what, rank, type(rank).__name__))
+        if not 0 <= rank < self.devices:
+            raise _lib.RedistError("%s: rank %d is outside the plan's ranks 0..%d" % (what, rank, self.devices - 1))
+        return int(rank)
+
+    def _box(self, fn, rank, what):
         offset, extent = (ctypes.c_size_t * self.ndim)(), (ctypes.c_size_t * self.ndim)()
-        _lib.call(fn, self._handle, rank, offset, extent)
+        _lib.call(fn, self._handle, self._rank(rank, what), offset, extent)
         return tuple(offset), tuple(extent)
 
     def src_box(self, rank):
         """(offset, extent) of the global box world rank `rank` holds in the
         source layout; extents all 0 outside the source mesh."""
-        return self._box(_lib.lib().redist_plan_src_box, rank)
+        return self._box(_lib.lib().redist_plan_src_box, rank, "src_box")
 
     def tgt_box(self, rank):
         """(offset, extent) in the target layout."""
-        return self._box(_lib.lib().redist_plan_tgt_box, rank)
+        return self._box(_lib.lib().redist_plan_tgt_box, rank, "tgt_box")
 
     def collective_steps(self):
         """The plan's steps (a plan by the collectives; with pending sums the
@@ -158,7 +168,7 @@ class Plan:
     def receives(self, rank):
         """The Pieces of world rank `rank`'s target box (a plan by the
         exchange): from which rank each comes."""
-        fn, count = _lib.lib().redist_plan_receives, ctypes.c_size_t()
+        fn, count, rank = _lib.lib().redist_plan_receives, ctypes.c_size_t(), self._rank(rank, "receives")
         _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count))
         regions = (_lib.Region * count.value)()
         _lib.call(fn, self._handle, rank, regions, count.value, ctypes.byref(count))
@@ -166,7 +176,7 @@ class Plan:
 
     def sum_receives(self, rank):
         """What world rank `rank` adds up (a plan by the reducing exchange)."""
-        fn, count = _lib.lib().redist_plan_sum_receives, ctypes.c_size_t()
+        fn, count, rank = _lib.lib().redist_plan_sum_receives, ctypes.c_size_t(), self._rank(rank, "sum_receives")
         designated, group_size = ctypes.c_int(), ctypes.c_int()
         _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count), ctypes.byref(designated),
                   ctypes.byref(group_size))
@@ -180,6 +190,8 @@ class Plan:
     def picture(self, format="svg"):
         """The source and target layouts (who holds which box) and the plan's
         steps, drawn with matplotlib: SVG text or PNG bytes."""
+        if format not in ("svg", "png"):
+            raise _lib.RedistError("picture: format %r: redist draws \"svg\" or \"png\"" % (format,))
         from ._picture import render
         return render(self, format)
 
@@ -187,12 +199,27 @@ class Plan:
         return self.picture("svg")
 
 
+def sizes(shape):
+    """shape as a tuple, checked to be sizes (ints >= 0)."""
+    if not (isinstance(shape, (tuple, list)) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                                                     for n in shape)):
+        raise _lib.RedistError("shape: expected a tuple of sizes (ints >= 0), got %r" % (shape,))
+    return tuple(shape)
+
+
 def _text(s, what):
     if s is None:
         return None
     if not isinstance(s, str):
         raise _lib.RedistError("%s: expected a string in redist's notation, got %s" % (what, type(s).__name__))
-    return s.encode()
+    # The C ABI reads a NUL-terminated UTF-8 string: a NUL would end it early, unnoticed.
+    if "\0" in s:
+        raise _lib.RedistError("%s: a NUL character at position %d" % (what, s.index("\0")))
+    try:
+        return s.encode()
+    except UnicodeEncodeError as e:
+        raise _lib.RedistError("%s: character %r at position %d is not encodable as UTF-8 (%s)"
+                               % (what, s[e.start], e.start, e.reason)) from None
 
 
 def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None):

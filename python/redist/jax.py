@@ -41,7 +41,7 @@ _DTYPES = {"float32": "f32", "float64": "f64", "bfloat16": "bf16", "float16": "f
 
 def dtype_name(dtype):
     """redist's name of a JAX/NumPy element type."""
-    name = np.dtype(dtype).name
+    name = _dtype(dtype).name
     if name not in _DTYPES:
         raise RedistError("dtype %s: redist knows %s" % (name, ", ".join(sorted(_DTYPES))))
     return _DTYPES[name]
@@ -88,13 +88,28 @@ def spec_pending(spec, mesh):
     return tuple(a for a in mesh.axis_names if a in unreduced)
 
 
+def _named(sharding, what):
+    if not isinstance(sharding, NamedSharding):
+        raise RedistError("%s: expected a jax.sharding.NamedSharding, got %s (redist reads a mesh and a "
+                          "PartitionSpec)" % (what, type(sharding).__name__))
+    return sharding
+
+
+def _dtype(dtype):
+    """np.dtype(dtype), without its reading of None as float64."""
+    try:
+        if dtype is not None:
+            return np.dtype(dtype)
+    except TypeError:
+        pass
+    raise RedistError("dtype %r: not an element type" % (dtype,))
+
+
 def layout(sharding, shape):
     """(mesh, type) in redist's notation for a NamedSharding of an array of
     this global shape: layout(NamedSharding(mesh, P('x')), (8, 6)) ==
     ("{x:2, y:4}", "[{x}8, 6]")."""
-    if not isinstance(sharding, NamedSharding):
-        raise RedistError("sharding: expected a jax.sharding.NamedSharding, got %s (redist reads a mesh and a "
-                          "PartitionSpec)" % type(sharding).__name__)
+    _named(sharding, "sharding")
     return mesh_text(sharding.mesh), type_text(shape, spec_axes(sharding.spec, len(shape)),
                                                spec_pending(sharding.spec, sharding.mesh))
 
@@ -109,6 +124,7 @@ def plan(src, dst, shape, dtype):
     """The verified plan from NamedSharding src to dst: by the collectives
     on one mesh; by the exchange between two meshes over the same devices
     (world ranks: the source mesh's devices, flattened)."""
+    shape = _plan.sizes(shape)
     src_mesh, src_type = layout(src, shape)
     dst_mesh, dst_type = layout(dst, shape)
     for what, sharding_of in (("source", src), ("target", dst)):
@@ -291,7 +307,8 @@ def resharder(src, dst, shape, dtype):
     """A traceable function (for use inside jit) moving an array of this
     shape and dtype from NamedSharding src to dst on one mesh by the verified
     plan, and the plan (its figures, guarantees, picture)."""
-    p, move = _resharder(src, dst, tuple(shape), np.dtype(dtype))
+    p, move = _resharder(_named(src, "source sharding"), _named(dst, "target sharding"), _plan.sizes(shape),
+                         _dtype(dtype))
     if p.by_exchange:
         raise RedistError("sharding: a move between meshes has no traceable form (its result is assembled on the "
                           "target mesh's devices); use reshard")
@@ -300,8 +317,17 @@ def resharder(src, dst, shape, dtype):
 
 def reshard(x, sharding):
     """x, a jax.Array with a NamedSharding, moved to `sharding` by redist's
-    verified plan, run under jit.  Values equal jax.device_put(x, sharding)."""
-    p, move = _resharder(x.sharding, sharding, tuple(x.shape), np.dtype(x.dtype))
+    verified plan, run under jit.  Values equal jax.device_put(x, sharding).
+    Not traceable itself (it runs its own jit and assembles the result);
+    inside jit, use resharder's move."""
+    if isinstance(x, jax.core.Tracer):
+        raise RedistError("reshard: x is traced (inside jit, vmap or grad), and reshard runs its own jit on a placed "
+                          "array; inside jit use redist.jax.resharder(src, dst, shape, dtype), whose move is traceable")
+    if not isinstance(x, jax.Array):
+        raise RedistError("reshard: expected a jax.Array, got %s (place it first: jax.device_put(x, sharding))"
+                          % type(x).__name__)
+    p, move = _resharder(_named(x.sharding, "x's sharding"), _named(sharding, "sharding"), tuple(x.shape),
+                         np.dtype(x.dtype))
     moved = _jitted(move)(x)
     if not p.by_exchange:
         return moved

@@ -39,14 +39,20 @@ n % size tail gathered by every member), then all_gathers the pieces.
 bf16 and f16 are added in f32 and rounded once, as the runtime does.
 """
 import functools
+import hashlib
 import math
 
 import torch
 import torch.distributed as dist
+from torch.distributed.device_mesh import DeviceMesh
 from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+from torch.distributed.tensor import placement_types
 
 from . import _plan
 from ._lib import RedistError
+
+# DTensor's encoding of a non-default shard order in placements (private; () where torch has none).
+_STRIDED_SHARD = getattr(placement_types, "_StridedShard", ())
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16",
            torch.int8: "i8", torch.int16: "i16", torch.int32: "i32", torch.int64: "i64", torch.uint8: "u8",
@@ -84,7 +90,11 @@ def type_text(device_mesh, placements, shape, what="placements"):
                 raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
                                   % (what, p.reduce_op, name))
             pending.append(name)
-        elif type(p) is Shard:  # not its subclass _StridedShard, whose blocks interleave
+        elif isinstance(p, _STRIDED_SHARD):
+            raise RedistError("%s: %r on mesh dimension %s is a non-default shard order (a later mesh dimension "
+                              "cuts first), which has no redist layout in redist.torch yet: redistribute it to "
+                              "Shard placements in mesh order with DTensor.redistribute first" % (what, p, name))
+        elif type(p) is Shard:
             if not -len(shape) <= p.dim < len(shape):
                 raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
             dims[p.dim % len(shape)].append((name, int(size)))
@@ -100,11 +110,31 @@ def type_text(device_mesh, placements, shape, what="placements"):
                            for n, axes in zip(shape, dims)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
 
 
+def _placements(placements, what):
+    """placements as a tuple, each checked to be a Placement."""
+    if not isinstance(placements, (list, tuple)):
+        raise RedistError("%s: expected a list of Shard, Replicate or Partial, got %s"
+                          % (what, type(placements).__name__))
+    for i, p in enumerate(placements):
+        if not isinstance(p, placement_types.Placement):
+            raise RedistError("%s: element %d is a %s, not a placement (Shard, Replicate, Partial)"
+                              % (what, i, type(p).__name__))
+    return tuple(placements)
+
+
+def _device_mesh(mesh, what):
+    if not isinstance(mesh, DeviceMesh):
+        raise RedistError("%s: expected a DeviceMesh, got %s" % (what, type(mesh).__name__))
+    return mesh
+
+
 def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
     """The verified plan between two DTensor layouts (made once per problem
     and world): on the mesh's devices for a move on one mesh, else on the
     world ranks."""
-    return _plan_of(src_mesh, tuple(src_placements), dst_mesh, tuple(dst_placements), tuple(shape), dtype)[0]
+    return _plan_of(_device_mesh(src_mesh, "source mesh"), _placements(src_placements, "source placements"),
+                    _device_mesh(dst_mesh, "target mesh"), _placements(dst_placements, "target placements"),
+                    _plan.sizes(shape), dtype)[0]
 
 
 @functools.lru_cache(maxsize=256)
@@ -344,16 +374,95 @@ def _run(p, x, me, ranks):
     return _run_collectives(p, x, me, ranks)
 
 
+def _shard_order_text(dtensor):
+    """The DTensor's shard order where it is not the default (every tensor
+    dimension cut by its mesh dimensions left to right), else None."""
+    order = getattr(dtensor._spec, "shard_order", None) or ()
+    names = axis_names(dtensor.device_mesh)
+    odd = [entry for entry in order if list(entry.mesh_dims) != sorted(entry.mesh_dims)]
+    return "; ".join("tensor dimension %d cut over mesh dimensions %s in that order"
+                     % (entry.tensor_dim, ", ".join(names[m] for m in entry.mesh_dims)) for entry in odd) or None
+
+
+def _checked(dtensor, placements, device_mesh):
+    """A redistribute call's arguments checked on this rank (RedistError
+    names the first that is wrong), and what it runs: the plan, its
+    devices' world ranks, this rank's device (None outside), the target
+    mesh and placements, and the move asked in redist's notation (meshes on
+    their world ranks, layouts, dtype: equal on two ranks that ask the same)."""
+    if not isinstance(dtensor, DTensor):
+        raise RedistError("redistribute: expected a DTensor, got %s (make one with DTensor.from_local or "
+                          "distribute_tensor)" % type(dtensor).__name__)
+    placements = _placements(placements, "redistribute: placements")
+    dst_mesh = dtensor.device_mesh if device_mesh is None else _device_mesh(device_mesh, "redistribute: device_mesh")
+    if dtensor.requires_grad and torch.is_grad_enabled():
+        raise RedistError("redistribute: the DTensor requires grad, and redist.torch is not differentiable yet (its "
+                          "gradient would be wrong): pass dtensor.detach(), run it under torch.no_grad(), or use "
+                          "DTensor.redistribute where a gradient must flow")
+    order = _shard_order_text(dtensor)
+    if order:
+        raise RedistError("redistribute: the DTensor's shard order is not the default (%s), which redist.torch does "
+                          "not run yet: redistribute it to the default order with DTensor.redistribute first" % order)
+    src_mesh, shape = dtensor.device_mesh, tuple(dtensor.shape)
+    p, ranks = _plan_of(src_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
+    rank = dist.get_rank()
+    me = ranks.index(rank) if rank in ranks else None
+    local = dtensor.to_local()
+    if me is not None and tuple(local.shape) != p.src_box(me)[1]:
+        raise RedistError("redistribute: rank %d's local tensor has shape %s, but its box of the %s DTensor under %s "
+                          "is %s" % (rank, tuple(local.shape), shape, list(dtensor.placements), p.src_box(me)[1]))
+    if me is not None and local.device.type != src_mesh.device_type:
+        raise RedistError("redistribute: rank %d's local tensor is on %s, its DeviceMesh on %s devices"
+                          % (rank, local.device, src_mesh.device_type))
+    asked = "%s %s -> %s %s %s" % (mesh_text(src_mesh), type_text(src_mesh, dtensor.placements, shape),
+                                   mesh_text(dst_mesh), type_text(dst_mesh, placements, shape),
+                                   dtype_name(dtensor.dtype))
+    return p, ranks, me, dst_mesh, placements, asked
+
+
+_NOT_ASKED = 2 ** 62  # a failed rank's key: above every key (56 bits), so MIN never picks it
+
+
+def _agree(failure, asked):
+    """Every rank's verdict on a call, agreed over the default group before
+    any data moves: one all_reduce (MIN) of [the first failed rank, key,
+    -key], the key a hash of the move asked.  A rank that failed raises its
+    own error, every other rank that rank's message; ranks asking different
+    moves all raise.  So no rank waits for a message that never comes, nor
+    leaves one unread for the next call."""
+    world, rank = dist.get_world_size(), dist.get_rank()
+    device = torch.device("cuda", torch.cuda.current_device()) if dist.get_backend() == "nccl" else "cpu"
+    key = int.from_bytes(hashlib.blake2b(asked.encode(), digest_size=7).digest(), "big") if asked else None
+    mine = [rank, _NOT_ASKED, _NOT_ASKED] if failure else [world, key, -key]
+    verdict = torch.tensor(mine, dtype=torch.int64, device=device)
+    dist.all_reduce(verdict, op=dist.ReduceOp.MIN)
+    first_failed, low, minus_high = verdict.tolist()
+    if first_failed < world:
+        message = [str(failure) if failure else None]
+        dist.broadcast_object_list(message, src=first_failed)
+        if failure:
+            raise failure
+        raise RedistError("redistribute failed on rank %d: %s" % (first_failed, message[0]))
+    if low != -minus_high:
+        raise RedistError("redistribute: the ranks ask for different moves (this rank: %s); every rank of the default "
+                          "group must ask for the same one" % asked)
+
+
 def redistribute(dtensor, placements, device_mesh=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
     redist's verified plan; called on every rank of the default group (a
     rank outside the meshes keeps its empty local tensor).  Uneven shards
-    are torch.chunk's, as DTensor's own."""
-    dst_mesh = device_mesh or dtensor.device_mesh
-    placements = tuple(placements)
-    shape = tuple(dtensor.shape)
-    p, ranks = _plan_of(dtensor.device_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
-    rank = dist.get_rank()
-    out = _run(p, dtensor.to_local(), ranks.index(rank) if rank in ranks else None, ranks)
+    are torch.chunk's, as DTensor's own.  Every rank checks its arguments
+    and the ranks agree on the verdict (one small all_reduce) before any
+    data moves: a rank's bad input is a RedistError on every rank."""
+    if not dist.is_initialized():
+        raise RedistError("redistribute: torch.distributed is not initialized (call init_process_group on every rank)")
+    try:
+        p, ranks, me, dst_mesh, placements, asked = _checked(dtensor, placements, device_mesh)
+        failure = None
+    except Exception as e:  # any failure here is agreed, so that the other ranks raise instead of waiting
+        failure, asked = e, None
+    _agree(failure, asked)
+    out = _run(p, dtensor.to_local(), me, ranks)
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())

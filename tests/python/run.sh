@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test-python: `pip install ./python` into a scratch site (it builds and
 # bundles libredist_plan), then the package's suites in the venv of `make
-# deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_jax.py on
-# 16 host CPU devices, test_torch.py on 4 gloo processes), and the README's
-# examples as written (python/README.md; README.md shows the same).
+# deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_plan.py on
+# redist.plan's arguments, test_jax.py on 16 host CPU devices, test_torch.py
+# on 4 gloo processes), and the README's examples as written
+# (python/README.md; README.md shows the same).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -18,7 +19,7 @@ else
 fi
 unset REDIST_LIB  # the bundled library, as an installed package finds it
 export PYTHONPATH=$PWD/$site
-for suite in tests/python/test_jax.py tests/python/test_torch.py; do
+for suite in tests/python/test_plan.py tests/python/test_jax.py tests/python/test_torch.py; do
   out=$(timeout --kill-after=10 600 "$python" "$suite" 2>&1)
   rc=$?
   grep -E '^(ok|FAIL|skip) ' <<<"$out"

@@ -9,7 +9,8 @@ problem fits; the random problems use 8):
  - pending sums: JAX's unreduced axes (from jnp.dot's out_sharding) to
    sharded, replicated and unreduced targets, values equal the product;
  - layout/sharding round trip, and one-line errors for what redist.jax
-   cannot run (uneven dimensions, which JAX itself refuses too)."""
+   cannot run (uneven dimensions, which JAX itself refuses too) and for
+   arguments it cannot take (reshard of a traced array, under jit)."""
 import math
 import os
 import random
@@ -269,6 +270,36 @@ def not_named():
     single = jax.sharding.SingleDeviceSharding(jax.devices()[0])
     return one_line_error(lambda: rjax.plan(single, NamedSharding(mesh, P("x")), (4,), np.float32),
                           "SingleDeviceSharding")
+
+
+@test("errors: reshard under jit on a traced array is one line pointing at resharder")
+def reshard_traced():
+    mesh = make_mesh([("x", 4)])
+    x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(mesh, P("x")))
+    return one_line_error(lambda: jax.jit(lambda a: rjax.reshard(a, NamedSharding(mesh, P())))(x), "traced",
+                          "redist.jax.resharder")
+
+
+@test("errors: reshard of a NumPy array, or to None, is one line naming the type")
+def reshard_arguments():
+    mesh = make_mesh([("x", 4)])
+    x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(mesh, P("x")))
+    results = [one_line_error(lambda: rjax.reshard(np.zeros(8, np.float32), NamedSharding(mesh, P())),
+                              "expected a jax.Array", "ndarray"),
+               one_line_error(lambda: rjax.reshard(x, None), "sharding", "NoneType"),
+               one_line_error(lambda: rjax.reshard(x, [P()]), "sharding", "list")]
+    return all(ok for ok, _ in results), "; ".join(d for _, d in results)
+
+
+@test("errors: resharder's shape and dtype are checked (None is no dtype, not float64)")
+def resharder_arguments():
+    mesh = make_mesh([("x", 4)])
+    src, dst = NamedSharding(mesh, P("x")), NamedSharding(mesh, P())
+    results = [one_line_error(lambda: rjax.resharder(src, dst, (8,), None), "dtype None"),
+               one_line_error(lambda: rjax.resharder(src, dst, (8,), "bogus"), "dtype 'bogus'"),
+               one_line_error(lambda: rjax.resharder(src, dst, 8, np.float32), "shape", "8"),
+               one_line_error(lambda: rjax.resharder(src, "P()", (8,), np.float32), "target sharding", "str")]
+    return all(ok for ok, _ in results), "; ".join(d for _, d in results)
 
 
 @test("redist.plan: figures, guarantees and an SVG picture of a JAX move")

@@ -21,6 +21,12 @@
    plan bitwise equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
  - one-line errors for Partial('avg'), nested uneven shards and
    _StridedShard;
+ - a rank's bad input to redistribute (a local tensor that does not fit its
+   box or is on another device, a plain tensor, ranks asking different
+   moves) is a RedistError on every rank, agreed before any data moves, and
+   the next valid call is right on every element of every rank; refused on
+   every rank: a non-default shard order (DTensorSpec.shard_order,
+   _StridedShard), an input that requires grad, arguments of the wrong type;
  - in a world of 6, DTensors on meshes over some of its ranks ([1, 3],
    [2, 0, 5], [[4, 1], [0, 3]], [[2, 0]]), random problems and a hybrid:
    members hold the true values, every other rank an empty tensor."""
@@ -414,11 +420,123 @@ def errors(rank, results):
                     issubclass(redist.RedistError, ValueError), ""))
 
 
+def refused(call, failing_ranks, *words):
+    """(passed, detail): call() raises RedistError on this rank, one line
+    naming every word; on a rank in failing_ranks its own error, on every
+    other rank "failed on rank K" with K the lowest of them."""
+    import redist
+    try:
+        call()
+    except redist.RedistError as e:
+        msg = str(e)
+        others = "failed on rank %d: " % min(failing_ranks)
+        own = dist.get_rank() in failing_ranks
+        return ("\n" not in msg and all(w in msg for w in words) and (others not in msg) == own), msg
+    return False, "no RedistError on rank %d" % dist.get_rank()
+
+
+def agreed_failures(rank, results):
+    """A rank's bad input to redistribute is a RedistError on every rank
+    (the ranks agree on a verdict before any data moves): none waits, and
+    the next valid call moves the right data, not a failed call's messages."""
+    import redist.torch as rt
+    from torch.distributed.tensor import DTensor
+    from torch.distributed.tensor._dtensor_spec import DTensorSpec, ShardOrderEntry, TensorMeta
+    pair, line = DeviceMesh("cpu", [0, 1]), init_device_mesh("cpu", (WORLD,))
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    full = torch.arange(35, dtype=torch.float32).reshape(7, 5)
+
+    def then_valid(what, mesh):
+        """A valid Shard(0) -> Replicate() of `full` after a refused call:
+        every element of every rank right."""
+        out = rt.redistribute(dtensor_of(full, mesh, [Shard(0)]), [Replicate()]).to_local()
+        truth = true_local(full, mesh, [Replicate()])
+        results.append((what + ", then a valid Shard(0) -> Replicate() holds the array on every member",
+                        local_equal(out, truth), "rank %d holds %s, first column %s"
+                        % (rank, tuple(out.shape), out[:, 0].tolist() if out.numel() else [])))
+
+    # The issue's case: (3, 5) local tensors on both ranks of a mesh of 2 for a (7, 5) Shard(0), whose boxes are
+    # 4 and 3 rows: rank 0's does not fit.
+    short = DTensor.from_local(torch.ones(3, 5), pair, [Shard(0)], shape=(7, 5), stride=(5, 1))
+    results.append(("agreed errors: (3, 5) local tensors for a (7, 5) Shard(0) on a mesh over ranks [0, 1] are "
+                    "refused on every rank of the world",
+                    *refused(lambda: rt.redistribute(short, [Replicate()]), [0], "rank 0's local tensor",
+                             "(3, 5)", "(4, 5)")))
+    then_valid("agreed errors: after the (3, 5)-in-(7, 5) refusal", pair)
+    # Only rank 3 wrong (2 rows for its 1) on a mesh of the whole world.
+    local = true_local(full, line, [Shard(0)]) if rank != 3 else torch.zeros(2, 5)
+    odd = DTensor.from_local(local, line, [Shard(0)], shape=(7, 5), stride=(5, 1))
+    results.append(("agreed errors: rank 3's local tensor alone does not fit its box: refused on every rank",
+                    *refused(lambda: rt.redistribute(odd, [Shard(1)]), [3], "rank 3's local tensor", "(1, 5)")))
+    then_valid("agreed errors: after rank 3's refusal", line)
+    # Rank 2's local tensor on another device than its mesh's.
+    local = true_local(full, line, [Shard(0)])
+    elsewhere = DTensor.from_local(local.to("meta") if rank == 2 else local, line, [Shard(0)], shape=(7, 5),
+                                   stride=(5, 1))
+    results.append(("agreed errors: rank 2's local tensor on the meta device for a cpu mesh: refused on every rank",
+                    *refused(lambda: rt.redistribute(elsewhere, [Replicate()]), [2],
+                             "rank 2's local tensor is on meta")))
+    # Rank 1 a float64 tensor, the others float32: each rank's call is valid alone, not together.
+    mixed = dtensor_of(full.double() if rank == 1 else full, line, [Shard(0)])
+    results.append(("agreed errors: ranks asking different moves (rank 1 f64, the others f32) all refuse",
+                    *refused(lambda: rt.redistribute(mixed, [Replicate()]), range(WORLD), "ask for different moves")))
+    then_valid("agreed errors: after different moves", line)
+    # Arguments of the wrong type, on one rank or on all.
+    good = dtensor_of(full, line, [Shard(0)])
+    results.append(("errors: a plain tensor on rank 1 is refused on every rank",
+                    *refused(lambda: rt.redistribute(full if rank == 1 else good, [Replicate()]), [1],
+                             "expected a DTensor, got Tensor")))
+    results.append(("errors: a numpy array is one line naming its type",
+                    *refused(lambda: rt.redistribute(full.numpy(), [Replicate()]), range(WORLD), "got ndarray")))
+    results.append(("errors: redistribute(x, None) is one line",
+                    *refused(lambda: rt.redistribute(good, None), range(WORLD), "placements", "got NoneType")))
+    results.append(("errors: a placement that is not one (a string on ranks 1 and 3) is one line naming its place",
+                    *refused(lambda: rt.redistribute(good, [Replicate(), "Shard(0)"][rank % 2:][:1]), [1, 3],
+                             "element 0 is a str")))
+    results.append(("errors: a device_mesh that is not a DeviceMesh is one line",
+                    *refused(lambda: rt.redistribute(good, [Replicate()], device_mesh="cpu"), range(WORLD),
+                             "device_mesh", "got str")))
+    then_valid("errors: after the argument refusals", line)
+    # A (8, 4) tensor on the 2x2 mesh, [Shard(0), Shard(0)] with mesh dimension 1 (b) cutting first: rank (a, b)
+    # holds rows 4b + 2a, 4b + 2a + 1, where redist's [{a,b}8] would give it rows 4a + 2b, 4a + 2b + 1.
+    eight = torch.arange(32, dtype=torch.float32).reshape(8, 4)
+    a, b = square.get_coordinate()
+    spec = DTensorSpec(square, (Shard(0), Shard(0)), TensorMeta(eight.shape, eight.stride(), eight.dtype),
+                       shard_order=(ShardOrderEntry(tensor_dim=0, mesh_dims=(1, 0)),))
+    reordered = DTensor(eight[4 * b + 2 * a:4 * b + 2 * a + 2], spec, requires_grad=False)
+    passed, detail = refused(lambda: rt.redistribute(reordered, [Replicate(), Replicate()]), range(WORLD),
+                             "shard order is not the default", "b, a")
+    # DTensor itself reads these local tensors, in this order, as the array: a DTensor one can meet.
+    theirs = reordered.full_tensor()
+    results.append(("errors: a DTensor whose shard_order cuts dimension 0 over mesh dimension b first (DTensor's "
+                    "full_tensor() of it is the array) is refused on every rank",
+                    passed and local_equal(theirs, eight), detail + "; DTensor's full_tensor() is %s"
+                    % ("the array" if local_equal(theirs, eight) else "not the array")))
+    from torch.distributed.tensor.placement_types import _StridedShard
+    strided = DTensor.from_local(eight[4 * b + 2 * a:4 * b + 2 * a + 2], square,
+                                 [_StridedShard(0, split_factor=2), Shard(0)], shape=(8, 4), stride=(4, 1))
+    results.append(("errors: the same order as _StridedShard placements is refused on every rank",
+                    *refused(lambda: rt.redistribute(strided, [Replicate(), Replicate()]), range(WORLD),
+                             "non-default shard order")))
+    # An input that requires grad: refused (the backward would be wrong), accepted detached or under no_grad.
+    leaf = true_local(full, line, [Shard(0)]).clone().requires_grad_(True)
+    learning = DTensor.from_local(leaf, line, [Shard(0)], shape=(7, 5), stride=(5, 1))
+    results.append(("errors: an input that requires grad is refused on every rank (not differentiable yet)",
+                    *refused(lambda: rt.redistribute(learning, [Replicate()]), range(WORLD), "not differentiable",
+                             "detach", "DTensor.redistribute")))
+    detached = rt.redistribute(learning.detach(), [Replicate()]).to_local()
+    with torch.no_grad():
+        quiet = rt.redistribute(learning, [Replicate()]).to_local()
+    results.append(("an input that requires grad, detached or under torch.no_grad(), moves right",
+                    local_equal(detached, full) and local_equal(quiet, full) and not quiet.requires_grad,
+                    "rank %d" % rank))
+
+
 def suite(name):
     """The parts each rank runs in turn, and the world size they run in."""
     if name == "gloo":
         return (random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems,
-                uneven_partial, errors), WORLD
+                uneven_partial, errors, agreed_failures), WORLD
     if name == "gloo submeshes":
         return (submeshes,), SUBMESH_WORLD
     return (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")), WORLD
