@@ -15,7 +15,6 @@ namespace redist {
 
 using backend::mpi_status;
 using backend::prefixed;
-using backend::check_int_extents;
 using backend::copy_region;
 using backend::subarray;
 
@@ -78,8 +77,6 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
     ex.source_box_ = peers.source_box;
     ex.target_box_ = peers.target_box;
     ex.kept_ = peers.kept;
-    local = check_int_extents(ex.source_box_, "Exchange::create: source");
-    if (local.ok()) local = check_int_extents(ex.target_box_, "Exchange::create: target");
   }
   backend::Agreed agreed[backend::kProblemAgreed + 1];
   backend::agreed_problem(problem, agreed);

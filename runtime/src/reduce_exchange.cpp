@@ -13,7 +13,6 @@ namespace redist {
 
 using backend::mpi_status;
 using backend::prefixed;
-using backend::check_int_extents;
 using backend::copy_region;
 using backend::subarray;
 
@@ -94,8 +93,6 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     ex.source_box_ = peers.source_box;
     ex.target_box_ = peers.target_box;
     for (const backend::Contribution& k : peers.kept) ex.kept_.push_back({k.member, k.region});
-    local = check_int_extents(ex.source_box_, "ReducingExchange::create: source");
-    if (local.ok()) local = check_int_extents(ex.target_box_, "ReducingExchange::create: target");
     digest = backend::reducing_digest(source, source_layout, source_pending, source_pending_count, target,
                                       target_layout, target_pending, target_pending_count, dtype);
   }

@@ -8,29 +8,70 @@
 
 namespace redist::backend {
 
-// Subarray datatypes take int extents.
-Status check_int_extents(const Box& box, const char* what) {
-  for (int d = 0; d < box.ndim; ++d)
-    if (box.hi[d] - box.lo[d] > static_cast<std::size_t>(INT_MAX))
-      return {Errc::too_large, std::string(what) + " local extent of dim " + std::to_string(d) +
-                                   " exceeds MPI's int count"};
-  return {};
+namespace {
+
+// MPI counts are ints (Open MPI here has no MPI-4 large counts): a longer
+// repetition is built from blocks of kMaxCount.  The small-blocks test build
+// sets it to a few elements, so that small arrays take that path.
+#ifdef REDIST_MPI_BLOCK_BYTES
+constexpr std::size_t kMaxCount = REDIST_MPI_BLOCK_BYTES;
+#else
+constexpr std::size_t kMaxCount = INT_MAX;
+#endif
+
+void free_type(MPI_Datatype* t) {
+  if (*t != MPI_DATATYPE_NULL) MPI_Type_free(t);
 }
 
-// A committed datatype for `region` inside the dense local array of `array`.
+// `count` copies of `inner`, `stride` bytes apart, as one datatype: above
+// kMaxCount, whole blocks of kMaxCount copies and a remainder.
+Status repeat(std::size_t count, MPI_Aint stride, MPI_Datatype inner, MPI_Datatype* out, const char* what) {
+  if (count <= kMaxCount)
+    return mpi_status(MPI_Type_create_hvector(static_cast<int>(count), 1, stride, inner, out), what);
+  const std::size_t blocks = count / kMaxCount, rest = count % kMaxCount;
+  const MPI_Aint block_stride = stride * static_cast<MPI_Aint>(kMaxCount);
+  MPI_Datatype block = MPI_DATATYPE_NULL, whole = MPI_DATATYPE_NULL, tail = MPI_DATATYPE_NULL;
+  Status st = repeat(kMaxCount, stride, inner, &block, what);
+  if (st.ok()) st = repeat(blocks, block_stride, block, &whole, what);
+  if (st.ok()) st = repeat(rest, stride, inner, &tail, what);
+  if (st.ok()) {
+    const int lengths[2] = {1, 1};
+    const MPI_Aint displacements[2] = {0, block_stride * static_cast<MPI_Aint>(blocks)};
+    const MPI_Datatype types[2] = {whole, tail};
+    st = mpi_status(MPI_Type_create_struct(2, lengths, displacements, types, out), what);
+  }
+  free_type(&block);
+  free_type(&whole);
+  free_type(&tail);
+  return st;
+}
+
+}  // namespace
+
+// A committed datatype for `region` inside the dense local array of `array`:
+// nested strided repetitions, innermost dimension first, placed at the
+// region's corner, so that no extent or offset is limited to an int.
 Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out,
                 const char* what) {
-  int sizes[kMaxRank], subsizes[kMaxRank], starts[kMaxRank];
-  for (int d = 0; d < array.ndim; ++d) {
-    sizes[d] = static_cast<int>(array.hi[d] - array.lo[d]);
-    subsizes[d] = static_cast<int>(region.hi[d] - region.lo[d]);
-    starts[d] = static_cast<int>(region.lo[d] - array.lo[d]);
+  MPI_Aint lower = 0, element_bytes = 0;
+  if (Status st = mpi_status(MPI_Type_get_extent(element, &lower, &element_bytes), what); !st.ok()) return st;
+  MPI_Datatype rows = element;
+  MPI_Aint stride = element_bytes, corner = 0;
+  Status st;
+  for (int d = array.ndim; st.ok() && d-- > 0;) {
+    MPI_Datatype next = MPI_DATATYPE_NULL;
+    st = repeat(region.hi[d] - region.lo[d], stride, rows, &next, what);
+    if (rows != element) free_type(&rows);
+    rows = next;
+    corner += static_cast<MPI_Aint>(region.lo[d] - array.lo[d]) * stride;
+    stride *= static_cast<MPI_Aint>(array.hi[d] - array.lo[d]);
   }
-  if (Status st = mpi_status(MPI_Type_create_subarray(array.ndim, sizes, subsizes, starts,
-                                                      MPI_ORDER_C, element, out),
-                             what);
-      !st.ok())
-    return st;
+  if (st.ok()) {
+    const int length = 1;
+    st = mpi_status(MPI_Type_create_struct(1, &length, &corner, &rows, out), what);
+  }
+  if (rows != element) free_type(&rows);
+  if (!st.ok()) return st;
   return mpi_status(MPI_Type_commit(out), what);
 }
 

@@ -10,11 +10,8 @@
 
 namespace redist::backend {
 
-// Subarray datatypes take int extents: too_large beyond.
-Status check_int_extents(const Box& box, const char* what);
-
 // A committed datatype for `region` inside the dense local array of `array`
-// (errors name `what`).
+// (errors name `what`); extents and offsets of any size.
 Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out,
                 const char* what);
 
