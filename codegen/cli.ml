@@ -446,7 +446,10 @@ let run_cmd =
       exit_internal;
       exit_tool;
       Cmd.Exit.info 130 ~doc:"when interrupted by SIGINT: the compiler or mpirun and every rank stopped, the temporary directory removed.";
-      Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise." ]
+      Cmd.Exit.info 143 ~doc:"when interrupted by SIGTERM, likewise.";
+      Cmd.Exit.info 129 ~doc:"when interrupted by SIGHUP (a closed terminal or ssh session), likewise.";
+      Cmd.Exit.info 131 ~doc:"when interrupted by SIGQUIT, likewise.";
+      Cmd.Exit.info 141 ~doc:"when interrupted by SIGPIPE, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
     Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)

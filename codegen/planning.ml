@@ -94,14 +94,19 @@ let no_work = { permute_entries = 0; units = 0 }
 
 (* The work of costing [p]'s candidates without the hybrids, and with them
    (the candidates found once). *)
+let add_work a b = { permute_entries = a.permute_entries + b.permute_entries; units = a.units + b.units }
+
+(* Lowering collectives [plan] on [mesh] refined by [rf]: its permutes' tables. *)
+let collectives_work mesh rf plan =
+  let permutes = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
+  let n = C.mesh_size mesh * permutes in
+  { permute_entries = n; units = n * List.length (C.refine_mesh rf mesh) }
+
 let costing_work (p : Problem.t) src tgt =
   let mesh = src.C.ly_mesh.pm_mesh in
   let ranks = C.mesh_size mesh and axes = List.length mesh in
-  let permutes plan = List.length (List.filter (function C.AllPermute _ -> true | _ -> false) plan) in
   let rec add w = function
-    | C.ByCollectives (rf, plan) ->
-        let n = ranks * permutes plan in
-        { permute_entries = w.permute_entries + n; units = w.units + (n * List.length (C.refine_mesh rf mesh)) }
+    | C.ByCollectives (rf, plan) -> add_work w (collectives_work mesh rf plan)
     | C.ByExchange -> { w with units = w.units + (ranks * exchange_units_per_rank axes) }
     | C.ByThen (_, a, b) -> add (add w a) b
   in

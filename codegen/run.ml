@@ -87,11 +87,27 @@ let read file =
 
 let lines text = List.filter (fun l -> String.trim l <> "") (String.split_on_char '\n' text)
 
-(* SIGINT or SIGTERM arrived: the child was stopped and the run abandoned.
-   The exit code is the shell's for a command killed by that signal. *)
+(* A signal that ends the run arrived: the child was stopped and the run
+   abandoned.  The exit code is the shell's for a command killed by that
+   signal (128 + its number). *)
 exception Interrupted of { signal : string; exit_code : int }
 
-let stop_signals = [ Sys.sigint; Sys.sigterm ]
+(* The signals that end a run (a closed terminal or dropped ssh session
+   sends SIGHUP, a closed output pipe SIGPIPE), with their names and
+   numbers.  Each is passed on to the child as itself, except that
+   SIGHUP, SIGQUIT and SIGPIPE go as SIGTERM: mpirun stops its ranks on
+   SIGINT and SIGTERM, and SIGQUIT would have every rank dump core. *)
+type stop_signal = { signal : int; name : string; number : int; passed_as : int }
+
+let stop_signal_table =
+  [ { signal = Sys.sighup; name = "SIGHUP"; number = 1; passed_as = Sys.sigterm };
+    { signal = Sys.sigint; name = "SIGINT"; number = 2; passed_as = Sys.sigint };
+    { signal = Sys.sigquit; name = "SIGQUIT"; number = 3; passed_as = Sys.sigterm };
+    { signal = Sys.sigpipe; name = "SIGPIPE"; number = 13; passed_as = Sys.sigterm };
+    { signal = Sys.sigterm; name = "SIGTERM"; number = 15; passed_as = Sys.sigterm } ]
+
+let stop_signals = List.map (fun s -> s.signal) stop_signal_table
+let stop_signal_of s = List.find (fun t -> t.signal = s) stop_signal_table
 
 (* Gives [s] the [behavior] and returns the previous one, except that a
    signal ignored by whoever started redist (nohup, a shell's background
@@ -101,18 +117,18 @@ let set_unless_ignored s behavior =
   | Sys.Signal_ignore -> Sys.set_signal s Sys.Signal_ignore; Sys.Signal_ignore
   | previous -> previous
 
-(* The first SIGINT or SIGTERM; later ones change nothing (see [command]). *)
+(* The first signal of [stop_signals]; later ones change nothing (see [command]). *)
 let caught_signal = ref None
 
 let check_interrupted () =
   Option.iter
     (fun s ->
-      raise (if s = Sys.sigint then Interrupted { signal = "SIGINT"; exit_code = 130 }
-             else Interrupted { signal = "SIGTERM"; exit_code = 143 }))
+      let t = stop_signal_of s in
+      raise (Interrupted { signal = t.name; exit_code = 128 + t.number }))
     !caught_signal
 
-(* While [f] runs, SIGINT and SIGTERM are recorded; [command] passes the
-   first on to its child and ends the run once the child has exited. *)
+(* While [f] runs, [stop_signals] are recorded; [command] passes the first
+   on to its child and ends the run once the child has exited. *)
 let forwarding_signals f =
   let handle s = if !caught_signal = None then caught_signal := Some s in
   let previous = List.map (fun s -> (s, set_unless_ignored s (Sys.Signal_handle handle))) stop_signals in
@@ -132,8 +148,9 @@ let grace_s = 10.
 
 (* Runs [prog] in a session of its own with stdin /dev/null (mpirun
    forwards its stdin to rank 0) and stdout and stderr into [log].  Past
-   [timeout] seconds it gets SIGTERM; on a caught SIGINT or SIGTERM, that
-   signal, once: a second one makes mpirun quit without stopping its ranks.
+   [timeout] seconds it gets SIGTERM; on a caught stop signal, that signal
+   as [stop_signal_table] passes it, once: a second one makes mpirun quit
+   without stopping its ranks.
    SIGKILL follows [grace_s] later. *)
 let command ?timeout ~log prog args =
   check_interrupted ();
@@ -142,8 +159,8 @@ let command ?timeout ~log prog args =
     try Unix.openfile log [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600
     with Unix.Unix_error (e, _, _) -> Unix.close null; fail "writing %s: %s" log (Unix.error_message e)
   in
-  (* Blocked across fork: in the child, until it has given SIGINT and
-     SIGTERM back their default action, the signal would run redist's
+  (* Blocked across fork: in the child, until it has given the stop
+     signals back their default action, the signal would run redist's
      handler and be lost. *)
   let mask = Unix.sigprocmask Unix.SIG_BLOCK stop_signals in
   let child =
@@ -172,7 +189,7 @@ let command ?timeout ~log prog args =
         let stop s = signal_group child s; Some (now +. grace_s) in
         let timed_out, kill_at =
           match (kill_at, !caught_signal, deadline) with
-          | None, Some s, _ -> (timed_out, stop s)
+          | None, Some s, _ -> (timed_out, stop (stop_signal_of s).passed_as)
           | None, None, Some d when now >= d -> (true, stop Sys.sigterm)
           | Some k, _, _ when now >= k -> signal_group child Sys.sigkill; (timed_out, Some infinity)
           | _ -> (timed_out, kill_at)

@@ -145,71 +145,134 @@ type costed = {
   settings : Profile.t;
   rows : Costreport.row list;
   chosen : bool;  (* by choose_sums, rather than a plan file costed alone *)
+  exchange_not_costed : string option;  (* why the reducing exchange was left out of the choice *)
 }
 
 (* The cost model's verdict, or why it was not applied. *)
 type costing = Costed of costed | Not_costed of string
 
-(* Costing the reducing exchange finds every target rank's messages from
-   both meshes' boxes, about |source ranks| * |target ranks| work (0.2 s at
-   512 ranks, 0.6 s at 1,000, 13 s at 4,096 measured here).  Without a cost
-   option, larger problems are planned as before the cost model
-   ([plan_sums]: least busiest-rank traffic, then fewer launches), and the
-   output says so. *)
-let exchange_work_limit = 1 lsl 20
+(* What costing a candidate takes, in Planning's units (about 0.2 us of
+   CPU).  Costing the reducing exchange finds every target rank's messages
+   from both meshes' boxes: about 5 units per pair of source and target
+   ranks (measured here: 1.0 s at 1,024 ranks, 3.8 s at 2,048, 19 s at
+   4,096).  Costing a collectives plan lowers its Part 1 collectives as a
+   plain problem's ([Planning.collectives_work]) and visits every rank
+   once per reduction and add_pending, about 4 units each.  The exchange's
+   work grows with the square of the ranks, so with or without a cost
+   option the candidates are costed within [Planning.costing_work_limit]
+   (about half a second): all of them, else under auto the collectives
+   without the reducing exchange, else none ([uncosted]); the output says
+   which. *)
+let exchange_units_per_pair = 5
+let reduction_units_per_rank = 4
 
-let exchange_work (p : Problem.t) =
+let exchange_pairs (p : Problem.t) =
   List.length (src_layout p).C.ly_mesh.pm_ranks * List.length (tgt_layout p).C.ly_mesh.pm_ranks
 
+let candidate_units (p : Problem.t) = function
+  | C.SumByExchange -> exchange_pairs p * exchange_units_per_pair
+  | C.SumByCollectives (pre, rf, plan, post) ->
+      let mesh = (src_layout p).C.ly_mesh.pm_mesh in
+      (Planning.collectives_work mesh rf plan).units
+      + (C.mesh_size mesh * (List.length pre + List.length post) * reduction_units_per_rank)
+
+let costing_units p candidates = List.fold_left (fun n sp -> n + candidate_units p sp) 0 candidates
+
+let is_collectives = function C.SumByCollectives _ -> true | C.SumByExchange -> false
+
+let below_minimum (cost : Profile.t) (p : Problem.t) least =
+  F.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for these pending sums"
+    (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+
+(* Not costed: [plan_sums]'s plan (least busiest-rank traffic, then fewer
+   launches), else, above --memory-budget, the first other candidate
+   within it by [sumplan_live_bytes] (the figure choose_sums weighs
+   against the budget); [why] says what was not costed. *)
+let uncosted (cost : Profile.t) (p : Problem.t) candidates why =
+  let live sp = C.sumplan_live_bytes p.elem_bytes (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending sp in
+  let preferred = C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending in
+  let order = Option.to_list preferred @ List.filter (fun sp -> Some sp <> preferred) candidates in
+  let planned = "planned by least busiest-rank traffic, then fewer launches" in
+  match (order, cost.budget) with
+  | [], _ -> F.bad "%s" (strategy_refusal p)
+  | sp :: _, None -> (checked p sp, Not_costed (Printf.sprintf "not applied: %s; %s" why planned))
+  | sp :: _, Some budget -> (
+      match List.find_opt (fun sp -> live sp <= budget) order with
+      | None -> below_minimum cost p (List.fold_left min max_int (List.map live order))
+      | Some fit ->
+          let how =
+            if fit = sp then Printf.sprintf "%s; its live bytes per rank, %d, within --memory-budget %d" planned (live fit) budget
+            else
+              Printf.sprintf "the plan of least busiest-rank traffic holds %d live bytes per rank, over --memory-budget %d; planned by the %s within it (%d)"
+                (live sp) budget (Problem.strategy_name (if is_collectives fit then C.StratCollectives else C.StratExchange)) (live fit)
+          in
+          (checked p fit, Not_costed (Printf.sprintf "not applied: %s; %s" why how)))
+
+let rows_of p (ch : C.schoice) =
+  (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
+  @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
+
 (* The plan [choose_sums] picks for [p.strategy] under [cost]'s profile,
-   hosts and budget, with every candidate it costed; above
-   [exchange_work_limit] without a cost option, [plan_sums]'s plan. *)
+   hosts and budget, with every candidate it costed, within
+   [Planning.costing_work_limit] (see [exchange_units_per_pair]). *)
 let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
-  let work = exchange_work p in
-  if (not cost.given) && work > exchange_work_limit then
-    match C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending with
-    | Some plan ->
-        ( checked p plan,
-          Not_costed
-            (Printf.sprintf
-               "not applied: costing the reducing exchange would weigh %d pairs of source and target ranks (the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
-               work exchange_work_limit Planning.cost_option_hint) )
-    | None -> F.bad "%s" (strategy_refusal p)
+  let src = src_layout p and tgt = tgt_layout p in
+  let candidates = C.sum_candidates p.strategy src p.src_pending tgt p.tgt_pending in
+  let choose strategy exchange_not_costed =
+    match C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget strategy src p.src_pending tgt p.tgt_pending with
+    | C.OK ch -> Ok (checked p ch.sh_best.sc_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
+    | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
+    | C.Error (C.BelowMinimum least) -> Error least
+  in
+  let all = costing_units p candidates and limit = Planning.costing_work_limit in
+  let work what units =
+    Printf.sprintf "%s would take about %d units of 0.2 us (%d pairs of source and target ranks for the reducing exchange; at most %d, about half a second)"
+      what units (exchange_pairs p) limit
+  in
+  if all <= limit then
+    match choose p.strategy None with Ok r -> r | Error least -> below_minimum cost p least
   else
-  match
-    C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget p.strategy (src_layout p) p.src_pending
-      (tgt_layout p) p.tgt_pending
-  with
-  | C.OK ch ->
-      let rows =
-        (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
-        @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
-      in
-      (checked p ch.sh_best.sc_plan, Costed { settings = cost; rows; chosen = true })
-  | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
-  | C.Error (C.BelowMinimum least) ->
-      F.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for these pending sums"
-        (Option.get cost.budget) least (Problem.strategy_name p.strategy)
+    let collectives = List.filter is_collectives candidates in
+    let none_costed () = uncosted cost p candidates (work "costing the candidates" all) in
+    if p.strategy = C.StratAuto && collectives <> [] && costing_units p collectives <= limit then
+      match choose C.StratCollectives (Some ("reducing exchange not costed: " ^ work "with it costing" all)) with
+      | Ok r -> r
+      | Error _ -> none_costed ()
+    else none_costed ()
 
 (* Under the built-in profile, all ranks on one host, no budget. *)
 let choose (p : Problem.t) = fst (choose_costed (Planning.default_settings p) p)
 
 (* A plan file's plan costed as the one candidate when a cost option is
-   given (costing is not free on large meshes); rejected above the budget. *)
+   given (costing is not free on large meshes) and the work is within
+   [Planning.costing_work_limit]; rejected above the budget either way. *)
 let cost_checked (cost : Profile.t) (r : t) : costing option =
   if not cost.given then None
   else
     let p = r.problem in
-    match
-      C.scost_candidate cost.profile cost.hosts p.elem_bytes (src_layout p) p.src_pending (tgt_layout p)
-        p.tgt_pending 0 r.plan
-    with
-    | None -> failwith "scheck rejected a plan it accepted"
-    | Some c ->
-        if not (C.sfits cost.budget c) then
-          reject "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d"
-            c.sc_live_bytes (Option.get cost.budget);
-        Some (Costed { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false })
+    let within_budget live =
+      match cost.budget with
+      | Some b when live > b ->
+          reject "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d" live b
+      | _ -> ()
+    in
+    let units = candidate_units p r.plan in
+    if units > Planning.costing_work_limit then begin
+      within_budget r.live_bytes;
+      Some
+        (Not_costed
+           (Printf.sprintf "not applied: costing this plan would take about %d units of 0.2 us (%d pairs of source and target ranks for the reducing exchange; at most %d, about half a second)"
+              units (exchange_pairs p) Planning.costing_work_limit))
+    end
+    else
+      match
+        C.scost_candidate cost.profile cost.hosts p.elem_bytes (src_layout p) p.src_pending (tgt_layout p)
+          p.tgt_pending 0 r.plan
+      with
+      | None -> failwith "scheck rejected a plan it accepted"
+      | Some c ->
+          within_budget c.sc_live_bytes;
+          Some (Costed { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false; exchange_not_costed = None })
 
 (* ---- plan files ---- *)
 
@@ -364,7 +427,9 @@ let text ?cost ~title (r : t) =
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
   (match cost with
-   | Some (Costed c) -> Buffer.add_string b (Costreport.comment_lines c.settings c.rows)
+   | Some (Costed c) ->
+       Buffer.add_string b (Costreport.comment_lines c.settings c.rows);
+       Option.iter (fun why -> Buffer.add_string b (Costreport.cost_model_line why)) c.exchange_not_costed
    | Some (Not_costed why) -> Buffer.add_string b (Costreport.cost_model_line why)
    | None -> ());
   Buffer.contents b
@@ -392,7 +457,9 @@ let json_fields ?cost (r : t) =
         ("proven", `List (List.map (fun (n, _) -> `String n) (choice_guarantees cost @ guarantees r))) ]
     @
     match cost with
-    | Some (Costed c) -> [ ("cost", Costreport.json c.settings c.rows) ]
+    | Some (Costed c) ->
+        ("cost", Costreport.json c.settings c.rows)
+        :: Option.to_list (Option.map (fun why -> ("exchange_not_costed", `String why)) c.exchange_not_costed)
     | Some (Not_costed why) -> [ ("cost_not_applied", `String why) ]
     | None -> []
 

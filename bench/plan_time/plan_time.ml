@@ -112,7 +112,7 @@ let many_hybrids =
   { mesh = "{x0:1, x1:2, x2:2, x3:1, x4:1, x5:2, x6:1, x7:1, x8:8, x9:2, x10:4, x11:2, x12:4}";
     from = "[{x1,x10,x8,x7,x6}192, 12, {x4,x5}32]"; to_ = "[{x8,x11,x7}192, {x12,x6}12, {x3,x5,x0,x9,x10,x2}32]" }
 
-(* Pending sums above the default costing limit (Sumplan.exchange_work_limit):
+(* Pending sums above the costing limit (Sumplan.candidate_units):
    4,096 and 65,536 devices, even and uneven. *)
 let pending_large =
   [ { mesh = "{x:16, y:16, z:16}"; from = "[{x}48, {y}48] sum{z}"; to_ = "[{y}48, {z}48]" };
@@ -151,16 +151,24 @@ let plan_and_check_placed q =
         ~strategy:Redist_core.StratAuto ~from:q.src ~to_:q.tgt ~dtype:None)
 
 (* CPU seconds for `redist plan` and `redist check` of a pending-sum problem
-   on one mesh, through the sums planner. *)
-let plan_and_check_sums q =
-  let plan_s, (p, r) =
+   on one mesh, through the sums planner, under the cost settings that
+   [settings] gives for the problem (by default the command line's
+   defaults); and the plan. *)
+let plan_and_check_sums ?(settings = Redist_cli.Planning.default_settings) q =
+  let plan_s, (p, cost, (r, costing)) =
     cpu (fun () ->
         let p =
           Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
             ~from:q.from ~to_:q.to_ ~dtype:None
         in
-        (p, Redist_cli.Sumplan.choose p))
+        let cost = settings p in
+        (p, cost, Redist_cli.Sumplan.choose_costed cost p))
   in
-  let text = Redist_cli.Sumplan.text ~title:"redist plan" r in
-  let check_s, _ = cpu (fun () -> Redist_cli.Sumplan.check p text) in
-  (plan_s, check_s)
+  let text = Redist_cli.Sumplan.text ~cost:costing ~title:"redist plan" r in
+  let check_s, checked =
+    cpu (fun () ->
+        let checked = Redist_cli.Sumplan.check p text in
+        ignore (Redist_cli.Sumplan.cost_checked cost checked);
+        checked)
+  in
+  (plan_s, check_s, r, costing, checked)

@@ -276,12 +276,15 @@ else ko "TMPDIR empty: mpirun got $(cat "$tmp/rec/root")"; fi
 # apart) once a process whose command line matches WHEN (after the
 # temporary directory's path) is up; within 8 s (other builds may share the
 # cores) redist must exit with EXIT, naming the first signal, and leave no
-# process (compiler, mpirun, rank) or temporary directory behind.  Started with SIGINT at its default action,
-# as from a terminal (a script's background job would ignore it).
+# process (compiler, mpirun, rank) or temporary directory behind.  Started
+# with every stop signal at its default action, as from a terminal (a
+# script's background job ignores SIGINT and SIGQUIT, python SIGPIPE).
 interrupt() {
   local sigs=$1 want=$2 when=$3 label=$4 dir=$tmp/interrupt-$2-$4 pid i rc left sig start took
   mkdir -p "$dir"
-  TMPDIR=$dir python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+  TMPDIR=$dir python3 -c 'import os, signal, sys
+for s in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM): signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' \
     "$redist" run --mesh '{x:4}' --from '[{x}4194304]' --to '[4194304]' --dtype f64 --repeat 1000 "${@:5}" \
     >"$dir.json" 2>"$dir.out" &
   pid=$!
@@ -307,6 +310,12 @@ interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running
 interrupt SIGINT 130 '.*/driver 1000 [^ ]*/result.json$' running
 interrupt 'SIGINT SIGTERM SIGINT' 130 '.*/driver 1000 [^ ]*/result.json$' running-thrice
 interrupt SIGTERM 143 '.*/run_main.cpp' compiling
+# Issue 24: a closed terminal or dropped ssh session (SIGHUP), SIGQUIT and a
+# closed pipe (SIGPIPE) end the run alike.
+interrupt SIGHUP 129 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt SIGQUIT 131 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt SIGPIPE 141 '.*/driver 1000 [^ ]*/result.json$' running
+interrupt SIGHUP 129 '.*/run_main.cpp' compiling
 # Under --json, also the error object of docs/schema/redist-1.json.
 interrupt SIGTERM 143 '.*/driver 1000 [^ ]*/result.json$' running-json --json
 if why=$(/usr/bin/python3 tests/cli/validate_json.py docs/schema/redist-1.json 143 <"$tmp/interrupt-143-running-json.json"); then
@@ -336,9 +345,9 @@ else ko "then SIGTERM: exit $rc, left: $(pgrep -f "$dir" | tr '\n' ' ')"; fi
 
 # The help documents each exit code these tests see, and 1 as a run not verified.
 "$redist" run --help=plain >"$tmp/help" 2>&1
-missing=$(for code in 0 1 2 3 4 130 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
+missing=$(for code in 0 1 2 3 4 129 130 131 141 143; do grep -qE "^ +$code +(when|on) " "$tmp/help" || echo "$code"; done)
 if [ -z "$missing" ] && grep -qE '^ +1 +when the run is not verified' "$tmp/help"; then
-  ok "help: exit codes 0 1 2 3 4 130 143"
+  ok "help: exit codes 0 1 2 3 4 129 130 131 141 143"
 else
   ko "help: exit codes missing or wrong: $(echo $missing)"
 fi

@@ -77,36 +77,118 @@ let default_cost_model () =
       if ch.ch_slower = [] then Alcotest.fail "the even gather: one candidate costed, expected the collectives and the exchange"
   | _, _, _, (_, _, P.Not_costed why) -> Alcotest.failf "the even gather not costed: %s" why
 
-(* Pending sums: costed up to Sumplan.exchange_work_limit pairs of source
-   and target ranks; above it, without a cost option, plan_sums's plan,
-   within the time limit, and why. *)
+(* Pending sums: every candidate costed within Planning.costing_work_limit
+   (Sumplan.candidate_units), else under auto the collectives without the
+   reducing exchange, else none (plan_sums's plan), with or without a cost
+   option; the output says which.  Each case plans and checks within the
+   time limit, and its printed plan reads back as the same plan. *)
+module C = Redist_core
+module S = Redist_cli.Sumplan
+
+let sums_within_limit ?settings (q : Plan_time.problem) =
+  let plan_s, check_s, (r : S.t), costing, (checked : S.t) = Plan_time.plan_and_check_sums ?settings q in
+  if plan_s >= limit_s || check_s >= limit_s then
+    Alcotest.failf "plan %.2f s, check %.2f s (limit %.1f s of CPU): %s" plan_s check_s limit_s (Plan_time.show q);
+  if checked.plan <> r.plan then Alcotest.failf "the printed plan reads back as another: %s" (Plan_time.show q);
+  (r, costing)
+
+let sum_candidates (p : Redist_cli.Problem.t) =
+  C.sum_candidates p.strategy (Redist_cli.Problem.source_layout p) p.src_pending (Redist_cli.Problem.target_layout p)
+    p.tgt_pending
+
+let is_collectives = function C.SumByCollectives _ -> true | C.SumByExchange -> false
+let limit_units = Redist_cli.Planning.costing_work_limit
+
+(* The tier of a choice above the limit: 1 without the exchange, 2 none. *)
+let sums_tier_above_limit (q : Plan_time.problem) ((r : S.t), costing) =
+  let p = r.problem in
+  let candidates = sum_candidates p in
+  let all = S.costing_units p candidates in
+  if all <= limit_units then Alcotest.failf "%d units, within the limit: %s" all (Plan_time.show q);
+  let collectives_costable = S.costing_units p (List.filter is_collectives candidates) <= limit_units in
+  let names_work why = if not (contains why (string_of_int all)) then Alcotest.failf "the reason does not name %d: %s" all why in
+  match costing with
+  | S.Costed { exchange_not_costed = None; _ } -> Alcotest.failf "costed everything above the limit: %s" (Plan_time.show q)
+  | S.Costed { rows; exchange_not_costed = Some why; _ } ->
+      if List.exists (fun (row : Redist_cli.Costreport.row) -> row.strategy <> "collectives") rows then
+        Alcotest.failf "the exchange was costed: %s" (Plan_time.show q);
+      names_work why;
+      1
+  | S.Not_costed why ->
+      if collectives_costable && List.exists is_collectives candidates && p.strategy = C.StratAuto then
+        Alcotest.failf "the collectives could have been costed: %s" (Plan_time.show q);
+      names_work why;
+      2
+
 let sums_default_cost_model () =
-  let module C = Redist_core in
-  let module S = Redist_cli.Sumplan in
-  let problem (q : Plan_time.problem) =
+  let tiers =
+    List.map
+      (fun (q : Plan_time.problem) ->
+        let ((r : S.t), costing) as choice = sums_within_limit q in
+        let tier = sums_tier_above_limit q choice in
+        let p = r.problem in
+        (if tier = 2 && Some r.plan <> C.plan_sums p.strategy (Redist_cli.Problem.source_layout p) p.src_pending
+                                          (Redist_cli.Problem.target_layout p) p.tgt_pending
+         then Alcotest.failf "not plan_sums's plan: %s" (Plan_time.show q));
+        ignore costing;
+        tier)
+      Plan_time.pending_large
+  in
+  if not (List.mem 1 tiers && List.mem 2 tiers) then Alcotest.fail "expected both tiers above the limit among the cases";
+  match sums_within_limit { mesh = "{x:8, y:8, z:8}"; from = "[{x}48, {y}48] sum{z}"; to_ = "[{y}48, {z}48]" } with
+  | _, S.Costed { rows; exchange_not_costed = None; _ } ->
+      if List.length rows < 2 then Alcotest.fail "512 ranks: one candidate costed, expected two"
+  | _, S.Costed { exchange_not_costed = Some why; _ } -> Alcotest.failf "512 ranks, the exchange not costed: %s" why
+  | _, S.Not_costed why -> Alcotest.failf "512 ranks not costed: %s" why
+
+let cost_settings ?budget ?ranks_per_host ?(profile = false) p =
+  let profile_file = if profile then Some ("measured-here.json", Redist_cli.Embedded.default_profile_json) else None in
+  Redist_cli.Profile.settings ~profile_file ~ranks_per_host ~host_list:None ~budget p
+
+(* Issue 24: a cost option answered after minutes on 65,536 ranks, and
+   20 s on 4,096; now the same tiers as without one, and a plan within
+   --memory-budget by its live bytes whether costed or not. *)
+let sums_cost_options () =
+  let options =
+    [ ("--memory-budget 1GiB", fun p -> cost_settings ~budget:"1GiB" p); ("--profile", fun p -> cost_settings ~profile:true p);
+      ("--ranks-per-host 8", fun p -> cost_settings ~ranks_per_host:8 p) ]
+  in
+  List.iter
+    (fun (name, settings) ->
+      List.iter
+        (fun (q : Plan_time.problem) ->
+          let ((r : S.t), _) as choice = sums_within_limit ~settings q in
+          ignore (sums_tier_above_limit q choice);
+          match (settings r.problem).budget with
+          | Some b when r.live_bytes > b -> Alcotest.failf "%s: live bytes %d above the budget: %s" name r.live_bytes (Plan_time.show q)
+          | _ -> ())
+        Plan_time.pending_large)
+    options
+
+(* A budget below the preferred plan's live bytes but at the least of the
+   candidates' takes the least; one byte less is refused naming it; both
+   within the time limit. *)
+let sums_budget_uncosted () =
+  let q = List.nth Plan_time.pending_large 1 in
+  let p =
     Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
       ~to_:q.to_ ~dtype:None
   in
-  let choose p = S.choose_costed (Redist_cli.Planning.default_settings p) p in
-  List.iter
-    (fun (q : Plan_time.problem) ->
-      let plan_s, check_s = Plan_time.plan_and_check_sums q in
-      if plan_s >= limit_s || check_s >= limit_s then
-        Alcotest.failf "plan %.2f s, check %.2f s (limit %.1f s of CPU): %s" plan_s check_s limit_s (Plan_time.show q);
-      let p = problem q in
-      match choose p with
-      | r, S.Not_costed why ->
-          let work = S.exchange_work p in
-          if work <= S.exchange_work_limit then Alcotest.failf "%d pairs, within the limit" work;
-          if Some r.plan <> C.plan_sums p.strategy (Redist_cli.Problem.source_layout p) p.src_pending
-                              (Redist_cli.Problem.target_layout p) p.tgt_pending
-          then Alcotest.failf "not plan_sums's plan: %s" (Plan_time.show q);
-          if not (contains why (string_of_int work)) then Alcotest.failf "the reason does not name %d: %s" work why
-      | _, S.Costed _ -> Alcotest.failf "costed, above the limit: %s" (Plan_time.show q))
-    Plan_time.pending_large;
-  match choose (problem { mesh = "{x:8, y:8, z:8}"; from = "[{x}48, {y}48] sum{z}"; to_ = "[{y}48, {z}48]" }) with
-  | _, S.Costed c -> if List.length c.rows < 2 then Alcotest.fail "512 ranks: one candidate costed, expected two"
-  | _, S.Not_costed why -> Alcotest.failf "512 ranks not costed: %s" why
+  let live sp =
+    C.sumplan_live_bytes p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending
+      (Redist_cli.Problem.target_layout p) p.tgt_pending sp
+  in
+  let lives = List.map live (sum_candidates p) in
+  let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
+  if least = most then Alcotest.fail "the candidates' live bytes are equal: no budget between them";
+  let r, _ = sums_within_limit ~settings:(fun p -> cost_settings ~budget:(string_of_int least) p) q in
+  if r.live_bytes > least then Alcotest.failf "live bytes %d above the budget %d" r.live_bytes least;
+  let t = Sys.time () in
+  match S.choose_costed (cost_settings ~budget:(string_of_int (least - 1)) p) p with
+  | _ -> Alcotest.failf "budget %d (below the least, %d) accepted" (least - 1) least
+  | exception Redist_cli.Front.Bad_input msg ->
+      if Sys.time () -. t >= limit_s then Alcotest.failf "the refusal took %.2f s" (Sys.time () -. t);
+      if not (contains msg (Printf.sprintf "below %d," least)) then Alcotest.failf "refusal without the least figure %d: %s" least msg
 
 let () =
   Alcotest.run "plan_time"
@@ -116,4 +198,7 @@ let () =
           Alcotest.test_case "uneven and cross-mesh (issue 13)" `Quick placed_cases;
           Alcotest.test_case "the default cost model, or why not (issue 16)" `Quick default_cost_model;
           Alcotest.test_case "pending sums at 4,096 and 65,536 devices: the default cost model, or why not" `Quick
-            sums_default_cost_model ] ) ]
+            sums_default_cost_model;
+          Alcotest.test_case "pending sums at 4,096 and 65,536 devices with a cost option (issue 24)" `Quick
+            sums_cost_options;
+          Alcotest.test_case "pending sums not costed, within --memory-budget (issue 24)" `Quick sums_budget_uncosted ] ) ]
