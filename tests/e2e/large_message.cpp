@@ -26,26 +26,9 @@ std::uint8_t value_at(std::uint64_t global) {
   return static_cast<std::uint8_t>(h >> 56);
 }
 
-// Calls visit(i, global) for the i-th element, in local row-major order, of
-// the box at `offset` with `extent`; global is its row-major global index.
-template <class Visit>
-void for_each_element(const std::size_t offset[], const std::size_t extent[], Visit visit) {
-  std::size_t count = 1;
-  for (int d = 0; d < G::kRank; ++d) count *= extent[d];
-  std::size_t local[G::kRank] = {};
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t global = 0;
-    for (int d = 0; d < G::kRank; ++d) global = global * G::kGlobalShape[d] + offset[d] + local[d];
-    visit(i, global);
-    for (int d = G::kRank - 1; d >= 0; --d) {
-      if (++local[d] < extent[d]) break;
-      local[d] = 0;
-    }
-  }
-}
-
-// 0 when all `count` bytes of a box starting at global index `first` of a
-// 1-D array hold their values, else 1 (with a message).
+#ifdef REDIST_EXCHANGE
+// 0 when every byte of dst, the box of a 1-D array that starts at global
+// index `first`, holds its value, else 1 (with a message).
 int check_1d(int rank, const std::vector<std::uint8_t>& dst, std::uint64_t first) {
   std::size_t wrong = 0, first_wrong = 0;
   for (std::size_t i = 0; i < dst.size(); ++i)
@@ -59,7 +42,6 @@ int check_1d(int rank, const std::vector<std::uint8_t>& dst, std::uint64_t first
   return 0;
 }
 
-#ifdef REDIST_EXCHANGE
 // The exchange: each rank's boxes come from the Exchange itself.
 int run_and_check(int rank) {
   redist::Exchange ex;
@@ -82,6 +64,24 @@ int run_and_check(int rank) {
   return check_1d(rank, dst, target.lo[0]);
 }
 #else
+// Calls visit(i, global) for the i-th element, in local row-major order, of
+// the box at `offset` with `extent`; global is its row-major global index.
+template <class Visit>
+void for_each_element(const std::size_t offset[], const std::size_t extent[], Visit visit) {
+  std::size_t count = 1;
+  for (int d = 0; d < G::kRank; ++d) count *= extent[d];
+  std::size_t local[G::kRank] = {};
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t global = 0;
+    for (int d = 0; d < G::kRank; ++d) global = global * G::kGlobalShape[d] + offset[d] + local[d];
+    visit(i, global);
+    for (int d = G::kRank - 1; d >= 0; --d) {
+      if (++local[d] < extent[d]) break;
+      local[d] = 0;
+    }
+  }
+}
+
 // 0 when this rank ends with its target box, else 1 (with a message).
 int run_and_check(int rank) {
   redist::Mesh mesh;
