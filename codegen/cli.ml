@@ -236,7 +236,7 @@ let plan_cmd =
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
-         & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
+         & info [ "plan" ] ~docv:"FILE" ~doc:(Printf.sprintf "The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments; or the one line $(b,exchange); or two such plans around a line $(b,via TYPE) (a hybrid through that layout; at most %d via lines)." Planfile.max_via_lines))
   in
   let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->

@@ -160,7 +160,7 @@ let check mesh to_mesh from to_ dtype text =
 let from_json text =
   let bad fmt = Printf.ksprintf (fun s -> R.Front.bad "plan JSON: %s" s) fmt in
   if String.length text > R.Bounds.max_input_bytes then
-    bad "longer than %d bytes (16 MiB), the limit for a plan file" R.Bounds.max_input_bytes;
+    bad "longer than %d bytes (16 MiB), the limit for a report" R.Bounds.max_input_bytes;
   let root = ("", R.Front.read_json ~what:"plan JSON" text) in
   let child path name = if path = "" then name else path ^ "." ^ name in
   let field_opt (path, json) name =

@@ -137,7 +137,7 @@ int main(void) {
   big[0] = '{';
   big[(16u << 20)] = '}';
   from_json("a report of 16 MiB and 1 byte", big, REDIST_ERR_BAD_INPUT,
-            "plan JSON: longer than 16777216 bytes (16 MiB), the limit for a plan file");
+            "plan JSON: longer than 16777216 bytes (16 MiB), the limit for a report");
   free(big);
 
   /* Structs: an axis name with a newline would break the one-line message. */
