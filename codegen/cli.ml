@@ -9,17 +9,18 @@ open Cmdliner
 
 exception Input_error of string
 
-(* At most [Bounds.max_input_bytes]: /dev/zero or a wrong file given as the
-   plan ends with an error after that much, not when memory runs out. *)
-let read_all ~what ic =
+(* At most [limit] bytes: /dev/zero or a wrong file given as the plan or
+   the profile ends with an error after that much, not when memory runs
+   out.  [kind] names what the input should be, for the message. *)
+let read_all ~what ~limit ~kind ic =
   let b = Buffer.create 4096 in
   let chunk = Bytes.create 65536 in
   let rec go () =
     let n = input ic chunk 0 (Bytes.length chunk) in
     if n > 0 then begin
-      if Buffer.length b + n > Bounds.max_input_bytes then
-        raise (Input_error (Printf.sprintf "%s: the input is larger than %d bytes (16 MiB), the limit for a plan file"
-                              what Bounds.max_input_bytes));
+      if Buffer.length b + n > limit then
+        raise (Input_error (Printf.sprintf "%s: the input is larger than %d bytes (%d MiB), the limit for %s"
+                              what limit (limit lsr 20) kind));
       Buffer.add_subbytes b chunk 0 n;
       go ()
     end
@@ -27,12 +28,12 @@ let read_all ~what ic =
   go ();
   Buffer.contents b
 
-let read_source ~what name =
+let read_source ~what ?(limit = Bounds.max_input_bytes) ?(kind = "a plan file") name =
   try
-    if name = "-" then read_all ~what stdin
+    if name = "-" then read_all ~what ~limit ~kind stdin
     else begin
       let ic = open_in_bin name in
-      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ~what ic)
+      Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () -> read_all ~what ~limit ~kind ic)
     end
   with Sys_error msg -> raise (Input_error (Printf.sprintf "%s: %s" what msg))
 
@@ -149,7 +150,7 @@ let cost_term =
              ~doc:"The most bytes a rank may hold during the redistribution (its source, destination and workspace), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans above it are not chosen; if every plan is above it, the error names the least figure possible.")
   in
   let make profile ranks_per_host host_list budget (p : Problem.t) =
-    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" f)) profile in
+    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" ~limit:Profile.max_file_bytes ~kind:"a profile" f)) profile in
     Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
   in
   Term.(const make $ profile_arg $ ranks_per_host_arg $ hosts_arg $ budget_arg)
@@ -235,7 +236,7 @@ let plan_cmd =
 let check_cmd =
   let plan_arg =
     Arg.(required & opt (some string) None
-         & info [ "plan" ] ~docv:"FILE" ~doc:"The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments.")
+         & info [ "plan" ] ~docv:"FILE" ~doc:(Printf.sprintf "The plan file, $(b,-) for standard input: one collective per line ($(b,dyn_slice(D, AXIS)), $(b,all_gather(D)), $(b,all_to_all(S, T)), $(b,all_permute(TYPE))), optional $(b,refine AXIS = SUB:Q * SUB:R ...) lines first, $(b,#) comments; or the one line $(b,exchange); or two such plans around a line $(b,via TYPE) (a hybrid through that layout; at most %d via lines)." Planfile.max_via_lines))
   in
   let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->

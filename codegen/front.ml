@@ -331,3 +331,52 @@ let refine_lines ~base env =
           Some (Printf.sprintf "refine %s = %s" o.name
                   (String.concat " * " (List.map (fun a -> Printf.sprintf "%s:%d" a.name a.size) subs))))
     base.axes
+
+(* ---- JSON input ---- *)
+
+(* Yojson's reader recurses once per nested array, object, tuple or
+   variant: a deeply nested document would overflow the stack (in the C
+   ABI's host, a crash), so every JSON input is read here, its nesting
+   measured first by a loop over the text.  The documents read (profiles,
+   redist/1 reports) nest at most 4 deep. *)
+let max_json_depth = 64
+
+(* The offset of the first bracket nested deeper than [limit], if any.
+   Strings and comments are skipped; an unmatched closing bracket lowers the
+   count to 0 at most (the reader stops there anyway), so the count is never
+   below the reader's depth. *)
+let json_too_deep ~limit text =
+  let n = String.length text in
+  let rec skip_string i = if i >= n then n else match text.[i] with '"' -> i + 1 | '\\' -> skip_string (i + 2) | _ -> skip_string (i + 1) in
+  let skip_line i = match String.index_from_opt text i '\n' with Some k -> k + 1 | None -> n in
+  let rec skip_block i = if i + 1 >= n then n else if text.[i] = '*' && text.[i + 1] = '/' then i + 2 else skip_block (i + 1) in
+  let rec go i depth =
+    if i >= n then None
+    else
+      match text.[i] with
+      | '[' | '{' | '(' | '<' -> if depth = limit then Some i else go (i + 1) (depth + 1)
+      | ']' | '}' | ')' | '>' -> go (i + 1) (max 0 (depth - 1))
+      | '"' -> go (skip_string (i + 1)) depth
+      | '/' when i + 1 < n && text.[i + 1] = '/' -> go (skip_line (i + 2)) depth
+      | '/' when i + 1 < n && text.[i + 1] = '*' -> go (skip_block (i + 2)) depth
+      | _ -> go (i + 1) depth
+  in
+  go 0 0
+
+(* Line and column (from 1) of offset [i]. *)
+let text_position text i =
+  let line = ref 1 and start = ref 0 in
+  String.iteri (fun k c -> if k < i && c = '\n' then (incr line; start := k + 1)) text;
+  (!line, i - !start + 1)
+
+(* [text] as JSON; [what] names the input in the one-line error. *)
+let read_json ~what text =
+  match json_too_deep ~limit:max_json_depth text with
+  | Some i ->
+      let line, col = text_position text i in
+      bad "%s: nested deeper than %d levels at line %d, column %d" what max_json_depth line col
+  | None -> (
+      match Yojson.Safe.from_string text with
+      | j -> j
+      | exception Yojson.Json_error msg ->
+          bad "%s: not JSON: %s" what (Excerpt.shorten_words (String.map (fun c -> if c = '\n' then ' ' else c) msg)))

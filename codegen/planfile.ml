@@ -42,10 +42,24 @@ let resolve env = function
           | Some (_, col) -> Error (Printf.sprintf "column %d: all_permute moves plain values; its type takes no sum{...}" col)
           | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t)))
 
+(* Each via line nests a hybrid one level deeper ([check_any_items]
+   recurses once per via line, and so do the reports of the result), so
+   their number is bounded before any recursion: at every entry (check,
+   the C ABI's redist_plan_check and redist_plan_from_json), this is where
+   plan files are read. *)
+let max_via_lines = 64
+
 (* Refine lines first, then steps. *)
 let parse text =
-  try S.plan_lines text
-  with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
+  let items =
+    try S.plan_lines text
+    with S.Plan_parse_error (line, col, msg) -> F.bad "--plan: line %d, column %d: %s" line col msg
+  in
+  let via_lines = List.filter_map (function line, S.Via _ -> Some line | _ -> None) items in
+  Option.iter
+    (fun line -> F.bad "--plan: line %d: more than %d via lines (each nests a hybrid one level deeper)" line max_via_lines)
+    (List.nth_opt via_lines max_via_lines);
+  items
 
 let load (p : Problem.t) items =
   let n_steps = List.length (List.filter (function _, S.Step _ -> true | _ -> false) items) in
@@ -68,7 +82,10 @@ let load (p : Problem.t) items =
         let text = match coll with Ok k -> F.show_collective env k | Error _ -> show_step_ast c in
         go env rf ({ line; text; coll } :: steps) rest
     | (line, S.Exchange) :: _ -> reject "line %d: exchange is a whole plan: it cannot be combined with collectives or refine lines" line
-    | (line, S.Via _) :: _ -> failwith (Printf.sprintf "line %d: via reached the collectives' loader (check_any splits there)" line)
+    (* [check_any_items] takes the via lines out first; only a plan for
+       pending sums (Sumplan.check) brings one here. *)
+    | (line, S.Via _) :: _ ->
+        F.bad "--plan: line %d: a plan for pending sums takes no via line (its lines are reductions, then collectives, then add_pending lines, or the one line exchange)" line
   in
   go p.env [] [] items
 

@@ -17,6 +17,9 @@ type t = {
 
 let schema = "redist-profile/1"
 
+(* A profile is a few hundred bytes; a larger --profile is the wrong file. *)
+let max_file_bytes = 1 lsl 20
+
 (* Up to 1 s per message and 10^12 bytes per microsecond (1 PB/s): a
    message of 2^50 elements of 16 bytes then takes below 2^62 ns, the
    range of the core's integers. *)
@@ -49,10 +52,7 @@ let of_json ~what (j : Yojson.Safe.t) =
     { C.pf_same_host = link "same_host"; pf_across_hosts = link "across_hosts";
       pf_copy_bytes_per_us = int_in fields "" "copy_bytes_per_us" 1 max_bytes_per_us } )
 
-let read ~what text =
-  match Yojson.Safe.from_string text with
-  | j -> of_json ~what j
-  | exception Yojson.Json_error msg -> Front.bad "%s: not JSON: %s" what (Excerpt.shorten_words msg)
+let read ~what text = of_json ~what (Front.read_json ~what text)
 
 (* docs/profiles/measured-here.json, measured on the development machine
    by `redist calibrate` and built into the binary: the profile when no
@@ -71,9 +71,6 @@ let hosts ~world ~ranks_per_host ~host_list =
   | None, Some text ->
       let names = String.split_on_char ',' text |> List.map String.trim in
       List.iteri (fun i h -> if h = "" then Front.bad "--hosts: entry %d is empty" (i + 1)) names;
-      if List.length names < world then
-        Front.bad "--hosts: %d hosts listed but the problem has %d world ranks (one host per rank)"
-          (List.length names) world;
       let ids = Hashtbl.create 16 in
       let id h =
         match Hashtbl.find_opt ids h with
@@ -81,7 +78,11 @@ let hosts ~world ~ranks_per_host ~host_list =
         | None -> let i = Hashtbl.length ids in Hashtbl.add ids h i; i
       in
       let hs = List.map id names in
-      (C.HostList hs, Printf.sprintf "%d hosts" (Hashtbl.length ids))
+      (* Entries, not hosts: a host is named once per rank it holds. *)
+      if List.length names <> world then
+        Front.bad "--hosts: %d entries (naming %d distinct hosts) for %d world ranks; give one entry per world rank, in rank order, repeating a host's name for each of its ranks"
+          (List.length names) (Hashtbl.length ids) world;
+      (C.HostList hs, Report.plural (Hashtbl.length ids) "host")
 
 (* BYTES, optionally with a binary suffix: 4096, 64KiB, 16MiB, 2GiB. *)
 let budget_of_string text =

@@ -157,42 +157,62 @@ let check mesh to_mesh from to_ dtype text =
 
 (* The plan of a `redist plan --json` or `redist check --json` report
    (schema redist/1), checked again: its refine lines and step texts (a
-   hybrid's plan_file lines) are a plan file over its problem.  Meshes equal and on ranks 0..n-1 are the one
-   mesh of `--mesh`, whose plans may be collectives. *)
+   hybrid's plan_file lines) are a plan file over its problem.  Meshes equal
+   and on ranks 0..n-1 are the one mesh of `--mesh`, whose plans may be
+   collectives.  Each value is read with its path in the document
+   (steps[3].text), which an error names. *)
 let from_json text =
-  let module U = Yojson.Safe.Util in
-  let bad_json what = R.Front.bad "plan JSON: %s" (String.map (fun c -> if c = '\n' then ' ' else c) what) in
-  let json = try Yojson.Safe.from_string text with Yojson.Json_error msg -> bad_json msg in
-  try
-    let field name = match U.member name json with `Null -> bad_json ("no field " ^ name) | v -> v in
-    let placed name =
-      let m = field name in
-      ( List.map (fun a -> Printf.sprintf "%s:%d" U.(to_string (member "name" a)) U.(to_int (member "size" a)))
-          U.(to_list (member "axes" m)),
-        List.map U.to_int U.(to_list (member "ranks" m)) )
-    in
-    let source = placed "source_mesh" and target = placed "target_mesh" in
-    let axes_text axes = "{" ^ String.concat ", " axes ^ "}" in
-    let placed_text (axes, ranks) = axes_text axes ^ " @ [" ^ String.concat ", " (List.map string_of_int ranks) ^ "]" in
-    let one_mesh = source = target && snd source = List.init (List.length (snd source)) Fun.id in
-    let mesh, to_mesh = if one_mesh then (axes_text (fst source), "") else (placed_text source, placed_text target) in
-    (* A pending-sum plan's reductions come before its refine lines (Sumplan.check). *)
-    let is_reduction step = List.mem U.(member "op" step) [ `String "reduce_scatter"; `String "all_reduce" ] in
-    let rec split_reductions acc = function
-      | step :: rest when is_reduction step -> split_reductions (step :: acc) rest
-      | rest -> (List.rev acc, rest)
-    in
-    let lines =
-      match U.member "plan_file" json with
-      | `List lines -> List.map U.to_string lines (* a hybrid: its parts around its via line *)
-      | _ ->
-          let reductions, steps = split_reductions [] (U.to_list (field "steps")) in
-          let text step = U.(to_string (member "text" step)) in
-          List.map text reductions @ List.map U.to_string (U.to_list (field "refine")) @ List.map text steps
-    in
-    check mesh to_mesh U.(to_string (field "source")) U.(to_string (field "target")) U.(to_string (field "dtype"))
-      (String.concat "\n" lines)
-  with U.Type_error (msg, _) -> bad_json msg
+  let bad fmt = Printf.ksprintf (fun s -> R.Front.bad "plan JSON: %s" s) fmt in
+  if String.length text > R.Bounds.max_input_bytes then
+    bad "longer than %d bytes (16 MiB), the limit for a report" R.Bounds.max_input_bytes;
+  let root = ("", R.Front.read_json ~what:"plan JSON" text) in
+  let child path name = if path = "" then name else path ^ "." ^ name in
+  let field_opt (path, json) name =
+    match json with
+    | `Assoc fields -> Option.map (fun v -> (child path name, v)) (List.assoc_opt name fields)
+    | _ -> bad "%s: expected an object" (if path = "" then "the document" else path)
+  in
+  let field ((path, _) as v) name =
+    match field_opt v name with Some f -> f | None -> bad "no field %s" (child path name)
+  in
+  let string (path, json) = match json with `String s -> s | _ -> bad "%s: expected a string" path in
+  let int (path, json) = match json with `Int n -> n | _ -> bad "%s: expected an integer" path in
+  (* List.map recurses once per element (OCaml 4.13), which a long list
+     would turn into a stack overflow: in the C ABI's host, a crash. *)
+  let list_map f l = List.rev (List.rev_map f l) in
+  let items (path, json) =
+    match json with
+    | `List l -> List.rev (snd (List.fold_left (fun (i, acc) v -> (i + 1, (Printf.sprintf "%s[%d]" path i, v) :: acc)) (0, []) l))
+    | _ -> bad "%s: expected an array" path
+  in
+  let map f v = list_map f (items v) in
+  let placed name =
+    let m = field root name in
+    ( map (fun a -> Printf.sprintf "%s:%d" (string (field a "name")) (int (field a "size"))) (field m "axes"),
+      map int (field m "ranks") )
+  in
+  let source = placed "source_mesh" and target = placed "target_mesh" in
+  let axes_text axes = "{" ^ String.concat ", " axes ^ "}" in
+  let placed_text (axes, ranks) = axes_text axes ^ " @ [" ^ String.concat ", " (list_map string_of_int ranks) ^ "]" in
+  let one_mesh = source = target && snd source = List.init (List.length (snd source)) Fun.id in
+  let mesh, to_mesh = if one_mesh then (axes_text (fst source), "") else (placed_text source, placed_text target) in
+  (* A pending-sum plan's reductions come before its refine lines (Sumplan.check). *)
+  let is_reduction step = List.mem (string (field step "op")) [ "reduce_scatter"; "all_reduce" ] in
+  let rec split_reductions acc = function
+    | step :: rest when is_reduction step -> split_reductions (step :: acc) rest
+    | rest -> (List.rev acc, rest)
+  in
+  let lines =
+    match field_opt root "plan_file" with
+    | Some plan_file -> map string plan_file (* a hybrid: its parts around its via line *)
+    | None ->
+        let reductions, steps = split_reductions [] (items (field root "steps")) in
+        let texts = list_map (fun step -> string (field step "text")) in
+        let append a b = List.rev_append (List.rev a) b in
+        append (texts reductions) (append (map string (field root "refine")) (texts steps))
+  in
+  check mesh to_mesh (string (field root "source")) (string (field root "target")) (string (field root "dtype"))
+    (String.concat "\n" lines)
 
 (* The command line's exit codes: 1 plan rejected, 2 bad input, 3 internal
    error. *)

@@ -494,6 +494,12 @@ bool notation(const redist_mesh_t& m, const char* what, std::string* out, std::s
       *why = std::string(what) + ": axis_names[" + std::to_string(a) + "] is null";
       return false;
     }
+    // The notation is quoted in the planner's messages, which are one line.
+    for (const char* c = m.axis_names[a]; *c != '\0'; ++c)
+      if (static_cast<unsigned char>(*c) < 0x20) {
+        *why = std::string(what) + ": axis_names[" + std::to_string(a) + "] holds a control character";
+        return false;
+      }
     devices *= m.axis_sizes[a];
     if (m.axis_sizes[a] < 1 || devices > 65536) {
       *why = std::string(what) + ": axis_sizes[" + std::to_string(a) + "] = " + std::to_string(m.axis_sizes[a]) +

@@ -38,7 +38,7 @@ printf '{"schema": "redist-profile/1", "name": "x", "same_host": {"latency_ns": 
 expect "a profile missing a field refused" 2 "bytes_per_us" plan "${P[@]}" --profile "$tmp/bad.json"
 printf 'not json' >"$tmp/bad.json"
 expect "a profile that is not JSON refused" 2 "not JSON" plan "${P[@]}" --profile "$tmp/bad.json"
-expect "--hosts shorter than the world refused" 2 "2 hosts listed but the problem has 8 world ranks" plan "${P[@]}" --hosts a,b
+expect "--hosts shorter than the world refused" 2 "--hosts: 2 entries (naming 2 distinct hosts) for 8 world ranks" plan "${P[@]}" --hosts a,b
 expect "--ranks-per-host 0 refused" 2 "give at least 1" plan "${P[@]}" --ranks-per-host 0
 expect "--memory-budget not a number refused" 2 "not a number of bytes" plan "${P[@]}" --memory-budget 12QB
 report cli-calibrate

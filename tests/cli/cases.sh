@@ -354,3 +354,42 @@ run run "${W[@]}" --np 0
 run run --from-mesh '{x:2}' --to-mesh '{x:2} @ 300' --from '[{x}4]' --to '[{x}4]'
 run run "${W[@]}" --backend nccl
 run run "${W[@]}" --work-dir /nonexistent/dir
+
+# bounded input (issue 24): every case one line, exit 2, no recursion that
+# the input can deepen.  LINES N TEXT stands for N lines TEXT, piped in.
+run_lines() {
+  local n=$1 line=$2; shift 2
+  printf '$ LINES %d %q | redist' "$n" "$line"; printf ' %q' "$@"; printf ' | tail -n 1\n'
+  yes "$line" | head -n "$n" | (ulimit -v 4000000; timeout 20 "$redist" "$@") 2>&1 | tail -n 1
+  printf '[exit %d]\n\n' "${PIPESTATUS[2]}"
+}
+ONE=(--mesh '{x:2}' --from '[4]' --to '[4]')
+run_lines 64 'via [4]' check "${ONE[@]}" --plan -
+run_lines 65 'via [4]' check "${ONE[@]}" --plan -
+run_lines 175000 'via [4]' check "${ONE[@]}" --plan -
+run_stdin 'via [4]\n' check --mesh '{x:2}' --from '[4]' --to '[4] sum{x}' --plan -
+run_stdin 'all_reduce(x)\nvia [4]\n' check --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --plan -
+# profiles: PROFILE stands for a file holding what the comment says
+run_profile() {
+  local what=$1 text=$2; shift 2
+  printf '$ redist'; printf ' %q' "$@"; printf ' --profile PROFILE  # %s\n' "$what"
+  local file; file=$(mktemp)
+  printf '%s' "$text" >"$file"
+  "$redist" "$@" --profile "$file" 2>&1 | sed "s|$file|PROFILE|g"
+  printf '[exit %d]\n\n' "${PIPESTATUS[0]}"
+  rm -f "$file"
+}
+DEEP=$(head -c 200000 /dev/zero | tr '\0' '[')
+run_profile "200,000 [" "$DEEP" plan "${ONE[@]}"
+run_profile '"name": 65 [ then ]' "{\"schema\": \"redist-profile/1\", \"name\": ${DEEP:0:65}${DEEP:0:65}}" plan "${ONE[@]}"
+run_profile '"name": 64 [ inside a string, and in a comment' \
+  "{\"schema\": \"redist-profile/1\", \"name\": \"${DEEP:0:64}\" /* ${DEEP:0:64} */}" plan "${ONE[@]}"
+run_profile 'no across_hosts' '{"schema": "redist-profile/1", "name": "n", "same_host": {"latency_ns": 1, "bytes_per_us": 1}}' \
+  plan "${ONE[@]}"
+run_profile 'a } on line 2' $'{"schema": "redist-profile/1",\n  "name": [}' plan "${ONE[@]}"
+run_bounded plan "${ONE[@]}" --profile /dev/zero
+run_bounded plan "${ONE[@]}" --profile /dev/urandom
+# --hosts: one entry per world rank, no fewer and no more
+run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts 0,0,1
+run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts a,a,a,b,b,b,c
+run plan --mesh '{x:2}' --from '[6]' --to '[6]' --hosts a,,b

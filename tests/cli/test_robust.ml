@@ -1,6 +1,7 @@
 (* Robustness: 100,000 random and mutated inputs (mesh, source, target,
-   plan file) through everything the commands run: parser, front end,
-   checker, reports, show, planner and emitter.  Every input must either
+   plan file, hybrids' via lines among them) through everything the
+   commands run: parser, front end, checker (any strategy), reports, show,
+   planner and emitter.  Every input must either
    succeed or be rejected with a clean one-line message; any other
    exception fails the test.  Fixed seed (printed). *)
 open Redist_cli
@@ -14,7 +15,10 @@ let seeds =
     ("{x:2, y:4}", "[16{x}32, 64{y}256]", "[8{y}32, 128{x}256]",
      "refine y = y.0:2 * y.1:2\nall_to_all(1, 0)  # move\nall_permute([8{y}32, 128{x}256])\n");
     ("{x:4}", "i32[{x}8, 4]", "i32[8, 4]", "all_gather(0)\n");
-    ("{x:2, y:2, z:3}", "f64[{x,z}12, {y}4]", "[{z}12, {x,y}4]", "all_to_all(0, 1)\nall_permute([2{z}12, 2{y,x}4])\nall_gather(1)\n") ]
+    ("{x:2, y:2, z:3}", "f64[{x,z}12, {y}4]", "[{z}12, {x,y}4]", "all_to_all(0, 1)\nall_permute([2{z}12, 2{y,x}4])\nall_gather(1)\n");
+    (* hybrids: mutations repeat and break their via lines *)
+    ("{a:2, b:4}", "[{b}64, {a}64]", "[64, 64]", "exchange\nvia [16{b}64, 64]\nall_gather(0)\n");
+    ("{x:2}", "[4]", "[4]", "exchange\nvia [{x}4]\nexchange\nvia [4]\n") ]
 
 let alphabet = "{}[](),:*=#. \n\txyzab.0123456789_f"
 let weird_numbers = [ "0"; "1"; "65536"; "65537"; "1125899906842623"; "1125899906842624"; "99999999999999999999"; "" ]
@@ -81,13 +85,18 @@ let pipeline (mesh, from, to_, plan) =
   | exception Front.Bad_input msg -> incr rejected_input; clean msg
   | p ->
       let r_ok =
-        match Planfile.check p plan with
-        | r ->
+        match Planfile.check_any p plan with
+        | Xreport.Collectives r ->
             incr accepted;
             let g = Guarantees.for_check ~refined:false in
             String.length (Report.text ~title:"t" ~guarantees:g r) > 0
             && Json.report ~command:"check" ~guarantees:g r <> `Null
             && String.length (Emit.render ~backend:Emit.Mpi ~name:"n" r ~guarantees:g) > 0
+        | x ->
+            incr accepted;
+            let g = Guarantees.for_checked x in
+            String.length (Xreport.plan_text ~title:"t" ~guarantees:g x) > 0
+            && Json.any_report ~command:"check" ~guarantees:g x <> `Null
         | exception (Report.Rejected msg | Front.Bad_input msg) -> incr rejected_plan; clean msg
       in
       let extra_ok =
