@@ -61,6 +61,11 @@ let parse text =
     (List.nth_opt via_lines max_via_lines);
   items
 
+
+(* A via line in a plan for pending sums, which has none. *)
+let refuse_sums_via line =
+  F.bad "--plan: line %d: a plan for pending sums takes no via line (its lines are reductions, then collectives, then add_pending lines, or the one line exchange)" line
+
 let load (p : Problem.t) items =
   let n_steps = List.length (List.filter (function _, S.Step _ -> true | _ -> false) items) in
   if n_steps > Bounds.max_plan_steps then
@@ -82,10 +87,9 @@ let load (p : Problem.t) items =
         let text = match coll with Ok k -> F.show_collective env k | Error _ -> show_step_ast c in
         go env rf ({ line; text; coll } :: steps) rest
     | (line, S.Exchange) :: _ -> reject "line %d: exchange is a whole plan: it cannot be combined with collectives or refine lines" line
-    (* [check_any_items] takes the via lines out first; only a plan for
-       pending sums (Sumplan.check) brings one here. *)
-    | (line, S.Via _) :: _ ->
-        F.bad "--plan: line %d: a plan for pending sums takes no via line (its lines are reductions, then collectives, then add_pending lines, or the one line exchange)" line
+    (* [check_any_items] takes the via lines out first, and Sumplan.check
+       refuses them before anything else. *)
+    | (line, S.Via _) :: _ -> refuse_sums_via line
   in
   go p.env [] [] items
 

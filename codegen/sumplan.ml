@@ -306,7 +306,9 @@ let check_sum_steps env start lines_steps =
    and all_reduce lines, then optional refine lines and Part 1 collectives,
    then add_pending lines, in that order. *)
 let check (p : Problem.t) text =
-  match Planfile.parse text with
+  let items = Planfile.parse text in
+  List.iter (function line, S.Via _ -> Planfile.refuse_sums_via line | _ -> ()) items;
+  match items with
   | [ (_, S.Exchange) ] -> (
       match C.scheck (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending C.SumByExchange with
       | C.OK rep -> of_report p C.SumByExchange rep

@@ -369,6 +369,7 @@ run_lines 65 'via [4]' check "${ONE[@]}" --plan -
 run_lines 175000 'via [4]' check "${ONE[@]}" --plan -
 run_stdin 'via [4]\n' check --mesh '{x:2}' --from '[4]' --to '[4] sum{x}' --plan -
 run_stdin 'all_reduce(x)\nvia [4]\n' check --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --plan -
+run_stdin 'via [4]\n' check --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --plan -
 # profiles: PROFILE stands for a file holding what the comment says
 run_profile() {
   local what=$1 text=$2; shift 2
