@@ -107,6 +107,21 @@ let meshes_of_flags ~mesh ~from_mesh ~to_mesh =
   | None, None, Some _ -> F.bad "--to-mesh needs --from-mesh (or give --mesh for one mesh)"
   | None, None, None -> F.bad "no mesh: give --mesh, or --from-mesh and --to-mesh"
 
+(* The largest figure computed from a problem is a rank's live bytes: at
+   most (4 + the largest pending group) arrays of the whole array's bytes
+   (source, destination and two intermediates; the reducing exchange stages
+   one target box per group member).  Refused where that would not fit
+   OCaml's 63-bit integers, instead of wrapping. *)
+let check_figures_fit ~elem_bytes shape pendings =
+  let group (env, pending) = List.fold_left (fun acc a -> acc * F.axis_size env a) 1 pending in
+  let arrays = 4 + List.fold_left (fun acc pe -> max acc (group pe)) 1 pendings in
+  let elems = List.fold_left ( * ) 1 shape in
+  match Bounds.mul (Bounds.mul elems elem_bytes) arrays with
+  | _ -> ()
+  | exception Bounds.Overflow ->
+      F.bad "the array's %s bytes times %d (4 + the largest pending group) exceed 2^62: a rank's live bytes would not fit redist's 63-bit integers"
+        (Bounds.mul_decimal elems elem_bytes) arrays
+
 let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
   let source, target, one_mesh =
     match meshes with
@@ -125,9 +140,11 @@ let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
   let dtype = resolve_dtype ~flag:dtype [ ("--from", from_ast); ("--to", to_ast) ] in
   let src_pending = pending_checked ~what:"--from" source from_ast src in
   let tgt_pending = pending_checked ~what:"--to" target to_ast tgt in
+  let elem_bytes = List.assoc dtype F.dtypes in
+  check_figures_fit ~elem_bytes (C.global_shape src) [ (source.env, src_pending); (target.env, tgt_pending) ];
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
-    src; tgt; src_pending; tgt_pending; dtype; elem_bytes = List.assoc dtype F.dtypes; strategy }
+    src; tgt; src_pending; tgt_pending; dtype; elem_bytes; strategy }
 
 (* Whether either type has pending sums: such problems are planned by
    [plan_sums] (Sumplan), not by [plan_with]. *)

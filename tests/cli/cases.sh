@@ -160,6 +160,8 @@ run plan --mesh '{a:65536, b:140737488355327}' --from '[2]' --to '[2]'
 run plan --mesh '{a:65536, b:1}' --from '[2]' --to '[2]'
 run plan --mesh '{a:65536, b:2}' --from '[2]' --to '[2]'
 run plan --mesh '{x:2}' --from '[{x}1125899906842623]' --to '[1125899906842623]'
+# live bytes of a pending sum over 512 ranks past 2^62 (OCaml's int): refused, not wrapped
+run plan --from-mesh '{x:512}' --to-mesh '{y:1}' --from '[562949953421312] sum{x}' --to '[562949953421312]' --dtype c128 --memory-budget 1
 run plan --mesh '{x.0:2}' --from '[6]' --to '[6]'
 run plan --mesh '{x:2, y:3}' --from '[3{z}6]' --to '[2{y}6]'
 run plan --mesh '{x:2, y:3}' --from '[3{x}6, 2{x}4]' --to '[2{y}6, 4]'
