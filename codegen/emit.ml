@@ -595,6 +595,8 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   Buffer.add_string b text2;
   line "";
   let identity = String.concat "\n" [ text1; text2; name ] in
+  line "#include \"redist/mpi.hpp\"  // agree_problem";
+  line "";
   line "namespace redist_gen {";
   line "inline namespace h%s {  // this problem and plan" (String.sub (Digest.to_hex (Digest.string identity)) 0 16);
   line "namespace %s {" name;
@@ -603,6 +605,10 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "namespace second = ::redist_gen::%s;" (part_name 2);
   List.iter (line "%s") (value_type_lines p);
   line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" h.h_world;
+  line "// The meshes, layouts, element type and plan, as digests that create() agrees on";
+  line "// first, over the world (its parts then agree on their own).";
+  line "inline constexpr ::redist::ProblemDigest kProblem = %s;"
+    (Problem.digest_literal (Problem.digest h.whole ~plan_lines:(Xreport.step_lines (Xreport.Hybrid h))));
   let mid_bytes = C.largest_box { C.ly_mesh = (Problem.target_layout p).ly_mesh; ly_ty = mid } * p.elem_bytes in
   line "inline constexpr ::std::size_t kMidBytes = %d;  // the largest intermediate box" mid_bytes;
   line "inline constexpr ::std::size_t kWorkspaceBytes = %d;  // program_workspace_bytes" h.h_workspace_bytes;
@@ -648,6 +654,7 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   in
   line "// Collective over `world` (at least kWorldSize ranks), once.";
   line "inline ::redist::Status create(::MPI_Comm world, Plan* out) {";
+  line "  if (::redist::Status st = ::redist::agree_problem(world, kProblem, \"%s::create\"); !st.ok()) return st;" name;
   line "  out->world = world;";
   line "  ::MPI_Comm_rank(world, &out->rank);";
   create_part kind1 "first" "first";

@@ -290,6 +290,13 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                                           layout.extent[s] * inner_bytes(out, s), scratch, need));
 }
 
+Status agree_problem(MPI_Comm comm, const ProblemDigest& problem, const char* what) {
+  if (comm == MPI_COMM_NULL) return {Errc::invalid_argument, std::string(what) + ": communicator is MPI_COMM_NULL"};
+  Agreed agreed[kProblemAgreed];
+  agreed_problem(problem, agreed);
+  return agree(comm, Status(), what, agreed, kProblemAgreed);
+}
+
 Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,
                  const void* src, std::size_t src_bytes, std::size_t src_need, const void* dst,
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,

@@ -17,8 +17,11 @@ runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/pre
 : >"$out/headers.inc"
 : >"$out/cases.inc"
 kind_of() {  # the attempt macro for a generated header
-  if grep -q 'create_exchange(MPI_Comm world' "$1"; then echo EXCHANGE; else echo MESH; fi
+  if grep -q '^struct Plan {' "$1"; then echo HYBRID_CREATE
+  elif grep -q 'create_exchange(MPI_Comm world' "$1"; then echo EXCHANGE
+  else echo MESH; fi
 }
+printf 'exchange\nvia [32{b}64, 64]\nall_gather(0)\n' >"$out/hybrid.plan"
 i=0
 while IFS='|' read -r name odd flags_a flags_b; do
   for side in a b; do

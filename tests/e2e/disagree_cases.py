@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cases of ranks that disagree, for tests/e2e/disagree.sh: one line per case,
 "NAME|ODD_RANK|FLAGS_A|FLAGS_B", where every rank but ODD_RANK generates its
-header with `redist gen FLAGS_A` and ODD_RANK with `redist gen FLAGS_B`.
+header with `redist gen FLAGS_A` and ODD_RANK with `redist gen FLAGS_B`
+(evaluated by the shell: $out/hybrid.plan is a plan file with a via line).
 
 First the issue's cases (4 ranks), then COUNT random problems on 4 ranks
 with one aspect mutated on one rank: the mesh's axis order, the source or
@@ -32,6 +33,9 @@ FIXED = [
     ("exchange: f32 against i32 on rank 0", 0,
      flags("{x:2, y:2}", "[{x}5, {y}8]", "[{y}5, {x}8]", strategy="exchange"),
      flags("{x:2, y:2}", "[{x}5, {y}8]", "[{y}5, {x}8]", dtype="i32", strategy="exchange")),
+    ("a hybrid against the collectives on rank 1", 1,
+     flags("{a:2, b:2}", "[{b}64, {a}64]", "[64, 64]"),
+     flags("{a:2, b:2}", "[{b}64, {a}64]", "[64, 64]") + ' --plan "$out/hybrid.plan"'),
     ("exchange: another target mesh on rank 1", 1,
      f"--strategy exchange --from-mesh '{{x:4}}' --to-mesh '{{y:4}}' --from '[{{x}}12]' --to '[{{y}}12]'",
      f"--strategy exchange --from-mesh '{{x:4}}' --to-mesh '{{y:4}} @ [3, 2, 1, 0]' --from '[{{x}}12]' --to '[{{y}}12]'"),

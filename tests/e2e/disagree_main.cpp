@@ -6,8 +6,8 @@
 // move every element: the refused attempts left no stale messages behind.
 // The cases come from cases.inc, written by the script:
 //   CASE(name, odd_rank, ATTEMPT_A, ATTEMPT_B)
-// with MESH(ns) for a header with create_mesh and EXCHANGE(ns) for one with
-// create_exchange.  Rank 0 prints one line per case.
+// with MESH(ns) for a header with create_mesh, EXCHANGE(ns) for one with
+// create_exchange and HYBRID_CREATE(ns) for a hybrid's.  Rank 0 prints one line per case.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -101,6 +101,18 @@ bool arrived(const redist::Box& target, const std::vector<T>& got) {
                         dst.empty() ? nullptr : dst.data(), dst.size() * sizeof(h::value_type));     \
     out.data_ok = arrived(ex.target_box(), dst);                                                     \
     return out;                                                                                      \
+  }
+
+// A hybrid header is only ever the odd rank's problem: it must be refused at
+// create(), and running it would need its parts' buffers.
+#define HYBRID_CREATE(ns)                                                                          \
+  [] {                                                                                             \
+    namespace h = redist_gen::ns;                                                                  \
+    Outcome out;                                                                                   \
+    h::Plan plan;                                                                                  \
+    out.status = h::create(MPI_COMM_WORLD, &plan);                                                 \
+    if (out.status.ok()) out.status = redist::Status(redist::Errc::invalid_argument, "created");  \
+    return out;                                                                                    \
   }
 
 struct Case {

@@ -154,6 +154,13 @@ Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& proble
                  std::size_t dst_bytes, std::size_t dst_need, const void* workspace,
                  std::size_t workspace_bytes, std::size_t workspace_need);
 
+// Collective over comm: every rank passes the same problem, or every rank
+// fails alike (invalid_argument naming what differs and on which ranks).
+// One allreduce of the shape every agreement has, so that a rank here and a
+// rank in another header's Mesh::create or Exchange::create fail together
+// instead of waiting.  A generated hybrid's create() calls it first.
+Status agree_problem(MPI_Comm comm, const ProblemDigest& problem, const char* what);
+
 // recv_from has mesh.size() entries; rank r's dst becomes a copy of rank
 // recv_from[r]'s src (same layout on every rank).  A rank that receives from
 // itself copies locally.  Uses nonblocking point-to-point on the mesh
