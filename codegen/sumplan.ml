@@ -425,7 +425,7 @@ let text ?cost ~title (r : t) =
   line "# launches: %s (+ %d local steps)" (plural launches "collective") (List.length r.steps - launches);
   line "# live bytes per rank: %d (source + destination + workspace in use; proven: %s); workspace %d B" r.live_bytes
     (live_theorem r) r.workspace_bytes;
-  line "# sums: over a commutative monoid in the proofs; the runtime adds in ascending group-member order (integers exact)";
+  line "# sums: over a commutative monoid in the proofs; each reduction the runtime makes adds its group in ascending member order on MPI (integers exact)";
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
   (match cost with
