@@ -149,6 +149,7 @@ Print Assumptions choose_correct.
 Print Assumptions choose_within_budget.
 Print Assumptions choose_fastest.
 Print Assumptions choose_below_minimum.
+Print Assumptions choose_answers.
 
 (** The exchange's predicted time in closed form: its messages' time on one host, at least that across hosts. *)
 Print Assumptions exchange_rank_ns_exact.

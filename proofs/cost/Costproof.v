@@ -8,7 +8,9 @@
     - [choose_fastest]: no candidate that the checker accepts and that fits
       the budget has a smaller predicted time.
     - [choose_below_minimum]: a refused budget is below the live bytes of
-      every accepted candidate, and the figure named is the least of them. *)
+      every accepted candidate, and the figure named is the least of them.
+    - [choose_answers]: under [auto] every problem gets a plan or that
+      refusal (totality). *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
@@ -189,4 +191,27 @@ Proof.
       apply in_map_iff in Hin as [x [Hx' Hin]]. exists x. split; [right; exact Hin | exact Hx']. }
     destruct Hw as [x [Hin Hl']]. destruct (Hsound x Hin) as [Hsp [[rep Hxc] [Hl _]]].
     exists (cs_plan x), rep. rewrite <- Hl. auto.
+Qed.
+
+(** Totality of [auto]: for every pair of layouts of one array (the front
+    end's check), the choice is a plan, or a refusal because a budget was
+    given and is below every candidate (whose least figure
+    [choose_below_minimum] names); never "no candidate". *)
+Theorem choose_answers : forall hy pf h elem budget S T, layouts_wf S T = true ->
+  (exists ch, choose hy pf h elem budget StratAuto S T = OK ch)
+  \/ exists b least_live, budget = Some b /\ choose hy pf h elem budget StratAuto S T = Error (BelowMinimum least_live).
+Proof.
+  intros hy pf h elem budget S T Hwf.
+  assert (Hin : In ByExchange (strategy_candidates hy StratAuto S T)).
+  { simpl. rewrite Hwf. apply in_or_app. right. apply in_or_app. left. left. reflexivity. }
+  assert (Hx : exists rep, xcheck S T ByExchange = OK rep) by (simpl; rewrite Hwf; eexists; reflexivity).
+  destruct Hx as [rep Hx].
+  destruct (cost_all_complete pf h elem S T _ 0 ByExchange rep Hin Hx) as [c [Hc _]].
+  unfold choose.
+  set (all := cost_all pf h elem S T 0 (strategy_candidates hy StratAuto S T)) in *.
+  destruct (filter (fits budget) all) as [|c0 cs0] eqn:Hf; [| left; eexists; reflexivity].
+  right. destruct budget as [b|].
+  - exists b. destruct all as [|c1 cs1]; [contradiction |]. eexists. split; reflexivity.
+  - assert (Hc' : In c (filter (fits None) all)) by (apply filter_In; split; [exact Hc | reflexivity]).
+    rewrite Hf in Hc'. contradiction.
 Qed.
