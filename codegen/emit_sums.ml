@@ -166,9 +166,9 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
 let nccl_refused_dtypes = [ "i16"; "u16" ]
 
 (* Refuses an element type the runtime cannot add. *)
-let require_runtime_dtype (p : Problem.t) =
+let require_runtime_dtype ?(names = Problem.flag_names) (p : Problem.t) =
   if not (List.mem p.dtype runtime_dtypes) then
-    F.bad "--dtype %s: pending sums need an element type the runtime adds (%s)" p.dtype
+    F.bad "%s %s: pending sums need an element type the runtime adds (%s)" names.dtype_name p.dtype
       (String.concat ", " runtime_dtypes)
 
 let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =

@@ -71,11 +71,20 @@ let placed ~what text =
     F.bad "%s: rejected by the core's pmesh_wf" what;
   { env; ranks; placement_text }
 
+(* What messages call each input: the command's flags, or the arguments
+   of the C ABI's redist_plan_create_with. *)
+type names = { mesh_name : string; from_mesh_name : string; to_mesh_name : string; from_name : string;
+               to_name : string; dtype_name : string }
+
+let flag_names =
+  { mesh_name = "--mesh"; from_mesh_name = "--from-mesh"; to_mesh_name = "--to-mesh"; from_name = "--from";
+    to_name = "--to"; dtype_name = "--dtype" }
+
 (* The dtype: from --dtype and the types' prefixes, which must agree;
    f32 when none is given. *)
-let resolve_dtype ~flag prefixes =
+let resolve_dtype ~names ~flag prefixes =
   let given =
-    (match flag with Some d -> [ ("--dtype", F.dtype_of ~what:"--dtype" d) ] | None -> [])
+    (match flag with Some d -> [ (names.dtype_name, F.dtype_of ~what:names.dtype_name d) ] | None -> [])
     @ List.filter_map
         (fun (what, (t : Syntax.ty)) -> Option.map (fun n -> (what, F.dtype_at ~what n)) t.dtype)
         prefixes
@@ -122,29 +131,34 @@ let check_figures_fit ~elem_bytes shape pendings =
       F.bad "the array's %s bytes times %d (4 + the largest pending group) exceed 2^62: a rank's live bytes would not fit redist's 63-bit integers"
         (Bounds.mul_decimal elems elem_bytes) arrays
 
-let make_placed ~meshes ~strategy ~from ~to_ ~dtype =
+let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
   let source, target, one_mesh =
     match meshes with
-    | One m -> let pm = placed ~what:"--mesh" m in (pm, pm, true)
-    | Two (f, t) -> (placed ~what:"--from-mesh" f, placed ~what:"--to-mesh" t, false)
+    | One m -> let pm = placed ~what:names.mesh_name m in (pm, pm, true)
+    | Two (f, t) -> (placed ~what:names.from_mesh_name f, placed ~what:names.to_mesh_name t, false)
   in
-  let from_ast = parse ~what:"--from" Syntax.ty from in
-  let to_ast = parse ~what:"--to" Syntax.ty to_ in
-  let src = F.ty_of_ast ~what:"--from" source.env from_ast in
-  let tgt = F.ty_of_ast ~what:"--to" target.env to_ast in
+  let from_ast = parse ~what:names.from_name Syntax.ty from in
+  let to_ast = parse ~what:names.to_name Syntax.ty to_ in
+  let src = F.ty_of_ast ~what:names.from_name source.env from_ast in
+  let tgt = F.ty_of_ast ~what:names.to_name target.env to_ast in
   if List.length src <> List.length tgt then
-    F.bad "--from has %d dimensions but --to has %d" (List.length src) (List.length tgt);
+    F.bad "%s has %d dimensions but %s has %d" names.from_name (List.length src) names.to_name (List.length tgt);
   let gs = C.global_shape src and gt = C.global_shape tgt in
   if gs <> gt then
-    F.bad "global shapes differ: --from is %s, --to is %s" (F.show_shape gs) (F.show_shape gt);
-  let dtype = resolve_dtype ~flag:dtype [ ("--from", from_ast); ("--to", to_ast) ] in
-  let src_pending = pending_checked ~what:"--from" source from_ast src in
-  let tgt_pending = pending_checked ~what:"--to" target to_ast tgt in
+    F.bad "global shapes differ: %s is %s, %s is %s" names.from_name (F.show_shape gs) names.to_name
+      (F.show_shape gt);
+  let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
+  let src_pending = pending_checked ~what:names.from_name source from_ast src in
+  let tgt_pending = pending_checked ~what:names.to_name target to_ast tgt in
   let elem_bytes = List.assoc dtype F.dtypes in
   check_figures_fit ~elem_bytes (C.global_shape src) [ (source.env, src_pending); (target.env, tgt_pending) ];
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
     src; tgt; src_pending; tgt_pending; dtype; elem_bytes; strategy }
+
+
+(* The problem as the command reads it, messages naming its flags. *)
+let make_placed = make_named ~names:flag_names
 
 (* Whether either type has pending sums: such problems are planned by
    [plan_sums] (Sumplan), not by [plan_with]. *)
@@ -155,14 +169,14 @@ let make ~mesh ~from ~to_ ~dtype =
   make_placed ~meshes:(One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype
 
 (* What the runtime's fixed-size arrays hold (gen and run). *)
-let check_runtime_limits p =
+let check_runtime_limits ?(names = flag_names) p =
   if List.length p.src > Bounds.max_rank_gen then
-    F.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) Bounds.max_rank_gen;
+    F.bad "%s: %d dimensions; the runtime handles at most %d" names.from_name (List.length p.src) Bounds.max_rank_gen;
   List.iter
     (fun (what, (env : F.env)) ->
       if List.length env.axes > Bounds.max_rank_gen then
         F.bad "%s: %d axes; the runtime's mesh has at most %d" what (List.length env.axes) Bounds.max_rank_gen)
-    [ ((if p.one_mesh then "--mesh" else "--from-mesh"), p.env); ("--to-mesh", p.tgt_env) ]
+    [ ((if p.one_mesh then names.mesh_name else names.from_mesh_name), p.env); (names.to_mesh_name, p.tgt_env) ]
 
 let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
 let target_placed (p : t) = { env = p.tgt_env; ranks = p.tgt_ranks; placement_text = p.tgt_placement }

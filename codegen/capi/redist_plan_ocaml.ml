@@ -32,6 +32,11 @@ type outcome = Created of info | Failed of int * string
 
 (* The problem as `redist plan` and `redist check` read it, within the
    runtime's limits (those of `redist gen`). *)
+(* Messages name redist_plan_create_with's arguments, not the command's flags. *)
+let argument_names =
+  { R.Problem.mesh_name = "mesh"; from_mesh_name = "mesh"; to_mesh_name = "to_mesh"; from_name = "from";
+    to_name = "to"; dtype_name = "dtype" }
+
 let problem mesh to_mesh from to_ dtype strategy =
   let meshes = if to_mesh = "" then R.Problem.One mesh else R.Problem.Two (mesh, to_mesh) in
   let strategy =
@@ -43,14 +48,11 @@ let problem mesh to_mesh from to_ dtype strategy =
           R.Front.bad "strategy: unknown strategy %s (expected %s)" (R.Excerpt.quote strategy)
             (String.concat ", " (List.map fst R.Problem.strategies))
   in
-  let p = R.Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype:(if dtype = "" then None else Some dtype) in
-  if List.length p.src > R.Bounds.max_rank_gen then
-    R.Front.bad "--from: %d dimensions; the runtime handles at most %d" (List.length p.src) R.Bounds.max_rank_gen;
-  List.iter
-    (fun (env : R.Front.env) ->
-      if List.length env.axes > R.Bounds.max_rank_gen then
-        R.Front.bad "--mesh: %d axes; the runtime's mesh has at most %d" (List.length env.axes) R.Bounds.max_rank_gen)
-    [ p.env; p.tgt_env ];
+  let p =
+    R.Problem.make_named ~names:argument_names ~meshes ~strategy ~from ~to_
+      ~dtype:(if dtype = "" then None else Some dtype)
+  in
+  R.Problem.check_runtime_limits ~names:argument_names p;
   p
 
 (* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
@@ -110,7 +112,7 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
    proven for both kinds of plan). *)
 let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
   let p = r.problem in
-  R.Emit_sums.require_runtime_dtype p;
+  R.Emit_sums.require_runtime_dtype ~names:argument_names p;
   let bytes elems = R.Bounds.mul elems p.elem_bytes in
   let s = R.Problem.source_layout p and t = R.Problem.target_layout p in
   let src_bytes = bytes (Redist_core.largest_box s) and tgt_bytes = bytes (Redist_core.largest_box t) in

@@ -233,16 +233,16 @@ while IFS='|' read -r mesh from to dtype want; do
     ko "bad input $mesh $from $to $dtype: exit $rc, $msg (expected code 2 and '$want')"
   fi
 done <<'EOF_BAD'
-{x:2, y:3|[3{x}6]|[2{y}6]|f32|--mesh: column
-{x:2, y:3}|[3{x}7]|[2{y}6]|f32|--from: dim 0: stated local size 3, but the ceil block of 7 over |x| = 2 is 4
+{x:2, y:3|[3{x}6]|[2{y}6]|f32|mesh: column
+{x:2, y:3}|[3{x}7]|[2{y}6]|f32|from: dim 0: stated local size 3, but the ceil block of 7 over |x| = 2 is 4
 {x:2, y:3}|[{x}6]|[7]|f32|global shapes differ
-{x:2, y:3}|[3{x}6]|[2{z}6]|f32|--to
-{x:2, y:3}|[3{x}6]|[2{y}6]|f31|--dtype
-{x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|--from has 1 dimensions but --to has 2
+{x:2, y:3}|[3{x}6]|[2{z}6]|f32|to: 
+{x:2, y:3}|[3{x}6]|[2{y}6]|f31|dtype: 
+{x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|from has 1 dimensions but to has 2
 {x:2}|[1,1,1,1,1,1,1,1,{x}2]|[1,1,1,1,1,1,1,1,2]|f32|the runtime handles at most 8
 {a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1}|[4]|[4]|f32|the runtime's mesh has at most 8
-{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|f8e4m3|--dtype f8e4m3: pending sums need an element type the runtime adds
-{x:2, y:2}|[4{x}8, 8] sum{x}|[8, 8]|i32|--from: sum: axis x (column 16) also shards dim 0
+{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|f8e4m3|dtype f8e4m3: pending sums need an element type the runtime adds
+{x:2, y:2}|[4{x}8, 8] sum{x}|[8, 8]|i32|from: sum: axis x (column 16) also shards dim 0
 EOF_BAD
 
 # A plan for 6 devices bound to 4 ranks: every rank fails with the runtime's

@@ -256,7 +256,7 @@ def between_meshes():
 
 @test("errors: the planner's bad input is RedistError code 2 with its one line")
 def planner_error():
-    passed, detail = one_line_error(lambda: redist.plan("{x:2, y:3}", "[3{x}7]", "[7]"), "--from", "ceil block")
+    passed, detail = one_line_error(lambda: redist.plan("{x:2, y:3}", "[3{x}7]", "[7]"), "from: ", "ceil block")
     try:
         redist.plan("{x:2}", "[{x}4]", "[{q}4]")
     except redist.RedistError as e:
