@@ -21,7 +21,7 @@ RUNTIME_PREFIX := $(ROOT)/_build/prefix
 MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
 
 .PHONY: runtime runtime-asan nccl test-runtime test-runtime-blocks test-sanitize test-nccl test-nccl-emulated \
-        test-runtime-install bench-runtime bench-agreement
+        test-runtime-install bench-runtime bench-agreement bench-overlap
 
 # $(call runtime_build,BUILD_DIR,CMAKE_OPTIONS,TARGETS): configure once (the
 # build re-runs CMake itself when CMakeLists.txt changes), then build.
@@ -124,3 +124,11 @@ bench-agreement: runtime
 	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/agreement.cpp \
 	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-agreement
 	@for n in 2 4 8; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-agreement; done
+
+# Not a test: how much of an exchange hides behind computation between
+# start() and wait() (bench/overlap.cpp), on 2 ranks; the figures in
+# runtime/README.md.
+bench-overlap: runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/overlap.cpp \
+	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-overlap
+	@$(MPIRUN) -np 2 $(ROOT)/_build/bench-overlap

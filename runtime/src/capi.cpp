@@ -97,6 +97,8 @@ struct redist_exec {
   MPI_Comm world = MPI_COMM_NULL;
   std::unique_ptr<redist_exec> first, second;
   std::uint64_t workspace_bytes = 0;  // redist_plan_workspace_bytes: checked once, before a hybrid's parts
+  // Between redist_exec_start and redist_exec_wait (the whole plan's executor only).
+  bool started = false;
 
   redist_exec() = default;
   redist_exec(const redist_exec&) = delete;
@@ -421,24 +423,57 @@ std::size_t target_bytes(const redist_exec& exec) {
   return 0;
 }
 
-// Runs a bound lowering; allocates nothing.  A hybrid (its workspace
-// checked by the caller): the first part from src into the intermediate at
-// the workspace's start, the second from there into dst, each part's own
-// workspace after the intermediate; the ranks agree on each part's verdict,
-// so that no rank waits on one that failed.
+// Starts a bound lowering; allocates nothing.  An exchange (direct or
+// reducing) posts its messages and returns with them in flight; a plan by
+// the collectives runs whole (no overlap for the collectives yet).  A
+// hybrid (its workspace checked by the caller): the first part runs whole
+// from src into the intermediate at the workspace's start, then the second
+// starts from there into dst, each part's own workspace after the
+// intermediate; the ranks agree on each verdict, so that no rank waits on
+// one that failed (`what` names the C function in their messages).
+redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                     void* workspace, std::size_t workspace_bytes, const char* what);
+
+// Completes what start() left in flight: block (wait) or not (test, *done
+// false while messages are outstanding).  Local to the rank.
+redist::Status advance(redist_exec& exec, bool block, bool* done) {
+  switch (exec.lowered->kind) {
+    case PlanKind::collectives:
+      *done = true;
+      return redist::Status();
+    case PlanKind::exchange:
+      *done = block;
+      return block ? exec.exchange.wait() : exec.exchange.test(done);
+    case PlanKind::reducing_exchange:
+      *done = block;
+      return block ? exec.reducing.wait() : exec.reducing.test(done);
+    case PlanKind::hybrid:
+      return advance(*exec.second, block, done);
+  }
+  return redist::Status(kInvalidArgument, "unknown plan kind");
+}
+
 redist::Status run(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
-                   void* workspace, std::size_t workspace_bytes) {
+                   void* workspace, std::size_t workspace_bytes, const char* what) {
+  if (redist::Status st = start(exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, what); !st.ok())
+    return st;
+  bool done = false;
+  return advance(exec, true, &done);
+}
+
+redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                     void* workspace, std::size_t workspace_bytes, const char* what) {
   switch (exec.lowered->kind) {
     case PlanKind::collectives:
       return exec.member ? exec.interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)
                          : redist::Status();
     case PlanKind::exchange:  // needs no workspace
-      return exec.exchange.run(src, src_bytes, dst, dst_bytes);
+      return exec.exchange.start(src, src_bytes, dst, dst_bytes);
     case PlanKind::reducing_exchange: {
       // Only designated target ranks stage contributions; the others need none.
       const bool stages = exec.reducing.workspace_bytes() > 0;
-      return exec.reducing.run(src, src_bytes, dst, dst_bytes, stages ? workspace : nullptr,
-                               stages ? workspace_bytes : 0);
+      return exec.reducing.start(src, src_bytes, dst, dst_bytes, stages ? workspace : nullptr,
+                                 stages ? workspace_bytes : 0);
     }
     case PlanKind::hybrid:
       break;
@@ -449,13 +484,31 @@ redist::Status run(redist_exec& exec, const void* src, std::size_t src_bytes, vo
   // A rank that holds no intermediate box passes null and 0, as to any part.
   const std::size_t mid_out = target_bytes(*exec.first), mid_in = source_bytes(*exec.second);
   if (redist::Status st = redist::backend::agree(
-          exec.world, run(*exec.first, src, src_bytes, mid_out ? mid : nullptr, mid_out, rest, rest_bytes),
-          "redist_exec_run");
+          exec.world, run(*exec.first, src, src_bytes, mid_out ? mid : nullptr, mid_out, rest, rest_bytes, what),
+          what);
       !st.ok())
     return st;
   return redist::backend::agree(
-      exec.world, run(*exec.second, mid_in ? mid : nullptr, mid_in, dst, dst_bytes, rest, rest_bytes),
-      "redist_exec_run");
+      exec.world, start(*exec.second, mid_in ? mid : nullptr, mid_in, dst, dst_bytes, rest, rest_bytes, what), what);
+}
+
+// redist_exec_start's (and _run's) checks of its own, before start(): an
+// operation started and not yet waited for, and a hybrid's whole
+// workspace (each part's share follows the intermediate, within it).  An
+// exchange's start() refuses an operation in flight itself, agreed; for
+// the others the verdict is agreed here.
+redist::Status check_start(redist_exec& exec, std::size_t workspace_bytes, const void* workspace, const char* what) {
+  const PlanKind kind = exec.lowered->kind;
+  if (kind == PlanKind::exchange || kind == PlanKind::reducing_exchange) return redist::Status();
+  redist::Status local;
+  if (exec.started)
+    local = redist::Status(kInvalidArgument, "an operation is already started (not yet waited for): "
+                                             "call redist_exec_wait first");
+  else if (kind == PlanKind::hybrid &&
+           (workspace_bytes < exec.workspace_bytes || (workspace == nullptr && exec.workspace_bytes > 0)))
+    local = redist::Status(redist::Errc::buffer_too_small, "the workspace is shorter than redist_plan_workspace_bytes");
+  return redist::backend::agree(kind == PlanKind::hybrid ? exec.world : exec.interpreter.mesh().comm(),
+                                redist::backend::prefixed(what, std::move(local)), what);
 }
 
 int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std::size_t* extent, char* err,
@@ -833,22 +886,47 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
   }
 }
 
+int redist_exec_start(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                      void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
+  if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_start: null executor");
+  redist::Status st = check_start(*exec, workspace_bytes, workspace, "redist_exec_start");
+  if (st.ok()) st = start(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, "redist_exec_start");
+  if (!st.ok()) return runtime_failure(err, errlen, st);
+  exec->started = true;
+  return REDIST_OK;
+}
+
+int redist_exec_test(redist_exec_t* exec, int* done, char* err, size_t errlen) {
+  if (exec == nullptr || done == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_test: null executor or done");
+  *done = 0;
+  if (!exec->started)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_test: nothing started: call redist_exec_start first");
+  bool complete = false;
+  const redist::Status st = advance(*exec, false, &complete);
+  if (!st.ok()) {
+    exec->started = false;  // an error ends the operation
+    return runtime_failure(err, errlen, st);
+  }
+  *done = complete ? 1 : 0;
+  return REDIST_OK;
+}
+
+int redist_exec_wait(redist_exec_t* exec, char* err, size_t errlen) {
+  if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_wait: null executor");
+  if (!exec->started)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_wait: nothing started: call redist_exec_start first");
+  exec->started = false;
+  bool done = false;
+  const redist::Status st = advance(*exec, true, &done);
+  return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
+}
+
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
-  redist::Status st;
-  if (exec->lowered->kind == PlanKind::hybrid) {
-    // Every rank checks the whole workspace once: each part's own share
-    // follows the intermediate, within it.
-    const bool fits = workspace_bytes >= exec->workspace_bytes && (workspace != nullptr || exec->workspace_bytes == 0);
-    st = redist::backend::agree(
-        exec->world,
-        fits ? redist::Status()
-             : redist::Status(redist::Errc::buffer_too_small,
-                              "redist_exec_run: the workspace is shorter than redist_plan_workspace_bytes"),
-        "redist_exec_run");
-  }
-  if (st.ok()) st = run(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+  redist::Status st = check_start(*exec, workspace_bytes, workspace, "redist_exec_run");
+  if (st.ok()) st = run(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, "redist_exec_run");
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }
 

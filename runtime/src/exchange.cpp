@@ -9,6 +9,7 @@
 #include "internal/backend_common.hpp"
 #include "internal/exchange_peers.hpp"
 #include "internal/mpi_regions.hpp"
+#include "internal/source_guard.hpp"
 #include "redist/local.hpp"
 
 namespace redist {
@@ -26,6 +27,54 @@ constexpr int kExchangeTag = 0x7ed2;
 
 }  // namespace
 
+Status SplitPhase::check_start() const {
+  if (phase_ == Phase::idle) return {};
+  return {Errc::invalid_argument, "an operation is already started (not yet waited for): wait() first"};
+}
+
+void SplitPhase::started(const void* src, std::size_t src_bytes) {
+  phase_ = Phase::in_flight;
+  source_ = src;
+  source_bytes_ = src_bytes;
+  source_sum_ = backend::source_checksum(src, src_bytes);
+}
+
+Status SplitPhase::advance(std::vector<MPI_Request>& requests, bool block, bool* arrived, const char* what) {
+  *arrived = false;
+  switch (phase_) {
+    case Phase::idle:
+      return {Errc::invalid_argument, std::string(what) + ": no operation in flight: start() first"};
+    case Phase::completed:
+      if (block) phase_ = Phase::idle;
+      return {};
+    case Phase::in_flight:
+      break;
+  }
+  const int n = static_cast<int>(requests.size());
+  int complete = 1;
+  const Status st = mpi_status(block ? MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE)
+                                     : MPI_Testall(n, requests.data(), &complete, MPI_STATUSES_IGNORE),
+                               what);
+  if (!st.ok()) {
+    phase_ = Phase::idle;
+    return st;
+  }
+  if (!complete) return {};
+  *arrived = true;
+  phase_ = block ? Phase::idle : Phase::completed;
+  if (backend::source_checksum(source_, source_bytes_) != source_sum_) {
+    phase_ = Phase::idle;
+    return {Errc::invalid_argument, std::string(what) + backend::kSourceChanged};
+  }
+  return {};
+}
+
+void SplitPhase::complete_abandoned(std::vector<MPI_Request>& requests) noexcept {
+  if (phase_ == Phase::in_flight)
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  phase_ = Phase::idle;
+}
+
 Exchange::Exchange(Exchange&& other) noexcept { *this = std::move(other); }
 
 Exchange& Exchange::operator=(Exchange&& other) noexcept {
@@ -40,6 +89,7 @@ Exchange& Exchange::operator=(Exchange&& other) noexcept {
     sends_ = std::exchange(other.sends_, {});
     types_ = std::exchange(other.types_, {});
     requests_ = std::exchange(other.requests_, {});
+    split_ = std::exchange(other.split_, {});
   }
   return *this;
 }
@@ -51,6 +101,7 @@ void Exchange::release() noexcept {
   MPI_Finalized(&finalized);
   // After MPI_Finalize freeing is erroneous; the handles died with MPI.
   if (!finalized) {
+    split_.complete_abandoned(requests_);
     for (MPI_Datatype& t : types_) MPI_Type_free(&t);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
@@ -117,35 +168,57 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
 }
 
 Status Exchange::run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  constexpr const char* what = "Exchange::run";
+  if (Status st = start_as(what, src, src_bytes, dst, dst_bytes); !st.ok()) return st;
+  bool arrived = false;
+  return split_.advance(requests_, true, &arrived, what);
+}
+
+Status Exchange::start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
+  return start_as("Exchange::start", src, src_bytes, dst, dst_bytes);
+}
+
+Status Exchange::test(bool* done) {
+  if (done == nullptr) return {Errc::invalid_argument, "Exchange::test: done is null"};
+  bool arrived = false;
+  const Status st = split_.advance(requests_, false, &arrived, "Exchange::test");
+  *done = st.ok() && !split_.in_flight();
+  return st;
+}
+
+Status Exchange::wait() {
+  bool arrived = false;
+  return split_.advance(requests_, true, &arrived, "Exchange::wait");
+}
+
+Status Exchange::start_as(const char* what, const void* src, std::size_t src_bytes, void* dst,
+                          std::size_t dst_bytes) {
   if (comm_ == MPI_COMM_NULL)
-    return {Errc::invalid_argument, "Exchange::run: exchange is empty (not created or moved from)"};
-  Status local = local::check_buffer(src, src_bytes, source_bytes(), "source");
+    return {Errc::invalid_argument, std::string(what) + ": exchange is empty (not created or moved from)"};
+  Status local = split_.check_start();
+  if (local.ok()) local = local::check_buffer(src, src_bytes, source_bytes(), "source");
   if (local.ok()) local = local::check_buffer(dst, dst_bytes, target_bytes(), "destination");
-  if (local.ok())
-    local = local::check_disjoint(src, source_bytes(), "source", dst, target_bytes(), "destination");
-  if (Status st = backend::agree(comm_, prefixed("Exchange::run", std::move(local)), "Exchange::run");
-      !st.ok())
-    return st;
+  if (local.ok()) local = local::check_disjoint(src, source_bytes(), "source", dst, target_bytes(), "destination");
+  if (Status st = backend::agree(comm_, prefixed(what, std::move(local)), what); !st.ok()) return st;
 
   // Receives are posted first so that every send finds its receive posted.
   const std::size_t nrecv = receives_.size();
   for (std::size_t i = 0; i < nrecv; ++i)
     if (Status st = mpi_status(MPI_Irecv(dst, 1, types_[i], receives_[i].rank, kExchangeTag, comm_,
                                          &requests_[i]),
-                               "Exchange::run");
+                               what);
         !st.ok())
       return st;
   for (std::size_t i = 0; i < sends_.size(); ++i)
     if (Status st = mpi_status(MPI_Isend(src, 1, types_[nrecv + i], sends_[i].rank, kExchangeTag,
                                          comm_, &requests_[nrecv + i]),
-                               "Exchange::run");
+                               what);
         !st.ok())
       return st;
   copy_region(static_cast<const unsigned char*>(src), source_box_,
               static_cast<unsigned char*>(dst), target_box_, kept_, elem_bytes_);
-  return mpi_status(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
-                                MPI_STATUSES_IGNORE),
-                    "Exchange::run");
+  split_.started(src, source_bytes());
+  return {};
 }
 
 }  // namespace redist

@@ -42,6 +42,9 @@ ReducingExchange& ReducingExchange::operator=(ReducingExchange&& other) noexcept
     receive_slot_ = std::move(other.receive_slot_);
     types_ = std::move(other.types_);
     requests_ = std::move(other.requests_);
+    split_ = std::exchange(other.split_, {});
+    dst_ = other.dst_;
+    staging_ = other.staging_;
     other.types_.clear();
   }
   return *this;
@@ -53,6 +56,7 @@ void ReducingExchange::release() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) {
+    split_.complete_abandoned(requests_);
     for (MPI_Datatype& t : types_)
       if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
@@ -130,10 +134,33 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
 Status ReducingExchange::run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                              void* workspace, std::size_t workspace_bytes) {
   constexpr const char* what = "ReducingExchange::run";
+  if (Status st = start_as(what, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes); !st.ok()) return st;
+  return complete(true, what);
+}
+
+Status ReducingExchange::start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                               void* workspace, std::size_t workspace_bytes) {
+  return start_as("ReducingExchange::start", src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+}
+
+Status ReducingExchange::test(bool* done) {
+  constexpr const char* what = "ReducingExchange::test";
+  if (done == nullptr) return {Errc::invalid_argument, std::string(what) + ": done is null"};
+  const Status st = complete(false, what);
+  *done = st.ok() && !split_.in_flight();
+  return st;
+}
+
+Status ReducingExchange::wait() { return complete(true, "ReducingExchange::wait"); }
+
+Status ReducingExchange::start_as(const char* what, const void* src, std::size_t src_bytes, void* dst,
+                                  std::size_t dst_bytes, void* workspace, std::size_t workspace_bytes) {
   if (comm_ == MPI_COMM_NULL)
     return {Errc::invalid_argument, std::string(what) + ": exchange is empty (not created or moved from)"};
-  Status local = backend::check_buffers(src, src_bytes, source_bytes(), dst, dst_bytes, target_bytes(),
-                                        workspace, workspace_bytes, this->workspace_bytes());
+  Status local = split_.check_start();
+  if (local.ok())
+    local = backend::check_buffers(src, src_bytes, source_bytes(), dst, dst_bytes, target_bytes(), workspace,
+                                   workspace_bytes, this->workspace_bytes());
   if (Status st = backend::agree(comm_, prefixed(what, std::move(local)), what); !st.ok()) return st;
 
   auto* staging = static_cast<unsigned char*>(workspace);
@@ -155,13 +182,18 @@ Status ReducingExchange::run(const void* src, std::size_t src_bytes, void* dst, 
     copy_region(static_cast<const unsigned char*>(src), source_box_,
                 staging + static_cast<std::size_t>(k.member) * box_bytes, target_box_, k.region,
                 elem_bytes_);
-  if (Status st = mpi_status(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
-                                         MPI_STATUSES_IGNORE),
-                             what);
-      !st.ok())
-    return st;
-  if (designated_) local::sum_blocks(dtype_, staging, box_elements(target_box_), static_cast<std::size_t>(group_size_), dst);
-  else if (box_bytes > 0) std::memset(dst, 0, box_bytes);
+  dst_ = dst;
+  staging_ = staging;
+  split_.started(src, source_bytes());
+  return {};
+}
+
+Status ReducingExchange::complete(bool block, const char* what) {
+  bool arrived = false;
+  if (Status st = split_.advance(requests_, block, &arrived, what); !st.ok() || !arrived) return st;
+  const std::size_t box_bytes = target_bytes();
+  if (designated_) local::sum_blocks(dtype_, staging_, box_elements(target_box_), static_cast<std::size_t>(group_size_), dst_);
+  else if (box_bytes > 0) std::memset(dst_, 0, box_bytes);
   return {};
 }
 

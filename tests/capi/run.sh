@@ -18,6 +18,11 @@
 #    a plan bound to a communicator of the wrong size fails on every rank;
 #  - misuse_c: the host's SIGSEGV handler kept, null arguments, a rank out of range, one rank's short
 #    buffer (every rank fails, none hangs) on 6 ranks;
+#  - split_c: the split phase (redist_exec_start, _test, _wait) on 4 ranks:
+#    an exchange, collectives and a reducing exchange started, polled while
+#    computing and waited for, every element checked; wait and test
+#    without start, start twice, rank 0 alone starting twice (every rank
+#    fails, none hangs), run between start and wait, freed in flight;
 #  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
 #    with one line; never another code or a crash);
 #  - threads_c: plans (pending sums among them), box queries, the reducing
@@ -51,7 +56,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c robust_c pieces_c structs_c sums_c; do
+for prog in run_c query_c threads_c misuse_c split_c robust_c pieces_c structs_c sums_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
@@ -260,6 +265,14 @@ if [ "$(grep -c '^ok rank ' <<<"$misuse_out")" -eq 66 ] && ! grep -q '^FAIL' <<<
   ok "misuse: the host's SIGSEGV handler kept, null arguments, unknown strategy, uneven by the collectives, null plan, negative rank, empty box outside the mesh, one rank's short dst fails on all 6 ranks, then a run works"
 else
   ko "misuse: $(grep -v '^ok' <<<"$misuse_out" | head -c 1500)"
+fi
+
+# Split phase on 4 ranks: 21 checks on every rank and one more on rank 0 (split_c.c).
+split_out=$(timeout 120 "${MPIRUN[@]}" -np 4 "$out/split_c" </dev/null 2>&1)
+if [ "$(grep -c '^ok rank ' <<<"$split_out")" -eq 85 ] && ! grep -q '^FAIL' <<<"$split_out"; then
+  ok "split phase: exchange, collectives, reducing exchange started, polled, waited for, every element right; wait/test without start, start twice, one rank's second start fails on all 4, run between start and wait, freed in flight"
+else
+  ko "split phase: $(grep -v '^ok' <<<"$split_out" | head -c 1500)"
 fi
 
 # One property: 20,000 mutated inputs, each planned or refused with code 2

@@ -29,9 +29,24 @@
 // rank's buffer checks with one allreduce, so an error any rank sees is
 // reported by every rank (the others get remote_error) instead of leaving
 // them blocked.
+//
+// Split phase: run() is start() then wait().  start() (collective: the same
+// agreed checks) posts every message and makes the local copy, then
+// returns; test() and wait() are local (MPI_Testall, MPI_Waitall), so that
+// computation can run between start() and wait() while MPI moves the data
+// (how much moves without a call into MPI is the MPI library's business:
+// Open MPI's shared-memory and TCP transports progress inside MPI calls, so
+// a compute loop that calls test() now and then keeps them moving).  From
+// start() until wait() returns or test() reports done, the source array
+// must not be written or freed and the destination not read or written.
+//
+//     st = ex.start(src, ex.source_bytes(), dst, ex.target_bytes());
+//     compute();                      // touching neither src nor dst
+//     st = ex.wait();                 // dst complete
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "redist/mpi_c.hpp"
@@ -39,6 +54,38 @@
 #include "redist/redist.hpp"
 
 namespace redist {
+
+// Where one exchange's split-phase operation stands, and the misuse checks
+// of start(), test() and wait(), shared by Exchange and ReducingExchange.
+// Builds without NDEBUG also check the source array: a checksum of its
+// bytes recorded at start() is compared when the operation completes, and
+// a change (the array written, or freed and its memory reused, before
+// completion) is an invalid_argument error on the rank where it happened.
+class SplitPhase {
+ public:
+  // start()'s local check (unprefixed, for the caller's agreement):
+  // invalid_argument from start() until wait().
+  Status check_start() const;
+  // start() has posted the operation's requests; it reads `src` until it completes.
+  void started(const void* src, std::size_t src_bytes);
+  // test() (block false: MPI_Testall) or wait() (block true: MPI_Waitall)
+  // on the operation's requests.  *arrived: they completed in this call (the
+  // caller then finishes the operation locally).  invalid_argument when no
+  // operation was started.  After test() has seen completion, wait()
+  // returns at once; an error ends the operation.
+  Status advance(std::vector<MPI_Request>& requests, bool block, bool* arrived, const char* what);
+  bool in_flight() const { return phase_ == Phase::in_flight; }
+  // A destructor's: completes an operation still in flight, so that MPI
+  // writes no buffer after the object is gone.
+  void complete_abandoned(std::vector<MPI_Request>& requests) noexcept;
+
+ private:
+  enum class Phase { idle, in_flight, completed };
+  Phase phase_ = Phase::idle;
+  const void* source_ = nullptr;
+  std::size_t source_bytes_ = 0;
+  std::uint64_t source_sum_ = 0;
+};
 
 // Owns a duplicate of the world communicator and the committed datatypes of
 // its messages, freed in the destructor (which must run before
@@ -82,6 +129,19 @@ class Exchange {
   // argument error is reported.
   Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
+  // run() in two halves (split phase, above).  start(): collective, the same
+  // arguments and agreed checks as run(), and invalid_argument on every rank
+  // when any rank has started an operation and not waited for it (every
+  // start() is followed by one wait(); run() in between is refused too).
+  // test(): *done true when the operation has completed (dst is then
+  // complete; a wait() after it returns at once).  wait(): blocks until it
+  // completes.  test() and wait() are local; without a start() they fail
+  // with invalid_argument; an error from either ends the operation.
+  // Destroying an Exchange with an operation in flight waits for it.
+  Status start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+  Status test(bool* done);
+  Status wait();
+
   // This rank's boxes (empty outside the respective mesh) and array sizes.
   const Box& source_box() const { return source_box_; }
   const Box& target_box() const { return target_box_; }
@@ -95,6 +155,7 @@ class Exchange {
 
  private:
   void release() noexcept;
+  Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::size_t elem_bytes_ = 0;
@@ -104,6 +165,7 @@ class Exchange {
   // One datatype per peer, receives first, and a request slot for each.
   std::vector<MPI_Datatype> types_;
   std::vector<MPI_Request> requests_;
+  SplitPhase split_;
 };
 
 }  // namespace redist

@@ -11,6 +11,11 @@
 //     if (auto st = redist::PlanInterpreter::bind(&program, MPI_COMM_WORLD, &exec); !st.ok()) ...
 //     // hot path: no allocation
 //     st = exec.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+//
+// No split phase yet: run() blocks until dst is complete.  The C ABI's
+// redist_exec_start runs a plan by the collectives whole (its test and wait
+// then return at once); nonblocking collectives (MPI_Iallgather,
+// MPI_Ialltoall, ...) driven step by step are future work.
 #pragma once
 
 #include <cstddef>

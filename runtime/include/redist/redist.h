@@ -20,8 +20,9 @@
  * redist_plan_sum_receives, redist_plan_free) holds one process-wide mutex, so they may be called
  * from any thread, one at a time in effect.  A plan is immutable after
  * creation: its queries may be called from any thread concurrently.
- * redist_exec_run takes no lock and calls no OCaml code; an executor is
- * used by one thread at a time, with MPI's own rules for threads.
+ * redist_exec_run (and _start, _test, _wait) takes no lock and calls no OCaml
+ * code; an executor is used by one thread at a time, with MPI's own rules
+ * for threads.
  */
 #ifndef REDIST_REDIST_H
 #define REDIST_REDIST_H
@@ -285,7 +286,39 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
  * No allocation on success.  Call before MPI_Finalize. */
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen);
-void redist_exec_free(redist_exec_t* exec); /* before MPI_Finalize */
+
+/* Split phase: redist_exec_run in two halves, so that computation can run
+ * while the data moves.  redist_exec_start takes redist_exec_run's
+ * arguments and is collective over the bound communicator like it (the
+ * same checks, agreed: a bad buffer on any rank fails on every rank); it
+ * returns with the messages in flight.  redist_exec_test (*done set to 1
+ * once dst is complete, else 0) and redist_exec_wait (returns once dst is
+ * complete) are local to the rank; every start is followed by one wait
+ * before the next start or run (a wait after test reported done returns at
+ * once).  From start until wait returns (or test reports done) src must not
+ * be written or freed, and neither dst nor the workspace be read or
+ * written.  Builds of the runtime without NDEBUG check src: a checksum of
+ * its bytes recorded at start is compared at completion, and a change is
+ * code 2 on the rank where it happened (release builds check nothing).
+ * Misuse is code 2 with one line: test or wait with nothing started, start
+ * or run while a start has not been waited for (agreed: every rank fails).
+ * An error from test ends the operation.
+ *
+ * What overlaps: a plan by the direct or the reducing exchange posts all
+ * its messages in start (the reducing exchange adds the sums when they have
+ * arrived, in test or wait).  A plan by the collectives runs whole inside
+ * start: no overlap for collectives plans yet (test then reports done at
+ * once).  A hybrid runs its first part whole inside start, then starts its
+ * second part (which overlaps when it is an exchange).  No thread is
+ * started: MPI moves data during MPI calls (Open MPI's shared-memory and
+ * TCP transports progress only then), so a long computation between start
+ * and wait should call redist_exec_test now and then. */
+int redist_exec_start(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                      void* workspace, size_t workspace_bytes, char* err, size_t errlen);
+int redist_exec_test(redist_exec_t* exec, int* done, char* err, size_t errlen);
+int redist_exec_wait(redist_exec_t* exec, char* err, size_t errlen);
+/* Before MPI_Finalize; an operation still in flight is waited for first. */
+void redist_exec_free(redist_exec_t* exec);
 
 /* redist_plan_bind, redist_exec_run and redist_exec_free in one call. */
 int redist_plan_execute(const redist_plan_t* plan, MPI_Comm comm, const void* src, size_t src_bytes, void* dst,

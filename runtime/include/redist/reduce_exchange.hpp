@@ -25,6 +25,13 @@
 // run() allocates nothing and makes one small allreduce to agree on the
 // buffer checks.  create() is collective over the world, as
 // Exchange::create, and its cost is O(target devices * pieces) per rank.
+//
+// Split phase, as Exchange's (exchange.hpp): run() is start() then wait();
+// start() posts the messages and stages this rank's own contributions;
+// the sums are added when the messages have arrived, by the wait() or the
+// test() that sees them complete (in the same member order as run()).
+// Until then src must stay untouched and neither dst nor the workspace be
+// used.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +74,12 @@ class ReducingExchange {
   Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
              void* workspace, std::size_t workspace_bytes);
 
+  // run() in two halves, with Exchange's rules (exchange.hpp).
+  Status start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* workspace,
+               std::size_t workspace_bytes);
+  Status test(bool* done);
+  Status wait();
+
   const Box& source_box() const { return source_box_; }
   const Box& target_box() const { return target_box_; }
   std::size_t source_bytes() const { return box_elements(source_box_) * elem_bytes_; }
@@ -85,6 +98,10 @@ class ReducingExchange {
 
  private:
   void release() noexcept;
+  Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                  void* workspace, std::size_t workspace_bytes);
+  // advance() and, when the messages arrived, the sums into dst.
+  Status complete(bool block, const char* what);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   Dtype dtype_ = Dtype::u8;
@@ -102,6 +119,10 @@ class ReducingExchange {
   std::vector<int> receive_slot_;    // member index of each receive
   std::vector<MPI_Datatype> types_;  // receives, then sends
   std::vector<MPI_Request> requests_;
+  SplitPhase split_;
+  // The operation in flight's destination and staging arrays.
+  void* dst_ = nullptr;
+  unsigned char* staging_ = nullptr;
 };
 
 }  // namespace redist
