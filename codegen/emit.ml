@@ -558,6 +558,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
 let nccl_no_hybrids = "hybrids not costed: gen --backend nccl emits no hybrids yet (MPI only)"
 
 let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xreport.hybrid) ~guarantees =
+  let f = Xreport.figures h in
   if backend = Nccl then F.bad "gen --backend nccl: a hybrid plan (a via line) is emitted for MPI only so far; without --plan the NCCL backend's choice leaves hybrids out";
   let p = h.whole in
   let part_name k = if String.ends_with ~suffix:"_" name then Printf.sprintf "%spart%d" name k else Printf.sprintf "%s_part%d" name k in
@@ -581,11 +582,11 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// The two parts follow as headers of their own (%s, %s); %s::run runs them in turn." (part_name 1)
     (part_name 2) name;
   line "// Busiest rank receives %s over both parts (lower bound %d); peak local size %d."
-    (Report.plural h.h_recv_busiest "element") h.h_lb_max h.h_peak;
-  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): each part's, with the user's" h.h_live_bytes;
+    (Report.plural f.h_recv_busiest "element") f.h_lb_max f.h_peak;
+  line "// Live bytes per rank: %d (proven: lower_splan_live_bytes): each part's, with the user's" f.h_live_bytes;
   line "//   array that part does not touch on top.";
   line "// Workspace: %d bytes (program_workspace_exact): the intermediate, then the larger part's workspace."
-    h.h_workspace_bytes;
+    f.h_workspace_bytes;
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
@@ -604,18 +605,18 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "namespace first = ::redist_gen::%s;" (part_name 1);
   line "namespace second = ::redist_gen::%s;" (part_name 2);
   List.iter (line "%s") (value_type_lines p);
-  line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" h.h_world;
+  line "inline constexpr int kWorldSize = %d;  // the world communicator has at least this many ranks" f.h_world;
   line "// The meshes, layouts, element type and plan, as digests that create() agrees on";
   line "// first, over the world (its parts then agree on their own).";
   line "inline constexpr ::redist::ProblemDigest kProblem = %s;"
     (Problem.digest_literal (Problem.digest h.whole ~plan_lines:(Xreport.step_lines (Xreport.Hybrid h))));
   let mid_bytes = C.largest_box { C.ly_mesh = (Problem.target_layout p).ly_mesh; ly_ty = mid } * p.elem_bytes in
   line "inline constexpr ::std::size_t kMidBytes = %d;  // the largest intermediate box" mid_bytes;
-  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;  // program_workspace_bytes" h.h_workspace_bytes;
+  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;  // program_workspace_bytes" f.h_workspace_bytes;
   let part_ws kind ns = match kind with `Mesh -> ns ^ "::kWorkspaceBytes" | `Exchange -> "0" in
   line "static_assert(kWorkspaceBytes == kMidBytes + (%s > %s ? %s : %s), \"workspace layout\");"
     (part_ws kind1 "first") (part_ws kind2 "second") (part_ws kind1 "first") (part_ws kind2 "second");
-  line "inline constexpr ::std::size_t kLiveBytes = %d;  // splan_live_bytes" h.h_live_bytes;
+  line "inline constexpr ::std::size_t kLiveBytes = %d;  // splan_live_bytes" f.h_live_bytes;
   line "";
   let state_type = function `Mesh -> "::redist::Mesh" | `Exchange -> "::redist::Exchange" in
   line "// What each part needs, made once by create().";

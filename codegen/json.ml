@@ -105,6 +105,7 @@ let exchange_report ~command ~guarantees (r : Xreport.t) =
         ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ])
 
 let hybrid_report ~command ~guarantees (h : Xreport.hybrid) =
+  let f = Xreport.figures h in
   let p = h.whole in
   let src_max, tgt_max = C.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
   let rec slices = function
@@ -114,10 +115,10 @@ let hybrid_report ~command ~guarantees (h : Xreport.hybrid) =
   in
   document ~command
     (problem p @ any_plan (Xreport.Hybrid h)
-    @ [ ("peak_elems", `Int h.h_peak); ("src_elems", `Int src_max); ("tgt_elems", `Int tgt_max);
+    @ [ ("peak_elems", `Int f.h_peak); ("src_elems", `Int src_max); ("tgt_elems", `Int tgt_max);
         ("global_elems", `Int (List.fold_left ( * ) 1 (C.global_shape p.src)));
-        ("recv_elems_max", `Int h.h_recv_busiest); ("recv_elems_total", `Int h.h_recv_total);
-        ("lower_bound_recv_max", `Int h.h_lb_max); ("lower_bound_recv_total", `Int h.h_lb_total);
+        ("recv_elems_max", `Int f.h_recv_busiest); ("recv_elems_total", `Int f.h_recv_total);
+        ("lower_bound_recv_max", `Int f.h_lb_max); ("lower_bound_recv_total", `Int f.h_lb_total);
         ("launches", `Int (Xreport.launches (Xreport.Hybrid h))); ("slices", `Int (slices (Xreport.Hybrid h)));
         ( "plan_file",
           `List (List.map (fun l -> `String l) (Costreport.plan_file_lines p (Xreport.splan (Xreport.Hybrid h)))) );

@@ -179,8 +179,9 @@ let check_collectives (p : Problem.t) items =
    need an even problem on one mesh at world rank 0 (xcheck's
    NotOneEvenMesh), or a hybrid: a plan of the source to the type of a
    [via TYPE] line (on the target mesh), then a plan of that type to the
-   target, each checked as its own problem, the whole by [xcheck]. *)
-let rec check_any_items (p : Problem.t) items =
+   target, each checked as its own problem, the whole by [xcheck] (once, at
+   the outermost via line: [nested] parts are checked as its parts). *)
+let rec check_any_items ?(nested = false) (p : Problem.t) items =
   let rec split before = function
     | (line, S.Via t) :: after -> Some (List.rev before, line, t, after)
     | item :: after -> split (item :: before) after
@@ -201,10 +202,12 @@ let rec check_any_items (p : Problem.t) items =
       if not (C.layouts_wf (Problem.source_layout p) mid) then
         reject "line %d: the via type is not a layout of the array on the target mesh" line;
       let first, second = Problem.through p mid in
-      let a = check_any_items first before and b = check_any_items second after in
-      match Xreport.of_hybrid p mid a b with
-      | C.OK h -> Xreport.Hybrid h
-      | C.Error _ -> reject "line %d: the verified checker rejects the hybrid through this type" line)
+      let a = check_any_items ~nested:true first before and b = check_any_items ~nested:true second after in
+      if nested then Xreport.Hybrid (Xreport.nested_hybrid p mid a b)
+      else
+        match Xreport.of_hybrid p mid a b with
+        | C.OK h -> Xreport.Hybrid h
+        | C.Error _ -> reject "line %d: the verified checker rejects the hybrid through this type" line)
   | None -> (
       match items with
       | [ (_, S.Exchange) ] -> (

@@ -421,7 +421,7 @@ let problem_of = function
 let proven_peak_elems = function
   | Plain (Xreport.Collectives r) -> max r.Report.src_elems r.tgt_elems
   | Plain (Xreport.Exchange r) -> r.Xreport.peak
-  | Plain (Xreport.Hybrid h) -> h.h_peak
+  | Plain (Xreport.Hybrid h) -> (Xreport.figures h).h_peak
   | Sums r -> r.Sumplan.peak
 
 let global_elems = function
@@ -435,7 +435,7 @@ let global_elems = function
 let workspace_bytes = function
   | Plain (Xreport.Collectives r) -> Redist_core.workspace_bytes (Lazy.force r.calls)
   | Plain (Xreport.Exchange _) -> 0
-  | Plain (Xreport.Hybrid h) -> h.h_workspace_bytes
+  | Plain (Xreport.Hybrid h) -> (Xreport.figures h).h_workspace_bytes
   | Sums r -> r.Sumplan.workspace_bytes
 
 
@@ -453,7 +453,7 @@ let plan_of (p : Problem.t) ~cost =
         (Plain plan, Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Exchange_driver (model_header r))
     | Xreport.Hybrid h ->
         ( Plain plan, Emit.render_hybrid ~name:"problem" ~backend:Emit.Mpi h ~guarantees,
-          Hybrid_driver (model_header_of ~name:"redist_model" ~world:h.h_world ~peak:h.h_peak h.whole) )
+          Hybrid_driver (model_header_of ~name:"redist_model" ~world:(Xreport.figures h).h_world ~peak:(Xreport.figures h).h_peak h.whole) )
 
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
   Problem.check_runtime_limits p;

@@ -32,6 +32,10 @@ and hybrid = {
   mid : C.layout;               (* the intermediate layout *)
   first : plan;                 (* the source to [mid] *)
   second : plan;                (* [mid] to the target *)
+  figures : figures Lazy.t;     (* of the whole: only a printed hybrid's are computed, not its nested parts' *)
+}
+
+and figures = {
   h_world : int;
   h_peak : int;                 (* the larger of the parts' peaks *)
   h_recv_busiest : int;         (* per rank, summed over the parts *)
@@ -41,6 +45,8 @@ and hybrid = {
   h_live_bytes : int;           (* splan_live_bytes of the whole *)
   h_workspace_bytes : int;      (* program_workspace_bytes of the lowered whole *)
 }
+
+let figures (h : hybrid) = Lazy.force h.figures
 
 (* The core's plan that a report is of. *)
 let rec splan = function
@@ -92,21 +98,35 @@ let text ~title ~guarantees (r : t) =
   Buffer.contents b
 
 (* A hybrid whose parts [report] gave, with the whole's figures from [xcheck]. *)
-let of_hybrid (p : Problem.t) mid first second =
+(* The figures of a hybrid [sp] of [p] from its xcheck report [rep]. *)
+let hybrid_figures (p : Problem.t) sp (rep : C.xreport) =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  let world = Problem.world p in
+  let over f = List.init world f in
+  let recv = over rep.xr_recv and lb = over (C.exchange_recv src tgt) in
+  let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
+  { h_world = world; h_peak = rep.xr_peak; h_recv_busiest = max_of recv; h_recv_total = sum recv;
+    h_lb_max = max_of lb; h_lb_total = sum lb; h_live_bytes = C.splan_live_bytes p.elem_bytes src tgt sp;
+    h_workspace_bytes = C.program_workspace_bytes (C.lower_splan p.elem_bytes src tgt sp) }
+
+let of_hybrid (p : Problem.t) mid first second =
   let sp = C.ByThen (mid, splan first, splan second) in
-  match C.xcheck src tgt sp with
+  match C.xcheck (Problem.source_layout p) (Problem.target_layout p) sp with
   | C.Error e -> C.Error e
-  | C.OK rep ->
-      let world = Problem.world p in
-      let over f = List.init world f in
-      let recv = over rep.xr_recv and lb = over (C.exchange_recv src tgt) in
-      let sum = List.fold_left Bounds.add 0 and max_of = List.fold_left max 0 in
-      C.OK
-        { whole = p; mid; first; second; h_world = world; h_peak = rep.xr_peak; h_recv_busiest = max_of recv;
-          h_recv_total = sum recv; h_lb_max = max_of lb; h_lb_total = sum lb;
-          h_live_bytes = C.splan_live_bytes p.elem_bytes src tgt sp;
-          h_workspace_bytes = C.program_workspace_bytes (C.lower_splan p.elem_bytes src tgt sp) }
+  | C.OK rep -> C.OK { whole = p; mid; first; second; figures = lazy (hybrid_figures p sp rep) }
+
+(* A hybrid nested in one that [of_hybrid] accepted, whose xcheck checked
+   this one as its part: checking it again at every level of a chain of
+   via lines would make the chain quadratic. *)
+let nested_hybrid (p : Problem.t) mid first second =
+  let sp = C.ByThen (mid, splan first, splan second) in
+  let figures =
+    lazy
+      (match C.xcheck (Problem.source_layout p) (Problem.target_layout p) sp with
+       | C.OK rep -> hybrid_figures p sp rep
+       | C.Error _ -> failwith "xcheck rejected a part of a hybrid it accepted")
+  in
+  { whole = p; mid; first; second; figures }
 
 (* A plan's lines of a plan file, each with its figures as a comment: its
    refine lines and collectives with the type after each, the exchange, or
@@ -135,7 +155,7 @@ let rec launches = function
 (* A hybrid as a plan file (`redist check --plan -` reads it back): its
    parts' lines around the via line, and the whole's numbers as comments. *)
 let hybrid_text ~title ~guarantees (h : hybrid) =
-  let p = h.whole in
+  let p = h.whole and f = figures h in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
@@ -144,14 +164,14 @@ let hybrid_text ~title ~guarantees (h : hybrid) =
     (F.show_ty p.env p.src) (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes (Problem.strategy_name p.strategy);
   line "# hybrid: the first part to the intermediate type of the via line, then the second from it";
   List.iter (line "%s") (step_lines (Hybrid h));
-  line "# peak local size: %s (%s B); largest source box %d, largest target box %d" (plural h.h_peak "element")
-    (bytes h.h_peak) src_max tgt_max;
+  line "# peak local size: %s (%s B); largest source box %d, largest target box %d" (plural f.h_peak "element")
+    (bytes f.h_peak) src_max tgt_max;
   line "# busiest rank receives: %s (%s B) over both parts; lower bound %d (target elements not already held, max over ranks)"
-    (plural h.h_recv_busiest "element") (bytes h.h_recv_busiest) h.h_lb_max;
-  line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (plural h.h_recv_total "element")
-    (bytes h.h_recv_total) h.h_lb_total h.h_world;
+    (plural f.h_recv_busiest "element") (bytes f.h_recv_busiest) f.h_lb_max;
+  line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (plural f.h_recv_total "element")
+    (bytes f.h_recv_total) f.h_lb_total f.h_world;
   line "# launches: %d; live bytes per rank: %d; workspace: %d bytes (the largest intermediate box, then the larger part's workspace)"
-    (launches (Hybrid h)) h.h_live_bytes h.h_workspace_bytes;
+    (launches (Hybrid h)) f.h_live_bytes f.h_workspace_bytes;
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b

@@ -94,6 +94,7 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
   | R.Xreport.Hybrid h ->
+      let f = R.Xreport.figures h in
       let src_max, tgt_max = Redist_core.largest_boxes (R.Problem.source_layout p) (R.Problem.target_layout p) in
       (* The steps as the JSON's: each part's, in order. *)
       let rec step_texts = function
@@ -102,10 +103,10 @@ let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
         | R.Xreport.Hybrid h -> step_texts h.first @ step_texts h.second
       in
       { (common ~lowered:(Lowering.hybrid h) ~text:(R.Xreport.hybrid_text ~title ~guarantees h ^ cost_text)
-           ~step_texts:(Array.of_list (step_texts plan)) ~devices:h.h_world)
-        with src_bytes = bytes src_max; tgt_bytes = bytes tgt_max; peak_bytes = bytes h.h_peak;
-             workspace_bytes = h.h_workspace_bytes; recv_max_bytes = bytes h.h_recv_busiest;
-             lower_bound_recv_max_bytes = bytes h.h_lb_max; live_bytes = h.h_live_bytes }
+           ~step_texts:(Array.of_list (step_texts plan)) ~devices:f.h_world)
+        with src_bytes = bytes src_max; tgt_bytes = bytes tgt_max; peak_bytes = bytes f.h_peak;
+             workspace_bytes = f.h_workspace_bytes; recv_max_bytes = bytes f.h_recv_busiest;
+             lower_bound_recv_max_bytes = bytes f.h_lb_max; live_bytes = f.h_live_bytes }
 
 (* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
    the extracted lowering's ([lower_sumplan]: workspace and live bytes,
