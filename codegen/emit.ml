@@ -266,8 +266,8 @@ let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Repor
   line "";
   line "// The meshes, layouts, element type and plan, as digests that create_mesh";
   line "// agrees on over the ranks (ranks running another problem fail there, all";
-  line "// alike, naming what differs and on which ranks) and run() checks the mesh";
-  line "// was created for.";
+  line "// alike, naming what differs and on which ranks) and run() agrees on again";
+  line "// (one mesh may serve several headers' plans; ranks must run the same one).";
   line "inline constexpr ::redist::ProblemDigest kProblem = %s;" (Problem.digest_literal digest);
   line "";
   line "// The array: rank, global shape, per-device element counts.";

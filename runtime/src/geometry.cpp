@@ -11,8 +11,8 @@ std::string str(long long v) { return std::to_string(v); }
 
 }  // namespace
 
-MeshGeometry::MeshGeometry(int rank, const int* axis_sizes, int naxes, const ProblemDigest& problem)
-    : size_(1), rank_(rank), naxes_(naxes), problem_(problem) {
+MeshGeometry::MeshGeometry(int rank, const int* axis_sizes, int naxes)
+    : size_(1), rank_(rank), naxes_(naxes) {
   for (int i = 0; i < naxes; ++i) {
     axis_sizes_[i] = axis_sizes[i];
     size_ *= axis_sizes[i];

@@ -135,7 +135,7 @@ Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, const Probl
   int rank = -1;
   if (Status st = open_mesh(comm, axis_sizes, naxes, problem, out, &mesh.comm_, &rank); !st.ok())
     return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
   *out = std::move(mesh);
   return {};
 }

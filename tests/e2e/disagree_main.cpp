@@ -186,12 +186,42 @@ bool runs_everywhere(const Case& c) {
   return good == 1;
 }
 
+// One mesh serving two headers' plans (as tests/e2e/two_redistributions.cpp
+// does): the first case's two headers (the mesh order on rank 1: same mesh
+// sizes, same array sizes, one all_permute each, so no groups to prepare),
+// the mesh made by c0a's create_mesh; rank 1 runs c0b's run(), the others
+// c0a's.  Every rank
+// must refuse, naming rank 1, before any data moves.
+bool shared_mesh_refused() {
+  namespace a = redist_gen::c0a;
+  namespace b = redist_gen::c0b;
+  static_assert(a::kSrcBytes == b::kSrcBytes && a::kTgtBytes == b::kTgtBytes, "plans of one size");
+  static_assert(a::kGroupCount == 0 && b::kGroupCount == 0, "plans without groups");
+  redist::Mesh mesh;
+  redist::Status st = a::create_mesh(MPI_COMM_WORLD, &mesh);
+  std::vector<unsigned char> src(a::kSrcBytes), dst(a::kTgtBytes),
+      ws(a::kWorkspaceBytes > b::kWorkspaceBytes ? a::kWorkspaceBytes : b::kWorkspaceBytes);
+  if (st.ok())
+    st = world_rank() == 1 ? b::run(mesh, src.data(), src.size(), dst.data(), dst.size(), ws.data(), ws.size())
+                           : a::run(mesh, src.data(), src.size(), dst.data(), dst.size(), ws.data(), ws.size());
+  int good = !st.ok() && st.code() == redist::Errc::invalid_argument &&
+             st.message().find(names_odd(1, world_size())) != std::string::npos;
+  if (!good) std::fprintf(stderr, "rank %d: shared mesh: %s\n", world_rank(), st.ok() ? "ok" : st.message().c_str());
+  MPI_Allreduce(MPI_IN_PLACE, &good, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (world_rank() == 0)
+    std::printf("%s refused on every rank alike: two headers' run() on one mesh, rank 1 running the other\n",
+                good ? "ok   " : "FAIL ");
+  std::fflush(stdout);
+  return good == 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int failed = 0;
   for (const Case& c : kCases) failed += !refused_everywhere(c);
+  failed += !shared_mesh_refused();
   for (const Case& c : kCases) failed += !runs_everywhere(c);
   MPI_Finalize();
   return failed == 0 ? 0 : 1;

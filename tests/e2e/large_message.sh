@@ -20,36 +20,32 @@ if [ "$available_gib" -lt "$need_gib" ]; then
   report large-message
   exit
 fi
-if ! "$redist" gen --strategy collectives --mesh '{x:2}' --from 'u8[{x}4294967298]' --to '[4294967298]' --backend mpi \
-     --name large -o "$out/large.hpp"; then
-  ko "redist gen failed"
-elif ! mpicxx -std=c++17 -O2 -Wall -Wextra -Werror $(runtime_flags --cflags) -include "$out/large.hpp" \
-       -DREDIST_NS=redist_gen::large tests/e2e/large_message.cpp $(runtime_flags --libs) -o "$out/large.exe"; then
-  ko "the driver does not build"
-else
-  start=$(date +%s)
-  if timeout 600 "${MPIRUN[@]}" -np 2 "$out/large.exe" </dev/null; then
-    ok "u8[{x}4294967298] -> [4294967298] on {x:2}: messages of 2147483649 bytes, every element correct ($(($(date +%s) - start)) s)"
+# large NAME WHAT DRIVER_FLAGS -- GEN_ARGS...: generates header NAME, builds
+# the driver against it with DRIVER_FLAGS (words), runs it on 2 ranks.
+large() {
+  local name=$1 what=$2 flags=$3; shift 4
+  local start
+  if ! "$redist" gen "$@" --name "$name" -o "$out/$name.hpp"; then
+    ko "$what: redist gen failed"
+  # shellcheck disable=SC2086  # the driver's flags are words
+  elif ! mpicxx -std=c++17 -O2 -Wall -Wextra -Werror $(runtime_flags --cflags) -include "$out/$name.hpp" \
+         -DREDIST_NS=redist_gen::$name $flags tests/e2e/large_message.cpp $(runtime_flags --libs) -o "$out/$name.exe"; then
+    ko "$what: the driver does not build"
   else
-    ko "u8[{x}4294967298] -> [4294967298] on {x:2}: wrong result or failure under mpirun -np 2"
+    start=$(date +%s)
+    if timeout 600 "${MPIRUN[@]}" -np 2 "$out/$name.exe" </dev/null; then
+      ok "$what, every element correct ($(($(date +%s) - start)) s)"
+    else
+      ko "$what: wrong result or failure under mpirun -np 2"
+    fi
   fi
-fi
+}
+large large "u8[{x}4294967298] -> [4294967298] on {x:2}: messages of 2147483649 bytes" "" -- \
+  --strategy collectives --mesh '{x:2}' --from 'u8[{x}4294967298]' --to '[4294967298]' --backend mpi
 # The direct exchange over an extent above 2^31 - 1 elements: each rank's
 # box (2^31 + 1 bytes) goes whole to the other rank, one message of that
 # many elements, carried by datatypes built from blocks.
-if ! "$redist" gen --strategy exchange --from-mesh '{x:2}' --to-mesh '{y:2} @ [1, 0]' --from 'u8[{x}4294967298]' \
-     --to '[{y}4294967298]' --name large_exchange -o "$out/large_exchange.hpp"; then
-  ko "redist gen (exchange) failed"
-elif ! mpicxx -std=c++17 -O2 -Wall -Wextra -Werror $(runtime_flags --cflags) -include "$out/large_exchange.hpp" \
-       -DREDIST_NS=redist_gen::large_exchange -DREDIST_EXCHANGE tests/e2e/large_message.cpp $(runtime_flags --libs) \
-       -o "$out/large_exchange.exe"; then
-  ko "the exchange driver does not build"
-else
-  start=$(date +%s)
-  if timeout 600 "${MPIRUN[@]}" -np 2 "$out/large_exchange.exe" </dev/null; then
-    ok "exchange u8[{x}4294967298] on {x:2} -> {y:2} @ [1, 0]: 2147483649 elements each way, every element correct ($(($(date +%s) - start)) s)"
-  else
-    ko "exchange u8[{x}4294967298] -> {y:2} @ [1, 0]: wrong result or failure under mpirun -np 2"
-  fi
-fi
+large large_exchange "exchange u8[{x}4294967298] on {x:2} -> {y:2} @ [1, 0]: 2147483649 elements each way" \
+  -DREDIST_EXCHANGE -- --strategy exchange --from-mesh '{x:2}' --to-mesh '{y:2} @ [1, 0]' \
+  --from 'u8[{x}4294967298]' --to '[{y}4294967298]'
 report large-message

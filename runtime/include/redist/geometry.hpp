@@ -23,10 +23,6 @@ class MeshGeometry {
   // This device's position k in group g (its coordinate on g's axis).
   int index_in(Group g) const { return group_index(rank_, g); }
 
-  // The problem the mesh was created for (agreed by Mesh::create; all zero
-  // for a mesh created without one).
-  const ProblemDigest& problem() const { return problem_; }
-
   // Validates g against this mesh (shared by the collectives).
   Status check_group(Group g) const;
 
@@ -37,9 +33,8 @@ class MeshGeometry {
 
   // An empty mesh (size() == 0).
   MeshGeometry() = default;
-  // The geometry of device `rank` on a mesh already checked by check_axes,
-  // created for `problem`.
-  MeshGeometry(int rank, const int* axis_sizes, int naxes, const ProblemDigest& problem = {});
+  // The geometry of device `rank` on a mesh already checked by check_axes.
+  MeshGeometry(int rank, const int* axis_sizes, int naxes);
 
  private:
   // size_ == 0 marks an empty mesh (default-constructed or moved from).
@@ -47,7 +42,6 @@ class MeshGeometry {
   int rank_ = -1;
   int naxes_ = 0;
   int axis_sizes_[kMaxRank] = {};
-  ProblemDigest problem_;
 };
 
 }  // namespace redist

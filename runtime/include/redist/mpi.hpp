@@ -140,12 +140,11 @@ Status all_to_all(const Mesh& mesh, Group g, const Layout& layout, int s, int t,
                   void* scratch, std::size_t scratch_bytes);
 
 // The entry check of a generated run(), called once before its first step:
-// the mesh was created for `problem`, has `devices` devices, and src, dst
-// and workspace are non-null
+// the mesh has `devices` devices, and src, dst and workspace are non-null
 // (where their need is > 0), at least src_need, dst_need and workspace_need
 // bytes long, and pairwise disjoint.  Collective over the mesh: with
-// agreement on, the verdict (and the three needs, which differ only between
-// different plans) are agreed with one allreduce, so that a rank whose
+// agreement on, the verdict, the plan's problem and the three needs are
+// agreed with one allreduce (ranks running different plans fail alike), so that a rank whose
 // buffer is short makes every rank return (remote_error on the others).
 // `what` names the caller in messages, e.g. "my_plan::run".
 Status check_run(const Mesh& mesh, const char* what, const ProblemDigest& problem, int devices,

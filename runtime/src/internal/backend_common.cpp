@@ -211,9 +211,6 @@ Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const
   if (mesh.size() != devices)
     local = {Errc::mesh_mismatch, "the mesh has " + str(mesh.size()) + " devices, the plan " +
                                       str(devices)};
-  if (local.ok() && mesh.problem() != problem)
-    local = {Errc::mesh_mismatch,
-             "the mesh was created for another problem (create it with this plan's create_mesh)"};
   if (local.ok()) local = check_buffer(src, src_bytes, src_need, "source");
   if (local.ok()) local = check_buffer(dst, dst_bytes, dst_need, "destination");
   if (local.ok()) local = check_buffer(workspace, workspace_bytes, workspace_need, "workspace");
@@ -225,8 +222,11 @@ Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const
   // Ranks running different plans would wait for each other's steps.
   std::uint64_t plan = mix(static_cast<std::uint64_t>(devices));
   for (std::size_t need : {src_need, dst_need, workspace_need}) plan = combine_key(plan, need);
-  const Agreed agreed[] = {{plan, "ranks run plans of different sizes"}};
-  return verdict(std::move(local), what, mesh.size() > 1 && agreement, comm, agreed);
+  Agreed agreed[kProblemAgreed + 1];
+  agreed_problem(problem, agreed);
+  agreed[kProblemAgreed] = {plan, "ranks run plans of different sizes"};
+  local = prefixed(what, std::move(local));
+  return mesh.size() > 1 && agreement ? agree(comm, std::move(local), what, agreed, kProblemAgreed + 1) : local;
 }
 
 Status split_group(MPI_Comm comm, int rank, Group g, MPI_Comm* out) {

@@ -112,7 +112,7 @@ Status agree_group_list(const MeshGeometry& mesh, AgreeOver comm, const Group* g
                         std::size_t count);
 
 // The entry check of a generated run() (see check_run in mpi.hpp), over the
-// mesh communicator `comm`: also that the mesh was created for `problem`.
+// mesh communicator `comm`, agreeing on `problem` too.
 Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const char* what,
                  const ProblemDigest& problem, int devices, const void* src, std::size_t src_bytes, std::size_t src_need,
                  const void* dst, std::size_t dst_bytes, std::size_t dst_need,

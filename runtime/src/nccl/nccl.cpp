@@ -132,7 +132,7 @@ Status Mesh::create(MPI_Comm comm, const int* axis_sizes, int naxes, const Probl
   int rank = -1;
   if (Status st = open_mesh(comm, axis_sizes, naxes, problem, out, &mesh.comm_, &rank); !st.ok())
     return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
   mesh.stream_ = stream;
 
   // Everything that can fail locally happens, and is agreed on, before
@@ -197,7 +197,7 @@ Status Mesh::create(ncclComm_t comm, const int* axis_sizes, int naxes, const Pro
   if (Status st = agree(agree_over(mesh), std::move(local), "Mesh::create", agreed, kProblemAgreed + 1);
       !st.ok())
     return st;
-  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes, problem);
+  static_cast<MeshGeometry&>(mesh) = MeshGeometry(rank, axis_sizes, naxes);
   *out = std::move(mesh);
   return {};
 }
