@@ -6,7 +6,7 @@
 
 PREFIX ?= /usr/local
 # Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
-REDIST_SUBCOMMANDS := plan check show gen run
+REDIST_SUBCOMMANDS := plan check show gen run calibrate
 
 # The command, its man pages (cmdliner writes them: --help=groff), and the
 # runtime's headers, libraries, CMake package and pkg-config files, all under
