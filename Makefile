@@ -96,6 +96,7 @@ include tests/capi/capi.mk
 include tests/diff/diff.mk
 include bench/bench.mk
 include python/python.mk
+include tests/docs/docs.mk
 
 # A suite run on its own installs what the suites need first.
 $(TEST_SUITES): deps-test
