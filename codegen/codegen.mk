@@ -6,7 +6,7 @@
 
 PREFIX ?= /usr/local
 # Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
-REDIST_SUBCOMMANDS := plan check show gen run
+REDIST_SUBCOMMANDS := plan check show gen run calibrate
 
 # The command, its man pages (cmdliner writes them: --help=groff), and the
 # runtime's headers, libraries, CMake package and pkg-config files, all under
@@ -53,7 +53,7 @@ test-cli-cxx: build runtime
 # use its plain fork server: the OCaml afl-persistent library predates
 # afl++'s persistent-mode protocol, and with it afl++ sees no coverage.
 FUZZ_SECONDS ?= 60
-fuzz: deps
+fuzz: deps-fuzz
 	dune build -j 1 --profile fuzz --build-dir $(ROOT)/_build/fuzz ./tests/cli/fuzz/fuzz_front.exe
 	rm -rf _build/fuzz-out
 	AFL_SKIP_BIN_CHECK=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \

@@ -109,9 +109,12 @@ let lines (cost : Profile.t) rows =
           | Over_budget, Some b -> Some (Printf.sprintf "over budget (live %d B > %d B)" r.live_bytes b)
           | Over_budget, None -> failwith "a candidate over no budget"
           | Slower, _ ->
+              (* At equal predicted time the choice went by traffic, launches, then order ([Cost.cheaper]). *)
+              let tie = if r.time_ns = best.time_ns then "as fast, not chosen" else "slower" in
+              let launches = if r.launches = 1 then "1 launch" else Printf.sprintf "%d launches" r.launches in
               Some
-                (Printf.sprintf "slower (%s%s, busiest rank recv %d, %d launches, live %d B)" (show_ns r.time_ns)
-                   (bound r) r.traffic r.launches r.live_bytes)
+                (Printf.sprintf "%s (%s%s, busiest rank recv %d, %s, live %d B)" tie (show_ns r.time_ns)
+                   (bound r) r.traffic launches r.live_bytes)
         in
         Option.map (fun w -> Printf.sprintf "  %s: %s" w r.plan) why)
       (sorted rows)

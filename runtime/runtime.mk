@@ -24,10 +24,13 @@ MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
         test-runtime-install bench-runtime bench-agreement bench-overlap
 
 # $(call runtime_build,BUILD_DIR,CMAKE_OPTIONS,TARGETS): configure once (the
-# build re-runs CMake itself when CMakeLists.txt changes), then build.
+# build re-runs CMake itself when CMakeLists.txt changes), and again while
+# doctest was missing (a build for `make demo` only: the tests' programs
+# appear once `make deps-test` has installed it); then build.
 define runtime_build
 	@mkdir -p $(ROOT)/_build
-	@[ -f $(1)/CMakeCache.txt ] || cmake -S $(ROOT)/runtime -B $(1) -DREDIST_BUILD_TESTS=ON $(2) \
+	@{ [ -f $(1)/CMakeCache.txt ] && ! grep -q '^doctest_DIR:PATH=doctest_DIR-NOTFOUND$$' $(1)/CMakeCache.txt; } || \
+	  cmake -S $(ROOT)/runtime -B $(1) -DREDIST_BUILD_TESTS=ON $(2) \
 	  >$(1).configure.log 2>&1 || { cat $(1).configure.log; rm -f $(1)/CMakeCache.txt; exit 1; }
 	@cmake --build $(1) -j2 $(if $(3),--target $(3)) -- --no-print-directory
 endef
@@ -41,14 +44,14 @@ endef
 
 # The planner and OCaml's runtime as one object, linked into libredist_plan.
 .PHONY: plan-object
-plan-object: deps
+plan-object: deps-build
 	@dune build -j 1 ./codegen/capi/redist_plan_ocaml.exe.o 2>&1
 
-runtime: deps plan-object
+runtime: deps-build plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)
 	@cmake --install $(RUNTIME_BUILD) --prefix $(RUNTIME_PREFIX) >/dev/null
 
-runtime-asan: deps plan-object
+runtime-asan: deps-test plan-object
 	$(call runtime_build,$(RUNTIME_ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DREDIST_SANITIZE=ON -DREDIST_NCCL=OFF,redist_runtime_tests)
 
 test-runtime: runtime

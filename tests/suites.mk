@@ -30,12 +30,14 @@ TEST_SUITES := \
   test-capi            \
   test-capi-fuzz       \
   test-diff-steps      \
+  test-docs            \
   test-python
 # proofs, extraction, OCaml: below; test-cli-*: codegen/codegen.mk;
 # test-runtime*, test-sanitize, test-nccl*: runtime/runtime.mk;
 # test-e2e, test-e2e-exchange, test-e2e-sums, test-run, test-run-agree,
 # test-run-disagree: tests/e2e/e2e.mk; test-capi, test-capi-fuzz: tests/capi/capi.mk;
-# test-diff-steps: tests/diff/diff.mk; test-python: python/python.mk.
+# test-diff-steps: tests/diff/diff.mk; test-docs: tests/docs/docs.mk;
+# test-python: python/python.mk.
 
 .PHONY: $(TEST_SUITES)
 

@@ -44,6 +44,20 @@ else
   ko "redist_mpi.pc version '$pc_version', REDIST_VERSION '$header_version'"
 fi
 
+# Plain pkg-config conventions: no compiler flags that are the
+# application's choice (-std), no GNU-only -l:NAME, no Debian-only alias
+# (mpi-cxx), and MPI required by its own name, as the files use it.
+for pcfile in "$prefix"/lib/pkgconfig/*.pc; do
+  name=$(basename "$pcfile" .pc)
+  if grep -qE -- '-std=|-l:|mpi-cxx' "$pcfile"; then
+    ko "$name.pc: $(grep -E -- '-std=|-l:|mpi-cxx' "$pcfile" | head -n 1)"
+  elif ! grep -qE '^Requires: *(ompi-c|mpich|mpi-c)$' "$pcfile"; then
+    ko "$name.pc requires no MPI: $(grep '^Requires' "$pcfile" || echo 'no Requires line')"
+  else
+    ok "$name.pc: no -std, -l: or mpi-cxx; $(grep '^Requires' "$pcfile")"
+  fi
+done
+
 # ---- an application against the prefix ----------------------------------------------
 built=()
 if cmake -S examples/worked_example -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" >"$scratch/cmake.log" 2>&1 &&
@@ -92,6 +106,19 @@ if mpicc -std=c11 -Wall -Wextra -Werror examples/capi/main.c $("${pc[@]}" --cfla
   fi
 else
   ko "examples/capi/main.c does not build with pkg-config redist_plan: $(head -c 300 "$scratch/capi.log")"
+fi
+
+# The same program from a C-only CMake project: find_package(redist
+# COMPONENTS plan) with no C++ compiler enabled.
+if cmake -S tests/runtime/c_app -B "$scratch/c_app" -DCMAKE_PREFIX_PATH="$prefix" >"$scratch/c_app.log" 2>&1 &&
+   cmake --build "$scratch/c_app" -- --no-print-directory >>"$scratch/c_app.log" 2>&1; then
+  if timeout 60 "${MPIRUN[@]}" -np 6 "$scratch/c_app/c_app" </dev/null >"$scratch/c_app_run.log" 2>&1; then
+    ok "a C-only CMake project (find_package(redist COMPONENTS plan)) builds examples/capi/main.c, which runs on 6 ranks"
+  else
+    ko "the C-only CMake project's program on 6 ranks: $(head -c 300 "$scratch/c_app_run.log")"
+  fi
+else
+  ko "a C-only CMake project does not build with find_package(redist COMPONENTS plan): $(tail -n 5 "$scratch/c_app.log")"
 fi
 
 # ---- the installed redist run ------------------------------------------------------
