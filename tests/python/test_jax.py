@@ -13,7 +13,7 @@ problem fits; the random problems use 8):
    arguments it cannot take (a traced array whose sharding is not known);
  - reshard under jax.jit and jax.grad (its gradient the reverse move) equal
    to the un-jitted values, and on a mesh of Explicit axes without
-   jax.set_mesh."""
+   jax.set_mesh; its gradient with unreduced axes refused in one line."""
 import math
 import os
 import random
@@ -325,6 +325,17 @@ def reshard_traced_unknown():
     x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(mesh, P("x")))
     return one_line_error(lambda: jax.jit(lambda a: rjax.reshard(a, NamedSharding(mesh, P())))(x), "traced",
                           "source=")
+
+
+@test("errors: jax.grad through reshard of an unreduced array (pending sums) is one line")
+def reshard_unreduced_gradient():
+    mesh = _explicit_mesh([("x", 4), ("y", 2)])
+    with jax.set_mesh(mesh):
+        a = jax.device_put(np.ones((8, 16), np.float32), NamedSharding(mesh, P(None, "x")))
+        b = jax.device_put(np.ones((16, 8), np.float32), NamedSharding(mesh, P("x", None)))
+        loss = lambda u: rjax.reshard(jnp.dot(u, b, out_sharding=P(None, None, unreduced={"x"})),
+                                      NamedSharding(mesh, P("x"))).sum()
+        return one_line_error(lambda: jax.grad(loss)(a), "gradient", "unreduced")
 
 
 @test("errors: reshard of a NumPy array, or to None, is one line naming the type")
