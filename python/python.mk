@@ -6,6 +6,10 @@
 #                      shares it; reused while its stamp names the same
 #                      packages (PyPI's torch wheel is the CUDA build, about
 #                      5 GB with its libraries: installed once)
+#   make wheel         dist/redist-<version>-py3-none-<platform>.whl: the
+#                      package with libredist_plan.so and its version
+#                      (runtime/include/redist/version.hpp), installable
+#                      with pip without the checkout
 #   make test-python   pip installs ./python (which builds libredist_plan
 #                      with `make runtime` and bundles it) into
 #                      _build/python-site and runs tests/python/run.sh
@@ -13,7 +17,7 @@ PY_VENV ?= $(HOME)/.cache/redist/venv
 PY_PIP := jax[cpu] torch numpy matplotlib
 PY_STAMP := $(PY_VENV)/.redist-packages
 
-.PHONY: python-venv test-python
+.PHONY: python-venv test-python wheel
 
 python-venv:
 	$(call install_debs,python-venv,python3-venv)
@@ -27,3 +31,8 @@ deps: python-venv
 
 test-python: runtime python-venv
 	@PY_VENV=$(PY_VENV) tests/python/run.sh
+
+wheel: runtime python-venv
+	@rm -rf python/build && mkdir -p dist
+	@$(PY_VENV)/bin/pip wheel -q --no-build-isolation --no-deps -w dist ./python
+	@ls dist/redist-*.whl

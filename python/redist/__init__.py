@@ -3,5 +3,8 @@ redistributions (Coq, extracted), with adapters that run its plans as JAX
 and PyTorch collectives (redist.jax, redist.torch, imported on demand)."""
 from ._lib import RedistError
 from ._plan import Piece, Plan, Step, plan
+from ._version import version as _version
 
-__all__ = ["RedistError", "Piece", "Plan", "Step", "plan"]
+__version__ = _version()
+
+__all__ = ["RedistError", "Piece", "Plan", "Step", "plan", "__version__"]

@@ -22,13 +22,14 @@ the plan's reduce_scatter (psum_scatter), all_reduce (psum) and add_pending
 (every member but coordinate 0 set to zero), on the caller's own mesh.
 The framework's collectives are trusted, as the C runtime's MPI is.
 """
+import contextlib
 import functools
 import math
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec
 
 from . import _plan
 from ._lib import RedistError
@@ -274,6 +275,36 @@ def _run_exchange(x, rounds, world, target_shape, everyone):
     return out[None]
 
 
+def _explicit(mesh):
+    return any(t == AxisType.Explicit for t in getattr(mesh, "axis_types", ()))
+
+
+def _placed(y, sharding):
+    """y given the target's NamedSharding (an equivalent layout: no data
+    moves): with_sharding_constraint on Auto axes, jax.sharding.reshard on
+    Explicit ones (which with_sharding_constraint refuses)."""
+    if _explicit(sharding.mesh):
+        return jax.sharding.reshard(y, sharding)
+    return jax.lax.with_sharding_constraint(y, sharding)
+
+
+def _differentiable(move, src, dst, shape, dtype):
+    """move with the reverse move as its gradient (jax.custom_vjp): a
+    reshard is the identity on values, so the cotangent goes back to the
+    source's sharding, by redist's plan from dst to src."""
+    @jax.custom_vjp
+    def moved(x):
+        return move(x)
+
+    def backward(_, cotangent):
+        if spec_pending(src.spec, src.mesh) or spec_pending(dst.spec, dst.mesh):
+            raise RedistError("reshard: the gradient of a move with unreduced axes (pending sums) is not supported: "
+                              "differentiate through jax.sharding.reshard there")
+        return (_resharder(dst, src, shape, dtype)[1](cotangent),)
+    moved.defvjp(lambda x: (moved(x), None), backward)
+    return moved
+
+
 @functools.lru_cache(maxsize=256)
 def _resharder(src, dst, shape, dtype):
     p = plan(src, dst, shape, dtype)
@@ -297,38 +328,64 @@ def _resharder(src, dst, shape, dtype):
     body = jax.shard_map(functools.partial(_run_steps, steps=steps, space=space), mesh=space.mesh,
                          in_specs=in_spec, out_specs=out_spec, check_vma=False)
     if dst_pending:
-        return p, body  # the caller's mesh: already the target's NamedSharding
+        return p, _differentiable(body, src, dst, shape, dtype)  # the caller's mesh: already the target's sharding
     # The result is the target's NamedSharding on the caller's mesh, not the
     # rank-space mesh's equivalent one.
-    return p, lambda x: jax.lax.with_sharding_constraint(body(x), dst)
+    return p, _differentiable(lambda x: _placed(body(x), dst), src, dst, shape, dtype)
 
 
 def resharder(src, dst, shape, dtype):
-    """A traceable function (for use inside jit) moving an array of this
-    shape and dtype from NamedSharding src to dst on one mesh by the verified
-    plan, and the plan (its figures, guarantees, picture)."""
+    """The traceable form of reshard, for use inside jit and grad: (the
+    plan, a function moving an array of this shape and dtype from
+    NamedSharding src to dst on one mesh by the plan).  The function is
+    differentiable: its gradient is the reverse move, planned by redist.
+    reshard calls it on a traced array."""
     p, move = _resharder(_named(src, "source sharding"), _named(dst, "target sharding"), _plan.sizes(shape),
                          _dtype(dtype))
     if p.by_exchange:
         raise RedistError("sharding: a move between meshes has no traceable form (its result is assembled on the "
-                          "target mesh's devices); use reshard")
+                          "target mesh's devices); use reshard outside jit")
     return p, move
 
 
-def reshard(x, sharding):
+def _traced_source(x, sharding, source):
+    """The sharding a traced x is in: `source`, else its type's where its
+    mesh has Explicit axes (the type names the layout)."""
+    if source is not None:
+        return _named(source, "source")
+    typed = getattr(jax.typeof(x), "sharding", None)
+    if typed is not None and _explicit(typed.mesh) and dict(typed.mesh.shape) == dict(sharding.mesh.shape):
+        return NamedSharding(sharding.mesh, typed.spec)
+    raise RedistError("reshard: x is traced (inside jit or grad) and its type does not say its sharding (its mesh's "
+                      "axes are not Explicit): pass source=, the NamedSharding x is in")
+
+
+def _mesh_context(mesh):
+    """jax.set_mesh(mesh) where mesh has Explicit axes and no mesh is set
+    (JAX's explicit sharding needs one), else nothing."""
+    if _explicit(mesh) and not jax.sharding.get_abstract_mesh().shape:
+        return jax.set_mesh(mesh)
+    return contextlib.nullcontext()
+
+
+def reshard(x, sharding, *, source=None):
     """x, a jax.Array with a NamedSharding, moved to `sharding` by redist's
     verified plan, run under jit.  Values equal jax.device_put(x, sharding).
-    Not traceable itself (it runs its own jit and assembles the result);
-    inside jit, use resharder's move."""
+    Traceable and differentiable on one mesh: inside jit or grad it runs
+    resharder's move, x's sharding being `source` (required where the
+    mesh's axes are Auto, since the trace does not say it) or the one its
+    type states (Explicit axes); its gradient is the reverse move."""
+    if not isinstance(sharding, NamedSharding):
+        _named(sharding, "sharding")
     if isinstance(x, jax.core.Tracer):
-        raise RedistError("reshard: x is traced (inside jit, vmap or grad), and reshard runs its own jit on a placed "
-                          "array; inside jit use redist.jax.resharder(src, dst, shape, dtype), whose move is traceable")
+        src = _traced_source(x, sharding, source)
+        return resharder(src, sharding, tuple(x.shape), x.dtype)[1](x)
     if not isinstance(x, jax.Array):
         raise RedistError("reshard: expected a jax.Array, got %s (place it first: jax.device_put(x, sharding))"
                           % type(x).__name__)
-    p, move = _resharder(_named(x.sharding, "x's sharding"), _named(sharding, "sharding"), tuple(x.shape),
-                         np.dtype(x.dtype))
-    moved = _jitted(move)(x)
+    p, move = _resharder(_named(x.sharding, "x's sharding"), sharding, tuple(x.shape), np.dtype(x.dtype))
+    with _mesh_context(x.sharding.mesh):
+        moved = _jitted(move)(x)
     if not p.by_exchange:
         return moved
     rows = {s.device: s.data for s in moved.addressable_shards}

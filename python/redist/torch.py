@@ -47,6 +47,7 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh
 from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
 from torch.distributed.tensor import placement_types
+from torch.distributed._functional_collectives import AsyncCollectiveTensor
 
 from . import _plan
 from ._lib import RedistError
@@ -179,11 +180,41 @@ def _members(me, ranks, stride, size):
     return index, [ranks[me + (k - index) * stride] for k in range(size)]
 
 
-def _post(ops):
-    """Runs point-to-point messages together (batch_isend_irecv refuses an
-    empty batch)."""
-    for req in dist.batch_isend_irecv(ops) if ops else []:
-        req.wait()
+class _Pending:
+    """A step's messages in flight (requests, their Work objects) and what
+    makes its result of them (finish, called once they are done): sync
+    callers take result() at once; async_op leaves the last step's pending
+    until the result is first used."""
+
+    def __init__(self, requests, finish):
+        self.requests, self._finish = requests, finish
+
+    @classmethod
+    def done(cls, tensor):
+        return cls([], lambda: tensor)
+
+    def result(self):
+        if self._finish:
+            while self.requests:  # each Work dropped once waited: gloo's holds its tensors
+                self.requests.pop(0).wait()
+            self._value, self._finish = self._finish(), None
+        return self._value
+
+    def then(self, fn, *others):
+        """A pending of these messages (and others'), whose result is fn of
+        their results: each Work is waited once (a gloo Work waited twice
+        may never return)."""
+        parts = (self,) + others
+        requests = [r for part in parts for r in part.requests]
+        for part in parts:
+            part.requests = []
+        return _Pending(requests, lambda: fn(*[part.result() for part in parts]))
+
+
+def _post(ops, finish):
+    """Starts point-to-point messages together (batch_isend_irecv refuses
+    an empty batch)."""
+    return _Pending(dist.batch_isend_irecv(ops) if ops else [], finish)
 
 
 def _all_gather(x, group, members, dim):
@@ -195,9 +226,9 @@ def _all_gather(x, group, members, dim):
     x = x.contiguous()
     raw = x.reshape(-1).view(torch.uint8)
     parts = [torch.empty_like(raw) for _ in members]
-    dist.all_gather(parts, raw, group=group)
+    work = dist.all_gather(parts, raw, group=group, async_op=True)
     by_rank = dict(zip(sorted(members), parts))
-    return torch.cat([by_rank[m].view(x.dtype).reshape(x.shape) for m in members], dim)
+    return _Pending([work], lambda: torch.cat([by_rank[m].view(x.dtype).reshape(x.shape) for m in members], dim))
 
 
 def _all_to_all(x, me, ranks, stride, size, gather_dim, split_dim):
@@ -207,9 +238,9 @@ def _all_to_all(x, me, ranks, stride, size, gather_dim, split_dim):
     index, member = _members(me, ranks, stride, size)
     sends = [c.contiguous() for c in torch.chunk(x, size, split_dim)]
     recvs = [sends[k] if k == index else torch.empty_like(sends[k]) for k in range(size)]
-    _post([op for k in range(size) if k != index
-           for op in (dist.P2POp(dist.isend, sends[k], member[k]), dist.P2POp(dist.irecv, recvs[k], member[k]))])
-    return torch.cat(recvs, gather_dim)
+    return _post([op for k in range(size) if k != index
+                  for op in (dist.P2POp(dist.isend, sends[k], member[k]), dist.P2POp(dist.irecv, recvs[k], member[k]))],
+                 lambda: torch.cat(recvs, gather_dim))
 
 
 def _permute(x, recv_from, me, ranks):
@@ -219,8 +250,7 @@ def _permute(x, recv_from, me, ranks):
     if recv_from[me] != me:
         out = torch.empty_like(x)
         ops.append(dist.P2POp(dist.irecv, out, ranks[recv_from[me]]))
-    _post(ops)
-    return out
+    return _post(ops, lambda: out)
 
 
 def _sum_in_order(parts, dtype):
@@ -238,9 +268,10 @@ def _reduce_scatter(x, me, ranks, stride, size, dim):
     index, member = _members(me, ranks, stride, size)
     chunks = [c.contiguous() for c in torch.chunk(x, size, dim)]
     received = [chunks[index] if k == index else torch.empty_like(chunks[index]) for k in range(size)]
-    _post([op for k in range(size) if k != index
-           for op in (dist.P2POp(dist.isend, chunks[k], member[k]), dist.P2POp(dist.irecv, received[k], member[k]))])
-    return _sum_in_order(received, x.dtype)
+    return _post([op for k in range(size) if k != index
+                  for op in (dist.P2POp(dist.isend, chunks[k], member[k]),
+                             dist.P2POp(dist.irecv, received[k], member[k]))],
+                 lambda: _sum_in_order(received, x.dtype))
 
 
 def _all_reduce(x, me, ranks, group, stride, size):
@@ -252,12 +283,12 @@ def _all_reduce(x, me, ranks, group, stride, size):
     _, members = _members(me, ranks, stride, size)
     parts = []
     if piece:
-        mine = _reduce_scatter(flat[:piece * size], me, ranks, stride, size, 0)
+        mine = _reduce_scatter(flat[:piece * size], me, ranks, stride, size, 0).result()
         parts.append(_all_gather(mine, group, members, 0))
     if flat.numel() % size:
         tails = _all_gather(flat[piece * size:][None], group, members, 0)
-        parts.append(_sum_in_order(list(tails), x.dtype))
-    return torch.cat(parts).reshape(x.shape)
+        parts.append(tails.then(lambda gathered: _sum_in_order(list(gathered), x.dtype)))
+    return parts[0].then(lambda *summed: torch.cat(summed).reshape(x.shape), *parts[1:])
 
 
 def _run_collectives(p, x, me, ranks):
@@ -266,27 +297,29 @@ def _run_collectives(p, x, me, ranks):
     groups = [_subgroup(_group_ranks(ranks, st.group_stride, st.group_size))
               if st.op in ("all_gather", "all_reduce") and st.group_size > 1 else None for st in steps]
     if me is None:
-        return x
+        return _Pending.done(x)
+    pending = _Pending.done(x)
     for st, group in zip(steps, groups):
         if st.op != "all_permute" and st.group_size == 1:
             continue  # a group of one: the step changes no array
+        x = pending.result()
         index = (me // st.group_stride) % st.group_size
         if st.op == "reduce_scatter":
-            x = _reduce_scatter(x, me, ranks, st.group_stride, st.group_size, st.dim_a)
+            pending = _reduce_scatter(x, me, ranks, st.group_stride, st.group_size, st.dim_a)
         elif st.op == "all_reduce":
-            x = _all_reduce(x, me, ranks, group, st.group_stride, st.group_size)
+            pending = _all_reduce(x, me, ranks, group, st.group_stride, st.group_size)
         elif st.op == "add_pending":
-            x = x if index == 0 else torch.zeros_like(x)
+            pending = _Pending.done(x if index == 0 else torch.zeros_like(x))
         elif st.op == "dyn_slice":
             n = st.shape[st.dim_a] // st.group_size
-            x = x.narrow(st.dim_a, index * n, n)
+            pending = _Pending.done(x.narrow(st.dim_a, index * n, n))
         elif st.op == "all_gather":
-            x = _all_gather(x, group, _members(me, ranks, st.group_stride, st.group_size)[1], st.dim_a)
+            pending = _all_gather(x, group, _members(me, ranks, st.group_stride, st.group_size)[1], st.dim_a)
         elif st.op == "all_to_all":
-            x = _all_to_all(x, me, ranks, st.group_stride, st.group_size, st.dim_a, st.dim_b)
+            pending = _all_to_all(x, me, ranks, st.group_stride, st.group_size, st.dim_a, st.dim_b)
         else:
-            x = _permute(x, st.recv_from, me, ranks)
-    return x.contiguous()
+            pending = _permute(x, st.recv_from, me, ranks)
+    return pending.then(lambda moved: moved.contiguous())
 
 
 @functools.lru_cache(maxsize=64)
@@ -299,7 +332,7 @@ def _messages(p, me):
 
 def _run_exchange(p, x, me, ranks):
     if me is None:
-        return x
+        return _Pending.done(x)
     src_offset, _ = p.src_box(me)
     dst_offset, dst_extent = p.tgt_box(me)
     out = torch.empty(dst_extent, dtype=x.dtype, device=x.device)
@@ -315,58 +348,154 @@ def _run_exchange(p, x, me, ranks):
             buffer = torch.empty(piece.extent, dtype=x.dtype, device=x.device)
             ops.append(dist.P2POp(dist.irecv, buffer, ranks[piece.from_rank]))
             received.append((target, buffer))
-    _post(ops)
-    for target, buffer in received:
-        target.copy_(buffer)
-    return out
+
+    def finish():
+        for target, buffer in received:
+            target.copy_(buffer)
+        return out
+    return _post(ops, finish)
+
+
+def _boxes_of_at_most(offset, extent, most):
+    """The region offset/extent cut into boxes of at most `most` (>= 1)
+    elements: slabs along its first dimension longer than 1, or, where one
+    slice of that dimension is too big itself, that slice cut again."""
+    if math.prod(extent) <= most or all(n <= 1 for n in extent):
+        return [(offset, extent)]
+    d = next(d for d, n in enumerate(extent) if n > 1)
+    inner = math.prod(extent[d + 1:])
+    rows = max(1, most // inner)
+    boxes = []
+    for lo in range(0, extent[d], rows):
+        n = min(rows, extent[d] - lo)
+        box = (offset[:d] + (offset[d] + lo,) + offset[d + 1:], extent[:d] + (n,) + extent[d + 1:])
+        boxes += [box] if inner <= most else _boxes_of_at_most(*box, most)
+    return boxes
+
+
+def _sum_dtype(dtype, members):
+    """What the reducing exchange adds in: bf16 and f16 in f32 (rounded
+    once at the end) when there is anything to add."""
+    return torch.float32 if members > 1 and dtype in (torch.bfloat16, torch.float16) else dtype
 
 
 @functools.lru_cache(maxsize=64)
-def _sum_messages(p, me):
-    """Device me's part of the reducing exchange: (to which device it sends
-    which global region, what it adds up)."""
-    sends = tuple((d, c) for d in range(p.devices) if d != me
-                  for c in p.sum_receives(d).contributions if c.from_rank == me)
-    return sends, p.sum_receives(me)
+def _sum_schedule(p, dtype):
+    """The reducing exchange as rounds that every device runs in one order:
+    member by member (ascending, so that sums are added in member order),
+    each member's messages in rounds in which no device stages more than
+    the plan's live bytes leave beside its source array and its running sum
+    (messages larger than that cut into boxes).  Returns (group size, rounds
+    of (member, first round of this member, messages (sender, receiver,
+    offset, extent)), per device the bytes of its staging workspace: the
+    most a round stages there, each box it sends (unless a view of its
+    source is contiguous) or receives)."""
+    receives = [p.sum_receives(d) for d in range(p.devices)]
+    members = max(r.group_size for r in receives)
+    elem = p.elem_bytes
+    total_elem = _sum_dtype(dtype, members).itemsize
+
+    def room(d):
+        held = math.prod(p.src_box(d)[1]) * elem
+        summed = math.prod(p.tgt_box(d)[1]) * total_elem if receives[d].designated else 0
+        return max(elem, p.live_bytes - held - summed)
+    rooms = [room(d) for d in range(p.devices)]
+    rounds, workspace = [], [0] * p.devices
+    for member in range(members):
+        staged = []  # per round: (bytes staged per device, messages)
+        for receiver, mine in enumerate(receives):
+            for c in mine.contributions if mine.designated else ():
+                if c.member != member or c.from_rank == receiver:
+                    continue
+                ends = (c.from_rank, receiver)
+                for offset, extent in _boxes_of_at_most(c.offset, c.extent, min(rooms[d] for d in ends) // elem):
+                    size = math.prod(extent) * elem
+                    k = next((k for k, (used, _) in enumerate(staged)
+                              if all(used[d] + size <= rooms[d] for d in ends)), len(staged))
+                    if k == len(staged):
+                        staged.append(([0] * p.devices, []))
+                    for d in ends:
+                        staged[k][0][d] += size
+                    staged[k][1].append((c.from_rank, receiver, offset, extent))
+        rounds += [(member, k == 0, tuple(messages)) for k, (_, messages) in enumerate(staged or [(None, [])])]
+        workspace = [max([workspace[d]] + [used[d] for used, _ in staged]) for d in range(p.devices)]
+    return members, tuple(rounds), tuple(workspace)
+
+
+def _sum_round(x, src_offset, me, ranks, messages, workspace, add):
+    """One round of the reducing exchange on device me: its messages sent
+    and received, the boxes staged in `workspace` (bytes), each received box
+    added (add(offset, extent, values)) once they are in."""
+    ops, received, used = [], [], 0
+
+    def staged(extent):
+        nonlocal used
+        size = math.prod(extent) * x.element_size()
+        box = workspace[used:used + size].view(x.dtype).view(extent)
+        used += size
+        return box
+    for sender, receiver, offset, extent in messages:
+        if sender == me:
+            box = _region(x, src_offset, offset, extent)
+            ops.append(dist.P2POp(dist.isend, box if box.is_contiguous() else staged(extent).copy_(box),
+                                  ranks[receiver]))
+        elif receiver == me:
+            box = staged(extent)
+            ops.append(dist.P2POp(dist.irecv, box, ranks[sender]))
+            received.append((offset, extent, box))
+
+    def finish():
+        for box in received:
+            add(*box)
+    return _post(ops, finish)
 
 
 def _run_reducing_exchange(p, x, me, ranks):
-    """Each member's contributions to this device's target box staged apart,
-    then added in ascending member order (the C runtime's order)."""
+    """Each member's contributions to this device's target box added to a
+    running sum in ascending member order (the C runtime's order), received
+    in the rounds of _sum_schedule into one staging workspace, so that no
+    more than the plan's live bytes are alive on a device (the source, the
+    sum and the workspace; then the result, the sum rounded once for bf16
+    and f16)."""
     if me is None:
-        return x
+        return _Pending.done(x)
+    members, rounds, workspace_bytes = _sum_schedule(p, x.dtype)
+    workspace = torch.empty(workspace_bytes[me], dtype=torch.uint8, device=x.device)
     src_offset, _ = p.src_box(me)
     dst_offset, dst_extent = p.tgt_box(me)
-    sends, mine = _sum_messages(p, me)
-    ops = [dist.P2POp(dist.isend, _region(x, src_offset, c.offset, c.extent).contiguous(), ranks[d])
-           for d, c in sends]
-    if not mine.designated:
-        _post(ops)
-        return torch.zeros(dst_extent, dtype=x.dtype, device=x.device)
-    staging = torch.zeros((mine.group_size,) + tuple(dst_extent), dtype=x.dtype, device=x.device)
-    received = []
-    for c in mine.contributions:
-        target = _region(staging[c.member], dst_offset, c.offset, c.extent)
-        if c.from_rank == me:
-            target.copy_(_region(x, src_offset, c.offset, c.extent))
+    mine = p.sum_receives(me)
+    total = torch.zeros(dst_extent, dtype=_sum_dtype(x.dtype, members), device=x.device) if mine.designated else None
+
+    def add(member, offset, extent, values):
+        target = _region(total, dst_offset, offset, extent)
+        if member == 0:
+            target.copy_(values)
         else:
-            buffer = torch.empty(c.extent, dtype=x.dtype, device=x.device)
-            ops.append(dist.P2POp(dist.irecv, buffer, ranks[c.from_rank]))
-            received.append((target, buffer))
-    _post(ops)
-    for target, buffer in received:
-        target.copy_(buffer)
-    return _sum_in_order(list(staging), x.dtype)
+            target.add_(values)
+
+    def result():
+        if total is None:
+            return torch.zeros(dst_extent, dtype=x.dtype, device=x.device)
+        return total.to(x.dtype)
+    pending = _Pending.done(None)
+    for member, first, messages in rounds:
+        pending.result()
+        if first and total is not None:
+            for c in mine.contributions:
+                if c.member == member and c.from_rank == me:
+                    add(member, c.offset, c.extent, _region(x, src_offset, c.offset, c.extent))
+        pending = _sum_round(x, src_offset, me, ranks, messages, workspace, functools.partial(add, member))
+    return pending.then(lambda _: result())
 
 
 def _run(p, x, me, ranks):
     """Device me's local tensor x moved by plan p (me is None on a rank
-    outside the plan's devices; ranks[d] is device d's world rank); a
-    hybrid's parts in turn, the first leaving this device's box of the
-    intermediate layout."""
+    outside the plan's devices; ranks[d] is device d's world rank), its
+    last messages pending; a hybrid's parts in turn, the first leaving this
+    device's box of the intermediate layout."""
     if p.kind == "hybrid":
         first, second = p.parts()
-        return _run(second, _run(first, x, me, ranks), me, ranks)
+        return _run(second, _run(first, x, me, ranks).result(), me, ranks)
     if p.kind == "exchange":
         return _run_exchange(p, x, me, ranks)
     if p.kind == "reducing_exchange":
@@ -395,10 +524,6 @@ def _checked(dtensor, placements, device_mesh):
                           "distribute_tensor)" % type(dtensor).__name__)
     placements = _placements(placements, "redistribute: placements")
     dst_mesh = dtensor.device_mesh if device_mesh is None else _device_mesh(device_mesh, "redistribute: device_mesh")
-    if dtensor.requires_grad and torch.is_grad_enabled():
-        raise RedistError("redistribute: the DTensor requires grad, and redist.torch is not differentiable yet (its "
-                          "gradient would be wrong): pass dtensor.detach(), run it under torch.no_grad(), or use "
-                          "DTensor.redistribute where a gradient must flow")
     order = _shard_order_text(dtensor)
     if order:
         raise RedistError("redistribute: the DTensor's shard order is not the default (%s), which redist.torch does "
@@ -448,21 +573,90 @@ def _agree(failure, asked):
                           "group must ask for the same one" % asked)
 
 
-def redistribute(dtensor, placements, device_mesh=None):
-    """dtensor moved to `placements` (on `device_mesh`, default its own) by
-    redist's verified plan; called on every rank of the default group (a
-    rank outside the meshes keeps its empty local tensor).  Uneven shards
-    are torch.chunk's, as DTensor's own.  Every rank checks its arguments
-    and the ranks agree on the verdict (one small all_reduce) before any
-    data moves: a rank's bad input is a RedistError on every rank."""
-    if not dist.is_initialized():
-        raise RedistError("redistribute: torch.distributed is not initialized (call init_process_group on every rank)")
+class _FinishOnWait(dist.Work):
+    """The Work that torch's wait_tensor runs on an async result's first
+    use: it waits for the last step's messages and writes the result."""
+
+    def __init__(self, pending, out):
+        super().__init__()
+        self._pending, self._out = pending, out
+
+    def wait(self, timeout=None):
+        if self._pending:
+            self._out.copy_(self._pending.result())
+            self._pending = None
+        return True
+
+
+def _on_first_use(pending, shape, like):
+    """The pending result as DTensor's async_op gives it: an
+    AsyncCollectiveTensor, whose first use waits (wait_tensor runs the Work
+    registered for its storage)."""
+    out = torch.empty(shape, dtype=like.dtype, device=like.device)
+    torch._C._distributed_c10d._register_work(out, _FinishOnWait(pending, out))
+    return AsyncCollectiveTensor(out)
+
+
+def _moved(dtensor, placements, device_mesh, async_op):
+    """The move checked and agreed on every rank, then run."""
     try:
         p, ranks, me, dst_mesh, placements, asked = _checked(dtensor, placements, device_mesh)
         failure = None
     except Exception as e:  # any failure here is agreed, so that the other ranks raise instead of waiting
         failure, asked = e, None
     _agree(failure, asked)
-    out = _run(p, dtensor.to_local(), me, ranks)
+    local = dtensor.to_local()
+    pending = _run(p, local, me, ranks)
+    if async_op and pending.requests:
+        out = _on_first_use(pending, p.tgt_box(me)[1], local)
+    else:
+        out = pending.result()
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())
+
+
+def gradient_placements(grad_placements, source_placements):
+    """The placements redistribute's backward moves a gradient to: the
+    source's, except that a Partial source dimension where the gradient is
+    Shard or Replicate gets Replicate (DTensor's rule in
+    _redistribute_backward: turning a gradient back into partial sums would
+    only cost a reduction later).  grad_placements is None between two
+    meshes, where no dimension of the gradient's mesh is the source's."""
+    grad_placements = grad_placements or [Replicate()] * len(source_placements)
+    return tuple(Replicate() if isinstance(s, Partial) and (g.is_shard() or g.is_replicate()) else s
+                 for g, s in zip(grad_placements, source_placements))
+
+
+class _Redistribute(torch.autograd.Function):
+    """redistribute as an autograd function: the gradient is the reverse
+    move (gradient_placements), planned by redist as the forward is, so
+    twice differentiable as DTensor's own."""
+
+    @staticmethod
+    def forward(ctx, dtensor, placements, device_mesh, async_op):
+        out = _moved(dtensor, placements, device_mesh, async_op)
+        ctx.source, ctx.async_op = (dtensor.device_mesh, tuple(dtensor.placements)), async_op
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        mesh, placements = ctx.source
+        same_mesh = isinstance(grad, DTensor) and grad.device_mesh == mesh
+        back = gradient_placements(grad.placements if same_mesh else None, placements)
+        return _Redistribute.apply(grad, back, mesh, ctx.async_op), None, None, None
+
+
+def redistribute(dtensor, placements, device_mesh=None, *, async_op=False):
+    """dtensor moved to `placements` (on `device_mesh`, default its own) by
+    redist's verified plan; called on every rank of the default group (a
+    rank outside the meshes keeps its empty local tensor).  Uneven shards
+    are torch.chunk's, as DTensor's own.  Every rank checks its arguments
+    and the ranks agree on the verdict (one small all_reduce) before any
+    data moves: a rank's bad input is a RedistError on every rank.
+    Differentiable: the backward is the reverse move, planned by redist
+    (gradient_placements).  async_op=True returns while the last step's
+    messages are in flight: its local tensor is an AsyncCollectiveTensor,
+    which waits on first use, as DTensor.redistribute(async_op=True)'s."""
+    if not dist.is_initialized():
+        raise RedistError("redistribute: torch.distributed is not initialized (call init_process_group on every rank)")
+    return _Redistribute.apply(dtensor, placements, device_mesh, bool(async_op))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test-python: `pip install ./python` into a scratch site (it builds and
-# bundles libredist_plan), then the package's suites in the venv of `make
+# bundles libredist_plan); `make wheel`, installed as user nobody into a
+# fresh venv in a temporary directory (no checkout on the path, no root),
+# which imports redist, reads __version__ (version.hpp's) and plans; then the package's suites in the venv of `make
 # deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_plan.py on
 # redist.plan's arguments, test_jax.py on 16 host CPU devices, test_torch.py
 # on 4 gloo processes), and the README's examples as written
@@ -18,6 +20,35 @@ else
   ko "pip install ./python: $log"; report test-python; exit 1
 fi
 unset REDIST_LIB  # the bundled library, as an installed package finds it
+version=$(sed -n 's/^#define REDIST_VERSION "\(.*\)"$/\1/p' runtime/include/redist/version.hpp)
+if site_version=$(PYTHONPATH=$site "$python" -c 'import redist; print(redist.__version__)' 2>&1) &&
+   [ "$site_version" = "$version" ]; then
+  ok "redist.__version__ is runtime/include/redist/version.hpp's: $version"
+else
+  ko "redist.__version__: $site_version, version.hpp says $version"
+fi
+wheel_check() {
+  make -s wheel PY_VENV="$PY_VENV" >/dev/null || { echo "make wheel failed"; return 1; }
+  local wheel=dist/redist-$version-py3-none-linux_$(uname -m).whl tmp
+  [ -f "$wheel" ] || { echo "no $wheel"; return 1; }
+  tmp=$(mktemp -d) && chown nobody "$tmp" && cp "$wheel" "$tmp/"
+  # As nobody, with an empty environment: no checkout, no REDIST_LIB, no PYTHONPATH.
+  setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$tmp" PATH=/usr/bin:/bin sh -c '
+    cd "$1" && /usr/bin/python3 -m venv venv && venv/bin/pip install -q --no-index ./*.whl &&
+    venv/bin/python -c "
+import redist
+p = redist.plan(\"{x:2, y:2}\", \"[{x}8, {y}4]\", \"[{y}8, {x}4]\", \"f32\")
+print(redist.__version__, redist.__file__, len(p.step_texts), p.live_bytes)"' sh "$tmp"
+  local rc=$?
+  rm -rf "$tmp"
+  return $rc
+}
+if out=$(wheel_check 2>&1) && read -r got where steps _ <<<"$out" && [ "$got" = "$version" ] &&
+   [[ $where == */venv/lib/* && $where != "$PWD"/* ]] && [ "$steps" -gt 0 ]; then
+  ok "make wheel: installed by nobody into a fresh venv without the checkout, it imports ($where), is $got and plans"
+else
+  ko "make wheel: $out"
+fi
 export PYTHONPATH=$PWD/$site
 for suite in tests/python/test_plan.py tests/python/test_jax.py tests/python/test_torch.py; do
   out=$(timeout --kill-after=10 600 "$python" "$suite" 2>&1)

@@ -10,7 +10,10 @@ problem fits; the random problems use 8):
    sharded, replicated and unreduced targets, values equal the product;
  - layout/sharding round trip, and one-line errors for what redist.jax
    cannot run (uneven dimensions, which JAX itself refuses too) and for
-   arguments it cannot take (reshard of a traced array, under jit)."""
+   arguments it cannot take (a traced array whose sharding is not known);
+ - reshard under jax.jit and jax.grad (its gradient the reverse move) equal
+   to the un-jitted values, and on a mesh of Explicit axes without
+   jax.set_mesh; its gradient with unreduced axes refused in one line."""
 import math
 import os
 import random
@@ -272,12 +275,67 @@ def not_named():
                           "SingleDeviceSharding")
 
 
-@test("errors: reshard under jit on a traced array is one line pointing at resharder")
+def _weighted_sum(target, **source):
+    """A loss through reshard: the moved array times fixed weights, summed
+    (integer-valued float32, so every order of addition is exact)."""
+    weights = (np.arange(8 * 16) % 5).astype(np.float32).reshape(8, 16)
+    return lambda a: (rjax.reshard(a, target, **source) * weights).sum(), weights
+
+
+@test("reshard under jax.jit and jax.grad (Auto axes, source= given): values and gradients equal the un-jitted "
+      "ones, the gradient in the source's sharding")
 def reshard_traced():
+    results = []
+    for axes, src_spec, dst_spec in (([("x", 2), ("y", 4)], P("y", "x"), P(None, ("x", "y"))),
+                                     ([("x", 8)], P(None, "x"), P("x")),
+                                     ([("x", 2), ("y", 2), ("z", 2)], P(("x", "y"), "z"), P("z", ("y", "x")))):
+        mesh = make_mesh(axes)
+        src, dst = NamedSharding(mesh, src_spec), NamedSharding(mesh, dst_spec)
+        x = jax.device_put(np.arange(8 * 16, dtype=np.float32).reshape(8, 16), src)
+        loss, weights = _weighted_sum(dst, source=src)
+        eager, jitted = loss(x), jax.jit(loss)(x)
+        gradient, jitted_gradient = jax.grad(loss)(x), jax.jit(jax.grad(loss))(x)
+        moved = jax.jit(lambda a: rjax.reshard(a * 2, dst, source=src))(x)
+        results.append((float(eager) == float(jitted) == float((np.asarray(x) * weights).sum())
+                        and np.array_equal(np.asarray(gradient), weights)
+                        and np.array_equal(np.asarray(jitted_gradient), weights)
+                        and gradient.sharding.is_equivalent_to(src, 2) and exact_shards(moved, dst, np.asarray(x) * 2),
+                        "%s -> %s" % (src_spec, dst_spec)))
+    return all(ok for ok, _ in results), "; ".join(d for ok, d in results if not ok) or "%d moves" % len(results)
+
+
+@test("reshard on a mesh of Explicit axes without jax.set_mesh: eager, under jit (the source read from the traced "
+      "array's type) and under grad, values equal the array's")
+def reshard_explicit():
+    mesh = _explicit_mesh([("x", 2), ("y", 4)])
+    src, dst = NamedSharding(mesh, P("y", "x")), NamedSharding(mesh, P(None, ("x", "y")))
+    want = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+    x = jax.device_put(want, src)
+    moved = rjax.reshard(x, dst)
+    loss, weights = _weighted_sum(dst)
+    jitted, gradient = jax.jit(loss)(x), jax.jit(jax.grad(loss))(x)
+    return (exact_shards(moved, dst, want) and float(jitted) == float((want * weights).sum())
+            and np.array_equal(np.asarray(gradient), weights)), str(moved.sharding.spec)
+
+
+@test("errors: reshard under jit of an array whose type does not say its sharding (Auto axes) and no source= is "
+      "one line")
+def reshard_traced_unknown():
     mesh = make_mesh([("x", 4)])
     x = jax.device_put(np.zeros((8,), np.float32), NamedSharding(mesh, P("x")))
     return one_line_error(lambda: jax.jit(lambda a: rjax.reshard(a, NamedSharding(mesh, P())))(x), "traced",
-                          "redist.jax.resharder")
+                          "source=")
+
+
+@test("errors: jax.grad through reshard of an unreduced array (pending sums) is one line")
+def reshard_unreduced_gradient():
+    mesh = _explicit_mesh([("x", 4), ("y", 2)])
+    with jax.set_mesh(mesh):
+        a = jax.device_put(np.ones((8, 16), np.float32), NamedSharding(mesh, P(None, "x")))
+        b = jax.device_put(np.ones((16, 8), np.float32), NamedSharding(mesh, P("x", None)))
+        loss = lambda u: rjax.reshard(jnp.dot(u, b, out_sharding=P(None, None, unreduced={"x"})),
+                                      NamedSharding(mesh, P("x"))).sum()
+        return one_line_error(lambda: jax.grad(loss)(a), "gradient", "unreduced")
 
 
 @test("errors: reshard of a NumPy array, or to None, is one line naming the type")

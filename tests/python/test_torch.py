@@ -26,7 +26,15 @@
    moves) is a RedistError on every rank, agreed before any data moves, and
    the next valid call is right on every element of every rank; refused on
    every rank: a non-default shard order (DTensorSpec.shard_order,
-   _StridedShard), an input that requires grad, arguments of the wrong type;
+   _StridedShard), arguments of the wrong type;
+ - gradients: redistribute's backward (the reverse move, planned by
+   redist) against DTensor.redistribute's on 7 placement pairs (Partial and
+   Replicate both ways; where DTensor refuses, against the true gradient),
+   and a training step (forward, backward, SGD) whose parameters equal
+   DTensor's step on every element; async_op=True equal to the sync move;
+ - the reducing exchange's bytes alive on each rank, measured with a
+   TorchDispatchMode over 60 random uneven Partial() problems, within
+   Plan.live_bytes;
  - in a world of 6, DTensors on meshes over some of its ranks ([1, 3],
    [2, 0, 5], [[4, 1], [0, 3]], [[2, 0]]), random problems and a hybrid:
    members hold the true values, every other rank an empty tensor."""
@@ -48,6 +56,7 @@ WORLD = 4
 RANDOM_CASES = 80
 PARTIAL_CASES = 40
 SUBMESH_CASES = 48
+REDUCING_CASES = 60
 SUBMESH_WORLD = 6
 
 
@@ -518,25 +527,231 @@ def agreed_failures(rank, results):
     results.append(("errors: the same order as _StridedShard placements is refused on every rank",
                     *refused(lambda: rt.redistribute(strided, [Replicate(), Replicate()]), range(WORLD),
                              "non-default shard order")))
-    # An input that requires grad: refused (the backward would be wrong), accepted detached or under no_grad.
+    # An input that requires grad, detached or under no_grad: no graph kept.
     leaf = true_local(full, line, [Shard(0)]).clone().requires_grad_(True)
     learning = DTensor.from_local(leaf, line, [Shard(0)], shape=(7, 5), stride=(5, 1))
-    results.append(("errors: an input that requires grad is refused on every rank (not differentiable yet)",
-                    *refused(lambda: rt.redistribute(learning, [Replicate()]), range(WORLD), "not differentiable",
-                             "detach", "DTensor.redistribute")))
-    detached = rt.redistribute(learning.detach(), [Replicate()]).to_local()
+    detached = rt.redistribute(learning.detach(), [Replicate()])
     with torch.no_grad():
-        quiet = rt.redistribute(learning, [Replicate()]).to_local()
-    results.append(("an input that requires grad, detached or under torch.no_grad(), moves right",
-                    local_equal(detached, full) and local_equal(quiet, full) and not quiet.requires_grad,
-                    "rank %d" % rank))
+        quiet = rt.redistribute(learning, [Replicate()])
+    results.append(("an input that requires grad, detached or under torch.no_grad(), moves right and keeps no graph",
+                    local_equal(detached.to_local(), full) and local_equal(quiet.to_local(), full)
+                    and not quiet.requires_grad and not detached.requires_grad, "rank %d" % rank))
+
+
+def small_integers(shape, seed):
+    """Random f32 small integers: sums in any order are exact, so redist's
+    and DTensor's gradients compare bitwise."""
+    return torch.randint(-3, 4, shape, generator=torch.Generator().manual_seed(seed)).to(torch.float32)
+
+
+def gradients(rank, results):
+    """The gradient through redist.torch.redistribute against
+    DTensor.redistribute's, placement pairs with Partial and Replicate both
+    ways: the source's gradient (a DTensor: placements and local tensor)
+    and the leaf's gradient equal bitwise; where DTensor refuses the move
+    (Replicate -> Partial), the gradient against the one it must be (the
+    loss's weights, replicated)."""
+    import redist.torch as rt
+    from torch.distributed.tensor import DTensor
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    shape, pairs = (6, 4), [([Shard(0), Replicate()], [Replicate(), Shard(1)]),
+                            ([Partial(), Shard(0)], [Replicate(), Replicate()]),
+                            ([Shard(1), Partial()], [Shard(0), Replicate()]),
+                            ([Partial(), Partial()], [Shard(0), Shard(1)]),
+                            ([Replicate(), Shard(1)], [Partial(), Shard(1)]),
+                            ([Replicate(), Replicate()], [Partial(), Partial()]),
+                            ([Shard(0), Shard(1)], [Shard(1), Shard(0)])]
+    weights = small_integers(shape, 1)
+    bad, compared = [], 0
+    for case, (src, dst) in enumerate(pairs):
+        plain = [Replicate() if isinstance(p, Partial) else p for p in src]
+        base = true_local(small_integers(shape, 10 + case) * (rank + 1 if src != plain else 1), mesh, plain)
+        grads = {}
+        for how in ("redist", "DTensor"):
+            leaf = base.clone().requires_grad_(True)
+            x = DTensor.from_local(leaf, mesh, src, shape=shape, stride=(4, 1))
+            x.retain_grad()
+            try:
+                y = rt.redistribute(x, dst) if how == "redist" else x.redistribute(mesh, dst)
+            except RuntimeError:  # DTensor's "Can not redistribute from R to P(sum)"
+                continue
+            (y.full_tensor() * weights).sum().backward()
+            grads[how] = (tuple(x.grad.placements), x.grad.to_local(), leaf.grad)
+        what = "%s -> %s" % (src, dst)
+        if "DTensor" in grads:
+            compared += 1
+            ours, theirs = grads["redist"], grads["DTensor"]
+            if ours[0] != theirs[0] or not local_equal(ours[1], theirs[1]) or not local_equal(ours[2], theirs[2]):
+                bad.append("%s: redist %s, DTensor %s" % (what, ours[0], theirs[0]))
+        elif not local_equal(grads["redist"][2], true_local(weights, mesh, plain)):
+            bad.append(what + ": not the weights")
+    results.append(("gradients through redistribute equal DTensor.redistribute's (%d placement pairs, Partial and "
+                    "Replicate both ways)" % len(pairs), not bad,
+                    "%d compared with DTensor's, %d (DTensor refuses) with the weights; wrong: %s"
+                    % (compared, len(pairs) - compared, bad[:2])))
+
+
+def training_step(rank, results):
+    """One step of a two-layer model whose weights are DTensors: forward
+    (the first weight gathered for the product, the second's Partial product
+    reduced), backward, SGD; redist.torch.redistribute against
+    DTensor.redistribute, every parameter element equal after the step."""
+    import redist.torch as rt
+    from torch.distributed.tensor import DTensor
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+    inputs, labels = small_integers((8, 6), 20), small_integers((8, 4), 21)
+    first = true_local(small_integers((6, 8), 22), mesh, [Replicate(), Shard(1)])
+    second = true_local(small_integers((8, 4), 23), mesh, [Replicate(), Shard(0)])
+    after = {}
+    for how in ("redist", "DTensor"):
+        move = (lambda t, p: rt.redistribute(t, p)) if how == "redist" else (lambda t, p: t.redistribute(mesh, p))
+        w1, w2 = first.clone().requires_grad_(True), second.clone().requires_grad_(True)
+        optimizer = torch.optim.SGD([w1, w2], lr=2.0 ** -6)
+        d1 = DTensor.from_local(w1, mesh, [Replicate(), Shard(1)], shape=(6, 8), stride=(8, 1))
+        d2 = DTensor.from_local(w2, mesh, [Replicate(), Shard(0)], shape=(8, 4), stride=(4, 1))
+        hidden = inputs @ move(d1, [Replicate(), Replicate()]).to_local()          # all_gather over tp
+        local = hidden[:, 4 * mesh.get_coordinate()[1]:][:, :4] @ d2.to_local()   # this rank's tp columns
+        out = move(DTensor.from_local(local, mesh, [Replicate(), Partial()], shape=(8, 4), stride=(4, 1)),
+                   [Shard(0), Replicate()])                                           # the sum, rows over dp
+        rows = true_local(labels, mesh, [Shard(0), Replicate()])
+        ((out.to_local() - rows) ** 2).sum().backward()
+        optimizer.step()
+        after[how] = (w1.detach(), w2.detach())
+    equal = all(local_equal(a, b) for a, b in zip(after["redist"], after["DTensor"]))
+    moved = not local_equal(after["redist"][0], first)
+    results.append(("a training step (forward, backward, SGD) through redist.torch.redistribute: the parameters "
+                    "equal DTensor.redistribute's step, every element", equal and moved,
+                    "rank %d: weights %s and %s" % (rank, tuple(first.shape), tuple(second.shape))))
+
+
+def async_moves(rank, results):
+    """async_op=True: the result's local tensor is an AsyncCollectiveTensor
+    (waited on first use) for moves whose last step sends messages, equal to
+    the sync result on every element; by the collectives, the exchange, the
+    reducing exchange and a hybrid (the planner's choices, listed)."""
+    import redist.torch as rt
+    from torch.distributed._functional_collectives import AsyncCollectiveTensor
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    uneven, even = torch.arange(7 * 6, dtype=torch.float32).reshape(7, 6), torch.arange(8 * 6.0).reshape(8, 6)
+    bad, kinds = [], set()
+    for mesh, src, dst, full in [(square, [Shard(0), Shard(1)], [Replicate(), Replicate()], uneven),
+                                 (square, [Shard(1), Replicate()], [Shard(0), Replicate()], uneven),
+                                 (line, [Shard(0)], [Shard(1)], uneven),
+                                 (line, [Shard(1)], [Replicate()], uneven),
+                                 (line, [Shard(0)], [Replicate()], even),
+                                 (square, [Partial(), Shard(1)], [Shard(0), Replicate()], uneven),
+                                 (square, [Partial(), Partial()], [Replicate(), Replicate()], uneven)]:
+        if any(isinstance(p, Partial) for p in src):
+            d, _, _ = partial_dtensor(full.to(torch.int64), mesh, src, seed=3)
+        else:
+            d = dtensor_of(full, mesh, src)
+        kinds.add(rt.plan(mesh, tuple(src), mesh, tuple(dst), tuple(d.shape), d.dtype).kind)
+        later = rt.redistribute(d, dst, async_op=True)
+        waiting = isinstance(later.to_local(), AsyncCollectiveTensor)
+        now = rt.redistribute(d, dst).to_local()
+        if not waiting or not torch.equal(later.to_local() + 0, now):
+            bad.append("%s -> %s (%s)" % (src, dst, "not async" if not waiting else "differs"))
+    results.append(("async_op=True: an AsyncCollectiveTensor, waited on first use, equal to the sync result",
+                    not bad and len(kinds) == 4, "plans: %s; wrong: %s" % (sorted(kinds), bad)))
+
+
+class LiveBytes:
+    """The most bytes alive at once in the tensors that torch ops make while
+    it is on (a TorchDispatchMode sampling after every op; a storage counted
+    once, while a tensor on it is alive), the tensors given counted from the
+    start."""
+
+    def __init__(self, *held):
+        from torch.utils._python_dispatch import TorchDispatchMode
+        meter = self
+        self.alive, self.most = {}, 0
+        for t in held:
+            self._track(t)
+
+        class Mode(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                out = func(*args, **(kwargs or {}))
+                for t in torch.utils._pytree.tree_leaves(out):
+                    if isinstance(t, torch.Tensor):
+                        meter._track(t)
+                meter._sample()
+                return out
+        self.mode = Mode()
+
+    def _track(self, t):
+        import weakref
+        storage = t.untyped_storage()
+        self.alive.setdefault(storage.data_ptr(), [storage.nbytes(), []])[1].append(weakref.ref(t))
+
+    def _sample(self):
+        now = 0
+        for key, (size, refs) in list(self.alive.items()):
+            refs[:] = [r for r in refs if r() is not None]
+            if refs:
+                now += size
+            else:
+                del self.alive[key]
+        self.most = max(self.most, now)
+
+    def __enter__(self):
+        self.mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.mode.__exit__(*exc)
+
+
+def reducing_exchange_bytes(rank, results):
+    """The reducing exchange stays within the plan's live bytes: on random
+    uneven Partial() problems on meshes (4,) and (2, 2) that the planner
+    gives to the reducing exchange, the bytes alive on each rank while it
+    runs (its source tensor and every tensor torch makes, measured) never
+    exceed Plan.live_bytes, and the result holds the true sums."""
+    import redist.torch as rt
+    rng = random.Random(17)
+    meshes = [init_device_mesh("cpu", (4,), mesh_dim_names=("x",)),
+              init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))]
+    dtypes = [torch.float32, torch.bfloat16, torch.int64, torch.int16]
+    ran, over, wrong, tries = 0, [], [], 0
+    while ran < REDUCING_CASES and tries < 50 * REDUCING_CASES:
+        tries += 1
+        mesh = meshes[tries % 2]
+        ndim = rng.randint(1, 3)
+        shape = tuple(rng.choice([1, 3, 5, 6, 7, 9, 13]) for _ in range(ndim))
+        src = random_partial(ndim, mesh, rng, shape)
+        dst = [rng.choice([Shard(rng.randrange(ndim)), Replicate(), Partial()]) for _ in range(mesh.ndim)]
+        dtype = dtypes[tries % len(dtypes)]
+        try:
+            p, ranks = rt._plan_of(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
+        except rt.RedistError:  # a nested uneven split: no redist layout
+            continue
+        if p.kind != "reducing_exchange":
+            continue
+        ran += 1
+        full = torch.randint(-1000, 1000, shape, generator=torch.Generator().manual_seed(tries)).to(dtype)
+        d, _, _ = partial_dtensor(full, mesh, src, seed=tries)
+        local = d.to_local().clone()  # its own storage, of its box's bytes
+        with LiveBytes(local) as meter:
+            out = rt._run(p, local, ranks.index(rank), ranks).result()
+        what = "%s %s %s -> %s" % (dtype, shape, src, dst)
+        if meter.most > p.live_bytes:
+            over.append("%s: %d B > %d B" % (what, meter.most, p.live_bytes))
+        plain = [Replicate() if isinstance(q, Partial) else q for q in dst]
+        summed = group_sums(out, mesh, dst)
+        if not agrees(summed, true_local(full, mesh, plain), true_local(full.double().abs(), mesh, plain) * 4, dtype):
+            wrong.append(what)
+    results.append(("the reducing exchange's bytes alive on a rank, measured, stay within Plan.live_bytes "
+                    "(%d random uneven Partial() problems)" % REDUCING_CASES, ran == REDUCING_CASES and not over
+                    and not wrong, "%d ran; above the plan's figure: %s; wrong sums: %s" % (ran, over[:2], wrong[:2])))
 
 
 def suite(name):
     """The parts each rank runs in turn, and the world size they run in."""
     if name == "gloo":
         return (random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems,
-                uneven_partial, errors, agreed_failures), WORLD
+                uneven_partial, errors, agreed_failures, gradients, training_step, async_moves,
+                reducing_exchange_bytes), WORLD
     if name == "gloo submeshes":
         return (submeshes,), SUBMESH_WORLD
     return (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")), WORLD
