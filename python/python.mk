@@ -7,7 +7,7 @@
 #                      packages (PyPI's torch wheel is the CUDA build, about
 #                      5 GB with its libraries: installed once)
 #   make wheel         dist/redist-<version>-py3-none-<platform>.whl: the
-#                      package with libredist_plan.so and its version
+#                      package with libredist_planner.so and its version
 #                      (runtime/include/redist/version.hpp), installable
 #                      with pip without the checkout
 #   make test-python   pip installs ./python (which builds libredist_plan

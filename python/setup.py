@@ -1,6 +1,6 @@
 """Builds the package from a redist checkout: `make runtime` in the
-checkout builds libredist_plan.so (the planner's OCaml object and the C++
-runtime), which the package carries, and the version is REDIST_VERSION of
+checkout builds libredist_planner.so (the C ABI's planning half: the
+planner's OCaml object, no MPI library needed), which the package carries, and the version is REDIST_VERSION of
 runtime/include/redist/version.hpp, written into the package
 (_built_version.py).  The wheel (`make wheel`) is therefore a platform
 wheel (py3-none-<platform>), installable without the checkout.
@@ -33,7 +33,7 @@ class BuildPyWithPlanner(build_py):
         if os.environ.get("REDIST_NO_BUNDLE") or not (CHECKOUT / "runtime" / "runtime.mk").exists():
             return
         subprocess.run(["make", "-C", str(CHECKOUT), "runtime"], check=True)
-        shutil.copy(CHECKOUT / "_build" / "prefix" / "lib" / "libredist_plan.so", package / "libredist_plan.so")
+        shutil.copy(CHECKOUT / "_build" / "prefix" / "lib" / "libredist_planner.so", package / "libredist_planner.so")
 
 
 class PlatformWheel(bdist_wheel):

@@ -1,13 +1,16 @@
-"""libredist_plan through ctypes: the extracted, verified planner of the C
-ABI (runtime/include/redist/redist.h).  Nothing here plans; it loads the
-library and declares the signatures of the calls the package makes.
+"""The C ABI's planner through ctypes: the extracted, verified planner of
+runtime/include/redist/redist.h.  Nothing here plans; it loads the library
+and declares the signatures of the calls the package makes (planning and
+queries only: the adapters move data with their framework's collectives).
 
 Where the library comes from, first match wins:
-  1. $REDIST_LIB, a path to libredist_plan.so;
-  2. the copy `pip install` bundled into the package (setup.py builds it with
-     `make runtime` when the package is installed from a redist checkout);
-  3. libredist_plan.so of an installed prefix (`make install`), through the
-     dynamic linker's search path (ctypes.util.find_library).
+  1. $REDIST_LIB, a path to libredist_planner.so or libredist_plan.so;
+  2. libredist_planner.so, the C ABI's planning half, which needs no MPI
+     library, as `pip install` bundled it into the package (setup.py builds
+     it with `make runtime` when the package is installed from a checkout);
+  3. libredist_planner.so, else libredist_plan.so, of an installed prefix
+     (`make install`), through the dynamic linker's search path
+     (ctypes.util.find_library).
 """
 import ctypes
 import ctypes.util
@@ -47,12 +50,12 @@ class Contribution(ctypes.Structure):
 def _library_path():
     if os.environ.get("REDIST_LIB"):
         return os.environ["REDIST_LIB"]
-    bundled = pathlib.Path(__file__).with_name("libredist_plan.so")
+    bundled = pathlib.Path(__file__).with_name("libredist_planner.so")
     if bundled.exists():
         return str(bundled)
-    found = ctypes.util.find_library("redist_plan")
+    found = ctypes.util.find_library("redist_planner") or ctypes.util.find_library("redist_plan")
     if found is None:
-        raise RedistError("libredist_plan.so not found: set REDIST_LIB to its path, install redist (make install), "
+        raise RedistError("libredist_planner.so not found: set REDIST_LIB to its path, install redist (make install), "
                           "or pip install the package from a redist checkout, which builds it", code=3)
     return found
 

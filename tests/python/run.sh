@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test-python: `pip install ./python` into a scratch site (it builds and
-# bundles libredist_plan); `make wheel`, installed as user nobody into a
+# bundles libredist_planner); `make wheel`, installed as user nobody into a
 # fresh venv in a temporary directory (no checkout on the path, no root),
 # which imports redist, reads __version__ (version.hpp's) and plans; then the package's suites in the venv of `make
 # deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_plan.py on
@@ -14,8 +14,8 @@ site=_build/python-site
 python=$PY_VENV/bin/python
 rm -rf "$site"
 if log=$("$python" -m pip install -q --no-build-isolation --no-deps --target "$site" ./python 2>&1) &&
-   [ -f "$site/redist/libredist_plan.so" ]; then
-  ok "pip install ./python: the package with its libredist_plan.so"
+   [ -f "$site/redist/libredist_planner.so" ]; then
+  ok "pip install ./python: the package with its libredist_planner.so"
 else
   ko "pip install ./python: $log"; report test-python; exit 1
 fi
@@ -43,6 +43,10 @@ print(redist.__version__, redist.__file__, len(p.step_texts), p.live_bytes)"' sh
   rm -rf "$tmp"
   return $rc
 }
+# Planning loads no MPI library: the bundled planner names none it needs.
+needed=$(readelf -d "$site/redist/libredist_planner.so" | grep NEEDED)
+if grep -qi mpi <<<"$needed"; then ko "libredist_planner.so needs an MPI library: $needed"
+else ok "libredist_planner.so needs no MPI library ($(grep -o '\[[^]]*\]' <<<"$needed" | tr -d '[]' | tr '\n' ' '))"; fi
 if out=$(wheel_check 2>&1) && read -r got where steps _ <<<"$out" && [ "$got" = "$version" ] &&
    [[ $where == */venv/lib/* && $where != "$PWD"/* ]] && [ "$steps" -gt 0 ]; then
   ok "make wheel: installed by nobody into a fresh venv without the checkout, it imports ($where), is $got and plans"

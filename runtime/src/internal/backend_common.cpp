@@ -24,11 +24,6 @@ Status mpi_status(int rc, const char* what) {
   return {Errc::backend_error, std::string(what) + ": " + std::string(text, len)};
 }
 
-Status prefixed(const char* what, Status st) {
-  if (st.ok()) return st;
-  return {st.code(), std::string(what) + ": " + st.message()};
-}
-
 Status check_empty(const MeshGeometry& mesh, const char* what) {
   if (mesh.size() == 0)
     return {Errc::invalid_argument, std::string(what) + ": mesh is empty (not created or moved from)"};
@@ -71,15 +66,6 @@ Status open_mesh(MPI_Comm comm, const int* axis_sizes, int naxes, const ProblemD
 
 namespace {
 
-// splitmix64's finaliser: spreads every input bit over the whole word.
-std::uint64_t mix(std::uint64_t h) {
-  h ^= h >> 30;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 27;
-  h *= 0x94D049BB133111EBull;
-  return h ^ (h >> 31);
-}
-
 // Two ints exactly, in one word.
 std::uint64_t pair_key(int a, int b) {
   return static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b);
@@ -87,22 +73,12 @@ std::uint64_t pair_key(int a, int b) {
 
 }  // namespace
 
-std::uint64_t combine_key(std::uint64_t h, std::uint64_t v) {
-  return mix(h ^ mix(v + 0x9E3779B97F4A7C15ull));
-}
-
-std::uint64_t ints_key(const int* values, std::size_t n) {
-  std::uint64_t h = mix(n);
-  for (std::size_t i = 0; i < n; ++i) h = combine_key(h, static_cast<std::uint32_t>(values[i]));
-  return h;
-}
-
 Agreed agreed_group(Group g) {
   return {pair_key(g.stride, g.size), "members passed different groups"};
 }
 
 Agreed agreed_layout(const Layout& layout) {
-  std::uint64_t h = combine_key(mix(static_cast<std::uint64_t>(layout.ndim)), layout.elem_bytes);
+  std::uint64_t h = combine_key(combine_key(0, static_cast<std::uint64_t>(layout.ndim)), layout.elem_bytes);
   for (int d = 0; d < layout.ndim && d < kMaxRank; ++d) h = combine_key(h, layout.extent[d]);
   return {h, "members passed different layouts"};
 }
@@ -220,7 +196,7 @@ Status check_run(const MeshGeometry& mesh, AgreeOver comm, bool agreement, const
   if (local.ok())
     local = check_disjoint(dst, dst_need, "destination", workspace, workspace_need, "workspace");
   // Ranks running different plans would wait for each other's steps.
-  std::uint64_t plan = mix(static_cast<std::uint64_t>(devices));
+  std::uint64_t plan = combine_key(0, static_cast<std::uint64_t>(devices));
   for (std::size_t need : {src_need, dst_need, workspace_need}) plan = combine_key(plan, need);
   Agreed agreed[kProblemAgreed + 1];
   agreed_problem(problem, agreed);
