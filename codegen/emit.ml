@@ -455,11 +455,9 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   line "inline constexpr ::std::size_t kMaxSrcElems = %d;  // the largest source box" r.src_max;
   line "inline constexpr ::std::size_t kMaxTgtElems = %d;  // the largest target box" r.tgt_max;
   line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_splan_live_bytes" r.live_bytes;
-  if backend = Mpi then begin
-    line "// The meshes, layouts, element type and plan, as digests that create_exchange";
-    line "// agrees on over the world (ranks running another problem fail there, all alike).";
-    line "inline constexpr ::redist::ProblemDigest kProblem = %s;" (Problem.digest_literal (exchange_digest r))
-  end;
+  line "// The meshes, layouts, element type and plan, as digests that create_exchange";
+  line "// agrees on over the world (ranks running another problem fail there, all alike).";
+  line "inline constexpr ::redist::ProblemDigest kProblem = %s;" (Problem.digest_literal (exchange_digest r));
   line "";
   let mesh_fn fn env ranks placement =
     let sizes = List.map (fun (a : F.axis_info) -> string_of_int a.size) env.F.axes in
@@ -524,13 +522,13 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "// rank r is world rank r); collective, once; uses `stream` to agree.";
        line "inline ::redist::Status create_exchange(::ncclComm_t comm, ::cudaStream_t stream, ::redist::nccl::Exchange* out) {";
        line "  return ::redist::nccl::Exchange::create(comm, source_mesh(), source_layout(), target_mesh(), target_layout(),";
-       line "                                          kElemBytes, stream, out);";
+       line "                                          kElemBytes, kProblem, stream, out);";
        line "}";
        line "";
        line "// The same with NCCL bootstrapped over `world` with MPI; collective over `world`, once.";
        line "inline ::redist::Status create_exchange(MPI_Comm world, ::redist::nccl::Exchange* out) {";
        line "  return ::redist::nccl::Exchange::create(world, source_mesh(), source_layout(), target_mesh(), target_layout(),";
-       line "                                          kElemBytes, out);";
+       line "                                          kElemBytes, kProblem, out);";
        line "}";
        line "";
        line "// Collective over the world; enqueues on `stream`, allocates nothing.  A rank";

@@ -72,8 +72,9 @@ class Endpoint {
 
   // Over the caller's communicator (not owned).  Errors are prefixed `what`.
   static Status over(ncclComm_t comm, const char* what, Endpoint* out);
-  // Over a communicator bootstrapped from `world` (owned).  Collective.
-  static Status over(MPI_Comm world, const char* what, Endpoint* out);
+  // Over a communicator bootstrapped from `world` (owned), the ranks
+  // agreeing on `problem` as Mesh::create does.  Collective.
+  static Status over(MPI_Comm world, const char* what, Endpoint* out, const ProblemDigest& problem = {});
 
   // backend::agree (the runtime's internal agreement) over the ranks.
   Status agree(Status local, const char* what, const backend::Agreed* agreed, std::size_t count,
@@ -123,14 +124,28 @@ class Exchange {
   // shapes, arguments that differ between ranks).
   static Status create(ncclComm_t comm, const PlacedMesh& source, const BlockLayout& source_layout,
                        const PlacedMesh& target, const BlockLayout& target_layout,
-                       std::size_t elem_bytes, cudaStream_t stream, Exchange* out);
+                       std::size_t elem_bytes, cudaStream_t stream, Exchange* out) {
+    return create(comm, source, source_layout, target, target_layout, elem_bytes, ProblemDigest{}, stream, out);
+  }
+  // The same for one problem (a generated header's create_exchange): the
+  // ranks also agree, in the same reduction, on `problem` (ProblemDigest).
+  static Status create(ncclComm_t comm, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const PlacedMesh& target, const BlockLayout& target_layout, std::size_t elem_bytes,
+                       const ProblemDigest& problem, cudaStream_t stream, Exchange* out);
 
   // Convenience: an NCCL communicator over `world` bootstrapped with MPI
   // (as Mesh::create does; owned), and agreement over MPI.  Collective over
   // `world`; must be destroyed before MPI_Finalize.
   static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                        const PlacedMesh& target, const BlockLayout& target_layout,
-                       std::size_t elem_bytes, Exchange* out);
+                       std::size_t elem_bytes, Exchange* out) {
+    return create(world, source, source_layout, target, target_layout, elem_bytes, ProblemDigest{}, out);
+  }
+  // The same for one problem, agreed when NCCL is bootstrapped and again
+  // with the layouts.
+  static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
+                       const PlacedMesh& target, const BlockLayout& target_layout, std::size_t elem_bytes,
+                       const ProblemDigest& problem, Exchange* out);
 
   // Collective over the world.  src: this rank's source local array
   // (source_bytes(), null/0 outside the source mesh); dst: its target local
@@ -160,11 +175,8 @@ class Exchange {
  private:
   // Both create()s, once the endpoint is set: fills *out, agreed on every rank.
   Status build(const PlacedMesh& source, const BlockLayout& source_layout, const PlacedMesh& target,
-               const BlockLayout& target_layout, std::size_t elem_bytes, cudaStream_t stream,
-               Exchange* out);
-  // Agreement over the endpoint's ranks on `local` and (when not null) on
-  // every rank's *digest.
-  Status agree(Status local, const char* what, const std::uint64_t* digest, cudaStream_t stream);
+               const BlockLayout& target_layout, std::size_t elem_bytes, const ProblemDigest& problem,
+               cudaStream_t stream, Exchange* out);
 
   detail::Endpoint endpoint_;
   std::size_t elem_bytes_ = 0;

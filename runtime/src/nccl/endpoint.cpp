@@ -54,14 +54,14 @@ Status Endpoint::over(ncclComm_t comm, const char* what, Endpoint* out) {
   return {};
 }
 
-Status Endpoint::over(MPI_Comm world, const char* what, Endpoint* out) {
+Status Endpoint::over(MPI_Comm world, const char* what, Endpoint* out, const ProblemDigest& problem) {
   if (world == MPI_COMM_NULL)
     return {Errc::invalid_argument, std::string(what) + ": communicator is MPI_COMM_NULL"};
   int world_size = 0;
   MPI_Comm_size(world, &world_size);
   // A one-axis mesh over the whole world: Mesh::create's bootstrap of NCCL.
   Endpoint e;
-  if (Status st = Mesh::create(world, &world_size, 1, nullptr, &e.owned_); !st.ok()) return prefixed(what, st);
+  if (Status st = Mesh::create(world, &world_size, 1, problem, nullptr, &e.owned_); !st.ok()) return prefixed(what, st);
   e.comm_ = e.owned_.nccl_comm();
   e.size_ = world_size;
   e.rank_ = e.owned_.rank();

@@ -33,12 +33,6 @@ Exchange& Exchange::operator=(Exchange&& other) noexcept {
 
 Exchange::~Exchange() = default;
 
-Status Exchange::agree(Status local, const char* what, const std::uint64_t* digest,
-                       cudaStream_t stream) {
-  const backend::Agreed agreed[] = {
-      {digest != nullptr ? *digest : 0, "ranks passed different meshes, layouts or element sizes"}};
-  return endpoint_.agree(std::move(local), what, agreed, digest != nullptr ? 1 : 0, stream);
-}
 
 namespace {
 
@@ -58,26 +52,26 @@ std::vector<Exchange::Message> staged(const std::vector<backend::Transfer>& tran
 }  // namespace
 
 Status Exchange::create(ncclComm_t comm, const PlacedMesh& source, const BlockLayout& source_layout,
-                        const PlacedMesh& target, const BlockLayout& target_layout,
-                        std::size_t elem_bytes, cudaStream_t stream, Exchange* out) {
+                        const PlacedMesh& target, const BlockLayout& target_layout, std::size_t elem_bytes,
+                        const ProblemDigest& problem, cudaStream_t stream, Exchange* out) {
   if (out == nullptr) return {Errc::invalid_argument, "Exchange::create: output is null"};
   Exchange ex;
   if (Status st = detail::Endpoint::over(comm, "Exchange::create", &ex.endpoint_); !st.ok()) return st;
-  return ex.build(source, source_layout, target, target_layout, elem_bytes, stream, out);
+  return ex.build(source, source_layout, target, target_layout, elem_bytes, problem, stream, out);
 }
 
 Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
-                        const PlacedMesh& target, const BlockLayout& target_layout,
-                        std::size_t elem_bytes, Exchange* out) {
+                        const PlacedMesh& target, const BlockLayout& target_layout, std::size_t elem_bytes,
+                        const ProblemDigest& problem, Exchange* out) {
   if (out == nullptr) return {Errc::invalid_argument, "Exchange::create: output is null"};
   Exchange ex;
-  if (Status st = detail::Endpoint::over(world, "Exchange::create", &ex.endpoint_); !st.ok()) return st;
-  return ex.build(source, source_layout, target, target_layout, elem_bytes, nullptr, out);
+  if (Status st = detail::Endpoint::over(world, "Exchange::create", &ex.endpoint_, problem); !st.ok()) return st;
+  return ex.build(source, source_layout, target, target_layout, elem_bytes, problem, nullptr, out);
 }
 
 Status Exchange::build(const PlacedMesh& source, const BlockLayout& source_layout, const PlacedMesh& target,
-                       const BlockLayout& target_layout, std::size_t elem_bytes, cudaStream_t stream,
-                       Exchange* out) {
+                       const BlockLayout& target_layout, std::size_t elem_bytes, const ProblemDigest& problem,
+                       cudaStream_t stream, Exchange* out) {
   const int me = endpoint_.rank(), world_size = endpoint_.size();
   Status local = prefixed("Exchange::create",
                           backend::validate_exchange(world_size, source, source_layout, target,
@@ -92,9 +86,12 @@ Status Exchange::build(const PlacedMesh& source, const BlockLayout& source_layou
     receives_ = staged(peers.receives, elem_bytes, &workspace_bytes_);
     sends_ = staged(peers.sends, elem_bytes, &workspace_bytes_);
   }
-  const std::uint64_t digest =
-      backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes);
-  if (Status st = agree(std::move(local), "Exchange::create", &digest, stream); !st.ok())
+  backend::Agreed agreed[backend::kProblemAgreed + 1];
+  backend::agreed_problem(problem, agreed);
+  agreed[backend::kProblemAgreed] = {backend::exchange_digest(source, source_layout, target, target_layout, elem_bytes),
+                                     "ranks passed different meshes, layouts or element sizes"};
+  if (Status st = endpoint_.agree(std::move(local), "Exchange::create", agreed, backend::kProblemAgreed + 1, stream);
+      !st.ok())
     return st;
   *out = std::move(*this);
   return {};
@@ -107,7 +104,7 @@ Status Exchange::run(const void* src, std::size_t src_bytes, void* dst, std::siz
   Status local = detail::check_exchange_buffers(src, src_bytes, source_bytes(), dst, dst_bytes, target_bytes(),
                                                 workspace, workspace_bytes, workspace_bytes_);
   local = prefixed("Exchange::run", std::move(local));
-  if (agreement_ && endpoint_.size() > 1) local = agree(std::move(local), "Exchange::run", nullptr, stream);
+  if (agreement_ && endpoint_.size() > 1) local = endpoint_.agree(std::move(local), "Exchange::run", nullptr, 0, stream);
   if (!local.ok()) return local;
 
   using cuda::detail::launch_box_copy;
