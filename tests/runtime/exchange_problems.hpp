@@ -23,6 +23,21 @@ struct Problem {
   std::size_t elem_bytes;
 };
 
+// The world of `devices` ranks as one axis sharding a 1-d array of
+// `extent` 4-byte elements, the target ranks reversed (the MPI backend's
+// misuse and split-phase tests).
+inline Problem flat_problem(int devices, std::size_t extent) {
+  Problem p;
+  p.source = redist::PlacedMesh::contiguous(&devices, 1, 0);
+  p.target = p.source;
+  std::reverse(p.target.ranks.begin(), p.target.ranks.end());
+  p.source_layout.ndim = p.target_layout.ndim = 1;
+  p.source_layout.extent[0] = p.target_layout.extent[0] = extent;
+  p.source_layout.sharding[0] = p.target_layout.sharding[0] = redist::DimSharding{1, {0}};
+  p.elem_bytes = 4;
+  return p;
+}
+
 inline std::string mesh_text(const redist::PlacedMesh& m) {
   std::string s = "{";
   for (int a = 0; a < m.naxes; ++a) s += (a ? "," : "") + std::to_string(m.axis_size[a]);

@@ -397,20 +397,6 @@ bool mentions(const redist::Status& st, const std::string& text) {
     CHECK_MESSAGE(mentions(st_, text), st_.message());  \
   } while (0)
 
-// The world as one axis sharding a 1-d array of `extent` elements.
-Problem flat_problem(std::size_t extent) {
-  const int n = test::world_size();
-  Problem p;
-  p.source = redist::PlacedMesh::contiguous(&n, 1, 0);
-  p.target = p.source;
-  std::reverse(p.target.ranks.begin(), p.target.ranks.end());
-  p.source_layout.ndim = p.target_layout.ndim = 1;
-  p.source_layout.extent[0] = p.target_layout.extent[0] = extent;
-  p.source_layout.sharding[0] = p.target_layout.sharding[0] = redist::DimSharding{1, {0}};
-  p.elem_bytes = 4;
-  return p;
-}
-
 redist::Status create(const Problem& p, redist::Exchange* ex) {
   return redist::Exchange::create(MPI_COMM_WORLD, p.source, p.source_layout, p.target,
                                   p.target_layout, p.elem_bytes, ex);
@@ -419,7 +405,7 @@ redist::Status create(const Problem& p, redist::Exchange* ex) {
 TEST_CASE("exchange: a short buffer on one rank is an error on every rank, nothing written") {
   const int n = test::world_size(), me = test::world_rank();
   redist::Exchange ex;
-  REQUIRE(create(flat_problem(10 * static_cast<std::size_t>(n)), &ex).ok());
+  REQUIRE(create(flat_problem(test::world_size(), 10 * static_cast<std::size_t>(n)), &ex).ok());
   std::vector<unsigned char> src(ex.source_bytes(), 1), dst = test::poisoned(ex.target_bytes());
   const std::size_t dst_bytes = ex.target_bytes() - (me == n - 1 ? 1 : 0);
   const redist::Status st = ex.run(src.data(), src.size(), dst.data(), dst_bytes);
@@ -442,7 +428,7 @@ TEST_CASE("exchange: a short buffer on one rank is an error on every rank, nothi
 
 TEST_CASE("exchange: source and destination must not overlap") {
   redist::Exchange ex;
-  REQUIRE(create(flat_problem(10 * static_cast<std::size_t>(test::world_size())), &ex).ok());
+  REQUIRE(create(flat_problem(test::world_size(), 10 * static_cast<std::size_t>(test::world_size())), &ex).ok());
   std::vector<unsigned char> buf(ex.source_bytes() + ex.target_bytes());
   CHECK_ERROR(ex.run(buf.data(), ex.source_bytes(), buf.data() + 1, ex.target_bytes()),
               Errc::overlap, "source and destination overlap");
@@ -452,11 +438,11 @@ TEST_CASE("exchange: arguments differing between ranks fail on every rank") {
   const int n = test::world_size(), me = test::world_rank();
   if (n == 1) return;  // one rank cannot disagree with itself
   redist::Exchange ex;
-  const Problem p = flat_problem(me == 0 ? 10 : 11);
+  const Problem p = flat_problem(test::world_size(), me == 0 ? 10 : 11);
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
               "ranks passed different meshes, layouts or element sizes");
   // A layout only rank 0 finds invalid: its error there, remote_error elsewhere.
-  Problem q = flat_problem(10);
+  Problem q = flat_problem(test::world_size(), 10);
   if (me == 0) q.target_layout.sharding[0].axis[0] = 1;
   if (me == 0)
     CHECK_ERROR(create(q, &ex), Errc::invalid_argument,
@@ -469,41 +455,41 @@ TEST_CASE("exchange: arguments differing between ranks fail on every rank") {
 TEST_CASE("exchange: invalid meshes and layouts are named on every rank") {
   const int n = test::world_size();
   redist::Exchange ex;
-  Problem p = flat_problem(10);
+  Problem p = flat_problem(test::world_size(), 10);
   p.target.ranks[0] = n;
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
               "Exchange::create: target mesh: rank " + std::to_string(n) +
                   " at position 0 is outside the world of " + std::to_string(n) + " ranks");
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   p.source.ranks.pop_back();
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
               "source mesh: mesh has " + std::to_string(n) + " devices but " +
                   std::to_string(n - 1) + " ranks are listed");
   if (n >= 2) {
-    p = flat_problem(10);
+    p = flat_problem(test::world_size(), 10);
     p.source.ranks[1] = p.source.ranks[0];
     CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "rank 0 appears at positions 0 and 1");
   }
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   p.source_layout.ndim = p.target_layout.ndim = 2;
   p.source_layout.extent[1] = p.target_layout.extent[1] = 3;
   p.source_layout.sharding[1] = redist::DimSharding{1, {0}};
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
               "source layout: axis 0 shards both dim 0 and dim 1");
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   p.target_layout.extent[0] = 12;
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "source shape [10] differs from target shape [12]");
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   p.elem_bytes = 3;
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument, "element size 3 bytes is not 1, 2, 4, 8 or 16");
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   const int too_many = n + 1;
   p.source = redist::PlacedMesh::contiguous(&too_many, 1, 0);
   CHECK_ERROR(create(p, &ex), Errc::invalid_argument,
               "mesh has more devices than the world's " + std::to_string(n) + " ranks");
   // A local extent beyond MPI's int count is no error: its datatypes are
   // built from blocks (no memory is touched by create).
-  p = flat_problem(10);
+  p = flat_problem(test::world_size(), 10);
   p.source = p.target = redist::PlacedMesh::contiguous(&n, 1, 0);
   p.source_layout.extent[0] = p.target_layout.extent[0] = (std::size_t{1} << 31) * std::size_t(n);
   p.elem_bytes = 1;
@@ -517,7 +503,7 @@ TEST_CASE("exchange: invalid meshes and layouts are named on every rank") {
   CHECK_ERROR(create(p, &ex), Errc::too_large, "source layout: global array of more than 2^62 bytes");
   redist::Exchange empty;
   CHECK_ERROR(empty.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
-  REQUIRE(create(flat_problem(10), &ex).ok());
+  REQUIRE(create(flat_problem(test::world_size(), 10), &ex).ok());
   redist::Exchange moved(std::move(ex));
   CHECK_ERROR(ex.run(nullptr, 0, nullptr, 0), Errc::invalid_argument, "exchange is empty");
   std::vector<unsigned char> src(moved.source_bytes()), dst(moved.target_bytes());

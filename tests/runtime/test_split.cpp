@@ -75,15 +75,7 @@ redist::Status create(const Problem& p, redist::Exchange* ex) {
 // target ranks reversed.
 Problem flat_problem() {
   const int n = test::world_size();
-  Problem p;
-  p.source = redist::PlacedMesh::contiguous(&n, 1, 0);
-  p.target = p.source;
-  std::reverse(p.target.ranks.begin(), p.target.ranks.end());
-  p.source_layout.ndim = p.target_layout.ndim = 1;
-  p.source_layout.extent[0] = p.target_layout.extent[0] = 10 * static_cast<std::size_t>(n);
-  p.source_layout.sharding[0] = p.target_layout.sharding[0] = redist::DimSharding{1, {0}};
-  p.elem_bytes = 4;
-  return p;
+  return exchange_test::flat_problem(n, 10 * static_cast<std::size_t>(n));
 }
 
 // Rank r's values 10r .. 10r+9; after the exchange it holds target
