@@ -1,2 +1,2 @@
-let () = Redist_cli.Cli.tune_gc ()
-let () = exit (try Redist_cli.Cli.run Sys.argv with _ -> prerr_endline "redist: internal error"; 3)
+let () = Cli.tune_gc ()
+let () = exit (try Cli.run Sys.argv with _ -> prerr_endline "redist: internal error"; 3)

@@ -29,8 +29,9 @@ MPIRUN := $(shell bash -c '. $(ROOT)/tests/lib.sh && echo "$${MPIRUN[*]}"')
 # appear once `make deps-test` has installed it); then build.
 define runtime_build
 	@mkdir -p $(ROOT)/_build
-	@{ [ -f $(1)/CMakeCache.txt ] && ! grep -q '^doctest_DIR:PATH=doctest_DIR-NOTFOUND$$' $(1)/CMakeCache.txt; } || \
-	  cmake -S $(ROOT)/runtime -B $(1) -DREDIST_BUILD_TESTS=ON $(2) \
+	@{ [ -f $(1)/CMakeCache.txt ] && ! grep -q '^doctest_DIR:PATH=doctest_DIR-NOTFOUND$$' $(1)/CMakeCache.txt && \
+	   grep -qx 'REDIST_PLAN_OCAML_OBJECT:FILEPATH=$(PLAN_OBJECT)' $(1)/CMakeCache.txt; } || \
+	  cmake -S $(ROOT)/runtime -B $(1) -DREDIST_BUILD_TESTS=ON -DREDIST_PLAN_OCAML_OBJECT=$(PLAN_OBJECT) $(2) \
 	  >$(1).configure.log 2>&1 || { cat $(1).configure.log; rm -f $(1)/CMakeCache.txt; exit 1; }
 	@cmake --build $(1) -j2 $(if $(3),--target $(3)) -- --no-print-directory
 endef
@@ -43,9 +44,10 @@ define if_cmake_flag
 endef
 
 # The planner and OCaml's runtime as one object, linked into libredist_plan.
+PLAN_OBJECT := $(ROOT)/_build/default/codegen/abi/redist_plan_ocaml.exe.o
 .PHONY: plan-object
 plan-object: deps-build
-	@dune build -j 1 ./codegen/capi/redist_plan_ocaml.exe.o 2>&1
+	@dune build -j 1 ./codegen/abi/redist_plan_ocaml.exe.o 2>&1
 
 runtime: deps-build plan-object
 	$(call runtime_build,$(RUNTIME_BUILD),-DCMAKE_BUILD_TYPE=Release)

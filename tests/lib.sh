@@ -88,7 +88,7 @@ random_e2e() {
   runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
   dune build -j 1 "./tests/e2e/$generator.exe" 2>&1 || fail_all "the problem generator does not build"
   "_build/default/tests/e2e/$generator.exe" "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
-  local CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Icodegen -I"$out")
+  local CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Iruntime/testing -I"$out")
   for tu in "$out"/tu*.cpp; do
     "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { head -30 "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
     objs+=("${tu%.cpp}.o")

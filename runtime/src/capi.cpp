@@ -1,5 +1,5 @@
 // The C ABI's planning half (redist/redist.h): OCaml's runtime, started
-// once, runs the verified planner (codegen/capi/redist_plan_ocaml.ml,
+// once, runs the verified planner (codegen/abi/redist_plan_ocaml.ml,
 // linked into this library as one object); the plan's lowering is copied
 // into a PlanProgram that the interpreter runs, or into the arguments of
 // the runtime's Exchange, or, for a hybrid, into one of those per part, so
@@ -96,7 +96,7 @@ bool steps_of(value steps, std::size_t elem_bytes, std::vector<redist::PlanStep>
   return true;
 }
 
-// Lowering.program (codegen/capi/lowering.ml), field by field.  Reads
+// Lowering.program (codegen/abi/lowering.ml), field by field.  Reads
 // only: no OCaml allocation happens while the value is held.
 bool program_of(value v, redist::PlanProgram* p) {
   p->mesh_sizes = int_array(Field(v, 0));

@@ -6,7 +6,7 @@
 // and right (every element checked).  The C ABI's sizes must equal the
 // header's constants, and a bound executor's second run makes no
 // operator new and no malloc from this program's code (the runtime and the
-// interpreter; MPI's own are not counted: codegen/verify.hpp's counters,
+// interpreter; MPI's own are not counted: runtime/testing/verify.hpp's counters,
 // as `redist run` uses them).  Pending-sum problems (SUM_PROBLEM) are
 // compared byte for byte and for allocation only (their values are sums).
 // Then a few plans by the direct exchange: every element right, no

@@ -71,7 +71,7 @@ hyb_file_collectives|{a:2, b:4}|-|[{b}64, {a}64]|[64, 64]|c64|all_gather(1);via 
 hyb_file_exchanges|{a:2, b:4}|-|[{b}9, {a}7]|[9, 7]|u16|exchange;via [{a}9, 7];exchange
 hyb_file_two_meshes|{x:4} @ 4|{a:2, b:2}|[{x}1000]|[1000]|i32|exchange;via [{a}1000];all_gather(0)
 EOF_HYBRIDS
-if mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -I"$out" -Itests/capi -Icodegen $(capi_flags --cflags) tests/capi/differential.cpp \
+if mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -I"$out" -Itests/capi -Iruntime/testing $(capi_flags --cflags) tests/capi/differential.cpp \
      $(capi_flags --libs) -o "$out/differential" 2>"$out/compile.log"; then
   while read -r verdict rest; do
     case "$verdict" in

@@ -332,8 +332,8 @@ static int refusals(void) {
     const char *mesh, *from, *to, *dtype, *want;
   } bad[] = {
       {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "f8e4m3",
-       "dtype f8e4m3: pending sums need an element type the runtime adds"},
-      {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "bool", "dtype bool: pending sums need an element type"},
+       "from: pending sums of f8e4m3: the runtime adds only"},
+      {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "bool", "from: pending sums of bool: the runtime adds only"},
       {"{x:2, y:2}", "[4{x}8, 8] sum{x}", "[8, 8]", "i32", "from: sum: axis x (column 16) also shards dim 0"},
       {"{x:2, y:2}", "[4{x}8, 8] sum{w}", "[8, 8]", "i32", "from: "},
   };

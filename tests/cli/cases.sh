@@ -284,8 +284,12 @@ run plan --mesh '{x:2, y:2}' --from '[8, 8] summ{x}' --to '[8, 8]'
 run plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x' --to '[8, 8]'
 run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] sum{y, x}'
 run show --mesh '{x:2, y:2}' --type '[4{x}8, 8] sum{y}'
-# run adds pending sums of the element types the runtime adds, not bool
+# pending sums need an element type the runtime adds, not bool or fp8:
+# every command refuses them alike (the C ABI too: tests/capi)
 run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype bool
+run plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype bool
+run plan --mesh '{x:2, y:2}' --from 'f8e4m3[8, 8]' --to '[{x}8, 8] sum{y}'
+run check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f8e5m2 --plan /dev/null
 # pending sums are costed (choose_sums): the machine's options apply, and
 # --memory-budget sets aside the candidates above it, so auto switches from
 # the reducing exchange (faster, 1536 live bytes) to the collectives (832);

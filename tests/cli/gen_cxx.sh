@@ -155,7 +155,7 @@ PROBLEMS
 # Pending-sum headers for the NCCL backend (reduce_scatter, all_reduce,
 # add_pending around Part 1's collectives): each compiles warning-free and,
 # with the emulation, runs under mpirun through
-# tests/runtime_gpu/sums_header_main.cpp, which checks with codegen/verify.hpp
+# tests/runtime_gpu/sums_header_main.cpp, which checks with runtime/testing/verify.hpp
 # that every element of every rank's target box sums, over its target group,
 # to the global array.
 while IFS='|' read -r name np args; do
@@ -173,7 +173,7 @@ while IFS='|' read -r name np args; do
   fi
   [ -f "$emulated" ] || continue
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -I"$cuda_include" -Icodegen -include "$hdr" -DREDIST_NS="redist_gen::$name" \
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -I"$cuda_include" -Iruntime/testing -include "$hdr" -DREDIST_NS="redist_gen::$name" \
        tests/runtime_gpu/sums_header_main.cpp "$emulated" _build/runtime/libredist_mpi.a _build/runtime/libredist_common.a -o "$exe"; then
     ko "$name: NCCL pending-sum driver does not link"; continue
   fi
@@ -208,7 +208,7 @@ while IFS='|' read -r name np args; do
   fi
   [ -f "$emulated" ] || continue
   exe=$out/$name.exe
-  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -I"$cuda_include" -Icodegen -include "$hdr" -DREDIST_NS="redist_gen::$name" \
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -I"$cuda_include" -Iruntime/testing -include "$hdr" -DREDIST_NS="redist_gen::$name" \
        tests/runtime_gpu/sumx_header_main.cpp "$emulated" _build/runtime/libredist_mpi.a _build/runtime/libredist_common.a -o "$exe"; then
     ko "$name: NCCL reducing-exchange driver does not link"; continue
   fi

@@ -8,7 +8,7 @@ let seed = 7
 let spec =
   { Random_problem.max_devices = 8; axis_sizes = [ 1; 2; 3; 4 ]; max_axes = 3; max_rank = 3;
     multipliers = [ 1; 2; 3 ]; max_global_elems = max_int;
-    dtypes = List.map fst Redist_cli.Front.dtypes }
+    dtypes = List.map (fun (d : Dtype.t) -> d.name) Dtype.all }
 
 let () =
   let count = if Array.length Sys.argv > 1 then int_of_string Sys.argv.(1) else 8 in

@@ -1,6 +1,5 @@
 (* Unit tests of the redist_cli library: expected values are worked out by
    hand from the model document, not copied from the tool's output. *)
-open Redist_cli
 
 let problem ?dtype mesh from to_ = Problem.make ~mesh ~from ~to_ ~dtype
 

@@ -4,7 +4,6 @@
    planner and emitter.  Every input must either
    succeed or be rejected with a clean one-line message; any other
    exception fails the test.  Fixed seed (printed). *)
-open Redist_cli
 
 let seed = 20211203
 let count = 100_000

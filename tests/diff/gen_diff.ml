@@ -34,7 +34,6 @@
    tests/diff/diff_main.cpp reads, and OUTDIR/sizes.txt, one line "RANKS
    COUNT" per world size. *)
 
-open Redist_cli
 module C = Redist_core
 
 let spec =
@@ -192,12 +191,12 @@ let elems_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_size b |
 let write_sum_bytes oc st (p : Problem.t) plan =
   let s = Problem.source_layout p and t = Problem.target_layout p in
   let world = Problem.world p in
-  let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p.dtype)) in
+  let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p.dtype.name)) in
   let state : C.carrier C.state =
    fun r l -> if r < world && elems_at s r > 0 then Obj.repr src.(r).(linear (shape_at s r) l) else pairs.zero
   in
   let result = C.sexec pairs s p.src_pending t p.tgt_pending plan state in
-  let hex_values vs = hex (Array.of_list (List.concat_map (value_bytes p.dtype p.elem_bytes) vs)) in
+  let hex_values vs = hex (Array.of_list (List.concat_map (value_bytes p.dtype.name p.elem_bytes) vs)) in
   for r = 0 to world - 1 do
     let expected = if elems_at t r = 0 then [] else List.map (fun l -> (Obj.obj (result r l) : value)) (indices (shape_at t r)) in
     Printf.fprintf oc "%s\n%s\n" (hex_values (Array.to_list src.(r))) (hex_values expected)

@@ -1,5 +1,5 @@
 // What the generated translation units of the end-to-end suite list: each
-// problem (codegen/verify.hpp's view of one generated header) with a
+// problem (runtime/testing/verify.hpp's view of one generated header) with a
 // description for the log.
 #pragma once
 #include "verify.hpp"

@@ -1,6 +1,6 @@
 // The end-to-end driver: runs, on an MPI world of N ranks, every generated
 // problem whose mesh has N devices (tables.hpp, from gen_e2e.ml), checking
-// each with codegen/verify.hpp: every element of every rank's target box,
+// each with runtime/testing/verify.hpp: every element of every rank's target box,
 // the guard bytes around the exact workspace and the destination, no
 // operator new and no malloc from the program's own code during run(), and the measured peak local array within
 // max(|src|, |tgt|).  Rank 0 prints one line per problem and a count.

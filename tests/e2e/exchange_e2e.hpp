@@ -1,5 +1,5 @@
 // What the generated translation units of the exchange end-to-end suite
-// list (tests/e2e/gen_exchange.ml): per problem, codegen/verify.hpp's view of
+// list (tests/e2e/gen_exchange.ml): per problem, runtime/testing/verify.hpp's view of
 // its exchange header with the Coq model's boxes and bounds (the model
 // header of `redist run`) and, for an even problem, of its collectives
 // header.

@@ -1,6 +1,6 @@
 // The exchange end-to-end driver: on an MPI world of N ranks, runs every
 // generated problem whose world has N ranks (tables.hpp) and checks it with
-// codegen/verify.hpp, as `redist run` does: the runtime's boxes are the Coq
+// runtime/testing/verify.hpp, as `redist run` does: the runtime's boxes are the Coq
 // model's, every element of every rank's target box is right (ranks outside
 // a mesh pass null buffers for that side), every rank received exactly its
 // proven lower bound, no operator new and no malloc from our own code during

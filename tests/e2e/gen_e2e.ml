@@ -11,13 +11,12 @@
    which lists them for the driver tests/e2e/e2e_main.cpp, and
    OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
 
-open Redist_cli
 
 (* Meshes of at most 12 devices with 1 to 4 axes of sizes 1 to 6, arrays of
    rank 1 to 4, every dtype. *)
 let spec =
   { Random_problem.max_devices = 12; axis_sizes = [ 1; 2; 3; 4; 5; 6 ]; max_axes = 4; max_rank = 4;
-    multipliers = [ 1; 1; 2; 3 ]; max_global_elems = 4096; dtypes = List.map fst Front.dtypes }
+    multipliers = [ 1; 1; 2; 3 ]; max_global_elems = 4096; dtypes = List.map (fun (d : Dtype.t) -> d.name) Dtype.all }
 
 let write file text =
   let oc = open_out_bin file in

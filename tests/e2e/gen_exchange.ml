@@ -15,7 +15,6 @@
    table entry per problem, OUTDIR/tables.hpp and OUTDIR/sizes.txt ("WORLD
    COUNT" lines). *)
 
-open Redist_cli
 open Placed_problem
 
 let write file text =

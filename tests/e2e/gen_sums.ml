@@ -16,7 +16,6 @@
    points), OUTDIR/tables.hpp for the driver tests/e2e/sums_main.cpp, and
    OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
 
-open Redist_cli
 
 open Sum_problem
 

@@ -3,7 +3,7 @@
 # by the verified planner and emitted by `redist gen`'s emitter
 # (tests/e2e/gen_e2e.ml), compiled PER_TU to a translation unit into one
 # executable, and run under one mpirun per mesh size; every element of
-# every rank's target box is checked (codegen/verify.hpp), as are the
+# every rank's target box is checked (runtime/testing/verify.hpp), as are the
 # guard bytes around the exact workspace and no operator new in run().
 #   tests/e2e/run.sh SUITE COUNT PER_TU [SEED]
 # Prints one line per problem, then the closing line: the suite is one
@@ -19,7 +19,7 @@ runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build
 dune build -j 1 ./tests/e2e/gen_e2e.exe 2>&1 || fail_all "the problem generator does not build"
 _build/default/tests/e2e/gen_e2e.exe "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
 
-CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Icodegen -Itests/e2e -I"$out")
+CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Iruntime/testing -Itests/e2e -I"$out")
 start=$(date +%s%N)
 objs=()
 for tu in "$out"/tu*.cpp; do

@@ -149,7 +149,7 @@ corrupt "a collectives permutation table" problem.hpp 's/kRecvFrom1\[kDevices\] 
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${WC[@]}" --repeat 1
 
 # Pending sums: every element of every rank's target box must sum, over its
-# target group, to the global array (codegen/verify.hpp's verify_sums), by
+# target group, to the global array (runtime/testing/verify.hpp's verify_sums), by
 # the reductions and collectives or by the reducing exchange.
 # The collective plans are named: auto may choose the reducing exchange.
 PS=(--mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --strategy collectives --dtype i32 --repeat 1)

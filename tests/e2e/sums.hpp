@@ -1,6 +1,6 @@
 // What the generated translation units of the pending-sum end-to-end suite
-// list: each problem's generated header (codegen/emit_sums.ml), by the
-// collectives or by the reducing exchange, seen through codegen/verify.hpp's
+// list: each problem's generated header (codegen/header/emit_sums.ml), by the
+// collectives or by the reducing exchange, seen through runtime/testing/verify.hpp's
 // SumsProblem, with its description.
 #pragma once
 #include "verify.hpp"

@@ -1,6 +1,6 @@
 // The pending-sum end-to-end driver: runs, on an MPI world of N ranks, every
 // generated problem of N world ranks (tables.hpp, from gen_sums.ml), by the
-// collectives or by the reducing exchange, through codegen/verify.hpp's
+// collectives or by the reducing exchange, through runtime/testing/verify.hpp's
 // verify_sums, as `redist run` does: each rank's source is its
 // contribution, and after run() every element of every rank's target box
 // must sum, over its target group, to the global array, exactly; guard

@@ -18,7 +18,6 @@
    - the exchange's time in closed form (runs of equal pieces per
      dimension) is, on every rank, its messages' time listed one by one on
      one host, and at least that across hosts (Costclosed.v). *)
-open Redist_cli
 module C = Redist_core
 
 let seed = 20261123

@@ -10,7 +10,6 @@
    - where messages are free (no latency, unbounded bandwidth) every
      candidate predicts 0 ns and the one receiving least wins;
    - without a cost option the choice is the built-in profile's. *)
-open Redist_cli
 module C = Redist_core
 
 let seed = 20261123

@@ -40,14 +40,14 @@ let contains text needle =
    none (plan_with's plan), and says why. *)
 let default_cost_model () =
   let module C = Redist_core in
-  let module P = Redist_cli.Planning in
+  let module P = Planning in
   let choose (q : Plan_time.problem) =
     let p =
-      Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
+      Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
         ~to_:q.to_ ~dtype:None
     in
-    let settings = Redist_cli.Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p in
-    let src = Redist_cli.Problem.source_layout p and tgt = Redist_cli.Problem.target_layout p in
+    let settings = Profile.settings ~profile_file:None ~ranks_per_host:None ~host_list:None ~budget:None p in
+    let src = Problem.source_layout p and tgt = Problem.target_layout p in
     (p, src, tgt, P.choose_costed settings p)
   in
   let many_permutes, gather =
@@ -57,7 +57,7 @@ let default_cost_model () =
    | p, src, tgt, (r, _, P.Not_costed why) ->
        let w, _ = P.costing_work p src tgt in
        if w.units <= P.costing_work_limit then Alcotest.failf "%d units, within the limit" w.units;
-       if Some (Redist_cli.Xreport.splan r) <> C.plan_with p.strategy src tgt then
+       if Some (Xreport.splan r) <> C.plan_with p.strategy src tgt then
          Alcotest.fail "not plan_with's plan";
        let needle = string_of_int w.permute_entries in
        if not (contains why needle) then Alcotest.failf "the reason does not name %s: %s" needle why
@@ -67,7 +67,7 @@ let default_cost_model () =
        let plain, all = P.costing_work p src tgt in
        if all.units <= P.costing_work_limit || plain.units > P.costing_work_limit then
          Alcotest.failf "%d units with the hybrids, %d without: not the middle tier" all.units plain.units;
-       if Redist_cli.Xreport.splan r <> ch.ch_best.cs_plan then Alcotest.fail "the report is not of the choice";
+       if Xreport.splan r <> ch.ch_best.cs_plan then Alcotest.fail "the report is not of the choice";
        if List.exists (fun (c : C.costed) -> match c.cs_plan with C.ByThen _ -> true | _ -> false) (ch.ch_best :: ch.ch_slower)
        then Alcotest.fail "a hybrid was costed";
        if not (contains why (string_of_int all.units)) then Alcotest.failf "the reason does not name %d: %s" all.units why
@@ -83,7 +83,7 @@ let default_cost_model () =
    option; the output says which.  Each case plans and checks within the
    time limit, and its printed plan reads back as the same plan. *)
 module C = Redist_core
-module S = Redist_cli.Sumplan
+module S = Sumplan
 
 let sums_within_limit ?settings (q : Plan_time.problem) =
   let plan_s, check_s, (r : S.t), costing, (checked : S.t) = Plan_time.plan_and_check_sums ?settings q in
@@ -92,12 +92,12 @@ let sums_within_limit ?settings (q : Plan_time.problem) =
   if checked.plan <> r.plan then Alcotest.failf "the printed plan reads back as another: %s" (Plan_time.show q);
   (r, costing)
 
-let sum_candidates (p : Redist_cli.Problem.t) =
-  C.sum_candidates p.strategy (Redist_cli.Problem.source_layout p) p.src_pending (Redist_cli.Problem.target_layout p)
+let sum_candidates (p : Problem.t) =
+  C.sum_candidates p.strategy (Problem.source_layout p) p.src_pending (Problem.target_layout p)
     p.tgt_pending
 
 let is_collectives = function C.SumByCollectives _ -> true | C.SumByExchange -> false
-let limit_units = Redist_cli.Planning.costing_work_limit
+let limit_units = Planning.costing_work_limit
 
 (* The tier of a choice above the limit: 1 without the exchange, 2 none. *)
 let sums_tier_above_limit (q : Plan_time.problem) ((r : S.t), costing) =
@@ -110,7 +110,7 @@ let sums_tier_above_limit (q : Plan_time.problem) ((r : S.t), costing) =
   match costing with
   | S.Costed { exchange_not_costed = None; _ } -> Alcotest.failf "costed everything above the limit: %s" (Plan_time.show q)
   | S.Costed { rows; exchange_not_costed = Some why; _ } ->
-      if List.exists (fun (row : Redist_cli.Costreport.row) -> row.strategy <> "collectives") rows then
+      if List.exists (fun (row : Costreport.row) -> row.strategy <> "collectives") rows then
         Alcotest.failf "the exchange was costed: %s" (Plan_time.show q);
       names_work why;
       1
@@ -127,8 +127,8 @@ let sums_default_cost_model () =
         let ((r : S.t), costing) as choice = sums_within_limit q in
         let tier = sums_tier_above_limit q choice in
         let p = r.problem in
-        (if tier = 2 && Some r.plan <> C.plan_sums p.strategy (Redist_cli.Problem.source_layout p) p.src_pending
-                                          (Redist_cli.Problem.target_layout p) p.tgt_pending
+        (if tier = 2 && Some r.plan <> C.plan_sums p.strategy (Problem.source_layout p) p.src_pending
+                                          (Problem.target_layout p) p.tgt_pending
          then Alcotest.failf "not plan_sums's plan: %s" (Plan_time.show q));
         ignore costing;
         tier)
@@ -142,8 +142,8 @@ let sums_default_cost_model () =
   | _, S.Not_costed why -> Alcotest.failf "512 ranks not costed: %s" why
 
 let cost_settings ?budget ?ranks_per_host ?(profile = false) p =
-  let profile_file = if profile then Some ("measured-here.json", Redist_cli.Embedded.default_profile_json) else None in
-  Redist_cli.Profile.settings ~profile_file ~ranks_per_host ~host_list:None ~budget p
+  let profile_file = if profile then Some ("measured-here.json", Default_profile.json) else None in
+  Profile.settings ~profile_file ~ranks_per_host ~host_list:None ~budget p
 
 (* Issue 24: a cost option answered after minutes on 65,536 ranks, and
    20 s on 4,096; now the same tiers as without one, and a plan within
@@ -171,12 +171,12 @@ let sums_cost_options () =
 let sums_budget_uncosted () =
   let q = List.nth Plan_time.pending_large 1 in
   let p =
-    Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
+    Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
       ~to_:q.to_ ~dtype:None
   in
   let live sp =
-    C.sumplan_live_bytes p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending
-      (Redist_cli.Problem.target_layout p) p.tgt_pending sp
+    C.sumplan_live_bytes p.elem_bytes (Problem.source_layout p) p.src_pending
+      (Problem.target_layout p) p.tgt_pending sp
   in
   let lives = List.map live (sum_candidates p) in
   let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
@@ -186,7 +186,7 @@ let sums_budget_uncosted () =
   let t = Sys.time () in
   match S.choose_costed (cost_settings ~budget:(string_of_int (least - 1)) p) p with
   | _ -> Alcotest.failf "budget %d (below the least, %d) accepted" (least - 1) least
-  | exception Redist_cli.Front.Bad_input msg ->
+  | exception Front.Bad_input msg ->
       if Sys.time () -. t >= limit_s then Alcotest.failf "the refusal took %.2f s" (Sys.time () -. t);
       if not (contains msg (Printf.sprintf "below %d," least)) then Alcotest.failf "refusal without the least figure %d: %s" least msg
 
@@ -195,16 +195,16 @@ let sums_budget_uncosted () =
    xcheck runs once, at the outermost via line (issue 24: each level
    checked its whole rest again, 6.7 s; now about 0.35 s). *)
 let via_chain () =
-  let n = Redist_cli.Planfile.max_via_lines in
+  let n = Planfile.max_via_lines in
   let via i = if i mod 2 = 0 then "via [{y}4096, {x}4096]" else "via [{x}4096, {y}4096]" in
   let text = String.concat "\n" (List.concat (List.init n (fun i -> [ "exchange"; via i ])) @ [ "exchange\n" ]) in
   let p =
-    Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One "{x:64, y:64}") ~strategy:C.StratAuto
+    Problem.make_placed ~meshes:(Problem.One "{x:64, y:64}") ~strategy:C.StratAuto
       ~from:"[{x}4096, {y}4096]" ~to_:"[{y}4096, {x}4096]" ~dtype:None
   in
   let t = Sys.time () in
-  (match Redist_cli.Planfile.check_any p text with
-   | Redist_cli.Xreport.Hybrid h -> ignore (Redist_cli.Xreport.hybrid_text ~title:"check" ~guarantees:[] h)
+  (match Planfile.check_any p text with
+   | Xreport.Hybrid h -> ignore (Xreport.hybrid_text ~title:"check" ~guarantees:[] h)
    | _ -> Alcotest.fail "a via chain checked as another kind of plan");
   let s = Sys.time () -. t in
   if s >= limit_s then Alcotest.failf "%d via lines on 4,096 devices took %.2f s of CPU" n s

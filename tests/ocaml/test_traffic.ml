@@ -6,7 +6,6 @@
    ([recv_lower_bound]), and the report's busiest-rank and total traffic
    equal the printed bounds; for the collectives plan of an even problem,
    no rank receives fewer than the bound. *)
-open Redist_cli
 module C = Redist_core
 
 let seed = 20261123

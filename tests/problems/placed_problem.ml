@@ -10,7 +10,6 @@
      strategies can plan.
    Every dtype.  [problem] reads one through the command's front end. *)
 
-open Redist_cli
 
 let pick st l = List.nth l (Random.State.int st (List.length l))
 let shuffle st l = List.map snd (List.sort compare (List.map (fun x -> (Random.State.bits st, x)) l))
@@ -67,7 +66,7 @@ let draw_placement st n =
 type drawn = { meshes : Problem.meshes; from : string; to_ : string; dtype : string; both : bool; what : string }
 
 let draw st i =
-  let dtype = pick st (List.map fst Front.dtypes) in
+  let dtype = pick st (List.map (fun (d : Dtype.t) -> d.name) Dtype.all) in
   match i mod 3 with
   | 0 ->
       let axes = draw_mesh st "m" max_world in
@@ -83,7 +82,7 @@ let draw st i =
   | _ ->
       let spec =
         { Random_problem.max_devices = max_world; axis_sizes = [ 1; 2; 3; 4 ]; max_axes = 3; max_rank = 3;
-          multipliers = [ 1; 2; 3 ]; max_global_elems = 4096; dtypes = List.map fst Front.dtypes }
+          multipliers = [ 1; 2; 3 ]; max_global_elems = 4096; dtypes = List.map (fun (d : Dtype.t) -> d.name) Dtype.all }
       in
       let q = Random_problem.draw spec st in
       { meshes = Problem.One q.mesh; from = q.src; to_ = q.tgt; dtype = q.dtype; both = true; what = "even" }

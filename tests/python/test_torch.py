@@ -415,7 +415,7 @@ def errors(rank, results):
     nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
                                             (5, 4), torch.float32), "dimension 0", "unevenly")
     fp8 = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
-                                         (4, 4), torch.bool), "dtype bool: ", "pending sums need an element type")
+                                         (4, 4), torch.bool), "from: pending sums of bool", "the runtime adds only")
     results.append(("errors: Partial() of a dtype the runtime cannot add is one line", *fp8))
     results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
     from torch.distributed.tensor.placement_types import _StridedShard

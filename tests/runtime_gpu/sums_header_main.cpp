@@ -3,7 +3,7 @@
 //   -include GENERATED.hpp -DREDIST_NS=redist_gen::<its name>
 // and run under mpirun with kDevices ranks, on a GPU per rank or against the
 // host emulation of CUDA and NCCL (tests/runtime_gpu/emulated).  The values
-// and the check are codegen/verify.hpp's (verify_sums): each rank's source
+// and the check are runtime/testing/verify.hpp's (verify_sums): each rank's source
 // is its contribution, and every element of every rank's target box must
 // sum, over its target group, to the global array, exactly (integer
 // dtypes); the bytes after the destination must be untouched.

@@ -4,7 +4,7 @@
 //   -include GENERATED.hpp -DREDIST_NS=redist_gen::<its name>
 // and run under mpirun with kWorldSize ranks, on a GPU per rank or against
 // the host emulation of CUDA and NCCL (tests/runtime_gpu/emulated).  The
-// values and the check are codegen/verify.hpp's (fill_contribution,
+// values and the check are runtime/testing/verify.hpp's (fill_contribution,
 // wrong_sums): every element of every rank's target box must sum, over its
 // target group, to the global array, exactly (integer dtypes); the bytes
 // after the destination must be untouched.  The header's kWorkspaceBytes

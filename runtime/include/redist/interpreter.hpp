@@ -5,7 +5,7 @@
 // A plan for pending sums (Lowersums.v) is reductions, then collectives,
 // then add_pending steps.  The C ABI (redist/redist.h) fills a PlanProgram
 // from the verified planner; the numbers in it are the planner's lowering
-// (codegen/capi/lowering.ml), never computed here.
+// (codegen/abi/lowering.ml), never computed here.
 //
 //     redist::PlanInterpreter exec;
 //     if (auto st = redist::PlanInterpreter::bind(&program, MPI_COMM_WORLD, &exec); !st.ok()) ...

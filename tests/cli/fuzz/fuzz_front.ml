@@ -3,7 +3,6 @@
    any exception other than the clean rejections, or a rejection message
    that is empty or spans several lines.  Run without arguments it tests
    random inputs; with a file argument it runs in AFL mode. *)
-open Redist_cli
 
 let clean msg = msg <> "" && not (String.contains msg '\n')
 

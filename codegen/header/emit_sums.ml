@@ -20,9 +20,6 @@
 module C = Redist_core
 module F = Front
 
-(* The runtime's redist::Dtype of a dtype, for the element types it sums. *)
-let runtime_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64"; "f16"; "bf16"; "f32"; "f64"; "c64"; "c128" ]
-
 (* The pending axes of both sides as the mesh's axis numbers, which the
    runtime's placed meshes number alike. *)
 let pending_lines (p : Problem.t) =
@@ -62,7 +59,7 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "using layouts::kMaxTgtElems;";
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
   line "inline constexpr int kRank = %d;" (List.length p.src);
   line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
   List.iter (line "%s") (pending_lines p);
@@ -128,7 +125,7 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   line "using layouts::kWorldSize;";
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
   List.iter (line "%s") (pending_lines p);
   line "// The staging workspace (device memory) run() needs on any rank (proven:";
   line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
@@ -162,21 +159,11 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   line "}  // namespace redist_gen";
   Buffer.contents b
 
-(* NCCL has no 16-bit integer type to add (redist/nccl_reduce.hpp). *)
-let nccl_refused_dtypes = [ "i16"; "u16" ]
-
-(* Refuses an element type the runtime cannot add. *)
-let require_runtime_dtype ?(names = Problem.flag_names) (p : Problem.t) =
-  if not (List.mem p.dtype runtime_dtypes) then
-    F.bad "%s %s: pending sums need an element type the runtime adds (%s)" names.dtype_name p.dtype
-      (String.concat ", " runtime_dtypes)
-
 let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
-  require_runtime_dtype p;
   (* The reducing exchange adds with its own kernel; the collectives use NCCL's sums. *)
-  if backend = Emit.Nccl && r.plan <> C.SumByExchange && List.mem p.dtype nccl_refused_dtypes then
-    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype;
+  if backend = Emit.Nccl && r.plan <> C.SumByExchange && not p.dtype.nccl_adds then
+    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype.name;
   (* The runtime's functions of the backend: same names and arguments. *)
   let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
@@ -242,7 +229,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "using collectives::kTgtBytes;";
   line "using collectives::kTgtLayout;";
   line "using collectives::tgt_box;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype;
+  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
   line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" (List.fold_left ( * ) 1 src_shape)
     (Sumplan.show_pty p.env (p.src, p.src_pending));
   line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";

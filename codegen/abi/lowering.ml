@@ -1,12 +1,10 @@
 (* A plan as data for the runtime's plan interpreter
    (runtime/include/redist/interpreter.hpp): the extracted lowering's calls
-   ([Report.calls], the core's [lower]), the same that [Emit.render] prints
+   ([Report.calls], the core's [lower]), the same that the header printer prints
    into a generated header, so that both executions run one lowering. *)
 
 module C = Redist_core
-module F = Redist_cli.Front
-module Report = Redist_cli.Report
-module Xreport = Redist_cli.Xreport
+module F = Front
 
 (* The numbering is the interpreter's [PlanOp] and [PlanBuffer] (interpreter.hpp). *)
 let op_code = function C.DynSlice _ -> 0 | C.AllGather _ -> 1 | C.AllToAll _ -> 2 | C.AllPermute _ -> 3
@@ -14,11 +12,8 @@ let sum_op_code = function C.ReduceScatter _ -> 4 | C.AllReduce _ -> 5 | C.AddPe
 let buffer_code = function C.BSrc -> 0 | C.BDst -> 1 | C.BPing -> 2 | C.BPong -> 3
 let sbuffer_code = function C.SSrc -> 0 | C.SDst -> 1 | C.SRed0 -> 4 | C.SRed1 -> 5
 
-(* The runtime's redist::Dtype (reduce.hpp) numbers the element types it
-   adds in Emit_sums.runtime_dtypes' order; -1 for one it does not add. *)
-let dtype_code dtype =
-  let rec index i = function [] -> -1 | d :: rest -> if d = dtype then i else index (i + 1) rest in
-  index 0 Redist_cli.Emit_sums.runtime_dtypes
+(* The runtime's redist::Dtype (reduce.hpp) of an element type it adds. *)
+let dtype_code (d : Dtype.t) = Option.value d.runtime_code ~default:(-1)
 
 (* Field order is read by runtime/src/capi.cpp. *)
 type step = {
@@ -72,7 +67,7 @@ let step (c : C.call) =
 let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.call list) =
   { mesh_sizes = Array.of_list mesh_sizes; elem_bytes; src_shape = Array.of_list src_shape;
     tgt_shape = Array.of_list tgt_shape; ping_bytes = C.ping_bytes calls; pong_bytes = C.pong_bytes calls;
-    scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Redist_cli.Emit.communicating_groups calls);
+    scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Report.communicating_groups calls);
     steps = Array.of_list (List.filter_map step calls); dtype = -1; red0_bytes = 0; red1_bytes = 0;
     red_scratch_bytes = 0; reductions = [||]; collectives_source = buffer_code C.BSrc; additions = [||] }
 
@@ -143,7 +138,7 @@ let placed_layout (env : F.env) ranks (ty : C.ty) =
     extents = Array.of_list (List.map snd ty);
     axes = Array.of_list (List.map (fun (ids, _) -> Array.of_list ids) ty) }
 
-let exchange (p : Redist_cli.Problem.t) =
+let exchange (p : Problem.t) =
   { source = placed_layout p.env p.src_ranks p.src; target = placed_layout p.tgt_env p.tgt_ranks p.tgt;
     x_elem_bytes = p.elem_bytes }
 
@@ -161,7 +156,7 @@ let hybrid (h : Xreport.hybrid) =
   in
   let p = h.whole in
   walk (Xreport.Hybrid h)
-    (C.lower_splan p.elem_bytes (Redist_cli.Problem.source_layout p) (Redist_cli.Problem.target_layout p)
+    (C.lower_splan p.elem_bytes (Problem.source_layout p) (Problem.target_layout p)
        (Xreport.splan (Xreport.Hybrid h)))
 
 (* The box of the global array that world rank [rank] holds in [layout]:
@@ -172,7 +167,7 @@ let box (layout : C.layout) ndim rank =
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
 
-let reducing_exchange (p : Redist_cli.Problem.t) =
+let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
     r_dtype = dtype_code p.dtype }
 
@@ -180,18 +175,18 @@ let reducing_exchange (p : Redist_cli.Problem.t) =
    extracted lowering [lower_sumx]: whether it is designated, the members of
    a source group, and its pieces (per dimension (offset, extent) of the
    cell, and the ranks that contribute to it in ascending member order). *)
-let sum_receives (p : Redist_cli.Problem.t) rank =
-  let x = C.lower_sumx p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending
-      (Redist_cli.Problem.target_layout p) p.tgt_pending in
+let sum_receives (p : Problem.t) rank =
+  let x = C.lower_sumx p.elem_bytes (Problem.source_layout p) p.src_pending
+      (Problem.target_layout p) p.tgt_pending in
   ( x.sx_designated rank, x.sx_group_size,
     Array.of_list (List.map (fun (pc : C.sx_piece) -> (Array.of_list pc.xp_cell, Array.of_list pc.xp_senders)) (x.sx_pieces rank)) )
 
 (* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
-let lower_sums (p : Redist_cli.Problem.t) pre rf plan post =
-  C.lower_sums p.elem_bytes (Redist_cli.Problem.source_layout p) p.src_pending (Redist_cli.Problem.target_layout p) pre
+let lower_sums (p : Problem.t) pre rf plan post =
+  C.lower_sums p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre
     rf plan post
 
-let sums_program (p : Redist_cli.Problem.t) pg =
+let sums_program (p : Problem.t) pg =
   let base = F.core_mesh p.env in
   program_of_sums
     ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) p.env.axes)

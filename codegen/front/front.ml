@@ -80,18 +80,12 @@ let env_of_mesh ?(what = "--mesh") (m : S.mesh_axis list) =
 
 (* ---- types ---- *)
 
-let dtypes =
-  [ ("f32", 4); ("f64", 8); ("bf16", 2); ("f16", 2); ("f8e4m3", 1); ("f8e5m2", 1); ("i8", 1); ("i16", 2);
-    ("i32", 4); ("i64", 8); ("u8", 1); ("u16", 2); ("u32", 4); ("u64", 8); ("bool", 1); ("c64", 8); ("c128", 16) ]
-
-let dtype_names = String.concat ", " (List.map fst dtypes)
-
 (* [where] locates the name in messages: a column inside a type, nothing for
    the --dtype option. *)
 let dtype_of ~what ?(where = "") name =
-  match List.assoc_opt name dtypes with
-  | Some _ -> name
-  | None -> bad "%s: %sunknown dtype %S (expected one of %s)" what where name dtype_names
+  match Dtype.of_name name with
+  | Some d -> d
+  | None -> bad "%s: %sunknown dtype %S (expected one of %s)" what where name Dtype.names
 
 let dtype_at ~what (n : S.name) = dtype_of ~what ~where:(Printf.sprintf "column %d: " n.ncol) n.name
 

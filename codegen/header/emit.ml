@@ -8,20 +8,6 @@
 module C = Redist_core
 module F = Front
 
-(* The C++ storage type of a dtype.  The runtime moves bytes and never
-   computes with elements, so types C++17 lacks are their bits: bf16 and f16
-   as std::uint16_t, the fp8 formats as a one-byte struct of their own. *)
-let ctype = function
-  | "f32" -> "float" | "f64" -> "double" | "bf16" | "f16" -> "::std::uint16_t"
-  | "f8e4m3" | "f8e5m2" as d -> d
-  | "i8" -> "::std::int8_t" | "i16" -> "::std::int16_t" | "i32" -> "::std::int32_t" | "i64" -> "::std::int64_t"
-  | "u8" -> "::std::uint8_t" | "u16" -> "::std::uint16_t" | "u32" -> "::std::uint32_t" | "u64" -> "::std::uint64_t"
-  | "bool" -> "bool" | "c64" -> "::std::complex<float>" | "c128" -> "::std::complex<double>"
-  | d -> invalid_arg ("ctype " ^ d)
-
-let is_fp8 dtype = dtype = "f8e4m3" || dtype = "f8e5m2"
-let is_complex dtype = dtype = "c64" || dtype = "c128"
-
 type backend = Mpi | Nccl
 
 (* Keywords and alternative tokens of C++17 and C++20 (a header compiled
@@ -132,14 +118,6 @@ let scratch_formula elem (c : C.call) =
       Some (Printf.sprintf "::redist::all_to_all_scratch_bytes(%s, %d, %d, %d)" (layout_lit c.cl_shape elem) a t (snd (group_of c)))
   | _ -> None
 
-(* The groups the gathers and all-to-alls run over, each once: prepared
-   when the mesh is created. *)
-let communicating_groups (calls : C.call list) =
-  List.sort_uniq compare
-    (List.filter_map
-       (fun (c : C.call) -> match c.cl_op with Some (C.AllGather _ | C.AllToAll _) -> c.cl_group | _ -> None)
-       calls)
-
 (* A word of a command line as a shell would need it, safe inside a //
    comment: plain words as they are, others in single quotes, and any
    control, non-ASCII or backslash byte (a trailing backslash would continue
@@ -159,11 +137,11 @@ let shell_word w =
 
 (* The element type of a header: value_type and kElemBytes, as lines. *)
 let value_type_lines (p : Problem.t) =
-  (if is_fp8 p.dtype then
-     [ Printf.sprintf "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype;
-       Printf.sprintf "struct %s {" p.dtype; "  ::std::uint8_t bits;"; "};" ]
+  (if Dtype.is_float8 p.dtype then
+     [ Printf.sprintf "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype.name;
+       Printf.sprintf "struct %s {" p.dtype.ctype; "  ::std::uint8_t bits;"; "};" ]
    else [])
-  @ [ Printf.sprintf "using value_type = %s;  // storage type of %s" (ctype p.dtype) p.dtype;
+  @ [ Printf.sprintf "using value_type = %s;  // storage type of %s" p.dtype.ctype p.dtype.name;
       Printf.sprintf "inline constexpr ::std::size_t kElemBytes = %d;" p.elem_bytes;
       "static_assert(sizeof(value_type) == kElemBytes, \"element size\");" ]
 
@@ -199,7 +177,7 @@ let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Repor
   line "// Command: %s" (String.concat " " (List.map shell_word ("redist" :: List.tl command)));
   line "//";
   line "// Problem: mesh %s (%d devices), %s -> %s, %s (%d bytes per element)." (F.show_mesh p.env) ndev
-    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype elem;
+    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype.name elem;
   if env.axes <> p.env.axes then line "// Refined mesh: %s." (F.show_mesh env);
   line "// Plan, accepted by the verified checker (plan-file syntax, as `redist check` reads it):";
   List.iter (line "//   %s") (F.refine_lines ~base:p.env env);
@@ -217,7 +195,7 @@ let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Repor
   line "//   = ping %d + pong %d + scratch %d." ping_bytes pong_bytes scratch_bytes;
   line "#pragma once";
   line "";
-  if is_complex p.dtype then line "#include <complex>";
+  if Dtype.is_complex p.dtype then line "#include <complex>";
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "#include <cstring>";
@@ -312,7 +290,7 @@ let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Repor
   box "src_box" p.src "source";
   box "tgt_box" p.tgt "target";
   (* ---- groups and tables ---- *)
-  let groups = communicating_groups calls in
+  let groups = Report.communicating_groups calls in
   line "// Groups (stride, size) in rank space of the gathers and all-to-alls.";
   line "inline constexpr int kGroupCount = %d;" (List.length groups);
   if groups <> [] then
@@ -424,7 +402,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   line "// Command: %s" (String.concat " " (List.map shell_word ("redist" :: List.tl command)));
   line "//";
   line "// Problem: %s, %s -> %s, %s (%d bytes per element)." (Problem.show_meshes p) (F.show_ty p.env p.src)
-    (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes;
+    (F.show_ty p.tgt_env p.tgt) p.dtype.name p.elem_bytes;
   line "// Plan: one direct exchange (strategy %s); world ranks 0 .. %d take part." (Problem.strategy_name p.strategy)
     (r.world - 1);
   line "// Busiest rank receives %s (lower bound %d); largest source box %d, target box %d elements."
@@ -437,7 +415,7 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   List.iter (fun (n, what) -> line "//   %s: %s" n what) guarantees;
   line "#pragma once";
   line "";
-  if is_complex p.dtype then line "#include <complex>";
+  if Dtype.is_complex p.dtype then line "#include <complex>";
   line "#include <cstddef>";
   line "#include <cstdint>";
   line "";
@@ -574,7 +552,7 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// Command: %s" (String.concat " " (List.map shell_word ("redist" :: List.tl command)));
   line "//";
   line "// Problem: %s, %s -> %s, %s (%d bytes per element)." (Problem.show_meshes p) (F.show_ty p.env p.src)
-    (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes;
+    (F.show_ty p.tgt_env p.tgt) p.dtype.name p.elem_bytes;
   line "// Plan: a hybrid through the intermediate layout %s (plan-file syntax):" (F.show_ty p.tgt_env mid);
   List.iter (line "//   %s") (Xreport.step_lines (Xreport.Hybrid h));
   line "// The two parts follow as headers of their own (%s, %s); %s::run runs them in turn." (part_name 1)

@@ -1,6 +1,6 @@
 (* `redist run`: generates the header for a problem (as `gen` does, for the
-   plan of any strategy), compiles it with the driver codegen/run_main.cpp
-   and the checks of codegen/verify.hpp (both embedded in the binary)
+   plan of any strategy), compiles it with the driver codegen/driver/run_main.cpp
+   and the checks of runtime/testing/verify.hpp (both embedded in the binary)
    against the MPI runtime, runs it under mpirun on every rank of the world,
    and reports whether every rank's target box came out right, the time, the
    measured memory next to the proven bound and, for a direct exchange,
@@ -316,10 +316,9 @@ let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~nam
    so every group's contributions add up to the global array in any integer
    type.  The other element types the runtime adds are checked rank by rank
    (sums_model_header). *)
-let exact_sum_dtypes = [ "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" ]
 
 (* What the driver of a pending-sum problem checks against: the generated
-   header seen as codegen/verify.hpp's SumsProblem, with the plan's proven
+   header seen as runtime/testing/verify.hpp's SumsProblem, with the plan's proven
    peak (scheck's), which the header does not carry.  Floating-point
    dtypes are checked bitwise against the sums the host forms in the
    plan's order: the reduction steps' axes in order (the reducing exchange
@@ -342,7 +341,7 @@ let sums_model_header (r : Sumplan.t) =
   let stages = List.fold_left max (-1) (List.init naxes stage_of) + 1 in
   let ints l = Emit.list_init (List.map string_of_int l) in
   String.concat "\n"
-    [ "// The pending-sum problem as the driver checks it (codegen/verify.hpp), with";
+    [ "// The pending-sum problem as the driver checks it (runtime/testing/verify.hpp), with";
       "// the plan's proven peak local array in elements (extracted scheck) and, for";
       "// floating-point dtypes, the order of its sums.";
       "#pragma once";
@@ -352,8 +351,8 @@ let sums_model_header (r : Sumplan.t) =
         (ints (if zero_axes = [] then [ 0 ] else zero_axes));
       "inline redist_verify::SumsProblem sums_problem() {";
       Printf.sprintf "  redist_verify::SumsProblem p = REDIST_VERIFY_SUMS_%s(problem, %d);" kind r.peak;
-      Printf.sprintf "  p.floats = %b;" (not (List.mem p.dtype exact_sum_dtypes));
-      Printf.sprintf "  p.dtype = ::redist::Dtype::%s;" p.dtype;
+      Printf.sprintf "  p.floats = %b;" (not (Dtype.sums_exactly p.dtype));
+      Printf.sprintf "  p.dtype = ::redist::Dtype::%s;" p.dtype.name;
       "  p.stage_of = kStageOf;";
       Printf.sprintf "  p.stages = %d;" stages;
       "  p.zero_axes = kZeroAxes;";
@@ -502,7 +501,7 @@ let text (x : result) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p)
-    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype x.ranks;
+    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name x.ranks;
   (match x.plan with
    | Plain (Xreport.Collectives r) ->
        line "plan: %s"
@@ -519,7 +518,7 @@ let text (x : result) =
   if x.verified then
     line "verified: every element of every rank's target box %s (%d elements checked, 0 mismatches)"
       (match x.plan with
-       | Sums r when List.mem r.Sumplan.problem.dtype exact_sum_dtypes -> "sums, over its target group, to the global array"
+       | Sums r when Dtype.sums_exactly r.Sumplan.problem.dtype -> "sums, over its target group, to the global array"
        | Sums _ -> "is, bitwise, the sum of its contributions added in the plan's order"
        | Plain _ -> "is correct")
       o.checked

@@ -82,7 +82,7 @@ let text ~title ~guarantees (r : t) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
-    (Front.show_ty p.env p.src) (Front.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes
+    (Front.show_ty p.env p.src) (Front.show_ty p.tgt_env p.tgt) p.dtype.name p.elem_bytes
     (Problem.strategy_name p.strategy);
   line "exchange  # -> %s  largest box %d  busiest rank recv %d (%s B)" (Front.show_ty p.tgt_env p.tgt) r.tgt_max
     r.recv_busiest (bytes r r.recv_busiest);
@@ -161,7 +161,7 @@ let hybrid_text ~title ~guarantees (h : hybrid) =
   let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
   let src_max, tgt_max = C.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
   line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
-    (F.show_ty p.env p.src) (F.show_ty p.tgt_env p.tgt) p.dtype p.elem_bytes (Problem.strategy_name p.strategy);
+    (F.show_ty p.env p.src) (F.show_ty p.tgt_env p.tgt) p.dtype.name p.elem_bytes (Problem.strategy_name p.strategy);
   line "# hybrid: the first part to the intermediate type of the via line, then the second from it";
   List.iter (line "%s") (step_lines (Hybrid h));
   line "# peak local size: %s (%s B); largest source box %d, largest target box %d" (plural f.h_peak "element")

@@ -21,7 +21,7 @@ type t = {
   tgt : C.ty;
   src_pending : C.axis list;  (* the pending-sum axes of --from ([sum{...}]), of the source mesh *)
   tgt_pending : C.axis list;  (* of --to, of the target mesh *)
-  dtype : string;
+  dtype : Dtype.t;
   elem_bytes : int;
   strategy : C.strategy;
 }
@@ -90,9 +90,9 @@ let resolve_dtype ~names ~flag prefixes =
         prefixes
   in
   match given with
-  | [] -> "f32"
+  | [] -> Dtype.default
   | (w0, d0) :: rest ->
-      List.iter (fun (w, d) -> if d <> d0 then F.bad "%s says %s but %s says %s" w0 d0 w d) rest;
+      List.iter (fun (w, (d : Dtype.t)) -> if d <> d0 then F.bad "%s says %s but %s says %s" w0 d0.name w d.name) rest;
       d0
 
 let layout env ranks ty = { C.ly_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; ly_ty = ty }
@@ -150,7 +150,10 @@ let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
   let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
   let src_pending = pending_checked ~what:names.from_name source from_ast src in
   let tgt_pending = pending_checked ~what:names.to_name target to_ast tgt in
-  let elem_bytes = List.assoc dtype F.dtypes in
+  if (src_pending <> [] || tgt_pending <> []) && not (Dtype.runtime_adds dtype) then
+    F.bad "%s: pending sums of %s: the runtime adds only %s"
+      (if src_pending <> [] then names.from_name else names.to_name) dtype.name Dtype.summable_names;
+  let elem_bytes = dtype.bytes in
   check_figures_fit ~elem_bytes (C.global_shape src) [ (source.env, src_pending); (target.env, tgt_pending) ];
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
@@ -221,7 +224,7 @@ let digest p ~plan_lines =
     layouts =
       d64 [ F.show_ty p.env p.src ^ F.show_pending p.env p.src_pending;
             F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.tgt_pending ];
-    element = d64 [ p.dtype; string_of_int p.elem_bytes ];
+    element = d64 [ p.dtype.name; string_of_int p.elem_bytes ];
     plan = d64 (Version.version :: plan_lines) }
 
 (* The digest as a C++ initializer of ::redist::ProblemDigest. *)

@@ -88,7 +88,7 @@ let text ~title ~guarantees (r : t) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "# %s: mesh %s, %s -> %s, %s (%d bytes per element)" title (F.show_mesh p.env)
-    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype p.elem_bytes;
+    (F.show_ty p.env p.src) (F.show_ty p.env p.tgt) p.dtype.name p.elem_bytes;
   List.iter (line "%s") (F.refine_lines ~base:p.env r.env);
   if r.steps = [] then line "# (no steps: the source type is the target type)";
   let colls = List.map (fun s -> F.show_collective r.env s.coll) r.steps in
@@ -110,3 +110,11 @@ let text ~title ~guarantees (r : t) =
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
+
+(* The groups the gathers and all-to-alls of lowered calls run over, each
+   once: a mesh prepares their communicators when it is created. *)
+let communicating_groups (calls : C.call list) =
+  List.sort_uniq compare
+    (List.filter_map
+       (fun (c : C.call) -> match c.cl_op with Some (C.AllGather _ | C.AllToAll _) -> c.cl_group | _ -> None)
+       calls)

@@ -57,7 +57,7 @@ let read ~what text = of_json ~what (Front.read_json ~what text)
 (* docs/profiles/measured-here.json, measured on the development machine
    by `redist calibrate` and built into the binary: the profile when no
    --profile is given. *)
-let default () = read ~what:"the built-in profile" Embedded.default_profile_json
+let default () = read ~what:"the built-in profile" Default_profile.json
 
 (* The host of each of the [world] ranks: every [n] consecutive ranks, or
    one name per rank (names numbered by first appearance). *)

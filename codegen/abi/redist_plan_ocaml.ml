@@ -5,12 +5,11 @@
    included), and the figures, texts and JSON are those `redist plan`
    prints. *)
 
-module R = Redist_cli
 
 (* Field order is read by runtime/src/capi.cpp. *)
 type info = {
   lowered : Lowering.lowered;
-  problem : R.Problem.t;        (* kept for box queries *)
+  problem : Problem.t;        (* kept for box queries *)
   text : string;                (* what `redist plan` prints *)
   json : string;                (* what `redist plan --json` prints *)
   guarantees : string;          (* one "theorem: statement" line each *)
@@ -24,7 +23,7 @@ type info = {
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
   live_bytes : int;             (* lower_live_bytes / lower_splan_live_bytes *)
-  digest : R.Problem.digest;    (* what the ranks agree on in redist_plan_bind *)
+  digest : Problem.digest;    (* what the ranks agree on in redist_plan_bind *)
 }
 
 (* Tag 0 and tag 1 in capi.cpp. *)
@@ -34,88 +33,87 @@ type outcome = Created of info | Failed of int * string
    runtime's limits (those of `redist gen`). *)
 (* Messages name redist_plan_create_with's arguments, not the command's flags. *)
 let argument_names =
-  { R.Problem.mesh_name = "mesh"; from_mesh_name = "mesh"; to_mesh_name = "to_mesh"; from_name = "from";
+  { Problem.mesh_name = "mesh"; from_mesh_name = "mesh"; to_mesh_name = "to_mesh"; from_name = "from";
     to_name = "to"; dtype_name = "dtype" }
 
 let problem mesh to_mesh from to_ dtype strategy =
-  let meshes = if to_mesh = "" then R.Problem.One mesh else R.Problem.Two (mesh, to_mesh) in
+  let meshes = if to_mesh = "" then Problem.One mesh else Problem.Two (mesh, to_mesh) in
   let strategy =
     if strategy = "" then Redist_core.StratAuto
     else
-      match List.assoc_opt strategy R.Problem.strategies with
+      match List.assoc_opt strategy Problem.strategies with
       | Some s -> s
       | None ->
-          R.Front.bad "strategy: unknown strategy %s (expected %s)" (R.Excerpt.quote strategy)
-            (String.concat ", " (List.map fst R.Problem.strategies))
+          Front.bad "strategy: unknown strategy %s (expected %s)" (Excerpt.quote strategy)
+            (String.concat ", " (List.map fst Problem.strategies))
   in
   let p =
-    R.Problem.make_named ~names:argument_names ~meshes ~strategy ~from ~to_
+    Problem.make_named ~names:argument_names ~meshes ~strategy ~from ~to_
       ~dtype:(if dtype = "" then None else Some dtype)
   in
-  R.Problem.check_runtime_limits ~names:argument_names p;
+  Problem.check_runtime_limits ~names:argument_names p;
   p
 
 (* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
    prints, the figures and the lowering. *)
 (* [cost]: the default cost model's choice, printed after the plan as
    `redist plan` prints it. *)
-let info ?cost ~command ~title (p : R.Problem.t) plan guarantees =
-  let bytes elems = R.Bounds.mul elems p.elem_bytes in
+let info ?cost ~command ~title (p : Problem.t) plan guarantees =
+  let bytes elems = Bounds.mul elems p.elem_bytes in
   let json =
     let doc =
-      match (R.Json.any_report ~command ~guarantees plan, cost) with
-      | `Assoc fields, Some (settings, costing) -> `Assoc (fields @ R.Costreport.json_fields settings p costing)
+      match (Json.any_report ~command ~guarantees plan, cost) with
+      | `Assoc fields, Some (settings, costing) -> `Assoc (fields @ Costreport.json_fields settings p costing)
       | doc, _ -> doc
     in
     Yojson.Safe.pretty_to_string doc ^ "\n"
   in
-  let cost_text = match cost with Some (settings, costing) -> R.Costreport.text settings p costing | None -> "" in
+  let cost_text = match cost with Some (settings, costing) -> Costreport.text settings p costing | None -> "" in
   let common ~lowered ~text ~step_texts ~devices =
     { lowered; problem = p; text; json; step_texts; devices;
       guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
       global_shape = Array.of_list (Redist_core.global_shape p.src);
       src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
       lower_bound_recv_max_bytes = 0; live_bytes = 0;
-      digest = R.Problem.digest p ~plan_lines:(R.Xreport.step_lines plan) }
+      digest = Problem.digest p ~plan_lines:(Xreport.step_lines plan) }
   in
   match plan with
-  | R.Xreport.Collectives r ->
+  | Xreport.Collectives r ->
       { (common ~lowered:(Lowering.By_collectives (Lowering.program r))
-           ~text:(R.Report.text ~title ~guarantees r ^ cost_text)
-           ~step_texts:(Array.of_list (List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps))
-           ~devices:(Redist_core.mesh_size (R.Front.core_mesh p.env)))
+           ~text:(Report.text ~title ~guarantees r ^ cost_text)
+           ~step_texts:(Array.of_list (List.map (fun (s : Report.step) -> Front.show_collective r.env s.coll) r.steps))
+           ~devices:(Redist_core.mesh_size (Front.core_mesh p.env)))
         with src_bytes = bytes r.src_elems; tgt_bytes = bytes r.tgt_elems; peak_bytes = bytes r.peak;
              workspace_bytes = Redist_core.workspace_bytes (Lazy.force r.calls); recv_max_bytes = bytes r.recv_busiest;
              lower_bound_recv_max_bytes = bytes r.lb_max; live_bytes = Lazy.force r.live_bytes }
-  | R.Xreport.Exchange x ->
+  | Xreport.Exchange x ->
       { (common ~lowered:(Lowering.By_exchange (Lowering.exchange p))
-           ~text:(R.Xreport.text ~title ~guarantees x ^ cost_text) ~step_texts:[| "exchange" |] ~devices:x.world)
+           ~text:(Xreport.text ~title ~guarantees x ^ cost_text) ~step_texts:[| "exchange" |] ~devices:x.world)
         with src_bytes = bytes x.src_max; tgt_bytes = bytes x.tgt_max; peak_bytes = bytes x.peak;
              recv_max_bytes = bytes x.recv_busiest; lower_bound_recv_max_bytes = bytes x.lb_max;
              live_bytes = x.live_bytes }
-  | R.Xreport.Hybrid h ->
-      let f = R.Xreport.figures h in
-      let src_max, tgt_max = Redist_core.largest_boxes (R.Problem.source_layout p) (R.Problem.target_layout p) in
+  | Xreport.Hybrid h ->
+      let f = Xreport.figures h in
+      let src_max, tgt_max = Redist_core.largest_boxes (Problem.source_layout p) (Problem.target_layout p) in
       (* The steps as the JSON's: each part's, in order. *)
       let rec step_texts = function
-        | R.Xreport.Collectives r -> List.map (fun (s : R.Report.step) -> R.Front.show_collective r.env s.coll) r.steps
-        | R.Xreport.Exchange _ -> [ "exchange" ]
-        | R.Xreport.Hybrid h -> step_texts h.first @ step_texts h.second
+        | Xreport.Collectives r -> List.map (fun (s : Report.step) -> Front.show_collective r.env s.coll) r.steps
+        | Xreport.Exchange _ -> [ "exchange" ]
+        | Xreport.Hybrid h -> step_texts h.first @ step_texts h.second
       in
-      { (common ~lowered:(Lowering.hybrid h) ~text:(R.Xreport.hybrid_text ~title ~guarantees h ^ cost_text)
+      { (common ~lowered:(Lowering.hybrid h) ~text:(Xreport.hybrid_text ~title ~guarantees h ^ cost_text)
            ~step_texts:(Array.of_list (step_texts plan)) ~devices:f.h_world)
         with src_bytes = bytes src_max; tgt_bytes = bytes tgt_max; peak_bytes = bytes f.h_peak;
              workspace_bytes = f.h_workspace_bytes; recv_max_bytes = bytes f.h_recv_busiest;
              lower_bound_recv_max_bytes = bytes f.h_lb_max; live_bytes = f.h_live_bytes }
 
-(* A plan for pending sums ([R.Sumplan]): its figures are scheck's and
+(* A plan for pending sums ([Sumplan]): its figures are scheck's and
    the extracted lowering's ([lower_sumplan]: workspace and live bytes,
    proven for both kinds of plan). *)
-let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
+let sums_info ?cost ~command ~title (r : Sumplan.t) =
   let p = r.problem in
-  R.Emit_sums.require_runtime_dtype ~names:argument_names p;
-  let bytes elems = R.Bounds.mul elems p.elem_bytes in
-  let s = R.Problem.source_layout p and t = R.Problem.target_layout p in
+  let bytes elems = Bounds.mul elems p.elem_bytes in
+  let s = Problem.source_layout p and t = Problem.target_layout p in
   let src_bytes = bytes (Redist_core.largest_box s) and tgt_bytes = bytes (Redist_core.largest_box t) in
   let lowering = Redist_core.lower_sumplan p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
   let lowered =
@@ -125,38 +123,38 @@ let sums_info ?cost ~command ~title (r : R.Sumplan.t) =
   in
   let workspace_bytes = Redist_core.sumplan_workspace_bytes lowering
   and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
-  let guarantees = R.Sumplan.guarantees r in
-  let step_texts = List.map (fun (s : R.Sumplan.step) -> s.text) r.steps in
-  { lowered; problem = p; text = R.Sumplan.text ?cost ~title r;
-    json = Yojson.Safe.pretty_to_string (R.Sumplan.json ?cost ~command r) ^ "\n";
+  let guarantees = Sumplan.guarantees r in
+  let step_texts = List.map (fun (s : Sumplan.step) -> s.text) r.steps in
+  { lowered; problem = p; text = Sumplan.text ?cost ~title r;
+    json = Yojson.Safe.pretty_to_string (Sumplan.json ?cost ~command r) ^ "\n";
     guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
     step_texts = Array.of_list step_texts; devices = r.world;
     global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes; tgt_bytes; peak_bytes = bytes r.peak;
     workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
     lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes;
-    digest = R.Problem.digest p ~plan_lines:step_texts }
+    digest = Problem.digest p ~plan_lines:step_texts }
 
 let create mesh to_mesh from to_ dtype strategy =
   let p = problem mesh to_mesh from to_ dtype strategy in
-  if R.Problem.has_pending p then
-    let r, cost = R.Sumplan.choose_costed (R.Planning.default_settings p) p in
+  if Problem.has_pending p then
+    let r, cost = Sumplan.choose_costed (Planning.default_settings p) p in
     sums_info ~cost ~command:"plan" ~title:"redist plan" r
   else
-    let settings = R.Planning.default_settings p in
-    let plan, guarantees, costing = R.Planning.choose_costed settings p in
+    let settings = Planning.default_settings p in
+    let plan, guarantees, costing = Planning.choose_costed settings p in
     info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
 
 (* A plan in plan-file syntax, checked by the verified checker as `redist
    check --plan` does. *)
 let check mesh to_mesh from to_ dtype text =
-  if String.length text > R.Bounds.max_input_bytes then
-    R.Front.bad "plan: the plan is longer than %d bytes (16 MiB), the limit for a plan file" R.Bounds.max_input_bytes;
+  if String.length text > Bounds.max_input_bytes then
+    Front.bad "plan: the plan is longer than %d bytes (16 MiB), the limit for a plan file" Bounds.max_input_bytes;
   let p = problem mesh to_mesh from to_ dtype "" in
   let title = "redist check: plan accepted" in
-  if R.Problem.has_pending p then sums_info ~command:"check" ~title (R.Sumplan.check p text)
+  if Problem.has_pending p then sums_info ~command:"check" ~title (Sumplan.check p text)
   else
-    let plan = R.Planfile.check_any p text in
-    info ~command:"check" ~title p plan (R.Guarantees.for_checked plan)
+    let plan = Planfile.check_any p text in
+    info ~command:"check" ~title p plan (Guarantees.for_checked plan)
 
 (* The plan of a `redist plan --json` or `redist check --json` report
    (schema redist/1), checked again: its refine lines and step texts (a
@@ -165,10 +163,10 @@ let check mesh to_mesh from to_ dtype text =
    collectives.  Each value is read with its path in the document
    (steps[3].text), which an error names. *)
 let from_json text =
-  let bad fmt = Printf.ksprintf (fun s -> R.Front.bad "plan JSON: %s" s) fmt in
-  if String.length text > R.Bounds.max_input_bytes then
-    bad "longer than %d bytes (16 MiB), the limit for a report" R.Bounds.max_input_bytes;
-  let root = ("", R.Front.read_json ~what:"plan JSON" text) in
+  let bad fmt = Printf.ksprintf (fun s -> Front.bad "plan JSON: %s" s) fmt in
+  if String.length text > Bounds.max_input_bytes then
+    bad "longer than %d bytes (16 MiB), the limit for a report" Bounds.max_input_bytes;
+  let root = ("", Front.read_json ~what:"plan JSON" text) in
   let child path name = if path = "" then name else path ^ "." ^ name in
   let field_opt (path, json) name =
     match json with
@@ -221,9 +219,9 @@ let from_json text =
    error. *)
 let guarded f =
   try f () with
-  | R.Report.Rejected msg -> Failed (1, "plan rejected: " ^ msg)
-  | R.Front.Bad_input msg -> Failed (2, msg)
-  | R.Bounds.Overflow -> Failed (2, "a count of elements or bytes exceeds 2^62 - 1; the problem is too large")
+  | Report.Rejected msg -> Failed (1, "plan rejected: " ^ msg)
+  | Front.Bad_input msg -> Failed (2, msg)
+  | Bounds.Overflow -> Failed (2, "a count of elements or bytes exceeds 2^62 - 1; the problem is too large")
   | Stack_overflow -> Failed (3, "internal error: stack overflow")
   | Out_of_memory -> Failed (3, "internal error: out of memory")
   | e -> Failed (3, "internal error: " ^ Printexc.to_string e)
@@ -238,8 +236,8 @@ let () =
   Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> Created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
-  Callback.register "redist_plan_box" (fun (p : R.Problem.t) which rank ->
-      let layout = if which = 0 then R.Problem.source_layout p else R.Problem.target_layout p in
+  Callback.register "redist_plan_box" (fun (p : Problem.t) which rank ->
+      let layout = if which = 0 then Problem.source_layout p else Problem.target_layout p in
       Lowering.box layout (List.length p.src) rank);
   (* rank within the world (capi.cpp checks it). *)
-  Callback.register "redist_plan_sum_receives" (fun (p : R.Problem.t) rank -> Lowering.sum_receives p rank)
+  Callback.register "redist_plan_sum_receives" (fun (p : Problem.t) rank -> Lowering.sum_receives p rank)

@@ -395,7 +395,7 @@ let text ?cost ~title (r : t) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
-    (show_pty p.env (p.src, p.src_pending)) (show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype p.elem_bytes
+    (show_pty p.env (p.src, p.src_pending)) (show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name p.elem_bytes
     (Problem.strategy_name p.strategy);
   let texts = List.map (fun s -> s.text) r.steps and afters = List.map (fun s -> s.after) r.steps in
   let width l = List.fold_left (fun acc s -> max acc (String.length s)) 0 l in

@@ -441,7 +441,7 @@ Outcome verify_hybrid(const HybridProblem& h, redist::Status (*create)(MPI_Comm,
 
 // ---- pending sums ----
 
-// A pending-sum header (redist gen with sum{...}, codegen/emit_sums.ml): by
+// A pending-sum header (redist gen with sum{...}, codegen/header/emit_sums.ml): by
 // the collectives (create_mesh non-null: a redist::Mesh and run()) or by
 // the reducing exchange (create_exchange non-null).
 struct SumsProblem {

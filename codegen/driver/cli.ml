@@ -124,7 +124,7 @@ let to_arg =
 
 let dtype_arg =
   Arg.(value & opt (some string) None
-       & info [ "dtype" ] ~docv:"DTYPE" ~doc:("The element type: one of " ^ Front.dtype_names ^ " (default f32, or the types' prefix)."))
+       & info [ "dtype" ] ~docv:"DTYPE" ~doc:("The element type: one of " ^ Dtype.names ^ " (default f32, or the types' prefix)."))
 
 let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object instead of text.")
 

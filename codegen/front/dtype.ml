@@ -1,0 +1,45 @@
+(* The element types redist moves, each described once: its name in the
+   syntax, its size, the C++ storage type a generated header uses, and what
+   the runtime can compute with it.  Every other module asks this table;
+   none keeps a list of names of its own. *)
+
+type kind = Integer | Float | Complex | Float8 | Boolean
+
+type t = {
+  name : string;       (* as written in --dtype and in a type's prefix *)
+  bytes : int;
+  kind : kind;
+  ctype : string;      (* the C++ storage type: types C++17 lacks are their bits *)
+  runtime_code : int option;  (* its redist::Dtype (reduce.hpp) where the runtime adds it *)
+  nccl_adds : bool;    (* NCCL has a sum for it (none for 16-bit integers) *)
+}
+
+let v name bytes kind ctype code = { name; bytes; kind; ctype; runtime_code = code; nccl_adds = code <> None }
+
+(* The runtime adds integers (wrapping), floats and complex numbers; an
+   8-bit float or a bool has no sum it could check. *)
+let all =
+  [ v "f32" 4 Float "float" (Some 10); v "f64" 8 Float "double" (Some 11);
+    v "bf16" 2 Float "::std::uint16_t" (Some 9); v "f16" 2 Float "::std::uint16_t" (Some 8);
+    v "f8e4m3" 1 Float8 "f8e4m3" None; v "f8e5m2" 1 Float8 "f8e5m2" None;
+    v "i8" 1 Integer "::std::int8_t" (Some 0); { (v "i16" 2 Integer "::std::int16_t" (Some 1)) with nccl_adds = false };
+    v "i32" 4 Integer "::std::int32_t" (Some 2); v "i64" 8 Integer "::std::int64_t" (Some 3);
+    v "u8" 1 Integer "::std::uint8_t" (Some 4); { (v "u16" 2 Integer "::std::uint16_t" (Some 5)) with nccl_adds = false };
+    v "u32" 4 Integer "::std::uint32_t" (Some 6); v "u64" 8 Integer "::std::uint64_t" (Some 7);
+    v "bool" 1 Boolean "bool" None;
+    v "c64" 8 Complex "::std::complex<float>" (Some 12); v "c128" 16 Complex "::std::complex<double>" (Some 13) ]
+
+let default = List.find (fun d -> d.name = "f32") all
+let names = String.concat ", " (List.map (fun d -> d.name) all)
+let of_name name = List.find_opt (fun d -> d.name = name) all
+
+let runtime_adds d = d.runtime_code <> None
+let summable = List.filter runtime_adds all
+let summable_names = String.concat ", " (List.map (fun d -> d.name) summable)
+
+(* Integer sums are exact whatever the order; float sums are compared
+   bitwise against a replay in the plan's order. *)
+let sums_exactly d = d.kind = Integer
+let is_complex d = d.kind = Complex
+let is_float8 d = d.kind = Float8
+
