@@ -9,12 +9,12 @@
       seed): the tier Planning.choose_costed picks and the slowest. *)
 
 module C = Redist_core
-module P = Redist_cli.Planning
+module P = Planning
 
-let () = Redist_cli.Cli.tune_gc ()
+let () = Cli.tune_gc ()
 
 let problem ~strategy (q : Plan_time.problem) =
-  Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy ~from:q.from ~to_:q.to_
+  Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy ~from:q.from ~to_:q.to_
     ~dtype:None
 
 let fastest f =
@@ -45,7 +45,7 @@ let exchange_costing () =
       let q = exchange_problem naxes size in
       let p = problem ~strategy:C.StratExchange q in
       let s = P.default_settings p in
-      let src = Redist_cli.Problem.source_layout p and tgt = Redist_cli.Problem.target_layout p in
+      let src = Problem.source_layout p and tgt = Problem.target_layout p in
       let measured =
         fastest (fun () -> C.choose false s.profile s.hosts p.elem_bytes s.budget p.strategy src tgt)
       in

@@ -64,7 +64,7 @@ let random_problem rng ~log2_devices =
 let show q = Printf.sprintf "--mesh '%s' --from '%s' --to '%s'" q.mesh q.from q.to_
 
 (* Timed as the command runs: with its collector settings. *)
-let () = Redist_cli.Cli.tune_gc ()
+let () = Cli.tune_gc ()
 
 let cpu f =
   let t = Sys.time () in
@@ -130,45 +130,45 @@ let time_plan_and_check problem =
   let plan_s, (p, (r, guarantees)) =
     cpu (fun () ->
         let p = problem () in
-        (p, Redist_cli.Planning.choose p))
+        (p, Planning.choose p))
   in
   let title = "redist plan" in
-  let text = Redist_cli.Xreport.plan_text ~title ~guarantees r in
-  let check_s, _ = cpu (fun () -> Redist_cli.Planfile.check_any p text) in
+  let text = Xreport.plan_text ~title ~guarantees r in
+  let check_s, _ = cpu (fun () -> Planfile.check_any p text) in
   (plan_s, check_s)
 
 (* One mesh, by the default strategy (auto: the cost model, or its
    documented fallback, Planning.costing_work_limit). *)
 let plan_and_check q =
   time_plan_and_check (fun () ->
-      Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
+      Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy:Redist_core.StratAuto
         ~from:q.from ~to_:q.to_ ~dtype:None)
 
 (* Two placed meshes, by the default strategy (auto). *)
 let plan_and_check_placed q =
   time_plan_and_check (fun () ->
-      Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.Two (q.from_mesh, q.to_mesh))
+      Problem.make_placed ~meshes:(Problem.Two (q.from_mesh, q.to_mesh))
         ~strategy:Redist_core.StratAuto ~from:q.src ~to_:q.tgt ~dtype:None)
 
 (* CPU seconds for `redist plan` and `redist check` of a pending-sum problem
    on one mesh, through the sums planner, under the cost settings that
    [settings] gives for the problem (by default the command line's
    defaults); and the plan. *)
-let plan_and_check_sums ?(settings = Redist_cli.Planning.default_settings) q =
+let plan_and_check_sums ?(settings = Planning.default_settings) q =
   let plan_s, (p, cost, (r, costing)) =
     cpu (fun () ->
         let p =
-          Redist_cli.Problem.make_placed ~meshes:(Redist_cli.Problem.One q.mesh) ~strategy:Redist_core.StratAuto
+          Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy:Redist_core.StratAuto
             ~from:q.from ~to_:q.to_ ~dtype:None
         in
         let cost = settings p in
-        (p, cost, Redist_cli.Sumplan.choose_costed cost p))
+        (p, cost, Sumplan.choose_costed cost p))
   in
-  let text = Redist_cli.Sumplan.text ~cost:costing ~title:"redist plan" r in
+  let text = Sumplan.text ~cost:costing ~title:"redist plan" r in
   let check_s, checked =
     cpu (fun () ->
-        let checked = Redist_cli.Sumplan.check p text in
-        ignore (Redist_cli.Sumplan.cost_checked cost checked);
+        let checked = Sumplan.check p text in
+        ignore (Sumplan.cost_checked cost checked);
         checked)
   in
   (plan_s, check_s, r, costing, checked)
