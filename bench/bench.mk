@@ -2,8 +2,11 @@
 # against the gather-everything plan, XLA, PyTorch DTensor, one MPI_Alltoallv,
 # ScaLAPACK's psgemr2d and FFTW-MPI's transpose.
 #   make bench         BENCH_RUNS full runs (bench/results/runK), then the report over them in bench/results/
-#   make bench-quick   4 problems, 3 repetitions, and 2 pending-sum problems: a smoke test of the harness
-#   make bench-sums    the pending-sum suite (issue 14): BENCH_RUNS runs into bench/results/sums
+#   make bench-quick   4 plain and 2 pending-sum problems, 3 repetitions: a smoke test of the harness
+#   make bench-sums    the pending-sum suite (issue 14): BENCH_RUNS runs into bench/results/sums/runK,
+#                      then its table over them in bench/results/sums
+# One pipeline (bench/run.py) serves both: a problem's pending sums are a
+# parameter of its driver, runners and report.
 #   make bench-plan    CPU time of `redist plan` and `redist check` against mesh size
 # Included from the top Makefile (`-include bench/bench.mk`), so ROOT,
 # `deps`, `build` (the redist command) and `runtime` (the runtime staged in _build/prefix) exist.
@@ -32,11 +35,16 @@ bench: bench-deps build runtime
 bench-quick: bench-deps build runtime
 	@$(BENCH_VENV)/bin/python bench/test_hlo_traffic.py
 	@$(BENCH_VENV)/bin/python bench/run.py --quick --out $(ROOT)/bench/build/results-quick
-	@$(BENCH_VENV)/bin/python bench/sums_bench.py --quick --out $(ROOT)/bench/build/results-quick/sums
 
-# Reduce-scatter and all-reduce of partial sums against plain MPI, XLA and DTensor: about 7 minutes.
+# Reduce-scatter and all-reduce of partial sums against plain MPI, XLA and DTensor.
 bench-sums: bench-deps build runtime
-	@$(BENCH_VENV)/bin/python bench/sums_bench.py --runs $(BENCH_RUNS) --out $(ROOT)/bench/results/sums
+	@for k in $$(seq $(BENCH_RUNS)); do \
+	  echo "make bench-sums: run $$k of $(BENCH_RUNS), progress in bench/results/sums/run$$k.log"; \
+	  $(BENCH_VENV)/bin/python bench/run.py --suites sums --out $(ROOT)/bench/results/sums/run$$k \
+	    > $(ROOT)/bench/results/sums/run$$k.log || exit 1; \
+	done
+	@$(BENCH_VENV)/bin/python bench/report.py $$(seq -f '$(ROOT)/bench/results/sums/run%g' $(BENCH_RUNS)) \
+	  --out $(ROOT)/bench/results/sums
 
 # Planning and checking time (issue 12), then the cost model's costing
 # against its estimate and the costing tiers (issue 16): OCaml only, about

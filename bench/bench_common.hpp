@@ -1,6 +1,7 @@
 // Shared by the benchmark driver and its baselines: boxes of the global
-// array, box copies between dense row-major local arrays, and the problem
-// table that bench/gen.py writes for each device count.
+// array, box copies between dense row-major local arrays, pending-sum
+// groups, and the problem table that bench/gen.py writes for each device
+// count.
 #pragma once
 
 
@@ -74,22 +75,23 @@ using RunFn = redist::Status (*)(const redist::Mesh&, const void*, std::size_t, 
                                  std::size_t);
 
 // A collective plan's header (`redist gen --strategy collectives`, or a plan
-// file); create == nullptr where the plan does not apply.
+// file), or one that runs an object of its own (an exchange, a hybrid) seen
+// as one by bench/gen.py's adapter, whose release() frees that object;
+// create == nullptr where the plan does not apply.
 struct Plan {
   CreateFn create = nullptr;
   RunFn run = nullptr;
   std::size_t workspace_bytes = 0;
+  void (*release)() = nullptr;
 };
 
-// The exchange's header (`redist gen --strategy exchange`): every problem
-// has one, and its meshes and layouts define every rank's boxes.
-struct ExchangePlan {
+// The meshes and layouts of the exchange's header (`redist gen --strategy
+// exchange`, which every problem has): they define every rank's boxes.
+struct Geometry {
   redist::PlacedMesh (*source_mesh)();
   redist::BlockLayout (*source_layout)();
   redist::PlacedMesh (*target_mesh)();
   redist::BlockLayout (*target_layout)();
-  redist::Status (*create)(MPI_Comm, redist::Exchange*);
-  redist::Status (*run)(redist::Exchange&, const float*, std::size_t, float*, std::size_t);
 };
 
 // A candidate plan auto weighed and did not measure under another system
@@ -103,7 +105,9 @@ struct Problem {
   const char* name;
   int ndim;
   std::size_t shape[kMaxRank];
-  ExchangePlan exchange;  // redist --strategy exchange
+  Geometry geometry;
+  bool pending[kMaxRank]; // per source mesh axis: the source's sums over it are pending (none: plain)
+  Plan exchange;          // redist --strategy exchange
   Plan collectives;       // redist --strategy collectives (even problems on one mesh)
   Plan easy;              // the paper's baseline: gather everything, then slice
   int fftw_direction;     // bench/gen.py's fftw_direction: 0 = FFTW cannot express it
@@ -127,10 +131,41 @@ inline Box placed_box(const redist::PlacedMesh& mesh, const redist::BlockLayout&
 }
 
 inline Box src_box(const Problem& p, int rank) {
-  return placed_box(p.exchange.source_mesh(), p.exchange.source_layout(), rank);
+  return placed_box(p.geometry.source_mesh(), p.geometry.source_layout(), rank);
 }
 inline Box tgt_box(const Problem& p, int rank) {
-  return placed_box(p.exchange.target_mesh(), p.exchange.target_layout(), rank);
+  return placed_box(p.geometry.target_mesh(), p.geometry.target_layout(), rank);
+}
+
+// World rank `rank`'s coordinates on the source mesh's axes where `pending`
+// is `which`, mixed radix in mesh order: with true, its index in its pending
+// group (bench/problems.py's member_index); with false, which group it is
+// in.  0 for a rank outside the source mesh.
+inline int pending_digits(const Problem& p, int rank, bool which) {
+  const redist::PlacedMesh mesh = p.geometry.source_mesh();
+  int q = 0;
+  while (q < mesh.size() && mesh.ranks[q] != rank) ++q;
+  if (q == mesh.size()) return 0;
+  int coord[kMaxRank] = {};
+  for (int i = mesh.naxes - 1; i >= 0; --i) {
+    coord[i] = q % mesh.axis_size[i];
+    q /= mesh.axis_size[i];
+  }
+  int m = 0;
+  for (int i = 0; i < mesh.naxes; ++i)
+    if (p.pending[i] == which) m = m * mesh.axis_size[i] + coord[i];
+  return m;
+}
+
+inline int member_index(const Problem& p, int rank) { return pending_digits(p, rank, true); }
+
+// Devices that each hold a part of one element's sum (1: a plain problem).
+inline int group_size(const Problem& p) {
+  const redist::PlacedMesh mesh = p.geometry.source_mesh();
+  int k = 1;
+  for (int i = 0; i < mesh.naxes; ++i)
+    if (p.pending[i]) k *= mesh.axis_size[i];
+  return k;
 }
 
 // Heap bytes this process holds (bench/heap_counter.cpp), and the most it
@@ -209,5 +244,23 @@ const float* fftw_out(const FftwTranspose* f);
 std::size_t fftw_array_elems(const FftwTranspose* f);
 void fftw_run(FftwTranspose* f);
 void fftw_free(FftwTranspose* f);
+
+// Plain MPI for pending sums: MPI_Allreduce over each pending group where the
+// target is the source's layout without the sums; otherwise
+// MPI_Reduce_scatter_block over the group along dimension 0 of the local
+// array (the contiguous cut, no packing), then one MPI_Alltoallv from those
+// row blocks to the target boxes when they differ (bench/reduce_scatter.cpp).
+// nullptr (and why_not) where that does not apply.
+struct ReduceScatter;
+ReduceScatter* reduce_scatter_setup(const Problem& p, int rank, int size, const char** why_not);
+void reduce_scatter_run(ReduceScatter* rs, const float* src, float* dst);
+// Elements this rank receives: the reduction's nominal figure (k - 1 per
+// element of its result for the reduce-scatter, 2 (k - 1) / k per element
+// for a ring all-reduce: Open MPI's algorithm choice is not observed) plus
+// what the Alltoallv brings from other ranks.
+std::size_t reduce_scatter_recv_elems(const ReduceScatter* rs);
+std::size_t reduce_scatter_buffer_bytes(const ReduceScatter* rs);
+const char* reduce_scatter_what(const ReduceScatter* rs);
+void reduce_scatter_free(ReduceScatter* rs);
 
 }  // namespace bench

@@ -51,7 +51,7 @@ def by_problem(run):
 
 
 def suite_of(run):
-    return {r["problem"]: r["suite"] for r in run["rows"]}
+    return {r["problem"]: r["suite"] for r in run["rows"] + run.get("sum_rows", [])}
 
 
 def choice_lines(runs):

@@ -1,11 +1,12 @@
 // The MPI side of the benchmark: for every problem of one world size (the
 // table bench/gen.py writes into problems.hpp), runs redist's exchange and,
 // where they apply, its collective plan, the other candidates auto weighed
-// and the gather-everything plan, the
-// one-shot MPI_Alltoallv, ScaLAPACK's psgemr2d and FFTW-MPI's transpose on
-// the same source array, checks every target element, and prints one JSON
-// line per problem and system; first, the copy bandwidth of all ranks at
-// once (the floor's denominator).
+// and the gather-everything plan, then the plain-MPI baselines on the same
+// source array: for a plain problem the one-shot MPI_Alltoallv, ScaLAPACK's
+// psgemr2d and FFTW-MPI's transpose, for one with pending sums
+// MPI_Reduce_scatter / MPI_Allreduce (reduce_scatter.cpp).  Checks every
+// target element, and prints one JSON line per problem and system; first,
+// the copy bandwidth of all ranks at once (the floor's denominator).
 //
 //   mpirun -np N driver REPS
 #include <algorithm>
@@ -31,25 +32,45 @@ using bench::Timing;
 using bench::all_ranks;
 using bench::time_runs;
 
-// Element value = its global row-major index mod kValueModulus (problems.py).
-void fill_box(const Problem& p, const Box& b, float* a) {
+// Contributions as bench/problems.py defines them: member m > 0 of a pending
+// group holds ((31 g + 17 m) mod 13) - 6 at global index g, member 0 the
+// rest of g mod kValueModulus (all of it in a group of one).
+long long part(std::size_t g, int m) { return static_cast<long long>((31 * g + 17 * static_cast<std::size_t>(m)) % 13) - 6; }
+
+long long contribution(std::size_t g, int m, int group) {
+  if (m > 0) return part(g, m);
+  long long v = static_cast<long long>(g % kValueModulus);
+  for (int j = 1; j < group; ++j) v -= part(g, j);
+  return v;
+}
+
+// Fills box b with member m's contribution in a pending group of `group`
+// (the global values: m = 0, group = 1).
+void fill_box(const Problem& p, const Box& b, int m, int group, float* a) {
   std::size_t idx[bench::kMaxRank] = {};
   const std::size_t n = b.elems();
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t g = 0;
     for (int d = 0; d < p.ndim; ++d) g = g * p.shape[d] + b.off[d] + idx[d];
-    a[i] = static_cast<float>(g % kValueModulus);
+    a[i] = static_cast<float>(contribution(g, m, group));
     for (int d = p.ndim - 1; d >= 0 && ++idx[d] == b.ext[d]; --d) idx[d] = 0;
   }
 }
 
-// peak_bytes: the most any rank holds: its buffers (`buffers`, allocated
-// before timing) plus its heap growth inside the timed calls.
-void report(int rank, const Problem& p, const char* system, const Timing& t, bool ok, long long recv_max,
-            long long recv_total, long long buffers, const char* note) {
-  long long mine[2] = {buffers + t.heap, t.heap}, most[2] = {0, 0};
-  MPI_Allreduce(mine, most, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+// recv: the elements this rank received (< 0: the traffic comes from
+// elsewhere, the verified checker's count in gen.py); reported as the most
+// and the sum over ranks.  peak_bytes: the most any rank holds: its buffers
+// (`buffers`, allocated before timing) plus its heap growth inside the timed
+// calls.
+void report(int rank, const Problem& p, const char* system, const Timing& t, bool ok, long long recv,
+            long long buffers, const char* note) {
+  long long mine[3] = {buffers + t.heap, t.heap, recv}, most[3] = {0, 0, 0};
+  MPI_Allreduce(mine, most, 3, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  long long recv_total = 0;
+  MPI_Allreduce(&recv, &recv_total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   const long long peak_bytes = buffers < 0 ? -1 : most[0];
+  const long long recv_max = recv < 0 ? -1 : most[2];
+  if (recv < 0) recv_total = -1;
   if (rank != 0) return;
   std::string times;
   for (double v : t.ms) times += (times.empty() ? "" : ",") + std::to_string(v);
@@ -61,12 +82,6 @@ void report(int rank, const Problem& p, const char* system, const Timing& t, boo
   std::fflush(stdout);
 }
 
-void recv_stats(std::size_t mine, MPI_Comm comm, long long* max, long long* total) {
-  long long v = static_cast<long long>(mine);
-  MPI_Allreduce(&v, max, 1, MPI_LONG_LONG, MPI_MAX, comm);
-  MPI_Allreduce(&v, total, 1, MPI_LONG_LONG, MPI_SUM, comm);
-}
-
 void fail(const char* what, const redist::Status& st) {
   std::fprintf(stderr, "bench driver: %s: %s\n", what, st.message().c_str());
   MPI_Abort(MPI_COMM_WORLD, 1);
@@ -76,7 +91,7 @@ void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int
               const std::vector<float>& src, std::vector<float>& dst, const std::vector<float>& want,
               const char* why_not) {
   if (plan.create == nullptr) {
-    report(rank, p, system, Timing{}, false, -1, -1, -1, why_not);
+    report(rank, p, system, Timing{}, false, -1, -1, why_not);
     return;
   }
   redist::Mesh mesh;
@@ -88,37 +103,72 @@ void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int
                                  dst.size() * sizeof(float), ws.data(), ws.size());
     if (!st.ok()) fail(system, st);
   });
+  if (plan.release != nullptr) plan.release();
   const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
   const long long buffers = static_cast<long long>((src.size() + dst.size()) * sizeof(float) + plan.workspace_bytes);
   // Traffic of the plans comes from the verified checker (gen.py), not here.
-  report(rank, p, system, t, ok, -1, -1, buffers, "");
+  report(rank, p, system, t, ok, -1, buffers, "");
 }
 
-void run_exchange(const Problem& p, int rank, int reps, const std::vector<float>& src, std::vector<float>& dst,
-                  const std::vector<float>& want) {
-  redist::Exchange ex;
-  if (redist::Status st = p.exchange.create(MPI_COMM_WORLD, &ex); !st.ok()) fail("create_exchange", st);
+void run_alltoallv(const Problem& p, int rank, int size, int reps, const std::vector<float>& src,
+                   std::vector<float>& dst, const std::vector<float>& want) {
+  const bench::AlltoallvPlan plan = bench::alltoallv_plan(p, rank, size);
+  std::vector<float> sendbuf(plan.send_displs.back() + plan.send_counts.back());
+  std::vector<float> recvbuf(plan.recv_displs.back() + plan.recv_counts.back());
   std::fill(dst.begin(), dst.end(), -1.0f);
   const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
-    redist::Status st = p.exchange.run(ex, src.data(), src.size() * sizeof(float), dst.data(),
-                                       dst.size() * sizeof(float));
-    if (!st.ok()) fail("redist_exch", st);
+    bench::alltoallv_run(plan, src.data(), dst.data(), sendbuf, recvbuf, MPI_COMM_WORLD);
   });
   const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
-  report(rank, p, "redist_exch", t, ok, -1, -1, static_cast<long long>((src.size() + dst.size()) * sizeof(float)),
-         "");
+  const long long buffers =
+      static_cast<long long>((src.size() + dst.size() + sendbuf.size() + recvbuf.size()) * sizeof(float));
+  report(rank, p, "alltoallv", t, ok, static_cast<long long>(plan.recv_elems), buffers, "");
+}
+
+void run_scalapack(const Problem& p, int rank, int size, int reps, const std::vector<float>& src,
+                   std::vector<float>& dst, const std::vector<float>& want) {
+  const char* why_not = "";
+  bench::Gemr2d* g = bench::gemr2d_setup(p, rank, size, &why_not);
+  if (g == nullptr) {
+    report(rank, p, "scalapack", Timing{}, false, -1, -1, why_not);
+    return;
+  }
+  std::fill(dst.begin(), dst.end(), -1.0f);
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] { bench::gemr2d_run(g, src.data(), dst.data()); });
+  const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
+  const long long buffers = static_cast<long long>((src.size() + dst.size()) * sizeof(float));
+  report(rank, p, "scalapack", t, ok, static_cast<long long>(bench::gemr2d_recv_elems(g)), buffers, "");
+  bench::gemr2d_free(g);
+}
+
+void run_reduce_scatter(const Problem& p, int rank, int size, int reps, const std::vector<float>& src,
+                        std::vector<float>& dst, const std::vector<float>& want) {
+  const char* why_not = "";
+  bench::ReduceScatter* rs = bench::reduce_scatter_setup(p, rank, size, &why_not);
+  if (rs == nullptr) {
+    report(rank, p, "mpi_rs", Timing{}, false, -1, -1, why_not);
+    return;
+  }
+  std::fill(dst.begin(), dst.end(), -1.0f);
+  const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] { bench::reduce_scatter_run(rs, src.data(), dst.data()); });
+  const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
+  const long long buffers =
+      static_cast<long long>((src.size() + dst.size()) * sizeof(float) + bench::reduce_scatter_buffer_bytes(rs));
+  report(rank, p, "mpi_rs", t, ok, static_cast<long long>(bench::reduce_scatter_recv_elems(rs)), buffers,
+         bench::reduce_scatter_what(rs));
+  bench::reduce_scatter_free(rs);
 }
 
 void run_fftw(const Problem& p, int rank, int size, int reps, const std::vector<float>& src,
               const std::vector<float>& want) {
   if (p.fftw_direction == 0) {
-    report(rank, p, "fftw", Timing{}, false, -1, -1, -1,
+    report(rank, p, "fftw", Timing{}, false, -1, -1,
            "n/a: FFTW transposes rows over all ranks to columns over all ranks (2-D, one mesh) only");
     return;
   }
   bench::FftwTranspose* f = bench::fftw_setup(p, size);
   if (f == nullptr) {
-    report(rank, p, "fftw", Timing{}, false, -1, -1, -1, "fftw: no plan");
+    report(rank, p, "fftw", Timing{}, false, -1, -1, "fftw: no plan");
     return;
   }
   std::memcpy(bench::fftw_in(f), src.data(), src.size() * sizeof(float));
@@ -128,10 +178,8 @@ void run_fftw(const Problem& p, int rank, int size, int reps, const std::vector<
   const Box mine = bench::tgt_box(p, rank), own = bench::src_box(p, rank);
   Box kept;
   const std::size_t recv = want.size() - (bench::intersect(mine, own, &kept) ? kept.elems() : 0);
-  long long rmax = 0, rtot = 0;
-  recv_stats(recv, MPI_COMM_WORLD, &rmax, &rtot);
-  report(rank, p, "fftw", t, ok, rmax, rtot, static_cast<long long>(2 * bench::fftw_array_elems(f) * sizeof(float)),
-         "");
+  report(rank, p, "fftw", t, ok, static_cast<long long>(recv),
+         static_cast<long long>(2 * bench::fftw_array_elems(f) * sizeof(float)), "");
   bench::fftw_free(f);
 }
 
@@ -209,8 +257,8 @@ int main(int argc, char** argv) {
     const Box sb = bench::src_box(p, rank);
     const Box tb = bench::tgt_box(p, rank);
     std::vector<float> src(sb.elems()), dst(tb.elems()), want(tb.elems());
-    fill_box(p, sb, src.data());
-    fill_box(p, tb, want.data());
+    fill_box(p, sb, bench::member_index(p, rank), bench::group_size(p), src.data());
+    fill_box(p, tb, 0, 1, want.data());
     long long target_bytes = static_cast<long long>(tb.elems() * sizeof(float));
     MPI_Allreduce(MPI_IN_PLACE, &target_bytes, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     const std::vector<double> floor = target_copy_floor_ms(want, dst, reps, cores);
@@ -219,46 +267,20 @@ int main(int argc, char** argv) {
                   "\"copy_floor_min_ms\":%.4f}\n",
                   p.name, target_bytes, floor[floor.size() / 2], floor.front());
 
-    run_exchange(p, rank, reps, src, dst, want);
+    run_plan(p, p.exchange, "redist_exch", rank, reps, src, dst, want, "");
     run_plan(p, p.collectives, "redist_coll", rank, reps, src, dst, want,
              "n/a: the collective plans take even problems on one mesh");
     run_plan(p, p.easy, "gather_all", rank, reps, src, dst, want,
-             "n/a: uneven, between meshes, or the whole array on every rank would not fit");
+             "n/a: uneven, between meshes, pending sums, or the whole array on every rank would not fit");
     for (const bench::Candidate& c : p.candidates)
       run_plan(p, c.plan, ("cand" + std::to_string(c.index)).c_str(), rank, reps, src, dst, want, "");
-
-    {
-      const bench::AlltoallvPlan plan = bench::alltoallv_plan(p, rank, size);
-      std::vector<float> sendbuf(plan.send_displs.back() + plan.send_counts.back());
-      std::vector<float> recvbuf(plan.recv_displs.back() + plan.recv_counts.back());
-      std::fill(dst.begin(), dst.end(), -1.0f);
-      const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
-        bench::alltoallv_run(plan, src.data(), dst.data(), sendbuf, recvbuf, MPI_COMM_WORLD);
-      });
-      const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
-      long long rmax = 0, rtot = 0;
-      recv_stats(plan.recv_elems, MPI_COMM_WORLD, &rmax, &rtot);
-      const long long buffers =
-          static_cast<long long>((src.size() + dst.size() + sendbuf.size() + recvbuf.size()) * sizeof(float));
-      report(rank, p, "alltoallv", t, ok, rmax, rtot, buffers, "");
+    // The other baselines copy; pending sums need plain MPI's reductions.
+    if (bench::group_size(p) > 1) {
+      run_reduce_scatter(p, rank, size, reps, src, dst, want);
+      continue;
     }
-
-    {
-      const char* why_not = "";
-      bench::Gemr2d* g = bench::gemr2d_setup(p, rank, size, &why_not);
-      if (g == nullptr) {
-        report(rank, p, "scalapack", Timing{}, false, -1, -1, -1, why_not);
-      } else {
-        std::fill(dst.begin(), dst.end(), -1.0f);
-        const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] { bench::gemr2d_run(g, src.data(), dst.data()); });
-        const bool ok = all_ranks(dst == want, MPI_COMM_WORLD);
-        long long rmax = 0, rtot = 0;
-        recv_stats(bench::gemr2d_recv_elems(g), MPI_COMM_WORLD, &rmax, &rtot);
-        const long long buffers = static_cast<long long>((src.size() + dst.size()) * sizeof(float));
-        report(rank, p, "scalapack", t, ok, rmax, rtot, buffers, "");
-        bench::gemr2d_free(g);
-      }
-    }
+    run_alltoallv(p, rank, size, reps, src, dst, want);
+    run_scalapack(p, rank, size, reps, src, dst, want);
     run_fftw(p, rank, size, reps, src, want);
   }
   fftwf_mpi_cleanup();

@@ -1,13 +1,15 @@
 """Baseline: PyTorch DTensor's redistribute (CPU, gloo, N local processes).
 
-DTensor places a tensor per mesh dimension: Shard(d) or Replicate().  A
+DTensor places a tensor per mesh dimension: Shard(d), Replicate() or, for a
+source's pending sums, Partial().  A
 dimension sharded by several mesh axes is split in mesh order, so a type is
 expressible iff every dimension lists its axes in mesh order; the others
 (axis order swaps, e.g. [{y,x}] on {x, y}) are marked n/a.  The plan is
 DTensor's own (_gen_transform_infos, the function redistribute uses); its
 traffic and peak are accounted from the plan's steps as gloo executes them
 (gloo has no all_to_all, so DTensor runs Shard->Shard as all_gather + chunk),
-its time measured.
+its time measured.  Every rank's local array holds its part of the pending
+sums (problems.contribution); the result is checked element by element.
 
     python dtensor_bench.py N PROBLEMS_JSON OUT_JSONL REPS
 """
@@ -22,16 +24,16 @@ import time
 import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh
-from torch.distributed.tensor import DTensor, Replicate, Shard
+from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
 from torch.distributed.tensor import _redistribute as R
 
 import problems as P
 
 
-def placements(p, ty):
+def placements(p, ty, sums=()):
     """None if DTensor cannot express the type."""
     names = [a for a, _ in p["mesh"]]
-    out = [Replicate()] * len(names)
+    out = [Partial() if a in sums else Replicate() for a in names]
     for d, axes in enumerate(ty):
         pos = [names.index(a) for a in axes]
         if pos != sorted(pos):
@@ -63,14 +65,22 @@ def box(p, ty, rank):
 def account(p, infos, src_elems):
     """Per device: elements received and the largest local array along
     DTensor's plan, and the live elements at its peak (input kept by the
-    caller, plus one step's input and output)."""
+    caller, plus one step's input and output).  Reductions as textbook
+    collectives do them (reduce_scatter: k - 1 per result element;
+    all_reduce (ring): 2 (k - 1) / k per element)."""
     sizes = [s for _, s in p["mesh"]]
     local, recv, largest, live = src_elems, 0, src_elems, src_elems
     kinds, planned = [], 0
     for k, info in enumerate(infos):
         g = sizes[info.mesh_dim]
         a, b = info.src_dst_placements
-        if a.is_shard() and b.is_replicate():
+        if a.is_partial():
+            new = local // g if b.is_shard() else local
+            moved = (g - 1) * new if b.is_shard() else 2 * (g - 1) * local // g
+            recv += moved
+            planned += moved
+            kinds.append("reduce_scatter" if b.is_shard() else "all_reduce")
+        elif a.is_shard() and b.is_replicate():
             recv += (g - 1) * local
             planned += (g - 1) * local
             new = local * g
@@ -99,7 +109,7 @@ def worker(rank, n, problems, reps, init_file, out_path):
     dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank, world_size=n)
     rows = []
     for p in problems:
-        sp, tp = placements(p, p["src"]), placements(p, p["tgt"])
+        sp, tp = placements(p, p["src"], P.pending(p)), placements(p, p["tgt"])
         size = dict(p["mesh"])
         if any(len(axes) > 1 and n % math.prod(size[a] for a in axes) for n, axes in
                zip(p["shape"] * 2, p["src"] + p["tgt"])):
@@ -114,8 +124,8 @@ def worker(rank, n, problems, reps, init_file, out_path):
         mesh = DeviceMesh("cpu", torch.arange(n).reshape([s for _, s in p["mesh"]]),
                           mesh_dim_names=tuple(a for a, _ in p["mesh"]))
         full_stride = tuple(math.prod(p["shape"][d + 1:]) for d in range(len(p["shape"])))
-        src_local = torch.from_numpy(P.block_values(p["shape"], *box(p, p["src"], rank)))
-        want = torch.from_numpy(P.block_values(p["shape"], *box(p, p["tgt"], rank)))
+        src_local = torch.from_numpy(P.contribution(p, *box(p, p["src"], rank), P.member_index(p, rank)))
+        want = torch.from_numpy(P.target_values(p, *box(p, p["tgt"], rank)))
         x = DTensor.from_local(src_local, mesh, sp, run_check=False, shape=torch.Size(p["shape"]),
                                stride=full_stride)
         y = x.redistribute(mesh, tp)  # warm-up, and the result we check

@@ -47,14 +47,20 @@ def problem_args(p):
                   "--to-mesh", P.placed_text(p["to_mesh"], p["to_ranks"])]
     else:
         meshes = ["--mesh", P.mesh_text(p["mesh"])]
-    return meshes + ["--from", P.type_text(p["mesh"], p["shape"], p["src"]),
-                     "--to", P.type_text(P.target_mesh(p), p["shape"], p["tgt"]), "--dtype", "f32"]
+    return meshes + ["--from", P.src_text(p), "--to", P.tgt_text(p), "--dtype", "f32"]
 
 
 def collectives_apply(p):
-    """The paper's collective plans (redist's `collectives` strategy and the
-    gather-everything baseline) take even problems on one mesh."""
+    """The paper's collective plans (redist's `collectives` strategy) take
+    even problems on one mesh."""
     return P.even(p) and not P.cross_mesh(p)
+
+
+def gather_all_applies(p):
+    """The gather-everything baseline copies: it has no sums to add, and
+    holds the whole array on every rank."""
+    return (collectives_apply(p) and not P.pending(p)
+            and 4 * math.prod(p["shape"]) * P.devices(p["mesh"]) <= GATHER_ALL_MAX_BYTES)
 
 
 def fftw_direction(p):
@@ -62,9 +68,9 @@ def fftw_direction(p):
     blocks over all ranks) moves rows-over-all-ranks to columns-over-all-ranks
     when viewed as N0 x P x (N1/P), and back: 1 for rows -> columns, 2 for
     columns -> rows, 0 when it cannot express the problem (another rank,
-    a mesh axis left out or out of mesh order, a move between meshes, N1 not
-    divisible)."""
-    if P.cross_mesh(p) or len(p["shape"]) != 2:
+    a mesh axis left out or out of mesh order, a move between meshes, pending
+    sums, N1 not divisible)."""
+    if P.cross_mesh(p) or P.pending(p) or len(p["shape"]) != 2:
         return 0
     axes = [a for a, _ in p["mesh"]]
     if p["shape"][1] % P.devices(p["mesh"]) != 0:
@@ -97,19 +103,20 @@ def plan_all(redist, problems, out, profile_of):
             mine["redist_coll"] = json.loads(_redist(redist, ["plan", "--json", "--strategy", "collectives"] + args))
             _redist(redist, ["gen", "--strategy", "collectives", "--name", f"{name}_coll", "-o",
                              os.path.join(out, f"{name}_coll.hpp")] + args)
-            if 4 * math.prod(p["shape"]) * P.devices(p["mesh"]) <= GATHER_ALL_MAX_BYTES:
-                easy_file = os.path.join(out, f"{name}_easy.plan")
-                with open(easy_file, "w") as f:
-                    f.write(easy_plan(p))
-                mine["gather_all"] = json.loads(_redist(redist, ["check", "--json", "--plan", easy_file] + args))
-                _redist(redist, ["gen", "--name", f"{name}_easy", "--plan", easy_file, "-o",
-                                 os.path.join(out, f"{name}_easy.hpp")] + args)
-        same_as = {"exchange": "redist_exch"}
+        if gather_all_applies(p):
+            easy_file = os.path.join(out, f"{name}_easy.plan")
+            with open(easy_file, "w") as f:
+                f.write(easy_plan(p))
+            mine["gather_all"] = json.loads(_redist(redist, ["check", "--json", "--plan", easy_file] + args))
+            _redist(redist, ["gen", "--name", f"{name}_easy", "--plan", easy_file, "-o",
+                             os.path.join(out, f"{name}_easy.hpp")] + args)
+        same_as = {}
         if "redist_coll" in mine:
             same_as[mine["redist_coll"]["cost"]["candidates"][0]["plan"]] = "redist_coll"
         mine_candidates = []
         for k, c in enumerate(mine["redist"]["cost"]["candidates"]):
-            system = same_as.get(c["plan"], f"cand{k}")
+            # the exchange's plan reads "exchange", or "reducing exchange" with pending sums
+            system = "redist_exch" if c["strategy"] == "exchange" else same_as.get(c["plan"], f"cand{k}")
             if system == f"cand{k}":
                 plan_file = os.path.join(out, f"{name}_cand{k}.plan")
                 with open(plan_file, "w") as f:
@@ -145,58 +152,86 @@ def budget_sweep(redist, p, profile, candidates):
     return {"sweep": sweep, "below_least": {"budget": least - 1, "exit": r.returncode, "message": r.stderr.strip()}}
 
 
-def _runs(name, c):
-    """The namespace with create_mesh and run for a candidate's header: its
-    own, or for a hybrid the adapter write_table adds."""
-    ns = f"{name}_{c['system']}"
-    return ns + "_as_mesh" if c["strategy"] == "hybrid" else ns
+def _held(p, system, strategy):
+    """For a header whose run takes an object of its own rather than a Mesh:
+    that object's type, the arguments its run takes after it, and its
+    workspace; None for a collective plan's header."""
+    ns = f"{p['name']}_{system}"
+    typed = (f"static_cast<const {ns}::value_type*>(src), src_bytes, static_cast<{ns}::value_type*>(dst), "
+             "dst_bytes")
+    if strategy == "hybrid":
+        return f"{ns}::Plan", "create", typed + ", ws, ws_bytes", f"{ns}::kWorkspaceBytes"
+    if strategy == "exchange" and P.pending(p):
+        return "redist::ReducingExchange", "create_exchange", "src, src_bytes, dst, dst_bytes, ws, ws_bytes", \
+            f"{ns}::kWorkspaceBytes"
+    if strategy == "exchange":
+        return "redist::Exchange", "create_exchange", typed, "0"
+    return None
 
 
-def _hybrid_adapter(name, c):
-    """A hybrid's header (Plan, create, run) seen as a collective plan's
-    (create_mesh, run over a Mesh) for the driver's table: its Plan is made
-    once per problem and never destroyed (its communicators would be freed
-    after MPI_Finalize otherwise)."""
-    ns = f"{name}_{c['system']}"
+def _as_mesh(p, system, strategy):
+    """A header that runs an object of its own (an exchange, a hybrid's
+    Plan) seen as a collective plan's (create_mesh, run over a Mesh) for the
+    driver's table: the object is made once per problem and freed by
+    release() before MPI_Finalize (its communicators must be)."""
+    ns = f"{p['name']}_{system}"
+    held, create, args, _ = _held(p, system, strategy)
     return (f"namespace {ns}_as_mesh {{\n"
-            f"inline {ns}::Plan* plan = nullptr;\n"
+            f"inline {held}* held = nullptr;\n"
             f"inline redist::Status create_mesh(MPI_Comm world, redist::Mesh*) {{\n"
-            f"  if (plan == nullptr) plan = new {ns}::Plan;\n"
-            f"  return {ns}::create(world, plan);\n}}\n"
+            f"  if (held == nullptr) held = new {held};\n"
+            f"  return {ns}::{create}(world, held);\n}}\n"
             f"inline redist::Status run(const redist::Mesh&, const void* src, std::size_t src_bytes, void* dst,\n"
-            f"                          std::size_t dst_bytes, void* ws, std::size_t ws_bytes) {{\n"
-            f"  return {ns}::run(*plan, static_cast<const {ns}::value_type*>(src), src_bytes,\n"
-            f"                   static_cast<{ns}::value_type*>(dst), dst_bytes, ws, ws_bytes);\n}}\n"
+            f"                          std::size_t dst_bytes, [[maybe_unused]] void* ws,\n"
+            f"                          [[maybe_unused]] std::size_t ws_bytes) {{\n"
+            f"  return {ns}::run(*held, {args});\n}}\n"
+            f"inline void release() {{\n  delete held;\n  held = nullptr;\n}}\n"
             f"}}  // namespace {ns}_as_mesh")
+
+
+def _plan(p, system, strategy):
+    """The driver's bench::Plan for a header."""
+    ns = f"{p['name']}_{system}"
+    held = _held(p, system, strategy)
+    if held is None:
+        return f"{{&{ns}::create_mesh, &{ns}::run, {ns}::kWorkspaceBytes}}"
+    return f"{{&{ns}_as_mesh::create_mesh, &{ns}_as_mesh::run, {held[3]}, &{ns}_as_mesh::release}}"
+
+
+def _geometry(p):
+    """The namespace of the exchange's header with its meshes and layouts
+    (a reducing exchange's keeps them in its own `_layouts`)."""
+    return f"{p['name']}_exch_layouts" if P.pending(p) else f"{p['name']}_exch"
 
 
 def _entry(p, plans, candidates):
     n = p["name"]
-    x = f"{n}_exch"
+    g = _geometry(p)
     shape = ", ".join(str(v) for v in p["shape"])
-    coll = (f"{{&{n}_coll::create_mesh, &{n}_coll::run, {n}_coll::kWorkspaceBytes}}"
-            if "redist_coll" in plans[n] else "{}")
-    easy = (f"{{&{n}_easy::create_mesh, &{n}_easy::run, {n}_easy::kWorkspaceBytes}}"
-            if "gather_all" in plans[n] else "{}")
-    extra = ", ".join(f"{{{c['index']}, {{&{_runs(n, c)}::create_mesh, &{_runs(n, c)}::run, "
-                      f"{n}_{c['system']}::kWorkspaceBytes}}}}" for c in candidates[n] if c["system"].startswith("cand"))
+    pending = ", ".join("true" if a in P.pending(p) else "false" for a, _ in p["mesh"])
+    coll = _plan(p, "coll", "collectives") if "redist_coll" in plans[n] else "{}"
+    easy = _plan(p, "easy", "collectives") if "gather_all" in plans[n] else "{}"
+    extra = ", ".join(f"{{{c['index']}, {_plan(p, c['system'], c['strategy'])}}}"
+                      for c in candidates[n] if c["system"].startswith("cand"))
     return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
-            f"     {{&{x}::source_mesh, &{x}::source_layout, &{x}::target_mesh, &{x}::target_layout, "
-            f"&{x}::create_exchange, &{x}::run}},\n"
+            f"     {{&{g}::source_mesh, &{g}::source_layout, &{g}::target_mesh, &{g}::target_layout}},\n"
+            f"     {{{pending}}}, {_plan(p, 'exch', 'exchange')},\n"
             f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}}}},")
 
 
 def write_table(problems, plans, candidates, world, out):
     """problems.hpp for the driver: the problems on `world` ranks."""
     mine = [p for p in problems if P.world(p) == world]
-    kinds = lambda p: (["exch"] + [k for k, s in (("coll", "redist_coll"), ("easy", "gather_all"))
-                                   if s in plans[p["name"]]]
-                       + [c["system"] for c in candidates[p["name"]] if c["system"].startswith("cand")])
+    headers = lambda p: ([("exch", "exchange")] + [(k, "collectives") for k, s in (("coll", "redist_coll"),
+                                                                                     ("easy", "gather_all"))
+                                                    if s in plans[p["name"]]]
+                         + [(c["system"], c["strategy"]) for c in candidates[p["name"]]
+                            if c["system"].startswith("cand")])
     lines = ["// Written by bench/gen.py; do not edit.", "#pragma once"]
-    lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k in kinds(p)]
-    lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k in kinds(p)]
-    lines += [_hybrid_adapter(p["name"], c) for p in mine for c in candidates[p["name"]]
-              if c["system"].startswith("cand") and c["strategy"] == "hybrid"]
+    lines += [f"#include \"{p['name']}_{k}.hpp\"" for p in mine for k, _ in headers(p)]
+    lines += [f"namespace {p['name']}_{k} = redist_gen::{p['name']}_{k};" for p in mine for k, _ in headers(p)]
+    lines += [f"namespace {_geometry(p)} = redist_gen::{_geometry(p)};" for p in mine if P.pending(p)]
+    lines += [_as_mesh(p, k, strategy) for p in mine for k, strategy in headers(p) if _held(p, k, strategy)]
     lines += [f"inline constexpr int kWorld = {world};",
               f"inline constexpr std::size_t kValueModulus = {P.VALUE_MODULUS};",
               "inline const bench::Problem kProblems[] = {"]
@@ -223,7 +258,8 @@ def build_driver(bench_dir, root, gen_dir, table_dir):
     """Compiles the driver unless one was built from the same sources, headers
     and flags (a minute of the 2 cores per world size, in every run)."""
     exe = os.path.join(table_dir, "driver")
-    sources = ["driver.cpp", "alltoallv.cpp", "scalapack.cpp", "fftw.cpp", "heap_counter.cpp", "bench_common.hpp"]
+    sources = ["driver.cpp", "alltoallv.cpp", "reduce_scatter.cpp", "scalapack.cpp", "fftw.cpp", "heap_counter.cpp",
+               "bench_common.hpp"]
     cmd = ["mpicxx", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
            "-I", table_dir, "-I", gen_dir, "-I", bench_dir, *runtime_flags(root, "--cflags"),
            *[os.path.join(bench_dir, s) for s in sources if s.endswith(".cpp")],

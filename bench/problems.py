@@ -1,15 +1,25 @@
 """The benchmark's problems, in the `redist` command's notation: a fixed-seed
 random suite in the spirit of the paper's evaluation, hard cases, uneven
-arrays, moves between meshes, larger arrays and one set of problems at 4, 8
-and 16 ranks.  A problem is a dict:
+arrays, moves between meshes, larger arrays, one set of problems at 4, 8
+and 16 ranks, and tensor-parallel partial sums (issue 14).  A problem is a
+dict:
 
     name, suite, mesh [[axis, size], ...], shape [N_0, ...],
     src / tgt: per dimension the list of mesh axes, major to minor,
+    pending: the source's pending-sum axes (absent: none, a plain problem),
     and, for a move between meshes, from_ranks / to_ranks: the world rank of
     each device of the source mesh `mesh` and of the target mesh `to_mesh`.
 
 A sharded dimension need not divide: device c along it holds the ceil block
 [c*b, (c+1)*b) clipped at N, b = ceil(N/P) (docs/model.md, Part 2).
+
+The values: element g of the global row-major order is g mod VALUE_MODULUS.
+Where the source has pending sums, the member of a pending group at index m
+(its coordinates on the pending axes, mixed radix in mesh order) holds
+((31 g + 17 m) mod 13) - 6 for m > 0, and member 0 what makes the group's
+sum the global value; a plain problem is the group of one.  All of it is
+integers well inside f32's exact range, so every sum is exact in any order
+and every system's result is checked for equality, element by element.
 """
 
 import math
@@ -19,34 +29,77 @@ import random
 # (f32: 2**19 elements = 2 MiB per device).
 TARGET_LOCAL = 1 << 19
 
-# Element g of the global row-major order holds float(g mod VALUE_MODULUS):
-# exact in f32, and a prime, so only a shift by a multiple of it escapes the
-# check (arrays below 2^24 elements hold exactly their index).
-VALUE_MODULUS = 16777213
+# A prime, so only a shift by a multiple of it escapes the check (arrays
+# below it hold exactly their index), 765 below 2^24 so that a pending
+# group of up to 64 members (parts within +-6) sums exactly in f32.
+VALUE_MODULUS = 16776451
 
 
-def block_values(shape, offsets, extents):
-    """The box [offsets, offsets + extents) of the global array as the MPI
-    driver fills it (driver.cpp's fill_box), without building the rest."""
+def pending(p):
+    return p.get("pending", [])
+
+
+def group_size(p):
+    """Devices that each hold a part of one element's sum (1: plain)."""
+    return math.prod(dict(p["mesh"])[a] for a in pending(p))
+
+
+def member_index(p, rank):
+    """The index of the device at position `rank` of the source mesh in its
+    pending group."""
+    sizes = [s for _, s in p["mesh"]]
+    names = [a for a, _ in p["mesh"]]
+    coord, r = [0] * len(sizes), rank
+    for i in reversed(range(len(sizes))):
+        coord[i], r = r % sizes[i], r // sizes[i]
+    m = 0
+    for a in pending(p):
+        i = names.index(a)
+        m = m * sizes[i] + coord[i]
+    return m
+
+
+def contribution(p, offsets, extents, m):
+    """What member m of a pending group holds on the box [offsets,
+    offsets + extents), as the MPI driver fills it (driver.cpp's fill_box),
+    without building the rest of the array."""
     import numpy as np
+    shape = p["shape"]
     index = np.zeros([1] * len(shape), dtype=np.int64)
     for d, (o, e) in enumerate(zip(offsets, extents)):
         along = np.arange(o, o + e, dtype=np.int64) * math.prod(shape[d + 1:])
         index = index + along.reshape([-1 if k == d else 1 for k in range(len(shape))])
-    return (index % VALUE_MODULUS).astype(np.float32)
+    index = np.broadcast_to(index, extents)
+
+    def part(j):
+        return (index * 31 + 17 * j) % 13 - 6
+    if m > 0:
+        return part(m).astype(np.float32)
+    rest = sum((part(j) for j in range(1, group_size(p))), np.zeros(extents, dtype=np.int64))
+    return (index % VALUE_MODULUS - rest).astype(np.float32)
 
 
-def global_values(shape):
-    return block_values(shape, [0] * len(shape), shape)
+def target_values(p, offsets, extents):
+    """The box of the global array: what every system must leave there."""
+    return contribution(dict(p, pending=[]), offsets, extents, 0)
 
 
 def mesh_text(mesh):
     return "{" + ", ".join(f"{a}:{s}" for a, s in mesh) + "}"
 
 
-def type_text(mesh, shape, ty):
+def type_text(mesh, shape, ty, sums=()):
     # the local size is left to the command: the ceil block
-    return "[" + ", ".join(f"{{{','.join(axes)}}}{n}" if axes else str(n) for n, axes in zip(shape, ty)) + "]"
+    text = "[" + ", ".join(f"{{{','.join(axes)}}}{n}" if axes else str(n) for n, axes in zip(shape, ty)) + "]"
+    return text + (" sum{" + ",".join(sums) + "}" if sums else "")
+
+
+def src_text(p):
+    return type_text(p["mesh"], p["shape"], p["src"], pending(p))
+
+
+def tgt_text(p):
+    return type_text(target_mesh(p), p["shape"], p["tgt"])
 
 
 def local_elems(mesh, shape, ty):
@@ -243,8 +296,37 @@ def scale_suite():
     return out
 
 
+def sums_suite():
+    """Partial sums moved to a sharded or replicated layout, at 4 and 8
+    ranks, two sizes each (2^16 and 2^20 global f32 elements, 0.25 and 4 MiB
+    of partial sums per rank on one axis):
+      rs_rows: a row-parallel matmul's output to sequence parallel (psum_scatter, dim 0)
+      rs_cols: the same output sharded along the hidden dimension (psum_scatter, dim 1)
+      allreduce: to replicated (psum)
+      dp_tp:  data parallel x tensor parallel, rows over dp, summed over tp, to columns over tp."""
+    def case(name, mesh, shape, src, tgt, sums, note):
+        return dict(name=name, suite="sums", mesh=mesh, shape=shape, src=src, tgt=tgt, pending=sums, note=note)
+    out = []
+    for n in (4, 8):
+        for size, m in (("s", 256), ("l", 1024)):
+            shape = [m, m]
+            t = [["t", n]]
+            out += [
+                case(f"rs_rows_{n}{size}", t, shape, [[], []], [["t"], []], ["t"], "psum_scatter dim 0"),
+                case(f"rs_cols_{n}{size}", t, shape, [[], []], [[], ["t"]], ["t"], "psum_scatter dim 1"),
+                case(f"allreduce_{n}{size}", t, shape, [[], []], [[], []], ["t"], "psum"),
+                case(f"dp_tp_{n}{size}", [["dp", 2], ["tp", n // 2]], shape, [["dp"], []], [["dp"], ["tp"]],
+                     ["tp"], "psum_scatter dim 1 within each dp row"),
+            ]
+    return out
+
+
 SUITES = {"random": random_suite, "hard": hard_suite, "uneven": uneven_suite, "cross-mesh": cross_mesh_suite,
-          "large": large_suite, "scale": scale_suite}
+          "large": large_suite, "scale": scale_suite, "sums": sums_suite}
+# `make bench`'s suites; the pending sums are `make bench-sums`.
+PLAIN_SUITES = [s for s in SUITES if s != "sums"]
+# `make bench-quick`: a smoke test of every path of the harness.
+QUICK = ("rand00", "transpose_44", "vocab_rows_cols", "grow_4_8", "rs_cols_4s", "dp_tp_4s")
 
 
 def all_problems():
@@ -258,8 +340,7 @@ def meshes_text(p):
 
 
 def describe(p):
-    return (f"{p['name']}: {meshes_text(p)} "
-            f"{type_text(p['mesh'], p['shape'], p['src'])} -> {type_text(target_mesh(p), p['shape'], p['tgt'])}")
+    return f"{p['name']}: {meshes_text(p)} {src_text(p)} -> {tgt_text(p)}"
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 // Baseline for the pending-sum suite: what a user writes with plain MPI
-// (bench/sums_common.hpp says which calls).
+// (bench/bench_common.hpp says which calls).
 #include <vector>
 
-#include "sums_common.hpp"
+#include "bench_common.hpp"
 
 namespace bench {
 
@@ -26,8 +26,8 @@ namespace {
 
 // The row block of `rank`'s local array that MPI_Reduce_scatter_block leaves
 // it: dimension 0 of its source box cut into k, block number member_index.
-Box row_block(const SumsProblem& p, int rank, int k) {
-  Box b = sums_box(p, p.src_box, rank);
+Box row_block(const Problem& p, int rank, int k) {
+  Box b = src_box(p, rank);
   b.ext[0] /= static_cast<std::size_t>(k);
   b.off[0] += b.ext[0] * static_cast<std::size_t>(member_index(p, rank));
   return b;
@@ -35,11 +35,11 @@ Box row_block(const SumsProblem& p, int rank, int k) {
 
 }  // namespace
 
-ReduceScatter* reduce_scatter_setup(const SumsProblem& p, int rank, int size, const char** why_not) {
+ReduceScatter* reduce_scatter_setup(const Problem& p, int rank, int size, const char** why_not) {
   const int k = group_size(p);
   bool same_layout = true, divides = true, direct = true;
   for (int r = 0; r < size; ++r) {
-    const Box s = sums_box(p, p.src_box, r), t = sums_box(p, p.tgt_box, r);
+    const Box s = src_box(p, r), t = tgt_box(p, r);
     same_layout = same_layout && s.same_as(t);
     divides = divides && s.ext[0] % static_cast<std::size_t>(k) == 0;
     direct = direct && divides && row_block(p, r, k).same_as(t);
@@ -50,8 +50,8 @@ ReduceScatter* reduce_scatter_setup(const SumsProblem& p, int rank, int size, co
   }
   auto* rs = new ReduceScatter();
   rs->k = k;
-  rs->src_elems = sums_box(p, p.src_box, rank).elems();
-  rs->tgt_box = sums_box(p, p.tgt_box, rank);
+  rs->src_elems = src_box(p, rank).elems();
+  rs->tgt_box = tgt_box(p, rank);
   MPI_Comm_split(MPI_COMM_WORLD, pending_digits(p, rank, false), member_index(p, rank), &rs->group);
   const std::size_t k1 = static_cast<std::size_t>(k - 1);
   if (same_layout) {
@@ -80,7 +80,7 @@ ReduceScatter* reduce_scatter_setup(const SumsProblem& p, int rank, int size, co
       continue;
     }
     rs->send_displs[r] = static_cast<int>(sent);
-    if (intersect(rs->inter_box, sums_box(p, p.tgt_box, r), &region)) {
+    if (intersect(rs->inter_box, tgt_box(p, r), &region)) {
       rs->send_regions.push_back(region);
       rs->send_counts[r] = static_cast<int>(region.elems());
       sent += region.elems();

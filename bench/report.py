@@ -2,7 +2,8 @@
 (redist auto no slower than each other system on at least 90% of the problems
 both express, at no more memory, within 2x of the floor on large arrays),
 each with its range over the runs, time over the floor per suite and system,
-and the plots.
+and the plots (summary.txt and *.png); for the problems with pending sums,
+the table sums.md (and sums.json).
 
     python bench/report.py RUN_DIR [RUN_DIR ...] --out DIR
 """
@@ -19,6 +20,9 @@ import sys
 SYSTEMS = ["redist", "redist_coll", "redist_exch", "gather_all", "xla", "dtensor", "alltoallv", "scalapack", "fftw"]
 BASELINES = SYSTEMS[1:]
 SUITES = ["random", "hard", "uneven", "cross-mesh", "large", "scale"]
+# The pending sums' table: the copies (alltoallv, ScaLAPACK, FFTW) do not
+# add, plain MPI's reduction does.
+SUM_SYSTEMS = ["redist", "mpi_rs", "xla", "dtensor"]
 GOAL_SHARE, GOAL_FLOOR = 0.9, 2.0
 
 
@@ -303,7 +307,7 @@ def budget_lines(runs):
     last, med = runs[-1], candidate_medians(runs)
     if "budgets" not in last:
         return []
-    suite_of = {r["problem"]: r["suite"] for r in last["rows"]}
+    suite_of = {r["problem"]: r["suite"] for r in last["rows"] + last.get("sum_rows", [])}
     lines = ["auto under --memory-budget (suites " + ", ".join(BUDGET_SUITES) + "): per budget, the candidate chosen, "
              "its proven live bytes per rank, predicted us, measured median ms over runs and measured peak MiB; "
              "and the command one byte below the least"]
@@ -329,7 +333,7 @@ def budget_plot(runs, out_dir, plt, colors):
     last, med, rows = runs[-1], candidate_medians(runs), median_rows(runs)
     if "budgets" not in last:
         return
-    suite_of = {r["problem"]: r["suite"] for r in last["rows"]}
+    suite_of = {r["problem"]: r["suite"] for r in last["rows"] + last.get("sum_rows", [])}
     names = [n for n in last["budgets"] if suite_of[n] in BUDGET_SUITES]
     cols = 6
     nrows = math.ceil(len(names) / cols)
@@ -370,14 +374,63 @@ def budget_plot(runs, out_dir, plt, colors):
     plt.close(fig)
 
 
+def sum_rows(runs):
+    """Per problem with pending sums and system: min and median over all
+    repetitions of all runs, the range of the runs' medians, traffic and
+    peak (the same in every run)."""
+    keyed = [{(r["problem"], r["system"]): r for r in run["sum_rows"]} for run in runs]
+    out = []
+    for key, r in keyed[-1].items():
+        if key[1] not in SUM_SYSTEMS:
+            continue
+        mine = [by[key] for by in keyed]
+        times = [t for m in mine for t in m.get("times_ms", [])]
+        row = {k: r[k] for k in ("problem", "system", "mesh", "src", "tgt", "recv_max", "lower_bound_recv_max")}
+        row.update(ok=all(m["ok"] for m in mine) and bool(times), peak_bytes=max(m["peak_bytes"] for m in mine),
+                   calls=" ".join(r.get("collectives") or []) or r["note"], note=r["note"])
+        if row["ok"]:
+            medians = [statistics.median(m["times_ms"]) for m in mine]
+            row.update(min_ms=min(times), median_ms=statistics.median(times),
+                       run_medians_ms=[min(medians), max(medians)])
+        out.append(row)
+    return out
+
+
+def sum_lines(runs, rows):
+    out = ["| problem | source -> target | system | min ms | median ms | run medians ms | busiest recv "
+           "(lower bound) | peak KiB | calls |", "|" + "---|" * 9]
+    for r in rows:
+        what = f"`{r['src']}` -> `{r['tgt']}` on `{r['mesh']}`"
+        if not r["ok"]:
+            out.append(f"| {r['problem']} | {what} | {r['system']} | not reported: WRONG or n/a {r['note']} |||||")
+            continue
+        lo, hi = r["run_medians_ms"]
+        out.append(f"| {r['problem']} | {what} | {r['system']} | {r['min_ms']:.3f} | {r['median_ms']:.3f} | "
+                   f"{lo:.3f}-{hi:.3f} | {r['recv_max']} ({r['lower_bound_recv_max']}) | "
+                   f"{r['peak_bytes'] / 1024:.0f} | {r['calls']} |")
+    uptime = [runs[0]["meta"]["uptime_start"]] + [run["meta"]["uptime_end"] for run in runs]
+    return out + ["", "uptime at the start and after each run:"] + [f"    {u}" for u in uptime]
+
+
 def write_report(run_dirs, out_dir):
+    """The reports the runs have rows for, each written into out_dir."""
     runs = load(run_dirs)
-    lines = (header_lines(runs) + [""] + goal_lines(runs) + [""] + floor_lines(runs) + [""] + large_lines(runs)
-             + [""] + shortfall_lines(runs) + [""] + misc_lines(runs) + [""] + budget_lines(runs))
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    plots(runs, out_dir)
+    lines = []
+    if runs[0]["rows"]:
+        lines = (header_lines(runs) + [""] + goal_lines(runs) + [""] + floor_lines(runs) + [""] + large_lines(runs)
+                 + [""] + shortfall_lines(runs) + [""] + misc_lines(runs) + [""] + budget_lines(runs))
+        with open(os.path.join(out_dir, "summary.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        plots(runs, out_dir)
+    if runs[0].get("sum_rows"):
+        rows = sum_rows(runs)
+        table = sum_lines(runs, rows)
+        with open(os.path.join(out_dir, "sums.md"), "w") as f:
+            f.write("\n".join(table) + "\n")
+        with open(os.path.join(out_dir, "sums.json"), "w") as f:
+            json.dump({"rows": rows, "runs": [run["sum_rows"] for run in runs], "reps": runs[0]["meta"]["reps"]}, f)
+        lines += ([""] if lines else []) + table
     return lines
 
 

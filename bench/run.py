@@ -1,6 +1,8 @@
 """One run of the benchmark: plans and generates code for every problem, runs
-redist and the other systems side by side, and writes results.csv, run.json
-and that run's report (bench/report.py) into --out.
+redist and the other systems side by side, and writes run.json and that
+run's report (bench/report.py) into --out; results.csv for the plain
+problems.  A problem's pending sums (problems.py) are one more parameter of
+every step: `--suites sums` is the pending-sum suite (`make bench-sums`).
 
     python bench/run.py [--reps R] [--quick] [--suites a,b,...] [--out DIR]
 """
@@ -22,7 +24,7 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402
 import problems as P  # noqa: E402
 import report  # noqa: E402
-from report import SYSTEMS  # noqa: E402
+from report import SUM_SYSTEMS, SYSTEMS  # noqa: E402
 
 # The tests' one mpirun command line; tests/lib.sh explains each flag.
 MPIRUN = subprocess.run(["bash", "-c", '. "$1" && printf "%s\\n" "${MPIRUN[@]}"', "_", os.path.join(ROOT, "tests", "lib.sh")],
@@ -158,8 +160,9 @@ def table(rows):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--quick", action="store_true", help="4 problems, 3 repetitions: a smoke test")
-    ap.add_argument("--suites", default=",".join(P.SUITES), help="comma-separated, of: " + ", ".join(P.SUITES))
+    ap.add_argument("--quick", action="store_true",
+                    help=f"{len(P.QUICK)} problems ({', '.join(P.QUICK)}), 3 repetitions: a smoke test")
+    ap.add_argument("--suites", default=",".join(P.PLAIN_SUITES), help="comma-separated, of: " + ", ".join(P.SUITES))
     ap.add_argument("--redist", default=os.path.join(ROOT, "_build", "install", "default", "bin", "redist"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
@@ -172,7 +175,7 @@ def main():
         raise RuntimeError(f"--suites: unknown suite {sorted(unknown)[0]} (known: {', '.join(P.SUITES)})")
     problems = [p for s in args.suites.split(",") for p in P.SUITES[s]()]
     if args.quick:
-        problems = [p for p in P.all_problems() if p["name"] in ("rand00", "transpose_44", "vocab_rows_cols", "grow_4_8")]
+        problems = [p for p in P.all_problems() if p["name"] in P.QUICK]
         args.reps = 3
     build = os.path.join(HERE, "build")
     os.makedirs(build, exist_ok=True)
@@ -210,8 +213,7 @@ def main():
     for r in rows:
         p, plan = meta[r["problem"]], plans[r["problem"]]["redist"]
         r.update(suite=p["suite"], devices=P.world(p), mesh=P.meshes_text(p),
-                 src=P.type_text(p["mesh"], p["shape"], p["src"]),
-                 tgt=P.type_text(P.target_mesh(p), p["shape"], p["tgt"]),
+                 src=P.src_text(p), tgt=P.tgt_text(p),
                  lower_bound_recv_max=plan["lower_bound_recv_max"], lower_bound_recv_total=plan["lower_bound_recv_total"],
                  src_elems=plan["src_elems"], tgt_elems=plan["tgt_elems"], global_elems=plan["global_elems"],
                  **floor_ms[r["problem"]])
@@ -223,13 +225,18 @@ def main():
         r.setdefault("recv_total", -1)
         r.setdefault("peak_bytes", -1)
     order = {n: i for i, n in enumerate(meta)}
-    rows.sort(key=lambda r: (order[r["problem"]], SYSTEMS.index(r["system"])))
+    # the pending sums' table lists its systems first, the rest after
+    rows.sort(key=lambda r: (order[r["problem"]], (SUM_SYSTEMS + SYSTEMS if P.pending(meta[r["problem"]])
+                                                   else SYSTEMS).index(r["system"])))
+    plain = [r for r in rows if not P.pending(meta[r["problem"]])]
+    sums = [r for r in rows if P.pending(meta[r["problem"]])]
 
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (" ".join(r[k]) if isinstance(r.get(k), list) else r.get(k, "")) for k in FIELDS})
+    if plain:
+        with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
+            w.writeheader()
+            for r in plain:
+                w.writerow({k: (" ".join(r[k]) if isinstance(r.get(k), list) else r.get(k, "")) for k in FIELDS})
     run_meta = {
         "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.node()}",
@@ -239,10 +246,11 @@ def main():
         "uptime_end": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
     }
     with open(os.path.join(args.out, "run.json"), "w") as f:
-        json.dump({"meta": run_meta, "rows": rows, "candidates": weighed, "budgets": budgets,
+        json.dump({"meta": run_meta, "rows": plain, "sum_rows": sums,
+                   "candidates": weighed, "budgets": budgets,
                    "profiles": {n: gen.read_json(path) for n, path in profiles.items()}}, f)
-    print("\n".join(table(rows)))
-    print()
+    if plain:
+        print("\n".join(table(plain)) + "\n")
     print("\n".join(report.write_report([args.out], args.out)))
     ok = all(r["ok"] or r["time_ms"] <= 0 for r in rows + weighed)
     sys.exit(0 if ok else 1)

@@ -81,9 +81,9 @@ Gemr2d* gemr2d_setup(const Problem& p, int rank, int size, const char** why_not)
     *why_not = "n/a: ScaLAPACK redistributes matrices (rank 2) only";
     return nullptr;
   }
-  const redist::PlacedMesh src_mesh = p.exchange.source_mesh(), tgt_mesh = p.exchange.target_mesh();
-  Grid src = grid_of(src_mesh, p.exchange.source_layout());
-  Grid tgt = grid_of(tgt_mesh, p.exchange.target_layout());
+  const redist::PlacedMesh src_mesh = p.geometry.source_mesh(), tgt_mesh = p.geometry.target_mesh();
+  Grid src = grid_of(src_mesh, p.geometry.source_layout());
+  Grid tgt = grid_of(tgt_mesh, p.geometry.target_layout());
   for (int c : tgt.owner_count)
     if (c != 1) {
       *why_not = "n/a: the target is replicated; ScaLAPACK layouts have one owner per block";

@@ -1,7 +1,10 @@
-"""Baseline: XLA (JAX on CPU, N host devices).  The redistribution is a
+"""Baseline: XLA (JAX on CPU, N host devices).  A plain redistribution is a
 jitted identity whose input sharding is the source type and whose output
-sharding is the target type; what XLA's SPMD partitioner puts in between is
-read back from the compiled HLO.
+sharding is the target type; one with pending sums is psum_scatter (or psum,
+where the target is replicated over the pending axes) under shard_map,
+jitted, each device's partial sum coming in as one slice of a leading
+dimension sharded over the pending axes.  What XLA puts in between is read
+back from the compiled HLO.
 
     python xla_bench.py N PROBLEMS_JSON OUT_JSONL REPS
 """
@@ -26,25 +29,52 @@ def spec(ty):
     return PartitionSpec(*[None if not axes else (axes[0] if len(axes) == 1 else tuple(axes)) for axes in ty])
 
 
-def run(p, reps):
-    names = [a for a, _ in p["mesh"]]
-    sizes = [s for _, s in p["mesh"]]
-    mesh = Mesh(np.array(jax.devices()[:N]).reshape(sizes), names)
-    src = NamedSharding(mesh, spec(p["src"]))
+def box(index, shape):
+    """(offsets, extents) of a shard's index (a tuple of slices)."""
+    offs = [s.start or 0 for s in index]
+    return offs, [(s.stop if s.stop is not None else n) - o for s, n, o in zip(index, shape, offs)]
+
+
+def reduction(p):
+    """The shard_map body: a psum_scatter on the target dimension each
+    pending axis shards, a psum over the pending axes the target leaves out."""
+    def body(x):
+        x = x[0]
+        for a in P.pending(p):
+            dims = [d for d, axes in enumerate(p["tgt"]) if a in axes]
+            x = jax.lax.psum_scatter(x, a, scatter_dimension=dims[0], tiled=True) if dims else jax.lax.psum(x, a)
+        return x
+    return body
+
+
+def program(p, mesh):
+    """The source array as its devices hold it, and the jitted function."""
     tgt = NamedSharding(mesh, spec(p["tgt"]))
-    shape = tuple(p["shape"])
-    want = P.global_values(shape)
-    x = jax.device_put(want, src)
-    f = jax.jit(lambda a: a, in_shardings=src, out_shardings=tgt)
+    if not P.pending(p):
+        src = NamedSharding(mesh, spec(p["src"]))
+        x = jax.make_array_from_callback(tuple(p["shape"]), src,
+                                         lambda index: P.target_values(p, *box(index, p["shape"])))
+        return x, jax.jit(lambda a: a, in_shardings=src, out_shardings=tgt)
+    in_spec = PartitionSpec(tuple(P.pending(p)), *spec(p["src"]))
+
+    def block(index):
+        return P.contribution(p, *box(index[1:], p["shape"]), index[0].start or 0)[None]
+    x = jax.make_array_from_callback((P.group_size(p),) + tuple(p["shape"]), NamedSharding(mesh, in_spec), block)
+    return x, jax.jit(jax.shard_map(reduction(p), mesh=mesh, in_specs=in_spec, out_specs=spec(p["tgt"])))
+
+
+def run(p, reps):
+    mesh = Mesh(np.array(jax.devices()[:N]).reshape([s for _, s in p["mesh"]]), [a for a, _ in p["mesh"]])
+    x, f = program(p, mesh)
     compiled = f.lower(x).compile()
     hlo = compiled.as_text()
     mem = compiled.memory_analysis()
     out = compiled(x)
     out.block_until_ready()
-    ok = out.sharding.is_equivalent_to(tgt, len(shape)) and np.array_equal(np.asarray(out), want)
     # each shard must be the target box of its device
+    ok = out.sharding.is_equivalent_to(NamedSharding(mesh, spec(p["tgt"])), len(p["shape"]))
     for shard in out.addressable_shards:
-        ok = ok and np.array_equal(np.asarray(shard.data), want[shard.index])
+        ok = ok and np.array_equal(np.asarray(shard.data), P.target_values(p, *box(shard.index, p["shape"])))
     del out
     times = []
     for _ in range(reps):
@@ -52,6 +82,7 @@ def run(p, reps):
         compiled(x).block_until_ready()
         times.append((time.perf_counter() - t0) * 1e3)
     recv, ops, largest = traffic(hlo, N)
+    shape = tuple(p["shape"])
     global_elems = int(np.prod(shape))
     src_e, tgt_e = P.local_elems(p["mesh"], shape, p["src"]), P.local_elems(p["mesh"], shape, p["tgt"])
     temp = getattr(mem, "temp_size_in_bytes", 0) if mem is not None else 0
