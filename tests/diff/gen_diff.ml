@@ -380,20 +380,23 @@ let write_sum_plan out st ~id ~label (p : Problem.t) =
       true
   | _ -> false
 
-(* The hybrids of [p] that the verified checker accepts, of four kinds (in
-   turn by [variant]): the planner's candidates ([hybrid_candidates]) the
-   exchange then an all_gather, on one mesh or (2) from a source mesh of
-   another shape at a permuted rank list, a collective then the exchange,
-   and (3) three parts: a collective, then the exchange then an all_gather
-   (a hybrid whose second part is a hybrid). *)
+(* The four kinds of hybrids drawn, in turn: the planner's candidates
+   ([hybrid_candidates]) the exchange then an all_gather, on one mesh or
+   (2) from a source mesh of another shape at a permuted rank list, a
+   collective then the exchange, and (3) three parts: a collective, then
+   the exchange then an all_gather (a hybrid whose second part is a
+   hybrid). *)
 let hybrid_kinds =
   [| "exchange then all_gather"; "collective then exchange"; "exchange from a permuted mesh then all_gather";
      "collective, exchange, all_gather" |]
 
+(* Those of [plans] that the verified checker accepts for [p]. *)
 let accepted (p : Problem.t) plans =
   let s = Problem.source_layout p and t = Problem.target_layout p in
   List.filter (fun sp -> match C.xcheck s t sp with C.OK _ -> true | C.Error _ -> false) plans
 
+(* A random accepted hybrid of kind [variant] on a random problem of [spec]
+   ([accept]ing its devices; a permuted source mesh within [world] ranks). *)
 let rec draw_hybrid ?accept spec st ~world ~variant dtype =
   let q, p = draw_even ?accept spec st dtype in
   let s = Problem.source_layout p and t = Problem.target_layout p in
@@ -425,28 +428,26 @@ let write_hybrid_case out st ~id ~label ((p : Problem.t), sp) =
       (Front.show_ty p.tgt_env p.tgt) p.dtype (String.concat "; " (Costreport.plan_file_lines p sp)) in
   write_hybrid (out (Problem.world p)) st ~id ~desc p sp
 
-(* A direct exchange at permuted rank lists of a world of [world] ranks:
-   one mesh of [target_axes ()] (odd [variant]) or from a mesh of other
-   axes to one of [target_axes ()] (even), global extents [extents ()]. *)
-let draw_permuted_exchange st ~world ~target_axes ~extents ~variant dtype =
+(* Placed meshes at permuted rank lists of a world of [world] ranks: one
+   mesh of [target_axes ()] (odd [variant]) or from a mesh of other axes to
+   one of [target_axes ()] (even); with the source's and the target's axes. *)
+let permuted_meshes st ~world ~target_axes ~variant =
   let tgt_axes = target_axes () in
-  let src_axes = if variant mod 2 = 0 then Placed_problem.draw_mesh st "s" world else tgt_axes in
-  let meshes =
-    if variant mod 2 = 0 then Problem.Two (permuted_mesh st ~world src_axes, permuted_mesh st ~world tgt_axes)
-    else Problem.One (permuted_mesh st ~world tgt_axes)
-  in
+  if variant mod 2 = 0 then
+    let src_axes = Placed_problem.draw_mesh st "s" world in
+    (Problem.Two (permuted_mesh st ~world src_axes, permuted_mesh st ~world tgt_axes), src_axes, tgt_axes)
+  else (Problem.One (permuted_mesh st ~world tgt_axes), tgt_axes, tgt_axes)
+
+(* A direct exchange over [permuted_meshes], global extents [extents ()]. *)
+let draw_permuted_exchange st ~world ~target_axes ~extents ~variant dtype =
+  let meshes, src_axes, tgt_axes = permuted_meshes st ~world ~target_axes ~variant in
   let extents = extents () in
   let from = Placed_problem.draw_type st src_axes extents and to_ = Placed_problem.draw_type st tgt_axes extents in
   Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
 
-(* The same for a reducing exchange ([Sum_problem.placed_types]). *)
+(* A reducing exchange over [permuted_meshes] ([Sum_problem.placed_types]). *)
 let draw_permuted_sum st ~world ~target_axes ~variant dtype =
-  let tgt_axes = target_axes () in
-  let src_axes = if variant mod 2 = 0 then Placed_problem.draw_mesh st "s" world else tgt_axes in
-  let meshes =
-    if variant mod 2 = 0 then Problem.Two (permuted_mesh st ~world src_axes, permuted_mesh st ~world tgt_axes)
-    else Problem.One (permuted_mesh st ~world tgt_axes)
-  in
+  let meshes, src_axes, tgt_axes = permuted_meshes st ~world ~target_axes ~variant in
   let from, to_, _ = Sum_problem.placed_types st (List.map fst src_axes) (List.map fst tgt_axes) in
   Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
 
