@@ -312,7 +312,7 @@ let rec draw_sum_step st made =
               (Sumplan.show_pty p.env (p.src, p.src_pending)) dtype in
           (p, plan, desc))
 
-(* ---- hybrids, permuted rank lists, 64-rank worlds ---- *)
+(* ---- each kind drawn and written; hybrids, permuted rank lists, 64 ranks ---- *)
 
 (* [n] distinct world ranks below [world] in random order, never ranks 0
    to n - 1 in order ([world] > 1). *)
