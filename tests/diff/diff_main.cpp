@@ -3,25 +3,31 @@
 // the extracted lowering, with or without pending sums, or a direct or
 // reducing exchange's two placed layouts, with each rank's source bytes and
 // the destination bytes the extracted semantics gives) through the
-// runtime's plan interpreter, its Exchange or its ReducingExchange, and
+// runtime's plan interpreter, its Exchange or its ReducingExchange, or a
+// hybrid's plan file through the C ABI (redist_plan_check, bind, run), and
 // compares every byte of every rank's destination.  Also
 // checked: the source is unchanged, nothing is written outside the
 // destination and the workspace (guard bytes), and an exchange's source
 // and target arrays (and a reducing exchange's workspace) fit in its
 // stated live bytes; for a reducing exchange, each rank's messages
 // received and sent and its workspace are those of the extracted lowering
-// (lower_sumx), within the header's workspace.  Rank 0 prints one line per
-// case.
+// (lower_sumx), within the header's workspace; for a hybrid, the C ABI's
+// plan is a hybrid whose workspace and live bytes are the extracted
+// lowering's (program_workspace_bytes, splan_live_bytes) and whose boxes
+// are the reference's.  Rank 0 prints one line per case.
 //
 //     mpirun -np N diff_main DIR
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "redist/exchange.hpp"
 #include "redist/interpreter.hpp"  // and, through redist/mpi.hpp, mpi.h without its C++ bindings
+#include "redist/redist.h"
 #include "redist/reduce_exchange.hpp"
 
 namespace {
@@ -29,7 +35,7 @@ namespace {
 constexpr std::size_t kGuard = 64;
 constexpr unsigned char kGuardByte = 0xA5;
 
-enum class Kind { program, exchange, reducing_exchange };
+enum class Kind { program, exchange, reducing_exchange, hybrid };
 
 struct Case {
   int id = 0;
@@ -39,13 +45,16 @@ struct Case {
   redist::PlacedMesh source, target;
   redist::BlockLayout source_layout, target_layout;
   std::size_t elem_bytes = 0;
-  std::size_t live_bytes = 0;   // the exchanges' stated bytes alive on a rank
+  std::size_t live_bytes = 0;   // the exchanges' and the hybrid's stated bytes alive on a rank
   std::vector<int> source_pending, target_pending;  // the reducing exchange's
   // The reducing exchange's stated workspace, and this rank's messages
   // (rank, elements) and staging in its lowering (lower_sumx).
   std::size_t workspace_bytes = 0, staging_bytes = 0;
   std::vector<redist::Exchange::Peer> receives, sends;
   redist::Dtype dtype = redist::Dtype::u8;
+  // The hybrid's problem in the command line's notation (to_mesh "-": one
+  // mesh) and its plan file; workspace_bytes is its stated workspace.
+  std::string mesh, to_mesh, from, to, dtype_name, plan_text;
   std::vector<unsigned char> src;       // this rank's
   std::vector<unsigned char> expected;  // this rank's destination, from the reference
 };
@@ -141,9 +150,12 @@ bool same_peers(const std::vector<redist::Exchange::Peer>& a, const std::vector<
 bool read_case(std::istream& in, int me, int world, Case* c) {
   std::string word;
   if (!(in >> word)) return false;
-  if (word != "case" && word != "xcase" && word != "scase")
+  if (word != "case" && word != "xcase" && word != "scase" && word != "hcase")
     throw std::runtime_error("cases file: expected a case, read '" + word + "'");
-  c->kind = word == "xcase" ? Kind::exchange : word == "scase" ? Kind::reducing_exchange : Kind::program;
+  c->kind = word == "xcase"   ? Kind::exchange
+            : word == "scase" ? Kind::reducing_exchange
+            : word == "hcase" ? Kind::hybrid
+                              : Kind::program;
   in >> c->id;
   std::getline(in, c->description);
   auto read_pending = [&](std::vector<int>* axes) {
@@ -167,6 +179,14 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
       read_placed(in, &c->target, &c->target_layout);
       read_pending(&c->target_pending);
       break;
+    case Kind::hybrid: {
+      int nlines = 0;
+      in >> ranks >> c->elem_bytes >> c->workspace_bytes >> c->live_bytes >> nlines;
+      for (std::string* field : {&c->mesh, &c->to_mesh, &c->from, &c->to, &c->dtype_name}) std::getline(in >> std::ws, *field);
+      c->plan_text.clear();
+      for (std::string line; nlines > 0 && std::getline(in >> std::ws, line); --nlines) c->plan_text += line + "\n";
+      break;
+    }
     case Kind::program:
       read_program(in, &c->program);
       ranks = world;
@@ -198,11 +218,65 @@ bool guards_intact(const std::vector<unsigned char>& buf) {
   return true;
 }
 
+// The bytes of world rank `rank`'s source (or target) box in a C ABI plan.
+std::size_t box_bytes(const redist_plan_t* plan, bool source, int rank) {
+  std::size_t offset[REDIST_MAX_DIMS], extent[REDIST_MAX_DIMS];
+  const int rc = source ? redist_plan_src_box(plan, rank, offset, extent, nullptr, 0)
+                        : redist_plan_tgt_box(plan, rank, offset, extent, nullptr, 0);
+  if (rc != REDIST_OK) return SIZE_MAX;
+  std::size_t bytes = redist_plan_elem_bytes(plan);
+  for (int d = 0; d < redist_plan_ndim(plan); ++d) bytes *= extent[d];
+  return bytes;
+}
+
+// What in the C ABI's plan of a hybrid case differs from the reference on
+// this rank, or null.
+const char* hybrid_mismatch(const Case& c, const redist_plan_t* plan, int me) {
+  if (redist_plan_by_exchange(plan) != 3) return "the C ABI's plan is not a hybrid";
+  if (redist_plan_elem_bytes(plan) != c.elem_bytes) return "the C ABI's element size is not the problem's";
+  if (redist_plan_workspace_bytes(plan) != c.workspace_bytes)
+    return "the C ABI's workspace is not program_workspace_bytes of lower_splan";
+  if (redist_plan_live_bytes(plan) != c.live_bytes) return "the C ABI's live bytes are not splan_live_bytes";
+  if (box_bytes(plan, true, me) != c.src.size() || box_bytes(plan, false, me) != c.expected.size())
+    return "the C ABI's boxes differ from the reference's";
+  return nullptr;
+}
+
+// A hybrid through the C ABI into out, its workspace in ws (with guards):
+// its plan file checked, then bound and run over the world.
+redist::Status run_hybrid(const Case& c, const std::vector<unsigned char>& src, unsigned char* out,
+                          std::vector<unsigned char>* ws) {
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  char err[1024] = "";
+  redist_plan_t* checked = nullptr;
+  std::string why;
+  if (redist_plan_check(c.mesh.c_str(), c.to_mesh == "-" ? nullptr : c.to_mesh.c_str(), c.from.c_str(), c.to.c_str(),
+                        c.dtype_name.c_str(), c.plan_text.c_str(), &checked, err, sizeof err) != REDIST_OK)
+    why = std::string("redist_plan_check: ") + err;
+  const std::unique_ptr<redist_plan_t, void (*)(redist_plan_t*)> plan(checked, redist_plan_free);
+  if (const char* mismatch = why.empty() ? hybrid_mismatch(c, plan.get(), me) : nullptr) why = mismatch;
+  // Agreed before the collective bind, so that no rank waits for one that stopped.
+  int bad = !why.empty(), any_bad = 0;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any_bad != 0) return redist::Status(redist::Errc::invalid_argument, bad ? why : "another rank's check failed");
+  redist_exec_t* bound = nullptr;
+  if (redist_plan_bind(plan.get(), MPI_COMM_WORLD, &bound, err, sizeof err) != REDIST_OK)
+    return redist::Status(redist::Errc::invalid_argument, std::string("redist_plan_bind: ") + err);
+  const std::unique_ptr<redist_exec_t, void (*)(redist_exec_t*)> exec(bound, redist_exec_free);
+  ws->assign(c.workspace_bytes + 2 * kGuard, kGuardByte);
+  if (redist_exec_run(exec.get(), src.empty() ? nullptr : src.data(), src.size(), c.expected.empty() ? nullptr : out,
+                      c.expected.size(), ws->data() + kGuard, c.workspace_bytes, err, sizeof err) != REDIST_OK)
+    return redist::Status(redist::Errc::invalid_argument, std::string("redist_exec_run: ") + err);
+  return redist::Status();
+}
+
 // Runs the case into dst (kGuard bytes of guard on each side) and ws.
 redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::vector<unsigned char>* dst,
                    std::vector<unsigned char>* ws) {
   unsigned char* out = dst->data() + kGuard;
   const void* in = src.empty() ? nullptr : src.data();
+  if (c.kind == Kind::hybrid) return run_hybrid(c, src, out, ws);
   if (c.kind == Kind::reducing_exchange) {
     redist::ReducingExchange ex;
     if (redist::Status st = redist::ReducingExchange::create(

@@ -1,6 +1,7 @@
 (* Cases of the step-by-step differential test (tests/diff/run.sh).
 
-     gen_diff.exe SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES OUTDIR
+     gen_diff.exe SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES
+                  HYBRIDS PERMUTED SUM_PERMUTED WIDE OUTDIR
 
    Draws STEPS random single collectives (each of dyn_slice, all_gather,
    all_to_all and all_permute in turn, from a random well-formed type),
@@ -29,7 +30,15 @@
    integers modulo 2^64 (pairs of them for c128) on random source values;
    a reducing exchange also carries each rank's messages and staging in
    the extracted [lower_sumx], and the header's workspace and live bytes.
-   Writes
+
+   HYBRIDS random hybrids (the four kinds of [hybrid_kinds] in turn, each
+   accepted by [xcheck]), run by the driver through the C ABI from their
+   plan files, the reference the extracted [xexec] of the plan; PERMUTED
+   random direct exchanges and SUM_PERMUTED random reducing exchanges at
+   permuted rank lists (on one mesh, or between two meshes, in turn); WIDE
+   cases on 64 ranks ([wide_kinds] in turn: a single step, a plan, a direct
+   exchange, a hybrid, a pending-sum plan, a reducing exchange; the
+   exchanges at permuted rank lists), with small arrays.  Writes
    OUTDIR/casesN.txt, the cases on N ranks in the format
    tests/diff/diff_main.cpp reads, and OUTDIR/sizes.txt, one line "RANKS
    COUNT" per world size. *)
@@ -131,6 +140,18 @@ let write_case oc st ~id ~desc ~mesh_sizes ~elem ~src_shape ~tgt_shape calls =
   write_bytes oc st ~id ~ranks:devices ~elem ~src_elems:(fun _ -> src_elems) ~tgt_shape:(fun _ -> tgt_shape)
     (bs C.BDst)
 
+let shape_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> []
+let elems_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_size b | None -> 0
+
+(* Per world rank: random bytes on its box of [s], and on its box of [t]
+   (none outside [t]'s mesh) the bytes that [source_of] gives: for a rank
+   and a local index of its target box, the rank and the local index of
+   its source box they come from. *)
+let write_box_bytes oc st ~id ~world ~elem s t source_of =
+  write_bytes oc st ~id ~ranks:world ~elem ~src_elems:(elems_at s)
+    ~tgt_shape:(fun r -> if C.pl_box t r = None then [ 0 ] else shape_at t r)
+    (fun r l -> let r', l' = source_of r l in (r', linear (shape_at s r') l'))
+
 let write_placed oc (pl : Lowering.placed_layout) =
   Printf.fprintf oc "%d %s\n%d %s\n%d %s\n%s\n" (Array.length pl.axis_sizes) (arr pl.axis_sizes)
     (Array.length pl.ranks) (arr pl.ranks) (Array.length pl.extents) (arr pl.extents)
@@ -149,12 +170,27 @@ let write_exchange oc st ~id ~desc (p : Problem.t) =
     (C.splan_live_bytes x.x_elem_bytes s t C.ByExchange);
   placed x.source;
   placed x.target;
-  let shape (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> [] in
-  let elems l r = match C.pl_box l r with Some b -> C.box_size b | None -> 0 in
-  let wire = C.message_wire (C.lower_exchange s t) in
-  write_bytes oc st ~id ~ranks:world ~elem:x.x_elem_bytes ~src_elems:(elems s)
-    ~tgt_shape:(fun r -> if C.pl_box t r = None then [ 0 ] else shape t r)
-    (fun r l -> let r', l' = wire r l in (r', linear (shape s r') l'))
+  write_box_bytes oc st ~id ~world ~elem:x.x_elem_bytes s t (C.message_wire (C.lower_exchange s t))
+
+(* A hybrid [sp] of [p], which the driver runs through the C ABI from its
+   plan file ([redist_plan_check]): the workspace and live bytes the C ABI
+   must state ([program_workspace_bytes] of the extracted [lower_splan],
+   [splan_live_bytes]), the problem's meshes, types and dtype and the plan
+   file's lines ([Costreport.plan_file_lines]), then per world rank the
+   bytes, from the extracted [xexec] of the plan over labelled sources. *)
+let write_hybrid oc st ~id ~desc (p : Problem.t) sp =
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  let lines = Costreport.plan_file_lines p sp in
+  Printf.fprintf oc "hcase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes
+    (C.program_workspace_bytes (C.lower_splan p.elem_bytes s t sp)) (C.splan_live_bytes p.elem_bytes s t sp)
+    (List.length lines);
+  List.iter (Printf.fprintf oc "%s\n")
+    ([ Problem.show_placed p.env p.src_placement;
+       (if p.one_mesh then "-" else Problem.show_placed p.tgt_env p.tgt_placement);
+       Front.show_ty p.env p.src; Front.show_ty p.tgt_env p.tgt; p.dtype ]
+    @ lines);
+  let labels : (int * int list) C.state = fun r l -> (r, l) in
+  write_box_bytes oc st ~id ~world:(Problem.world p) ~elem:p.elem_bytes s t (C.xexec s t sp labels)
 
 
 (* ---- pending sums ---- *)
@@ -182,9 +218,6 @@ let value_bytes dtype elem ((v, w) : value) =
   let le x = List.init 8 (fun b -> Int64.to_int (Int64.logand (Int64.shift_right_logical x (8 * b)) 0xffL)) in
   if dtype = "c128" then le (Int64.bits_of_float (Int64.to_float v)) @ le (Int64.bits_of_float (Int64.to_float w))
   else List.filteri (fun i _ -> i < elem) (le v)
-
-let shape_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_shape b | None -> []
-let elems_at (l : C.layout) r = match C.pl_box l r with Some b -> C.box_size b | None -> 0
 
 (* Per world rank: random source values on its source box and the values
    [sexec] gives on its target box (nothing outside the meshes). *)
@@ -278,11 +311,188 @@ let rec draw_sum_step st made =
               (Sumplan.show_pty p.env (p.src, p.src_pending)) dtype in
           (p, plan, desc))
 
+(* ---- each kind drawn and written; hybrids, permuted rank lists, 64 ranks ---- *)
+
+(* [n] distinct world ranks below [world] in random order, never ranks 0
+   to n - 1 in order ([world] > 1). *)
+let rec permutation st ~world n =
+  let ranks = List.filteri (fun i _ -> i < n) (Placed_problem.shuffle st (List.init world Fun.id)) in
+  if ranks = List.init n Fun.id then permutation st ~world n else ranks
+
+(* A mesh of these axes at a random permuted rank list of the world. *)
+let permuted_mesh st ~world axes =
+  Printf.sprintf "%s @ [%s]" (Placed_problem.mesh_text axes)
+    (String.concat ", " (List.map string_of_int (permutation st ~world (Placed_problem.devices axes))))
+
+(* A mesh of 64 devices: its axes, named [prefix]0, [prefix]1, ... *)
+let mesh64 st prefix =
+  let shapes = [ [ 64 ]; [ 8; 8 ]; [ 4; 16 ]; [ 4; 4; 4 ]; [ 2; 4; 8 ]; [ 2; 2; 2; 2; 2; 2 ] ] in
+  List.mapi (fun k size -> (Printf.sprintf "%s%d" prefix k, size)) (Placed_problem.pick st shapes)
+
+(* Well-formed problems on 64 devices, small arrays (at most 512 elements). *)
+let spec64 = { spec with max_devices = 64; axis_sizes = [ 1; 2; 4; 8 ]; max_axes = 3; max_rank = 2; multipliers = [ 1; 2 ] }
+
+(* A random even problem of [spec] (one mesh at world rank 0) with [dtype]
+   that [accept]s its number of devices. *)
+let rec draw_even ?(accept = fun _ -> true) spec st dtype =
+  let q = Random_problem.draw spec st in
+  let p = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.tgt ~dtype:(Some dtype) in
+  if accept (Problem.world p) then (q, p) else draw_even ~accept spec st dtype
+
+let on_64 devices = devices = 64
+
+let mesh_sizes (p : Problem.t) = List.map (fun (a : Front.axis_info) -> a.size) p.env.axes
+
+(* A random single collective of kind [kind] (see [candidates]) from [p]'s
+   source type, with [elem]-byte elements, as case [id]; false when the
+   type allows none of that kind. *)
+let write_step out st ~id ~label ~kind ~elem (p : Problem.t) =
+  let m = Front.core_mesh p.env in
+  match candidates m p.src kind with
+  | [] -> false
+  | ks ->
+      let k = List.nth ks (Random.State.int st (List.length ks)) in
+      let t' = match C.step_type m p.src k with C.OK t' -> t' | C.Error _ -> assert false in
+      let desc = Printf.sprintf "%s %s on %s from %s, %d-byte elements" label (Front.show_collective p.env k)
+          (Front.show_mesh p.env) (Front.show_ty p.env p.src) elem in
+      write_case (out (C.mesh_size m)) st ~id ~desc ~mesh_sizes:(mesh_sizes p) ~elem
+        ~src_shape:(C.local_shape m p.src) ~tgt_shape:(C.local_shape m t') (C.lower m elem p.src [ k ]);
+      true
+
+(* The verified planner's plan of [p] as case [id]. *)
+let write_plan out st ~id ~label (p : Problem.t) =
+  let r, _ = Planning.plan p in
+  let base = Front.core_mesh p.env in
+  let desc = Printf.sprintf "%s of %d steps for %s %s -> %s %s" label (List.length r.steps) (Front.show_mesh p.env)
+      (Front.show_ty p.env p.src) (Front.show_ty p.env p.tgt) p.dtype in
+  write_case (out (C.mesh_size base)) st ~id ~desc ~mesh_sizes:(mesh_sizes p) ~elem:p.elem_bytes
+    ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) (Lazy.force r.calls)
+
+(* The pending-sum plan of [p] as case [id] when [plan_sums] plans it by the
+   collectives; false otherwise. *)
+let write_sum_plan out st ~id ~label (p : Problem.t) =
+  match Sumplan.choose p with
+  | { plan = C.SumByCollectives _ as plan; steps; _ } ->
+      let desc = Printf.sprintf "%s of %d steps for %s %s -> %s %s" label (List.length steps) (Problem.show_meshes p)
+          (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype in
+      write_sum_program (out (Problem.world p)) st ~id ~desc p plan;
+      true
+  | _ -> false
+
+(* The four kinds of hybrids drawn, in turn: the planner's candidates
+   ([hybrid_candidates]) the exchange then an all_gather, on one mesh or
+   (2) from a source mesh of another shape at a permuted rank list, a
+   collective then the exchange, and (3) three parts: a collective, then
+   the exchange then an all_gather (a hybrid whose second part is a
+   hybrid). *)
+let hybrid_kinds =
+  [| "exchange then all_gather"; "collective then exchange"; "exchange from a permuted mesh then all_gather";
+     "collective, exchange, all_gather" |]
+
+(* Those of [plans] that the verified checker accepts for [p]. *)
+let accepted (p : Problem.t) plans =
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  List.filter (fun sp -> match C.xcheck s t sp with C.OK _ -> true | C.Error _ -> false) plans
+
+(* A random accepted hybrid of kind [variant] on a random problem of [spec]
+   ([accept]ing its devices; a permuted source mesh within [world] ranks). *)
+let rec draw_hybrid ?accept spec st ~world ~variant dtype =
+  let q, p = draw_even ?accept spec st dtype in
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  let p, plans =
+    match variant with
+    | 0 -> (p, C.exchange_then_gather t)
+    | 1 -> (p, C.collective_then_exchange s t)
+    | 2 ->
+        let axes = Placed_problem.draw_mesh st "s" world in
+        let from = Placed_problem.draw_type st axes (C.global_shape p.src) in
+        ( Problem.make_placed ~meshes:(Problem.Two (permuted_mesh st ~world axes, q.mesh)) ~strategy:C.StratAuto ~from
+            ~to_:q.tgt ~dtype:(Some dtype),
+          C.exchange_then_gather t )
+    | _ ->
+        ( p,
+          List.concat_map
+            (function
+              | C.ByThen (mid, first, C.ByExchange) ->
+                  List.map (fun second -> C.ByThen (mid, first, second)) (C.exchange_then_gather t)
+              | _ -> [])
+            (C.collective_then_exchange s t) )
+  in
+  match accepted p plans with
+  | [] -> draw_hybrid ?accept spec st ~world ~variant dtype
+  | sps -> (p, Placed_problem.pick st sps)
+
+let write_hybrid_case out st ~id ~label ((p : Problem.t), sp) =
+  let desc = Printf.sprintf "%s on %s, %s -> %s %s: %s" label (Problem.show_meshes p) (Front.show_ty p.env p.src)
+      (Front.show_ty p.tgt_env p.tgt) p.dtype (String.concat "; " (Costreport.plan_file_lines p sp)) in
+  write_hybrid (out (Problem.world p)) st ~id ~desc p sp
+
+(* Placed meshes at permuted rank lists of a world of [world] ranks: one
+   mesh of [target_axes ()] (odd [variant]) or from a mesh of other axes to
+   one of [target_axes ()] (even); with the source's and the target's axes. *)
+let permuted_meshes st ~world ~target_axes ~variant =
+  let tgt_axes = target_axes () in
+  if variant mod 2 = 0 then
+    let src_axes = Placed_problem.draw_mesh st "s" world in
+    (Problem.Two (permuted_mesh st ~world src_axes, permuted_mesh st ~world tgt_axes), src_axes, tgt_axes)
+  else (Problem.One (permuted_mesh st ~world tgt_axes), tgt_axes, tgt_axes)
+
+(* A direct exchange over [permuted_meshes], global extents [extents ()]. *)
+let draw_permuted_exchange st ~world ~target_axes ~extents ~variant dtype =
+  let meshes, src_axes, tgt_axes = permuted_meshes st ~world ~target_axes ~variant in
+  let extents = extents () in
+  let from = Placed_problem.draw_type st src_axes extents and to_ = Placed_problem.draw_type st tgt_axes extents in
+  Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+
+(* A reducing exchange over [permuted_meshes] ([Sum_problem.placed_types]). *)
+let draw_permuted_sum st ~world ~target_axes ~variant dtype =
+  let meshes, src_axes, tgt_axes = permuted_meshes st ~world ~target_axes ~variant in
+  let from, to_, _ = Sum_problem.placed_types st (List.map fst src_axes) (List.map fst tgt_axes) in
+  Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+
+let exchange_desc label (p : Problem.t) =
+  Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p) (Front.show_ty p.env p.src) (Front.show_ty p.tgt_env p.tgt)
+    p.dtype
+
+let write_sum_exchange_case out st ~id ~label (p : Problem.t) =
+  let desc = Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p)
+      (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype in
+  write_sum_exchange (out (Problem.world p)) st ~id ~desc p
+
+(* A pending-sum problem on a mesh of 64 devices at world rank 0: an
+   array of 64 or 128 elements, 1 to all its axes pending on the source,
+   the others sharding it or not, a target sharded by some axes and, a
+   third of the time, pending on some of the others. *)
+let draw_sum64 st dtype =
+  let axes = mesh64 st "x" in
+  let names = List.map fst axes in
+  let pending = match Sum_problem.subset st names with [] -> [ List.hd names ] | l -> l in
+  let shard free = List.filter_map (fun a -> if Random.State.bool st then Some (a, 0) else None) free in
+  let extents = [ 64 * (1 + Random.State.int st 2) ] in
+  let from = Sum_problem.type_text extents (shard (List.filter (fun a -> not (List.mem a pending)) names)) pending in
+  let tgt_assign = shard names in
+  let tgt_pending =
+    if Random.State.int st 3 = 0 then Sum_problem.subset st (List.filter (fun a -> not (List.mem_assoc a tgt_assign)) names)
+    else []
+  in
+  Problem.make_placed ~meshes:(Problem.One (Placed_problem.mesh_text axes)) ~strategy:C.StratCollectives ~from
+    ~to_:(Sum_problem.type_text extents tgt_assign tgt_pending) ~dtype:(Some dtype)
+
+(* Small global extents for 64-rank worlds: 1 or 2 dimensions of 1 to 13. *)
+let extents64 st () = List.init (1 + Random.State.int st 2) (fun _ -> Placed_problem.pick st [ 1; 2; 3; 5; 7; 11; 13 ])
+
+(* The kinds of the 64-rank cases, in turn. *)
+let wide_kinds = 6
+
 let () =
-  if Array.length Sys.argv <> 9 then (prerr_endline "usage: gen_diff SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES OUTDIR"; exit 2);
+  if Array.length Sys.argv <> 13 then (
+    prerr_endline
+      "usage: gen_diff SEED STEPS PLANS EXCHANGES SUM_STEPS SUM_PLANS SUM_EXCHANGES HYBRIDS PERMUTED SUM_PERMUTED WIDE OUTDIR";
+    exit 2);
   let count i = int_of_string Sys.argv.(i) in
   let seed = count 1 and steps = count 2 and plans = count 3 and exchanges = count 4 in
-  let sum_steps = count 5 and sum_plans = count 6 and sum_exchanges = count 7 and dir = Sys.argv.(8) in
+  let sum_steps = count 5 and sum_plans = count 6 and sum_exchanges = count 7 in
+  let hybrids = count 8 and permuted = count 9 and sum_permuted = count 10 and wide = count 11 and dir = Sys.argv.(12) in
   let st = Random.State.make [| seed |] in
   let files = Hashtbl.create 16 and counts = Hashtbl.create 16 in
   let out devices =
@@ -294,84 +504,106 @@ let () =
         Hashtbl.replace files devices oc;
         oc
   in
-  let sizes_of (env : Front.env) = List.map (fun (a : Front.axis_info) -> a.size) env.axes in
   let id = ref 0 in
-  let made = ref 0 in
-  while !made < steps do
-    let q = Random_problem.draw spec st in
-    let p = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.tgt ~dtype:(Some q.dtype) in
-    let m = Front.core_mesh p.env in
-    let kind = !made mod 4 in
-    match candidates m p.src kind with
-    | [] -> ()
-    | ks ->
-        let k = List.nth ks (Random.State.int st (List.length ks)) in
-        let elem = elem_sizes.(!made mod Array.length elem_sizes) in
-        let t' = match C.step_type m p.src k with C.OK t' -> t' | C.Error _ -> assert false in
-        let desc = Printf.sprintf "step %s on %s from %s, %d-byte elements" (Front.show_collective p.env k)
-            (Front.show_mesh p.env) (Front.show_ty p.env p.src) elem in
-        write_case (out (C.mesh_size m)) st ~id:!id ~desc ~mesh_sizes:(sizes_of p.env) ~elem
-          ~src_shape:(C.local_shape m p.src) ~tgt_shape:(C.local_shape m t') (C.lower m elem p.src [ k ]);
-        incr id;
-        incr made
-  done;
-  for i = 0 to plans - 1 do
-    let q = Random_problem.draw spec st in
-    let dtype = dtype_of_size elem_sizes.(i mod Array.length elem_sizes) in
-    let p = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.tgt ~dtype:(Some dtype) in
-    let r, _ = Planning.plan p in
-    let base = Front.core_mesh p.env in
-    let desc = Printf.sprintf "plan of %d steps for %s %s -> %s %s" (List.length r.steps) (Front.show_mesh p.env)
-        (Front.show_ty p.env p.src) (Front.show_ty p.env p.tgt) dtype in
-    write_case (out (C.mesh_size base)) st ~id:!id ~desc ~mesh_sizes:(sizes_of p.env) ~elem:p.elem_bytes
-      ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) (Lazy.force r.calls);
-    incr id
-  done;
-  for i = 0 to exchanges - 1 do
-    let d = Placed_problem.draw st i in
-    let d = { d with dtype = dtype_of_size elem_sizes.(i mod Array.length elem_sizes) } in
-    let p = Placed_problem.problem d Redist_core.StratExchange in
-    write_exchange (out (Problem.world p)) st ~id:!id ~desc:("exchange " ^ Placed_problem.describe d) p;
-    incr id
-  done;
-  for i = 0 to sum_steps - 1 do
-    let p, plan, desc = draw_sum_step st i in
-    write_sum_program (out (Problem.world p)) st ~id:!id ~desc p plan;
-    incr id
-  done;
-  let made = ref 0 in
-  while !made < sum_plans do
-    let mesh, _, from, to_, _ = Sum_problem.draw st in
-    let dtype = sum_dtypes.(!made mod Array.length sum_dtypes) in
-    let p = Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype:(Some dtype) in
-    match Sumplan.choose p with
-    | { plan = C.SumByCollectives _ as plan; steps; _ } ->
-        let desc = Printf.sprintf "sum plan of %d steps for %s %s -> %s %s" (List.length steps) mesh from to_ dtype in
-        write_sum_program (out (Problem.world p)) st ~id:!id ~desc p plan;
-        incr id;
-        incr made
-    | _ -> ()
-  done;
-  for i = 0 to sum_exchanges - 1 do
-    (* Between two placed meshes, or on one mesh, in turn. *)
-    let meshes, from, to_ =
-      if i mod 2 = 0 then
-        let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
-        (Problem.Two (from_mesh, to_mesh), from, to_)
-      else
-        let mesh, from, to_, _ = Sum_problem.draw_uneven st in
-        (Problem.One mesh, from, to_)
-    in
-    let dtype = sum_dtypes.(i mod Array.length sum_dtypes) in
-    let p = Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype) in
-    let shown = match meshes with Problem.One m -> m | Problem.Two (f, t) -> f ^ " -> " ^ t in
-    let desc = Printf.sprintf "sum exchange %s, %s -> %s %s" shown from to_ dtype in
-    write_sum_exchange (out (Problem.world p)) st ~id:!id ~desc p;
-    incr id
-  done;
+  (* Draws until [case] (given the case's id and its index among its kind)
+     writes [n] cases. *)
+  let cases n case =
+    let made = ref 0 in
+    while !made < n do
+      if case ~id:!id !made then (incr id; incr made)
+    done
+  in
+  let elem_of i = elem_sizes.(i mod Array.length elem_sizes) in
+  let sum_dtype i = sum_dtypes.(i mod Array.length sum_dtypes) in
+  cases steps (fun ~id i ->
+      let _, p = draw_even spec st "f32" in
+      write_step out st ~id ~label:"step" ~kind:(i mod 4) ~elem:(elem_of i) p);
+  cases plans (fun ~id i ->
+      let _, p = draw_even spec st (dtype_of_size (elem_of i)) in
+      write_plan out st ~id ~label:"plan" p;
+      true);
+  cases exchanges (fun ~id i ->
+      let d = Placed_problem.draw st i in
+      let d = { d with dtype = dtype_of_size (elem_of i) } in
+      let p = Placed_problem.problem d Redist_core.StratExchange in
+      write_exchange (out (Problem.world p)) st ~id ~desc:("exchange " ^ Placed_problem.describe d) p;
+      true);
+  cases sum_steps (fun ~id i ->
+      let p, plan, desc = draw_sum_step st i in
+      write_sum_program (out (Problem.world p)) st ~id ~desc p plan;
+      true);
+  cases sum_plans (fun ~id i ->
+      let mesh, _, from, to_, _ = Sum_problem.draw st in
+      let p = Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype:(Some (sum_dtype i)) in
+      write_sum_plan out st ~id ~label:"sum plan" p);
+  cases sum_exchanges (fun ~id i ->
+      (* Between two placed meshes, or on one mesh, in turn. *)
+      let meshes, from, to_ =
+        if i mod 2 = 0 then
+          let from_mesh, to_mesh, from, to_, _ = Sum_problem.draw_placed st in
+          (Problem.Two (from_mesh, to_mesh), from, to_)
+        else
+          let mesh, from, to_, _ = Sum_problem.draw_uneven st in
+          (Problem.One mesh, from, to_)
+      in
+      let p = Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some (sum_dtype i)) in
+      write_sum_exchange_case out st ~id ~label:"sum exchange" p;
+      true);
+  let world = Placed_problem.max_world in
+  cases hybrids (fun ~id i ->
+      let variant = i mod Array.length hybrid_kinds in
+      write_hybrid_case out st ~id ~label:(Printf.sprintf "hybrid (%s)" hybrid_kinds.(variant))
+        (draw_hybrid spec st ~world ~variant (dtype_of_size (elem_of i)));
+      true);
+  let small_mesh () = Placed_problem.draw_mesh st "t" world in
+  cases permuted (fun ~id i ->
+      let p =
+        draw_permuted_exchange st ~world ~target_axes:small_mesh ~extents:(fun () -> Placed_problem.draw_extents st)
+          ~variant:i (dtype_of_size (elem_of i))
+      in
+      write_exchange (out (Problem.world p)) st ~id ~desc:(exchange_desc "permuted exchange" p) p;
+      true);
+  cases sum_permuted (fun ~id i ->
+      let p = draw_permuted_sum st ~world ~target_axes:small_mesh ~variant:i (sum_dtype i) in
+      write_sum_exchange_case out st ~id ~label:"permuted sum exchange" p;
+      true);
+  (* 64 ranks: a single step, a plan, a direct exchange, a hybrid, a
+     pending-sum plan and a reducing exchange, in turn; the exchanges at
+     permuted rank lists. *)
+  let mesh_of_64 () = mesh64 st "t" in
+  cases wide (fun ~id i ->
+      let round = i / wide_kinds in
+      match i mod wide_kinds with
+      | 0 ->
+          let _, p = draw_even ~accept:on_64 spec64 st "f32" in
+          write_step out st ~id ~label:"64-rank step" ~kind:(round mod 4) ~elem:(elem_of i) p
+      | 1 ->
+          let _, p = draw_even ~accept:on_64 spec64 st (dtype_of_size (elem_of i)) in
+          write_plan out st ~id ~label:"64-rank plan" p;
+          true
+      | 2 ->
+          let p =
+            draw_permuted_exchange st ~world:64 ~target_axes:mesh_of_64 ~extents:(extents64 st) ~variant:round
+              (dtype_of_size (elem_of i))
+          in
+          write_exchange (out (Problem.world p)) st ~id ~desc:(exchange_desc "64-rank exchange" p) p;
+          true
+      | 3 ->
+          let variant = (2 + round) mod Array.length hybrid_kinds in
+          write_hybrid_case out st ~id ~label:(Printf.sprintf "64-rank hybrid (%s)" hybrid_kinds.(variant))
+            (draw_hybrid ~accept:on_64 spec64 st ~world:64 ~variant (dtype_of_size (elem_of i)));
+          true
+      | 4 -> write_sum_plan out st ~id ~label:"64-rank sum plan" (draw_sum64 st (sum_dtype i))
+      | _ ->
+          let p = draw_permuted_sum st ~world:64 ~target_axes:mesh_of_64 ~variant:round (sum_dtype i) in
+          write_sum_exchange_case out st ~id ~label:"64-rank sum exchange" p;
+          true);
   Hashtbl.iter (fun _ oc -> close_out oc) files;
   let oc = open_out (Filename.concat dir "sizes.txt") in
-  List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) (List.sort compare (List.of_seq (Hashtbl.to_seq counts)));
+  let sizes = List.sort compare (List.of_seq (Hashtbl.to_seq counts)) in
+  List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) sizes;
   close_out oc;
-  Printf.printf "diff-steps: seed %d, %d single steps, %d plans, %d exchanges; pending sums: %d steps, %d plans, %d exchanges\n"
-    seed steps plans exchanges sum_steps sum_plans sum_exchanges
+  Printf.printf
+    "diff-steps: seed %d, %d single steps, %d plans, %d exchanges; pending sums: %d steps, %d plans, %d exchanges; %d hybrids, %d permuted exchanges, %d permuted reducing exchanges, %d cases on 64 ranks; world sizes %s\n"
+    seed steps plans exchanges sum_steps sum_plans sum_exchanges hybrids permuted sum_permuted wide
+    (String.concat ", " (List.map (fun (d, n) -> Printf.sprintf "%d (%d cases)" d n) sizes))

@@ -7,8 +7,9 @@
    count (so every sharding is even), 1 to 3 pending-sum axes on the
    source, and a target that is sharded, replicated or itself pending (a
    third of each, roughly), in an integer dtype.  [draw_placed]: two placed
-   meshes with uneven extents, for the reducing exchange; [draw_uneven]:
-   one mesh with uneven extents. *)
+   meshes with uneven extents, for the reducing exchange ([placed_types]:
+   its types, for meshes drawn elsewhere); [draw_uneven]: one mesh with
+   uneven extents. *)
 
 let axis_names = [| "x"; "y"; "z" |]
 let int_dtypes = [| "i8"; "i16"; "i32"; "i64"; "u8"; "u16"; "u32"; "u64" |]
@@ -58,6 +59,21 @@ let rec draw st =
     (mesh, devices, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st int_dtypes)
   end
 
+(* The types of a reducing exchange between meshes of the axes [src_axes]
+   and [tgt_axes] (names): uneven extents (1 to 9), pending axes on the
+   source and maybe the target; and an integer dtype. *)
+let placed_types st src_axes tgt_axes =
+  let rank = 1 + Random.State.int st 3 in
+  let extents = List.init rank (fun _ -> 1 + Random.State.int st 9) in
+  let shard axes = List.filter_map (fun a -> if Random.State.bool st then Some (a, Random.State.int st rank) else None) axes in
+  let src_pending = match subset st src_axes with [] -> [ List.hd src_axes ] | l -> l in
+  let src_assign = shard (List.filter (fun a -> not (List.mem a src_pending)) src_axes) in
+  let tgt_assign = shard tgt_axes in
+  let tgt_pending =
+    if Random.State.int st 3 = 0 then subset st (List.filter (fun a -> not (List.mem_assoc a tgt_assign)) tgt_axes) else []
+  in
+  (type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st int_dtypes)
+
 (* A problem for the reducing exchange: two placed meshes of at most 8
    world ranks (contiguous from an offset, or a permuted rank list), uneven
    extents (1 to 9), pending axes on the source and maybe the target. *)
@@ -79,16 +95,8 @@ let draw_placed st =
   let rec go () =
     match (placed [| "x"; "y"; "z" |], placed [| "a"; "b" |]) with
     | Some (src_axes, from_mesh), Some (tgt_axes, to_mesh) ->
-        let rank = 1 + Random.State.int st 3 in
-        let extents = List.init rank (fun _ -> 1 + Random.State.int st 9) in
-        let shard axes = List.filter_map (fun a -> if Random.State.bool st then Some (a, Random.State.int st rank) else None) axes in
-        let src_pending = match subset st src_axes with [] -> [ List.hd src_axes ] | l -> l in
-        let src_assign = shard (List.filter (fun a -> not (List.mem a src_pending)) src_axes) in
-        let tgt_assign = shard tgt_axes in
-        let tgt_pending =
-          if Random.State.int st 3 = 0 then subset st (List.filter (fun a -> not (List.mem_assoc a tgt_assign)) tgt_axes) else []
-        in
-        (from_mesh, to_mesh, type_text extents src_assign src_pending, type_text extents tgt_assign tgt_pending, pick st int_dtypes)
+        let from, to_, dtype = placed_types st src_axes tgt_axes in
+        (from_mesh, to_mesh, from, to_, dtype)
     | _ -> go ()
   in
   go ()
