@@ -187,7 +187,7 @@ let write_hybrid oc st ~id ~desc (p : Problem.t) sp =
   List.iter (Printf.fprintf oc "%s\n")
     ([ Problem.show_placed p.env p.src_placement;
        (if p.one_mesh then "-" else Problem.show_placed p.tgt_env p.tgt_placement);
-       Front.show_ty p.env p.src; Front.show_ty p.tgt_env p.tgt; p.dtype ]
+       Front.show_ty p.env p.src; Front.show_ty p.tgt_env p.tgt; p.dtype.name ]
     @ lines);
   let labels : (int * int list) C.state = fun r l -> (r, l) in
   write_box_bytes oc st ~id ~world:(Problem.world p) ~elem:p.elem_bytes s t (C.xexec s t sp labels)
