@@ -364,7 +364,7 @@ let write_plan out st ~id ~label (p : Problem.t) =
   let r, _ = Planning.plan p in
   let base = Front.core_mesh p.env in
   let desc = Printf.sprintf "%s of %d steps for %s %s -> %s %s" label (List.length r.steps) (Front.show_mesh p.env)
-      (Front.show_ty p.env p.src) (Front.show_ty p.env p.tgt) p.dtype in
+      (Front.show_ty p.env p.src) (Front.show_ty p.env p.tgt) p.dtype.name in
   write_case (out (C.mesh_size base)) st ~id ~desc ~mesh_sizes:(mesh_sizes p) ~elem:p.elem_bytes
     ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) (Lazy.force r.calls)
 
