@@ -374,7 +374,7 @@ let write_sum_plan out st ~id ~label (p : Problem.t) =
   match Sumplan.choose p with
   | { plan = C.SumByCollectives _ as plan; steps; _ } ->
       let desc = Printf.sprintf "%s of %d steps for %s %s -> %s %s" label (List.length steps) (Problem.show_meshes p)
-          (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype in
+          (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
       write_sum_program (out (Problem.world p)) st ~id ~desc p plan;
       true
   | _ -> false
@@ -424,7 +424,7 @@ let rec draw_hybrid ?accept spec st ~world ~variant dtype =
 
 let write_hybrid_case out st ~id ~label ((p : Problem.t), sp) =
   let desc = Printf.sprintf "%s on %s, %s -> %s %s: %s" label (Problem.show_meshes p) (Front.show_ty p.env p.src)
-      (Front.show_ty p.tgt_env p.tgt) p.dtype (String.concat "; " (Costreport.plan_file_lines p sp)) in
+      (Front.show_ty p.tgt_env p.tgt) p.dtype.name (String.concat "; " (Costreport.plan_file_lines p sp)) in
   write_hybrid (out (Problem.world p)) st ~id ~desc p sp
 
 (* Placed meshes at permuted rank lists of a world of [world] ranks: one
