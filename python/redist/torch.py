@@ -4,14 +4,22 @@ GPU), called on every rank of the default process group.
 
 A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
-tensor lists, row-major.  Shard(d) on mesh dimensions i < j shards tensor
-dimension d over axes i then j (DTensor's order), Replicate() leaves the
-axis out, and Partial() (reduce_op "sum") is redist's pending sum
-`sum{...}` over its mesh dimensions.
-Uneven Shard(d) is torch.chunk's split: blocks of ceil(N/P), the last ones
-short or empty, which is redist's ceil block; it is exact for one mesh
-dimension per tensor dimension (DTensor chunks a second one inside the
-first's chunks, which is another split, refused).
+tensor lists, row-major.  Shard(d) on mesh dimensions i and j shards
+tensor dimension d over axes i then j ({i,j}: i major) in DTensor's shard
+order: mesh order by default, the order DTensorSpec.shard_order or the
+_StridedShard placements encoding it name otherwise (j cutting first is
+{j,i}).  Replicate() leaves the axis out, and Partial() (reduce_op "sum")
+is redist's pending sum `sum{...}` over its mesh dimensions.
+Every translation is checked before it runs: on every device of the mesh,
+the indices DTensor's placements give it along each tensor dimension
+(torch's own per-placement split) must be its box in redist's plan, else
+the move is refused in one line naming the placements and mesh dimensions.
+Uneven Shard(d) is torch.chunk's split, redist's ceil block, so one mesh
+dimension per tensor dimension always passes; DTensor's nested chunks of
+a dimension cut by several mesh dimensions are redist's ceil blocks over
+their product only for some sizes (on a 2x2 mesh: 4k, 4k + 3 and 1), and
+a _StridedShard whose split factor no shard order gives (a view's) is no
+block at all.
 
 A move on one DeviceMesh is planned on the mesh alone (its devices
 numbered row-major, as its `mesh` tensor lists their world ranks), so
@@ -40,6 +48,7 @@ bf16 and f16 are added in f32 and rounded once, as the runtime does.
 """
 import functools
 import hashlib
+import itertools
 import math
 
 import torch
@@ -47,13 +56,12 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh
 from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
 from torch.distributed.tensor import placement_types
+from torch.distributed.tensor._dtensor_spec import DTensorSpec
+from torch.distributed.tensor.placement_types import _StridedShard, _StridedShardOffsetMode
 from torch.distributed._functional_collectives import AsyncCollectiveTensor
 
 from . import _plan
 from ._lib import RedistError
-
-# DTensor's encoding of a non-default shard order in placements (private; () where torch has none).
-_STRIDED_SHARD = getattr(placement_types, "_StridedShard", ())
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16",
            torch.int8: "i8", torch.int16: "i16", torch.int32: "i32", torch.int64: "i64", torch.uint8: "u8",
@@ -79,36 +87,113 @@ def mesh_text(device_mesh, placed=True):
     return axes + " @ [" + ", ".join(map(str, device_mesh.mesh.flatten().tolist())) + "]"
 
 
-def type_text(device_mesh, placements, shape, what="placements"):
-    """redist's type for DTensor placements of a tensor of this global shape."""
+def _normalized(placements, ndim, what):
+    """placements with each Shard(-d) and _StridedShard(-d) counted from
+    the end, as torch's shard-order functions need them."""
+    out = []
+    for p in placements:
+        if isinstance(p, (Shard, _StridedShard)):
+            if not -ndim <= p.dim < ndim:
+                raise RedistError("%s: %r of a tensor of %d dimensions" % (what, p, ndim))
+            p = _StridedShard(p.dim % ndim, split_factor=p.split_factor) if isinstance(p, _StridedShard) \
+                else Shard(p.dim % ndim)
+        out.append(p)
+    return tuple(out)
+
+
+def _cuts(device_mesh, placements, ndim, what):
+    """Per tensor dimension, the mesh dimensions cutting it in DTensor's
+    shard order (the first cuts first): mesh order for Shard placements,
+    the order _StridedShard's split factors encode (torch's decoding)."""
     names = axis_names(device_mesh)
     if len(placements) != len(names):
         raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
-    dims, pending = [[] for _ in shape], []
-    for name, size, p in zip(names, device_mesh.mesh.shape, placements):
+    for name, p in zip(names, placements):
         if isinstance(p, Partial):
             if p.reduce_op != "sum":
                 raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
                                   % (what, p.reduce_op, name))
-            pending.append(name)
-        elif isinstance(p, _STRIDED_SHARD):
-            raise RedistError("%s: %r on mesh dimension %s is a non-default shard order (a later mesh dimension "
-                              "cuts first), which has no redist layout in redist.torch yet: redistribute it to "
-                              "Shard placements in mesh order with DTensor.redistribute first" % (what, p, name))
-        elif type(p) is Shard:
-            if not -len(shape) <= p.dim < len(shape):
-                raise RedistError("%s: Shard(%d) of a tensor of %d dimensions" % (what, p.dim, len(shape)))
-            dims[p.dim % len(shape)].append((name, int(size)))
-        elif not isinstance(p, Replicate):
-            raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate only)"
+        elif not isinstance(p, (Shard, _StridedShard, Replicate)):
+            raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate, Partial only)"
                               % (what, p, name))
-    for d, axes in enumerate(dims):
-        if len(axes) > 1 and shape[d] % math.prod(n for _, n in axes):
-            raise RedistError("%s: dimension %d of size %d is sharded unevenly over mesh dimensions %s; DTensor "
-                              "splits the first one's chunks again, which is not redist's ceil block over the "
-                              "product" % (what, d, shape[d], ", ".join(a for a, _ in axes)))
-    return "[" + ", ".join("{%s}%d" % (",".join(a for a, _ in axes), n) if axes else str(n)
-                           for n, axes in zip(shape, dims)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
+    placements = _normalized(placements, ndim, what)
+    order = DTensorSpec._maybe_convert_StridedShard_to_shard_order(placements, device_mesh)
+    if order is None:
+        strided = next(i for i, p in enumerate(placements) if isinstance(p, _StridedShard))
+        raise RedistError("%s: %r on mesh dimension %s has a split factor that no order of the mesh dimensions "
+                          "cutting tensor dimension %d gives (a view's interleaved split), which has no redist layout"
+                          % (what, placements[strided], names[strided], placements[strided].dim))
+    cuts = [() for _ in range(ndim)]
+    for entry in order:
+        cuts[entry.tensor_dim] = entry.mesh_dims
+    return cuts
+
+
+def type_text(device_mesh, placements, shape, what="placements"):
+    """redist's type for DTensor placements of a tensor of this global
+    shape (_StridedShard placements in the shard order they encode).  Where
+    DTensor's blocks are not redist's (uneven nested cuts), plan() refuses
+    it."""
+    names = axis_names(device_mesh)
+    cuts = _cuts(device_mesh, placements, len(shape), what)
+    pending = [name for name, p in zip(names, placements) if isinstance(p, Partial)]
+    return "[" + ", ".join("{%s}%d" % (",".join(names[m] for m in axes), n) if axes else str(n)
+                           for n, axes in zip(shape, cuts)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
+
+
+def _dtensor_indices(placements, mesh_shape, coordinate, dim, size):
+    """The indices along tensor dimension `dim` that DTensor gives the
+    device at `coordinate`: each Shard or _StridedShard on it, mesh
+    dimensions left to right, keeps the part torch's own
+    _local_shard_size_and_offset names (as compute_local_shape_and_global_offset
+    applies them).  A range while they are one block."""
+    held = range(size)
+    for mesh_dim, p in enumerate(placements):
+        if isinstance(p, _StridedShard) and p.dim == dim:
+            kept, picks = p._local_shard_size_and_offset(len(held), mesh_shape[mesh_dim], coordinate[mesh_dim],
+                                                          _StridedShardOffsetMode.ALL)
+            held = [held[i] for i in picks[:kept]]
+        elif isinstance(p, Shard) and p.dim == dim:
+            kept, first = p._local_shard_size_and_offset(len(held), mesh_shape[mesh_dim], coordinate[mesh_dim])
+            held = held[first:first + kept]
+    return held
+
+
+def _indices_text(indices):
+    if not indices:
+        return "nothing"
+    if len(indices) == 1:
+        return "index %d" % indices[0]
+    if list(indices) == list(range(indices[0], indices[-1] + 1)):
+        return "indices %d..%d" % (indices[0], indices[-1])
+    return "indices %s" % (list(indices[:6]) + (["..."] if len(indices) > 6 else []))
+
+
+def _check_exact(box, device_mesh, placements, shape, devices, what):
+    """Refuses (RedistError) a translation (type_text) whose boxes are not
+    DTensor's blocks: on every device of the mesh (devices: the plan's
+    device at each mesh position, row-major) and along every tensor
+    dimension, DTensor's indices (_dtensor_indices) must be its box
+    (box(device): the plan's (offset, extent))."""
+    names = axis_names(device_mesh)
+    placements = _normalized(placements, len(shape), what)
+    cuts = _cuts(device_mesh, placements, len(shape), what)
+    mesh_shape = tuple(device_mesh.mesh.shape)
+    for device, coordinate in zip(devices, itertools.product(*map(range, mesh_shape))):
+        offset, extent = box(device)
+        for d, axes in enumerate(cuts):
+            ours = _dtensor_indices(placements, mesh_shape, coordinate, d, shape[d])
+            theirs = range(offset[d], offset[d] + extent[d])
+            if ours == (theirs if isinstance(ours, range) else list(theirs)):
+                continue
+            raise RedistError(
+                "%s: %s on mesh dimensions %s (cutting in that order) split tensor dimension %d of size %d into "
+                "DTensor's blocks, which are not redist's ceil blocks of {%s}%d: at %s DTensor holds %s, redist's "
+                "box is %s; redistribute it with DTensor.redistribute to placements that cut it evenly first"
+                % (what, ", ".join(repr(placements[m]) for m in axes), ", ".join(names[m] for m in axes), d,
+                   shape[d], ",".join(names[m] for m in axes), shape[d],
+                   ", ".join("%s=%d" % (n, c) for n, c in zip(names, coordinate)), _indices_text(ours),
+                   _indices_text(theirs)))
 
 
 def _placements(placements, what):
@@ -145,9 +230,15 @@ def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
     dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
     if src_mesh == dst_mesh:
         p = _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
-        return p, tuple(src_mesh.mesh.flatten().tolist())
-    p = _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
-    return p, tuple(range(p.devices))
+        ranks = tuple(src_mesh.mesh.flatten().tolist())
+        src_devices = dst_devices = range(p.devices)
+    else:
+        p = _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
+        ranks = tuple(range(p.devices))
+        src_devices, dst_devices = src_mesh.mesh.flatten().tolist(), dst_mesh.mesh.flatten().tolist()
+    _check_exact(p.src_box, src_mesh, src_placements, shape, src_devices, "source placements")
+    _check_exact(p.tgt_box, dst_mesh, dst_placements, shape, dst_devices, "target placements")
+    return p, ranks
 
 
 def _region(tensor, box_offset, offset, extent):
@@ -503,14 +594,15 @@ def _run(p, x, me, ranks):
     return _run_collectives(p, x, me, ranks)
 
 
-def _shard_order_text(dtensor):
-    """The DTensor's shard order where it is not the default (every tensor
-    dimension cut by its mesh dimensions left to right), else None."""
-    order = getattr(dtensor._spec, "shard_order", None) or ()
-    names = axis_names(dtensor.device_mesh)
-    odd = [entry for entry in order if list(entry.mesh_dims) != sorted(entry.mesh_dims)]
-    return "; ".join("tensor dimension %d cut over mesh dimensions %s in that order"
-                     % (entry.tensor_dim, ", ".join(names[m] for m in entry.mesh_dims)) for entry in odd) or None
+def _placements_in_order(dtensor):
+    """The DTensor's placements with its shard order in them: as they are
+    where they hold it (_StridedShard) or it is the default, else
+    DTensorSpec.shard_order encoded as DTensor itself encodes it
+    (_StridedShard where a later mesh dimension cuts first)."""
+    spec = dtensor._spec
+    if spec.shard_order is None or DTensorSpec.is_default_device_order(spec.shard_order):
+        return tuple(spec.placements)
+    return tuple(DTensorSpec._convert_shard_order_to_StridedShard(spec.shard_order, spec.placements, spec.mesh))
 
 
 def _checked(dtensor, placements, device_mesh):
@@ -524,22 +616,18 @@ def _checked(dtensor, placements, device_mesh):
                           "distribute_tensor)" % type(dtensor).__name__)
     placements = _placements(placements, "redistribute: placements")
     dst_mesh = dtensor.device_mesh if device_mesh is None else _device_mesh(device_mesh, "redistribute: device_mesh")
-    order = _shard_order_text(dtensor)
-    if order:
-        raise RedistError("redistribute: the DTensor's shard order is not the default (%s), which redist.torch does "
-                          "not run yet: redistribute it to the default order with DTensor.redistribute first" % order)
-    src_mesh, shape = dtensor.device_mesh, tuple(dtensor.shape)
-    p, ranks = _plan_of(src_mesh, tuple(dtensor.placements), dst_mesh, placements, shape, dtensor.dtype)
+    src_mesh, src_placements, shape = dtensor.device_mesh, _placements_in_order(dtensor), tuple(dtensor.shape)
+    p, ranks = _plan_of(src_mesh, src_placements, dst_mesh, placements, shape, dtensor.dtype)
     rank = dist.get_rank()
     me = ranks.index(rank) if rank in ranks else None
     local = dtensor.to_local()
     if me is not None and tuple(local.shape) != p.src_box(me)[1]:
         raise RedistError("redistribute: rank %d's local tensor has shape %s, but its box of the %s DTensor under %s "
-                          "is %s" % (rank, tuple(local.shape), shape, list(dtensor.placements), p.src_box(me)[1]))
+                          "is %s" % (rank, tuple(local.shape), shape, list(src_placements), p.src_box(me)[1]))
     if me is not None and local.device.type != src_mesh.device_type:
         raise RedistError("redistribute: rank %d's local tensor is on %s, its DeviceMesh on %s devices"
                           % (rank, local.device, src_mesh.device_type))
-    asked = "%s %s -> %s %s %s" % (mesh_text(src_mesh), type_text(src_mesh, dtensor.placements, shape),
+    asked = "%s %s -> %s %s %s" % (mesh_text(src_mesh), type_text(src_mesh, src_placements, shape),
                                    mesh_text(dst_mesh), type_text(dst_mesh, placements, shape),
                                    dtype_name(dtensor.dtype))
     return p, ranks, me, dst_mesh, placements, asked
@@ -635,7 +723,7 @@ class _Redistribute(torch.autograd.Function):
     @staticmethod
     def forward(ctx, dtensor, placements, device_mesh, async_op):
         out = _moved(dtensor, placements, device_mesh, async_op)
-        ctx.source, ctx.async_op = (dtensor.device_mesh, tuple(dtensor.placements)), async_op
+        ctx.source, ctx.async_op = (dtensor.device_mesh, _placements_in_order(dtensor)), async_op
         return out
 
     @staticmethod

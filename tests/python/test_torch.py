@@ -19,14 +19,23 @@
    uneven Partial -> Shard (the reducing exchange) and a Partial on a mesh
    over ranks out of order against the true sums, and two runs of a float
    plan bitwise equal; the Partial() tests again over NCCL on 4 GPUs (skipped without);
- - one-line errors for Partial('avg'), nested uneven shards and
-   _StridedShard;
+ - every Shard/Replicate/Partial layout of 1- and 2-dimensional tensors
+   on meshes (4,), 2x2 and 2x3 (the last in the world of 6), both shard
+   orders (DTensorSpec.shard_order and _StridedShard), even and uneven
+   sizes, as source and as target: accepted exactly where redist's ceil
+   blocks are DTensor's nested chunks (the test's own account), then the
+   true array and DTensor.redistribute's result where DTensor's is right
+   (its source's full_tensor() the array); refused in one line otherwise;
+ - issue 26: [Shard(0), Shard(0)] with mesh dimension 1 cutting first
+   ({b,a}), as shard_order and as _StridedShard, to Replicate(): the array;
+   the same order of an uneven dimension refused on every rank;
+ - one-line errors for Partial('avg'), nested uneven shards and a
+   _StridedShard that no shard order gives;
  - a rank's bad input to redistribute (a local tensor that does not fit its
    box or is on another device, a plain tensor, ranks asking different
    moves) is a RedistError on every rank, agreed before any data moves, and
    the next valid call is right on every element of every rank; refused on
-   every rank: a non-default shard order (DTensorSpec.shard_order,
-   _StridedShard), arguments of the wrong type;
+   every rank: arguments of the wrong type;
  - gradients: redistribute's backward (the reverse move, planned by
    redist) against DTensor.redistribute's on 7 placement pairs (Partial and
    Replicate both ways; where DTensor refuses, against the true gradient),
@@ -39,6 +48,7 @@
    [2, 0, 5], [[4, 1], [0, 3]], [[2, 0]]), random problems and a hybrid:
    members hold the true values, every other rank an empty tensor."""
 import datetime
+import itertools
 import math
 import os
 import random
@@ -71,22 +81,29 @@ def random_placements(ndim, mesh_dims, shape, rng):
             return choice
 
 
-def true_local(full, mesh, placements):
+def true_local(full, mesh, placements, order=None):
     """This rank's part of `full` under DTensor's documented semantics,
     computed here from the mesh coordinate: each Shard(d), in mesh-dimension
-    order, keeps chunk coordinate[i] of torch.chunk's blocks (ceil(N/n),
-    the last short or empty); a rank outside the mesh holds an empty tensor."""
+    order (or the mesh dimensions in `order`: a shard order), keeps chunk
+    coordinate[i] of torch.chunk's blocks (ceil(N/n), the last short or
+    empty); a rank outside the mesh holds an empty tensor."""
     coordinate = mesh.get_coordinate()
     if coordinate is None:
         return torch.empty(0, dtype=full.dtype)
     x = full
-    for i, p in enumerate(placements):
+    for i in order or range(len(placements)):
+        p = placements[i]
         if isinstance(p, Shard):
-            n, size = mesh.size(i), x.shape[p.dim]
-            block = -(-size // n)
-            lo = min(size, coordinate[i] * block)
-            x = x.narrow(p.dim, lo, min(size, lo + block) - lo)
+            lo, hi = chunk_bounds(x.shape[p.dim], mesh.size(i), coordinate[i])
+            x = x.narrow(p.dim, lo, hi - lo)
     return x.contiguous()
+
+
+def chunk_bounds(size, n, k):
+    """[lo, hi) of torch.chunk's block k of `size` in n: ceil(size/n)
+    long, the last ones short or empty."""
+    block = -(-size // n)
+    return min(size, k * block), min(size, (k + 1) * block)
 
 
 def dtensor_of(full, mesh, placements):
@@ -130,6 +147,162 @@ def random_problems(rank, results):
                     not bad, "%d by the collectives, %d by the exchange, %d with an uneven dimension; DTensor "
                     "agrees on %d; wrong: %s" % (strategies[False], strategies[True], uneven,
                                                  RANDOM_CASES - len(dtensor_wrong), bad[:2])))
+
+
+def layouts(mesh, ndim):
+    """Every layout of a tensor of ndim dimensions on mesh: each mesh
+    dimension Shard(d), Replicate() or Partial(), as (placements, order):
+    order the mesh dimensions in the order they cut (None: mesh order), and
+    where two mesh dimensions cut one tensor dimension, also the other
+    order (mesh dimension 1 cutting first)."""
+    options = [Shard(d) for d in range(ndim)] + [Replicate(), Partial()]
+    out = []
+    for choice in itertools.product(options, repeat=mesh.ndim):
+        out.append((choice, None))
+        if mesh.ndim == 2 and isinstance(choice[0], Shard) and choice[0] == choice[1]:
+            out.append((choice, (1, 0)))
+    return out
+
+
+def encodings(mesh, placements, order):
+    """The ways a DTensor holds a layout: its placements (mesh order);
+    another order both as DTensorSpec.shard_order and as the _StridedShard
+    placements that encode it (mesh dimension 0 split by mesh dimension
+    1's size first)."""
+    from torch.distributed.tensor.placement_types import _StridedShard
+    if order is None:
+        return [("placements", placements, None)]
+    from torch.distributed.tensor._dtensor_spec import ShardOrderEntry
+    d = placements[0].dim
+    return [("shard_order", placements, (ShardOrderEntry(tensor_dim=d, mesh_dims=tuple(order)),)),
+            ("_StridedShard", (_StridedShard(d, split_factor=mesh.size(1)), Shard(d)), None)]
+
+
+def expressible(mesh, placements, order, shape):
+    """Whether redist's ceil blocks over the product of the mesh dimensions
+    cutting each tensor dimension (the first to cut major) are DTensor's
+    nested torch.chunk blocks in that order, on every coordinate: the
+    test's own account, from torch.chunk's block bounds."""
+    for d, size in enumerate(shape):
+        axes = [i for i in order or range(mesh.ndim) if placements[i] == Shard(d)]
+        if len(axes) < 2:
+            continue
+        n = [mesh.size(i) for i in axes]
+        for c in itertools.product(*map(range, n)):
+            lo, hi = chunk_bounds(size, n[0], c[0])
+            nested_lo, nested_hi = chunk_bounds(hi - lo, n[1], c[1])
+            nested = range(lo + nested_lo, lo + nested_hi)
+            if nested != range(*chunk_bounds(size, n[0] * n[1], c[0] * n[1] + c[1])):  # empty ranges are equal
+                return False
+    return True
+
+
+def layout_dtensor(full, mesh, placements, order, encoded, shard_order, seed):
+    """A DTensor of `full` in this layout, its local tensors placed by the
+    test's true_local in the layout's order (Partial groups: random
+    contributions summing to full), held as `encoded` (and shard_order)."""
+    from torch.distributed.tensor import DTensor
+    from torch.distributed.tensor._dtensor_spec import DTensorSpec, TensorMeta
+    parts = contributions(full, mesh, placements, seed)
+    plain = [Replicate() if isinstance(p, Partial) else p for p in placements]
+    local = true_local(parts[member_index(mesh, placements)], mesh, plain, order)
+    if shard_order is None:
+        return DTensor.from_local(local, mesh, encoded, shape=full.shape, stride=full.stride())
+    spec = DTensorSpec(mesh, tuple(encoded), TensorMeta(full.shape, full.stride(), full.dtype), shard_order=shard_order)
+    return DTensor(local, spec, requires_grad=False)
+
+
+def sweep_shapes(mesh):
+    """Even and uneven sizes: on a 2x2 mesh 8 (even), 7 and 3 (uneven, and
+    DTensor's nested blocks are redist's), 6, 5 and 2 (they are not)."""
+    if mesh.ndim == 1:
+        return [(8,), (7,), (2,), (6, 3)]
+    if mesh.size(1) == 2:
+        return [(8,), (7,), (6,), (2,), (8, 4), (7, 6), (5, 3)]
+    return [(12,), (11,), (5,), (7,), (12, 6), (7, 4)]
+
+
+def layout_sweep(rank, results, shape_of_mesh):
+    """Every Shard/Replicate/Partial layout of 1- and 2-dimensional tensors
+    (both shard orders, as shard_order and as _StridedShard) on a mesh of
+    this shape, even and uneven sizes: each layout as the source of moves
+    to all-Replicate and to another layout, and each as the target of a move
+    from all-Replicate.  A move is accepted exactly where both layouts are
+    expressible (the test's own account); an accepted move's result equals
+    the true array and DTensor.redistribute's on the same input element by
+    element (a Partial target: its group sums); a refused one is one line
+    naming the placements and the mesh dimensions, on every rank."""
+    import redist
+    import redist.torch as rt
+    names = ("a", "b", "c")[:len(shape_of_mesh)]
+    mesh = init_device_mesh("cpu", shape_of_mesh, mesh_dim_names=names)
+    counts = {"accepted": 0, "refused": 0, "DTensor agrees": 0, "DTensor refuses": 0}
+    bad, dtensor_wrong = [], []
+    for case, shape in enumerate(sweep_shapes(mesh)):
+        full = torch.arange(1, math.prod(shape) + 1, dtype=torch.int64).reshape(shape) * 1009
+        every = layouts(mesh, len(shape))
+        everywhere = (tuple(Replicate() for _ in names), None)
+        moves = []
+        for k, (placements, order) in enumerate(every):
+            for target in (everywhere, every[(k * 7 + 3) % len(every)]):
+                moves += [((placements, order), target, enc) for enc in encodings(mesh, placements, order)]
+            moves.append((everywhere, (placements, order), encodings(mesh, *everywhere)[0]))
+        for m, ((src, src_order), (dst, dst_order), (how, encoded, shard_order)) in enumerate(moves):
+            d = layout_dtensor(full, mesh, src, src_order, encoded, shard_order, seed=case * 1000 + m)
+            # DTensor's own reading of the test's source (its full_tensor()): the array, or the test is wrong.
+            if (src, src_order) != everywhere and not local_equal(d.full_tensor(), full):
+                bad.append("%s %s %s: DTensor's full_tensor() of the source is not the array" % (shape, how, src))
+                continue
+            target = encodings(mesh, dst, dst_order)[-1][1]
+            what = "%s %s (%s) -> %s" % (shape, list(encoded), how if shard_order is None else "shard_order %s"
+                                         % (src_order,), list(target))
+            ok = expressible(mesh, src, src_order, shape) and expressible(mesh, dst, dst_order, shape)
+            try:
+                out = rt.redistribute(d, target)
+            except redist.RedistError as e:
+                counts["refused"] += 1
+                msg = str(e)
+                if ok or "\n" in msg or not ("mesh dimension" in msg and "Shard(dim=" in msg):
+                    bad.append("%s refused: %s" % (what, msg))
+                continue
+            counts["accepted"] += 1
+            plain = [Replicate() if isinstance(p, Partial) else p for p in dst]
+            truth = true_local(full, mesh, plain, dst_order)
+            ours = group_sums(out.to_local(), mesh, dst)
+            if not ok or not local_equal(ours, truth) or tuple(out.placements) != tuple(target):
+                bad.append("%s: %s" % (what, "accepted" if not ok else "wrong"))
+            try:
+                theirs = d.redistribute(mesh, target).to_local()
+            except RuntimeError:  # DTensor's "Can not redistribute from R to P(sum)"
+                counts["DTensor refuses"] += 1
+                continue
+            same = local_equal(out.to_local(), theirs) if not any(isinstance(p, Partial) for p in dst) \
+                else local_equal(ours, group_sums(theirs, mesh, dst))
+            counts["DTensor agrees"] += same
+            if not same:  # redist's is the true array and DTensor reads the source as the array: DTensor's is wrong
+                dtensor_wrong.append(what)
+    everyone = [None] * dist.get_world_size()
+    dist.all_gather_object(everyone, sorted(dtensor_wrong))
+    dtensor_wrong = sorted(set().union(*everyone))
+    results.append(("every Shard/Replicate/Partial layout on a %s mesh, both shard orders, even and uneven sizes: "
+                    "accepted exactly where redist's blocks are DTensor's, then the true array, as "
+                    "DTensor.redistribute's result is where it is right; refused in one line otherwise"
+                    % "x".join(map(str, shape_of_mesh)), not bad,
+                    "on rank 0 %s; wrong: %s; DTensor.redistribute wrong on some rank in %d (the source's "
+                    "full_tensor() the array): %s"
+                    % (counts, bad[:3], len(dtensor_wrong), dtensor_wrong[:2])))
+
+
+def sweep_line(rank, results):
+    layout_sweep(rank, results, (4,))
+
+
+def sweep_square(rank, results):
+    layout_sweep(rank, results, (2, 2))
+
+
+def sweep_two_by_three(rank, results):
+    layout_sweep(rank, results, (2, 3))
 
 
 def between_meshes(rank, results):
@@ -413,11 +586,14 @@ def errors(rank, results):
     average = one_line_error(lambda: rt.type_text(square, (Partial("avg"), Replicate()), (4, 4)), "avg", "sums")
     results.append(("errors: Partial('avg') is one line: redist's pending sums are sums", *average))
     nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
-                                            (5, 4), torch.float32), "dimension 0", "unevenly")
+                                            (5, 4), torch.float32),
+                            "Shard(dim=0), Shard(dim=0) on mesh dimensions a, b", "tensor dimension 0 of size 5",
+                            "not redist's ceil blocks")
     fp8 = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
                                          (4, 4), torch.bool), "from: pending sums of bool", "the runtime adds only")
     results.append(("errors: Partial() of a dtype the runtime cannot add is one line", *fp8))
-    results.append(("errors: a dimension split unevenly over two mesh dimensions is one line", *nested))
+    results.append(("errors: a dimension DTensor splits over two mesh dimensions into other blocks than redist's "
+                    "is one line naming the placements and the mesh dimensions", *nested))
     from torch.distributed.tensor.placement_types import _StridedShard
     strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,
                                              (Shard(0), Replicate()), (8, 4), torch.float32), "no redist layout")
@@ -506,27 +682,34 @@ def agreed_failures(rank, results):
                     *refused(lambda: rt.redistribute(good, [Replicate()], device_mesh="cpu"), range(WORLD),
                              "device_mesh", "got str")))
     then_valid("errors: after the argument refusals", line)
-    # A (8, 4) tensor on the 2x2 mesh, [Shard(0), Shard(0)] with mesh dimension 1 (b) cutting first: rank (a, b)
-    # holds rows 4b + 2a, 4b + 2a + 1, where redist's [{a,b}8] would give it rows 4a + 2b, 4a + 2b + 1.
+    # Issue 26: a (8, 4) tensor on the 2x2 mesh, [Shard(0), Shard(0)] with mesh dimension 1 (b) cutting first: rank
+    # (a, b) holds rows 4b + 2a, 4b + 2a + 1, which is redist's [{b,a}8, 4] (b major); the report saw rows
+    # 0, 4, 16, 20, 8, 12, 24, 28 (first column) come back from [Replicate(), Replicate()].
     eight = torch.arange(32, dtype=torch.float32).reshape(8, 4)
     a, b = square.get_coordinate()
-    spec = DTensorSpec(square, (Shard(0), Shard(0)), TensorMeta(eight.shape, eight.stride(), eight.dtype),
-                       shard_order=(ShardOrderEntry(tensor_dim=0, mesh_dims=(1, 0)),))
-    reordered = DTensor(eight[4 * b + 2 * a:4 * b + 2 * a + 2], spec, requires_grad=False)
-    passed, detail = refused(lambda: rt.redistribute(reordered, [Replicate(), Replicate()]), range(WORLD),
-                             "shard order is not the default", "b, a")
-    # DTensor itself reads these local tensors, in this order, as the array: a DTensor one can meet.
-    theirs = reordered.full_tensor()
-    results.append(("errors: a DTensor whose shard_order cuts dimension 0 over mesh dimension b first (DTensor's "
-                    "full_tensor() of it is the array) is refused on every rank",
-                    passed and local_equal(theirs, eight), detail + "; DTensor's full_tensor() is %s"
-                    % ("the array" if local_equal(theirs, eight) else "not the array")))
+
+    def reordered(rows):
+        spec = DTensorSpec(square, (Shard(0), Shard(0)), TensorMeta(rows.shape, rows.stride(), rows.dtype),
+                           shard_order=(ShardOrderEntry(tensor_dim=0, mesh_dims=(1, 0)),))
+        return DTensor(true_local(rows, square, [Shard(0), Shard(0)], order=(1, 0)), spec, requires_grad=False)
+    ours = rt.redistribute(reordered(eight), [Replicate(), Replicate()]).to_local()
+    theirs = reordered(eight).redistribute(square, [Replicate(), Replicate()]).to_local()
+    results.append(("issue 26: [Shard(0), Shard(0)] of (8, 4) on a 2x2 mesh, shard_order b then a, to Replicate() "
+                    "twice: the array on every rank, as DTensor.redistribute's",
+                    local_equal(ours, eight) and local_equal(theirs, eight),
+                    "rank %d: first column %s (%s)" % (rank, ours[:, 0].tolist(), rt.type_text(
+                        square, rt._placements_in_order(reordered(eight)), (8, 4)))))
     from torch.distributed.tensor.placement_types import _StridedShard
     strided = DTensor.from_local(eight[4 * b + 2 * a:4 * b + 2 * a + 2], square,
                                  [_StridedShard(0, split_factor=2), Shard(0)], shape=(8, 4), stride=(4, 1))
-    results.append(("errors: the same order as _StridedShard placements is refused on every rank",
-                    *refused(lambda: rt.redistribute(strided, [Replicate(), Replicate()]), range(WORLD),
-                             "non-default shard order")))
+    out = rt.redistribute(strided, [Replicate(), Replicate()]).to_local()
+    results.append(("issue 26's order as _StridedShard placements ([_StridedShard(0, sf=2), Shard(0)]): the array "
+                    "on every rank", local_equal(out, eight), "rank %d: first column %s" % (rank, out[:, 0].tolist())))
+    six = torch.arange(24, dtype=torch.float32).reshape(6, 4)
+    results.append(("errors: the same order of a (6, 4) tensor (DTensor's nested blocks 2, 1, 2, 1 rows, redist's "
+                    "2, 2, 2, 0) is refused on every rank, naming the placements and mesh dimensions b, a",
+                    *refused(lambda: rt.redistribute(reordered(six), [Replicate(), Replicate()]), range(WORLD),
+                             "on mesh dimensions b, a", "_StridedShard(dim=0, sf=2)", "not redist's ceil blocks")))
     # An input that requires grad, detached or under no_grad: no graph kept.
     leaf = true_local(full, line, [Shard(0)]).clone().requires_grad_(True)
     learning = DTensor.from_local(leaf, line, [Shard(0)], shape=(7, 5), stride=(5, 1))
@@ -749,11 +932,11 @@ def reducing_exchange_bytes(rank, results):
 def suite(name):
     """The parts each rank runs in turn, and the world size they run in."""
     if name == "gloo":
-        return (random_problems, between_meshes, hybrid, issue_103306, permuted_mesh, partial_problems,
-                uneven_partial, errors, agreed_failures, gradients, training_step, async_moves,
+        return (random_problems, sweep_line, sweep_square, between_meshes, hybrid, issue_103306, permuted_mesh,
+                partial_problems, uneven_partial, errors, agreed_failures, gradients, training_step, async_moves,
                 reducing_exchange_bytes), WORLD
     if name == "gloo submeshes":
-        return (submeshes,), SUBMESH_WORLD
+        return (submeshes, sweep_two_by_three), SUBMESH_WORLD
     return (lambda r, res: partial_problems(r, res, "cuda"), lambda r, res: uneven_partial(r, res, "cuda")), WORLD
 
 
