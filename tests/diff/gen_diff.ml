@@ -452,11 +452,11 @@ let draw_permuted_sum st ~world ~target_axes ~variant dtype =
 
 let exchange_desc label (p : Problem.t) =
   Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p) (Front.show_ty p.env p.src) (Front.show_ty p.tgt_env p.tgt)
-    p.dtype
+    p.dtype.name
 
 let write_sum_exchange_case out st ~id ~label (p : Problem.t) =
   let desc = Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p)
-      (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype in
+      (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
   write_sum_exchange (out (Problem.world p)) st ~id ~desc p
 
 (* A pending-sum problem on a mesh of 64 devices at world rank 0: an
