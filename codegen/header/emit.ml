@@ -135,6 +135,33 @@ let shell_word w =
            (List.of_seq (String.to_seq w)))
     ^ "'"
 
+(* The interface every generated header has, whatever plan the cost model
+   chose (collectives, exchange, hybrid, pending sums): a Plan made once by
+   create(), collective over the world, and run() with this rank's source
+   and destination and a workspace of kWorkspaceBytes; source_bytes() and
+   target_bytes() say what this rank passes.  Code written against it
+   compiles whichever plan `auto` picks.  [members]: Plan's fields;
+   [create], [run], [sizes]: statements, over [out] and [plan]. *)
+let plan_interface ~backend ~members ~create ~run ~source_bytes ~target_bytes =
+  let indent = List.map (fun l -> "  " ^ l) in
+  let stream = match backend with Mpi -> "" | Nccl -> ", ::cudaStream_t stream" in
+  [ "// The interface every header redist generates has, whatever plan it holds:";
+    "// create() once, collective over the world (kWorldSize ranks at least);";
+    "// run() with this rank's source_bytes() of source, target_bytes() of";
+    "// destination (null where 0) and a workspace of kWorkspaceBytes (null if 0).";
+    "struct Plan {" ]
+  @ indent members
+  @ [ "};"; "";
+      Printf.sprintf "inline ::redist::Status create(::MPI_Comm world%s, Plan* out) {" stream ]
+  @ indent create
+  @ [ "}"; "";
+      "inline ::std::size_t source_bytes(const Plan& plan) {" ] @ indent source_bytes @ [ "}";
+      "inline ::std::size_t target_bytes(const Plan& plan) {" ] @ indent target_bytes @ [ "}"; "";
+      "inline ::redist::Status run(Plan& plan, const void* src, ::std::size_t src_bytes, void* dst,";
+      "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {" ]
+  @ indent run
+  @ [ "}"; "" ]
+
 (* The element type of a header: value_type and kElemBytes, as lines. *)
 let value_type_lines (p : Problem.t) =
   (if Dtype.is_float8 p.dtype then
@@ -383,6 +410,13 @@ let render ?(command = Array.to_list Sys.argv) ?digest ~name ~backend (r : Repor
   line "  return ::redist::Status();";
   line "}";
   line "";
+  line "inline constexpr int kWorldSize = kDevices;  // the mesh is world ranks 0 .. kDevices - 1";
+  List.iter (line "%s")
+    (plan_interface ~backend
+       ~members:[ Printf.sprintf "%sMesh mesh;" ns ]
+       ~create:[ (match backend with Mpi -> "return create_mesh(world, &out->mesh);" | Nccl -> "return create_mesh(world, stream, &out->mesh);") ]
+       ~source_bytes:[ "(void)plan;"; "return kSrcBytes;" ] ~target_bytes:[ "(void)plan;"; "return kTgtBytes;" ]
+       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
   line "}  // namespace %s" name;
   line "}  // namespace %s" tag;
   line "}  // namespace redist_gen";
@@ -487,7 +521,14 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "inline ::redist::Status run(::redist::Exchange& ex, const value_type* src, ::std::size_t src_bytes,";
        line "                            value_type* dst, ::std::size_t dst_bytes) {";
        line "  return ex.run(src, src_bytes, dst, dst_bytes);";
-       line "}"
+       line "}";
+       line "";
+       line "inline constexpr ::std::size_t kWorkspaceBytes = 0;  // the exchange runs on the local arrays alone";
+       List.iter (line "%s")
+         (plan_interface ~backend ~members:[ "::redist::Exchange exchange;" ]
+            ~create:[ "return create_exchange(world, &out->exchange);" ]
+            ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
+            ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ])
    | Nccl ->
        line "// The staging workspace (device memory) that run() needs on any rank: the";
        line "// most bytes one rank receives from and sends to other ranks (proven:";
@@ -517,8 +558,13 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "                            value_type* dst, ::std::size_t dst_bytes, void* workspace,";
        line "                            ::std::size_t workspace_bytes, ::cudaStream_t stream) {";
        line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, stream);";
-       line "}");
-  line "";
+       line "}";
+       line "";
+       List.iter (line "%s")
+         (plan_interface ~backend ~members:[ "::redist::nccl::Exchange exchange;"; "::cudaStream_t stream = nullptr;" ]
+            ~create:[ "out->stream = stream;"; "return create_exchange(world, &out->exchange);" ]
+            ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
+            ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ]));
   line "}  // namespace %s" name;
   line "}  // inline namespace";
   line "}  // namespace redist_gen";

@@ -88,6 +88,11 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);";
   line "}";
   line "";
+  List.iter (line "%s")
+    (Emit.plan_interface ~backend:Emit.Mpi ~members:[ "::redist::ReducingExchange exchange;" ]
+       ~create:[ "return create_exchange(world, &out->exchange);" ]
+       ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
+       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
   line "}  // namespace %s" name;
   line "}  // namespace redist_gen";
   Buffer.contents b
@@ -155,6 +160,12 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   line "  return ex.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, stream);";
   line "}";
   line "";
+  List.iter (line "%s")
+    (Emit.plan_interface ~backend:Emit.Nccl
+       ~members:[ "::redist::nccl::ReducingExchange exchange;"; "::cudaStream_t stream = nullptr;" ]
+       ~create:[ "out->stream = stream;"; "return create_exchange(world, &out->exchange);" ]
+       ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
+       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ]);
   line "}  // namespace %s" name;
   line "}  // namespace redist_gen";
   Buffer.contents b
@@ -354,6 +365,13 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "  return ::redist::Status();";
   line "}";
   line "";
+  line "inline constexpr int kWorldSize = kDevices;  // the mesh is world ranks 0 .. kDevices - 1";
+  List.iter (line "%s")
+    (Emit.plan_interface ~backend
+       ~members:[ Printf.sprintf "%sMesh mesh;" ns ]
+       ~create:[ (match backend with Emit.Mpi -> "return create_mesh(world, &out->mesh);" | Emit.Nccl -> "return create_mesh(world, stream, &out->mesh);") ]
+       ~source_bytes:[ "(void)plan;"; "return kSrcBytes;" ] ~target_bytes:[ "(void)plan;"; "return kTgtBytes;" ]
+       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
   line "}  // namespace %s" name;
   line "}  // namespace redist_gen";
   Buffer.contents b

@@ -251,12 +251,44 @@ else
   ko "another interface version: the compile failed without the message: $compile_out"
 fi
 
+# One application (tests/cli/uniform_main.cpp) against the interface every
+# header has (Plan, create, run, source_bytes, target_bytes,
+# kWorkspaceBytes), compiled unchanged against each kind of plan and run on
+# 4 ranks: a round trip there (FORTH) and back (BACK) returns every element
+# of every rank; pending sums of ones add up to the group's size.
+# name | mesh | from | to | strategy there | strategy back ("sum N": pending sums of group size N)
+while IFS='|' read -r name mesh from to there back; do
+  g=("$redist" gen --mesh "$mesh" --dtype i32 --name "${name}_forth")
+  if ! "${g[@]}" --from "$from" --to "$to" --strategy "$there" -o "$out/${name}_forth.hpp"; then ko "$name: redist gen failed"; continue; fi
+  case $back in
+    sum*) defs=(-DSUM_OF="${back#sum }") ;;
+    *)
+      if ! "$redist" gen --mesh "$mesh" --dtype i32 --name "${name}_back" --from "$to" --to "$from" --strategy "$back" \
+           -o "$out/${name}_back.hpp"; then ko "$name: redist gen (back) failed"; continue; fi
+      defs=(-include "$out/${name}_back.hpp" -DBACK="redist_gen::${name}_back") ;;
+  esac
+  if ! mpicxx "${CXXFLAGS[@]}" -O1 -I"$include" -include "$out/${name}_forth.hpp" "${defs[@]}" \
+       -DFORTH="redist_gen::${name}_forth" tests/cli/uniform_main.cpp $(runtime_flags --libs) -o "$out/$name.exe" 2>"$out/$name.log"; then
+    ko "$name: the one application does not compile against it: $(head -3 "$out/$name.log")"
+  elif "${MPIRUN[@]}" -np 4 "$out/$name.exe" </dev/null >"$out/$name.run" 2>&1; then
+    ok "$name: one application against the plan interface ($there${back:+, then $back}): every element of every rank"
+  else
+    ko "$name: $(head -3 "$out/$name.run")"
+  fi
+done <<'EOF_UNIFORM'
+collectives_exchange|{x:2, y:2}|[{x}8, {y}8]|[{y}8, {x}8]|collectives|exchange
+exchange_collectives|{x:2, y:2}|[8, {x,y}8]|[{y}8, {x}8]|exchange|collectives
+exchange_uneven|{x:2, y:2}|[{x}7, {y}5]|[{y,x}7, 5]|exchange|exchange
+sums_collectives|{x:2, y:2}|[{x}8, 8] sum{y}|[{x}8, {y}8]|collectives|sum 2
+sums_exchange|{x:2, y:2}|[{x}8, 8] sum{y}|[{x,y}8, 8]|exchange|sum 2
+EOF_UNIFORM
+
 # One header in two translation units links; two headers with one --name
 # for different problems do not (the diagnostic names the reused name).
 "$redist" gen "${W[@]}" --name twice -o "$out/twice_a.hpp" &&
   "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --strategy collectives --name twice -o "$out/twice_b.hpp" ||
   ko "twice: redist gen failed"
-tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twice::run; return keep != nullptr; }\n' "$1" "$2" |
+tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twice::create; return keep != nullptr; }\n' "$1" "$2" |
          mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/link/$2.o"; }
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
 printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
