@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 suite=$1 steps=$2 plans=$3 exchanges=$4 sum_steps=$5 sum_plans=$6 sum_exchanges=$7 seed=${8:-20261123}
 out=_build/$suite
 rm -rf "$out" && mkdir -p "$out"
-fail_all() { ko "$*"; report "$suite"; exit 1; }
+fail_all() { ko "$*"; tap_end; exit 1; }
 capi_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
 dune build -j 1 ./tests/diff/gen_diff.exe 2>&1 || fail_all "the case generator does not build"
 start=$(date +%s%N)
@@ -44,4 +44,4 @@ property exchange "$exchanges" "direct exchanges"
 property "sum step" "$sum_steps" "single reductions and add_pending steps"
 property "sum plan" "$sum_plans" "whole pending-sum plans"
 property "sum exchange" "$sum_exchanges" "reducing exchanges (messages, workspace, live bytes as lower_sumx)"
-report "$suite" "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges"
+tap_end "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges"
