@@ -86,17 +86,15 @@ build: deps-build
 all: build runtime
 
 # ---- tests ----------------------------------------------------------------
-# tests/suites.mk is the one table of suites; each component's fragment
-# defines the targets it names.  A missing fragment stops make.
+# tests/suites.mk is the one table of suites and their run rules; each
+# component's fragment defines what it builds.  A missing fragment stops make.
 include tests/suites.mk
 include codegen/codegen.mk
 include runtime/runtime.mk
 include tests/e2e/e2e.mk
 include tests/capi/capi.mk
-include tests/diff/diff.mk
 include bench/bench.mk
 include python/python.mk
-include tests/docs/docs.mk
 
 # A suite run on its own installs what the suites need first.
 $(TEST_SUITES): deps-test

@@ -1,8 +1,9 @@
-# The redist command line: install target and test suites (included by the
-# top Makefile).  All builds are serial (-j 1): the build machine has two
-# cores shared with other jobs.
+# The redist command line: install and fuzz targets (included by the top
+# Makefile; its test suites, test-cli-*, are run by tests/suites.mk).  All
+# builds are serial (-j 1): the build machine has two cores shared with
+# other jobs.
 
-.PHONY: install fuzz test-cli-expect test-cli-unit test-cli-robust test-cli-json test-cli-cxx test-cli-calibrate
+.PHONY: install fuzz
 
 PREFIX ?= /usr/local
 # Subcommands with a man page of their own (redist-SUBCOMMAND.1) beside redist.1.
@@ -18,34 +19,6 @@ install: build runtime
 	for c in $(REDIST_SUBCOMMANDS); do \
 	  _build/install/default/bin/redist $$c --help=groff >$(DESTDIR)$(PREFIX)/share/man/man1/redist-$$c.1 || exit 1; done
 	DESTDIR=$(DESTDIR) cmake --install $(RUNTIME_BUILD) --prefix $(PREFIX)
-
-# Every command on a handful of problems, output and exit code diffed
-# against tests/cli/cases.expected.
-test-cli-expect: build
-	@tests/cli/expect_count.sh
-
-# Unit tests of the library (alcotest): one line of counts at the end.
-test-cli-unit: build
-	@tests/alcotest_count.sh @tests/cli/cli-unit cli-unit
-
-# One property over 100,000 random and mutated inputs (qcheck, fixed seed):
-# only clean errors.
-test-cli-robust: build
-	@dune build -j 1 --force @tests/cli/cli-robust 2>&1
-
-# Every command's --json output (successes and errors) validated against
-# docs/schema/redist-1.json.
-test-cli-json: build
-	@tests/cli/json_schema.sh
-
-# redist calibrate under mpirun writes a profile that plan reads back.
-test-cli-calibrate: build
-	@tests/cli/calibrate.sh
-
-# Generated headers compiled with -Wall -Wextra -Werror against the runtime,
-# and run under mpirun where the mesh has at most 8 devices.
-test-cli-cxx: build runtime
-	@tests/cli/gen_cxx.sh
 
 # Crowbar fuzzing of the parser and front end with afl++ (not part of
 # `make test`): FUZZ_SECONDS of afl-fuzz on an instrumented build; crashes

@@ -10,14 +10,12 @@
 #                      package with libredist_planner.so and its version
 #                      (runtime/include/redist/version.hpp), installable
 #                      with pip without the checkout
-#   make test-python   pip installs ./python (which builds libredist_plan
-#                      with `make runtime` and bundles it) into
-#                      _build/python-site and runs tests/python/run.sh
+# Its suite, test-python, is run by tests/suites.mk.
 PY_VENV ?= $(HOME)/.cache/redist/venv
 PY_PIP := jax[cpu] torch numpy matplotlib
 PY_STAMP := $(PY_VENV)/.redist-packages
 
-.PHONY: python-venv test-python wheel
+.PHONY: python-venv wheel
 
 python-venv:
 	$(call install_debs,python-venv,python3-venv)
@@ -28,9 +26,6 @@ python-venv:
 	fi
 
 deps: python-venv
-
-test-python: runtime python-venv
-	@PY_VENV=$(PY_VENV) tests/python/run.sh
 
 wheel: runtime python-venv
 	@rm -rf python/build && mkdir -p dist

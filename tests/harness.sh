@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Runs each named make target as a test suite and adds up the results.
-# A suite that prints "N passed, N failed[, N skipped]" counts as those
-# tests; one that prints no such line counts as one test, passed or failed
-# by its exit code.
+# Every suite's rule (tests/suites.mk) ends with tests/tap_count.sh, the one
+# counter of the runners' TAP, whose closing line "NAME: N passed, N
+# failed[, N skipped]" (NAME: the target less "test-") is the suite's count.
+# A suite that ends without that line (a build it needs failed) counts as
+# one failed test; so does one that fails while its line counts no failure.
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p _build/test-logs
 total_pass=0 total_fail=0 total_skip=0 failed_suites=()
 for suite in "$@"; do
-  log=_build/test-logs/$suite.log
+  label=${suite#test-} log=_build/test-logs/$suite.log
   start=$SECONDS
   if make --no-print-directory "$suite" >"$log" 2>&1; then rc=0; else rc=$?; fi
-  line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+  p=0 f=0 k=0
+  line=$(grep -E "^$label: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?\$" "$log" | tail -n 1)
   if [ -n "$line" ]; then
-    p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
-    f=$(sed -E 's/^([A-Za-z_-]+: )?[0-9]+ passed, ([0-9]+) failed.*/\2/' <<<"$line")
-    k=$(grep -oE 'failed, [0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || echo 0)
-    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-  elif [ "$rc" -eq 0 ]; then p=1 f=0 k=0; else p=0 f=1 k=0; fi
+    read -r p f k < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' <<<"$line")
+    k=${k:-0}
+  fi
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + k))
   if [ "$rc" -eq 0 ]; then status=ok; else status=FAILED; failed_suites+=("$suite"); fi
   printf '%-22s %-6s %5d passed %5d failed %3d skipped  %4ds\n' "$suite" "$status" "$p" "$f" "$k" $((SECONDS - start))

@@ -1,5 +1,5 @@
-# Sourced by every test script: the one mpirun command line, the pass/fail
-# counters and the closing line that tests/harness.sh adds up.
+# Sourced by every test script: the one mpirun command line and the tests'
+# one protocol, TAP 13, which tests/tap_count.sh counts.
 #
 # mpirun flags, and why each is there:
 #   --allow-run-as-root   CI and fresh machines run the tests as root, which
@@ -15,34 +15,56 @@
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
         --mca btl_vader_single_copy_mechanism none)
 
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok    $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL  $*"; }
+# A script's results form TAP documents: the header before the first
+# result, "ok N - WHAT", "not ok N - WHAT" or "ok N - WHAT # SKIP WHY", and
+# the plan "1..N" that tap_plan prints.  A script that runs programs which
+# print documents of their own closes its current one first (tap_plan).
+tap_number=0 tap_failures=0
+tap_result() {
+  [ "$tap_number" -eq 0 ] && echo "TAP version 13"
+  tap_number=$((tap_number + 1))
+  echo "$1 $tap_number - $2"
+}
+ok() { tap_result ok "$*"; }
+ko() { tap_failures=$((tap_failures + 1)); tap_result "not ok" "$*"; }
+# skipped WHAT WHY: a test that does not run here, counted as skipped.
+skipped() { tap_result ok "$1 # SKIP $2"; }
 
-# report LABEL [NOTE]: the closing line "LABEL: N passed, N failed[, N
-# skipped][ (NOTE)]"; exits non-zero when anything failed.
-report() {
-  local line="$1: $pass passed, $fail failed"
-  [ "$skip" -gt 0 ] && line+=", $skip skipped"
-  [ -n "${2:-}" ] && line+=" ($2)"
-  echo "$line"
-  [ "$fail" -eq 0 ]
+# tap_plan: closes the current document (nothing when it has no result).
+tap_plan() {
+  [ "$tap_number" -gt 0 ] && echo "1..$tap_number"
+  tap_number=0
 }
 
-# count_alcotest OUTPUT: adds alcotest's "N tests run" and "N failures!"
-# summaries (one per executable) to pass/fail; a run that failed without a
-# failure summary counts as one failure.
-count_alcotest() {
-  local out=$1 rc=$2 run failed
-  run=$(grep -oE '[0-9]+ tests? run' <<<"$out" | awk '{s+=$1} END {print s+0}')
-  failed=$(grep -oE '[0-9]+ failures?!' <<<"$out" | awk '{s+=$1} END {print s+0}')
-  [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-  pass=$((pass + run - failed)) fail=$((fail + failed))
+# tap_program WHAT COMMAND [ARG...]: closes the current document and runs
+# COMMAND, which prints TAP documents of its own; COMMAND exiting non-zero
+# with no failed result is one more failed test, WHAT's exit.
+tap_program() {
+  local what=$1 out rc
+  shift
+  tap_plan
+  out=$("$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$out"
+  if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
+    ko "$what exited with status $rc: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
+    tap_plan
+  fi
+  return "$rc"
+}
+
+# tap_end [NOTE]: NOTE as a comment, the plan; non-zero when any result of
+# the script failed.
+tap_end() {
+  [ -n "${1:-}" ] && echo "# $1"
+  tap_plan
+  [ "$tap_failures" -eq 0 ]
 }
 
 # run_per_world EXE SIZES OUT [ARG...]: runs EXE ARG... under mpirun once per line "WORLD
-# EXPECTED" of SIZES (logs in OUT/npWORLD.log), prints its ok/FAIL lines and
-# adds to good/bad; a crashed or hung mpirun loses the lines of its remaining
+# EXPECTED" of SIZES (logs in OUT/npWORLD.log), prints its ok/FAIL lines (a
+# driver's line per case of one property, not TAP: callers that print them
+# into their TAP comment them out) and adds to good/bad; a crashed or hung mpirun loses the lines of its remaining
 # problems, which count as failed (expected minus ok lines).
 run_per_world() {
   local exe=$1 sizes=$2 out=$3 world expected log rc ok
@@ -84,7 +106,7 @@ random_e2e() {
   local suite=$1 count=$2 per_tu=$3 seed=$4 generator=$5 driver=$6 what=$7
   local out=_build/$suite tu objs=()
   rm -rf "$out" && mkdir -p "$out"
-  fail_all() { ko "$*"; report "$suite" "property: $count random $what"; exit 1; }
+  fail_all() { ko "$*"; tap_end "property: $count random $what"; exit 1; }
   runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
   dune build -j 1 "./tests/e2e/$generator.exe" 2>&1 || fail_all "the problem generator does not build"
   "_build/default/tests/e2e/$generator.exe" "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
@@ -96,7 +118,8 @@ random_e2e() {
   "${CXX[@]}" "tests/e2e/$driver" "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
     { head -30 "$out/link.log"; fail_all "the driver does not link"; }
   good=0 bad=0
-  run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out"
+  run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out" >"$out/cases.log"
+  sed 's/^/# /' "$out/cases.log"
   if [ "$bad" -eq 0 ]; then ok "$good of $count random $what"; else ko "$bad of $count random $what"; fi
-  report "$suite" "property: $count random $what, $good passed, $bad failed"
+  tap_end "property: $count random $what, $good passed, $bad failed"
 }

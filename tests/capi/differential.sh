@@ -82,4 +82,4 @@ if mpicxx -std=c++17 -O1 -Wall -Wextra -Werror -I"$out" -Itests/capi -Iruntime/t
 else
   ko "differential.cpp does not compile: $(head -c 2000 "$out/compile.log")"
 fi
-report test-capi-differential
+tap_end

@@ -40,18 +40,13 @@ LIBS=("$asan/libredist_plan.a" "$asan/libredist_mpi.a" "$asan/libredist_common.a
 if ! mpicc -std=c11 -pedantic "${SAN[@]}" $(capi_flags --cflags) tests/capi/limits_c.c "${LIBS[@]}" -o "$out/limits_c" ||
    ! mpicxx -std=c++17 "${SAN[@]}" $(capi_flags --cflags) tests/capi/fuzz_capi.cpp "${LIBS[@]}" -o "$out/fuzz_capi"; then
   ko "limits_c.c or fuzz_capi.cpp does not compile"
-  report test-capi-fuzz
+  tap_end
   exit 1
 fi
 # detect_leaks=0: OCaml's runtime, started once, is never stopped.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-limits_out=$(timeout 300 "$out/limits_c" 2>&1); limits_rc=$?
-grep -E '^(ok|FAIL) ' <<<"$limits_out"
-pass=$((pass + $(grep -c '^ok ' <<<"$limits_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$limits_out")))
-if [ "$limits_rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$limits_out"; then
-  ko "limits_c exits $limits_rc: $(grep -v '^ok ' <<<"$limits_out" | grep -v '^    #' | tail -c 3000)"
-fi
+tap_program limits_c timeout 300 "$out/limits_c"
 
 start=$(date +%s)
 if result=$(timeout 900 "$out/fuzz_capi" "$out/seeds" "$count" ${2:+"$2"} 2>&1); then
@@ -59,4 +54,4 @@ if result=$(timeout 900 "$out/fuzz_capi" "$out/seeds" "$count" ${2:+"$2"} 2>&1);
 else
   ko "C ABI fuzz: $(tail -c 3000 <<<"$result")"
 fi
-report test-capi-fuzz "property \"C ABI fuzz\": $count cases"
+tap_end "property \"C ABI fuzz\": $count cases"

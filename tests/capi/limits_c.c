@@ -4,23 +4,20 @@
  * 200,000 deep and just past 64 levels, a report's wrong values named by
  * their field path, a report over 16 MiB, an axis name with a control
  * character in a struct.  Each is code 0 or code 2 with one line saying
- * what; prints one "ok ..." or "FAIL ..." line per case; exit 0 when all
- * pass. */
+ * what; one TAP result per case (tap.h); exit 0 when all pass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "redist/redist.h"
-
-static int failures = 0;
+#include "tap.h"
 
 /* rc and err are the call's; expected NULL: code 0 expected. */
 static void expect(const char* what, int rc, redist_plan_t* plan, const char* err, int code, const char* expected) {
   const int passed = rc == code && (code == REDIST_OK ? plan != NULL
                                                       : plan == NULL && strstr(err, expected) != NULL &&
                                                             strchr(err, '\n') == NULL);
-  printf("%s %s: code %d%s%s\n", passed ? "ok   " : "FAIL ", what, rc, rc ? ": " : "", rc ? err : "");
-  failures += !passed;
+  tap_result(passed, "%s: code %d%s%s", what, rc, rc ? ": " : "", rc ? err : "");
   redist_plan_free(plan);
 }
 
@@ -93,8 +90,8 @@ int main(void) {
   redist_plan_t* plan = NULL;
   char err[512] = "";
   if (redist_plan_create_with("{a:3, b:6}", NULL, "[2{a}6]", "[1{b}6]", "u8", "collectives", &plan, err, sizeof err)) {
-    printf("FAIL planning the report's problem: %s\n", err);
-    return 1;
+    tap_result(0, "planning the report's problem: %s", err);
+    return tap_end();
   }
   const char* report = redist_plan_json(plan);
   from_json("the report as it is", report, REDIST_OK, NULL);
@@ -117,8 +114,7 @@ int main(void) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     char* json = edited(report, cases[c].after, cases[c].key, cases[c].n, cases[c].value);
     if (json == NULL) {
-      printf("FAIL %s: no %s in the report\n", cases[c].what, cases[c].key);
-      ++failures;
+      tap_result(0, "%s: no %s in the report", cases[c].what, cases[c].key);
       continue;
     }
     from_json(cases[c].what, json, REDIST_ERR_BAD_INPUT, cases[c].expected);
@@ -152,5 +148,5 @@ int main(void) {
   const int rc = redist_plan_create_from(&mesh, NULL, &layout, &layout, NULL, NULL, &plan, err, sizeof err);
   expect("an axis name with a newline", rc, plan, err, REDIST_ERR_BAD_INPUT,
          "redist_plan_create_from: mesh: axis_names[0] holds a control character");
-  return failures ? 1 : 0;
+  return tap_end();
 }

@@ -59,7 +59,7 @@ CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
 for prog in run_c query_c threads_c misuse_c split_c robust_c pieces_c structs_c sums_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
-    { ko "$prog.c does not compile as C11 against redist/redist.h"; report test-capi; exit 1; }
+    { ko "$prog.c does not compile as C11 against redist/redist.h"; tap_end; exit 1; }
 done
 
 # Plans of one's own (redist_plan_check), from codegen/README.md.
@@ -285,10 +285,7 @@ if threads_out=$(timeout 120 "$out/threads_c" 2>&1); then ok "threads: $threads_
 else ko "threads: $threads_out"; fi
 
 # redist_plan_create_from: problems as structs plan as the same strings do.
-structs_out=$("$out/structs_c" 2>&1)
-grep -E '^(ok|FAIL) ' <<<"$structs_out"
-pass=$((pass + $(grep -c '^ok ' <<<"$structs_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$structs_out")))
-grep -qE '^(ok|FAIL) ' <<<"$structs_out" || ko "structs_c printed nothing: $structs_out"
+tap_program structs_c "$out/structs_c"
 
 # Pending sums through the C ABI: each case of sums_c.c under mpirun, then
 # its refusals.
@@ -300,10 +297,7 @@ for ((i = 0; i < $("$out/sums_c" count); i++)); do
     ko "sums_c $what on $np ranks: $(head -c 1500 <<<"$result")"
   fi
 done
-sums_out=$("$out/sums_c" refusals 2>&1)
-grep -E '^(ok|FAIL) ' <<<"$sums_out"
-pass=$((pass + $(grep -c '^ok ' <<<"$sums_out"))) fail=$((fail + $(grep -c '^FAIL ' <<<"$sums_out")))
-grep -qE '^(ok|FAIL) ' <<<"$sums_out" || ko "sums_c refusals printed nothing: $sums_out"
+tap_program "sums_c refusals" "$out/sums_c" refusals
 
 # redist_plan_step and redist_plan_receives (the Python adapters' input)
 # against the plan's boxes.  MESH|TO_MESH or -|FROM|TO|STRATEGY
@@ -351,8 +345,5 @@ done <examples/capi/main.c
 if [ "$missing" -eq 0 ]; then ok "README.md shows examples/capi/main.c as it is"
 else ko "README.md lacks $missing lines of examples/capi/main.c"; fi
 
-tests/capi/differential.sh 50 >"$out/differential.log" 2>&1
-cat "$out/differential.log"
-read -r dpass dfail < <(sed -nE 's/^test-capi-differential: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$out/differential.log")
-pass=$((pass + ${dpass:-0})) fail=$((fail + ${dfail:-1}))
-report test-capi
+tap_program differential.sh tests/capi/differential.sh 50
+tap_end

@@ -2,17 +2,15 @@
  * same problem given as strings (equal redist_plan_json), for one mesh, an
  * uneven layout and two placed meshes; wrong structs are code 2 naming the
  * field, and the planner's own refusals say what the structs were read as.
- * Prints one "ok ..." or "FAIL ..." line per check; exit 0 when all pass. */
+ * One TAP result per check (tap.h); exit 0 when all pass. */
 #include <stdio.h>
 #include <string.h>
 
 #include "redist/redist.h"
-
-static int failures = 0;
+#include "tap.h"
 
 static void report(int passed, const char* what, const char* detail) {
-  printf("%s %s%s%s\n", passed ? "ok   " : "FAIL ", what, detail[0] ? ": " : "", detail);
-  failures += !passed;
+  tap_result(passed, "%s%s%s", what, detail[0] ? ": " : "", detail);
 }
 
 /* The structs' plan and the strings' plan have the same JSON. */
@@ -86,5 +84,5 @@ int main(void) {
   report(redist_plan_create_from(NULL, NULL, &from_x, &to_y, NULL, NULL, &plan, err, sizeof err) ==
              REDIST_ERR_BAD_INPUT,
          "a null mesh", err);
-  return failures ? 1 : 0;
+  return tap_end();
 }

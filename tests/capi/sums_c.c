@@ -19,8 +19,8 @@
  * Usage: mpirun -np WORLD sums_c CASE (0 <= CASE < the table's length;
  * `sums_c count` prints the length, `sums_c describe CASE` its world size
  * and the problem, `sums_c refusals` runs the bad-input checks without
- * MPI).  Prints "verified: ..." on rank 0 or what failed;
- * exit 0 only when everything passed. */
+ * MPI, one TAP result each: tap.h).  Prints "verified: ..." on rank 0 or
+ * what failed; exit 0 only when everything passed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,7 @@
 
 #include "redist/redist.h"
 #include "boxes.h"
+#include "tap.h"
 
 enum { max_axes = 3 };
 
@@ -325,7 +326,6 @@ static int run_case(const sum_case* c, int rank, int world) {
 
 /* Code 2 and one line naming what is wrong. */
 static int refusals(void) {
-  int failures = 0;
   char err[512];
   redist_plan_t* plan = NULL;
   struct {
@@ -340,9 +340,7 @@ static int refusals(void) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     const int rc = redist_plan_create(bad[i].mesh, bad[i].from, bad[i].to, bad[i].dtype, &plan, err, sizeof err);
     const int passed = rc == REDIST_ERR_BAD_INPUT && plan == NULL && strstr(err, bad[i].want) && !strchr(err, '\n');
-    printf("%s refused %s -> %s %s: code %d: %s\n", passed ? "ok  " : "FAIL", bad[i].from, bad[i].to, bad[i].dtype, rc,
-           err);
-    failures += !passed;
+    tap_result(passed, "refused %s -> %s %s: code %d: %s", bad[i].from, bad[i].to, bad[i].dtype, rc, err);
   }
   /* The structs: a pending axis outside the mesh. */
   const int sizes[] = {2, 2}, one[] = {1}, none[] = {0};
@@ -353,8 +351,8 @@ static int refusals(void) {
   const redist_pending_layout_t from = {{1, eight, one, by_x}, 1, outside}, to = {{1, eight, none, by_x}, 0, NULL};
   const int rc = redist_plan_create_pending_from(&mesh, NULL, &from, &to, "i32", NULL, &plan, err, sizeof err);
   const int passed = rc == REDIST_ERR_BAD_INPUT && strstr(err, "from: pending[0] = 5 is not an axis of the mesh (0 to 1)");
-  printf("%s refused structs with a pending axis outside the mesh: code %d: %s\n", passed ? "ok  " : "FAIL", rc, err);
-  return failures + !passed;
+  tap_result(passed, "refused structs with a pending axis outside the mesh: code %d: %s", rc, err);
+  return tap_end();
 }
 
 int main(int argc, char** argv) {
@@ -362,7 +360,7 @@ int main(int argc, char** argv) {
     printf("%d\n", case_count);
     return 0;
   }
-  if (argc == 2 && strcmp(argv[1], "refusals") == 0) return refusals() != 0;
+  if (argc == 2 && strcmp(argv[1], "refusals") == 0) return refusals();
   if (argc == 3 && strcmp(argv[1], "describe") == 0) {
     const sum_case* c = &cases[atoi(argv[2]) % case_count];
     printf("%d %s%s%s %s -> %s %s%s%s\n", c->world, c->mesh, c->to_mesh ? " -> " : "", c->to_mesh ? c->to_mesh : "",

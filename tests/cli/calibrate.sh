@@ -41,4 +41,4 @@ expect "a profile that is not JSON refused" 2 "not JSON" plan "${P[@]}" --profil
 expect "--hosts shorter than the world refused" 2 "--hosts: 2 entries (naming 2 distinct hosts) for 8 world ranks" plan "${P[@]}" --hosts a,b
 expect "--ranks-per-host 0 refused" 2 "give at least 1" plan "${P[@]}" --ranks-per-host 0
 expect "--memory-budget not a number refused" 2 "not a number of bytes" plan "${P[@]}" --memory-budget 12QB
-report cli-calibrate
+tap_end

@@ -5,7 +5,7 @@
 # NCCL backend, which must too (compile only, where CUDA headers exist);
 # problems marked "yes" (all of them here) are also linked with the runtime and run
 # under mpirun by tests/cli/e2e_main.cpp, which checks every rank's target
-# box element by element.  Prints "N passed, N failed".
+# box element by element.  Prints TAP (tests/lib.sh).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -366,4 +366,4 @@ while IFS='|' read -r name mesh from to dtype run; do
     ko "$name: wrong result under mpirun -np $devices"
   fi
 done < <(printf '%s' "$fixed_problems"; [ -x "$randgen" ] && "$randgen" "${CLI_RANDOM_PROBLEMS:-8}")
-report cli-cxx
+tap_end

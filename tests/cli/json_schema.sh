@@ -72,4 +72,4 @@ P=(--profile docs/profiles/measured-here.json)
 check_candidates "candidates' plan files, sub-axes" "${P[@]}" --mesh '{x:2, y:8}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]'
 check_candidates "candidates' plan files, two axes to one" "${P[@]}" --mesh '{x:4, y:4}' --from '[{x,y}64, 64]' --to '[64, {x,y}64]'
 check_candidates "candidates' plan files, two hosts" --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]'
-report cli-json
+tap_end

@@ -256,7 +256,7 @@ let cited_theorems_exist () =
     (Guarantees.for_plan ~refined:true)
 
 let () =
-  Alcotest.run "cli"
+  Tap.run "cli"
     [ ( "parser",
         [ Alcotest.test_case "error column" `Quick parse_error_column;
           Alcotest.test_case "whitespace" `Quick whitespace_tolerant;

@@ -108,14 +108,16 @@ let pipeline (mesh, from, to_, plan) =
       in
       r_ok && extra_ok
 
+(* One property, so one test; its case count goes beside it. *)
 let () =
-  Printf.printf "robustness: seed %d, %d inputs\n%!" seed count;
   let show (m, f, t, p) = Printf.sprintf "--mesh %S --from %S --to %S --plan %S" m f t p in
   let test = QCheck.Test.make ~count ~name:"clean errors" (QCheck.make ~print:show gen_input) pipeline in
-  let rc = QCheck_base_runner.run_tests ~colors:false ~rand:(Random.State.make [| seed |]) [ test ] in
-  Printf.printf "inputs: %d rejected as bad input, %d plans rejected, %d plans accepted\n" !rejected_input
-    !rejected_plan !accepted;
-  (* One property, so one test; its case count goes beside it. *)
-  Printf.printf "cli-robust: %d passed, %d failed (property \"clean errors\": %d cases)\n"
-    (if rc = 0 then 1 else 0) (if rc = 0 then 0 else 1) !ran;
-  exit rc
+  let property () =
+    Printf.printf "robustness: seed %d, %d inputs\n" seed count;
+    let rc = QCheck_base_runner.run_tests ~colors:false ~rand:(Random.State.make [| seed |]) [ test ] in
+    Printf.printf "inputs: %d run, %d rejected as bad input, %d plans rejected, %d plans accepted\n" !ran
+      !rejected_input !rejected_plan !accepted;
+    if rc <> 0 then Alcotest.fail "an input was not a clean error (the counterexample above)"
+  in
+  Tap.run "cli-robust"
+    [ ("property", [ Alcotest.test_case (Printf.sprintf "clean errors (%d cases)" count) `Quick property ]) ]

@@ -24,7 +24,7 @@ suite=$1 steps=$2 plans=$3 exchanges=$4 sum_steps=$5 sum_plans=$6 sum_exchanges=
 hybrids=$8 permuted=$9 sum_permuted=${10} wide=${11} seed=${12:-20261123}
 out=_build/$suite
 rm -rf "$out" && mkdir -p "$out"
-fail_all() { ko "$*"; report "$suite"; exit 1; }
+fail_all() { ko "$*"; tap_end; exit 1; }
 capi_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
 dune build -j 1 ./tests/diff/gen_diff.exe 2>&1 || fail_all "the case generator does not build"
 start=$(date +%s%N)
@@ -57,4 +57,4 @@ property hybrid "$hybrids" "hybrids through the C ABI (its workspace and live by
 property "permuted exchange" "$permuted" "direct exchanges at permuted rank lists"
 property "permuted sum exchange" "$sum_permuted" "reducing exchanges at permuted rank lists"
 property 64-rank "$wide" "cases on 64 ranks"
-report "$suite" "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges, $hybrids random hybrids, $permuted random permuted exchanges, $sum_permuted random permuted reducing exchanges, $wide random cases on 64 ranks"
+tap_end "property: $steps random steps, $plans random plans, $exchanges random exchanges, $sum_steps random sum steps, $sum_plans random sum plans, $sum_exchanges random reducing exchanges, $hybrids random hybrids, $permuted random permuted exchanges, $sum_permuted random permuted reducing exchanges, $wide random cases on 64 ranks"

@@ -10,11 +10,14 @@ of lines, and `...` among other text for any text on that line (timings, counts 
 everything else must be printed exactly, in order, with nothing else.
 
 Usage: doc_examples.py BIN_DIR FILE.md...   (run from the repository root;
-BIN_DIR holds the `redist` the examples call)."""
+BIN_DIR holds the `redist` the examples call).  Prints TAP (tests/tap.py)."""
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402
 
 ELLIPSIS = "..."
 TIMEOUT_S = 600
@@ -72,7 +75,6 @@ def first_difference(shown, printed):
 def main():
     bin_dir, files = sys.argv[1], sys.argv[2:]
     env = dict(os.environ, PATH=os.path.abspath(bin_dir) + os.pathsep + os.environ["PATH"])
-    passed = failed = 0
     for path in files:
         for line_no, command, shown in examples(path):
             where = f"{path}:{line_no}"
@@ -88,14 +90,8 @@ def main():
                     why = first_difference(shown, printed.rstrip("\n").split("\n"))
             except subprocess.TimeoutExpired:
                 why = f"no answer within {TIMEOUT_S} s"
-            if why is None:
-                passed += 1
-                print(f"ok    {where}: $ {command[:100]}")
-            else:
-                failed += 1
-                print(f"FAIL  {where}: $ {command[:100]}\n      {why}")
-    print(f"docs: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+            tap.result(why is None, f"{where}: $ {command[:100]}", why or "")
+    return tap.end()
 
 
 if __name__ == "__main__":

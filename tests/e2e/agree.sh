@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 redist=$PWD/_build/default/codegen/main.exe
 out=_build/agree
 rm -rf "$out" && mkdir -p "$out"
-runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/prefix (make runtime)"; report test-run-agree; exit 1; }
+runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/prefix (make runtime)"; tap_end; exit 1; }
 # One problem per world size, each with a workspace (checked by the driver).
 problems=(
   "2|{x:2}|[{x}4, 6]|[4, {x}6]"
@@ -39,4 +39,4 @@ for p in "${problems[@]}"; do
     tail -n 20 "$dir/err.log"
   fi
 done
-report test-run-agree
+tap_end

@@ -13,7 +13,7 @@ redist=$PWD/_build/default/codegen/main.exe
 count=${1:-24} seed=${2:-20261128}
 out=_build/disagree
 rm -rf "$out" && mkdir -p "$out"
-runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/prefix (make runtime)"; report test-run-disagree; exit 1; }
+runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/prefix (make runtime)"; tap_end; exit 1; }
 : >"$out/headers.inc"
 : >"$out/cases.inc"
 kind_of() {  # the attempt macro for a generated header
@@ -38,7 +38,7 @@ while IFS='|' read -r name odd flags_a flags_b; do
 done < <(python3 tests/e2e/disagree_cases.py "$seed" "$count")
 if ! mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -I"$out" tests/e2e/disagree_main.cpp \
      $(runtime_flags --libs) -o "$out/disagree" 2>"$out/cc.log"; then
-  ko "the driver does not compile: $(head -c 600 "$out/cc.log")"; report test-run-disagree; exit 1
+  ko "the driver does not compile: $(head -c 600 "$out/cc.log")"; tap_end; exit 1
 fi
 timeout 120 "${MPIRUN[@]}" -np 4 "$out/disagree" >"$out/run.log" 2>"$out/err.log"
 rc=$?
@@ -77,4 +77,4 @@ the exchange against the collectives on rank 1|1|refused|'{x:2, y:2}' '[{x}8, {y
 a pending sum against a plain source on rank 2|2|refused|'{x:2, y:2}' '[8, {y}8] sum{x}' '[{y}8, {x}8]' f32 collectives
 CASES
 fi
-report test-run-disagree "$i header cases, $count of them random (seed $seed), and the C ABI's"
+tap_end "$i header cases, $count of them random (seed $seed), and the C ABI's"

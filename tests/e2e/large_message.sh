@@ -15,9 +15,8 @@ need_gib=13
 mkdir -p "$out"
 available_gib=$(awk '/^MemAvailable:/ {print int($2 / 1048576)}' /proc/meminfo)
 if [ "$available_gib" -lt "$need_gib" ]; then
-  echo "large-message: needs $need_gib GiB of available memory, $available_gib GiB available: skipped"
-  skip=1
-  report large-message
+  skipped "messages over 2 GiB end to end" "needs $need_gib GiB of available memory, $available_gib GiB available"
+  tap_end
   exit
 fi
 # large NAME WHAT DRIVER_FLAGS -- GEN_ARGS...: generates header NAME, builds
@@ -48,4 +47,4 @@ large large "u8[{x}4294967298] -> [4294967298] on {x:2}: messages of 2147483649 
 large large_exchange "exchange u8[{x}4294967298] on {x:2} -> {y:2} @ [1, 0]: 2147483649 elements each way" \
   -DREDIST_EXCHANGE -- --strategy exchange --from-mesh '{x:2}' --to-mesh '{y:2} @ [1, 0]' \
   --from 'u8[{x}4294967298]' --to '[{y}4294967298]'
-report large-message
+tap_end

@@ -2,7 +2,7 @@
 # `redist run` under mpirun: verified runs (text and JSON), --np different
 # from the mesh size, each toolchain failure as one line
 # "redist: error: ..." with exit code 4, finding the runtime without ever
-# building it, concurrent runs, signals.  Prints "N passed, N failed".
+# building it, concurrent runs, signals.  Prints TAP (tests/lib.sh).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -24,7 +24,7 @@ libs=("$prefix/lib/libredist_mpi.a" "$prefix/lib/libredist_common.a")
 # `make install` into a scratch prefix: the command, the runtime, pkg-config.
 installed=$tmp/installed
 make --no-print-directory -s install PREFIX="$installed" >"$tmp/install.log" 2>&1 || {
-  ko "make install PREFIX=$installed: $(tail -c 300 "$tmp/install.log")"; report test-run; exit 1; }
+  ko "make install PREFIX=$installed: $(tail -c 300 "$tmp/install.log")"; tap_end; exit 1; }
 
 # expect NAME EXIT [GREP-PATTERN-ON-STDOUT] -- ARGS...: runs redist, checks
 # the exit code, that stderr is empty or one "redist: error:" line, and
@@ -412,4 +412,4 @@ if "$redist" gen --strategy collectives "${M2[@]}" --from '[16{x}32, 64{y}256]' 
 else
   ko "two redistributions on one mesh do not build: $(head -c 300 "$tmp/err")"
 fi
-report test-run
+tap_end

@@ -87,7 +87,7 @@ let all_to_all () =
      = Error (StepFailed (0, AllToAllNotDividing (1, z))))
 
 let () =
-  Alcotest.run "checker"
+  Tap.run "checker"
     [ ("worked example", [ Alcotest.test_case "accepted" `Quick accepted ]);
       ("rejections", bad_cases @ [ Alcotest.test_case "bad meshes" `Quick mesh_errors ]);
       ("all_to_all", [ Alcotest.test_case "typing and traffic" `Quick all_to_all ]) ]

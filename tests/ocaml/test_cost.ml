@@ -179,7 +179,7 @@ let closed_form_is_the_messages () =
   if !spanned_cases = 0 then Alcotest.fail "no problem across hosts"
 
 let () =
-  Alcotest.run "cost"
+  Tap.run "cost"
     [ ( "choice",
         [ Alcotest.test_case (Printf.sprintf "%d random problems: the header's live bytes within the budget, below it refused" count) `Quick budget_kept;
           Alcotest.test_case "200 random problems: the same plan twice" `Quick deterministic;

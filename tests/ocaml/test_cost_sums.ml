@@ -105,7 +105,7 @@ let default_is_the_cost_model () =
       then failing "the default's plan is not the built-in profile's choice")
 
 let () =
-  Alcotest.run "cost-sums"
+  Tap.run "cost-sums"
     [ ( "choice",
         [ Alcotest.test_case (Printf.sprintf "%d random pending-sum problems: the header's live bytes within the budget, below it refused" count) `Quick budget_kept;
           Alcotest.test_case "200 random pending-sum problems: the same plan twice" `Quick deterministic;

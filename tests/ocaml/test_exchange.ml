@@ -188,7 +188,7 @@ let vocabulary () =
   Alcotest.(check bool) "auto plans by exchange" true (plan_with StratAuto s t = Some ByExchange)
 
 let () =
-  Alcotest.run "exchange"
+  Tap.run "exchange"
     [ ("examples",
         [ Alcotest.test_case "issue example" `Quick issue_example;
           Alcotest.test_case "uneven vocabulary, cross-mesh" `Quick vocabulary ] );

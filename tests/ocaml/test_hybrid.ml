@@ -108,7 +108,7 @@ let hybrids_right () =
   Alcotest.(check int) "wrong hybrids" 0 (List.length !bad)
 
 let () =
-  Alcotest.run "hybrid"
+  Tap.run "hybrid"
     [ ("random",
         [ Alcotest.test_case (Printf.sprintf "%d random problems: every accepted hybrid right on every element" count) `Quick
             hybrids_right ] ) ]

@@ -210,7 +210,7 @@ let via_chain () =
   if s >= limit_s then Alcotest.failf "%d via lines on 4,096 devices took %.2f s of CPU" n s
 
 let () =
-  Alcotest.run "plan_time"
+  Tap.run "plan_time"
     [ ( "65,536 devices",
         [ Alcotest.test_case "issue 12 cases" `Quick issue_cases;
           Alcotest.test_case (Printf.sprintf "%d random problems" random_count) `Quick random_65536;

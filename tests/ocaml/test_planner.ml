@@ -339,7 +339,7 @@ let exhaustive () =
     0 (List.length !missed)
 
 let () =
-  Alcotest.run "planner"
+  Tap.run "planner"
     [ ( "examples",
         [ Alcotest.test_case "sub-axis needed" `Quick needs_sub_axis;
           Alcotest.test_case "worked example" `Quick worked_example;

@@ -247,7 +247,7 @@ let examples () =
      | _ -> false)
 
 let () =
-  Alcotest.run "sums"
+  Tap.run "sums"
     [ ("examples", [ Alcotest.test_case "one mesh, three targets" `Quick examples ]);
       ( "random",
         [ Alcotest.test_case "5000 even problems, every strategy" `Quick

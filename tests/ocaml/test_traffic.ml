@@ -50,5 +50,5 @@ let traffic () =
   for i = 0 to count - 1 do check_problem i (Placed_problem.draw st i) done
 
 let () =
-  Alcotest.run "traffic"
+  Tap.run "traffic"
     [ ("printed traffic", [ Alcotest.test_case (Printf.sprintf "%d random problems, exchange = bound, collectives >= bound" count) `Quick traffic ]) ]

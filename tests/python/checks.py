@@ -1,20 +1,17 @@
-"""The Python suites' reporting: one line "ok ..." or "FAIL ..." per test,
-which tests/python/run.sh counts (tests/lib.sh's convention)."""
+"""The Python suites' reporting: one TAP document per suite (tests/tap.py,
+counted by tests/tap_count.sh), one result per test; a suite ends with
+sys.exit(checks.end())."""
+import os
 import sys
 import traceback
 
-failures = 0
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tap import end, skip  # noqa: E402,F401  (the suites' end and skips)
+import tap  # noqa: E402
 
 
 def check(name, condition, detail=""):
-    global failures
-    if condition:
-        print("ok    " + name + (": " + detail if detail else ""))
-    else:
-        failures += 1
-        print("FAIL  " + name + (": " + detail if detail else ""))
-    sys.stdout.flush()
-    return condition
+    return tap.result(condition, name, detail)
 
 
 def test(name):

@@ -3,7 +3,7 @@
 # bundles libredist_planner); `make wheel`, installed as user nobody into a
 # fresh venv in a temporary directory (no checkout on the path, no root),
 # which imports redist, reads __version__ (version.hpp's) and plans; then the package's suites in the venv of `make
-# deps` (tests/python/test_*.py, each printing ok/FAIL lines: test_plan.py on
+# deps` (tests/python/test_*.py, each printing its TAP document: test_plan.py on
 # redist.plan's arguments, test_jax.py on 16 host CPU devices, test_torch.py
 # on 4 gloo processes), and the README's examples as written
 # (python/README.md; README.md shows the same).
@@ -17,7 +17,7 @@ if log=$("$python" -m pip install -q --no-build-isolation --no-deps --target "$s
    [ -f "$site/redist/libredist_planner.so" ]; then
   ok "pip install ./python: the package with its libredist_planner.so"
 else
-  ko "pip install ./python: $log"; report test-python; exit 1
+  ko "pip install ./python: $log"; tap_end; exit 1
 fi
 unset REDIST_LIB  # the bundled library, as an installed package finds it
 version=$(sed -n 's/^#define REDIST_VERSION "\(.*\)"$/\1/p' runtime/include/redist/version.hpp)
@@ -55,15 +55,7 @@ else
 fi
 export PYTHONPATH=$PWD/$site
 for suite in tests/python/test_plan.py tests/python/test_jax.py tests/python/test_torch.py; do
-  out=$(timeout --kill-after=10 600 "$python" "$suite" 2>&1)
-  rc=$?
-  grep -E '^(ok|FAIL|skip) ' <<<"$out"
-  pass=$((pass + $(grep -c '^ok ' <<<"$out")))
-  fail=$((fail + $(grep -c '^FAIL ' <<<"$out")))
-  skip=$((skip + $(grep -c '^skip ' <<<"$out")))
-  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then
-    ko "$suite exited $rc: $(tail -3 <<<"$out")"
-  fi
+  tap_program "$suite" timeout --kill-after=10 600 "$python" "$suite"
 done
 
 # python/README.md's examples, each ```python block run as written.
@@ -84,4 +76,4 @@ if diff <(blocks python/README.md) <(blocks README.md) >/dev/null; then
 else
   ko "README.md's Python examples differ from python/README.md's"
 fi
-report test-python
+tap_end

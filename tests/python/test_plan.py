@@ -64,4 +64,4 @@ def picture_format():
     return one_line_error(lambda: EXCHANGE.picture("bogus"), "picture", "'bogus'", "svg", "png")
 
 
-sys.exit(1 if checks.failures else 0)
+sys.exit(checks.end())

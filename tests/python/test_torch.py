@@ -989,8 +989,8 @@ def main():
     if torch.cuda.is_available() and torch.cuda.device_count() >= WORLD and dist.is_nccl_available():
         run_workers("nccl")
     else:
-        print("skip  Partial() over NCCL on %d GPUs: this machine has %d" % (WORLD, torch.cuda.device_count()))
-    sys.exit(1 if checks.failures else 0)
+        checks.skip("Partial() over NCCL on %d GPUs" % WORLD, "this machine has %d" % torch.cuda.device_count())
+    sys.exit(checks.end())
 
 
 if __name__ == "__main__":

@@ -140,4 +140,4 @@ if make --no-print-directory install PREFIX=/opt/redist DESTDIR="$scratch/stage"
 else
   ko "make install DESTDIR: $(tail -n 5 "$scratch/stage.log")"
 fi
-report test-runtime-install
+tap_end

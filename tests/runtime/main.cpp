@@ -1,9 +1,12 @@
-// doctest under MPI: every rank runs every test case.  With REDIST_TEST_OUT
-// set, rank r writes its report to $REDIST_TEST_OUT.rank<r> (the runner
-// script adds them up); otherwise only rank 0 reports to stdout.
+// doctest under MPI: every rank runs every test case.  Rank 0 prints the
+// results in the tests' one protocol (TAP 13, tests/tap_count.sh) on stdout;
+// doctest's console report, with each failure's account, goes to
+// $REDIST_TEST_OUT.rank<r> for rank r when REDIST_TEST_OUT is set, else
+// rank 0's to stdout too.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -71,6 +74,44 @@ std::string describe(const Index& ext, std::size_t elem) {
   return s + "] elem " + std::to_string(elem);
 }
 
+// One result per test case for the whole world: failed when it failed on
+// any rank, agreed by one allreduce at the case's end (every rank runs every
+// case, in the same order).
+struct TapReporter : doctest::IReporter {
+  explicit TapReporter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {
+    if (world_rank() == 0) std::printf("TAP version 13\n");
+  }
+  void test_run_end(const doctest::TestRunStats&) override {
+    if (world_rank() == 0) std::printf("1..%d\n", number_);
+    std::fflush(stdout);
+  }
+  void test_case_start(const doctest::TestCaseData& tc) override { name_ = tc.m_name; }
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    int failed_here = stats.testCaseSuccess ? 0 : 1, failed_anywhere = 0;
+    MPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    ++number_;
+    if (world_rank() == 0) {
+      std::printf("%s %d - %s (%d ranks)\n", failed_anywhere ? "not ok" : "ok", number_, name_.c_str(),
+                  world_size());
+      std::fflush(stdout);
+    }
+  }
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+
+ private:
+  int number_ = 0;
+  std::string name_;
+};
+REGISTER_REPORTER("tap", 1, TapReporter);
+
 }  // namespace test
 
 int main(int argc, char** argv) {
@@ -79,6 +120,7 @@ int main(int argc, char** argv) {
   int result = 0;
   {
     doctest::Context ctx;
+    ctx.setOption("reporters", "console,tap");
     ctx.applyCommandLine(argc, argv);
     std::ofstream file;
     if (const char* out = std::getenv("REDIST_TEST_OUT")) {

@@ -1,8 +1,9 @@
 // Runs the NCCL/CUDA backend's test cases on every rank of MPI_COMM_WORLD.
 // Cases that need a GPU run only if every rank has its own CUDA device
-// (rank i on a node uses device i); otherwise they are counted as skipped.
-// Prints "cases: N passed, N failed, N skipped" on rank 0 and exits
-// non-zero if any case failed.
+// (rank i on a node uses device i); otherwise they are skipped.  Rank 0
+// prints the results in the tests' one protocol (TAP 13,
+// tests/tap_count.sh): one per case, a case not run here "# SKIP" with why;
+// exits non-zero if any case failed.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -94,15 +95,23 @@ int main(int argc, char** argv) {
   gputest::add_nccl_comm_cases(cases);
   gputest::add_reduce_cases(cases);
 
-  int passed = 0, failed = 0, skipped_gpu = 0, skipped_other = 0, skipped_named = 0;
+  const std::string no_gpu_here =
+      "no CUDA device (" + (problem.empty() ? std::string("another rank has none") : problem) + ")";
+  if (me == 0) std::printf("TAP version 13\n");
+  int number = 0, failed = 0;
+  auto result = [&](const char* status, const std::string& name, const std::string& directive) {
+    ++number;
+    if (me == 0) std::printf("%s %d - %s%s\n", status, number, name.c_str(), directive.c_str());
+  };
   for (const gputest::Case& c : cases) {
     if (skipped_by_name(c.name)) {
-      ++skipped_named;
-      if (me == 0) std::printf("%-6s %s\n", "skip", c.name.c_str());
+      result("ok", c.name, " # SKIP skipped by --skip");
       continue;
     }
     if (!runs(c.needs, have_gpu, no_device)) {
-      (c.needs == gputest::Needs::gpu ? skipped_gpu : skipped_other) += 1;
+      result("ok", c.name,
+             c.needs == gputest::Needs::gpu ? " # SKIP " + no_gpu_here
+                                            : std::string(" # SKIP runs only where no rank sees a CUDA device"));
       continue;
     }
     gputest::Tally t;
@@ -116,18 +125,10 @@ int main(int argc, char** argv) {
     if (bad > 0)
       std::fprintf(stderr, "rank %d: %s: %ld failures, first: %s\n", me, c.name.c_str(), bad,
                    t.first().c_str());
-    (total == 0 ? passed : failed) += 1;
-    if (me == 0) std::printf("%-6s %s\n", total == 0 ? "ok" : "FAILED", c.name.c_str());
+    failed += total == 0 ? 0 : 1;
+    result(total == 0 ? "ok" : "not ok", c.name, "");
   }
-  if (me == 0) {
-    if (!have_gpu)
-      std::printf("no CUDA device: skipped %d GPU tests (%s)\n", skipped_gpu,
-                  problem.empty() ? "another rank has none" : problem.c_str());
-    if (skipped_other > 0)
-      std::printf("skipped %d tests that only run where no rank sees a CUDA device\n", skipped_other);
-    std::printf("cases: %d passed, %d failed, %d skipped\n", passed, failed,
-                skipped_gpu + skipped_other + skipped_named);
-  }
+  if (me == 0) std::printf("1..%d\n", number);
   std::fflush(stdout);
   MPI_Finalize();
   return failed == 0 ? 0 : 1;
