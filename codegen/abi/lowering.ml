@@ -122,15 +122,16 @@ type reducing_exchange = {
   r_dtype : int;                (* dtype_code *)
 }
 
-(* Tags 0 to 3 in runtime/src/capi.cpp.  [Staged (mid_bytes, first,
-   second)]: a hybrid as the core's [lower_splan] lowers it, the
-   intermediate in the workspace's first mid_bytes, then the workspace of
-   whichever part runs. *)
+(* Tags 0 to 3 in runtime/src/capi.cpp.  [Staged (mid_bytes,
+   workspace_bytes, first, second)]: a hybrid as the core's [lower_splan]
+   lowers it, the intermediate in the workspace's first mid_bytes, then the
+   workspace of whichever part runs; workspace_bytes is its
+   [program_workspace_bytes], which redist::Staged checks. *)
 type lowered =
   | By_collectives of program
   | By_exchange of exchange
   | By_reducing_exchange of reducing_exchange
-  | Staged of int * lowered * lowered
+  | Staged of int * int * lowered * lowered
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -151,7 +152,8 @@ let hybrid (h : Xreport.hybrid) =
     match (plan, pg) with
     | Xreport.Collectives r, C.Calls (_, calls) -> By_collectives (program_of_report r calls)
     | Xreport.Exchange x, C.OneExchange _ -> By_exchange (exchange x.problem)
-    | Xreport.Hybrid h, C.Staged (mid_bytes, first, second) -> Staged (mid_bytes, walk h.first first, walk h.second second)
+    | Xreport.Hybrid h, (C.Staged (mid_bytes, first, second) as staged) ->
+        Staged (mid_bytes, C.program_workspace_bytes staged, walk h.first first, walk h.second second)
     | _ -> failwith "lower_splan lowered a hybrid's part to another kind of program"
   in
   let p = h.whole in

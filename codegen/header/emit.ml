@@ -571,12 +571,9 @@ let render_exchange ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   Buffer.contents b
 
 (* A hybrid (MPI): the header of each part, under the names [NAME_part1]
-   and [NAME_part2], then [NAME] sequencing them through the intermediate
-   layout, which lives in the first kMidBytes of the workspace (the core's
-   [Staged]: [lower_splan] puts the intermediate first, then the larger
-   part's workspace).  A collectives part runs on the world's ranks 0 to
-   its kDevices - 1 (its mesh, at world rank 0); the ranks agree on its
-   verdict before the next part, so none is left waiting. *)
+   and [NAME_part2], then [NAME]: constants and calls to the runtime's
+   redist::Staged, which the C ABI runs too.  The intermediate's bytes are
+   the extracted lowering's ([lower_splan]'s [Staged n]). *)
 let nccl_no_hybrids = "hybrids not costed: gen --backend nccl emits no hybrids yet (MPI only)"
 
 let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xreport.hybrid) ~guarantees =
@@ -618,7 +615,7 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   Buffer.add_string b text2;
   line "";
   let identity = String.concat "\n" [ text1; text2; name ] in
-  line "#include \"redist/mpi.hpp\"  // agree_problem";
+  line "#include \"redist/staged.hpp\"";
   line "";
   line "namespace redist_gen {";
   line "inline namespace h%s {  // this problem and plan" (String.sub (Digest.to_hex (Digest.string identity)) 0 16);
@@ -632,57 +629,40 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// first, over the world (its parts then agree on their own).";
   line "inline constexpr ::redist::ProblemDigest kProblem = %s;"
     (Problem.digest_literal (Problem.digest h.whole ~plan_lines:(Xreport.step_lines (Xreport.Hybrid h))));
-  let mid_bytes = C.largest_box { C.ly_mesh = (Problem.target_layout p).ly_mesh; ly_ty = mid } * p.elem_bytes in
-  line "inline constexpr ::std::size_t kMidBytes = %d;  // the largest intermediate box" mid_bytes;
+  let mid_bytes =
+    match
+      C.lower_splan p.elem_bytes (Problem.source_layout p) (Problem.target_layout p)
+        (Xreport.splan (Xreport.Hybrid h))
+    with
+    | C.Staged (n, _, _) -> n
+    | _ -> failwith "lower_splan lowered a hybrid to another kind of program"
+  in
+  line "inline constexpr ::std::size_t kMidBytes = %d;  // lower_splan's Staged n: the largest intermediate box" mid_bytes;
   line "inline constexpr ::std::size_t kWorkspaceBytes = %d;  // program_workspace_bytes" f.h_workspace_bytes;
   let part_ws kind ns = match kind with `Mesh -> ns ^ "::kWorkspaceBytes" | `Exchange -> "0" in
   line "static_assert(kWorkspaceBytes == kMidBytes + (%s > %s ? %s : %s), \"workspace layout\");"
     (part_ws kind1 "first") (part_ws kind2 "second") (part_ws kind1 "first") (part_ws kind2 "second");
   line "inline constexpr ::std::size_t kLiveBytes = %d;  // splan_live_bytes" f.h_live_bytes;
   line "";
-  let state_type = function `Mesh -> "::redist::Mesh" | `Exchange -> "::redist::Exchange" in
-  line "// What each part needs, made once by create().";
-  line "struct Plan {";
-  line "  ::MPI_Comm world = MPI_COMM_NULL;";
-  line "  int rank = 0;  // in the world";
-  line "  %s first;" (state_type kind1);
-  line "  %s second;" (state_type kind2);
-  line "};";
+  line "// The runtime's executor of a staged plan (redist/staged.hpp), with both parts.";
+  line "using Plan = ::redist::Staged;";
   line "";
-  line "// A verdict every rank of the world shares: this rank's error, or another's.";
-  line "inline ::redist::Status agreed(::MPI_Comm world, ::redist::Status st, const char* what) {";
-  line "  int ok = st.ok() ? 1 : 0;";
-  line "  if (::MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, world) != MPI_SUCCESS)";
-  line "    return ::redist::Status(::redist::Errc::backend_error, ::std::string(what) + \": MPI_Allreduce failed\");";
-  line "  if (!st.ok() || ok) return st;";
-  line "  return ::redist::Status(::redist::Errc::remote_error, ::std::string(what) + \": failed on another rank\");";
-  line "}";
-  line "";
-  let create_part kind ns field =
+  let make_part kind ns =
     match kind with
     | `Mesh ->
-        line "  {";
-        line "    ::MPI_Comm mesh = MPI_COMM_NULL;";
-        line "    if (::MPI_Comm_split(world, out->rank < %s::kDevices ? 0 : MPI_UNDEFINED, out->rank, &mesh) != MPI_SUCCESS)" ns;
-        line "      return ::redist::Status(::redist::Errc::backend_error, \"%s::create: MPI_Comm_split failed\");" name;
-        line "    ::redist::Status st;";
-        line "    if (mesh != MPI_COMM_NULL) {";
-        line "      st = %s::create_mesh(mesh, &out->%s);" ns field;
-        line "      ::MPI_Comm_free(&mesh);";
-        line "    }";
-        line "    if (st = agreed(world, st, \"%s::create\"); !st.ok()) return st;" name;
-        line "  }"
+        Printf.sprintf "::redist::MeshPart::make(%s::kDevices, %s::kSrcBytes, %s::kTgtBytes, &%s::create_mesh, &%s::run)"
+          ns ns ns ns ns
     | `Exchange ->
-        line "  if (::redist::Status st = %s::create_exchange(world, &out->%s); !st.ok()) return st;" ns field
+        Printf.sprintf
+          "::redist::ExchangePart::make(%s::source_mesh(), %s::source_layout(), %s::target_mesh(),\n      %s::target_layout(), %s::kElemBytes, %s::kProblem)"
+          ns ns ns ns ns ns
   in
   line "// Collective over `world` (at least kWorldSize ranks), once.";
   line "inline ::redist::Status create(::MPI_Comm world, Plan* out) {";
   line "  if (::redist::Status st = ::redist::agree_problem(world, kProblem, \"%s::create\"); !st.ok()) return st;" name;
-  line "  out->world = world;";
-  line "  ::MPI_Comm_rank(world, &out->rank);";
-  create_part kind1 "first" "first";
-  create_part kind2 "second" "second";
-  line "  return ::redist::Status();";
+  line "  return ::redist::Staged::create(world, \"%s::create\", kMidBytes, kWorkspaceBytes," name;
+  line "    %s," (make_part kind1 "first");
+  line "    %s, out);" (make_part kind2 "second");
   line "}";
   line "";
   line "// Moves this rank's source box (src) to its target box (dst) through the";
@@ -690,34 +670,7 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// ranks).  Collective over the world.  No allocation.";
   line "inline ::redist::Status run(Plan& plan, const value_type* src, ::std::size_t src_bytes, value_type* dst,";
   line "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
-  line "  const bool fits = workspace != nullptr && workspace_bytes >= kWorkspaceBytes;";
-  line "  if (::redist::Status st = agreed(plan.world, fits ? ::redist::Status() : ::redist::Status(::redist::Errc::buffer_too_small, \"%s::run: the workspace is shorter than kWorkspaceBytes\"), \"%s::run\"); !st.ok())" name name;
-  line "    return st;";
-  line "  unsigned char* mid = static_cast<unsigned char*>(workspace);";
-  (* Only a collectives part has a workspace of its own (two exchanges: none, and no unused variables). *)
-  if kind1 = `Mesh || kind2 = `Mesh then begin
-    line "  unsigned char* rest = mid + kMidBytes;";
-    line "  const ::std::size_t rest_bytes = workspace_bytes - kMidBytes;"
-  end;
-  (match kind1 with
-   | `Mesh ->
-       line "  ::redist::Status st = plan.rank < first::kDevices";
-       line "      ? first::run(plan.first, src, src_bytes, mid, first::kTgtBytes, rest, rest_bytes) : ::redist::Status();";
-       line "  if (st = agreed(plan.world, st, \"%s::run\"); !st.ok()) return st;" name
-   | `Exchange ->
-       line "  const ::std::size_t mid_bytes = plan.first.target_bytes();";
-       line "  if (::redist::Status st = first::run(plan.first, reinterpret_cast<const first::value_type*>(src), src_bytes,";
-       line "                                       mid_bytes == 0 ? nullptr : reinterpret_cast<first::value_type*>(mid), mid_bytes);";
-       line "      !st.ok())";
-       line "    return st;");
-  (match kind2 with
-   | `Mesh ->
-       line "  return plan.rank < second::kDevices";
-       line "      ? second::run(plan.second, mid, second::kSrcBytes, dst, dst_bytes, rest, rest_bytes) : ::redist::Status();"
-   | `Exchange ->
-       line "  const ::std::size_t held = plan.second.source_bytes();";
-       line "  return second::run(plan.second, held == 0 ? nullptr : reinterpret_cast<const second::value_type*>(mid), held,";
-       line "                     reinterpret_cast<second::value_type*>(dst), dst_bytes);");
+  line "  return plan.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, \"%s::run\");" name;
   line "}";
   line "";
   line "}  // namespace %s" name;

@@ -181,9 +181,10 @@ bool lowered_of(value v, Lowered* out) {
       return true;
     case PlanKind::hybrid:
       out->mid_bytes = static_cast<std::size_t>(Long_val(Field(v, 0)));
+      out->workspace_bytes = static_cast<std::size_t>(Long_val(Field(v, 1)));
       out->first = std::make_unique<Lowered>();
       out->second = std::make_unique<Lowered>();
-      if (!lowered_of(Field(v, 1), out->first.get()) || !lowered_of(Field(v, 2), out->second.get())) return false;
+      if (!lowered_of(Field(v, 2), out->first.get()) || !lowered_of(Field(v, 3), out->second.get())) return false;
       out->elem_bytes = out->first->elem_bytes;
       return true;
   }

@@ -1,6 +1,6 @@
 // The C ABI's execution half (redist/redist.h): a plan of capi.cpp bound
-// to a communicator and run by the plan interpreter or the runtime's
-// exchanges, without entering OCaml.
+// to a communicator and run by the plan interpreter, the runtime's
+// exchanges or, a hybrid, its staged plan executor, without entering OCaml.
 #include <memory>
 #include <new>
 #include <string>
@@ -10,30 +10,17 @@
 #include "internal/capi_plan.hpp"
 #include "redist/exchange.hpp"
 #include "redist/reduce_exchange.hpp"
+#include "redist/staged.hpp"
 
-// A lowering bound to a communicator, its parts' too for a hybrid.
+// A lowering bound to a communicator.
 struct redist_exec {
   const Lowered* lowered = nullptr;
   redist::PlanInterpreter interpreter;
   redist::Exchange exchange;
   redist::ReducingExchange reducing;
-  // A collectives part of a hybrid runs on world ranks 0 .. devices - 1
-  // (its mesh at world rank 0, as in a generated header); the others skip it.
-  bool member = true;
-  // A hybrid: the bound communicator's duplicate, over which the ranks
-  // agree on each part's verdict; its parts.
-  MPI_Comm world = MPI_COMM_NULL;
-  std::unique_ptr<redist_exec> first, second;
-  std::uint64_t workspace_bytes = 0;  // redist_plan_workspace_bytes: checked once, before a hybrid's parts
-  // Between redist_exec_start and redist_exec_wait (the whole plan's executor only).
+  redist::Staged staged;  // a hybrid
+  // Between redist_exec_start and redist_exec_wait.
   bool started = false;
-
-  redist_exec() = default;
-  redist_exec(const redist_exec&) = delete;
-  redist_exec& operator=(const redist_exec&) = delete;
-  ~redist_exec() {
-    if (world != MPI_COMM_NULL) MPI_Comm_free(&world);
-  }
 };
 
 namespace {
@@ -41,10 +28,28 @@ namespace {
 using capi::fail;
 using capi::runtime_failure;
 
-// Binds a lowering to `comm` (collective over it).  A hybrid's parts are
-// bound in turn over its duplicate, as a generated hybrid's create() does:
-// a collectives part over the world ranks of its mesh, the ranks agreeing
-// on the verdict; an exchange part over the whole world.
+// A hybrid's part as redist::Staged runs it, unbound; null for a kind
+// lower_splan never makes a part of (the reducing exchange), which
+// Staged::bind refuses.
+std::unique_ptr<redist::StagedPart> staged_part(const Lowered& lowered) {
+  const ExchangeSpec& x = lowered.exchange;
+  switch (lowered.kind) {
+    case PlanKind::collectives:
+      return std::make_unique<redist::InterpreterPart>(&lowered.program);
+    case PlanKind::exchange:
+      return std::make_unique<redist::ExchangePart>(x.source, x.source_layout, x.target, x.target_layout,
+                                                    x.elem_bytes);
+    case PlanKind::hybrid:
+      return std::make_unique<redist::Staged>(lowered.mid_bytes, lowered.workspace_bytes,
+                                              staged_part(*lowered.first), staged_part(*lowered.second));
+    case PlanKind::reducing_exchange:
+      break;
+  }
+  return nullptr;
+}
+
+// Binds a lowering to `comm` (collective over it); a hybrid as a generated
+// hybrid header's create() does, by redist::Staged.
 redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
   exec->lowered = &lowered;
   const ExchangeSpec& x = lowered.exchange;
@@ -61,69 +66,11 @@ redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
           x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype,
           &exec->reducing);
     case PlanKind::hybrid:
-      break;
+      return redist::Staged::create(comm, "redist_plan_bind", lowered.mid_bytes, lowered.workspace_bytes,
+                                    staged_part(*lowered.first), staged_part(*lowered.second), &exec->staged);
   }
-  if (redist::Status st = redist::backend::mpi_status(MPI_Comm_dup(comm, &exec->world), "redist_plan_bind"); !st.ok())
-    return st;
-  int rank = 0;
-  MPI_Comm_rank(exec->world, &rank);
-  for (auto [part, out] :
-       {std::pair{lowered.first.get(), &exec->first}, std::pair{lowered.second.get(), &exec->second}}) {
-    *out = std::make_unique<redist_exec>();
-    if (part->kind != PlanKind::collectives) {
-      if (redist::Status st = bind(*part, exec->world, out->get()); !st.ok()) return st;
-      continue;
-    }
-    (*out)->lowered = part;
-    (*out)->member = rank < part->program.devices();
-    MPI_Comm mesh = MPI_COMM_NULL;
-    if (redist::Status st = redist::backend::mpi_status(
-            MPI_Comm_split(exec->world, (*out)->member ? 0 : MPI_UNDEFINED, rank, &mesh), "redist_plan_bind");
-        !st.ok())
-      return st;
-    redist::Status st;
-    if (mesh != MPI_COMM_NULL) {
-      st = bind(*part, mesh, out->get());
-      MPI_Comm_free(&mesh);
-    }
-    if (st = redist::backend::agree(exec->world, std::move(st), "redist_plan_bind"); !st.ok()) return st;
-  }
-  return redist::Status();
+  return redist::Status(kInvalidArgument, "unknown plan kind");
 }
-
-// The bytes of this rank's array before a bound lowering (its source box)
-// and after it (its target box): for a hybrid's parts, the rank's box of the
-// intermediate.
-std::size_t source_bytes(const redist_exec& exec) {
-  switch (exec.lowered->kind) {
-    case PlanKind::collectives: return exec.member ? redist::bytes(exec.lowered->program.src_layout) : 0;
-    case PlanKind::exchange: return exec.exchange.source_bytes();
-    case PlanKind::reducing_exchange: return exec.reducing.source_bytes();
-    case PlanKind::hybrid: return source_bytes(*exec.first);
-  }
-  return 0;
-}
-
-std::size_t target_bytes(const redist_exec& exec) {
-  switch (exec.lowered->kind) {
-    case PlanKind::collectives: return exec.member ? redist::bytes(exec.lowered->program.tgt_layout) : 0;
-    case PlanKind::exchange: return exec.exchange.target_bytes();
-    case PlanKind::reducing_exchange: return exec.reducing.target_bytes();
-    case PlanKind::hybrid: return target_bytes(*exec.second);
-  }
-  return 0;
-}
-
-// Starts a bound lowering; allocates nothing.  An exchange (direct or
-// reducing) posts its messages and returns with them in flight; a plan by
-// the collectives runs whole (no overlap for the collectives yet).  A
-// hybrid (its workspace checked by the caller): the first part runs whole
-// from src into the intermediate at the workspace's start, then the second
-// starts from there into dst, each part's own workspace after the
-// intermediate; the ranks agree on each verdict, so that no rank waits on
-// one that failed (`what` names the C function in their messages).
-redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
-                     void* workspace, std::size_t workspace_bytes, const char* what);
 
 // Completes what start() left in flight: block (wait) or not (test, *done
 // false while messages are outstanding).  Local to the rank.
@@ -139,7 +86,31 @@ redist::Status advance(redist_exec& exec, bool block, bool* done) {
       *done = block;
       return block ? exec.reducing.wait() : exec.reducing.test(done);
     case PlanKind::hybrid:
-      return advance(*exec.second, block, done);
+      return exec.staged.advance(block, done);
+  }
+  return redist::Status(kInvalidArgument, "unknown plan kind");
+}
+
+// Starts a bound lowering; allocates nothing.  An exchange (direct or
+// reducing) posts its messages and returns with them in flight; a plan by
+// the collectives runs whole (no overlap for the collectives yet); a
+// hybrid runs its first part whole and starts its second (Staged::start,
+// which checks the workspace; `what` names the C function in messages).
+redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
+                     void* workspace, std::size_t workspace_bytes, const char* what) {
+  switch (exec.lowered->kind) {
+    case PlanKind::collectives:
+      return exec.interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+    case PlanKind::exchange:  // needs no workspace
+      return exec.exchange.start(src, src_bytes, dst, dst_bytes);
+    case PlanKind::reducing_exchange: {
+      // Only designated target ranks stage contributions; the others need none.
+      const bool stages = exec.reducing.workspace_bytes() > 0;
+      return exec.reducing.start(src, src_bytes, dst, dst_bytes, stages ? workspace : nullptr,
+                                 stages ? workspace_bytes : 0);
+    }
+    case PlanKind::hybrid:
+      return exec.staged.start(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, what);
   }
   return redist::Status(kInvalidArgument, "unknown plan kind");
 }
@@ -152,53 +123,19 @@ redist::Status run(redist_exec& exec, const void* src, std::size_t src_bytes, vo
   return advance(exec, true, &done);
 }
 
-redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
-                     void* workspace, std::size_t workspace_bytes, const char* what) {
-  switch (exec.lowered->kind) {
-    case PlanKind::collectives:
-      return exec.member ? exec.interpreter.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)
-                         : redist::Status();
-    case PlanKind::exchange:  // needs no workspace
-      return exec.exchange.start(src, src_bytes, dst, dst_bytes);
-    case PlanKind::reducing_exchange: {
-      // Only designated target ranks stage contributions; the others need none.
-      const bool stages = exec.reducing.workspace_bytes() > 0;
-      return exec.reducing.start(src, src_bytes, dst, dst_bytes, stages ? workspace : nullptr,
-                                 stages ? workspace_bytes : 0);
-    }
-    case PlanKind::hybrid:
-      break;
-  }
-  unsigned char* mid = static_cast<unsigned char*>(workspace);
-  unsigned char* rest = mid + exec.lowered->mid_bytes;
-  const std::size_t rest_bytes = workspace_bytes - exec.lowered->mid_bytes;
-  // A rank that holds no intermediate box passes null and 0, as to any part.
-  const std::size_t mid_out = target_bytes(*exec.first), mid_in = source_bytes(*exec.second);
-  if (redist::Status st = redist::backend::agree(
-          exec.world, run(*exec.first, src, src_bytes, mid_out ? mid : nullptr, mid_out, rest, rest_bytes, what),
-          what);
-      !st.ok())
-    return st;
-  return redist::backend::agree(
-      exec.world, start(*exec.second, mid_in ? mid : nullptr, mid_in, dst, dst_bytes, rest, rest_bytes, what), what);
-}
-
-// redist_exec_start's (and _run's) checks of its own, before start(): an
-// operation started and not yet waited for, and a hybrid's whole
-// workspace (each part's share follows the intermediate, within it).  An
-// exchange's start() refuses an operation in flight itself, agreed; for
-// the others the verdict is agreed here.
-redist::Status check_start(redist_exec& exec, std::size_t workspace_bytes, const void* workspace, const char* what) {
+// redist_exec_start's (and _run's) check of its own, before start(): an
+// operation started and not yet waited for.  An exchange's start()
+// refuses one itself, agreed; for the others the verdict is agreed here
+// (a hybrid's before its first part writes the intermediate that its
+// second part may still be reading).
+redist::Status check_start(redist_exec& exec, const char* what) {
   const PlanKind kind = exec.lowered->kind;
   if (kind == PlanKind::exchange || kind == PlanKind::reducing_exchange) return redist::Status();
   redist::Status local;
   if (exec.started)
     local = redist::Status(kInvalidArgument, "an operation is already started (not yet waited for): "
                                              "call redist_exec_wait first");
-  else if (kind == PlanKind::hybrid &&
-           (workspace_bytes < exec.workspace_bytes || (workspace == nullptr && exec.workspace_bytes > 0)))
-    local = redist::Status(redist::Errc::buffer_too_small, "the workspace is shorter than redist_plan_workspace_bytes");
-  return redist::backend::agree(kind == PlanKind::hybrid ? exec.world : exec.interpreter.mesh().comm(),
+  return redist::backend::agree(kind == PlanKind::hybrid ? exec.staged.comm() : exec.interpreter.mesh().comm(),
                                 redist::backend::prefixed(what, std::move(local)), what);
 }
 
@@ -226,7 +163,6 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
     if (redist::Status st = redist::backend::agree(comm, bind(plan->lowered, comm, exec.get()), "redist_plan_bind");
         !st.ok())
       return runtime_failure(err, errlen, st);
-    exec->workspace_bytes = plan->workspace_bytes;
     *out = exec.release();
     return REDIST_OK;
   } catch (const std::bad_alloc&) {
@@ -237,7 +173,7 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
 int redist_exec_start(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                       void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_start: null executor");
-  redist::Status st = check_start(*exec, workspace_bytes, workspace, "redist_exec_start");
+  redist::Status st = check_start(*exec, "redist_exec_start");
   if (st.ok()) st = start(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, "redist_exec_start");
   if (!st.ok()) return runtime_failure(err, errlen, st);
   exec->started = true;
@@ -273,7 +209,7 @@ int redist_exec_wait(redist_exec_t* exec, char* err, size_t errlen) {
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen) {
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
-  redist::Status st = check_start(*exec, workspace_bytes, workspace, "redist_exec_run");
+  redist::Status st = check_start(*exec, "redist_exec_run");
   if (st.ok()) st = run(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, "redist_exec_run");
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }

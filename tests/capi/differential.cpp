@@ -15,11 +15,14 @@
 // cost model's choice, or a plan file through redist_plan_check) on the
 // world, identical bytes and every element right on every rank, the same
 // world, workspace and live bytes, no allocation; a workspace one byte
-// short on one rank fails on every rank.  World rank 0 prints "ok
-// NAME ..." or "FAIL NAME: why".
+// short on one rank fails on every rank; and, one more test each, both run
+// one executor: the header's Plan is redist::Staged, and the header and the
+// C ABI refuse the short workspace with the same code and message.  World
+// rank 0 prints "ok NAME ..." or "FAIL NAME: why".
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define REDIST_VERIFY_MAIN
@@ -214,34 +217,60 @@ struct HybridCase {
   const char* plan_text;  // null: redist_plan_create_with's choice (auto), which must be this hybrid
   int world;
   std::size_t workspace_bytes, live_bytes;
-  // The header's create() over the world, then its run().
-  redist::Status (*run)(MPI_Comm, const void*, std::size_t, void*, std::size_t, void*, std::size_t);
+  // The header's create() over the world, then its run() with ws_bytes of
+  // the workspace, then with short_bytes, whose status goes to *refusal.
+  redist::Status (*run)(MPI_Comm, const void*, std::size_t, void*, std::size_t, void*, std::size_t ws_bytes,
+                        std::size_t short_bytes, redist::Status* refusal);
 };
 
+// A hybrid header's plan is the runtime's executor of a staged plan, which
+// the C ABI runs too.
 #define HYBRID_PROBLEM(n, mesh, to_mesh, from, to, dtype, plan_text)                                                  \
   HybridCase{#n, mesh, to_mesh, from, to, dtype, plan_text, redist_gen::n::kWorldSize,                             \
              redist_gen::n::kWorkspaceBytes, redist_gen::n::kLiveBytes,                                              \
              [](MPI_Comm world, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* ws,  \
-                std::size_t ws_bytes) {                                                                              \
+                std::size_t ws_bytes, std::size_t short_bytes, redist::Status* refusal) {                            \
+               static_assert(std::is_same_v<redist_gen::n::Plan, redist::Staged>, "a hybrid runs redist::Staged");  \
                redist_gen::n::Plan plan;                                                                             \
                redist::Status st = redist_gen::n::create(world, &plan);                                              \
-               return st.ok() ? redist_gen::n::run(plan, static_cast<const redist_gen::n::value_type*>(src),         \
-                                                   src_bytes, static_cast<redist_gen::n::value_type*>(dst),          \
-                                                   dst_bytes, ws, ws_bytes)                                          \
-                              : st;                                                                                  \
+               auto run = [&](std::size_t bytes) {                                                                   \
+                 return redist_gen::n::run(plan, static_cast<const redist_gen::n::value_type*>(src), src_bytes,      \
+                                           static_cast<redist_gen::n::value_type*>(dst), dst_bytes, ws, bytes);      \
+               };                                                                                                    \
+               if (st.ok()) st = run(ws_bytes);                                                                      \
+               if (st.ok()) *refusal = run(short_bytes);                                                             \
+               return st;                                                                                            \
              }},
 const HybridCase kHybridCases[] = {
 #include "hybrids.inc"
 };
 #undef HYBRID_PROBLEM
 
-std::string run_hybrid(const HybridCase& c, int rank) {
+// What follows the caller's name ("NAME::run: " or "redist_exec_run: ")
+// in a message of redist::Staged; empty when the name is absent.
+std::string after_caller(const std::string& message, const std::string& caller) {
+  const std::size_t at = message.find(caller);
+  return at == std::string::npos ? std::string() : message.substr(at + caller.size());
+}
+
+// Why a hybrid's runs are wrong (`runs`), and why the header and the C ABI
+// do not refuse a workspace one byte short on world rank 0 alike, with the
+// same code and the same message of redist::Staged after the caller's
+// name (`executor`); empty when nothing is.
+struct HybridVerdicts {
+  std::string runs, executor;
+};
+
+HybridVerdicts run_hybrid(const HybridCase& c, int rank) {
   char err[512];
   redist_plan_t* plan = nullptr;
   const int rc0 = c.plan_text != nullptr
                       ? redist_plan_check(c.mesh, c.to_mesh, c.from, c.to, c.dtype, c.plan_text, &plan, err, sizeof err)
                       : redist_plan_create_with(c.mesh, c.to_mesh, c.from, c.to, c.dtype, "auto", &plan, err, sizeof err);
-  if (rc0 != REDIST_OK) return "planning: code " + std::to_string(rc0) + ": " + err;
+  if (rc0 != REDIST_OK) {
+    const std::string why = "planning: code " + std::to_string(rc0) + ": " + err;
+    return {why, why};
+  }
   std::string why;
   if (redist_plan_by_exchange(plan) != 3) why = "not planned as a hybrid";
   else if (redist_plan_devices(plan) != c.world || redist_plan_workspace_bytes(plan) != c.workspace_bytes ||
@@ -260,21 +289,34 @@ std::string run_hybrid(const HybridCase& c, int rank) {
   walk_box(src_off, src_ext, ndim, elem, src.data(), 0);
   // A rank outside a mesh holds an empty box: null and 0.
   const void* src_ptr = src_bytes ? src.data() : nullptr;
+  // A workspace one byte short on world rank 0 fails on every rank: there
+  // buffer_too_small (code 2), elsewhere another rank's error (code 4).
+  const std::size_t short_bytes = c.workspace_bytes - (rank == 0);
+  const redist::Errc short_code = rank == 0 ? redist::Errc::buffer_too_small : redist::Errc::remote_error;
+  redist::Status header_refusal;
   redist::Status st = c.run(MPI_COMM_WORLD, src_ptr, src_bytes, dst_bytes ? by_header.data() : nullptr, dst_bytes,
-                            workspace.data(), c.workspace_bytes);
+                            workspace.data(), c.workspace_bytes, short_bytes, &header_refusal);
   if (!st.ok()) why = "the header's run: " + st.message();
   redist_exec_t* exec = nullptr;
   int rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err);
   if (rc == REDIST_OK)
     rc = run_counted(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr, dst_bytes, workspace.data(),
                      c.workspace_bytes, err, sizeof err);
-  // A workspace one byte short on world rank 0 fails on every rank: there
-  // buffer_too_small (code 2), elsewhere another rank's error (code 4).
+  std::string executor = "not run";
   if (rc == REDIST_OK) {
+    char short_err[512];
     const int short_rc = redist_exec_run(exec, src_ptr, src_bytes, dst_bytes ? by_interpreter.data() : nullptr,
-                                         dst_bytes, workspace.data(), c.workspace_bytes - (rank == 0), err, sizeof err);
+                                         dst_bytes, workspace.data(), short_bytes, short_err, sizeof short_err);
     if (short_rc != (rank == 0 ? REDIST_ERR_BAD_INPUT : REDIST_ERR_RUNTIME))
-      why = "a short workspace on rank 0: code " + std::to_string(short_rc) + ": " + err;
+      why = "a short workspace on rank 0: code " + std::to_string(short_rc) + ": " + short_err;
+    const std::string by_staged = after_caller(header_refusal.message(), std::string(c.name) + "::run: ");
+    if (header_refusal.code() != short_code)
+      executor = "the header's run with a short workspace: " + std::string(redist::errc_name(header_refusal.code())) +
+                 ": " + header_refusal.message();
+    else if (by_staged.empty() || by_staged != after_caller(short_err, "redist_exec_run: "))
+      executor = "different refusals: the header's \"" + header_refusal.message() + "\", the C ABI's \"" + short_err + "\"";
+    else
+      executor.clear();
   }
   redist_exec_free(exec);
   if (why.empty()) why = interpreter_verdict(rc, err, by_header, by_interpreter);
@@ -283,7 +325,7 @@ std::string run_hybrid(const HybridCase& c, int rank) {
     if (bad != 0) why = std::to_string(bad) + " wrong elements";
   }
   redist_plan_free(plan);
-  return why;
+  return {why, executor};
 }
 
 }  // namespace
@@ -311,12 +353,17 @@ int main(int argc, char** argv) {
     report(run_exchange(x, world_rank, true),
            std::string("reducing exchange ") + x.mesh + " " + x.from + " -> " + x.to_mesh + " " + x.to,
            "runs on every rank without allocation");
-  for (const HybridCase& c : kHybridCases)
-    report(run_hybrid(c, world_rank),
-           std::string(c.name) + ": hybrid " + c.mesh + (c.to_mesh ? std::string(" -> ") + c.to_mesh : "") + " " +
-               c.from + " -> " + c.to + " " + c.dtype + (c.plan_text ? " (plan file)" : " (auto)"),
+  for (const HybridCase& c : kHybridCases) {
+    const HybridVerdicts verdicts = run_hybrid(c, world_rank);
+    const std::string what = std::string(c.name) + ": hybrid " + c.mesh +
+                             (c.to_mesh ? std::string(" -> ") + c.to_mesh : "") + " " + c.from + " -> " + c.to + " " +
+                             c.dtype + (c.plan_text ? " (plan file)" : " (auto)");
+    report(verdicts.runs, what,
            "identical bytes on " + std::to_string(c.world) +
                " ranks, every element right, no allocation, a short workspace on rank 0 fails on every rank");
+    report(verdicts.executor, what + ": one executor",
+           "the header's Plan is redist::Staged, and it and the C ABI refuse a short workspace with one message");
+  }
   MPI_Finalize();
   return 0;
 }

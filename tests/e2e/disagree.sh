@@ -17,7 +17,7 @@ runtime_flags --libs >/dev/null || { ko "the runtime is not staged in _build/pre
 : >"$out/headers.inc"
 : >"$out/cases.inc"
 kind_of() {  # the attempt macro for a generated header
-  if grep -q '^struct Plan {' "$1"; then echo HYBRID_CREATE
+  if grep -q '^using Plan = ::redist::Staged;' "$1"; then echo HYBRID_CREATE
   elif grep -q 'create_exchange(MPI_Comm world' "$1"; then echo EXCHANGE
   else echo MESH; fi
 }

@@ -24,6 +24,7 @@
 #include "redist/mpi.hpp"
 #include "redist/redist.hpp"
 #include "redist/reduce.hpp"
+#include "redist/staged.hpp"
 
 namespace redist {
 
@@ -101,6 +102,26 @@ class PlanInterpreter {
  private:
   const PlanProgram* program_ = nullptr;
   Mesh mesh_;
+};
+
+// A program as a part of a staged plan (redist/staged.hpp, the C ABI's
+// hybrids): bound and run on the world's ranks 0 .. program->devices() - 1.
+// The program must outlive it.
+class InterpreterPart final : public CollectivesPart {
+ public:
+  explicit InterpreterPart(const PlanProgram* program)
+      : CollectivesPart(program->devices(), bytes(program->src_layout), bytes(program->tgt_layout)),
+        program_(program) {}
+
+ private:
+  Status bind_mesh(MPI_Comm mesh) override { return PlanInterpreter::bind(program_, mesh, &interpreter_); }
+  Status run_on_mesh(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* workspace,
+                     std::size_t workspace_bytes) override {
+    return interpreter_.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
+  }
+
+  const PlanProgram* program_;
+  PlanInterpreter interpreter_;
 };
 
 }  // namespace redist

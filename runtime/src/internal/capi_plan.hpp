@@ -49,10 +49,12 @@ struct Lowered {
   ExchangeSpec exchange;        // by the exchange
   ReducingSpec reducing;        // by the reducing exchange
   std::size_t elem_bytes = 0;
-  // A hybrid (the core's Staged): the intermediate fills the workspace's
-  // first mid_bytes; the first part moves the source into it, the second
-  // moves it into the destination, each with the workspace after it.
+  // A hybrid (the core's Staged, run by redist::Staged): the intermediate
+  // fills the workspace's first mid_bytes; the first part moves the source
+  // into it, the second moves it into the destination, each with the
+  // workspace after it; workspace_bytes in all (program_workspace_bytes).
   std::size_t mid_bytes = 0;
+  std::size_t workspace_bytes = 0;
   std::unique_ptr<Lowered> first, second;
 };
 
