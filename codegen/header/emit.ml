@@ -668,10 +668,14 @@ let render_hybrid ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// Moves this rank's source box (src) to its target box (dst) through the";
   line "// intermediate in the workspace (at least kWorkspaceBytes, agreed between the";
   line "// ranks).  Collective over the world.  No allocation.";
-  line "inline ::redist::Status run(Plan& plan, const value_type* src, ::std::size_t src_bytes, value_type* dst,";
+  line "inline ::redist::Status run(Plan& plan, const void* src, ::std::size_t src_bytes, void* dst,";
   line "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
   line "  return plan.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, \"%s::run\");" name;
   line "}";
+  line "";
+  line "// This rank's source and destination bytes (0 where it holds no box).";
+  line "inline ::std::size_t source_bytes(const Plan& plan) { return plan.source_bytes(); }";
+  line "inline ::std::size_t target_bytes(const Plan& plan) { return plan.target_bytes(); }";
   line "";
   line "}  // namespace %s" name;
   line "}  // inline namespace";

@@ -256,10 +256,15 @@ fi
 # kWorkspaceBytes), compiled unchanged against each kind of plan and run on
 # 4 ranks: a round trip there (FORTH) and back (BACK) returns every element
 # of every rank; pending sums of ones add up to the group's size.
-# name | mesh | from | to | strategy there | strategy back ("sum N": pending sums of group size N)
+# name | mesh | from | to | strategy there ("plan:TEXT": a plan file, a hybrid) |
+# strategy back ("sum N": pending sums of group size N)
 while IFS='|' read -r name mesh from to there back; do
-  g=("$redist" gen --mesh "$mesh" --dtype i32 --name "${name}_forth")
-  if ! "${g[@]}" --from "$from" --to "$to" --strategy "$there" -o "$out/${name}_forth.hpp"; then ko "$name: redist gen failed"; continue; fi
+  case $there in
+    plan:*) printf "${there#plan:}" >"$out/${name}_forth.plan"; how=(--plan "$out/${name}_forth.plan"); there=hybrid ;;
+    *) how=(--strategy "$there") ;;
+  esac
+  if ! "$redist" gen --mesh "$mesh" --dtype i32 --name "${name}_forth" --from "$from" --to "$to" "${how[@]}" \
+       -o "$out/${name}_forth.hpp"; then ko "$name: redist gen failed"; continue; fi
   case $back in
     sum*) defs=(-DSUM_OF="${back#sum }") ;;
     *)
@@ -279,6 +284,7 @@ done <<'EOF_UNIFORM'
 collectives_exchange|{x:2, y:2}|[{x}8, {y}8]|[{y}8, {x}8]|collectives|exchange
 exchange_collectives|{x:2, y:2}|[8, {x,y}8]|[{y}8, {x}8]|exchange|collectives
 exchange_uneven|{x:2, y:2}|[{x}7, {y}5]|[{y,x}7, 5]|exchange|exchange
+hybrid_collectives|{a:2, b:2}|[{b}8, {a}8]|[8, 8]|plan:exchange\nvia [{b}8, 8]\nall_gather(0)\n|collectives
 sums_collectives|{x:2, y:2}|[{x}8, 8] sum{y}|[{x}8, {y}8]|collectives|sum 2
 sums_exchange|{x:2, y:2}|[{x}8, 8] sum{y}|[{x,y}8, 8]|exchange|sum 2
 EOF_UNIFORM
