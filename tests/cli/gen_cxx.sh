@@ -294,7 +294,7 @@ EOF_UNIFORM
 "$redist" gen "${W[@]}" --name twice -o "$out/twice_a.hpp" &&
   "$redist" gen --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[6]' --strategy collectives --name twice -o "$out/twice_b.hpp" ||
   ko "twice: redist gen failed"
-tu() { printf '#include "%s"\nint %s() { auto* volatile keep = &redist_gen::twice::create; return keep != nullptr; }\n' "$1" "$2" |
+tu() { printf '#include "%s"\nint %s() { auto* volatile keep = static_cast<redist::Status (*)(redist_gen::twice::Plan&, const void*, std::size_t, void*, std::size_t, void*, std::size_t)>(&redist_gen::twice::run); return keep != nullptr; }\n' "$1" "$2" |
          mpicxx -std=c++17 -c -I"$include" -I"$out" -x c++ - -o "$out/link/$2.o"; }
 tu twice_a.hpp ta && tu twice_a.hpp ta2 && tu twice_b.hpp tb || ko "twice: translation units do not compile"
 printf 'int ta(); int ta2();\nint main() { return ta() + ta2(); }\n' | mpicxx -c -x c++ - -o "$out/link/main_same.o"
