@@ -356,7 +356,7 @@ let gen_cmd =
                it stages its messages too (Lowernccl.v), not counted there. *)
             if backend = `Nccl && r.plan = Redist_core.SumByExchange && settings.budget <> None then
               Front.bad "--memory-budget with --backend nccl: the live bytes of the NCCL reducing exchange are not stated yet (its staging is the header's kWorkspaceBytes); use --backend mpi, or no budget";
-            Emit_sums.render ~name ~backend:(match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl) r
+            Emit_sums.header ~name ~backend:(match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl) r
           end
           else
             let r, guarantees =
@@ -370,15 +370,9 @@ let gen_cmd =
                   let r, guarantees, _ = Planning.choose_costed ?no_hybrids settings p in
                   (r, guarantees)
             in
-            match (r, backend) with
-            | Xreport.Collectives r, `Mpi -> Emit.render ~name ~backend:Emit.Mpi r ~guarantees
-            | Xreport.Collectives r, `Nccl -> Emit.render ~name ~backend:Emit.Nccl r ~guarantees
-            | Xreport.Exchange r, `Mpi -> Emit.render_exchange ~name ~backend:Emit.Mpi r ~guarantees
-            | Xreport.Exchange r, `Nccl -> Emit.render_exchange ~name ~backend:Emit.Nccl r ~guarantees
-            | Xreport.Hybrid h, `Mpi -> Emit.render_hybrid ~name ~backend:Emit.Mpi h ~guarantees
-            | Xreport.Hybrid h, `Nccl -> Emit.render_hybrid ~name ~backend:Emit.Nccl h ~guarantees
+            Emit.plan_header ~name ~backend:(match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl) ~guarantees r
         in
-        write_output out header;
+        write_output out (Cxx.print header);
         0)
   in
   let doc = "generate a C++17 header that performs the redistribution" in

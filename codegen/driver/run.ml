@@ -441,17 +441,17 @@ let workspace_bytes = function
 let plan_of (p : Problem.t) ~cost =
   if Problem.has_pending p then begin
     let r, _ = Sumplan.choose_costed cost p in
-    (Sums r, Emit_sums.render ~name:"problem" r, Sums_driver (sums_model_header r))
+    (Sums r, Cxx.print (Emit_sums.header ~name:"problem" r), Sums_driver (sums_model_header r))
   end
   else
     let plan, guarantees, _ = Planning.choose_costed cost p in
     match plan with
     | Xreport.Collectives r ->
-        (Plain plan, Emit.render ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Collectives_driver)
+        (Plain plan, Cxx.print (Emit.collectives_header ~name:"problem" ~backend:Emit.Mpi r ~guarantees), Collectives_driver)
     | Xreport.Exchange r ->
-        (Plain plan, Emit.render_exchange ~name:"problem" ~backend:Emit.Mpi r ~guarantees, Exchange_driver (model_header r))
+        (Plain plan, Cxx.print (Emit.exchange_header ~name:"problem" ~backend:Emit.Mpi r ~guarantees), Exchange_driver (model_header r))
     | Xreport.Hybrid h ->
-        ( Plain plan, Emit.render_hybrid ~name:"problem" ~backend:Emit.Mpi h ~guarantees,
+        ( Plain plan, Cxx.print (Emit.hybrid_header ~name:"problem" ~backend:Emit.Mpi h ~guarantees),
           Hybrid_driver (model_header_of ~name:"redist_model" ~world:(Xreport.figures h).h_world ~peak:(Xreport.figures h).h_peak h.whole) )
 
 let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =

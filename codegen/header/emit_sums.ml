@@ -32,26 +32,27 @@ let pending_lines (p : Problem.t) =
   ("// The pending-sum axes of the source and the target mesh." :: axes "Src" p.env p.src_pending)
   @ axes "Tgt" p.tgt_env p.tgt_pending @ [ "" ]
 
+(* The preamble's problem: meshes, pending-sum types, element type. *)
+let problem_line ?how bd (p : Problem.t) =
+  Cxx.preamble bd "Problem: %s, %s -> %s, %s (%d bytes per element)%s." (Problem.show_meshes p)
+    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name
+    p.elem_bytes (match how with Some h -> ", " ^ h | None -> "")
+
 (* The reducing exchange: the meshes and layouts from the direct
    exchange's header for the same layouts (namespace NAME_layouts), and a
    redist::ReducingExchange built from them once. *)
-let render_exchange ~command ~name (r : Sumplan.t) =
+let exchange_header ~command ~name (r : Sumplan.t) =
   let p = r.problem in
   let plain = { p with src_pending = []; tgt_pending = [] } in
   let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
-  let b = Buffer.create 8192 in
-  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
-  line "";
-  line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
-  line "// Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
-  line "#include \"redist/reduce_exchange.hpp\"";
-  line "";
-  line "namespace redist_gen {";
-  line "namespace %s {" name;
-  line "";
+  let bd = Cxx.builder () in
+  let line fmt = Cxx.line bd fmt and pre fmt = Cxx.preamble bd fmt and prol fmt = Cxx.prologue bd fmt in
+  Emit.standard_preamble bd ~command;
+  problem_line bd p ~how:"by the reducing exchange";
+  pre "Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
+  prol "#include \"redist/reduce_exchange.hpp\"";
+  Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
   line "namespace layouts = ::redist_gen::%s_layouts;" name;
   line "using layouts::value_type;";
   line "using layouts::kElemBytes;";
@@ -59,20 +60,20 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "using layouts::kMaxTgtElems;";
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
-  line "inline constexpr int kRank = %d;" (List.length p.src);
-  line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
+  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+  Cxx.const bd "int" "kRank" (Cxx.Int ((List.length p.src)));
+  Cxx.const bd "::std::size_t" "kGlobalShape[kRank]" (Cxx.Ints (C.global_shape p.src));
   List.iter (line "%s") (pending_lines p);
-  line "inline constexpr ::std::size_t kGroupSize = %d;  // devices of a source pending group" (C.group_size (F.core_mesh p.env) p.src_pending);
+  Cxx.const bd ~note:"devices of a source pending group" "::std::size_t" "kGroupSize" (Cxx.Int ((C.group_size (F.core_mesh p.env) p.src_pending)));
   line "// Workspace: %d bytes (sumx_workspace_bytes): the largest staging of a target rank, kGroupSize" r.workspace_bytes;
   line "//   arrays of its target box on the member of a target group that receives the sum, none on the";
   line "//   others (sumx_workspace_exact).  ReducingExchange::workspace_bytes() is this rank's staging.";
-  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" r.workspace_bytes;
+  Cxx.const bd "::std::size_t" "kWorkspaceBytes" (Cxx.Int (r.workspace_bytes));
   line "static_assert(kWorkspaceBytes == ::redist::reducing_exchange_workspace_bytes(kGroupSize, kMaxTgtElems, kElemBytes),";
   line "              \"the runtime's staging formula\");";
   line "// Live bytes per rank: %d (proven: sumx_live_le): source box + target box + staging, at most" r.live_bytes;
   line "//   (largest source box + (1 + kGroupSize) * largest target box) * kElemBytes.";
-  line "inline constexpr ::std::size_t kLiveBytes = %d;  // sumx_live_le" r.live_bytes;
+  Cxx.const bd ~note:"sumx_live_le" "::std::size_t" "kLiveBytes" (Cxx.Int (r.live_bytes));
   line "";
   line "// Collective over `world`, once: every rank of the world calls it.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
@@ -93,48 +94,41 @@ let render_exchange ~command ~name (r : Sumplan.t) =
        ~create:[ "return create_exchange(world, &out->exchange);" ]
        ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
        ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
-  line "}  // namespace %s" name;
-  line "}  // namespace redist_gen";
-  Buffer.contents b
+  Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
 (* The reducing exchange over NCCL: the layouts as for MPI, and a
    redist::nccl::ReducingExchange; its staging workspace is the extracted
    [nccl_sumx_workspace_bytes] (Lowernccl.v). *)
-let render_exchange_nccl ~command ~name (r : Sumplan.t) =
+let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   let p = r.problem in
   let plain = { p with src_pending = []; tgt_pending = [] } in
   let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
   let workspace =
     C.nccl_sumx_workspace_bytes p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) p.tgt_pending
   in
-  let b = Buffer.create 8192 in
-  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
-  line "";
-  line "// ---- pending sums: %s -> %s, by the reducing exchange over NCCL" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
-  line "// Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
-  line "//   nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
-  line "//     either mesh needs (member arrays, then the messages it receives and sends).";
-  line "// Sums are added in ascending group-member order on the device, as the MPI backend";
-  line "// does on the host (runtime/README.md, pending sums): the same bits run after run.";
-  line "#include \"redist/nccl_reduce_exchange.hpp\"";
-  line "";
-  line "namespace redist_gen {";
-  line "namespace %s {" name;
-  line "";
+  let bd = Cxx.builder () in
+  let line fmt = Cxx.line bd fmt and pre fmt = Cxx.preamble bd fmt and prol fmt = Cxx.prologue bd fmt in
+  Emit.standard_preamble bd ~command;
+  problem_line bd p ~how:"by the reducing exchange over NCCL";
+  pre "Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
+  pre "  nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
+  pre "    either mesh needs (member arrays, then the messages it receives and sends).";
+  pre "Sums are added in ascending group-member order on the device, as the MPI backend";
+  pre "does on the host (runtime/README.md, pending sums): the same bits run after run.";
+  prol "#include \"redist/nccl_reduce_exchange.hpp\"";
+  Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
   line "namespace layouts = ::redist_gen::%s_layouts;" name;
   line "using layouts::value_type;";
   line "using layouts::kElemBytes;";
   line "using layouts::kWorldSize;";
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
+  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
   List.iter (line "%s") (pending_lines p);
   line "// The staging workspace (device memory) run() needs on any rank (proven:";
   line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
-  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" workspace;
+  Cxx.const bd "::std::size_t" "kWorkspaceBytes" (Cxx.Int (workspace));
   line "";
   line "// Over an NCCL communicator of the world's ranks that the caller set up (its";
   line "// rank r is world rank r); collective, once; uses `stream` to agree.";
@@ -166,11 +160,9 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
        ~create:[ "out->stream = stream;"; "return create_exchange(world, &out->exchange);" ]
        ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
        ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ]);
-  line "}  // namespace %s" name;
-  line "}  // namespace redist_gen";
-  Buffer.contents b
+  Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
-let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
+let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   (* The reducing exchange adds with its own kernel; the collectives use NCCL's sums. *)
   if backend = Emit.Nccl && r.plan <> C.SumByExchange && not p.dtype.nccl_adds then
@@ -183,7 +175,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     | C.SumByExchange -> ([], [], [], [])
   in
   if r.plan = C.SumByExchange then
-    (match backend with Emit.Mpi -> render_exchange ~command ~name r | Emit.Nccl -> render_exchange_nccl ~command ~name r)
+    (match backend with Emit.Mpi -> exchange_header ~command ~name r | Emit.Nccl -> exchange_nccl_header ~command ~name r)
   else
   let inner_name = name ^ "_collectives" in
   let t1 = Sumplan.collectives_source p r.report in
@@ -195,7 +187,7 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     | C.Error _ -> failwith "the checker rejected the collectives of an accepted pending-sum plan"
   in
   let inner_header =
-    Emit.render ~command ~digest:(Problem.digest p ~plan_lines:(List.map (fun (s : Sumplan.step) -> s.text) r.steps))
+    Emit.collectives_header ~command ~digest:(Problem.digest p ~plan_lines:(List.map (fun (s : Sumplan.step) -> s.text) r.steps))
       ~name:inner_name ~backend inner ~guarantees:(Guarantees.for_check ~refined:(rf <> []))
   in
   let base = F.core_mesh p.env in
@@ -205,29 +197,24 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   in
   let src_shape = C.local_shape base p.src in
   let live_bytes = r.live_bytes in
-  let b = Buffer.create 8192 in
-  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  Buffer.add_string b inner_header;
-  line "";
-  line "// ---- pending sums: %s -> %s" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
-  line "// Plan, accepted by the verified checker scheck (plan-file syntax):";
-  List.iter (fun (s : Sumplan.step) -> line "//   %s  -> %s" s.text s.after) r.steps;
-  line "// Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
-  line "// Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
-  line "//   destination + the reduction arrays it reads and writes (during the collectives";
-  line "//   the one the reductions left) + its ping, pong and scratch.";
-  line "// Workspace: %d bytes (sum_workspace_bytes; exactly what the calls use:" r.workspace_bytes;
-  line "//   lower_sums_workspace_exact).";
-  line "// Sums are added in ascending group-member order (runtime/README.md, pending sums).";
-  line "#include <cstring>";
-  line "#include \"redist/%s.hpp\"" reduce_header;
-  line "#include \"redist/placed.hpp\"  // source_mesh(), target_mesh()";
-  line "";
-  line "namespace redist_gen {";
-  line "namespace %s {" name;
-  line "";
+  let bd = Cxx.builder () in
+  let line fmt = Cxx.line bd fmt and pre fmt = Cxx.preamble bd fmt and prol fmt = Cxx.prologue bd fmt in
+  Emit.standard_preamble bd ~command;
+  problem_line bd p;
+  pre "Plan, accepted by the verified checker scheck (plan-file syntax):";
+  List.iter (fun (s : Sumplan.step) -> pre "  %s  -> %s" s.text s.after) r.steps;
+  pre "Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
+  pre "Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
+  pre "  destination + the reduction arrays it reads and writes (during the collectives";
+  pre "  the one the reductions left) + its ping, pong and scratch.";
+  pre "Workspace: %d bytes (sum_workspace_bytes; exactly what the calls use:" r.workspace_bytes;
+  pre "  lower_sums_workspace_exact).";
+  pre "Sums are added in ascending group-member order (runtime/README.md, pending sums).";
+  prol "#include <cstring>";
+  prol "#include \"redist/%s.hpp\"" reduce_header;
+  prol "#include \"redist/placed.hpp\"  // source_mesh(), target_mesh()";
+  Cxx.part bd inner_header;
   line "namespace collectives = ::redist_gen::%s;" inner_name;
   line "using collectives::value_type;";
   line "using collectives::kElemBytes;";
@@ -240,11 +227,11 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "using collectives::kTgtBytes;";
   line "using collectives::kTgtLayout;";
   line "using collectives::tgt_box;";
-  line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
-  line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" (List.fold_left ( * ) 1 src_shape)
-    (Sumplan.show_pty p.env (p.src, p.src_pending));
-  line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";
-  line "inline constexpr ::redist::Layout kSrcLayout = %s;" (Emit.layout_lit src_shape elem);
+  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+  Cxx.const bd ~note:(Sumplan.show_pty p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
+    (Cxx.Int (List.fold_left ( * ) 1 src_shape));
+  Cxx.const bd "::std::size_t" "kSrcBytes" (Cxx.Expr "kSrcElems * kElemBytes");
+  Cxx.const bd "::redist::Layout" "kSrcLayout" (Cxx.Expr ((Emit.layout_lit src_shape elem)));
   line "";
   (* The source box: the pending axes shard nothing, so it is the box of
      the plain type. *)
@@ -270,9 +257,9 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
      the collectives' workspace. *)
   let reductions = program.sg_pre in
   line "// Workspace: the reductions' two arrays, their scratch, then the collectives'.";
-  line "inline constexpr ::std::size_t kPre0Bytes = %d;" (C.red0_bytes program);
-  line "inline constexpr ::std::size_t kPre1Bytes = %d;" (C.red1_bytes program);
-  line "inline constexpr ::std::size_t kReduceScratchBytes = %d;" (C.red_scratch_bytes program);
+  Cxx.const bd "::std::size_t" "kPre0Bytes" (Cxx.Int ((C.red0_bytes program)));
+  Cxx.const bd "::std::size_t" "kPre1Bytes" (Cxx.Int ((C.red1_bytes program)));
+  Cxx.const bd "::std::size_t" "kReduceScratchBytes" (Cxx.Int ((C.red_scratch_bytes program)));
   let scratch_formula (c : C.rcall) =
     let layout = Emit.layout_lit c.rc_shape elem in
     match c.rc_step with
@@ -282,16 +269,17 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   in
   if reductions <> [] then line "// The scratch the proofs lower each reduction with is the runtime's own formula:";
   List.iter (fun (c : C.rcall) -> line "static_assert(%s == %d, \"scratch formula\");" (scratch_formula c) c.rc_scratch) reductions;
-  line "inline constexpr ::std::size_t kCollectivesOffset = %d;" (C.collectives_offset program);
-  line "inline constexpr ::std::size_t kWorkspaceBytes = %d;" r.workspace_bytes;
+  Cxx.const bd "::std::size_t" "kCollectivesOffset" (Cxx.Int ((C.collectives_offset program)));
+  Cxx.const bd "::std::size_t" "kWorkspaceBytes" (Cxx.Int (r.workspace_bytes));
   line "static_assert(kCollectivesOffset == kPre0Bytes + kPre1Bytes + kReduceScratchBytes, \"workspace layout\");";
   line "static_assert(kWorkspaceBytes == kCollectivesOffset + collectives::kWorkspaceBytes, \"workspace layout\");";
-  line "inline constexpr ::std::size_t kLiveBytes = %d;  // lower_sums_live_bytes" live_bytes;
+  Cxx.const bd ~note:"lower_sums_live_bytes" "::std::size_t" "kLiveBytes" (Cxx.Int (live_bytes));
   line "";
   let reduce_groups = List.sort_uniq compare (List.map (fun (c : C.rcall) -> c.rc_group) reductions) in
-  line "inline constexpr ::redist::Group kReduceGroups[%d] = %s;" (max 1 (List.length reduce_groups))
-    (Emit.list_init
-       (if reduce_groups = [] then [ "{1, 1}" ] else List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) reduce_groups));
+  Cxx.const bd "::redist::Group" (Printf.sprintf "kReduceGroups[%d]" (max 1 (List.length reduce_groups)))
+    (Cxx.Expr
+       (Emit.list_init
+          (if reduce_groups = [] then [ "{1, 1}" ] else List.map (fun (st, sz) -> Printf.sprintf "{%d, %d}" st sz) reduce_groups)));
   line "";
   line "// Creates the mesh over `comm` (kDevices ranks) and prepares the groups of";
   line "// the reductions and of the collectives.  Collective over comm; once.";
@@ -365,13 +353,11 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "  return ::redist::Status();";
   line "}";
   line "";
-  line "inline constexpr int kWorldSize = kDevices;  // the mesh is world ranks 0 .. kDevices - 1";
+  Cxx.const bd ~note:"the mesh is world ranks 0 .. kDevices - 1" "int" "kWorldSize" (Cxx.Expr "kDevices");
   List.iter (line "%s")
     (Emit.plan_interface ~backend
        ~members:[ Printf.sprintf "%sMesh mesh;" ns ]
        ~create:[ (match backend with Emit.Mpi -> "return create_mesh(world, &out->mesh);" | Emit.Nccl -> "return create_mesh(world, stream, &out->mesh);") ]
        ~source_bytes:[ "(void)plan;"; "return kSrcBytes;" ] ~target_bytes:[ "(void)plan;"; "return kTgtBytes;" ]
        ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
-  line "}  // namespace %s" name;
-  line "}  // namespace redist_gen";
-  Buffer.contents b
+  Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]

@@ -151,7 +151,7 @@ let json_schema () =
    hold element 2y+x, so it receives from rank 2y+x. *)
 let permute_table () =
   let r, guarantees = Planning.plan (worked ()) in
-  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
+  let hdr = Cxx.print (Emit.collectives_header ~backend:Emit.Mpi ~name:"w" r ~guarantees) in
   Alcotest.(check bool) "recv_from table" true (contains hdr "kRecvFrom1[kDevices] = {0, 2, 4, 1, 3, 5};");
   Alcotest.(check bool) "x-axis group (stride 3, size 2) for the gather" true (contains hdr "redist::Group{3, 2}");
   Alcotest.(check bool) "slice over y (stride 1, size 3)" true (contains hdr "::redist::dyn_slice(mesh, ::redist::Group{1, 3}")
@@ -162,7 +162,7 @@ let permute_table () =
 let workspace_stated () =
   let r, guarantees = Planning.plan (worked ()) in
   Alcotest.(check int) "workspace bytes" 8 (Redist_core.workspace_bytes (Lazy.force r.calls));
-  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
+  let hdr = Cxx.print (Emit.collectives_header ~backend:Emit.Mpi ~name:"w" r ~guarantees) in
   Alcotest.(check bool) "header comment" true (contains hdr "//   = ping 4 + pong 4 + scratch 0.");
   Alcotest.(check bool) "constant" true (contains hdr "kWorkspaceBytes = 8;")
 
@@ -173,7 +173,7 @@ let live_bytes_stated () =
   let r, guarantees = Planning.plan p in
   Alcotest.(check int) "live bytes" 2432 (Lazy.force r.live_bytes);
   Alcotest.(check int) "workspace bytes" 1280 (Redist_core.workspace_bytes (Lazy.force r.calls));
-  let hdr = Emit.render ~backend:Emit.Mpi ~name:"w" r ~guarantees in
+  let hdr = Cxx.print (Emit.collectives_header ~backend:Emit.Mpi ~name:"w" r ~guarantees) in
   Alcotest.(check bool) "header comment" true (contains hdr "// Live bytes per rank: 2432 (proven: lower_live_bytes)");
   Alcotest.(check bool) "constant" true (contains hdr "kLiveBytes = 2432;")
 
@@ -184,7 +184,7 @@ let live_bytes_stated () =
    arrays, 256 B of their scratch and the gathers' 128 B ping. *)
 let sums_live_bytes_stated () =
   let p = Problem.make ~mesh:"{x:2, y:2}" ~from:"[8, 8] sum{x,y}" ~to_:"[8, 8] sum{y}" ~dtype:(Some "f32") in
-  let hdr = Emit_sums.render ~command:[ "redist" ] ~name:"s" (Sumplan.choose p) in
+  let hdr = Cxx.print (Emit_sums.header ~command:[ "redist" ] ~name:"s" (Sumplan.choose p)) in
   List.iter
     (fun line -> Alcotest.(check bool) line true (contains hdr line))
     [ "// Live bytes per rank: 896 (proven: lower_sums_live_bytes)"; "kLiveBytes = 896;"; "kWorkspaceBytes = 576;";

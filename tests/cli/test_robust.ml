@@ -90,7 +90,7 @@ let pipeline (mesh, from, to_, plan) =
             let g = Guarantees.for_check ~refined:false in
             String.length (Report.text ~title:"t" ~guarantees:g r) > 0
             && Json.report ~command:"check" ~guarantees:g r <> `Null
-            && String.length (Emit.render ~backend:Emit.Mpi ~name:"n" r ~guarantees:g) > 0
+            && String.length (Cxx.print (Emit.collectives_header ~backend:Emit.Mpi ~name:"n" r ~guarantees:g)) > 0
         | x ->
             incr accepted;
             let g = Guarantees.for_checked x in

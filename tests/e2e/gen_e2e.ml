@@ -43,7 +43,7 @@ let () =
       let name = Printf.sprintf "p%d" i in
       let p = Problem.make ~mesh:q.mesh ~from:q.src ~to_:q.tgt ~dtype:(Some q.dtype) in
       let r, guarantees = Planning.plan p in
-      let header = Emit.render ~name ~backend:Emit.Mpi r ~guarantees in
+      let header = Cxx.print (Emit.collectives_header ~name ~backend:Emit.Mpi r ~guarantees) in
       write (Filename.concat dir (name ^ ".hpp")) header;
       let calls = Lazy.force r.calls in
       let devices = Redist_core.mesh_size (Front.core_mesh p.env) in

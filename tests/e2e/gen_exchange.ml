@@ -8,7 +8,7 @@
    and checked both ways).  Each problem goes through the command's own
    front end ([Problem.make_placed], in the command-line notation) and
    emitter
-   ([Emit.render_exchange], and [Emit.render] for the collectives), and
+   ([Emit.exchange_header], and [Emit.collectives_header] for the collectives), and
    `redist run`'s model header ([Run.model_header]: the Coq model's boxes
    and lower bounds per world rank).
    Writes OUTDIR/xN.hpp, xN_model.hpp (and cN.hpp), OUTDIR/tuK.cpp with a
@@ -44,7 +44,7 @@ let () =
       let model = x ^ "_model" in
       (match Planning.choose p with
        | Xreport.Exchange r, guarantees ->
-           write (Filename.concat dir (x ^ ".hpp")) (Emit.render_exchange ~name:x ~backend:Emit.Mpi r ~guarantees);
+           write (Filename.concat dir (x ^ ".hpp")) (Cxx.print (Emit.exchange_header ~name:x ~backend:Emit.Mpi r ~guarantees));
            write (Filename.concat dir (model ^ ".hpp")) (Run.model_header ~name:model r)
        | (Xreport.Collectives _ | Xreport.Hybrid _), _ -> failwith "--strategy exchange gave another strategy");
       let world = Problem.world p in
@@ -61,7 +61,7 @@ let () =
         else begin
           let c = Printf.sprintf "c%d" i in
           let r, guarantees = Planning.plan (problem Redist_core.StratCollectives) in
-          write (Filename.concat dir (c ^ ".hpp")) (Emit.render ~name:c ~backend:Emit.Mpi r ~guarantees);
+          write (Filename.concat dir (c ^ ".hpp")) (Cxx.print (Emit.collectives_header ~name:c ~backend:Emit.Mpi r ~guarantees));
           add "#include \"%s.hpp\"" c;
           add "static const redist_verify::Problem %s_plan = REDIST_VERIFY_PROBLEM(redist_gen::%s);" c c;
           "&" ^ c ^ "_plan"

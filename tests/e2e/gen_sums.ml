@@ -57,7 +57,7 @@ let () =
       in
       let p = Problem.make_placed ~meshes ~strategy ~from:src ~to_:tgt ~dtype:(Some dtype) in
       let r = Sumplan.choose p in
-      write (Filename.concat dir (name ^ ".hpp")) (Emit_sums.render ~command:[ "redist" ] ~name r);
+      write (Filename.concat dir (name ^ ".hpp")) (Cxx.print (Emit_sums.header ~command:[ "redist" ] ~name r));
       let world = Problem.world p in
       Hashtbl.replace sizes world (1 + Option.value (Hashtbl.find_opt sizes world) ~default:0);
       add "#include \"%s.hpp\"" name;

@@ -45,16 +45,8 @@ let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
 let header_live_bytes (r : Xreport.plan) guarantees =
-  let text =
-    match r with
-    | Xreport.Collectives r -> Emit.render ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
-    | Xreport.Exchange r -> Emit.render_exchange ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi r ~guarantees
-    | Xreport.Hybrid h -> Emit.render_hybrid ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi h ~guarantees
-  in
-  (* A hybrid's header holds its parts' headers first: its own figure is the last. *)
-  Scanf.sscanf (List.find (fun l -> String.length l > 40 && String.sub l 0 40 = "inline constexpr ::std::size_t kLiveByte")
-                  (List.rev (String.split_on_char '\n' text)))
-    "inline constexpr ::std::size_t kLiveBytes = %d;" Fun.id
+  (* A hybrid's header holds its parts' headers too: its own figure is the one read. *)
+  Cxx.int_constant (Emit.plan_header ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi ~guarantees r) "kLiveBytes"
 
 let for_problems f =
   let st = Random.State.make [| seed |] in

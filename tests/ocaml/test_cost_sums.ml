@@ -29,12 +29,8 @@ let rows s p = costed_rows (snd (Sumplan.choose_costed s p))
 let best rows = List.find (fun (r : Costreport.row) -> r.verdict = Costreport.Chosen) rows
 
 let header_live_bytes r =
-  let text = Emit_sums.render ~command:[ "redist" ] ~name:"t" r in
-  let prefix = "inline constexpr ::std::size_t kLiveBytes = " in
-  let n = String.length prefix in
-  (* The last: a collectives plan's header states its collectives' own before. *)
-  let line = List.find (fun l -> String.length l > n && String.sub l 0 n = prefix) (List.rev (String.split_on_char '\n' text)) in
-  Scanf.sscanf (String.sub line n (String.length line - n)) "%d;" Fun.id
+  (* A collectives plan's header holds its collectives' header too: its own figure is the one read. *)
+  Cxx.int_constant (Emit_sums.header ~command:[ "redist" ] ~name:"t" r) "kLiveBytes"
 
 (* Even, uneven and two-mesh problems in turn, under --strategy auto. *)
 let problem st i =

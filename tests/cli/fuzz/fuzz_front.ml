@@ -15,6 +15,6 @@ let front mesh from to_ plan =
       | r ->
           let g = Guarantees.for_check ~refined:false in
           Crowbar.check (Report.text ~title:"fuzz" ~guarantees:g r <> "");
-          Crowbar.check (Emit.render ~backend:Emit.Mpi ~name:"fuzz" r ~guarantees:g <> ""))
+          Crowbar.check (Cxx.print (Emit.collectives_header ~backend:Emit.Mpi ~name:"fuzz" r ~guarantees:g) <> ""))
 
 let () = Crowbar.add_test ~name:"front end" Crowbar.[ bytes; bytes; bytes; bytes ] front
