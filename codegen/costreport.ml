@@ -1,8 +1,8 @@
 (* What `plan` prints about the cost model's choice ([Cost.choose]): the
    chosen plan's predicted time per step and live bytes, and every other
    verified candidate with why it was not chosen.  Every number is a field
-   of the core's [costed] records (or [scosted], for pending sums:
-   Sumplan); this module only formats. *)
+   of the core's [costed] records (of plans, or of pending-sum plans in
+   Sumplan: one record, Choose.v); this module only formats. *)
 
 module C = Redist_core
 module F = Front
@@ -12,7 +12,7 @@ type verdict = Chosen | Slower | Over_budget
 let verdict_name = function Chosen -> "chosen" | Slower -> "slower" | Over_budget -> "over_budget"
 
 (* Every verified candidate with its verdict. *)
-let candidates (ch : C.choice) =
+let candidates (ch : C.splan C.choice) =
   ((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
   @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget
 
@@ -55,7 +55,7 @@ let rec bounded_plan (cost : Profile.t) (p : Problem.t) = function
       let first, second = Problem.through p mid in
       bounded_plan cost first a || bounded_plan cost second b
 
-let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.costed) = bounded_plan cost p c.cs_plan
+let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.splan C.costed) = bounded_plan cost p c.cs_plan
 
 let upper_bound_note = "at most: the exchange across hosts charges each message the slower link"
 
@@ -63,8 +63,8 @@ let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
   else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
 
-(* A costed candidate of either kind of problem ([C.costed] of [choose],
-   [C.scosted] of [choose_sums]), as printed. *)
+(* A costed candidate of either kind of problem ([C.splan C.costed] of [choose],
+   [C.sumplan C.costed] of [choose_sums]), as printed. *)
 type row = {
   index : int;
   verdict : verdict;
@@ -82,9 +82,9 @@ type row = {
 (* In the core's candidate order. *)
 let sorted rows = List.sort (fun a b -> compare a.index b.index) rows
 
-let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
+let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.splan C.choice) =
   List.map
-    (fun ((c : C.costed), verdict) ->
+    (fun ((c : C.splan C.costed), verdict) ->
       { index = c.cs_index; verdict; strategy = strategy_of c.cs_plan; plan = describe p c.cs_plan;
         plan_file = plan_file_lines p c.cs_plan; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
         upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; traffic = c.cs_traffic;

@@ -71,7 +71,7 @@ let guarantees_of strategy sp =
 
 (* What [choose_costed] says about the cost model: its choice (without
    the hybrids, and why), or why it was not applied. *)
-type costing = Costed of C.choice | Costed_no_hybrids of C.choice * string | Not_costed of string
+type costing = Costed of C.splan C.choice | Costed_no_hybrids of C.splan C.choice * string | Not_costed of string
 
 (* What costing the candidates takes, in units of about 0.2 us of CPU,
    measured here: costing a collective candidate lowers it, and each

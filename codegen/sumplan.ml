@@ -129,16 +129,16 @@ let plan_file_lines (p : Problem.t) = function
       List.map (show_sum_step p.env) pre @ F.refine_lines ~base:p.env env
       @ List.map (F.show_collective env) plan @ List.map (show_sum_step p.tgt_env) post
 
-let cost_row (p : Problem.t) verdict (c : C.scosted) : Costreport.row =
-  let lines = plan_file_lines p c.sc_plan in
+let cost_row (p : Problem.t) verdict (c : C.sumplan C.costed) : Costreport.row =
+  let lines = plan_file_lines p c.cs_plan in
   let strategy, plan =
-    match (c.sc_plan, lines) with
+    match (c.cs_plan, lines) with
     | C.SumByExchange, _ -> ("exchange", "reducing exchange")
     | C.SumByCollectives _, [] -> ("collectives", "collectives: (no steps, a copy)")
     | C.SumByCollectives _, _ -> ("collectives", "collectives: " ^ String.concat "; " lines)
   in
-  { index = c.sc_index; verdict; strategy; plan; plan_file = lines; time_ns = c.sc_time_ns; steps_ns = c.sc_steps_ns;
-    upper_bound = false; live_bytes = c.sc_live_bytes; traffic = c.sc_traffic; launches = c.sc_launches }
+  { index = c.cs_index; verdict; strategy; plan; plan_file = lines; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
+    upper_bound = false; live_bytes = c.cs_live_bytes; traffic = c.cs_traffic; launches = c.cs_launches }
 
 (* The cost model's settings and every candidate it costed, for printing. *)
 type costed = {
@@ -208,9 +208,9 @@ let uncosted (cost : Profile.t) (p : Problem.t) candidates why =
           in
           (checked p fit, Not_costed (Printf.sprintf "not applied: %s; %s" why how)))
 
-let rows_of p (ch : C.schoice) =
-  (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
-  @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
+let rows_of p (ch : C.sumplan C.choice) =
+  (cost_row p Costreport.Chosen ch.ch_best :: List.map (cost_row p Costreport.Slower) ch.ch_slower)
+  @ List.map (cost_row p Costreport.Over_budget) ch.ch_over_budget
 
 (* The plan [choose_sums] picks for [p.strategy] under [cost]'s profile,
    hosts and budget, with every candidate it costed, within
@@ -220,7 +220,7 @@ let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
   let candidates = C.sum_candidates p.strategy src p.src_pending tgt p.tgt_pending in
   let choose strategy exchange_not_costed =
     match C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget strategy src p.src_pending tgt p.tgt_pending with
-    | C.OK ch -> Ok (checked p ch.sh_best.sc_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
+    | C.OK ch -> Ok (checked p ch.ch_best.cs_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
     | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
     | C.Error (C.BelowMinimum least) -> Error least
   in
@@ -271,7 +271,7 @@ let cost_checked (cost : Profile.t) (r : t) : costing option =
       with
       | None -> failwith "scheck rejected a plan it accepted"
       | Some c ->
-          within_budget c.sc_live_bytes;
+          within_budget c.cs_live_bytes;
           Some (Costed { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false; exchange_not_costed = None })
 
 (* ---- plan files ---- *)

@@ -23,7 +23,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
   Lowersumx.
 From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof
   Lowersumxproof.
-From Redist Require Import Cost Costproof.
+From Redist Require Import Choose Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->

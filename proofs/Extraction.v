@@ -10,7 +10,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
   Lower Lowersums Cost.
 From Redist Require Import Lowernccl.
 From Redist Require Import Lowersumx.
-From Redist Require Import Costsums.
+From Redist Require Import Choose Costsums.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".

@@ -43,7 +43,7 @@ let costed = function
   | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
 let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
-let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
+let candidates (ch : C.splan C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
 let header_live_bytes (r : Xreport.plan) guarantees =
   let text =
@@ -69,7 +69,7 @@ let budget_kept () =
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let all = chosen (settings measured) p in
-      let lives = List.map (fun (c : C.costed) -> c.cs_live_bytes) (candidates all) in
+      let lives = List.map (fun (c : C.splan C.costed) -> c.cs_live_bytes) (candidates all) in
       let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
@@ -78,7 +78,7 @@ let budget_kept () =
       if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
       if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
       List.iter
-        (fun (c : C.costed) ->
+        (fun (c : C.splan C.costed) ->
           if c.cs_live_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
             fail "candidate %d fits and predicts %d ns, below the chosen %d" c.cs_index c.cs_time_ns ch.ch_best.cs_time_ns)
         (candidates ch);
@@ -102,8 +102,8 @@ let least_traffic_when_free () =
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let ch = chosen (settings free_messages) p in
-      let least = List.fold_left (fun acc (c : C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
-      List.iter (fun (c : C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
+      let least = List.fold_left (fun acc (c : C.splan C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
+      List.iter (fun (c : C.splan C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
         (candidates ch);
       if ch.ch_best.cs_traffic <> least then fail "chose traffic %d, the least is %d" ch.ch_best.cs_traffic least)
 
@@ -112,7 +112,7 @@ let fewest_messages_when_latency_dominates () =
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let ch = chosen (settings latency_only) p in
-      let messages (c : C.costed) =
+      let messages (c : C.splan C.costed) =
         if c.cs_time_ns mod latency_ns <> 0 then fail "candidate %d: %d ns is not a number of messages" c.cs_index c.cs_time_ns;
         c.cs_time_ns / latency_ns
       in
@@ -133,7 +133,7 @@ let ranks_per_host_is_a_host_list () =
       let by_list = settings ~hosts:(C.HostList (List.init world (fun r -> r / n)), "") across in
       let a = chosen by_count p and b = chosen by_list p in
       List.iter2
-        (fun (x : C.costed) (y : C.costed) ->
+        (fun (x : C.splan C.costed) (y : C.splan C.costed) ->
           if x.cs_steps_ns <> y.cs_steps_ns then
             fail "%d ranks per host: candidate %d predicts %d ns, the host list %d" n x.cs_index x.cs_time_ns y.cs_time_ns)
         (candidates a) (candidates b))

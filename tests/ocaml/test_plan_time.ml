@@ -68,7 +68,7 @@ let default_cost_model () =
        if all.units <= P.costing_work_limit || plain.units > P.costing_work_limit then
          Alcotest.failf "%d units with the hybrids, %d without: not the middle tier" all.units plain.units;
        if Redist_cli.Xreport.splan r <> ch.ch_best.cs_plan then Alcotest.fail "the report is not of the choice";
-       if List.exists (fun (c : C.costed) -> match c.cs_plan with C.ByThen _ -> true | _ -> false) (ch.ch_best :: ch.ch_slower)
+       if List.exists (fun (c : C.splan C.costed) -> match c.cs_plan with C.ByThen _ -> true | _ -> false) (ch.ch_best :: ch.ch_slower)
        then Alcotest.fail "a hybrid was costed";
        if not (contains why (string_of_int all.units)) then Alcotest.failf "the reason does not name %d: %s" all.units why
    | _ -> Alcotest.fail "the 13-axis 4,096-device problem: expected the candidates without the hybrids");
