@@ -5511,8 +5511,9 @@ let sum_live_bytes pg src_bytes tgt_bytes =
       (map (coll_live pg src_bytes tgt_bytes) pg.sg_calls))
 
 type 'p costed = { cs_index : int; cs_plan : 'p; cs_steps_ns : int list;
-                   cs_time_ns : int; cs_live_bytes : int; cs_traffic : 
-                   int; cs_launches : int }
+                   cs_time_ns : int; cs_live_bytes : int;
+                   cs_alloc_bytes : int; cs_traffic : int; cs_launches : 
+                   int }
 
 (** val cost_list :
     (int -> 'a1 -> 'a1 costed option) -> int -> 'a1 list -> 'a1 costed list **)
@@ -5551,7 +5552,7 @@ let least c cs =
 
 let fits budget c =
   match budget with
-  | Some b -> (fun (a : int) b -> a <= b) c.cs_live_bytes b
+  | Some b -> (fun (a : int) b -> a <= b) c.cs_alloc_bytes b
   | None -> true
 
 type choose_error =
@@ -5572,7 +5573,7 @@ let choose_among budget all =
      | c :: cs ->
        Error (BelowMinimum
          (fold_left (fun (a : int) b -> if a <= b then a else b)
-           (map (fun c0 -> c0.cs_live_bytes) cs) c.cs_live_bytes)))
+           (map (fun c0 -> c0.cs_alloc_bytes) cs) c.cs_alloc_bytes)))
   | c :: cs ->
     let best0 = least c cs in
     OK { ch_best = best0; ch_slower =
@@ -6535,6 +6536,18 @@ let program_live_bytes elem s t0 sp pg =
      | _ -> splan_live_bytes elem s t0 sp)
   | _ -> splan_live_bytes elem s t0 sp
 
+(** val program_alloc_bytes : int -> layout -> layout -> program -> int **)
+
+let program_alloc_bytes elem s t0 pg =
+  (+)
+    (( * ) ((+) (fst (largest_boxes s t0)) (snd (largest_boxes s t0))) elem)
+    (program_workspace_bytes pg)
+
+(** val splan_alloc_bytes : int -> layout -> layout -> splan -> int **)
+
+let splan_alloc_bytes elem s t0 sp =
+  program_alloc_bytes elem s t0 (lower_splan elem s t0 sp)
+
 (** val cost_candidate :
     profile -> hosts -> int -> layout -> layout -> int -> splan -> splan
     costed option **)
@@ -6546,7 +6559,8 @@ let cost_candidate pf h elem s t0 i sp =
     let steps = program_steps_ns pf h elem pg in
     Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
     (list_sum steps); cs_live_bytes = (program_live_bytes elem s t0 sp pg);
-    cs_traffic = (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
+    cs_alloc_bytes = (program_alloc_bytes elem s t0 pg); cs_traffic =
+    (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
     (splan_launches sp) }
   | Error _ -> None
 
@@ -6911,6 +6925,20 @@ let sum_launches = function
     (length post)
 | SumByExchange -> Stdlib.Int.succ 0
 
+(** val sum_lowered_alloc_bytes :
+    int -> layout -> layout -> sum_lowered -> int **)
+
+let sum_lowered_alloc_bytes elem s t0 lw =
+  (+)
+    (( * ) ((+) (fst (largest_boxes s t0)) (snd (largest_boxes s t0))) elem)
+    (sumplan_workspace_bytes lw)
+
+(** val sumplan_alloc_bytes :
+    int -> layout -> axis list -> layout -> axis list -> sumplan -> int **)
+
+let sumplan_alloc_bytes elem s ps t0 pt sp =
+  sum_lowered_alloc_bytes elem s t0 (lower_sumplan elem s ps t0 pt sp)
+
 (** val scost_candidate :
     profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
     int -> sumplan -> sumplan costed option **)
@@ -6918,10 +6946,12 @@ let sum_launches = function
 let scost_candidate pf h elem s ps t0 pt i sp =
   match scheck s ps t0 pt sp with
   | OK rep ->
-    let steps = sum_steps_ns pf h elem (lower_sumplan elem s ps t0 pt sp) in
+    let lw = lower_sumplan elem s ps t0 pt sp in
+    let steps = sum_steps_ns pf h elem lw in
     Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
     (list_sum steps); cs_live_bytes =
-    (sumplan_live_bytes elem s ps t0 pt sp); cs_traffic =
+    (sumplan_live_bytes elem s ps t0 pt sp); cs_alloc_bytes =
+    (sum_lowered_alloc_bytes elem s t0 lw); cs_traffic =
     (max_over (app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks) rep.sm_recv);
     cs_launches = (sum_launches sp) }
   | Error _ -> None

@@ -4873,8 +4873,9 @@ val coll_live : sum_program -> int -> int -> call -> int
 val sum_live_bytes : sum_program -> int -> int -> int
 
 type 'p costed = { cs_index : int; cs_plan : 'p; cs_steps_ns : int list;
-                   cs_time_ns : int; cs_live_bytes : int; cs_traffic : 
-                   int; cs_launches : int }
+                   cs_time_ns : int; cs_live_bytes : int;
+                   cs_alloc_bytes : int; cs_traffic : int; cs_launches : 
+                   int }
 
 val cost_list :
   (int -> 'a1 -> 'a1 costed option) -> int -> 'a1 list -> 'a1 costed list
@@ -4986,6 +4987,10 @@ val strategy_candidates : bool -> strategy -> layout -> layout -> splan list
 val splan_launches : splan -> int
 
 val program_live_bytes : int -> layout -> layout -> splan -> program -> int
+
+val program_alloc_bytes : int -> layout -> layout -> program -> int
+
+val splan_alloc_bytes : int -> layout -> layout -> splan -> int
 
 val cost_candidate :
   profile -> hosts -> int -> layout -> layout -> int -> splan -> splan costed
@@ -5101,6 +5106,11 @@ val sum_candidates :
   strategy -> layout -> axis list -> layout -> axis list -> sumplan list
 
 val sum_launches : sumplan -> int
+
+val sum_lowered_alloc_bytes : int -> layout -> layout -> sum_lowered -> int
+
+val sumplan_alloc_bytes :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val scost_candidate :
   profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->

@@ -3,8 +3,9 @@
     [Cost.choose] (plans with a strategy) and [Costsums.choose_sums]
     (pending-sum plans) differ only in their candidates and in how one is
     costed; both cost each candidate into a [costed] record and choose
-    among those records here.  Candidates whose bytes per rank exceed the
-    budget are set aside; the least predicted time wins, then the least
+    among those records here.  Candidates that allocate more bytes per
+    rank than the budget (source, destination and the whole workspace:
+    [cs_alloc_bytes]) are set aside; the least predicted time wins, then the least
     traffic of the busiest rank, then the fewest launches, then the
     earliest candidate.  [Chooseproof.v] proves what the choice guarantees
     once, for every kind of plan. *)
@@ -19,7 +20,8 @@ Record costed (P : Type) : Type := {
   cs_plan : P;
   cs_steps_ns : list nat;      (** predicted time of each step *)
   cs_time_ns : nat;            (** their sum *)
-  cs_live_bytes : nat;
+  cs_live_bytes : nat;         (** the most bytes alive on a rank at once *)
+  cs_alloc_bytes : nat;        (** what the caller allocates on a rank: source + destination + workspace *)
   cs_traffic : nat;            (** elements the busiest rank receives *)
   cs_launches : nat            (** steps that communicate (or reduce) *)
 }.
@@ -29,6 +31,7 @@ Arguments cs_plan {P}.
 Arguments cs_steps_ns {P}.
 Arguments cs_time_ns {P}.
 Arguments cs_live_bytes {P}.
+Arguments cs_alloc_bytes {P}.
 Arguments cs_traffic {P}.
 Arguments cs_launches {P}.
 
@@ -57,12 +60,14 @@ Definition cheaper {P : Type} (a b : costed P) : bool :=
 Definition least {P : Type} (c : costed P) (cs : list (costed P)) : costed P :=
   fold_left (fun best c' => if cheaper c' best then c' else best) cs c.
 
+(** A budget bounds what the caller allocates, which is at least what is
+    alive at once ([Costproof.splan_live_le_alloc]). *)
 Definition fits {P : Type} (budget : option nat) (c : costed P) : bool :=
-  match budget with None => true | Some b => cs_live_bytes c <=? b end.
+  match budget with None => true | Some b => cs_alloc_bytes c <=? b end.
 
 Inductive choose_error : Type :=
 | NoCandidate                     (** the strategy cannot express the problem *)
-| BelowMinimum (least_bytes : nat). (** every candidate needs more bytes per rank than the budget *)
+| BelowMinimum (least_bytes : nat). (** every candidate allocates more bytes per rank than the budget *)
 
 Record choice (P : Type) : Type := {
   ch_best : costed P;
@@ -80,7 +85,7 @@ Definition choose_among {P : Type} (budget : option nat) (all : list (costed P))
   | [] =>
       match all with
       | [] => Error NoCandidate
-      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)))
+      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map cs_alloc_bytes cs) (cs_alloc_bytes c)))
       end
   | c :: cs =>
       let best := least c cs in

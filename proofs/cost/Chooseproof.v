@@ -2,9 +2,9 @@
 
     - [choose_among_best_in]: the chosen candidate is one of them, fits
       the budget, and no candidate that fits has a smaller predicted time.
-    - [choose_among_within_budget]: its bytes per rank are within the budget.
+    - [choose_among_within_budget]: its allocated bytes per rank are within the budget.
     - [choose_among_below_minimum]: a refused budget is below every
-      candidate's bytes per rank, and the figure named is the least of them.
+      candidate's allocated bytes per rank, and the figure named is the least of them.
     - [choose_among_answers]: with a candidate, the choice is one, or that
       refusal of a budget.
     - [cost_list_sound], [cost_list_complete]: the costed candidates are
@@ -91,7 +91,7 @@ Proof.
 Qed.
 
 Theorem choose_among_within_budget : forall b (all : list (costed P)) ch,
-  choose_among (Some b) all = OK ch -> cs_live_bytes (ch_best ch) <= b.
+  choose_among (Some b) all = OK ch -> cs_alloc_bytes (ch_best ch) <= b.
 Proof.
   intros b all ch H. destruct (choose_among_best_in _ _ _ H) as [_ [Hfit _]].
   simpl in Hfit. apply Nat.leb_le in Hfit. exact Hfit.
@@ -112,8 +112,8 @@ Qed.
 Theorem choose_among_below_minimum : forall budget (all : list (costed P)) least_bytes,
   choose_among budget all = Error (BelowMinimum least_bytes) ->
   (exists b, budget = Some b /\ b < least_bytes)
-  /\ (forall c, In c all -> least_bytes <= cs_live_bytes c)
-  /\ exists c, In c all /\ cs_live_bytes c = least_bytes.
+  /\ (forall c, In c all -> least_bytes <= cs_alloc_bytes c)
+  /\ exists c, In c all /\ cs_alloc_bytes c = least_bytes.
 Proof.
   intros budget all least_bytes H. unfold choose_among in H.
   destruct (filter (fits budget) all) as [|c0 cs0] eqn:Hf; [| discriminate].
@@ -122,7 +122,7 @@ Proof.
   { intros x Hx. destruct (fits budget x) eqn:Hfx; [| reflexivity].
     assert (In x (filter (fits budget) (c :: cs))) by (apply filter_In; auto).
     rewrite Hf in H0. contradiction. }
-  destruct (fold_min_spec (map cs_live_bytes cs) (cs_live_bytes c)) as [Hat [Hc Hx]].
+  destruct (fold_min_spec (map cs_alloc_bytes cs) (cs_alloc_bytes c)) as [Hat [Hc Hx]].
   split; [| split].
   - destruct budget as [b|]; [| specialize (Hnofit c (or_introl eq_refl)); discriminate].
     exists b. split; [reflexivity |].

@@ -19,15 +19,19 @@
     planner builds (every candidate refinement and construction that
     qualifies, [Planner.assess]), the exchange, and the hybrids of the
     exchange with one collective ([hybrid_candidates]); for the other strategies
-    [plan_with]'s plan.  Each is validated by [xcheck]; those whose live
-    bytes per rank (source, destination and workspace: [Lower.live_bytes]
-    for collectives, the largest source and target boxes for the exchange,
-    which has no workspace) exceed the budget are set aside; the least
-    predicted time wins, then the least traffic of the busiest rank, then
-    the fewest launches, then the earliest candidate ([Choose.choose_among]).  [Costproof.v] proves
-    that the chosen plan is a validated candidate (so it is correct), that
-    it fits the budget and is no slower than any candidate that fits, and
-    that a budget below every candidate's live bytes is refused with the
+    [plan_with]'s plan.  Each is validated by [xcheck] and costed: its
+    live bytes per rank, the most alive at once (source, destination and
+    the workspace in use: [Lower.live_bytes] for collectives, the largest
+    source and target boxes for the exchange, which has no workspace),
+    and its allocated bytes per rank, what the caller allocates (source,
+    destination and the whole workspace: [program_alloc_bytes], at least
+    the live bytes).  Those whose allocated bytes exceed the budget are
+    set aside; the least predicted time wins, then the least traffic of
+    the busiest rank, then the fewest launches, then the earliest
+    candidate ([Choose.choose_among]).  [Costproof.v] proves that the
+    chosen plan is a validated candidate (so it is correct), that it fits
+    the budget and is no slower than any candidate that fits, and that a
+    budget below every candidate's allocated bytes is refused with the
     least of them. *)
 
 From Coq Require Import List Arith Lia Bool.
@@ -380,6 +384,18 @@ Definition program_live_bytes (elem : nat) (S T : layout) (sp : splan) (pg : pro
   | _, _ => splan_live_bytes elem S T sp
   end.
 
+(** What the caller allocates on a rank for a plan lowered to [pg]: its
+    source and destination arrays (the largest source and target boxes,
+    the C ABI's and the header's source and target bytes) and the
+    program's whole workspace ([program_workspace_bytes], all of it
+    allocated up front).  The budget bounds this figure; it is at least
+    the live bytes ([Costproof.splan_live_le_alloc]). *)
+Definition program_alloc_bytes (elem : nat) (S T : layout) (pg : program) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem + program_workspace_bytes pg.
+
+Definition splan_alloc_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
+  program_alloc_bytes elem S T (lower_splan elem S T sp).
+
 Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
   : option (costed splan) :=
   match xcheck S T sp with
@@ -391,6 +407,7 @@ Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout)
               cs_steps_ns := steps;
               cs_time_ns := list_sum steps;
               cs_live_bytes := program_live_bytes elem S T sp pg;
+              cs_alloc_bytes := program_alloc_bytes elem S T pg;
               cs_traffic := max_over (pm_ranks (ly_mesh T)) (xr_recv rep);
               cs_launches := splan_launches sp |}
   end.

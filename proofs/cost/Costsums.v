@@ -19,8 +19,9 @@
     [StratAuto] the collective plan and the reducing exchange (each the
     plan of its own strategy, so [plan_sums StratAuto]'s plan is one of
     them), for the other strategies their plan.  Each is validated by
-    [scheck]; those whose live bytes ([sumplan_live_bytes]) exceed the
-    budget are set aside; the least predicted time wins, then the least
+    [scheck]; its live bytes ([sumplan_live_bytes]) are stated, and those
+    whose allocated bytes ([sumplan_alloc_bytes]: source, destination and
+    the whole workspace) exceed the budget are set aside; the least predicted time wins, then the least
     traffic of the busiest rank, then the fewest launches, then the
     earliest.  [Costsumsproof.v] proves what [Costproof.v] proves of
     [Cost.choose]. *)
@@ -84,16 +85,30 @@ Definition sum_launches (sp : sumplan) : nat :=
   | SumByExchange => 1
   end.
 
+(** What the caller allocates on a rank for a pending-sum plan lowered to
+    [lw]: the largest source and target boxes and the whole workspace
+    ([sumplan_workspace_bytes]: the reductions' arrays and the
+    collectives', or the reducing exchange's largest staging).  The
+    budget bounds this figure. *)
+Definition sum_lowered_alloc_bytes (elem : nat) (S T : layout) (lw : sum_lowered) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem + sumplan_workspace_bytes lw.
+
+Definition sumplan_alloc_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+    (sp : sumplan) : nat :=
+  sum_lowered_alloc_bytes elem S T (lower_sumplan elem S ps T pt sp).
+
 Definition scost_candidate (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis)
     (T : layout) (pt : list axis) (i : nat) (sp : sumplan) : option (costed sumplan) :=
   match scheck S ps T pt sp with
   | Error _ => None
   | OK rep =>
-      let steps := sum_steps_ns pf h elem (lower_sumplan elem S ps T pt sp) in
+      let lw := lower_sumplan elem S ps T pt sp in
+      let steps := sum_steps_ns pf h elem lw in
       Some {| cs_index := i; cs_plan := sp;
               cs_steps_ns := steps;
               cs_time_ns := list_sum steps;
               cs_live_bytes := sumplan_live_bytes elem S ps T pt sp;
+              cs_alloc_bytes := sum_lowered_alloc_bytes elem S T lw;
               cs_traffic := max_over (pm_ranks (ly_mesh S) ++ pm_ranks (ly_mesh T)) (sm_recv rep);
               cs_launches := sum_launches sp |}
   end.

@@ -6,17 +6,20 @@
       [scheck] accepts it; lowered and run over any commutative monoid it
       leaves every rank's target values, pending sums included, in its
       destination and keeps its source.
-    - [choose_sums_within_budget]: its live bytes per rank are within the budget.
+    - [choose_sums_within_budget]: its allocated bytes per rank (source,
+      destination and the whole workspace) are within the budget; in the
+      reducing exchange every rank's live bytes are within those
+      ([sumx_live_le_alloc]).
     - [choose_sums_fastest]: no candidate that [scheck] accepts and that
       fits the budget has a smaller predicted time.
-    - [choose_sums_below_minimum]: a refused budget is below the live bytes
+    - [choose_sums_below_minimum]: a refused budget is below the allocated bytes
       of every accepted candidate, and the figure named is the least of them. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumstrategy
   Lower Lowersums Lowersumx Choose Cost Costsums.
-From Redist Require Import Chooseproof Lowersumxproof.
+From Redist Require Import Chooseproof Strategyproof Lowerproof Lowersumxproof.
 
 Lemma sum_candidates_planned : forall s S ps T pt sp, In sp (sum_candidates s S ps T pt) ->
   exists s', plan_sums s' S ps T pt = Some sp.
@@ -31,7 +34,7 @@ Qed.
 Lemma scost_candidate_spec : forall pf h elem S ps T pt i sp c,
   scost_candidate pf h elem S ps T pt i sp = Some c ->
   cs_plan c = sp /\ (exists rep, scheck S ps T pt sp = OK rep)
-  /\ cs_live_bytes c = sumplan_live_bytes elem S ps T pt sp
+  /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt sp
   /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt sp.
 Proof.
   intros pf h elem S ps T pt i sp c H. unfold scost_candidate in H.
@@ -41,12 +44,12 @@ Qed.
 
 Lemma scost_all_sound : forall pf h elem S ps T pt sps i c, In c (scost_all pf h elem S ps T pt i sps) ->
   In (cs_plan c) sps /\ (exists rep, scheck S ps T pt (cs_plan c) = OK rep)
-  /\ cs_live_bytes c = sumplan_live_bytes elem S ps T pt (cs_plan c)
+  /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt (cs_plan c)
   /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt (cs_plan c).
 Proof.
   intros pf h elem S ps T pt.
   apply (cost_list_sound _ (fun sp c => (exists rep, scheck S ps T pt sp = OK rep)
-    /\ cs_live_bytes c = sumplan_live_bytes elem S ps T pt sp /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt sp)).
+    /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt sp /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt sp)).
   intros i sp c Hc. exact (scost_candidate_spec _ _ _ _ _ _ _ _ _ _ Hc).
 Qed.
 
@@ -88,9 +91,20 @@ Proof.
   apply (lower_sumplan_correct s' S ps T pt _ elem Hp M g st other Hst).
 Qed.
 
+(** In the reducing exchange what a rank has alive (its source box, its
+    target box, its staging) is within what the caller allocates. *)
+Theorem sumx_live_le_alloc : forall elem S ps T pt w,
+  sumx_live elem S ps T pt w <= sumplan_alloc_bytes elem S ps T pt SumByExchange.
+Proof.
+  intros elem S ps T pt w. unfold sumplan_alloc_bytes, sum_lowered_alloc_bytes, sumx_live. simpl.
+  rewrite largest_boxes_spec. simpl.
+  pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w).
+  pose proof (proj2 (sumx_workspace_exact elem S ps T pt) w). lia.
+Qed.
+
 Theorem choose_sums_within_budget : forall pf h elem b s S ps T pt ch,
   choose_sums pf h elem (Some b) s S ps T pt = OK ch ->
-  sumplan_live_bytes elem S ps T pt (cs_plan (ch_best ch)) <= b.
+  sumplan_alloc_bytes elem S ps T pt (cs_plan (ch_best ch)) <= b.
 Proof.
   intros pf h elem b s S ps T pt ch H. destruct (choose_sums_best_in _ _ _ _ _ _ _ _ _ _ H) as [Hin _].
   destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl _]]].
@@ -101,7 +115,7 @@ Theorem choose_sums_fastest : forall pf h elem budget s S ps T pt ch,
   choose_sums pf h elem budget s S ps T pt = OK ch ->
   cs_time_ns (ch_best ch) = sum_predicted_ns pf h elem S ps T pt (cs_plan (ch_best ch))
   /\ forall sp rep, In sp (sum_candidates s S ps T pt) -> scheck S ps T pt sp = OK rep ->
-     (forall b, budget = Some b -> sumplan_live_bytes elem S ps T pt sp <= b) ->
+     (forall b, budget = Some b -> sumplan_alloc_bytes elem S ps T pt sp <= b) ->
      cs_time_ns (ch_best ch) <= sum_predicted_ns pf h elem S ps T pt sp.
 Proof.
   intros pf h elem budget s S ps T pt ch H.
@@ -114,15 +128,15 @@ Proof.
   destruct budget as [b|]; [simpl | reflexivity]. apply Nat.leb_le. rewrite Hl. apply Hb. reflexivity.
 Qed.
 
-Theorem choose_sums_below_minimum : forall pf h elem budget s S ps T pt least_live,
-  choose_sums pf h elem budget s S ps T pt = Error (BelowMinimum least_live) ->
-  (exists b, budget = Some b /\ b < least_live)
+Theorem choose_sums_below_minimum : forall pf h elem budget s S ps T pt least_alloc,
+  choose_sums pf h elem budget s S ps T pt = Error (BelowMinimum least_alloc) ->
+  (exists b, budget = Some b /\ b < least_alloc)
   /\ (forall sp rep, In sp (sum_candidates s S ps T pt) -> scheck S ps T pt sp = OK rep ->
-      least_live <= sumplan_live_bytes elem S ps T pt sp)
+      least_alloc <= sumplan_alloc_bytes elem S ps T pt sp)
   /\ exists sp rep, In sp (sum_candidates s S ps T pt) /\ scheck S ps T pt sp = OK rep
-     /\ sumplan_live_bytes elem S ps T pt sp = least_live.
+     /\ sumplan_alloc_bytes elem S ps T pt sp = least_alloc.
 Proof.
-  intros pf h elem budget s S ps T pt least_live H.
+  intros pf h elem budget s S ps T pt least_alloc H.
   destruct (choose_among_below_minimum _ _ _ H) as [Hb [Hle [c [Hc Hl]]]].
   split; [exact Hb | split].
   - intros sp rep Hsp Hx. destruct (scost_all_complete pf h elem S ps T pt _ 0 sp rep Hsp Hx) as [x [Hin <-]].
