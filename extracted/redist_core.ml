@@ -70,11 +70,6 @@ module MakeOrderTac =
 
 module Nat =
  struct
-  (** val succ : int -> int **)
-
-  let succ x =
-    Stdlib.Int.succ x
-
   (** val compare : int -> int -> comparison **)
 
   let rec compare = fun n m -> if n=m then Eq else if n<m then Lt else Gt
@@ -5515,6 +5510,77 @@ let sum_live_bytes pg src_bytes tgt_bytes =
     (app (map (rcall_live src_bytes tgt_bytes) (app pg.sg_pre pg.sg_post))
       (map (coll_live pg src_bytes tgt_bytes) pg.sg_calls))
 
+type 'p costed = { cs_index : int; cs_plan : 'p; cs_steps_ns : int list;
+                   cs_time_ns : int; cs_live_bytes : int;
+                   cs_alloc_bytes : int; cs_traffic : int; cs_launches : 
+                   int }
+
+(** val cost_list :
+    (int -> 'a1 -> 'a1 costed option) -> int -> 'a1 list -> 'a1 costed list **)
+
+let rec cost_list cost i = function
+| [] -> []
+| p :: ps' ->
+  (match cost i p with
+   | Some c -> c :: (cost_list cost (Stdlib.Int.succ i) ps')
+   | None -> cost_list cost (Stdlib.Int.succ i) ps')
+
+(** val lex_lt : int list -> int list -> bool **)
+
+let rec lex_lt a b =
+  match a with
+  | [] -> false
+  | x :: a' ->
+    (match b with
+     | [] -> false
+     | y :: b' ->
+       (||) ((fun (a : int) b -> a < b) x y)
+         ((&&) ((fun (a : int) b -> a = b) x y) (lex_lt a' b')))
+
+(** val cheaper : 'a1 costed -> 'a1 costed -> bool **)
+
+let cheaper a b =
+  lex_lt (a.cs_time_ns :: (a.cs_traffic :: (a.cs_launches :: [])))
+    (b.cs_time_ns :: (b.cs_traffic :: (b.cs_launches :: [])))
+
+(** val least : 'a1 costed -> 'a1 costed list -> 'a1 costed **)
+
+let least c cs =
+  fold_left (fun best0 c' -> if cheaper c' best0 then c' else best0) cs c
+
+(** val fits : int option -> 'a1 costed -> bool **)
+
+let fits budget c =
+  match budget with
+  | Some b -> (fun (a : int) b -> a <= b) c.cs_alloc_bytes b
+  | None -> true
+
+type choose_error =
+| NoCandidate
+| BelowMinimum of int
+
+type 'p choice = { ch_best : 'p costed; ch_slower : 'p costed list;
+                   ch_over_budget : 'p costed list }
+
+(** val choose_among :
+    int option -> 'a1 costed list -> (choose_error, 'a1 choice) res **)
+
+let choose_among budget all =
+  match filter (fits budget) all with
+  | [] ->
+    (match all with
+     | [] -> Error NoCandidate
+     | c :: cs ->
+       Error (BelowMinimum
+         (fold_left (fun (a : int) b -> if a <= b then a else b)
+           (map (fun c0 -> c0.cs_alloc_bytes) cs) c.cs_alloc_bytes)))
+  | c :: cs ->
+    let best0 = least c cs in
+    OK { ch_best = best0; ch_slower =
+    (filter (fun c' ->
+      negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index)) (c :: cs));
+    ch_over_budget = (filter (fun c' -> negb (fits budget c')) all) }
+
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
@@ -6450,10 +6516,6 @@ let strategy_candidates hybrids s s0 t0 =
           | Some sp -> sp :: []
           | None -> [])
 
-type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
-                cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
-                cs_launches : int }
-
 (** val splan_launches : splan -> int **)
 
 let rec splan_launches = function
@@ -6474,9 +6536,21 @@ let program_live_bytes elem s t0 sp pg =
      | _ -> splan_live_bytes elem s t0 sp)
   | _ -> splan_live_bytes elem s t0 sp
 
+(** val program_alloc_bytes : int -> layout -> layout -> program -> int **)
+
+let program_alloc_bytes elem s t0 pg =
+  (+)
+    (( * ) ((+) (fst (largest_boxes s t0)) (snd (largest_boxes s t0))) elem)
+    (program_workspace_bytes pg)
+
+(** val splan_alloc_bytes : int -> layout -> layout -> splan -> int **)
+
+let splan_alloc_bytes elem s t0 sp =
+  program_alloc_bytes elem s t0 (lower_splan elem s t0 sp)
+
 (** val cost_candidate :
-    profile -> hosts -> int -> layout -> layout -> int -> splan -> costed
-    option **)
+    profile -> hosts -> int -> layout -> layout -> int -> splan -> splan
+    costed option **)
 
 let cost_candidate pf h elem s t0 i sp =
   match xcheck s t0 sp with
@@ -6485,80 +6559,25 @@ let cost_candidate pf h elem s t0 i sp =
     let steps = program_steps_ns pf h elem pg in
     Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
     (list_sum steps); cs_live_bytes = (program_live_bytes elem s t0 sp pg);
-    cs_traffic = (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
+    cs_alloc_bytes = (program_alloc_bytes elem s t0 pg); cs_traffic =
+    (max_over t0.ly_mesh.pm_ranks rep.xr_recv); cs_launches =
     (splan_launches sp) }
   | Error _ -> None
 
 (** val cost_all :
-    profile -> hosts -> int -> layout -> layout -> int -> splan list ->
+    profile -> hosts -> int -> layout -> layout -> int -> splan list -> splan
     costed list **)
 
-let rec cost_all pf h elem s t0 i = function
-| [] -> []
-| sp :: sps' ->
-  (match cost_candidate pf h elem s t0 i sp with
-   | Some c -> c :: (cost_all pf h elem s t0 (Nat.succ i) sps')
-   | None -> cost_all pf h elem s t0 (Nat.succ i) sps')
-
-(** val lex_lt : int list -> int list -> bool **)
-
-let rec lex_lt a b =
-  match a with
-  | [] -> false
-  | x :: a' ->
-    (match b with
-     | [] -> false
-     | y :: b' ->
-       (||) ((fun (a : int) b -> a < b) x y)
-         ((&&) ((fun (a : int) b -> a = b) x y) (lex_lt a' b')))
-
-(** val cheaper : costed -> costed -> bool **)
-
-let cheaper a b =
-  lex_lt (a.cs_time_ns :: (a.cs_traffic :: (a.cs_launches :: [])))
-    (b.cs_time_ns :: (b.cs_traffic :: (b.cs_launches :: [])))
-
-(** val least : costed -> costed list -> costed **)
-
-let least c cs =
-  fold_left (fun best0 c' -> if cheaper c' best0 then c' else best0) cs c
-
-(** val fits : int option -> costed -> bool **)
-
-let fits budget c =
-  match budget with
-  | Some b -> (fun (a : int) b -> a <= b) c.cs_live_bytes b
-  | None -> true
-
-type choose_error =
-| NoCandidate
-| BelowMinimum of int
-
-type choice = { ch_best : costed; ch_slower : costed list;
-                ch_over_budget : costed list }
+let cost_all pf h elem s t0 =
+  cost_list (cost_candidate pf h elem s t0)
 
 (** val choose :
     bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-    layout -> (choose_error, choice) res **)
+    layout -> (choose_error, splan choice) res **)
 
 let choose hybrids pf h elem budget s s0 t0 =
-  let all = cost_all pf h elem s0 t0 0 (strategy_candidates hybrids s s0 t0)
-  in
-  (match filter (fits budget) all with
-   | [] ->
-     (match all with
-      | [] -> Error NoCandidate
-      | c :: cs ->
-        Error (BelowMinimum
-          (fold_left (fun (a : int) b -> if a <= b then a else b)
-            (map (fun c0 -> c0.cs_live_bytes) cs) c.cs_live_bytes)))
-   | c :: cs ->
-     let best0 = least c cs in
-     OK { ch_best = best0; ch_slower =
-     (filter (fun c' ->
-       negb ((fun (a : int) b -> a = b) c'.cs_index best0.cs_index))
-       (c :: cs)); ch_over_budget =
-     (filter (fun c' -> negb (fits budget c')) all) })
+  choose_among budget
+    (cost_all pf h elem s0 t0 0 (strategy_candidates hybrids s s0 t0))
 
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
@@ -6898,10 +6917,6 @@ let sum_candidates s s0 ps t0 pt =
       (plan_list (plan_sums StratExchange s0 ps t0 pt))
   | _ -> plan_list (plan_sums s s0 ps t0 pt)
 
-type scosted = { sc_index : int; sc_plan : sumplan; sc_steps_ns : int list;
-                 sc_time_ns : int; sc_live_bytes : int; sc_traffic : 
-                 int; sc_launches : int }
-
 (** val sum_launches : sumplan -> int **)
 
 let sum_launches = function
@@ -6910,72 +6925,48 @@ let sum_launches = function
     (length post)
 | SumByExchange -> Stdlib.Int.succ 0
 
+(** val sum_lowered_alloc_bytes :
+    int -> layout -> layout -> sum_lowered -> int **)
+
+let sum_lowered_alloc_bytes elem s t0 lw =
+  (+)
+    (( * ) ((+) (fst (largest_boxes s t0)) (snd (largest_boxes s t0))) elem)
+    (sumplan_workspace_bytes lw)
+
+(** val sumplan_alloc_bytes :
+    int -> layout -> axis list -> layout -> axis list -> sumplan -> int **)
+
+let sumplan_alloc_bytes elem s ps t0 pt sp =
+  sum_lowered_alloc_bytes elem s t0 (lower_sumplan elem s ps t0 pt sp)
+
 (** val scost_candidate :
     profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-    int -> sumplan -> scosted option **)
+    int -> sumplan -> sumplan costed option **)
 
 let scost_candidate pf h elem s ps t0 pt i sp =
   match scheck s ps t0 pt sp with
   | OK rep ->
-    let steps = sum_steps_ns pf h elem (lower_sumplan elem s ps t0 pt sp) in
-    Some { sc_index = i; sc_plan = sp; sc_steps_ns = steps; sc_time_ns =
-    (list_sum steps); sc_live_bytes =
-    (sumplan_live_bytes elem s ps t0 pt sp); sc_traffic =
+    let lw = lower_sumplan elem s ps t0 pt sp in
+    let steps = sum_steps_ns pf h elem lw in
+    Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
+    (list_sum steps); cs_live_bytes =
+    (sumplan_live_bytes elem s ps t0 pt sp); cs_alloc_bytes =
+    (sum_lowered_alloc_bytes elem s t0 lw); cs_traffic =
     (max_over (app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks) rep.sm_recv);
-    sc_launches = (sum_launches sp) }
+    cs_launches = (sum_launches sp) }
   | Error _ -> None
 
 (** val scost_all :
     profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-    int -> sumplan list -> scosted list **)
+    int -> sumplan list -> sumplan costed list **)
 
-let rec scost_all pf h elem s ps t0 pt i = function
-| [] -> []
-| sp :: sps' ->
-  (match scost_candidate pf h elem s ps t0 pt i sp with
-   | Some c -> c :: (scost_all pf h elem s ps t0 pt (Nat.succ i) sps')
-   | None -> scost_all pf h elem s ps t0 pt (Nat.succ i) sps')
-
-(** val scheaper : scosted -> scosted -> bool **)
-
-let scheaper a b =
-  lex_lt (a.sc_time_ns :: (a.sc_traffic :: (a.sc_launches :: [])))
-    (b.sc_time_ns :: (b.sc_traffic :: (b.sc_launches :: [])))
-
-(** val sleast : scosted -> scosted list -> scosted **)
-
-let sleast c cs =
-  fold_left (fun best0 c' -> if scheaper c' best0 then c' else best0) cs c
-
-(** val sfits : int option -> scosted -> bool **)
-
-let sfits budget c =
-  match budget with
-  | Some b -> (fun (a : int) b -> a <= b) c.sc_live_bytes b
-  | None -> true
-
-type schoice = { sh_best : scosted; sh_slower : scosted list;
-                 sh_over_budget : scosted list }
+let scost_all pf h elem s ps t0 pt =
+  cost_list (scost_candidate pf h elem s ps t0 pt)
 
 (** val choose_sums :
     profile -> hosts -> int -> int option -> strategy -> layout -> axis list
-    -> layout -> axis list -> (choose_error, schoice) res **)
+    -> layout -> axis list -> (choose_error, sumplan choice) res **)
 
 let choose_sums pf h elem budget s s0 ps t0 pt =
-  let all = scost_all pf h elem s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt)
-  in
-  (match filter (sfits budget) all with
-   | [] ->
-     (match all with
-      | [] -> Error NoCandidate
-      | c :: cs ->
-        Error (BelowMinimum
-          (fold_left (fun (a : int) b -> if a <= b then a else b)
-            (map (fun s1 -> s1.sc_live_bytes) cs) c.sc_live_bytes)))
-   | c :: cs ->
-     let best0 = sleast c cs in
-     OK { sh_best = best0; sh_slower =
-     (filter (fun c' ->
-       negb ((fun (a : int) b -> a = b) c'.sc_index best0.sc_index))
-       (c :: cs)); sh_over_budget =
-     (filter (fun c' -> negb (sfits budget c')) all) })
+  choose_among budget
+    (scost_all pf h elem s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt))

@@ -41,8 +41,6 @@ module MakeOrderTac :
 
 module Nat :
  sig
-  val succ : int -> int
-
   val compare : int -> int -> comparison
 
   val divmod : int -> int -> int -> int -> int * int
@@ -4874,6 +4872,32 @@ val coll_live : sum_program -> int -> int -> call -> int
 
 val sum_live_bytes : sum_program -> int -> int -> int
 
+type 'p costed = { cs_index : int; cs_plan : 'p; cs_steps_ns : int list;
+                   cs_time_ns : int; cs_live_bytes : int;
+                   cs_alloc_bytes : int; cs_traffic : int; cs_launches : 
+                   int }
+
+val cost_list :
+  (int -> 'a1 -> 'a1 costed option) -> int -> 'a1 list -> 'a1 costed list
+
+val lex_lt : int list -> int list -> bool
+
+val cheaper : 'a1 costed -> 'a1 costed -> bool
+
+val least : 'a1 costed -> 'a1 costed list -> 'a1 costed
+
+val fits : int option -> 'a1 costed -> bool
+
+type choose_error =
+| NoCandidate
+| BelowMinimum of int
+
+type 'p choice = { ch_best : 'p costed; ch_slower : 'p costed list;
+                   ch_over_budget : 'p costed list }
+
+val choose_among :
+  int option -> 'a1 costed list -> (choose_error, 'a1 choice) res
+
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
@@ -4960,39 +4984,25 @@ val hybrid_candidates : layout -> layout -> splan list
 
 val strategy_candidates : bool -> strategy -> layout -> layout -> splan list
 
-type costed = { cs_index : int; cs_plan : splan; cs_steps_ns : int list;
-                cs_time_ns : int; cs_live_bytes : int; cs_traffic : int;
-                cs_launches : int }
-
 val splan_launches : splan -> int
 
 val program_live_bytes : int -> layout -> layout -> splan -> program -> int
 
+val program_alloc_bytes : int -> layout -> layout -> program -> int
+
+val splan_alloc_bytes : int -> layout -> layout -> splan -> int
+
 val cost_candidate :
-  profile -> hosts -> int -> layout -> layout -> int -> splan -> costed option
+  profile -> hosts -> int -> layout -> layout -> int -> splan -> splan costed
+  option
 
 val cost_all :
-  profile -> hosts -> int -> layout -> layout -> int -> splan list -> costed
-  list
-
-val lex_lt : int list -> int list -> bool
-
-val cheaper : costed -> costed -> bool
-
-val least : costed -> costed list -> costed
-
-val fits : int option -> costed -> bool
-
-type choose_error =
-| NoCandidate
-| BelowMinimum of int
-
-type choice = { ch_best : costed; ch_slower : costed list;
-                ch_over_budget : costed list }
+  profile -> hosts -> int -> layout -> layout -> int -> splan list -> splan
+  costed list
 
 val choose :
   bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-  layout -> (choose_error, choice) res
+  layout -> (choose_error, splan choice) res
 
 type sx_piece = { xp_cell : box; xp_senders : int list }
 
@@ -5095,29 +5105,21 @@ val plan_list : sumplan option -> sumplan list
 val sum_candidates :
   strategy -> layout -> axis list -> layout -> axis list -> sumplan list
 
-type scosted = { sc_index : int; sc_plan : sumplan; sc_steps_ns : int list;
-                 sc_time_ns : int; sc_live_bytes : int; sc_traffic : 
-                 int; sc_launches : int }
-
 val sum_launches : sumplan -> int
+
+val sum_lowered_alloc_bytes : int -> layout -> layout -> sum_lowered -> int
+
+val sumplan_alloc_bytes :
+  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val scost_candidate :
   profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-  int -> sumplan -> scosted option
+  int -> sumplan -> sumplan costed option
 
 val scost_all :
   profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-  int -> sumplan list -> scosted list
-
-val scheaper : scosted -> scosted -> bool
-
-val sleast : scosted -> scosted list -> scosted
-
-val sfits : int option -> scosted -> bool
-
-type schoice = { sh_best : scosted; sh_slower : scosted list;
-                 sh_over_budget : scosted list }
+  int -> sumplan list -> sumplan costed list
 
 val choose_sums :
   profile -> hosts -> int -> int option -> strategy -> layout -> axis list ->
-  layout -> axis list -> (choose_error, schoice) res
+  layout -> axis list -> (choose_error, sumplan choice) res

@@ -147,6 +147,7 @@ Print Assumptions redist_chosen_correct.
 Print Assumptions choose_checked.
 Print Assumptions choose_correct.
 Print Assumptions choose_within_budget.
+Print Assumptions splan_live_le_alloc.
 Print Assumptions choose_fastest.
 Print Assumptions choose_below_minimum.
 Print Assumptions choose_answers.
@@ -167,5 +168,6 @@ From Redist Require Import Costsumsproof.
 Print Assumptions choose_sums_checked.
 Print Assumptions choose_sums_correct.
 Print Assumptions choose_sums_within_budget.
+Print Assumptions sumx_live_le_alloc.
 Print Assumptions choose_sums_fastest.
 Print Assumptions choose_sums_below_minimum.

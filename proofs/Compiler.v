@@ -23,7 +23,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
   Lowersumx.
 From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof
   Lowersumxproof.
-From Redist Require Import Cost Costproof.
+From Redist Require Import Choose Cost Costproof.
 
 Theorem redist_collectives_correct : forall m src tgt rf p elem,
   problem_wf m src tgt -> planner m src tgt = (rf, p) ->
@@ -200,15 +200,16 @@ Qed.
 (** What the command runs: [Cost.choose] picks, among the candidates the
     verified checker accepts (collective plans, the exchange, hybrids of
     the two through an intermediate layout), the fastest under a machine
-    profile within a budget of live bytes per rank.  Its plan, lowered:
+    profile within a budget of bytes per rank.  Its plan, lowered:
     - moves every rank's source box to its target box and keeps the source
       (a hybrid: its first part leaves the intermediate layout's boxes in
       the workspace, its second takes them to the target boxes);
     - keeps at most [splan_live_bytes] bytes alive on a rank
       ([Lowerproof.live_covered]: at every call of the collectives, on
       every rank in the exchange, in each part of a hybrid with the user's
-      other array on top), and that figure is within the budget when one
-      is given;
+      other array on top), and that figure is within what the caller
+      allocates on a rank ([splan_alloc_bytes]: source, destination and the
+      whole workspace), which is within the budget when one is given;
     - asks for exactly the workspace its calls use (a hybrid: the largest
       intermediate box, then the larger of its parts' workspaces);
     - makes every rank of the target mesh receive exactly the reported
@@ -223,7 +224,8 @@ Theorem redist_chosen_correct : forall hy pf h elem budget s S T ch,
      let bs := run_program (lower_splan elem S T sp) (initial_buffers st other) in
      pl_holds T g (bs BDst) /\ bs BSrc = st)
   /\ live_covered elem S T sp
-  /\ (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b)
+  /\ splan_live_bytes elem S T sp <= splan_alloc_bytes elem S T sp
+  /\ (forall b, budget = Some b -> splan_alloc_bytes elem S T sp <= b)
   /\ program_workspace_exact (lower_splan elem S T sp)
   /\ exists rep, xcheck S T sp = OK rep
      /\ forall r, In r (pm_ranks (ly_mesh T)) ->
@@ -231,8 +233,9 @@ Theorem redist_chosen_correct : forall hy pf h elem budget s S T ch,
 Proof.
   intros hy pf h elem budget s S T ch H sp.
   destruct (choose_checked _ _ _ _ _ _ _ _ _ H) as [_ [rep Hc]].
-  split; [| split; [apply lower_splan_live_bytes | split; [| split; [apply lower_splan_workspace_exact |]]]].
+  split; [| split; [apply lower_splan_live_bytes | split; [| split; [| split; [apply lower_splan_workspace_exact |]]]]].
   - apply (choose_correct _ _ _ _ _ _ _ _ _ H).
+  - exact (splan_live_le_alloc _ _ _ _ _ Hc).
   - intros b ->. apply (choose_within_budget _ _ _ _ _ _ _ _ _ H).
   - exists rep. split; [exact Hc |]. intros r Hr. split.
     + symmetry. apply (xcheck_traffic S T sp rep Hc r Hr).

@@ -23,6 +23,7 @@ type info = {
   recv_max_bytes : int;         (* the busiest rank, whole plan *)
   lower_bound_recv_max_bytes : int;
   live_bytes : int;             (* lower_live_bytes / lower_splan_live_bytes *)
+  alloc_bytes : int;            (* what the caller allocates on a rank: splan_alloc_bytes / sumplan_alloc_bytes *)
   digest : Problem.digest;    (* what the ranks agree on in redist_plan_bind *)
 }
 
@@ -75,6 +76,9 @@ let info ?cost ~command ~title (p : Problem.t) plan guarantees =
       global_shape = Array.of_list (Redist_core.global_shape p.src);
       src_bytes = 0; tgt_bytes = 0; peak_bytes = 0; workspace_bytes = 0; recv_max_bytes = 0;
       lower_bound_recv_max_bytes = 0; live_bytes = 0;
+      alloc_bytes =
+        Redist_core.splan_alloc_bytes p.elem_bytes (Problem.source_layout p) (Problem.target_layout p)
+          (Xreport.splan plan);
       digest = Problem.digest p ~plan_lines:(Xreport.step_lines plan) }
   in
   match plan with
@@ -132,6 +136,7 @@ let sums_info ?cost ~command ~title (r : Sumplan.t) =
     global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes; tgt_bytes; peak_bytes = bytes r.peak;
     workspace_bytes; recv_max_bytes = bytes r.recv_busiest;
     lower_bound_recv_max_bytes = (match r.bound with Some (lb, _) -> bytes lb | None -> 0); live_bytes;
+    alloc_bytes = r.alloc_bytes;
     digest = Problem.digest p ~plan_lines:step_texts }
 
 let create mesh to_mesh from to_ dtype strategy =

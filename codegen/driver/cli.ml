@@ -147,7 +147,7 @@ let cost_term =
   let budget_arg =
     Arg.(value & opt (some string) None
          & info [ "memory-budget" ] ~docv:"BYTES"
-             ~doc:"The most bytes a rank may hold during the redistribution (its source, destination and workspace), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans above it are not chosen; if every plan is above it, the error names the least figure possible.")
+             ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.")
   in
   let make profile ranks_per_host host_list budget (p : Problem.t) =
     let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" ~limit:Profile.max_file_bytes ~kind:"a profile" f)) profile in
@@ -355,7 +355,7 @@ let gen_cmd =
             (* The proven live bytes are the MPI reducing exchange's; over NCCL
                it stages its messages too (Lowernccl.v), not counted there. *)
             if backend = `Nccl && r.plan = Redist_core.SumByExchange && settings.budget <> None then
-              Front.bad "--memory-budget with --backend nccl: the live bytes of the NCCL reducing exchange are not stated yet (its staging is the header's kWorkspaceBytes); use --backend mpi, or no budget";
+              Front.bad "--memory-budget with --backend nccl: the bytes the NCCL reducing exchange allocates are not costed yet (its staging, the header's kWorkspaceBytes, is not the MPI staging a budget is weighed against); use --backend mpi, or no budget";
             Emit_sums.header ~name ~backend:(match backend with `Mpi -> Emit.Mpi | `Nccl -> Emit.Nccl) r
           end
           else

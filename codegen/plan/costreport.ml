@@ -1,8 +1,8 @@
 (* What `plan` prints about the cost model's choice ([Cost.choose]): the
-   chosen plan's predicted time per step and live bytes, and every other
+   chosen plan's predicted time per step, its allocated and live bytes, and every other
    verified candidate with why it was not chosen.  Every number is a field
-   of the core's [costed] records (or [scosted], for pending sums:
-   Sumplan); this module only formats. *)
+   of the core's [costed] records (of plans, or of pending-sum plans in
+   Sumplan: one record, Choose.v); this module only formats. *)
 
 module C = Redist_core
 module F = Front
@@ -12,7 +12,7 @@ type verdict = Chosen | Slower | Over_budget
 let verdict_name = function Chosen -> "chosen" | Slower -> "slower" | Over_budget -> "over_budget"
 
 (* Every verified candidate with its verdict. *)
-let candidates (ch : C.choice) =
+let candidates (ch : C.splan C.choice) =
   ((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
   @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget
 
@@ -55,7 +55,7 @@ let rec bounded_plan (cost : Profile.t) (p : Problem.t) = function
       let first, second = Problem.through p mid in
       bounded_plan cost first a || bounded_plan cost second b
 
-let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.costed) = bounded_plan cost p c.cs_plan
+let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.splan C.costed) = bounded_plan cost p c.cs_plan
 
 let upper_bound_note = "at most: the exchange across hosts charges each message the slower link"
 
@@ -63,8 +63,8 @@ let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
   else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
 
-(* A costed candidate of either kind of problem ([C.costed] of [choose],
-   [C.scosted] of [choose_sums]), as printed. *)
+(* A costed candidate of either kind of problem ([C.splan C.costed] of [choose],
+   [C.sumplan C.costed] of [choose_sums]), as printed. *)
 type row = {
   index : int;
   verdict : verdict;
@@ -74,7 +74,8 @@ type row = {
   time_ns : int;
   steps_ns : int list;
   upper_bound : bool;           (* the predicted time is an upper bound *)
-  live_bytes : int;
+  live_bytes : int;             (* the most alive on a rank at once *)
+  alloc_bytes : int;            (* what the caller allocates on a rank: what a budget bounds *)
   traffic : int;
   launches : int;
 }
@@ -82,22 +83,27 @@ type row = {
 (* In the core's candidate order. *)
 let sorted rows = List.sort (fun a b -> compare a.index b.index) rows
 
-let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.choice) =
+let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.splan C.choice) =
   List.map
-    (fun ((c : C.costed), verdict) ->
+    (fun ((c : C.splan C.costed), verdict) ->
       { index = c.cs_index; verdict; strategy = strategy_of c.cs_plan; plan = describe p c.cs_plan;
         plan_file = plan_file_lines p c.cs_plan; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
-        upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; traffic = c.cs_traffic;
+        upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; alloc_bytes = c.cs_alloc_bytes; traffic = c.cs_traffic;
         launches = c.cs_launches })
     (candidates ch)
 
 let lines (cost : Profile.t) rows =
   let best = List.find (fun r -> r.verdict = Chosen) rows in
-  let budget = match cost.budget with Some b -> Printf.sprintf "; --memory-budget %d B" b | None -> "" in
+  let budget =
+    match cost.budget with
+    | Some b -> Printf.sprintf "; --memory-budget %d B bounds the allocated bytes" b
+    | None -> ""
+  in
   let bound r = if r.upper_bound then "; " ^ upper_bound_note else "" in
   [ Printf.sprintf "predicted time: %s (profile %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
       cost.hosts_text (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
-    Printf.sprintf "live bytes per rank: %d (source + destination + workspace)%s" best.live_bytes budget ]
+    Printf.sprintf "memory per rank: %d B allocated (source + destination + whole workspace), peak live %d B%s"
+      best.alloc_bytes best.live_bytes budget ]
   @ (match rows with
      | [ _ ] -> []
      | rs -> [ Printf.sprintf "verified candidates: %d; not chosen:" (List.length rs) ])
@@ -106,15 +112,15 @@ let lines (cost : Profile.t) rows =
         let why =
           match (r.verdict, cost.budget) with
           | Chosen, _ -> None
-          | Over_budget, Some b -> Some (Printf.sprintf "over budget (live %d B > %d B)" r.live_bytes b)
+          | Over_budget, Some b -> Some (Printf.sprintf "over budget (allocates %d B > %d B)" r.alloc_bytes b)
           | Over_budget, None -> failwith "a candidate over no budget"
           | Slower, _ ->
               (* At equal predicted time the choice went by traffic, launches, then order ([Cost.cheaper]). *)
               let tie = if r.time_ns = best.time_ns then "as fast, not chosen" else "slower" in
               let launches = if r.launches = 1 then "1 launch" else Printf.sprintf "%d launches" r.launches in
               Some
-                (Printf.sprintf "%s (%s%s, busiest rank recv %d, %s, live %d B)" tie (show_ns r.time_ns)
-                   (bound r) r.traffic launches r.live_bytes)
+                (Printf.sprintf "%s (%s%s, busiest rank recv %d, %s, allocates %d B, live %d B)" tie (show_ns r.time_ns)
+                   (bound r) r.traffic launches r.alloc_bytes r.live_bytes)
         in
         Option.map (fun w -> Printf.sprintf "  %s: %s" w r.plan) why)
       (sorted rows)
@@ -127,6 +133,7 @@ let json (cost : Profile.t) rows : Yojson.Safe.t =
       ("predicted_ns", `Int best.time_ns);
       ("step_ns", `List (List.map (fun n -> `Int n) best.steps_ns));
       ("live_bytes", `Int best.live_bytes);
+      ("alloc_bytes", `Int best.alloc_bytes);
       ( "candidates",
         `List
           (List.map
@@ -136,7 +143,8 @@ let json (cost : Profile.t) rows : Yojson.Safe.t =
                    ("plan_file", `List (List.map (fun l -> `String l) r.plan_file));
                    ("verdict", `String (verdict_name r.verdict)); ("predicted_ns", `Int r.time_ns);
                    ("predicted_is_upper_bound", `Bool r.upper_bound);
-                   ("live_bytes", `Int r.live_bytes); ("recv_elems_max", `Int r.traffic);
+                   ("live_bytes", `Int r.live_bytes); ("alloc_bytes", `Int r.alloc_bytes);
+                   ("recv_elems_max", `Int r.traffic);
                    ("launches", `Int r.launches) ])
              (sorted rows)) ) ]
 

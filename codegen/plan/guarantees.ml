@@ -43,7 +43,7 @@ let for_strategy_plan ~refined = ("plan_with_correct", "the planner's plan (any 
    among candidates with or without the hybrids ([Cost.choose]'s flag). *)
 let choice ~hybrids =
   [ ("choose_correct", "the chosen plan is a candidate the verified checker accepts, and its program moves every source box to its target box");
-    ("choose_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
+    ("choose_within_budget", "the bytes it allocates per rank (source + destination + whole workspace) are within --memory-budget, and its live bytes within those");
     ( "choose_fastest",
       if hybrids then "no accepted candidate within the budget has a smaller predicted time"
       else "no accepted candidate within the budget, the hybrids left out, has a smaller predicted time" ) ]
@@ -60,7 +60,7 @@ let hybrid =
 (* A pending-sum plan chosen by the cost model (Costsumsproof.v). *)
 let sums_choice =
   [ ("choose_sums_correct", "the chosen plan is one plan_sums makes (so redist_sums_correct covers it), scheck accepts it, and its lowered program leaves every target group's sums in the destinations");
-    ("choose_sums_within_budget", "its live bytes per rank (source + destination + workspace) are within --memory-budget");
+    ("choose_sums_within_budget", "the bytes it allocates per rank (source + destination + whole workspace) are within --memory-budget");
     ("choose_sums_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
 
 (* What covers a plan the checker accepted, by its kind. *)

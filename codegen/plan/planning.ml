@@ -71,7 +71,7 @@ let guarantees_of strategy sp =
 
 (* What [choose_costed] says about the cost model: its choice (without
    the hybrids, and why), or why it was not applied. *)
-type costing = Costed of C.choice | Costed_no_hybrids of C.choice * string | Not_costed of string
+type costing = Costed of C.splan C.choice | Costed_no_hybrids of C.splan C.choice * string | Not_costed of string
 
 (* What costing the candidates takes, in units of about 0.2 us of CPU,
    measured here: costing a collective candidate lowers it, and each
@@ -132,7 +132,7 @@ let choose_costed ?no_hybrids (cost : Profile.t) (p : Problem.t) =
     | C.OK ch -> (report_of p ch.ch_best.cs_plan, Guarantees.choice ~hybrids @ guarantees_of p.strategy ch.ch_best.cs_plan, ch)
     | C.Error C.NoCandidate -> no_collectives p
     | C.Error (C.BelowMinimum least) ->
-        Front.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for this problem"
+        Front.bad "--memory-budget: %d bytes per rank is below %d, the least bytes allocated per rank (source + destination + whole workspace) of any verified %s plan for this problem"
           (Option.get cost.budget) least (Problem.strategy_name p.strategy)
   in
   let plain, all = if cost.given then (no_work, no_work) else costing_work p src tgt in
@@ -169,8 +169,8 @@ let cost_checked (cost : Profile.t) r =
   | None -> failwith "xcheck rejected a plan the checker accepted"
   | Some c ->
       if not (C.fits cost.budget c) then
-        raise (Report.Rejected (Printf.sprintf "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d"
-                                  c.cs_live_bytes (Option.get cost.budget)));
+        raise (Report.Rejected (Printf.sprintf "it allocates %d bytes per rank (source + destination + whole workspace), over --memory-budget %d"
+                                  c.cs_alloc_bytes (Option.get cost.budget)));
       { C.ch_best = c; ch_slower = []; ch_over_budget = [] }
 
 (* Under the built-in profile, all ranks on one host, no budget (the

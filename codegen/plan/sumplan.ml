@@ -32,6 +32,7 @@ type t = {
   bound : (int * int) option;  (* sum_recv_bound, max and total over ranks; a target without pending axes *)
   live_bytes : int;       (* most bytes alive on a rank: sumplan_live_bytes (lower_sums_live_bytes, sumx_live_le) *)
   workspace_bytes : int;  (* the workspace the header asks for: sumplan_workspace_bytes *)
+  alloc_bytes : int;      (* what the caller allocates on a rank, what a budget bounds: sumplan_alloc_bytes *)
 }
 
 let show_pty env ((t, axes) : C.pty) = F.show_ty env t ^ F.show_pending env axes
@@ -99,7 +100,8 @@ let of_report (p : Problem.t) plan (rep : C.sum_report) =
   { problem = p; plan; report = rep; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
     recv_total = sum recv; bound;
     live_bytes = C.sumplan_live_bytes elem (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan;
-    workspace_bytes = C.sumplan_workspace_bytes lowered }
+    workspace_bytes = C.sumplan_workspace_bytes lowered;
+    alloc_bytes = C.sum_lowered_alloc_bytes elem (src_layout p) (tgt_layout p) lowered }
 
 let explain_sum_error env = function
   | C.SumDimOutOfRange d -> Printf.sprintf "dim %d is out of range" d
@@ -129,16 +131,16 @@ let plan_file_lines (p : Problem.t) = function
       List.map (show_sum_step p.env) pre @ F.refine_lines ~base:p.env env
       @ List.map (F.show_collective env) plan @ List.map (show_sum_step p.tgt_env) post
 
-let cost_row (p : Problem.t) verdict (c : C.scosted) : Costreport.row =
-  let lines = plan_file_lines p c.sc_plan in
+let cost_row (p : Problem.t) verdict (c : C.sumplan C.costed) : Costreport.row =
+  let lines = plan_file_lines p c.cs_plan in
   let strategy, plan =
-    match (c.sc_plan, lines) with
+    match (c.cs_plan, lines) with
     | C.SumByExchange, _ -> ("exchange", "reducing exchange")
     | C.SumByCollectives _, [] -> ("collectives", "collectives: (no steps, a copy)")
     | C.SumByCollectives _, _ -> ("collectives", "collectives: " ^ String.concat "; " lines)
   in
-  { index = c.sc_index; verdict; strategy; plan; plan_file = lines; time_ns = c.sc_time_ns; steps_ns = c.sc_steps_ns;
-    upper_bound = false; live_bytes = c.sc_live_bytes; traffic = c.sc_traffic; launches = c.sc_launches }
+  { index = c.cs_index; verdict; strategy; plan; plan_file = lines; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
+    upper_bound = false; live_bytes = c.cs_live_bytes; alloc_bytes = c.cs_alloc_bytes; traffic = c.cs_traffic; launches = c.cs_launches }
 
 (* The cost model's settings and every candidate it costed, for printing. *)
 type costed = {
@@ -181,15 +183,15 @@ let costing_units p candidates = List.fold_left (fun n sp -> n + candidate_units
 let is_collectives = function C.SumByCollectives _ -> true | C.SumByExchange -> false
 
 let below_minimum (cost : Profile.t) (p : Problem.t) least =
-  F.bad "--memory-budget: %d bytes per rank is below %d, the least live bytes (source + destination + workspace) of any verified %s plan for these pending sums"
+  F.bad "--memory-budget: %d bytes per rank is below %d, the least bytes allocated per rank (source + destination + whole workspace) of any verified %s plan for these pending sums"
     (Option.get cost.budget) least (Problem.strategy_name p.strategy)
 
 (* Not costed: [plan_sums]'s plan (least busiest-rank traffic, then fewer
    launches), else, above --memory-budget, the first other candidate
-   within it by [sumplan_live_bytes] (the figure choose_sums weighs
+   within it by [sumplan_alloc_bytes] (the figure choose_sums weighs
    against the budget); [why] says what was not costed. *)
 let uncosted (cost : Profile.t) (p : Problem.t) candidates why =
-  let live sp = C.sumplan_live_bytes p.elem_bytes (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending sp in
+  let alloc sp = C.sumplan_alloc_bytes p.elem_bytes (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending sp in
   let preferred = C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending in
   let order = Option.to_list preferred @ List.filter (fun sp -> Some sp <> preferred) candidates in
   let planned = "planned by least busiest-rank traffic, then fewer launches" in
@@ -197,20 +199,20 @@ let uncosted (cost : Profile.t) (p : Problem.t) candidates why =
   | [], _ -> F.bad "%s" (strategy_refusal p)
   | sp :: _, None -> (checked p sp, Not_costed (Printf.sprintf "not applied: %s; %s" why planned))
   | sp :: _, Some budget -> (
-      match List.find_opt (fun sp -> live sp <= budget) order with
-      | None -> below_minimum cost p (List.fold_left min max_int (List.map live order))
+      match List.find_opt (fun sp -> alloc sp <= budget) order with
+      | None -> below_minimum cost p (List.fold_left min max_int (List.map alloc order))
       | Some fit ->
           let how =
-            if fit = sp then Printf.sprintf "%s; its live bytes per rank, %d, within --memory-budget %d" planned (live fit) budget
+            if fit = sp then Printf.sprintf "%s; it allocates %d bytes per rank, within --memory-budget %d" planned (alloc fit) budget
             else
-              Printf.sprintf "the plan of least busiest-rank traffic holds %d live bytes per rank, over --memory-budget %d; planned by the %s within it (%d)"
-                (live sp) budget (Problem.strategy_name (if is_collectives fit then C.StratCollectives else C.StratExchange)) (live fit)
+              Printf.sprintf "the plan of least busiest-rank traffic allocates %d bytes per rank, over --memory-budget %d; planned by the %s within it (%d)"
+                (alloc sp) budget (Problem.strategy_name (if is_collectives fit then C.StratCollectives else C.StratExchange)) (alloc fit)
           in
           (checked p fit, Not_costed (Printf.sprintf "not applied: %s; %s" why how)))
 
-let rows_of p (ch : C.schoice) =
-  (cost_row p Costreport.Chosen ch.sh_best :: List.map (cost_row p Costreport.Slower) ch.sh_slower)
-  @ List.map (cost_row p Costreport.Over_budget) ch.sh_over_budget
+let rows_of p (ch : C.sumplan C.choice) =
+  (cost_row p Costreport.Chosen ch.ch_best :: List.map (cost_row p Costreport.Slower) ch.ch_slower)
+  @ List.map (cost_row p Costreport.Over_budget) ch.ch_over_budget
 
 (* The plan [choose_sums] picks for [p.strategy] under [cost]'s profile,
    hosts and budget, with every candidate it costed, within
@@ -220,7 +222,7 @@ let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
   let candidates = C.sum_candidates p.strategy src p.src_pending tgt p.tgt_pending in
   let choose strategy exchange_not_costed =
     match C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget strategy src p.src_pending tgt p.tgt_pending with
-    | C.OK ch -> Ok (checked p ch.sh_best.sc_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
+    | C.OK ch -> Ok (checked p ch.ch_best.cs_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
     | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
     | C.Error (C.BelowMinimum least) -> Error least
   in
@@ -250,15 +252,15 @@ let cost_checked (cost : Profile.t) (r : t) : costing option =
   if not cost.given then None
   else
     let p = r.problem in
-    let within_budget live =
+    let within_budget alloc =
       match cost.budget with
-      | Some b when live > b ->
-          reject "its live bytes per rank, %d (source + destination + workspace), exceed --memory-budget %d" live b
+      | Some b when alloc > b ->
+          reject "it allocates %d bytes per rank (source + destination + whole workspace), over --memory-budget %d" alloc b
       | _ -> ()
     in
     let units = candidate_units p r.plan in
     if units > Planning.costing_work_limit then begin
-      within_budget r.live_bytes;
+      within_budget r.alloc_bytes;
       Some
         (Not_costed
            (Printf.sprintf "not applied: costing this plan would take about %d units of 0.2 us (%d pairs of source and target ranks for the reducing exchange; at most %d, about half a second)"
@@ -271,7 +273,7 @@ let cost_checked (cost : Profile.t) (r : t) : costing option =
       with
       | None -> failwith "scheck rejected a plan it accepted"
       | Some c ->
-          within_budget c.sc_live_bytes;
+          within_budget c.cs_alloc_bytes;
           Some (Costed { settings = cost; rows = [ cost_row p Costreport.Chosen c ]; chosen = false; exchange_not_costed = None })
 
 (* ---- plan files ---- *)

@@ -19,20 +19,24 @@
     planner builds (every candidate refinement and construction that
     qualifies, [Planner.assess]), the exchange, and the hybrids of the
     exchange with one collective ([hybrid_candidates]); for the other strategies
-    [plan_with]'s plan.  Each is validated by [xcheck]; those whose live
-    bytes per rank (source, destination and workspace: [Lower.live_bytes]
-    for collectives, the largest source and target boxes for the exchange,
-    which has no workspace) exceed the budget are set aside; the least
-    predicted time wins, then the least traffic of the busiest rank, then
-    the fewest launches, then the earliest candidate.  [Costproof.v] proves
-    that the chosen plan is a validated candidate (so it is correct), that
-    it fits the budget and is no slower than any candidate that fits, and
-    that a budget below every candidate's live bytes is refused with the
+    [plan_with]'s plan.  Each is validated by [xcheck] and costed: its
+    live bytes per rank, the most alive at once (source, destination and
+    the workspace in use: [Lower.live_bytes] for collectives, the largest
+    source and target boxes for the exchange, which has no workspace),
+    and its allocated bytes per rank, what the caller allocates (source,
+    destination and the whole workspace: [program_alloc_bytes], at least
+    the live bytes).  Those whose allocated bytes exceed the budget are
+    set aside; the least predicted time wins, then the least traffic of
+    the busiest rank, then the fewest launches, then the earliest
+    candidate ([Choose.choose_among]).  [Costproof.v] proves that the
+    chosen plan is a validated candidate (so it is correct), that it fits
+    the budget and is no slower than any candidate that fits, and that a
+    budget below every candidate's allocated bytes is refused with the
     least of them. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Choose.
 
 (** ** Machine profiles *)
 
@@ -363,17 +367,6 @@ Definition strategy_candidates (hybrids : bool) (s : strategy) (S T : layout) : 
   | _ => match plan_with s S T with Some sp => [sp] | None => [] end
   end.
 
-(** A validated candidate with its predictions. *)
-Record costed : Type := {
-  cs_index : nat;              (** its place among the candidates *)
-  cs_plan : splan;
-  cs_steps_ns : list nat;      (** predicted time of each step *)
-  cs_time_ns : nat;            (** their sum *)
-  cs_live_bytes : nat;
-  cs_traffic : nat;            (** elements the busiest rank receives *)
-  cs_launches : nat            (** steps that communicate *)
-}.
-
 Fixpoint splan_launches (sp : splan) : nat :=
   match sp with
   | ByCollectives _ p => length (filter (fun k => negb (is_slice k)) p)
@@ -391,8 +384,20 @@ Definition program_live_bytes (elem : nat) (S T : layout) (sp : splan) (pg : pro
   | _, _ => splan_live_bytes elem S T sp
   end.
 
+(** What the caller allocates on a rank for a plan lowered to [pg]: its
+    source and destination arrays (the largest source and target boxes,
+    the C ABI's and the header's source and target bytes) and the
+    program's whole workspace ([program_workspace_bytes], all of it
+    allocated up front).  The budget bounds this figure; it is at least
+    the live bytes ([Costproof.splan_live_le_alloc]). *)
+Definition program_alloc_bytes (elem : nat) (S T : layout) (pg : program) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem + program_workspace_bytes pg.
+
+Definition splan_alloc_bytes (elem : nat) (S T : layout) (sp : splan) : nat :=
+  program_alloc_bytes elem S T (lower_splan elem S T sp).
+
 Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sp : splan)
-  : option costed :=
+  : option (costed splan) :=
   match xcheck S T sp with
   | Error _ => None
   | OK rep =>
@@ -402,61 +407,16 @@ Definition cost_candidate (pf : profile) (h : hosts) (elem : nat) (S T : layout)
               cs_steps_ns := steps;
               cs_time_ns := list_sum steps;
               cs_live_bytes := program_live_bytes elem S T sp pg;
+              cs_alloc_bytes := program_alloc_bytes elem S T pg;
               cs_traffic := max_over (pm_ranks (ly_mesh T)) (xr_recv rep);
               cs_launches := splan_launches sp |}
   end.
 
-Fixpoint cost_all (pf : profile) (h : hosts) (elem : nat) (S T : layout) (i : nat) (sps : list splan)
-  : list costed :=
-  match sps with
-  | [] => []
-  | sp :: sps' =>
-      match cost_candidate pf h elem S T i sp with
-      | Some c => c :: cost_all pf h elem S T (Nat.succ i) sps'
-      | None => cost_all pf h elem S T (Nat.succ i) sps'
-      end
-  end.
+Definition cost_all (pf : profile) (h : hosts) (elem : nat) (S T : layout) : nat -> list splan -> list (costed splan) :=
+  cost_list (cost_candidate pf h elem S T).
 
-(** ** The choice *)
-
-Fixpoint lex_lt (a b : list nat) : bool :=
-  match a, b with
-  | x :: a', y :: b' => (x <? y) || ((x =? y) && lex_lt a' b')
-  | _, _ => false
-  end.
-
-Definition cheaper (a b : costed) : bool :=
-  lex_lt [cs_time_ns a; cs_traffic a; cs_launches a] [cs_time_ns b; cs_traffic b; cs_launches b].
-
-(** The cheapest, the earliest among equals. *)
-Definition least (c : costed) (cs : list costed) : costed :=
-  fold_left (fun best c' => if cheaper c' best then c' else best) cs c.
-
-Definition fits (budget : option nat) (c : costed) : bool :=
-  match budget with None => true | Some b => cs_live_bytes c <=? b end.
-
-Inductive choose_error : Type :=
-| NoCandidate                     (** the strategy cannot express the problem *)
-| BelowMinimum (least_live : nat). (** every candidate needs more bytes per rank than the budget *)
-
-Record choice : Type := {
-  ch_best : costed;
-  ch_slower : list costed;        (** within the budget, not chosen *)
-  ch_over_budget : list costed
-}.
+(** ** The choice ([Choose.choose_among]) *)
 
 Definition choose (hybrids : bool) (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
-    (S T : layout) : res choose_error choice :=
-  let all := cost_all pf h elem S T 0 (strategy_candidates hybrids s S T) in
-  match filter (fits budget) all with
-  | [] =>
-      match all with
-      | [] => Error NoCandidate
-      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)))
-      end
-  | c :: cs =>
-      let best := least c cs in
-      OK {| ch_best := best;
-            ch_slower := filter (fun c' => negb (cs_index c' =? cs_index best)) (c :: cs);
-            ch_over_budget := filter (fun c' => negb (fits budget c')) all |}
-  end.
+    (S T : layout) : res choose_error (choice splan) :=
+  choose_among budget (cost_all pf h elem S T 0 (strategy_candidates hybrids s S T)).

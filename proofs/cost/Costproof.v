@@ -4,83 +4,46 @@
       strategy's candidates and the verified checker accepts it, so its
       lowered program leaves every rank's target box in its destination
       and keeps its source.
-    - [choose_within_budget]: its live bytes per rank are within the budget.
+    - [choose_within_budget]: its allocated bytes per rank (source,
+      destination and the whole workspace) are within the budget, and its
+      live bytes within those ([splan_live_le_alloc]).
     - [choose_fastest]: no candidate that the checker accepts and that fits
       the budget has a smaller predicted time.
-    - [choose_below_minimum]: a refused budget is below the live bytes of
-      every accepted candidate, and the figure named is the least of them.
+    - [choose_below_minimum]: a refused budget is below the allocated bytes
+      of every accepted candidate, and the figure named is the least of them.
     - [choose_answers]: under [auto] every problem gets a plan or that
       refusal (totality). *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Cost.
-From Redist Require Import Strategyproof Lowerproof.
+From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Choose Cost.
+From Redist Require Import Refineproof Strategyproof Lowerproof Chooseproof.
 
 Lemma cost_candidate_spec : forall pf h elem S T i sp c, cost_candidate pf h elem S T i sp = Some c ->
   cs_plan c = sp /\ (exists rep, xcheck S T sp = OK rep)
-  /\ cs_live_bytes c = splan_live_bytes elem S T sp /\ cs_time_ns c = predicted_ns pf h elem S T sp.
+  /\ cs_alloc_bytes c = splan_alloc_bytes elem S T sp /\ cs_time_ns c = predicted_ns pf h elem S T sp.
 Proof.
   intros pf h elem S T i sp c H. unfold cost_candidate in H.
   destruct (xcheck S T sp) as [rep|e] eqn:Hx; [| discriminate].
-  inversion H. subst c. simpl. split; [reflexivity | split; [eauto | split; [| reflexivity]]].
-  destruct sp; reflexivity.
+  inversion H. subst c. simpl. split; [reflexivity | split; [eauto | split; reflexivity]].
 Qed.
 
 Lemma cost_all_sound : forall pf h elem S T sps i c, In c (cost_all pf h elem S T i sps) ->
   In (cs_plan c) sps /\ (exists rep, xcheck S T (cs_plan c) = OK rep)
-  /\ cs_live_bytes c = splan_live_bytes elem S T (cs_plan c)
+  /\ cs_alloc_bytes c = splan_alloc_bytes elem S T (cs_plan c)
   /\ cs_time_ns c = predicted_ns pf h elem S T (cs_plan c).
 Proof.
-  intros pf h elem S T sps. induction sps as [|sp sps IH]; intros i c Hin; simpl in Hin; [contradiction |].
-  destruct (cost_candidate pf h elem S T i sp) as [c'|] eqn:Hc.
-  - destruct Hin as [<- | Hin].
-    + destruct (cost_candidate_spec _ _ _ _ _ _ _ _ Hc) as [-> [Hx [Hl Ht]]]. simpl. auto.
-    + destruct (IH _ _ Hin) as [Hsp Hrest]. split; [right; exact Hsp | exact Hrest].
-  - destruct (IH _ _ Hin) as [Hsp Hrest]. split; [right; exact Hsp | exact Hrest].
+  intros pf h elem S T.
+  apply (cost_list_sound _ (fun sp c => (exists rep, xcheck S T sp = OK rep)
+    /\ cs_alloc_bytes c = splan_alloc_bytes elem S T sp /\ cs_time_ns c = predicted_ns pf h elem S T sp)).
+  intros i sp c Hc. exact (cost_candidate_spec _ _ _ _ _ _ _ _ Hc).
 Qed.
 
 Lemma cost_all_complete : forall pf h elem S T sps i sp rep, In sp sps -> xcheck S T sp = OK rep ->
   exists c, In c (cost_all pf h elem S T i sps) /\ cs_plan c = sp.
 Proof.
-  intros pf h elem S T sps. induction sps as [|sp0 sps IH]; intros i sp rep Hin Hx; [contradiction |].
-  simpl. destruct Hin as [<- | Hin].
-  - unfold cost_candidate at 1. rewrite Hx. eexists. split; [left; reflexivity | reflexivity].
-  - destruct (IH (Nat.succ i) sp rep Hin Hx) as [c [Hc Hp]].
-    destruct (cost_candidate pf h elem S T i sp0); eexists; split; try (right; exact Hc); try exact Hc; exact Hp.
-Qed.
-
-Lemma cheaper_time : forall a b, cheaper a b = true -> cs_time_ns a <= cs_time_ns b.
-Proof.
-  intros a b H. unfold cheaper in H. simpl in H.
-  apply orb_true_iff in H as [H | H]; [apply Nat.ltb_lt in H; lia |].
-  apply andb_true_iff in H as [H _]. apply Nat.eqb_eq in H. lia.
-Qed.
-
-Lemma not_cheaper_time : forall a b, cheaper a b = false -> cs_time_ns b <= cs_time_ns a.
-Proof.
-  intros a b H. unfold cheaper in H. simpl in H.
-  apply orb_false_iff in H as [H _]. apply Nat.ltb_ge in H. exact H.
-Qed.
-
-Lemma least_spec : forall cs c,
-  In (least c cs) (c :: cs) /\ forall x, In x (c :: cs) -> cs_time_ns (least c cs) <= cs_time_ns x.
-Proof.
-  unfold least. induction cs as [|c' cs IH]; intros c; simpl.
-  - split; [left; reflexivity | intros x [<- | []]; lia].
-  - destruct (cheaper c' c) eqn:Hch.
-    + destruct (IH c') as [Hin Hle]. split.
-      * destruct Hin as [<- | Hin]; [right; left; reflexivity | right; right; exact Hin].
-      * intros x [<- | [<- | Hx]].
-        -- pose proof (cheaper_time _ _ Hch). specialize (Hle c' (or_introl eq_refl)). lia.
-        -- apply Hle. left. reflexivity.
-        -- apply Hle. right. exact Hx.
-    + destruct (IH c) as [Hin Hle]. split.
-      * destruct Hin as [<- | Hin]; [left; reflexivity | right; right; exact Hin].
-      * intros x [<- | [<- | Hx]].
-        -- apply Hle. left. reflexivity.
-        -- pose proof (not_cheaper_time _ _ Hch). specialize (Hle c (or_introl eq_refl)). lia.
-        -- apply Hle. right. exact Hx.
+  intros pf h elem S T sps i sp rep Hin Hx. apply cost_list_complete; [exact Hin |].
+  intros j. unfold cost_candidate. rewrite Hx. eexists. split; reflexivity.
 Qed.
 
 Lemma choose_best_in : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
@@ -88,16 +51,7 @@ Lemma choose_best_in : forall hy pf h elem budget s S T ch, choose hy pf h elem 
   /\ fits budget (ch_best ch) = true
   /\ forall c, In c (cost_all pf h elem S T 0 (strategy_candidates hy s S T)) -> fits budget c = true ->
      cs_time_ns (ch_best ch) <= cs_time_ns c.
-Proof.
-  intros hy pf h elem budget s S T ch H. unfold choose in H.
-  set (all := cost_all pf h elem S T 0 (strategy_candidates hy s S T)) in *.
-  destruct (filter (fits budget) all) as [|c cs] eqn:Hf; [destruct all; discriminate |].
-  inversion H. subst ch. simpl. destruct (least_spec cs c) as [Hin Hle].
-  assert (Hsub : forall x, In x (c :: cs) <-> In x all /\ fits budget x = true)
-    by (intros x; rewrite <- Hf; apply filter_In).
-  split; [apply Hsub, Hin |]. split; [apply Hsub, Hin |].
-  intros x Hx Hfx. apply Hle, Hsub. auto.
-Qed.
+Proof. intros hy pf h elem budget s S T ch H. exact (choose_among_best_in _ _ _ H). Qed.
 
 Theorem choose_checked : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
   In (cs_plan (ch_best ch)) (strategy_candidates hy s S T)
@@ -117,18 +71,42 @@ Proof.
   apply (lower_splan_correct S T _ rep elem Hx A g st other Hst).
 Qed.
 
-Theorem choose_within_budget : forall hy pf h elem b s S T ch, choose hy pf h elem (Some b) s S T = OK ch ->
-  splan_live_bytes elem S T (cs_plan (ch_best ch)) <= b.
+(** What a rank allocates is at least what is alive on it at once, so
+    the live-bytes theorems ([Lowerproof.lower_splan_live_bytes]) bound
+    what happens within the allocation. *)
+Theorem splan_live_le_alloc : forall elem S T sp rep, xcheck S T sp = OK rep ->
+  splan_live_bytes elem S T sp <= splan_alloc_bytes elem S T sp.
 Proof.
-  intros hy pf h elem b s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin [Hfit _]].
-  destruct (cost_all_sound _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl _]]].
-  simpl in Hfit. apply Nat.leb_le in Hfit. lia.
+  intros elem S T sp. revert S T. unfold splan_alloc_bytes, program_alloc_bytes.
+  induction sp as [rf p| |mid a IHa b IHb]; intros S T rep Hx; simpl in Hx |- *.
+  - destruct (even_problem S T) eqn:He; [| discriminate]. simpl in Hx.
+    destruct (refine_ok (ly_m S) rf) eqn:Hrf; [| discriminate]. simpl in Hx.
+    destruct (even_problem_spec S T He) as [_ [_ [Hm [Hs [Ht _]]]]].
+    unfold largest_boxes. rewrite He. simpl.
+    pose proof (live_bytes_le_allocated (refine_mesh rf (ly_m S)) elem (refine_ty rf (ly_ty S)) (refine_ty rf (ly_ty T)) p)
+      as Hle.
+    rewrite !refine_local_size in Hle by assumption. lia.
+  - destruct (layouts_wf S T); [| discriminate]. unfold exchange_live_bytes. lia.
+  - destruct (negb (list_eqb (pm_ranks (ly_mesh mid)) (pm_ranks (ly_mesh T)))); [discriminate |].
+    destruct (xcheck S mid a) as [ra|] eqn:Ha; [| discriminate].
+    destruct (xcheck mid T b) as [rb|] eqn:Hb; [| discriminate].
+    specialize (IHa S mid ra Ha). specialize (IHb mid T rb Hb).
+    rewrite !largest_boxes_spec in *. simpl in *. nia.
+Qed.
+
+Theorem choose_within_budget : forall hy pf h elem b s S T ch, choose hy pf h elem (Some b) s S T = OK ch ->
+  splan_live_bytes elem S T (cs_plan (ch_best ch)) <= splan_alloc_bytes elem S T (cs_plan (ch_best ch)) <= b.
+Proof.
+  intros hy pf h elem b s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin _].
+  destruct (cost_all_sound _ _ _ _ _ _ _ _ Hin) as [_ [[rep Hx] [Hl _]]].
+  split; [exact (splan_live_le_alloc _ _ _ _ _ Hx) |].
+  rewrite <- Hl. exact (choose_among_within_budget _ _ _ H).
 Qed.
 
 Theorem choose_fastest : forall hy pf h elem budget s S T ch, choose hy pf h elem budget s S T = OK ch ->
   cs_time_ns (ch_best ch) = predicted_ns pf h elem S T (cs_plan (ch_best ch))
   /\ forall sp rep, In sp (strategy_candidates hy s S T) -> xcheck S T sp = OK rep ->
-     (forall b, budget = Some b -> splan_live_bytes elem S T sp <= b) ->
+     (forall b, budget = Some b -> splan_alloc_bytes elem S T sp <= b) ->
      cs_time_ns (ch_best ch) <= predicted_ns pf h elem S T sp.
 Proof.
   intros hy pf h elem budget s S T ch H. destruct (choose_best_in _ _ _ _ _ _ _ _ _ H) as [Hin [_ Hle]].
@@ -140,57 +118,21 @@ Proof.
   destruct budget as [b|]; [simpl | reflexivity]. apply Nat.leb_le. rewrite Hl. apply Hb. reflexivity.
 Qed.
 
-Lemma fold_min_spec : forall l a,
-  (fold_left Nat.min l a = a \/ In (fold_left Nat.min l a) l)
-  /\ fold_left Nat.min l a <= a /\ forall x, In x l -> fold_left Nat.min l a <= x.
-Proof.
-  induction l as [|y l IH]; intros a; simpl; [split; [left |]; auto; split; [lia | contradiction] |].
-  destruct (IH (Nat.min a y)) as [Hat [Ha Hx]]. split; [| split].
-  - destruct Hat as [-> | Hin]; [| right; right; exact Hin].
-    destruct (Nat.min_spec a y) as [[_ ->] | [_ ->]]; [left | right; left]; reflexivity.
-  - lia.
-  - intros x [<- | Hin]; [lia | apply Hx, Hin].
-Qed.
-
-Theorem choose_below_minimum : forall hy pf h elem budget s S T least_live,
-  choose hy pf h elem budget s S T = Error (BelowMinimum least_live) ->
-  (exists b, budget = Some b /\ b < least_live)
+Theorem choose_below_minimum : forall hy pf h elem budget s S T least_alloc,
+  choose hy pf h elem budget s S T = Error (BelowMinimum least_alloc) ->
+  (exists b, budget = Some b /\ b < least_alloc)
   /\ (forall sp rep, In sp (strategy_candidates hy s S T) -> xcheck S T sp = OK rep ->
-      least_live <= splan_live_bytes elem S T sp)
+      least_alloc <= splan_alloc_bytes elem S T sp)
   /\ exists sp rep, In sp (strategy_candidates hy s S T) /\ xcheck S T sp = OK rep
-     /\ splan_live_bytes elem S T sp = least_live.
+     /\ splan_alloc_bytes elem S T sp = least_alloc.
 Proof.
-  intros hy pf h elem budget s S T least_live H. unfold choose in H.
-  set (all := cost_all pf h elem S T 0 (strategy_candidates hy s S T)) in *.
-  destruct (filter (fits budget) all) as [|c0 cs0] eqn:Hf; [| discriminate].
-  destruct all as [|c cs] eqn:Ha; [discriminate |]. inversion H. subst least_live.
-  assert (Hnofit : forall x, In x (c :: cs) -> fits budget x = false).
-  { intros x Hx. destruct (fits budget x) eqn:Hfx; [| reflexivity].
-    assert (In x (filter (fits budget) (c :: cs))) by (apply filter_In; auto).
-    rewrite Hf in H0. contradiction. }
-  destruct (fold_min_spec (map cs_live_bytes cs) (cs_live_bytes c)) as [Hat [Hc Hx]].
-  assert (Hmin : forall x, In x (c :: cs) -> fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)
-                                             <= cs_live_bytes x).
-  { intros x [<- | Hin]; [exact Hc | apply Hx, in_map, Hin]. }
-  assert (Hsound : forall x, In x (c :: cs) -> _) by (intros x Hin; rewrite <- Ha in Hin;
-    exact (cost_all_sound _ _ _ _ _ _ _ _ Hin)).
-  split; [| split].
-  - destruct budget as [b|]; [| specialize (Hnofit c (or_introl eq_refl)); discriminate].
-    exists b. split; [reflexivity |].
-    destruct Hat as [-> | Hin].
-    + specialize (Hnofit c (or_introl eq_refl)). simpl in Hnofit. apply Nat.leb_gt in Hnofit. exact Hnofit.
-    + apply in_map_iff in Hin as [x [<- Hin]]. specialize (Hnofit x (or_intror Hin)).
-      simpl in Hnofit. apply Nat.leb_gt in Hnofit. exact Hnofit.
-  - intros sp rep Hsp Hxc.
-    destruct (cost_all_complete pf h elem S T _ 0 sp rep Hsp Hxc) as [x [Hin <-]].
-    fold all in Hin. rewrite Ha in Hin.
-    destruct (Hsound x Hin) as [_ [_ [Hl _]]]. rewrite <- Hl. apply Hmin, Hin.
-  - assert (Hw : exists x, In x (c :: cs)
-                 /\ cs_live_bytes x = fold_left Nat.min (map cs_live_bytes cs) (cs_live_bytes c)).
-    { destruct Hat as [Heq | Hin]; [exists c; split; [left |]; auto |].
-      apply in_map_iff in Hin as [x [Hx' Hin]]. exists x. split; [right; exact Hin | exact Hx']. }
-    destruct Hw as [x [Hin Hl']]. destruct (Hsound x Hin) as [Hsp [[rep Hxc] [Hl _]]].
-    exists (cs_plan x), rep. rewrite <- Hl. auto.
+  intros hy pf h elem budget s S T least_alloc H.
+  destruct (choose_among_below_minimum _ _ _ H) as [Hb [Hle [c [Hc Hl]]]].
+  split; [exact Hb | split].
+  - intros sp rep Hsp Hx. destruct (cost_all_complete pf h elem S T _ 0 sp rep Hsp Hx) as [x [Hin <-]].
+    destruct (cost_all_sound _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl' _]]]. rewrite <- Hl'. apply Hle, Hin.
+  - destruct (cost_all_sound _ _ _ _ _ _ _ _ Hc) as [Hsp [[rep Hx] [Hl' _]]].
+    exists (cs_plan c), rep. rewrite <- Hl'. auto.
 Qed.
 
 (** Totality of [auto]: for every pair of layouts of one array (the front
@@ -199,7 +141,7 @@ Qed.
     [choose_below_minimum] names); never "no candidate". *)
 Theorem choose_answers : forall hy pf h elem budget S T, layouts_wf S T = true ->
   (exists ch, choose hy pf h elem budget StratAuto S T = OK ch)
-  \/ exists b least_live, budget = Some b /\ choose hy pf h elem budget StratAuto S T = Error (BelowMinimum least_live).
+  \/ exists b least_alloc, budget = Some b /\ choose hy pf h elem budget StratAuto S T = Error (BelowMinimum least_alloc).
 Proof.
   intros hy pf h elem budget S T Hwf.
   assert (Hin : In ByExchange (strategy_candidates hy StratAuto S T)).
@@ -207,11 +149,5 @@ Proof.
   assert (Hx : exists rep, xcheck S T ByExchange = OK rep) by (simpl; rewrite Hwf; eexists; reflexivity).
   destruct Hx as [rep Hx].
   destruct (cost_all_complete pf h elem S T _ 0 ByExchange rep Hin Hx) as [c [Hc _]].
-  unfold choose.
-  set (all := cost_all pf h elem S T 0 (strategy_candidates hy StratAuto S T)) in *.
-  destruct (filter (fits budget) all) as [|c0 cs0] eqn:Hf; [| left; eexists; reflexivity].
-  right. destruct budget as [b|].
-  - exists b. destruct all as [|c1 cs1]; [contradiction |]. eexists. split; reflexivity.
-  - assert (Hc' : In c (filter (fits None) all)) by (apply filter_In; split; [exact Hc | reflexivity]).
-    rewrite Hf in Hc'. contradiction.
+  apply choose_among_answers. intros E. rewrite E in Hc. contradiction.
 Qed.

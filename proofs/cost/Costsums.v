@@ -19,8 +19,9 @@
     [StratAuto] the collective plan and the reducing exchange (each the
     plan of its own strategy, so [plan_sums StratAuto]'s plan is one of
     them), for the other strategies their plan.  Each is validated by
-    [scheck]; those whose live bytes ([sumplan_live_bytes]) exceed the
-    budget are set aside; the least predicted time wins, then the least
+    [scheck]; its live bytes ([sumplan_live_bytes]) are stated, and those
+    whose allocated bytes ([sumplan_alloc_bytes]: source, destination and
+    the whole workspace) exceed the budget are set aside; the least predicted time wins, then the least
     traffic of the busiest rank, then the fewest launches, then the
     earliest.  [Costsumsproof.v] proves what [Costproof.v] proves of
     [Cost.choose]. *)
@@ -28,7 +29,7 @@
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumstrategy
-  Lower Lowersums Lowersumx Cost.
+  Lower Lowersums Lowersumx Choose Cost.
 
 (** ** Predicted time *)
 
@@ -78,78 +79,46 @@ Definition sum_candidates (s : strategy) (S : layout) (ps : list axis) (T : layo
   | _ => plan_list (plan_sums s S ps T pt)
   end.
 
-(** A validated candidate with its predictions. *)
-Record scosted : Type := {
-  sc_index : nat;              (** its place among the candidates *)
-  sc_plan : sumplan;
-  sc_steps_ns : list nat;      (** predicted time of each step *)
-  sc_time_ns : nat;            (** their sum *)
-  sc_live_bytes : nat;
-  sc_traffic : nat;            (** elements the busiest rank receives *)
-  sc_launches : nat            (** steps that communicate or reduce *)
-}.
-
 Definition sum_launches (sp : sumplan) : nat :=
   match sp with
   | SumByCollectives pre rf p post => length pre + splan_launches (ByCollectives rf p) + length post
   | SumByExchange => 1
   end.
 
+(** What the caller allocates on a rank for a pending-sum plan lowered to
+    [lw]: the largest source and target boxes and the whole workspace
+    ([sumplan_workspace_bytes]: the reductions' arrays and the
+    collectives', or the reducing exchange's largest staging).  The
+    budget bounds this figure. *)
+Definition sum_lowered_alloc_bytes (elem : nat) (S T : layout) (lw : sum_lowered) : nat :=
+  (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem + sumplan_workspace_bytes lw.
+
+Definition sumplan_alloc_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+    (sp : sumplan) : nat :=
+  sum_lowered_alloc_bytes elem S T (lower_sumplan elem S ps T pt sp).
+
 Definition scost_candidate (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis)
-    (T : layout) (pt : list axis) (i : nat) (sp : sumplan) : option scosted :=
+    (T : layout) (pt : list axis) (i : nat) (sp : sumplan) : option (costed sumplan) :=
   match scheck S ps T pt sp with
   | Error _ => None
   | OK rep =>
-      let steps := sum_steps_ns pf h elem (lower_sumplan elem S ps T pt sp) in
-      Some {| sc_index := i; sc_plan := sp;
-              sc_steps_ns := steps;
-              sc_time_ns := list_sum steps;
-              sc_live_bytes := sumplan_live_bytes elem S ps T pt sp;
-              sc_traffic := max_over (pm_ranks (ly_mesh S) ++ pm_ranks (ly_mesh T)) (sm_recv rep);
-              sc_launches := sum_launches sp |}
+      let lw := lower_sumplan elem S ps T pt sp in
+      let steps := sum_steps_ns pf h elem lw in
+      Some {| cs_index := i; cs_plan := sp;
+              cs_steps_ns := steps;
+              cs_time_ns := list_sum steps;
+              cs_live_bytes := sumplan_live_bytes elem S ps T pt sp;
+              cs_alloc_bytes := sum_lowered_alloc_bytes elem S T lw;
+              cs_traffic := max_over (pm_ranks (ly_mesh S) ++ pm_ranks (ly_mesh T)) (sm_recv rep);
+              cs_launches := sum_launches sp |}
   end.
 
-Fixpoint scost_all (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis) (T : layout)
-    (pt : list axis) (i : nat) (sps : list sumplan) : list scosted :=
-  match sps with
-  | [] => []
-  | sp :: sps' =>
-      match scost_candidate pf h elem S ps T pt i sp with
-      | Some c => c :: scost_all pf h elem S ps T pt (Nat.succ i) sps'
-      | None => scost_all pf h elem S ps T pt (Nat.succ i) sps'
-      end
-  end.
+Definition scost_all (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis) (T : layout)
+    (pt : list axis) : nat -> list sumplan -> list (costed sumplan) :=
+  cost_list (scost_candidate pf h elem S ps T pt).
 
-(** ** The choice *)
-
-Definition scheaper (a b : scosted) : bool :=
-  lex_lt [sc_time_ns a; sc_traffic a; sc_launches a] [sc_time_ns b; sc_traffic b; sc_launches b].
-
-(** The cheapest, the earliest among equals. *)
-Definition sleast (c : scosted) (cs : list scosted) : scosted :=
-  fold_left (fun best c' => if scheaper c' best then c' else best) cs c.
-
-Definition sfits (budget : option nat) (c : scosted) : bool :=
-  match budget with None => true | Some b => sc_live_bytes c <=? b end.
-
-Record schoice : Type := {
-  sh_best : scosted;
-  sh_slower : list scosted;        (** within the budget, not chosen *)
-  sh_over_budget : list scosted
-}.
+(** ** The choice ([Choose.choose_among]) *)
 
 Definition choose_sums (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
-    (S : layout) (ps : list axis) (T : layout) (pt : list axis) : res choose_error schoice :=
-  let all := scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt) in
-  match filter (sfits budget) all with
-  | [] =>
-      match all with
-      | [] => Error NoCandidate
-      | c :: cs => Error (BelowMinimum (fold_left Nat.min (map sc_live_bytes cs) (sc_live_bytes c)))
-      end
-  | c :: cs =>
-      let best := sleast c cs in
-      OK {| sh_best := best;
-            sh_slower := filter (fun c' => negb (sc_index c' =? sc_index best)) (c :: cs);
-            sh_over_budget := filter (fun c' => negb (sfits budget c')) all |}
-  end.
+    (S : layout) (ps : list axis) (T : layout) (pt : list axis) : res choose_error (choice sumplan) :=
+  choose_among budget (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)).

@@ -6,17 +6,20 @@
       [scheck] accepts it; lowered and run over any commutative monoid it
       leaves every rank's target values, pending sums included, in its
       destination and keeps its source.
-    - [choose_sums_within_budget]: its live bytes per rank are within the budget.
+    - [choose_sums_within_budget]: its allocated bytes per rank (source,
+      destination and the whole workspace) are within the budget; in the
+      reducing exchange every rank's live bytes are within those
+      ([sumx_live_le_alloc]).
     - [choose_sums_fastest]: no candidate that [scheck] accepts and that
       fits the budget has a smaller predicted time.
-    - [choose_sums_below_minimum]: a refused budget is below the live bytes
+    - [choose_sums_below_minimum]: a refused budget is below the allocated bytes
       of every accepted candidate, and the figure named is the least of them. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumstrategy
-  Lower Lowersums Lowersumx Cost Costsums.
-From Redist Require Import Costproof Lowersumxproof.
+  Lower Lowersums Lowersumx Choose Cost Costsums.
+From Redist Require Import Chooseproof Strategyproof Lowerproof Lowersumxproof.
 
 Lemma sum_candidates_planned : forall s S ps T pt sp, In sp (sum_candidates s S ps T pt) ->
   exists s', plan_sums s' S ps T pt = Some sp.
@@ -30,9 +33,9 @@ Qed.
 
 Lemma scost_candidate_spec : forall pf h elem S ps T pt i sp c,
   scost_candidate pf h elem S ps T pt i sp = Some c ->
-  sc_plan c = sp /\ (exists rep, scheck S ps T pt sp = OK rep)
-  /\ sc_live_bytes c = sumplan_live_bytes elem S ps T pt sp
-  /\ sc_time_ns c = sum_predicted_ns pf h elem S ps T pt sp.
+  cs_plan c = sp /\ (exists rep, scheck S ps T pt sp = OK rep)
+  /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt sp
+  /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt sp.
 Proof.
   intros pf h elem S ps T pt i sp c H. unfold scost_candidate in H.
   destruct (scheck S ps T pt sp) as [rep|e] eqn:Hx; [| discriminate].
@@ -40,85 +43,37 @@ Proof.
 Qed.
 
 Lemma scost_all_sound : forall pf h elem S ps T pt sps i c, In c (scost_all pf h elem S ps T pt i sps) ->
-  In (sc_plan c) sps /\ (exists rep, scheck S ps T pt (sc_plan c) = OK rep)
-  /\ sc_live_bytes c = sumplan_live_bytes elem S ps T pt (sc_plan c)
-  /\ sc_time_ns c = sum_predicted_ns pf h elem S ps T pt (sc_plan c).
+  In (cs_plan c) sps /\ (exists rep, scheck S ps T pt (cs_plan c) = OK rep)
+  /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt (cs_plan c)
+  /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt (cs_plan c).
 Proof.
-  intros pf h elem S ps T pt sps. induction sps as [|sp sps IH]; intros i c Hin; simpl in Hin; [contradiction |].
-  destruct (scost_candidate pf h elem S ps T pt i sp) as [c'|] eqn:Hc.
-  - destruct Hin as [<- | Hin].
-    + destruct (scost_candidate_spec _ _ _ _ _ _ _ _ _ _ Hc) as [-> [Hx [Hl Ht]]]. simpl. auto.
-    + destruct (IH _ _ Hin) as [Hsp Hrest]. split; [right; exact Hsp | exact Hrest].
-  - destruct (IH _ _ Hin) as [Hsp Hrest]. split; [right; exact Hsp | exact Hrest].
+  intros pf h elem S ps T pt.
+  apply (cost_list_sound _ (fun sp c => (exists rep, scheck S ps T pt sp = OK rep)
+    /\ cs_alloc_bytes c = sumplan_alloc_bytes elem S ps T pt sp /\ cs_time_ns c = sum_predicted_ns pf h elem S ps T pt sp)).
+  intros i sp c Hc. exact (scost_candidate_spec _ _ _ _ _ _ _ _ _ _ Hc).
 Qed.
 
 Lemma scost_all_complete : forall pf h elem S ps T pt sps i sp rep, In sp sps ->
   scheck S ps T pt sp = OK rep ->
-  exists c, In c (scost_all pf h elem S ps T pt i sps) /\ sc_plan c = sp.
+  exists c, In c (scost_all pf h elem S ps T pt i sps) /\ cs_plan c = sp.
 Proof.
-  intros pf h elem S ps T pt sps. induction sps as [|sp0 sps IH]; intros i sp rep Hin Hx; [contradiction |].
-  simpl. destruct Hin as [<- | Hin].
-  - unfold scost_candidate at 1. rewrite Hx. eexists. split; [left; reflexivity | reflexivity].
-  - destruct (IH (Nat.succ i) sp rep Hin Hx) as [c [Hc Hp]].
-    destruct (scost_candidate pf h elem S ps T pt i sp0); eexists; split; try (right; exact Hc); try exact Hc;
-      exact Hp.
-Qed.
-
-Lemma scheaper_time : forall a b, scheaper a b = true -> sc_time_ns a <= sc_time_ns b.
-Proof.
-  intros a b H. unfold scheaper in H. simpl in H.
-  apply orb_true_iff in H as [H | H]; [apply Nat.ltb_lt in H; lia |].
-  apply andb_true_iff in H as [H _]. apply Nat.eqb_eq in H. lia.
-Qed.
-
-Lemma not_scheaper_time : forall a b, scheaper a b = false -> sc_time_ns b <= sc_time_ns a.
-Proof.
-  intros a b H. unfold scheaper in H. simpl in H.
-  apply orb_false_iff in H as [H _]. apply Nat.ltb_ge in H. exact H.
-Qed.
-
-Lemma sleast_spec : forall cs c,
-  In (sleast c cs) (c :: cs) /\ forall x, In x (c :: cs) -> sc_time_ns (sleast c cs) <= sc_time_ns x.
-Proof.
-  unfold sleast. induction cs as [|c' cs IH]; intros c; simpl.
-  - split; [left; reflexivity | intros x [<- | []]; lia].
-  - destruct (scheaper c' c) eqn:Hch.
-    + destruct (IH c') as [Hin Hle]. split.
-      * destruct Hin as [<- | Hin]; [right; left; reflexivity | right; right; exact Hin].
-      * intros x [<- | [<- | Hx]].
-        -- pose proof (scheaper_time _ _ Hch). specialize (Hle c' (or_introl eq_refl)). lia.
-        -- apply Hle. left. reflexivity.
-        -- apply Hle. right. exact Hx.
-    + destruct (IH c) as [Hin Hle]. split.
-      * destruct Hin as [<- | Hin]; [left; reflexivity | right; right; exact Hin].
-      * intros x [<- | [<- | Hx]].
-        -- apply Hle. left. reflexivity.
-        -- pose proof (not_scheaper_time _ _ Hch). specialize (Hle c (or_introl eq_refl)). lia.
-        -- apply Hle. right. exact Hx.
+  intros pf h elem S ps T pt sps i sp rep Hin Hx. apply cost_list_complete; [exact Hin |].
+  intros j. unfold scost_candidate. rewrite Hx. eexists. split; reflexivity.
 Qed.
 
 Lemma choose_sums_best_in : forall pf h elem budget s S ps T pt ch,
   choose_sums pf h elem budget s S ps T pt = OK ch ->
-  In (sh_best ch) (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt))
-  /\ sfits budget (sh_best ch) = true
-  /\ forall c, In c (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)) -> sfits budget c = true ->
-     sc_time_ns (sh_best ch) <= sc_time_ns c.
-Proof.
-  intros pf h elem budget s S ps T pt ch H. unfold choose_sums in H.
-  set (all := scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)) in *.
-  destruct (filter (sfits budget) all) as [|c cs] eqn:Hf; [destruct all; discriminate |].
-  inversion H. subst ch. simpl. destruct (sleast_spec cs c) as [Hin Hle].
-  assert (Hsub : forall x, In x (c :: cs) <-> In x all /\ sfits budget x = true)
-    by (intros x; rewrite <- Hf; apply filter_In).
-  split; [apply Hsub, Hin |]. split; [apply Hsub, Hin |].
-  intros x Hx Hfx. apply Hle, Hsub. auto.
-Qed.
+  In (ch_best ch) (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt))
+  /\ fits budget (ch_best ch) = true
+  /\ forall c, In c (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)) -> fits budget c = true ->
+     cs_time_ns (ch_best ch) <= cs_time_ns c.
+Proof. intros pf h elem budget s S ps T pt ch H. exact (choose_among_best_in _ _ _ H). Qed.
 
 Theorem choose_sums_checked : forall pf h elem budget s S ps T pt ch,
   choose_sums pf h elem budget s S ps T pt = OK ch ->
-  In (sc_plan (sh_best ch)) (sum_candidates s S ps T pt)
-  /\ (exists s', plan_sums s' S ps T pt = Some (sc_plan (sh_best ch)))
-  /\ exists rep, scheck S ps T pt (sc_plan (sh_best ch)) = OK rep.
+  In (cs_plan (ch_best ch)) (sum_candidates s S ps T pt)
+  /\ (exists s', plan_sums s' S ps T pt = Some (cs_plan (ch_best ch)))
+  /\ exists rep, scheck S ps T pt (cs_plan (ch_best ch)) = OK rep.
 Proof.
   intros pf h elem budget s S ps T pt ch H. destruct (choose_sums_best_in _ _ _ _ _ _ _ _ _ _ H) as [Hin _].
   destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hin) as [Hsp [Hx _]].
@@ -128,7 +83,7 @@ Qed.
 Theorem choose_sums_correct : forall pf h elem budget s S ps T pt ch,
   choose_sums pf h elem budget s S ps T pt = OK ch ->
   forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
-  let bs := run_sumplan M (lower_sumplan elem S ps T pt (sc_plan (sh_best ch))) st other in
+  let bs := run_sumplan M (lower_sumplan elem S ps T pt (cs_plan (ch_best ch))) st other in
   pl_sholds M T pt g (bs SDst) /\ bs SSrc = st.
 Proof.
   intros pf h elem budget s S ps T pt ch H M g st other Hst.
@@ -136,21 +91,32 @@ Proof.
   apply (lower_sumplan_correct s' S ps T pt _ elem Hp M g st other Hst).
 Qed.
 
+(** In the reducing exchange what a rank has alive (its source box, its
+    target box, its staging) is within what the caller allocates. *)
+Theorem sumx_live_le_alloc : forall elem S ps T pt w,
+  sumx_live elem S ps T pt w <= sumplan_alloc_bytes elem S ps T pt SumByExchange.
+Proof.
+  intros elem S ps T pt w. unfold sumplan_alloc_bytes, sum_lowered_alloc_bytes, sumx_live. simpl.
+  rewrite largest_boxes_spec. simpl.
+  pose proof (box_bytes_le S elem w). pose proof (box_bytes_le T elem w).
+  pose proof (proj2 (sumx_workspace_exact elem S ps T pt) w). lia.
+Qed.
+
 Theorem choose_sums_within_budget : forall pf h elem b s S ps T pt ch,
   choose_sums pf h elem (Some b) s S ps T pt = OK ch ->
-  sumplan_live_bytes elem S ps T pt (sc_plan (sh_best ch)) <= b.
+  sumplan_alloc_bytes elem S ps T pt (cs_plan (ch_best ch)) <= b.
 Proof.
-  intros pf h elem b s S ps T pt ch H. destruct (choose_sums_best_in _ _ _ _ _ _ _ _ _ _ H) as [Hin [Hfit _]].
+  intros pf h elem b s S ps T pt ch H. destruct (choose_sums_best_in _ _ _ _ _ _ _ _ _ _ H) as [Hin _].
   destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl _]]].
-  simpl in Hfit. apply Nat.leb_le in Hfit. lia.
+  rewrite <- Hl. exact (choose_among_within_budget _ _ _ H).
 Qed.
 
 Theorem choose_sums_fastest : forall pf h elem budget s S ps T pt ch,
   choose_sums pf h elem budget s S ps T pt = OK ch ->
-  sc_time_ns (sh_best ch) = sum_predicted_ns pf h elem S ps T pt (sc_plan (sh_best ch))
+  cs_time_ns (ch_best ch) = sum_predicted_ns pf h elem S ps T pt (cs_plan (ch_best ch))
   /\ forall sp rep, In sp (sum_candidates s S ps T pt) -> scheck S ps T pt sp = OK rep ->
-     (forall b, budget = Some b -> sumplan_live_bytes elem S ps T pt sp <= b) ->
-     sc_time_ns (sh_best ch) <= sum_predicted_ns pf h elem S ps T pt sp.
+     (forall b, budget = Some b -> sumplan_alloc_bytes elem S ps T pt sp <= b) ->
+     cs_time_ns (ch_best ch) <= sum_predicted_ns pf h elem S ps T pt sp.
 Proof.
   intros pf h elem budget s S ps T pt ch H.
   destruct (choose_sums_best_in _ _ _ _ _ _ _ _ _ _ H) as [Hin [_ Hle]].
@@ -162,43 +128,19 @@ Proof.
   destruct budget as [b|]; [simpl | reflexivity]. apply Nat.leb_le. rewrite Hl. apply Hb. reflexivity.
 Qed.
 
-Theorem choose_sums_below_minimum : forall pf h elem budget s S ps T pt least_live,
-  choose_sums pf h elem budget s S ps T pt = Error (BelowMinimum least_live) ->
-  (exists b, budget = Some b /\ b < least_live)
+Theorem choose_sums_below_minimum : forall pf h elem budget s S ps T pt least_alloc,
+  choose_sums pf h elem budget s S ps T pt = Error (BelowMinimum least_alloc) ->
+  (exists b, budget = Some b /\ b < least_alloc)
   /\ (forall sp rep, In sp (sum_candidates s S ps T pt) -> scheck S ps T pt sp = OK rep ->
-      least_live <= sumplan_live_bytes elem S ps T pt sp)
+      least_alloc <= sumplan_alloc_bytes elem S ps T pt sp)
   /\ exists sp rep, In sp (sum_candidates s S ps T pt) /\ scheck S ps T pt sp = OK rep
-     /\ sumplan_live_bytes elem S ps T pt sp = least_live.
+     /\ sumplan_alloc_bytes elem S ps T pt sp = least_alloc.
 Proof.
-  intros pf h elem budget s S ps T pt least_live H. unfold choose_sums in H.
-  set (all := scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)) in *.
-  destruct (filter (sfits budget) all) as [|c0 cs0] eqn:Hf; [| discriminate].
-  destruct all as [|c cs] eqn:Ha; [discriminate |]. inversion H. subst least_live.
-  assert (Hnofit : forall x, In x (c :: cs) -> sfits budget x = false).
-  { intros x Hx. destruct (sfits budget x) eqn:Hfx; [| reflexivity].
-    assert (In x (filter (sfits budget) (c :: cs))) by (apply filter_In; auto).
-    rewrite Hf in H0. contradiction. }
-  destruct (fold_min_spec (map sc_live_bytes cs) (sc_live_bytes c)) as [Hat [Hc Hx]].
-  assert (Hmin : forall x, In x (c :: cs) -> fold_left Nat.min (map sc_live_bytes cs) (sc_live_bytes c)
-                                             <= sc_live_bytes x).
-  { intros x [<- | Hin]; [exact Hc | apply Hx, in_map, Hin]. }
-  assert (Hsound : forall x, In x (c :: cs) -> _) by (intros x Hin; rewrite <- Ha in Hin;
-    exact (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hin)).
-  split; [| split].
-  - destruct budget as [b|]; [| specialize (Hnofit c (or_introl eq_refl)); discriminate].
-    exists b. split; [reflexivity |].
-    destruct Hat as [-> | Hin].
-    + specialize (Hnofit c (or_introl eq_refl)). simpl in Hnofit. apply Nat.leb_gt in Hnofit. exact Hnofit.
-    + apply in_map_iff in Hin as [x [<- Hin]]. specialize (Hnofit x (or_intror Hin)).
-      simpl in Hnofit. apply Nat.leb_gt in Hnofit. exact Hnofit.
-  - intros sp rep Hsp Hxc.
-    destruct (scost_all_complete pf h elem S ps T pt _ 0 sp rep Hsp Hxc) as [x [Hin <-]].
-    fold all in Hin. rewrite Ha in Hin.
-    destruct (Hsound x Hin) as [_ [_ [Hl _]]]. rewrite <- Hl. apply Hmin, Hin.
-  - assert (Hw : exists x, In x (c :: cs)
-                 /\ sc_live_bytes x = fold_left Nat.min (map sc_live_bytes cs) (sc_live_bytes c)).
-    { destruct Hat as [Heq | Hin]; [exists c; split; [left |]; auto |].
-      apply in_map_iff in Hin as [x [Hx' Hin]]. exists x. split; [right; exact Hin | exact Hx']. }
-    destruct Hw as [x [Hin Hl']]. destruct (Hsound x Hin) as [Hsp [[rep Hxc] [Hl _]]].
-    exists (sc_plan x), rep. rewrite <- Hl. auto.
+  intros pf h elem budget s S ps T pt least_alloc H.
+  destruct (choose_among_below_minimum _ _ _ H) as [Hb [Hle [c [Hc Hl]]]].
+  split; [exact Hb | split].
+  - intros sp rep Hsp Hx. destruct (scost_all_complete pf h elem S ps T pt _ 0 sp rep Hsp Hx) as [x [Hin <-]].
+    destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hin) as [_ [_ [Hl' _]]]. rewrite <- Hl'. apply Hle, Hin.
+  - destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ Hc) as [Hsp [[rep Hx] [Hl' _]]].
+    exists (cs_plan c), rep. rewrite <- Hl'. auto.
 Qed.

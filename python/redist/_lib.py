@@ -87,8 +87,8 @@ def _declare(lib):
                                                     ctypes.POINTER(size_t), ctypes.POINTER(ctypes.c_int),
                                                     ctypes.POINTER(ctypes.c_int)] + err),
     }
-    for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "live_bytes", "recv_max_bytes",
-                   "lower_bound_recv_bytes"]:
+    for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "live_bytes", "alloc_bytes",
+                   "recv_max_bytes", "lower_bound_recv_bytes"]:
         signatures["redist_plan_" + figure] = (u64, [c_plan])
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)

@@ -92,6 +92,7 @@ class Plan:
         self.peak_bytes = lib.redist_plan_peak_bytes(handle)
         self.workspace_bytes = lib.redist_plan_workspace_bytes(handle)
         self.live_bytes = lib.redist_plan_live_bytes(handle)  # the C runtime's most bytes alive on a rank
+        self.alloc_bytes = lib.redist_plan_alloc_bytes(handle)  # source + destination + workspace, what a rank allocates
         self.recv_max_bytes = lib.redist_plan_recv_max_bytes(handle)
         self.lower_bound_recv_bytes = lib.redist_plan_lower_bound_recv_bytes(handle)
 

@@ -217,7 +217,8 @@ bool plan_of(value info, redist_plan* plan) {
   plan->recv_max_bytes = uint_field(info, 12);
   plan->lower_bound_recv_bytes = uint_field(info, 13);
   plan->live_bytes = uint_field(info, 14);
-  const value digest = Field(info, 15);
+  plan->alloc_bytes = uint_field(info, 15);
+  const value digest = Field(info, 16);
   plan->digest = redist::ProblemDigest{static_cast<std::uint64_t>(Int64_val(Field(digest, 0))),
                                        static_cast<std::uint64_t>(Int64_val(Field(digest, 1))),
                                        static_cast<std::uint64_t>(Int64_val(Field(digest, 2))),
@@ -485,6 +486,7 @@ uint64_t redist_plan_dst_bytes(const redist_plan_t* plan) { return plan ? plan->
 uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan->peak_bytes : 0; }
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan) { return plan ? plan->live_bytes : 0; }
+uint64_t redist_plan_alloc_bytes(const redist_plan_t* plan) { return plan ? plan->alloc_bytes : 0; }
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
   return plan ? plan->lower_bound_recv_bytes : 0;

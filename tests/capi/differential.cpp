@@ -95,8 +95,9 @@ std::string run_case(const Case& c, MPI_Comm comm, int rank) {
   std::string why;
   if (redist_plan_devices(plan) != c.devices || redist_plan_src_bytes(plan) != c.src_bytes ||
       redist_plan_dst_bytes(plan) != c.tgt_bytes || redist_plan_workspace_bytes(plan) != c.workspace_bytes ||
-      redist_plan_live_bytes(plan) != c.live_bytes)
-    why = "the C ABI's devices, source, target, workspace or live bytes differ from the header's";
+      redist_plan_live_bytes(plan) != c.live_bytes ||
+      redist_plan_alloc_bytes(plan) != c.src_bytes + c.tgt_bytes + c.workspace_bytes)
+    why = "the C ABI's devices, source, target, workspace, live or allocated bytes differ from the header's";
   const int ndim = redist_plan_ndim(plan);
   std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims], elems = 1;
   if (redist_plan_src_box(plan, rank, src_off, src_ext, err, sizeof err) != REDIST_OK ||
@@ -274,8 +275,11 @@ HybridVerdicts run_hybrid(const HybridCase& c, int rank) {
   std::string why;
   if (redist_plan_by_exchange(plan) != 3) why = "not planned as a hybrid";
   else if (redist_plan_devices(plan) != c.world || redist_plan_workspace_bytes(plan) != c.workspace_bytes ||
-           redist_plan_live_bytes(plan) != c.live_bytes)
-    why = "the C ABI's world, workspace or live bytes differ from the header's";
+           redist_plan_live_bytes(plan) != c.live_bytes ||
+           redist_plan_alloc_bytes(plan) !=
+               redist_plan_src_bytes(plan) + redist_plan_dst_bytes(plan) + c.workspace_bytes ||
+           redist_plan_alloc_bytes(plan) < c.live_bytes)
+    why = "the C ABI's world, workspace, live or allocated bytes differ from the header's";
   const int ndim = redist_plan_ndim(plan);
   const std::size_t elem = redist_plan_elem_bytes(plan);
   std::size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims];

@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   rc = redist_plan_create_with("{x:2, y:3}", NULL, "[{x}7]", "[7]", NULL, "collectives", &plan, err, sizeof err);
   expect(rc == REDIST_ERR_BAD_INPUT && strstr(err, "the collectives need an even problem") != NULL,
          "uneven by the collectives: code 2", err);
-  expect(redist_plan_num_steps(NULL) == 0 && redist_plan_json(NULL) == NULL && redist_plan_workspace_bytes(NULL) == 0,
+  expect(redist_plan_num_steps(NULL) == 0 && redist_plan_json(NULL) == NULL && redist_plan_workspace_bytes(NULL) == 0 &&
+             redist_plan_alloc_bytes(NULL) == 0,
          "queries of a null plan answer 0 or NULL", NULL);
   struct sigaction before, after;
   sigaction(SIGSEGV, NULL, &before);

@@ -308,6 +308,11 @@ run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 895 -
 run_stdin 'exchange\n' gen "${PS[@]}" --plan - --name sums --memory-budget 1MiB --backend nccl -o /dev/null
 # the reducing exchange between meshes, to a target with pending sums too
 run plan --from-mesh '{x:2, y:2}' --to-mesh '{z:3, w:2} @ 4' --from '[{x}9, 4] sum{y}' --to '[{z}9, 4] sum{w}'
+# --memory-budget bounds what the caller allocates (source + destination +
+# the whole workspace: 96 + 96 + 288 = 480 B here), not the peak alive at
+# once (384 B): 400 refused, naming 480; 480 accepted (issue 25)
+run plan --mesh '{x:2, y:3}' --from '[{x}12, {y}12]' --to '[{y}12, {x}12]' --strategy collectives --memory-budget 400
+run plan --mesh '{x:2, y:3}' --from '[{x}12, {y}12]' --to '[{y}12, {x}12]' --strategy collectives --memory-budget 480
 # the figures a pending-sum header states: uneven and cross-mesh (the reducing
 # exchange: extracted sumx_workspace_bytes and sumx_live_bytes), even (lower_sums)
 gen_figures() {

@@ -2,8 +2,11 @@
    on random problems of tests/problems/placed_problem.ml (uneven,
    cross-mesh and even):
    - under a memory budget drawn between the candidates' least and largest
-     live bytes, the generated header's kLiveBytes never exceeds it, and a
-     budget one byte below the least is refused naming that least figure;
+     allocated bytes, the chosen plan allocates at most the budget, its
+     figure is the largest source box + the largest target box + the
+     lowered program's workspace, the generated header's kLiveBytes is
+     within it, and a budget one byte below the least is refused naming
+     that least figure;
    - the choice is deterministic (the same plan twice, whatever was chosen
      before);
    - where messages are free (no latency, unbounded bandwidth) every
@@ -42,7 +45,7 @@ let costed = function
   | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
 let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
-let candidates (ch : C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
+let candidates (ch : C.splan C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
 let header_live_bytes (r : Xreport.plan) guarantees =
   (* A hybrid's header holds its parts' headers too: its own figure is the one read. *)
@@ -56,25 +59,38 @@ let for_problems f =
     f st failing (Placed_problem.problem d C.StratAuto)
   done
 
+(* What a rank allocates for [sp]: the largest source and target boxes
+   (each layout's, box by box) and the workspace of the lowered program. *)
+let allocated (p : Problem.t) sp =
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  ((C.largest_box src + C.largest_box tgt) * p.elem_bytes)
+  + C.program_workspace_bytes (C.lower_splan p.elem_bytes src tgt sp)
+
 let budget_kept () =
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let all = chosen (settings measured) p in
-      let lives = List.map (fun (c : C.costed) -> c.cs_live_bytes) (candidates all) in
-      let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
+      let allocs = List.map (fun (c : C.splan C.costed) -> c.cs_alloc_bytes) (candidates all) in
+      let least = List.fold_left min max_int allocs and most = List.fold_left max 0 allocs in
       let budget = least + Random.State.int st (most - least + 1) in
       let r, guarantees, ch = Planning.choose_costed (settings ~budget measured) p in
       let ch = costed ch in
+      let best = ch.ch_best in
+      if best.cs_alloc_bytes > budget then fail "the choice allocates %d bytes, over the budget %d" best.cs_alloc_bytes budget;
+      let expected = allocated p best.cs_plan in
+      if best.cs_alloc_bytes <> expected then
+        fail "the choice states %d allocated bytes, its source, destination and workspace are %d" best.cs_alloc_bytes expected;
       let stated = header_live_bytes r guarantees in
-      if stated > budget then fail "the header states %d live bytes, over the budget %d" stated budget;
-      if stated <> ch.ch_best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated ch.ch_best.cs_live_bytes;
+      if stated > best.cs_alloc_bytes then fail "the header states %d live bytes, above the %d allocated" stated best.cs_alloc_bytes;
+      if stated <> best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated best.cs_live_bytes;
       List.iter
-        (fun (c : C.costed) ->
-          if c.cs_live_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
+        (fun (c : C.splan C.costed) ->
+          if c.cs_alloc_bytes <> allocated p c.cs_plan then fail "candidate %d: allocated bytes not its source + destination + workspace" c.cs_index;
+          if c.cs_alloc_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
             fail "candidate %d fits and predicts %d ns, below the chosen %d" c.cs_index c.cs_time_ns ch.ch_best.cs_time_ns)
         (candidates ch);
       match Planning.choose_costed (settings ~budget:(least - 1) measured) p with
-      | _ -> fail "a budget of %d, below the least live bytes %d, was accepted" (least - 1) least
+      | _ -> fail "a budget of %d, below the least allocated bytes %d, was accepted" (least - 1) least
       | exception Front.Bad_input msg ->
           let needle = Printf.sprintf "below %d," least in
           let rec has i = i + String.length needle <= String.length msg && (String.sub msg i (String.length needle) = needle || has (i + 1)) in
@@ -93,8 +109,8 @@ let least_traffic_when_free () =
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let ch = chosen (settings free_messages) p in
-      let least = List.fold_left (fun acc (c : C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
-      List.iter (fun (c : C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
+      let least = List.fold_left (fun acc (c : C.splan C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
+      List.iter (fun (c : C.splan C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
         (candidates ch);
       if ch.ch_best.cs_traffic <> least then fail "chose traffic %d, the least is %d" ch.ch_best.cs_traffic least)
 
@@ -103,7 +119,7 @@ let fewest_messages_when_latency_dominates () =
   for_problems (fun _ failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let ch = chosen (settings latency_only) p in
-      let messages (c : C.costed) =
+      let messages (c : C.splan C.costed) =
         if c.cs_time_ns mod latency_ns <> 0 then fail "candidate %d: %d ns is not a number of messages" c.cs_index c.cs_time_ns;
         c.cs_time_ns / latency_ns
       in
@@ -124,7 +140,7 @@ let ranks_per_host_is_a_host_list () =
       let by_list = settings ~hosts:(C.HostList (List.init world (fun r -> r / n)), "") across in
       let a = chosen by_count p and b = chosen by_list p in
       List.iter2
-        (fun (x : C.costed) (y : C.costed) ->
+        (fun (x : C.splan C.costed) (y : C.splan C.costed) ->
           if x.cs_steps_ns <> y.cs_steps_ns then
             fail "%d ranks per host: candidate %d predicts %d ns, the host list %d" n x.cs_index x.cs_time_ns y.cs_time_ns)
         (candidates a) (candidates b))
@@ -173,7 +189,7 @@ let closed_form_is_the_messages () =
 let () =
   Tap.run "cost"
     [ ( "choice",
-        [ Alcotest.test_case (Printf.sprintf "%d random problems: the header's live bytes within the budget, below it refused" count) `Quick budget_kept;
+        [ Alcotest.test_case (Printf.sprintf "%d random problems: the choice's allocated bytes (source + destination + workspace) within the budget, the header's live bytes within those, below the least refused" count) `Quick budget_kept;
           Alcotest.test_case "200 random problems: the same plan twice" `Quick deterministic;
           Alcotest.test_case (Printf.sprintf "%d random problems: free messages, least traffic" count) `Quick least_traffic_when_free;
           Alcotest.test_case (Printf.sprintf "%d random problems: latency dominates, fewest messages" count) `Quick fewest_messages_when_latency_dominates;

@@ -68,7 +68,7 @@ let default_cost_model () =
        if all.units <= P.costing_work_limit || plain.units > P.costing_work_limit then
          Alcotest.failf "%d units with the hybrids, %d without: not the middle tier" all.units plain.units;
        if Xreport.splan r <> ch.ch_best.cs_plan then Alcotest.fail "the report is not of the choice";
-       if List.exists (fun (c : C.costed) -> match c.cs_plan with C.ByThen _ -> true | _ -> false) (ch.ch_best :: ch.ch_slower)
+       if List.exists (fun (c : C.splan C.costed) -> match c.cs_plan with C.ByThen _ -> true | _ -> false) (ch.ch_best :: ch.ch_slower)
        then Alcotest.fail "a hybrid was costed";
        if not (contains why (string_of_int all.units)) then Alcotest.failf "the reason does not name %d: %s" all.units why
    | _ -> Alcotest.fail "the 13-axis 4,096-device problem: expected the candidates without the hybrids");
@@ -147,7 +147,7 @@ let cost_settings ?budget ?ranks_per_host ?(profile = false) p =
 
 (* Issue 24: a cost option answered after minutes on 65,536 ranks, and
    20 s on 4,096; now the same tiers as without one, and a plan within
-   --memory-budget by its live bytes whether costed or not. *)
+   --memory-budget by the bytes it allocates whether costed or not. *)
 let sums_cost_options () =
   let options =
     [ ("--memory-budget 1GiB", fun p -> cost_settings ~budget:"1GiB" p); ("--profile", fun p -> cost_settings ~profile:true p);
@@ -160,12 +160,12 @@ let sums_cost_options () =
           let ((r : S.t), _) as choice = sums_within_limit ~settings q in
           ignore (sums_tier_above_limit q choice);
           match (settings r.problem).budget with
-          | Some b when r.live_bytes > b -> Alcotest.failf "%s: live bytes %d above the budget: %s" name r.live_bytes (Plan_time.show q)
+          | Some b when r.alloc_bytes > b -> Alcotest.failf "%s: allocates %d bytes, above the budget: %s" name r.alloc_bytes (Plan_time.show q)
           | _ -> ())
         Plan_time.pending_large)
     options
 
-(* A budget below the preferred plan's live bytes but at the least of the
+(* A budget below the preferred plan's allocated bytes but at the least of the
    candidates' takes the least; one byte less is refused naming it; both
    within the time limit. *)
 let sums_budget_uncosted () =
@@ -174,15 +174,15 @@ let sums_budget_uncosted () =
     Problem.make_placed ~meshes:(Problem.One q.mesh) ~strategy:C.StratAuto ~from:q.from
       ~to_:q.to_ ~dtype:None
   in
-  let live sp =
-    C.sumplan_live_bytes p.elem_bytes (Problem.source_layout p) p.src_pending
+  let alloc sp =
+    C.sumplan_alloc_bytes p.elem_bytes (Problem.source_layout p) p.src_pending
       (Problem.target_layout p) p.tgt_pending sp
   in
-  let lives = List.map live (sum_candidates p) in
-  let least = List.fold_left min max_int lives and most = List.fold_left max 0 lives in
-  if least = most then Alcotest.fail "the candidates' live bytes are equal: no budget between them";
+  let allocs = List.map alloc (sum_candidates p) in
+  let least = List.fold_left min max_int allocs and most = List.fold_left max 0 allocs in
+  if least = most then Alcotest.fail "the candidates' allocated bytes are equal: no budget between them";
   let r, _ = sums_within_limit ~settings:(fun p -> cost_settings ~budget:(string_of_int least) p) q in
-  if r.live_bytes > least then Alcotest.failf "live bytes %d above the budget %d" r.live_bytes least;
+  if r.alloc_bytes > least then Alcotest.failf "allocates %d bytes, above the budget %d" r.alloc_bytes least;
   let t = Sys.time () in
   match S.choose_costed (cost_settings ~budget:(string_of_int (least - 1)) p) p with
   | _ -> Alcotest.failf "budget %d (below the least, %d) accepted" (least - 1) least

@@ -369,7 +369,8 @@ def figures():
     ok = (plan.elem_bytes == 2 and plan.src_bytes == plan.dst_bytes == 8 * 16 * 2 // 8
           and plan.peak_bytes == plan.src_bytes and "plan_peak_le_max" in names and svg.lstrip().startswith("<?xml")
           and plan.recv_max_bytes >= plan.lower_bound_recv_bytes
-          and plan.src_bytes + plan.dst_bytes <= plan.live_bytes <= plan.src_bytes + plan.dst_bytes + plan.workspace_bytes)
+          and plan.src_bytes + plan.dst_bytes <= plan.live_bytes <= plan.alloc_bytes
+          and plan.alloc_bytes == plan.src_bytes + plan.dst_bytes + plan.workspace_bytes)
     return ok, "%s; peak %d B, live %d B, recv %d B >= bound %d B" % (
         plan.step_texts, plan.peak_bytes, plan.live_bytes, plan.recv_max_bytes, plan.lower_bound_recv_bytes)
 

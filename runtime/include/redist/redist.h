@@ -185,6 +185,12 @@ uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan);
  * with pending sums sumplan_live_bytes (for the reducing exchange: largest
  * source box + (1 + group size) * largest target box). */
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
+/* What the caller allocates on a rank: redist_plan_src_bytes +
+ * redist_plan_dst_bytes + redist_plan_workspace_bytes, computed by the
+ * extracted code (splan_alloc_bytes; with pending sums sumplan_alloc_bytes),
+ * the figure `redist plan --memory-budget` bounds; at least
+ * redist_plan_live_bytes (proven: splan_live_le_alloc). */
+uint64_t redist_plan_alloc_bytes(const redist_plan_t* plan);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 /* No plan's busiest rank receives less (with pending sums: target
  * elements whose sum needs a contribution the rank does not hold,

@@ -67,7 +67,7 @@ struct redist_plan {
   int devices = 0;
   int ndim = 0;
   std::uint64_t src_bytes = 0, dst_bytes = 0, peak_bytes = 0, workspace_bytes = 0, recv_max_bytes = 0,
-                lower_bound_recv_bytes = 0, live_bytes = 0;
+                lower_bound_recv_bytes = 0, live_bytes = 0, alloc_bytes = 0;
   std::size_t elem_bytes = 0;
   redist::ProblemDigest digest;  // what redist_plan_bind agrees on
   value problem = Val_unit;  // a generational global root while the plan lives: the OCaml problem, for boxes
