@@ -134,20 +134,21 @@ def auto_choice(candidates):
 
 
 def budget_sweep(redist, p, profile, candidates):
-    """auto under --memory-budget at each candidate's live bytes (the
-    budgets where its choice can change) and unbounded: per budget, the
-    candidate the command chose (matched by its plan) and its live bytes;
-    and the command's refusal one byte below the least."""
+    """auto under --memory-budget at each candidate's allocated bytes (what
+    the budget bounds: the budgets where its choice can change) and
+    unbounded: per budget, the candidate the command chose (matched by its
+    plan), its allocated and live bytes; and the command's refusal one byte
+    below the least."""
     args = problem_args(p) + ["--profile", profile]
     index_of = {c["plan"]: c["index"] for c in candidates}
     sweep = []
-    for budget in sorted({c["live_bytes"] for c in candidates}) + [None]:
+    for budget in sorted({c["alloc_bytes"] for c in candidates}) + [None]:
         extra = [] if budget is None else ["--memory-budget", str(budget)]
         cost = json.loads(_redist(redist, ["plan", "--json"] + extra + args))["cost"]
         chosen = next(c for c in cost["candidates"] if c["verdict"] == "chosen")
-        sweep.append({"budget": budget, "candidate": index_of[chosen["plan"]], "live_bytes": cost["live_bytes"],
-                      "predicted_ns": cost["predicted_ns"]})
-    least = min(c["live_bytes"] for c in candidates)
+        sweep.append({"budget": budget, "candidate": index_of[chosen["plan"]], "alloc_bytes": cost["alloc_bytes"],
+                      "live_bytes": cost["live_bytes"], "predicted_ns": cost["predicted_ns"]})
+    least = min(c["alloc_bytes"] for c in candidates)
     r = subprocess.run([redist, "plan", "--memory-budget", str(least - 1)] + args, capture_output=True, text=True)
     return {"sweep": sweep, "below_least": {"budget": least - 1, "exit": r.returncode, "message": r.stderr.strip()}}
 

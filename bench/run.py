@@ -109,7 +109,7 @@ def candidate_records(rows, candidates):
     for name, mine in candidates.items():
         for c in mine:
             r = by[(name, c["system"])]
-            out.append(dict({k: c[k] for k in ("index", "strategy", "plan", "verdict", "predicted_ns", "live_bytes",
+            out.append(dict({k: c[k] for k in ("index", "strategy", "plan", "verdict", "predicted_ns", "live_bytes", "alloc_bytes",
                                                "recv_elems_max", "launches", "system")},
                             problem=name, ok=r["ok"], time_ms=r["time_ms"], times_ms=r.get("times_ms", []),
                             peak_bytes=r.get("peak_bytes", -1)))
