@@ -43,8 +43,8 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
   line "";
-  line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// ---- pending sums: %s -> %s, by the reducing exchange" (Sumplan.show_pty p.op p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending));
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
   line "#include \"redist/reduce_exchange.hpp\"";
@@ -60,6 +60,7 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
   line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
+  line "inline constexpr ::redist::Op kOp = ::redist::Op::%s;" (Dtype.op_name p.op);
   line "inline constexpr int kRank = %d;" (List.length p.src);
   line "inline constexpr ::std::size_t kGlobalShape[kRank] = %s;" (Emit.list_init (List.map string_of_int (C.global_shape p.src)));
   List.iter (line "%s") (pending_lines p);
@@ -77,7 +78,7 @@ let render_exchange ~command ~name (r : Sumplan.t) =
   line "// Collective over `world`, once: every rank of the world calls it.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
   line "  return ::redist::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending, kSrcPendingCount,";
-  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
   line "}";
   line "";
   line "// Collective over the world; allocates nothing.  src, dst and workspace: this";
@@ -111,8 +112,8 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   Buffer.add_string b (Emit.render_exchange ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
   line "";
-  line "// ---- pending sums: %s -> %s, by the reducing exchange over NCCL" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// ---- pending sums: %s -> %s, by the reducing exchange over NCCL" (Sumplan.show_pty p.op p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending));
   line "// Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> line "//   %s: %s" n what) (Sumplan.guarantees r);
   line "//   nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
@@ -131,6 +132,7 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
   line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
+  line "inline constexpr ::redist::Op kOp = ::redist::Op::%s;" (Dtype.op_name p.op);
   List.iter (line "%s") (pending_lines p);
   line "// The staging workspace (device memory) run() needs on any rank (proven:";
   line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
@@ -148,7 +150,7 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::nccl::ReducingExchange* out) {";
   line "  return ::redist::nccl::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending,";
   line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
-  line "                                                  kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
   line "}";
   line "";
   line "// Collective over the world; enqueues on `stream`, allocates nothing.  src, dst:";
@@ -172,9 +174,15 @@ let render_exchange_nccl ~command ~name (r : Sumplan.t) =
 
 let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
-  (* The reducing exchange adds with its own kernel; the collectives use NCCL's sums. *)
-  if backend = Emit.Nccl && r.plan <> C.SumByExchange && not p.dtype.nccl_adds then
-    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype.name;
+  (* The reducing exchange adds with its own kernel; the collectives use NCCL's reductions. *)
+  if backend = Emit.Nccl && r.plan = C.SumByExchange && p.op <> Dtype.Sum then
+    F.bad "--backend nccl: the NCCL reducing exchange's kernel only adds, not %s; use --backend mpi" (Dtype.op_name p.op);
+  if backend = Emit.Nccl && r.plan <> C.SumByExchange && not (Dtype.nccl_computes p.dtype p.op) then
+    F.bad "--dtype %s: NCCL has no %s of it (no 16-bit integers; complex numbers part by part); use --backend mpi"
+      p.dtype.name (Dtype.op_name p.op);
+  if backend = Emit.Nccl && p.op = Dtype.Prod
+     && List.exists (function C.AddPending _ -> true | _ -> false) (match r.plan with C.SumByCollectives (_, _, _, post) -> post | C.SumByExchange -> []) then
+    F.bad "--backend nccl: a new prod{..} axis holds ones on its other members, which the NCCL backend does not write; use --backend mpi";
   (* The runtime's functions of the backend: same names and arguments. *)
   let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
@@ -209,8 +217,8 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   Buffer.add_string b inner_header;
   line "";
-  line "// ---- pending sums: %s -> %s" (Sumplan.show_pty p.env (p.src, p.src_pending))
-    (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending));
+  line "// ---- pending sums: %s -> %s" (Sumplan.show_pty p.op p.env (p.src, p.src_pending))
+    (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending));
   line "// Plan, accepted by the verified checker scheck (plan-file syntax):";
   List.iter (fun (s : Sumplan.step) -> line "//   %s  -> %s" s.text s.after) r.steps;
   line "// Proven in Coq (proofs/):";
@@ -241,8 +249,9 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "using collectives::kTgtLayout;";
   line "using collectives::tgt_box;";
   line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name;
+  line "inline constexpr ::redist::Op kOp = ::redist::Op::%s;" (Dtype.op_name p.op);
   line "inline constexpr ::std::size_t kSrcElems = %d;  // %s" (List.fold_left ( * ) 1 src_shape)
-    (Sumplan.show_pty p.env (p.src, p.src_pending));
+    (Sumplan.show_pty p.op p.env (p.src, p.src_pending));
   line "inline constexpr ::std::size_t kSrcBytes = kSrcElems * kElemBytes;";
   line "inline constexpr ::redist::Layout kSrcLayout = %s;" (Emit.layout_lit src_shape elem);
   line "";
@@ -330,12 +339,12 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
       let g = Printf.sprintf "::redist::Group{%d, %d}" (fst c.rc_group) (snd c.rc_group) in
       let layout = Emit.layout_lit c.rc_shape elem in
       let io = Printf.sprintf "%s, %d, %s, %d" (array c.rc_in) c.rc_in_bytes (array c.rc_out) c.rc_out_bytes in
-      line "  // %s: %s" (Sumplan.show_sum_step p.env c.rc_step) (Sumplan.show_pty p.env c.rc_pty);
+      line "  // %s: %s" (Sumplan.show_sum_step p.env c.rc_step) (Sumplan.show_pty p.op p.env c.rc_pty);
       let call =
         match c.rc_step with
         | C.ReduceScatter (d, _) ->
-            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
-        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
+            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, kOp, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
+        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, kOp, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
         | C.AddPending _ -> failwith "add_pending among the reductions"
       in
       line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
@@ -352,14 +361,18 @@ let render ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
       match c.rc_step with
       | C.AddPending a ->
           let st, sz = c.rc_group in
-          line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
+          if Dtype.every_member_keeps p.op then
+            line "  // add_pending(%s): every member keeps the value (%s)." (F.axis_name p.env a) (Dtype.op_name p.op)
+          else begin
+          line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold the identity." (F.axis_name p.env a);
           (match backend with
            | Emit.Mpi ->
-               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::redist::local::fill_identity(kDtype, kOp, dst, kTgtElems);" st sz
            | Emit.Nccl ->
                line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0)" st sz;
                line "    if (::cudaError_t e = ::cudaMemsetAsync(dst, 0, kTgtBytes, mesh.stream()); e != ::cudaSuccess)";
                line "      return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemsetAsync: \") + ::cudaGetErrorString(e));" name)
+          end
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
     program.sg_post;
   line "  return ::redist::Status();";

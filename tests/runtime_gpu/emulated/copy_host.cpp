@@ -37,7 +37,7 @@ Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_
 
 Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
                   cudaStream_t) {
-  local::sum_blocks(dtype, blocks, elems, count, out);
+  local::reduce_blocks(dtype, Op::sum, blocks, elems, count, out);
   return {};
 }
 
