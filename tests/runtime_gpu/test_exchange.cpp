@@ -434,7 +434,7 @@ Status create_reducing(const PendingProblem& q, bool from_nccl, ncclComm_t comm,
 
 // This rank's target array as the host computes it: on a designated rank
 // (pending coordinates 0 on the target mesh) every element is the left fold
-// over the group's members in ascending order (local::sum_blocks over the
+// over the group's members in ascending order (local::reduce_blocks over the
 // members' contributions); on the others, zero.
 std::vector<unsigned char> host_sums(const PendingProblem& q, const Box& box, unsigned salt) {
   const std::size_t n = redist::box_elements(box), w = q.p.elem_bytes;

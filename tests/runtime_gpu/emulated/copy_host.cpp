@@ -1,6 +1,6 @@
 // Host emulation of kernels.cu: runs a copy plan word by word with the same
 // index function the kernel uses (copy_plan.hpp's source_word, box_copy.hpp's
-// box_words); the sum kernel is local::sum_blocks, whose order and
+// box_words); the sum kernel is local::reduce_blocks, whose order and
 // arithmetic it follows (sum_kernel.hpp).
 #include <cstring>
 #include <string>
