@@ -198,6 +198,13 @@ ncclResult_t ncclReduceScatter(const void* send, void* recv, size_t recvcount, n
 
 ncclResult_t ncclAllReduce(const void* send, void* recv, size_t count, ncclDataType_t type,
                            ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
+  // The exchange's agreement (a 64-bit minimum) runs in run(), which
+  // allocates nothing: MPI's own reduction, no gathered copy.
+  if (type == ncclUint64 && op == ncclMin && count <= INT_MAX && group_depth == 0 && comm != nullptr)
+    return MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, static_cast<int>(count), MPI_UINT64_T, MPI_MIN,
+                         comm->comm) == MPI_SUCCESS
+               ? ncclSuccess
+               : ncclSystemError;
   return reduce_over_ranks(send, count, recv, 0, count, type, op, comm);
 }
 
