@@ -46,6 +46,7 @@ type program = {
   reductions : step array;
   collectives_source : int;     (* the buffer the reductions leave their result in *)
   additions : step array;
+  reduction : int;              (* Dtype.op_code of the pending axes' operation *)
 }
 
 (* One call of a collective; the copy of a plan without steps is no step
@@ -69,7 +70,8 @@ let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.ca
     tgt_shape = Array.of_list tgt_shape; ping_bytes = C.ping_bytes calls; pong_bytes = C.pong_bytes calls;
     scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Report.communicating_groups calls);
     steps = Array.of_list (List.filter_map step calls); dtype = -1; red0_bytes = 0; red1_bytes = 0;
-    red_scratch_bytes = 0; reductions = [||]; collectives_source = buffer_code C.BSrc; additions = [||] }
+    red_scratch_bytes = 0; reductions = [||]; collectives_source = buffer_code C.BSrc; additions = [||];
+    reduction = Dtype.op_code Dtype.Sum }
 
 (* One reduction or add_pending of [lower_sums]. *)
 let sum_step (c : C.rcall) =
@@ -81,7 +83,7 @@ let sum_step (c : C.rcall) =
 (* A pending-sum plan's program ([lower_sums]): the collectives' part is
    [program_of_calls] of its calls, in the workspace after the reductions'
    arrays and scratch. *)
-let program_of_sums ~mesh_sizes ~dtype ~elem_bytes ~src_shape ~tgt_shape (pg : C.sum_program) =
+let program_of_sums ~mesh_sizes ~dtype ~op ~elem_bytes ~src_shape ~tgt_shape (pg : C.sum_program) =
   let collectives = program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape pg.sg_calls in
   let reduce_groups = List.filter_map (fun (c : C.rcall) -> match c.rc_step with C.AddPending _ -> None | _ -> Some c.rc_group) pg.sg_pre in
   { collectives with
@@ -89,7 +91,7 @@ let program_of_sums ~mesh_sizes ~dtype ~elem_bytes ~src_shape ~tgt_shape (pg : C
     dtype = dtype_code dtype; red0_bytes = C.red0_bytes pg; red1_bytes = C.red1_bytes pg;
     red_scratch_bytes = C.red_scratch_bytes pg; reductions = Array.of_list (List.map sum_step pg.sg_pre);
     collectives_source = sbuffer_code (C.reductions_out pg.sg_pre);
-    additions = Array.of_list (List.map sum_step pg.sg_post) }
+    additions = Array.of_list (List.map sum_step pg.sg_post); reduction = Dtype.op_code op }
 
 (* The program of a collectives plan's report whose lowered calls are [calls]. *)
 let program_of_report (r : Report.t) calls =
@@ -114,12 +116,13 @@ type exchange = { source : placed_layout; target : placed_layout; x_elem_bytes :
 
 (* The reducing exchange as the runtime's ReducingExchange::create takes
    it: the layouts, the pending axes of each side as axis numbers of its
-   mesh, and the element type it adds. *)
+   mesh, and the element type and operation it reduces with. *)
 type reducing_exchange = {
   layouts : exchange;
   source_pending : int array;
   target_pending : int array;
   r_dtype : int;                (* dtype_code *)
+  r_op : int;                   (* Dtype.op_code *)
 }
 
 (* Tags 0 to 3 in runtime/src/capi.cpp.  [Staged (mid_bytes,
@@ -171,7 +174,7 @@ let box (layout : C.layout) ndim rank =
 
 let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
-    r_dtype = dtype_code p.dtype }
+    r_dtype = dtype_code p.dtype; r_op = Dtype.op_code p.op }
 
 (* What world rank [rank] adds up in the reducing exchange, from the
    extracted lowering [lower_sumx]: whether it is designated, the members of
@@ -192,4 +195,4 @@ let sums_program (p : Problem.t) pg =
   let base = F.core_mesh p.env in
   program_of_sums
     ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) p.env.axes)
-    ~dtype:p.dtype ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg
+    ~dtype:p.dtype ~op:p.op ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg

@@ -292,9 +292,12 @@ let show_cmd =
               let mesh = match mesh with Some m -> m | None -> Front.bad "--type needs --mesh" in
               let pm = Problem.placed ~what:"--mesh" mesh in
               let ast = Problem.parse ~what:"--type" Syntax.ty ty in
-              Option.iter (fun n -> ignore (Front.dtype_at ~what:"--type" n)) ast.dtype;
+              let dtype = Option.fold ~none:Dtype.default ~some:(Front.dtype_at ~what:"--type") ast.dtype in
               let t = Front.ty_of_ast ~what:"--type" pm.env ast in
-              let pending = Problem.pending_checked ~what:"--type" pm ast t in
+              let op = Option.value (Front.op_of_ast ast) ~default:Dtype.Sum in
+              let axes = Problem.pending_checked ~what:"--type" pm ast t in
+              if axes <> [] then Problem.check_op ~what:"--type" dtype op;
+              let pending = (op, axes) in
               ((fun () -> Show.render ~pending pm t), fun () -> Show.json ~pending pm t)
           | None, Some from, Some to_ ->
               let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in

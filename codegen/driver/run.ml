@@ -323,8 +323,12 @@ let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~nam
    dtypes are checked bitwise against the sums the host forms in the
    plan's order: the reduction steps' axes in order (the reducing exchange
    adds every pending axis in one), the pending axes left to the target,
-   and the axes whose members other than coordinate 0 hold zero (the plan's
-   add_pending steps; for the reducing exchange, the target's pending axes). *)
+   and the axes whose members other than coordinate 0 hold the identity (the
+   plan's add_pending steps of sum or prod; for the reducing exchange, the
+   target's pending axes).  Every operation but an integer sum is checked
+   that way (integers exactly, whatever the order). *)
+let exact_group_sums (p : Problem.t) = Dtype.sums_exactly p.dtype && p.op = Dtype.Sum
+
 let sums_model_header (r : Sumplan.t) =
   let p = r.problem in
   let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | Redist_core.SumByCollectives _ -> "COLLECTIVES" in
@@ -336,7 +340,8 @@ let sums_model_header (r : Sumplan.t) =
         let reduced = List.map Redist_core.sum_step_axis pre in
         let rec position a i = function [] -> -1 | b :: rest -> if a = b then i else position a (i + 1) rest in
         ( (fun a -> if List.mem a p.src_pending then position a 0 reduced else -2),
-          List.filter_map (function Redist_core.AddPending a -> Some a | _ -> None) post )
+          if Dtype.every_member_keeps p.op then []
+          else List.filter_map (function Redist_core.AddPending a -> Some a | _ -> None) post )
   in
   let stages = List.fold_left max (-1) (List.init naxes stage_of) + 1 in
   let ints l = Emit.list_init (List.map string_of_int l) in
@@ -351,8 +356,9 @@ let sums_model_header (r : Sumplan.t) =
         (ints (if zero_axes = [] then [ 0 ] else zero_axes));
       "inline redist_verify::SumsProblem sums_problem() {";
       Printf.sprintf "  redist_verify::SumsProblem p = REDIST_VERIFY_SUMS_%s(problem, %d);" kind r.peak;
-      Printf.sprintf "  p.floats = %b;" (not (Dtype.sums_exactly p.dtype));
+      Printf.sprintf "  p.floats = %b;" (not (exact_group_sums p));
       Printf.sprintf "  p.dtype = ::redist::Dtype::%s;" p.dtype.name;
+      Printf.sprintf "  p.op = ::redist::Op::%s;" (Dtype.op_name p.op);
       "  p.stage_of = kStageOf;";
       Printf.sprintf "  p.stages = %d;" stages;
       "  p.zero_axes = kZeroAxes;";
@@ -501,7 +507,7 @@ let text (x : result) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p)
-    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name x.ranks;
+    (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name x.ranks;
   (match x.plan with
    | Plain (Xreport.Collectives r) ->
        line "plan: %s"
@@ -518,8 +524,10 @@ let text (x : result) =
   if x.verified then
     line "verified: every element of every rank's target box %s (%d elements checked, 0 mismatches)"
       (match x.plan with
-       | Sums r when Dtype.sums_exactly r.Sumplan.problem.dtype -> "sums, over its target group, to the global array"
-       | Sums _ -> "is, bitwise, the sum of its contributions added in the plan's order"
+       | Sums r when exact_group_sums r.Sumplan.problem -> "sums, over its target group, to the global array"
+       | Sums r ->
+           Printf.sprintf "is, bitwise, the %s of its contributions combined in the plan's order"
+             (Dtype.op_name r.Sumplan.problem.op)
        | Plain _ -> "is correct")
       o.checked
   else begin

@@ -28,9 +28,9 @@ let largest env ty =
 let show_span (lo, ext) = if ext = 0 then "empty" else Printf.sprintf "[%d, %d)" lo (lo + ext)
 
 (* What one layout is: the mesh with its placement, the type, the shapes. *)
-let summary ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+let summary ?(pending = (Dtype.Sum, [])) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
-  let ty_text = F.show_ty env ty ^ F.show_pending env pending in
+  let ty_text = F.show_ty env ty ^ F.show_pending env (fst pending) (snd pending) in
   let m = F.core_mesh env in
   let n = C.mesh_size m in
   if C.ty_wf m ty then
@@ -95,21 +95,22 @@ let block_map line ~title (pm : Problem.placed) ty =
 
 (* [pm]: the mesh and the world rank of each device (position k holds mesh
    rank k, row-major); ranks are printed as world ranks. *)
-(* The line that says what a type with pending sums holds. *)
-let pending_line env pending =
-  let names = String.concat ", " (List.map (F.axis_name env) pending) in
+(* The line that says what a type with pending axes holds. *)
+let pending_line env (op, axes) =
+  let names = String.concat ", " (List.map (F.axis_name env) axes) in
+  let result = match op with Dtype.Sum -> "sum" | Prod -> "product" | Max -> "maximum" | Min -> "minimum" | Avg -> "average" in
   Printf.sprintf
-    "pending sums over %s: each device holds a contribution to its box; the array is the sum over the devices that differ only in %s"
-    names names
+    "pending %s over %s: each device holds a contribution to its box; the array is the %s over the devices that differ only in %s"
+    (Dtype.op_name op) names result names
 
-let render ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+let render ?(pending = (Dtype.Sum, [])) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
   let b = Buffer.create 1024 in
   let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
   line (summary ~pending pm ty);
-  if pending <> [] then line (pending_line env pending);
+  if snd pending <> [] then line (pending_line env pending);
   let sharded = sharded_dims ty in
   if sharded = [] then line "no dimension is sharded: every device holds the whole array";
   let shown = shown_dims line sharded (List.length ty) in
@@ -143,7 +144,7 @@ let render_problem (p : Problem.t) =
   line (Printf.sprintf "world ranks 0 to %d; %s" (world - 1) (Problem.show_meshes p));
   List.iter
     (fun (side, pm, ty, pending) -> line (Printf.sprintf "%s: %s" side (summary ~pending pm ty)))
-    [ ("source", Problem.source_placed p, p.src, p.src_pending); ("target", Problem.target_placed p, p.tgt, p.tgt_pending) ];
+    [ ("source", Problem.source_placed p, p.src, (p.op, p.src_pending)); ("target", Problem.target_placed p, p.tgt, (p.op, p.tgt_pending)) ];
   let rank = List.length p.src in
   let shown = shown_dims line (List.sort_uniq compare (sharded_dims p.src @ sharded_dims p.tgt)) rank in
   let columns (side, (pm : Problem.placed), ty) =
@@ -169,7 +170,7 @@ let render_problem (p : Problem.t) =
 (* `show --json`: the type's shapes and, for every device, its world rank,
    its coordinates (in mesh order) and the box it holds (offset and extent
    per dimension). *)
-let layout_fields ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+let layout_fields ?(pending = (Dtype.Sum, [])) (pm : Problem.placed) (ty : C.ty) =
   let env = pm.env in
   let ranks = Array.of_list pm.ranks in
   let m = F.core_mesh env in
@@ -182,13 +183,15 @@ let layout_fields ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
         ("extent", `List (List.map (fun (_, ext) -> `Int ext) (box env ty c))) ]
   in
   let ints l = `List (List.map (fun n -> `Int n) l) in
-  [ ("type", `String (F.show_ty env ty ^ F.show_pending env pending)) ]
-  @ (if pending = [] then [] else [ ("pending", `List (List.map (fun a -> `String (F.axis_name env a)) pending)) ])
+  let op, axes = pending in
+  [ ("type", `String (F.show_ty env ty ^ F.show_pending env op axes)) ]
+  @ (if axes = [] then []
+     else [ ("reduction", `String (Dtype.op_name op)); ("pending", `List (List.map (fun a -> `String (F.axis_name env a)) axes)) ])
   @ [ ("global_shape", ints (C.global_shape ty));
     ("local_shape", ints (List.map (C.block_size m) ty)); ("local_elems", `Int (largest env ty));
     ("devices", `List (List.init (C.mesh_size m) device)) ]
 
-let json ?(pending = []) (pm : Problem.placed) (ty : C.ty) =
+let json ?(pending = (Dtype.Sum, [])) (pm : Problem.placed) (ty : C.ty) =
   Json.document ~command:"show" (("mesh", Json.mesh pm.env) :: layout_fields ~pending pm ty)
 
 (* A problem: both layouts, each with its placed mesh. *)
@@ -197,5 +200,5 @@ let json_problem (p : Problem.t) =
     `Assoc (("mesh", Json.placed_mesh pm.env pm.ranks) :: layout_fields ~pending pm ty)
   in
   Json.document ~command:"show"
-    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src p.src_pending);
-      ("target", side (Problem.target_placed p) p.tgt p.tgt_pending) ]
+    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src (p.op, p.src_pending));
+      ("target", side (Problem.target_placed p) p.tgt (p.op, p.tgt_pending)) ]

@@ -34,8 +34,6 @@ let names = String.concat ", " (List.map (fun d -> d.name) all)
 let of_name name = List.find_opt (fun d -> d.name = name) all
 
 let runtime_adds d = d.runtime_code <> None
-let summable = List.filter runtime_adds all
-let summable_names = String.concat ", " (List.map (fun d -> d.name) summable)
 
 (* Integer sums are exact whatever the order; float sums are compared
    bitwise against a replay in the plan's order. *)
@@ -43,3 +41,38 @@ let sums_exactly d = d.kind = Integer
 let is_complex d = d.kind = Complex
 let is_float8 d = d.kind = Float8
 
+
+(* The operations of pending reductions (semantics.md Part 3): commutative
+   monoids with identities 0, 1, the lowest and the highest value (integer
+   sum and product wrap), and avg, the sum over the group divided once by
+   the group size. *)
+type op = Sum | Prod | Max | Min | Avg
+
+let ops = [ (Sum, "sum"); (Prod, "prod"); (Max, "max"); (Min, "min"); (Avg, "avg") ]
+let op_name op = List.assoc op ops
+let op_of_name name = List.find_map (fun (op, n) -> if n = name then Some op else None) ops
+let op_names = String.concat ", " (List.map snd ops)
+
+(* add_pending's rule (the runtime's every_member_keeps): a new pending axis
+   of max, min or avg leaves the value on every member, one of sum or prod
+   on member 0 with the identity on the others. *)
+let every_member_keeps = function Max | Min | Avg -> true | Sum | Prod -> false
+
+(* The runtime's redist::Op (reduce.hpp). *)
+let op_code = function Sum -> 0 | Prod -> 1 | Max -> 2 | Min -> 3 | Avg -> 4
+
+(* What the runtime computes: every op on what it adds, except that
+   complex numbers have no order (no max or min) and avg divides, so it
+   is for floating types only. *)
+let computes d op =
+  runtime_adds d
+  && match op with
+     | Sum | Prod -> true
+     | Max | Min -> d.kind <> Complex
+     | Avg -> d.kind = Float || d.kind = Complex
+
+let computing_names op = String.concat ", " (List.map (fun d -> d.name) (List.filter (fun d -> computes d op) all))
+
+(* NCCL reduces part by part, which is the complex product's rule for none
+   of its parts, and has no 16-bit integers. *)
+let nccl_computes d op = d.nccl_adds && computes d op && not (op = Prod && d.kind = Complex)

@@ -160,34 +160,39 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
 let ty_of_ast ~what env t =
   match check_ty ~what env t with Ok ty -> ty | Error msg -> raise (Bad_input msg)
 
-(* The pending-sum axes of [t] (its [sum{...}]) as ids, in the order
-   written, for the well-formed [ty] it denotes on [env]'s mesh: each one an
-   axis of the mesh, named once, and sharding no dimension (the core's
-   pl_pending_wf, which Problem.pending_checked runs on the placed layout). *)
+(* The pending axes of [t] (its [sum{...}], [max{...}], ...) as ids, in the
+   order written, for the well-formed [ty] it denotes on [env]'s mesh: each
+   one an axis of the mesh, named once, and sharding no dimension (the
+   core's pl_pending_wf, which Problem.pending_checked runs on the placed
+   layout). *)
 let pending_of_ast ~what env (t : S.ty) (ty : C.ty) : C.axis list =
   match t.pending with
   | None -> []
-  | Some (names, _) ->
+  | Some (op, names) ->
       let rec go seen = function
         | [] -> List.rev seen
         | (n : S.name) :: rest -> (
             match find_name env n.name with
-            | None -> bad "%s: sum: axis %s (column %d) is not in the mesh %s" what n.name n.ncol (show_mesh env)
+            | None -> bad "%s: %s: axis %s (column %d) is not in the mesh %s" what op.name n.name n.ncol (show_mesh env)
             | Some a ->
-                if List.mem a.id seen then bad "%s: sum: axis %s (column %d) is pending twice" what n.name n.ncol;
+                if List.mem a.id seen then bad "%s: %s: axis %s (column %d) is pending twice" what op.name n.name n.ncol;
                 List.iteri
                   (fun d ((ids, _) : C.dimty) ->
                     if List.mem a.id ids then
-                      bad "%s: sum: axis %s (column %d) also shards dim %d; an axis is either sharding or pending"
-                        what n.name n.ncol d)
+                      bad "%s: %s: axis %s (column %d) also shards dim %d; an axis is either sharding or pending"
+                        what op.name n.name n.ncol d)
                   ty;
                 go (a.id :: seen) rest)
       in
       go [] names
 
-(* [ sum{y, z}] after a type with pending axes, "" without. *)
-let show_pending env (pending : C.axis list) =
-  if pending = [] then "" else " sum{" ^ String.concat "," (List.map (axis_name env) pending) ^ "}"
+(* The operation of [t]'s pending axes, if it has any. *)
+let op_of_ast (t : S.ty) = Option.map (fun ((op : S.name), _) -> Option.get (Dtype.op_of_name op.name)) t.pending
+
+(* [ max{y, z}] after a type with pending axes, "" without. *)
+let show_pending env op (pending : C.axis list) =
+  if pending = [] then ""
+  else Printf.sprintf " %s{%s}" (Dtype.op_name op) (String.concat "," (List.map (axis_name env) pending))
 
 (* ---- printing with names ---- *)
 

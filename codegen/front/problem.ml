@@ -19,8 +19,9 @@ type t = {
   tgt_placement : string option;
   src : C.ty;
   tgt : C.ty;
-  src_pending : C.axis list;  (* the pending-sum axes of --from ([sum{...}]), of the source mesh *)
+  src_pending : C.axis list;  (* the pending axes of --from ([sum{...}], [max{...}], ...), of the source mesh *)
   tgt_pending : C.axis list;  (* of --to, of the target mesh *)
+  op : Dtype.op;              (* the one operation of both sides' pending axes (sum without any) *)
   dtype : Dtype.t;
   elem_bytes : int;
   strategy : C.strategy;
@@ -104,6 +105,39 @@ let pending_checked ~what (pm : placed) ast ty =
   if not (C.pl_pending_wf (layout pm.env pm.ranks ty) pending) then F.bad "%s: rejected by the core's pl_pending_wf" what;
   pending
 
+(* Refuses an operation the element type cannot do (every entry point:
+   plan, gen, run, show and the C ABI). *)
+let check_op ~what (dtype : Dtype.t) op =
+  if not (Dtype.computes dtype op) then
+    F.bad "%s: %s{..} of %s: the runtime computes %s only of %s" what (Dtype.op_name op) dtype.name (Dtype.op_name op)
+      (Dtype.computing_names op)
+
+(* The operation of the pending axes: the one both types name (DTensor
+   refuses mixed ones too), which the element type must compute.  An avg
+   target's members each hold the value, as DTensor's Partial("avg") after
+   Replicate, which add_pending gives and the reducing exchange, whose
+   other members hold the identity, cannot: such a problem is planned by
+   the collectives. *)
+let resolve_op ~names ~strategy ~one_mesh (dtype : Dtype.t) (from_ast, src_pending) (to_ast, tgt_pending) =
+  let named = List.filter_map (fun (what, ast, pending) -> if pending = [] then None else Option.map (fun op -> (what, op)) (F.op_of_ast ast))
+      [ (names.from_name, from_ast, src_pending); (names.to_name, to_ast, tgt_pending) ] in
+  match named with
+  | [] -> Dtype.Sum
+  | (w0, op) :: rest ->
+      List.iter
+        (fun (w, op') ->
+          if op' <> op then
+            F.bad "%s is %s{..} but %s is %s{..}: one operation per problem" w0 (Dtype.op_name op) w (Dtype.op_name op'))
+        rest;
+      check_op ~what:w0 dtype op;
+      if op = Dtype.Avg && tgt_pending <> [] then begin
+        if strategy = C.StratExchange then
+          F.bad "%s: avg{..} as a target is planned by the collectives (each member holds the value; the reducing exchange leaves it on one): use --strategy collectives or auto" names.to_name;
+        if not one_mesh then
+          F.bad "%s: avg{..} as a target needs the collectives (each member holds the value), which work on one mesh" names.to_name
+      end;
+      op
+
 (* The meshes as given on the command line. *)
 type meshes = One of string | Two of string * string
 
@@ -150,14 +184,13 @@ let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
   let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
   let src_pending = pending_checked ~what:names.from_name source from_ast src in
   let tgt_pending = pending_checked ~what:names.to_name target to_ast tgt in
-  if (src_pending <> [] || tgt_pending <> []) && not (Dtype.runtime_adds dtype) then
-    F.bad "%s: pending sums of %s: the runtime adds only %s"
-      (if src_pending <> [] then names.from_name else names.to_name) dtype.name Dtype.summable_names;
+  let op = resolve_op ~names ~strategy ~one_mesh dtype (from_ast, src_pending) (to_ast, tgt_pending) in
+  let strategy = if op = Dtype.Avg && tgt_pending <> [] then C.StratCollectives else strategy in
   let elem_bytes = dtype.bytes in
   check_figures_fit ~elem_bytes (C.global_shape src) [ (source.env, src_pending); (target.env, tgt_pending) ];
   { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
     src_placement = source.placement_text; tgt_placement = target.placement_text;
-    src; tgt; src_pending; tgt_pending; dtype; elem_bytes; strategy }
+    src; tgt; src_pending; tgt_pending; op; dtype; elem_bytes; strategy }
 
 
 (* The problem as the command reads it, messages naming its flags. *)
@@ -222,8 +255,8 @@ let digest p ~plan_lines =
   let ranks l = String.concat "," (List.map string_of_int l) in
   { meshes = d64 [ F.show_mesh p.env; ranks p.src_ranks; F.show_mesh p.tgt_env; ranks p.tgt_ranks ];
     layouts =
-      d64 [ F.show_ty p.env p.src ^ F.show_pending p.env p.src_pending;
-            F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.tgt_pending ];
+      d64 [ F.show_ty p.env p.src ^ F.show_pending p.env p.op p.src_pending;
+            F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.op p.tgt_pending ];
     element = d64 [ p.dtype.name; string_of_int p.elem_bytes ];
     plan = d64 (Version.version :: plan_lines) }
 

@@ -5,8 +5,9 @@
    placed ::= mesh ['@' INT | '@' '[' INT (',' INT)* ']']
                                   contiguous from a world rank, or one
                                   world rank per device, row-major
-   type   ::= [dtype] '[' dim (',' dim)* ']' ['sum' '{' names '}']
-                                  the last part: pending-sum axes
+   type   ::= [dtype] '[' dim (',' dim)* ']' [op '{' names '}']
+                                  the last part: pending axes
+   op     ::= 'sum' | 'prod' | 'max' | 'min' | 'avg'
    dim    ::= INT '{' names '}' INT        local size, axes, global size
             | '{' names '}' INT           local size inferred
             | INT                         unsharded
@@ -29,8 +30,9 @@ type name = { name : string; ncol : int }
 
 type dim = { local : int option; axes : name list option; global : int; dcol : int }
 
-(* [pending]: the axes of [sum{...}] with the column of [sum], if given. *)
-type ty = { dtype : name option; dims : dim list; pending : (name list * int) option; tcol : int }
+(* [pending]: the operation's word (its name and column) and the axes of
+   [sum{...}], [max{...}], ..., if given. *)
+type ty = { dtype : name option; dims : dim list; pending : (name * name list) option; tcol : int }
 
 type mesh_axis = { axis : name; size : int }
 
@@ -165,10 +167,12 @@ let parse_ty_at c =
   let pending =
     match peek c with
     | Some ch when is_name_start ch ->
-        let word = parse_name c "'sum'" in
-        if word.name <> "sum" then
-          raise (Parse_error (word.ncol, Printf.sprintf "expected 'sum{axes}' or the end of the type, found %S" word.name));
-        Some (parse_names c, word.ncol)
+        let word = parse_name c "an operation (sum, prod, max, min, avg)" in
+        if Dtype.op_of_name word.name = None then
+          raise (Parse_error (word.ncol,
+            Printf.sprintf "expected an operation (%s) with its axes, such as sum{y}, or the end of the type, found %S"
+              Dtype.op_names word.name));
+        Some (word, parse_names c)
     | _ -> None
   in
   { dtype; dims; pending; tcol }

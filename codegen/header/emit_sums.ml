@@ -35,7 +35,7 @@ let pending_lines (p : Problem.t) =
 (* The preamble's problem: meshes, pending-sum types, element type. *)
 let problem_line ?how bd (p : Problem.t) =
   Cxx.preamble bd "Problem: %s, %s -> %s, %s (%d bytes per element)%s." (Problem.show_meshes p)
-    (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name
+    (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name
     p.elem_bytes (match how with Some h -> ", " ^ h | None -> "")
 
 (* The reducing exchange: the meshes and layouts from the direct
@@ -61,6 +61,7 @@ let exchange_header ~command ~name (r : Sumplan.t) =
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
   Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
   Cxx.const bd "int" "kRank" (Cxx.Int ((List.length p.src)));
   Cxx.const bd "::std::size_t" "kGlobalShape[kRank]" (Cxx.Ints (C.global_shape p.src));
   List.iter (line "%s") (pending_lines p);
@@ -78,7 +79,7 @@ let exchange_header ~command ~name (r : Sumplan.t) =
   line "// Collective over `world`, once: every rank of the world calls it.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
   line "  return ::redist::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending, kSrcPendingCount,";
-  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "                                            target_mesh(), layouts::target_layout(), kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
   line "}";
   line "";
   line "// Collective over the world; allocates nothing.  src, dst and workspace: this";
@@ -125,6 +126,7 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   line "using layouts::source_mesh;";
   line "using layouts::target_mesh;";
   Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
   List.iter (line "%s") (pending_lines p);
   line "// The staging workspace (device memory) run() needs on any rank (proven:";
   line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
@@ -142,7 +144,7 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::nccl::ReducingExchange* out) {";
   line "  return ::redist::nccl::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending,";
   line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
-  line "                                                  kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
   line "}";
   line "";
   line "// Collective over the world; enqueues on `stream`, allocates nothing.  src, dst:";
@@ -164,9 +166,15 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
 
 let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
-  (* The reducing exchange adds with its own kernel; the collectives use NCCL's sums. *)
-  if backend = Emit.Nccl && r.plan <> C.SumByExchange && not p.dtype.nccl_adds then
-    F.bad "--dtype %s: NCCL has no 16-bit integers to add; use --backend mpi or a 32-bit type" p.dtype.name;
+  (* The reducing exchange adds with its own kernel; the collectives use NCCL's reductions. *)
+  if backend = Emit.Nccl && r.plan = C.SumByExchange && p.op <> Dtype.Sum then
+    F.bad "--backend nccl: the NCCL reducing exchange's kernel only adds, not %s; use --backend mpi" (Dtype.op_name p.op);
+  if backend = Emit.Nccl && r.plan <> C.SumByExchange && not (Dtype.nccl_computes p.dtype p.op) then
+    F.bad "--dtype %s: NCCL has no %s of it (no 16-bit integers; complex numbers part by part); use --backend mpi"
+      p.dtype.name (Dtype.op_name p.op);
+  if backend = Emit.Nccl && p.op = Dtype.Prod
+     && List.exists (function C.AddPending _ -> true | _ -> false) (match r.plan with C.SumByCollectives (_, _, _, post) -> post | C.SumByExchange -> []) then
+    F.bad "--backend nccl: a new prod{..} axis holds ones on its other members, which the NCCL backend does not write; use --backend mpi";
   (* The runtime's functions of the backend: same names and arguments. *)
   let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
@@ -228,7 +236,8 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "using collectives::kTgtLayout;";
   line "using collectives::tgt_box;";
   Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
-  Cxx.const bd ~note:(Sumplan.show_pty p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
+  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+  Cxx.const bd ~note:(Sumplan.show_pty p.op p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
     (Cxx.Int (List.fold_left ( * ) 1 src_shape));
   Cxx.const bd "::std::size_t" "kSrcBytes" (Cxx.Expr "kSrcElems * kElemBytes");
   Cxx.const bd "::redist::Layout" "kSrcLayout" (Cxx.Expr ((Emit.layout_lit src_shape elem)));
@@ -318,12 +327,12 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
       let g = Printf.sprintf "::redist::Group{%d, %d}" (fst c.rc_group) (snd c.rc_group) in
       let layout = Emit.layout_lit c.rc_shape elem in
       let io = Printf.sprintf "%s, %d, %s, %d" (array c.rc_in) c.rc_in_bytes (array c.rc_out) c.rc_out_bytes in
-      line "  // %s: %s" (Sumplan.show_sum_step p.env c.rc_step) (Sumplan.show_pty p.env c.rc_pty);
+      line "  // %s: %s" (Sumplan.show_sum_step p.env c.rc_step) (Sumplan.show_pty p.op p.env c.rc_pty);
       let call =
         match c.rc_step with
         | C.ReduceScatter (d, _) ->
-            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
-        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
+            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, kOp, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
+        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, kOp, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
         | C.AddPending _ -> failwith "add_pending among the reductions"
       in
       line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
@@ -340,14 +349,18 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
       match c.rc_step with
       | C.AddPending a ->
           let st, sz = c.rc_group in
-          line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold zero." (F.axis_name p.env a);
+          if Dtype.every_member_keeps p.op then
+            line "  // add_pending(%s): every member keeps the value (%s)." (F.axis_name p.env a) (Dtype.op_name p.op)
+          else begin
+          line "  // add_pending(%s): the member with coordinate 0 keeps the value, the others hold the identity." (F.axis_name p.env a);
           (match backend with
            | Emit.Mpi ->
-               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::std::memset(dst, 0, kTgtBytes);" st sz
+               line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::redist::local::fill_identity(kDtype, kOp, dst, kTgtElems);" st sz
            | Emit.Nccl ->
                line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0)" st sz;
                line "    if (::cudaError_t e = ::cudaMemsetAsync(dst, 0, kTgtBytes, mesh.stream()); e != ::cudaSuccess)";
                line "      return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemsetAsync: \") + ::cudaGetErrorString(e));" name)
+          end
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
     program.sg_post;
   line "  return ::redist::Status();";

@@ -29,8 +29,8 @@ let placed_mesh env ranks = `Assoc [ ("axes", mesh env); ("ranks", `List (List.m
 let problem (p : Problem.t) =
   [ ("mesh", mesh p.env); ("source_mesh", placed_mesh p.env p.src_ranks);
     ("target_mesh", placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String (Problem.strategy_name p.strategy));
-    ("source", `String (F.show_ty p.env p.src ^ F.show_pending p.env p.src_pending));
-    ("target", `String (F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.tgt_pending));
+    ("source", `String (F.show_ty p.env p.src ^ F.show_pending p.env p.op p.src_pending));
+    ("target", `String (F.show_ty p.tgt_env p.tgt ^ F.show_pending p.tgt_env p.op p.tgt_pending));
     ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes) ]
 
 (* A step's op, the dims it names and the axis it works over, on [env]'s

@@ -31,7 +31,7 @@ let resolve env = function
                        (String.concat ", " parts))
           | None -> Error (Printf.sprintf "axis %s is not in the mesh %s" x.name (F.show_mesh env))))
   | S.Reduce_scatter _ | S.All_reduce _ | S.Add_pending _ ->
-      Error "this step works on pending sums, but neither --from nor --to has sum{...}"
+      Error "this step works on pending axes, but neither --from nor --to has sum{...} (or prod, max, min, avg)"
   | S.Gather d -> Ok (C.AllGather d)
   | S.All_to_all (s, t) -> Ok (C.AllToAll (s, t))
   | S.Permute t -> (
@@ -39,7 +39,7 @@ let resolve env = function
       | Some n -> Error (Printf.sprintf "column %d: a type inside a plan takes no dtype (%s)" n.ncol n.name)
       | None -> (
           match t.pending with
-          | Some (_, col) -> Error (Printf.sprintf "column %d: all_permute moves plain values; its type takes no sum{...}" col)
+          | Some (op, _) -> Error (Printf.sprintf "column %d: all_permute moves plain values; its type takes no %s{...}" op.ncol op.name)
           | None -> Result.map (fun ty -> C.AllPermute ty) (F.check_ty ~what:"" env t)))
 
 (* Each via line nests a hybrid one level deeper ([check_any_items]
@@ -191,7 +191,7 @@ let rec check_any_items ?(nested = false) (p : Problem.t) items =
   | Some (before, line, t, after) -> (
       let mid_ty =
         match t.S.pending, t.S.dtype with
-        | Some (_, col), _ -> reject "line %d, column %d: a via type takes no sum{...}" line col
+        | Some (op, _), _ -> reject "line %d, column %d: a via type takes no %s{...}" line op.ncol op.name
         | None, Some n -> reject "line %d, column %d: a via type takes no dtype (%s)" line n.ncol n.name
         | None, None -> (
             match F.check_ty ~what:"" p.tgt_env t with

@@ -35,7 +35,7 @@ type t = {
   alloc_bytes : int;      (* what the caller allocates on a rank, what a budget bounds: sumplan_alloc_bytes *)
 }
 
-let show_pty env ((t, axes) : C.pty) = F.show_ty env t ^ F.show_pending env axes
+let show_pty op env ((t, axes) : C.pty) = F.show_ty env t ^ F.show_pending env op axes
 
 let show_sum_step env = function
   | C.ReduceScatter (d, a) -> Printf.sprintf "reduce_scatter(%d, %s)" d (F.axis_name env a)
@@ -50,10 +50,10 @@ let pending_names env axes =
 let src_layout p = Problem.source_layout p
 let tgt_layout p = Problem.target_layout p
 
-let sum_steps env (reports : C.sum_step_report list) =
+let sum_steps op env (reports : C.sum_step_report list) =
   List.map
     (fun (s : C.sum_step_report) ->
-      { fields = Json.sum_step_fields env s.ss_step; text = show_sum_step env s.ss_step; after = show_pty env s.ss_type; local_elems = s.ss_local_size;
+      { fields = Json.sum_step_fields env s.ss_step; text = show_sum_step env s.ss_step; after = show_pty op env s.ss_type; local_elems = s.ss_local_size;
         recv_max = s.ss_recv; communicates = (match s.ss_step with C.AddPending _ -> false | _ -> true) })
     reports
 
@@ -85,9 +85,9 @@ let of_report (p : Problem.t) plan (rep : C.sum_report) =
   let steps =
     match plan with
     | C.SumByExchange ->
-        [ { fields = ("exchange", [], `Null); text = "exchange"; after = show_pty p.tgt_env (p.tgt, p.tgt_pending);
+        [ { fields = ("exchange", [], `Null); text = "exchange"; after = show_pty p.op p.tgt_env (p.tgt, p.tgt_pending);
             local_elems = C.largest_box (tgt_layout p); recv_max = max_of recv; communicates = true } ]
-    | C.SumByCollectives _ -> sum_steps p.env rep.sm_pre @ collectives @ sum_steps p.tgt_env rep.sm_post
+    | C.SumByCollectives _ -> sum_steps p.op p.env rep.sm_pre @ collectives @ sum_steps p.op p.tgt_env rep.sm_post
   in
   let bound =
     if p.tgt_pending <> [] then None
@@ -354,8 +354,8 @@ let check (p : Problem.t) text =
       match C.scheck (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan with
       | C.OK rep -> of_report p plan rep
       | C.Error (C.SumWrongEnd pty) ->
-          reject "the plan ends at %s, not at the target %s" (show_pty p.tgt_env pty)
-            (show_pty p.tgt_env (p.tgt, p.tgt_pending))
+          reject "the plan ends at %s, not at the target %s" (show_pty p.op p.tgt_env pty)
+            (show_pty p.op p.tgt_env (p.tgt, p.tgt_pending))
       | C.Error (C.SumStillPending axes) ->
           reject "%s still pending at the end of the plan" (pending_names p.env axes)
       | C.Error _ -> reject "the checker rejected the plan"
@@ -397,7 +397,7 @@ let text ?cost ~title (r : t) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy %s" title (Problem.show_meshes p)
-    (show_pty p.env (p.src, p.src_pending)) (show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name p.elem_bytes
+    (show_pty p.op p.env (p.src, p.src_pending)) (show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name p.elem_bytes
     (Problem.strategy_name p.strategy);
   let texts = List.map (fun s -> s.text) r.steps and afters = List.map (fun s -> s.after) r.steps in
   let width l = List.fold_left (fun acc s -> max acc (String.length s)) 0 l in
@@ -447,7 +447,7 @@ let json_fields ?cost (r : t) =
   let opt = function Some n -> `Int n | None -> `Null in
   let launches = launches r in
   Json.problem p
-    @ [ ("source_pending", axes p.env p.src_pending); ("target_pending", axes p.tgt_env p.tgt_pending);
+    @ [ ("reduction", `String (Dtype.op_name p.op)); ("source_pending", axes p.env p.src_pending); ("target_pending", axes p.tgt_env p.tgt_pending);
         ("refined_mesh", Json.mesh r.refined);
         ("refine", `List (List.map (fun l -> `String l) (F.refine_lines ~base:p.env r.refined)));
         ("steps", `List (List.map step r.steps)); ("peak_elems", `Int r.peak);

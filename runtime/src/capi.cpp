@@ -121,6 +121,7 @@ bool program_of(value v, redist::PlanProgram* p) {
   if (!steps_of(Field(v, 15), elem_bytes, &p->additions)) return false;
   // Lowering.dtype_code: -1 is an element type the runtime does not add, which only a plan without reductions may have.
   if (dtype >= 0) p->dtype = static_cast<redist::Dtype>(dtype);
+  p->op = static_cast<redist::Op>(Long_val(Field(v, 16)));
   return dtype >= 0 || p->reductions.empty();
 }
 
@@ -159,6 +160,7 @@ bool reducing_of(value v, ReducingSpec* x) {
   const long dtype = Long_val(Field(v, 3));
   if (dtype < 0) return false;
   x->dtype = static_cast<redist::Dtype>(dtype);
+  x->op = static_cast<redist::Op>(Long_val(Field(v, 4)));
   return true;
 }
 

@@ -63,7 +63,7 @@ redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
     case PlanKind::reducing_exchange:
       return redist::ReducingExchange::create(
           comm, x.source, x.source_layout, rx.source_pending.data(), static_cast<int>(rx.source_pending.size()),
-          x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype,
+          x.target, x.target_layout, rx.target_pending.data(), static_cast<int>(rx.target_pending.size()), rx.dtype, rx.op,
           &exec->reducing);
     case PlanKind::hybrid:
       return redist::Staged::create(comm, "redist_plan_bind", lowered.mid_bytes, lowered.workspace_bytes,

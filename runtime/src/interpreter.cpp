@@ -79,14 +79,16 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
       case PlanOp::all_permute:
         return all_permute(mesh_, s.recv_from.data(), s.recv_from.size(), s.layout, in, in_bytes, out, out_bytes);
       case PlanOp::reduce_scatter:
-        return reduce_scatter(mesh_, s.group, p.dtype, s.layout, s.dim_a, in, in_bytes, out, out_bytes, red_scratch,
+        return reduce_scatter(mesh_, s.group, p.dtype, p.op, s.layout, s.dim_a, in, in_bytes, out, out_bytes, red_scratch,
                               p.red_scratch_bytes);
       case PlanOp::all_reduce:
-        return all_reduce(mesh_, s.group, p.dtype, s.layout, in, in_bytes, out, out_bytes, red_scratch,
+        return all_reduce(mesh_, s.group, p.dtype, p.op, s.layout, in, in_bytes, out, out_bytes, red_scratch,
                           p.red_scratch_bytes);
       case PlanOp::add_pending:
-        // The member with coordinate 0 along the new pending axis keeps the value, the others hold zero.
-        if (group_index(mesh_.rank(), s.group) != 0) std::memset(dst, 0, bytes(p.tgt_layout));
+        // max, min, avg: every member keeps the value; sum, prod: the member with coordinate 0 along the
+        // new pending axis keeps it, the others hold the identity.
+        if (!every_member_keeps(p.op) && group_index(mesh_.rank(), s.group) != 0)
+          local::fill_identity(p.dtype, p.op, dst, num_elements(p.tgt_layout));
         return Status();
     }
     return Status(Errc::invalid_argument, "PlanInterpreter::run: unknown step");

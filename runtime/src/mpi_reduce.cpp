@@ -32,7 +32,7 @@ Status alltoall_bytes(const void* send, void* recv, std::size_t block, MPI_Comm 
 
 }  // namespace
 
-Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, int dim,
+Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, int dim,
                       const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                       void* scratch, std::size_t scratch_bytes) {
   constexpr const char* what = "reduce_scatter";
@@ -42,11 +42,11 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layo
   const auto size = static_cast<std::size_t>(g.size);
   const std::size_t total = bytes(layout);
   if (local.ok())
-    local = check_reduce_scatter(layout, dim, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+    local = check_reduce_scatter(layout, dim, size, dtype, op, src, src_bytes, dst, dst_bytes, scratch,
                                  scratch_bytes, reduce_scatter_scratch_bytes(layout, dim, size),
                                  kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim),
-                           agreed_dtype(dtype)};
+                           agreed_reduction(dtype, op)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
       !st.ok())
@@ -67,11 +67,11 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layo
   } else if (Status st = alltoall_bytes(src, scratch, chunk, comm, what); !st.ok()) {
     return st;
   }
-  local::sum_blocks(dtype, scratch, chunk / layout.elem_bytes, size, dst);
+  local::reduce_blocks(dtype, op, scratch, chunk / layout.elem_bytes, size, dst);
   return {};
 }
 
-Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, const void* src,
+Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
   constexpr const char* what = "all_reduce";
@@ -84,9 +84,9 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
   const std::size_t piece = num_elements(layout) / size * elem;
   const std::size_t tail = num_elements(layout) % size * elem;
   if (local.ok())
-    local = check_all_reduce(layout, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+    local = check_all_reduce(layout, size, dtype, op, src, src_bytes, dst, dst_bytes, scratch,
                              scratch_bytes, all_reduce_scratch_bytes(layout, size), kMaxMessage);
-  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dtype(dtype)};
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_reduction(dtype, op)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
       !st.ok())
@@ -102,7 +102,7 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
     // Reduce-scatter of the pieces, then an all-gather of the sums in place.
     const std::size_t mine = static_cast<std::size_t>(mesh.index_in(g)) * piece;
     if (Status st = alltoall_bytes(src, scratch, piece, comm, what); !st.ok()) return st;
-    local::sum_blocks(dtype, scratch, piece / elem, size, out + mine);
+    local::reduce_blocks(dtype, op, scratch, piece / elem, size, out + mine);
     const int count = static_cast<int>(piece);
     if (Status st = mpi_status(
             MPI_Allgather(MPI_IN_PLACE, count, MPI_BYTE, out, count, MPI_BYTE, comm), what);
@@ -117,7 +117,7 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
                                what);
         !st.ok())
       return st;
-    local::sum_blocks(dtype, scratch, tail / elem, size, out + size * piece);
+    local::reduce_blocks(dtype, op, scratch, tail / elem, size, out + size * piece);
   }
   return {};
 }

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <complex>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace redist {
 
@@ -24,6 +27,28 @@ const char* dtype_name(Dtype t) {
     case Dtype::c128: return "c128";
   }
   return "?";
+}
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::sum: return "sum";
+    case Op::prod: return "prod";
+    case Op::max: return "max";
+    case Op::min: return "min";
+    case Op::avg: return "avg";
+  }
+  return "?";
+}
+
+bool op_computes(Dtype t, Op op) {
+  const bool complex = t == Dtype::c64 || t == Dtype::c128;
+  const bool floating = complex || t == Dtype::f16 || t == Dtype::bf16 || t == Dtype::f32 || t == Dtype::f64;
+  switch (op) {
+    case Op::sum: case Op::prod: return true;
+    case Op::max: case Op::min: return !complex;
+    case Op::avg: return floating;
+  }
+  return false;
 }
 
 namespace local {
@@ -56,33 +81,114 @@ void store(unsigned char* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// Stored type T, accumulated as Acc: widen(T) -> Acc, narrow(Acc) -> T.
-template <class T, class Acc, class Widen, class Narrow>
-void sum_as(const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out,
-            Widen widen, Narrow narrow) {
+// Stored type T, accumulated as Acc: widen(T) -> Acc, narrow(Acc) -> T;
+// combine(acc, next) folds in member order, finish(acc, count) ends it.
+template <class T, class Acc, class Widen, class Narrow, class Combine, class Finish>
+void fold_as(const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out, Widen widen,
+             Narrow narrow, Combine combine, Finish finish) {
   const std::size_t block = elems * sizeof(T);
   for (std::size_t e = 0; e < elems; ++e) {
     const unsigned char* p = blocks + e * sizeof(T);
     Acc acc = widen(load<T>(p));
-    for (std::size_t k = 1; k < count; ++k) acc = acc + widen(load<T>(p + k * block));
-    store<T>(out + e * sizeof(T), narrow(acc));
+    for (std::size_t k = 1; k < count; ++k) acc = combine(acc, widen(load<T>(p + k * block)));
+    store<T>(out + e * sizeof(T), narrow(finish(acc, count)));
   }
 }
 
-// Unsigned arithmetic wraps; signed types of the same width have the same
-// bits for the same sum, so both use it.
-template <class U>
-void sum_wrapping(const unsigned char* blocks, std::size_t elems, std::size_t count,
-                  unsigned char* out) {
-  // Integer promotion would turn u8 + u8 into int; the casts keep the width.
-  sum_as<U, U>(blocks, elems, count, out, [](U v) { return v; },
-               [](U v) { return static_cast<U>(v); });
+template <class Acc>
+Acc same(Acc acc, std::size_t) { return acc; }
+
+template <class Acc>
+Acc nan_or(Acc acc, Acc next, bool take_next) {
+  if (acc != acc) return acc;  // a NaN stays
+  if (next != next) return next;
+  return take_next ? next : acc;
+}
+
+// op over values that are their own accumulator after widen (integers,
+// floats, or f16/bf16 widened to f32).
+template <class T, class Acc, class Widen, class Narrow>
+void reduce_as(Op op, const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out,
+               Widen widen, Narrow narrow) {
+  switch (op) {
+    case Op::sum:
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a + b); }, same<Acc>);
+    case Op::prod:
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a * b); }, same<Acc>);
+    case Op::max:
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b > a); }, same<Acc>);
+    case Op::min:
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b < a); }, same<Acc>);
+    case Op::avg:
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a + b); },
+                             [](Acc a, std::size_t n) { return static_cast<Acc>(a / static_cast<Acc>(n)); });
+  }
+}
+
+// Integers: sum and product wrap, computed unsigned (at least as wide as
+// unsigned int, so that promotion cannot overflow a signed int); max and
+// min compare as the signed or unsigned type S.  Signed and unsigned types
+// of one width have the same bits for the same sum or product.
+template <class S>
+void reduce_integer(Op op, const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out) {
+  using U = std::make_unsigned_t<S>;
+  using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+  if (op == Op::max || op == Op::min)
+    return reduce_as<S, S>(op, blocks, elems, count, out, [](S v) { return v; }, [](S v) { return v; });
+  reduce_as<U, Wide>(op, blocks, elems, count, out, [](U v) { return Wide{v}; }, [](Wide v) { return static_cast<U>(v); });
 }
 
 template <class F>
-void sum_native(const unsigned char* blocks, std::size_t elems, std::size_t count,
-                unsigned char* out) {
-  sum_as<F, F>(blocks, elems, count, out, [](F v) { return v; }, [](F v) { return v; });
+void reduce_native(Op op, const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out) {
+  reduce_as<F, F>(op, blocks, elems, count, out, [](F v) { return v; }, [](F v) { return v; });
+}
+
+// Complex numbers: parts added (and averaged) one by one; the product
+// (a+bi)(c+di) = (ac-bd) + (ad+bc)i in the part type F.
+template <class F>
+void reduce_complex(Op op, const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out) {
+  if (op != Op::prod) return reduce_native<F>(op, blocks, 2 * elems, count, out);
+  const std::size_t block = elems * 2 * sizeof(F);
+  for (std::size_t e = 0; e < elems; ++e) {
+    const unsigned char* p = blocks + e * 2 * sizeof(F);
+    F re = load<F>(p), im = load<F>(p + sizeof(F));
+    for (std::size_t k = 1; k < count; ++k) {
+      const F c = load<F>(p + k * block), d = load<F>(p + k * block + sizeof(F));
+      const F next_re = re * c - im * d;
+      im = re * d + im * c;
+      re = next_re;
+    }
+    store<F>(out + e * 2 * sizeof(F), re);
+    store<F>(out + e * 2 * sizeof(F) + sizeof(F), im);
+  }
+}
+
+template <class T>
+void fill(unsigned char* out, std::size_t elems, T value) {
+  for (std::size_t e = 0; e < elems; ++e) store<T>(out + e * sizeof(T), value);
+}
+
+// The identity of op on the integer type S.
+template <class S>
+S integer_identity(Op op) {
+  switch (op) {
+    case Op::prod: return S{1};
+    case Op::max: return std::numeric_limits<S>::lowest();
+    case Op::min: return std::numeric_limits<S>::max();
+    case Op::sum: case Op::avg: break;
+  }
+  return S{0};
+}
+
+// The identity of op on a float type, as a float (exact in every float type).
+float float_identity(Op op) {
+  switch (op) {
+    case Op::prod: return 1.0f;
+    case Op::max: return -std::numeric_limits<float>::infinity();
+    case Op::min: return std::numeric_limits<float>::infinity();
+    case Op::sum: case Op::avg: break;
+  }
+  return 0.0f;
 }
 
 }  // namespace
@@ -130,23 +236,46 @@ unsigned short f32_to_f16(float value) {
   return sign | static_cast<unsigned short>((rounded - (112u << 23)) >> 13);
 }
 
-void sum_blocks(Dtype t, const void* blocks, std::size_t elems, std::size_t count, void* out) {
+void reduce_blocks(Dtype t, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out) {
   const auto* in = static_cast<const unsigned char*>(blocks);
   auto* o = static_cast<unsigned char*>(out);
   switch (t) {
-    case Dtype::i8: case Dtype::u8: return sum_wrapping<std::uint8_t>(in, elems, count, o);
-    case Dtype::i16: case Dtype::u16: return sum_wrapping<std::uint16_t>(in, elems, count, o);
-    case Dtype::i32: case Dtype::u32: return sum_wrapping<std::uint32_t>(in, elems, count, o);
-    case Dtype::i64: case Dtype::u64: return sum_wrapping<std::uint64_t>(in, elems, count, o);
-    case Dtype::f32: return sum_native<float>(in, elems, count, o);
-    case Dtype::f64: return sum_native<double>(in, elems, count, o);
-    // A complex number is two consecutive reals, added part by part.
-    case Dtype::c64: return sum_native<float>(in, 2 * elems, count, o);
-    case Dtype::c128: return sum_native<double>(in, 2 * elems, count, o);
-    case Dtype::f16:
-      return sum_as<unsigned short, float>(in, elems, count, o, f16_to_f32, f32_to_f16);
-    case Dtype::bf16:
-      return sum_as<unsigned short, float>(in, elems, count, o, bf16_to_f32, f32_to_bf16);
+    case Dtype::i8: return reduce_integer<std::int8_t>(op, in, elems, count, o);
+    case Dtype::i16: return reduce_integer<std::int16_t>(op, in, elems, count, o);
+    case Dtype::i32: return reduce_integer<std::int32_t>(op, in, elems, count, o);
+    case Dtype::i64: return reduce_integer<std::int64_t>(op, in, elems, count, o);
+    case Dtype::u8: return reduce_integer<std::uint8_t>(op, in, elems, count, o);
+    case Dtype::u16: return reduce_integer<std::uint16_t>(op, in, elems, count, o);
+    case Dtype::u32: return reduce_integer<std::uint32_t>(op, in, elems, count, o);
+    case Dtype::u64: return reduce_integer<std::uint64_t>(op, in, elems, count, o);
+    case Dtype::f32: return reduce_native<float>(op, in, elems, count, o);
+    case Dtype::f64: return reduce_native<double>(op, in, elems, count, o);
+    case Dtype::c64: return reduce_complex<float>(op, in, elems, count, o);
+    case Dtype::c128: return reduce_complex<double>(op, in, elems, count, o);
+    case Dtype::f16: return reduce_as<unsigned short, float>(op, in, elems, count, o, f16_to_f32, f32_to_f16);
+    case Dtype::bf16: return reduce_as<unsigned short, float>(op, in, elems, count, o, bf16_to_f32, f32_to_bf16);
+  }
+}
+
+void fill_identity(Dtype t, Op op, void* out, std::size_t elems) {
+  auto* o = static_cast<unsigned char*>(out);
+  const float f = float_identity(op);
+  switch (t) {
+    case Dtype::i8: return fill(o, elems, integer_identity<std::int8_t>(op));
+    case Dtype::i16: return fill(o, elems, integer_identity<std::int16_t>(op));
+    case Dtype::i32: return fill(o, elems, integer_identity<std::int32_t>(op));
+    case Dtype::i64: return fill(o, elems, integer_identity<std::int64_t>(op));
+    case Dtype::u8: return fill(o, elems, integer_identity<std::uint8_t>(op));
+    case Dtype::u16: return fill(o, elems, integer_identity<std::uint16_t>(op));
+    case Dtype::u32: return fill(o, elems, integer_identity<std::uint32_t>(op));
+    case Dtype::u64: return fill(o, elems, integer_identity<std::uint64_t>(op));
+    case Dtype::f32: return fill(o, elems, f);
+    case Dtype::f64: return fill(o, elems, static_cast<double>(f));
+    case Dtype::f16: return fill(o, elems, f32_to_f16(f));
+    case Dtype::bf16: return fill(o, elems, f32_to_bf16(f));
+    // A complex identity is real: (1, 0) for the product, (0, 0) for the sum.
+    case Dtype::c64: return fill(o, elems, std::complex<float>(f, 0.0f));
+    case Dtype::c128: return fill(o, elems, std::complex<double>(f, 0.0));
   }
 }
 

@@ -31,6 +31,7 @@ ReducingExchange& ReducingExchange::operator=(ReducingExchange&& other) noexcept
     release();
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
     dtype_ = other.dtype_;
+    op_ = other.op_;
     elem_bytes_ = other.elem_bytes_;
     group_size_ = other.group_size_;
     designated_ = other.designated_;
@@ -69,7 +70,7 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
                                 const BlockLayout& source_layout, const int* source_pending,
                                 int source_pending_count, const PlacedMesh& target,
                                 const BlockLayout& target_layout, const int* target_pending,
-                                int target_pending_count, Dtype dtype, ReducingExchange* out) {
+                                int target_pending_count, Dtype dtype, Op op, ReducingExchange* out) {
   constexpr const char* what = "ReducingExchange::create";
   if (out == nullptr) return {Errc::invalid_argument, std::string(what) + ": output is null"};
   if (world == MPI_COMM_NULL)
@@ -83,6 +84,13 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     local = backend::check_pending(source, source_layout, source_pending, source_pending_count, "source");
   if (local.ok())
     local = backend::check_pending(target, target_layout, target_pending, target_pending_count, "target");
+  if (local.ok() && !op_computes(dtype, op))
+    local = {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has no operation " +
+                                         std::to_string(static_cast<int>(op))};
+  if (local.ok() && op == Op::avg && target_pending_count > 0)
+    local = {Errc::invalid_argument,
+             "an avg target's members each hold the value, which the reducing exchange leaves on one member; "
+             "plan it by the collectives"};
   local = prefixed(what, std::move(local));
   ReducingExchange ex;
   backend::ReducingPeers peers;
@@ -91,6 +99,7 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     peers = backend::reducing_peers(me, world_size, source, source_layout, source_pending, source_pending_count,
                                     target, target_layout, target_pending, target_pending_count);
     ex.dtype_ = dtype;
+    ex.op_ = op;
     ex.elem_bytes_ = elem_bytes;
     ex.group_size_ = peers.group_size;
     ex.designated_ = peers.designated;
@@ -98,10 +107,11 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     ex.target_box_ = peers.target_box;
     for (const backend::Contribution& k : peers.kept) ex.kept_.push_back({k.member, k.region});
     digest = backend::reducing_digest(source, source_layout, source_pending, source_pending_count, target,
-                                      target_layout, target_pending, target_pending_count, dtype);
+                                      target_layout, target_pending, target_pending_count, dtype) * 8 +
+             static_cast<std::uint64_t>(op);
   }
   const backend::Agreed agreed[] = {
-      {digest, "ranks passed different meshes, layouts, pending axes or element types"}};
+      {digest, "ranks passed different meshes, layouts, pending axes, element types or operations"}};
   if (Status st = backend::agree(world, std::move(local), what, agreed, 1); !st.ok()) return st;
 
   if (Status st = mpi_status(MPI_Comm_dup(world, &ex.comm_), what); !st.ok()) return st;
@@ -192,8 +202,8 @@ Status ReducingExchange::complete(bool block, const char* what) {
   bool arrived = false;
   if (Status st = split_.advance(requests_, block, &arrived, what); !st.ok() || !arrived) return st;
   const std::size_t box_bytes = target_bytes();
-  if (designated_) local::sum_blocks(dtype_, staging_, box_elements(target_box_), static_cast<std::size_t>(group_size_), dst_);
-  else if (box_bytes > 0) std::memset(dst_, 0, box_bytes);
+  if (designated_) local::reduce_blocks(dtype_, op_, staging_, box_elements(target_box_), static_cast<std::size_t>(group_size_), dst_);
+  else if (box_bytes > 0) local::fill_identity(dtype_, op_, dst_, box_elements(target_box_));
   return {};
 }
 

@@ -470,16 +470,18 @@ struct SumsProblem {
   redist::Status (*create_exchange)(MPI_Comm, redist::ReducingExchange*);
   // Both: the header's kWorkspaceBytes and kLiveBytes (the extracted lowering's).
   std::size_t workspace_bytes, live_bytes;
-  // Floating-point element types (floats = true; set by the driver's model
-  // header from the plan, not from the generated header): every rank's
-  // destination is compared bitwise with the sum the host forms in the
-  // plan's order (float_sums_want).  stage_of: per source mesh axis, -2 if
+  // Floating-point element types and operations other than sum (floats =
+  // true; set by the driver's model header from the plan, not from the
+  // generated header): every rank's destination is compared bitwise with
+  // the reduction by op the host forms in the plan's order (staged_sum).  stage_of: per source mesh axis, -2 if
   // not pending, -1 if still pending at the target (each target rank keeps
   // its coordinate's share), else the reduction step that adds over it
   // (steps in order; the reducing exchange adds every pending axis in one).
-  // zero_axes: target mesh axes on which a coordinate other than 0 holds zero.
+  // zero_axes: target mesh axes on which a coordinate other than 0 holds
+  // op's identity (zero for sums).
   bool floats = false;
   redist::Dtype dtype = redist::Dtype::u8;
+  redist::Op op = redist::Op::sum;
   const int* stage_of = nullptr;
   int stages = 0;
   const int* zero_axes = nullptr;
@@ -568,12 +570,13 @@ inline void fill_contribution(const SumsProblem& p, const SumSide& source, const
   }
 }
 
-// ---- floating-point pending sums ----
+// ---- floating-point pending sums, and every operation but sum ----
 // Member k (its coordinates on the source pending axes, mesh order, the
 // first most significant) contributes float_share(k, i) at global index i,
-// whatever group it is in, so the host knows every sum without the plan's
-// data movement.  Values carry more significant bits than the type keeps, so
-// the order of additions shows in the result.
+// whatever group it is in, so the host knows every reduction without the
+// plan's data movement.  Float values carry more significant bits than the
+// type keeps, so the order of additions shows in the result; integers are
+// the hash's low bytes.
 inline void float_share(redist::Dtype t, std::uint64_t member, std::uint64_t index, unsigned char* out) {
   const std::uint64_t h = mix((member + 1) << 40 ^ index);
   auto put = [&](const auto& v, std::size_t at) { std::memcpy(out + at, &v, sizeof v); };
@@ -585,7 +588,8 @@ inline void float_share(redist::Dtype t, std::uint64_t member, std::uint64_t ind
     case redist::Dtype::c128: put(real64(h), 0); return put(real64(mix(h)), 8);
     case redist::Dtype::f16: return put(redist::local::f32_to_f16(real32(h) / 64.0f), 0);  // |v| < 512
     case redist::Dtype::bf16: return put(redist::local::f32_to_bf16(real32(h)), 0);
-    default: return put(real32(h), 0);
+    case redist::Dtype::f32: return put(real32(h), 0);
+    default: return std::memcpy(out, &h, redist::dtype_bytes(t)), void();
   }
 }
 
@@ -608,8 +612,9 @@ inline void fill_float_shares(const SumsProblem& p, const SumSide& source, const
 // The sum at global index i of the members whose coordinates are `coord`
 // on every pending axis of a stage below `stage` and on the kept axes:
 // stage s adds, in ascending order of its axes' coordinates, the sums of
-// stage s - 1 (local::sum_blocks: the runtime's arithmetic, f16/bf16
-// rounded once per step, as each step writes the element type).
+// stage s - 1 (local::reduce_blocks: the runtime's arithmetic, f16/bf16
+// rounded once per step, as each step writes the element type; avg divides
+// once per step).
 inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int stage, std::vector<int>& coord,
                        std::uint64_t index, unsigned char* out) {
   const std::size_t w = p.elem_bytes;
@@ -632,12 +637,12 @@ inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int
     }
     staged_sum(p, mesh, stage - 1, coord, index, &parts[c * w]);
   }
-  redist::local::sum_blocks(p.dtype, parts.data(), 1, count, out);
+  redist::local::reduce_blocks(p.dtype, p.op, parts.data(), 1, count, out);
 }
 
 // The elements of this rank's target box that are not, bitwise, what the
-// plan's sums give there: zero on a rank with a coordinate other than 0 on
-// a zero axis; else the staged sum over the source members that share the
+// plan's reductions give there: op's identity on a rank with a coordinate
+// other than 0 on a zero axis; else the staged sum over the source members that share the
 // rank's coordinates on the kept axes (the target mesh is then the source's).
 inline long float_mismatches(const SumsProblem& p, const SumSide& source, const SumSide& target,
                              const std::vector<std::uint64_t>& index, int me, const unsigned char* dst) {
@@ -652,7 +657,8 @@ inline long float_mismatches(const SumsProblem& p, const SumSide& source, const 
   std::vector<unsigned char> want(w, 0);
   long wrong = 0;
   for (std::size_t l = 0; l < index.size(); ++l) {
-    if (!zero) staged_sum(p, source.mesh, p.stages - 1, coord, index[l], want.data());
+    if (zero) redist::local::fill_identity(p.dtype, p.op, want.data(), 1);
+    else staged_sum(p, source.mesh, p.stages - 1, coord, index[l], want.data());
     wrong += std::memcmp(want.data(), dst + l * w, w) != 0;
   }
   return wrong;

@@ -246,7 +246,7 @@ done <<'EOF_BAD'
 {x:2, y:3}|[3{x}6]|[2{y}6, 1]|f32|from has 1 dimensions but to has 2
 {x:2}|[1,1,1,1,1,1,1,1,{x}2]|[1,1,1,1,1,1,1,1,2]|f32|the runtime handles at most 8
 {a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1}|[4]|[4]|f32|the runtime's mesh has at most 8
-{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|f8e4m3|from: pending sums of f8e4m3: the runtime adds only
+{x:2, y:2}|[4{x}8, 8] sum{y}|[8, 8]|f8e4m3|from: sum{..} of f8e4m3: the runtime computes sum only of
 {x:2, y:2}|[4{x}8, 8] sum{x}|[8, 8]|i32|from: sum: axis x (column 16) also shards dim 0
 EOF_BAD
 

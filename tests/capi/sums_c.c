@@ -332,10 +332,13 @@ static int refusals(void) {
     const char *mesh, *from, *to, *dtype, *want;
   } bad[] = {
       {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "f8e4m3",
-       "from: pending sums of f8e4m3: the runtime adds only"},
-      {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "bool", "from: pending sums of bool: the runtime adds only"},
+       "from: sum{..} of f8e4m3: the runtime computes sum only of"},
+      {"{x:2, y:2}", "[4{x}8, 8] sum{y}", "[8, 8]", "bool", "from: sum{..} of bool: the runtime computes sum only of"},
       {"{x:2, y:2}", "[4{x}8, 8] sum{x}", "[8, 8]", "i32", "from: sum: axis x (column 16) also shards dim 0"},
       {"{x:2, y:2}", "[4{x}8, 8] sum{w}", "[8, 8]", "i32", "from: "},
+      {"{x:2, y:2}", "[4{x}8, 8] avg{y}", "[8, 8]", "i32", "from: avg{..} of i32: the runtime computes avg only of"},
+      {"{x:2, y:2}", "[4{x}8, 8] max{y}", "[8, 8]", "c64", "from: max{..} of c64: the runtime computes max only of"},
+      {"{x:2, y:2}", "[4{x}8, 8] max{y}", "[{x}8, 8] sum{y}", "f32", "from is max{..} but to is sum{..}: one operation per problem"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     const int rc = redist_plan_create(bad[i].mesh, bad[i].from, bad[i].to, bad[i].dtype, &plan, err, sizeof err);

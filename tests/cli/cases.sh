@@ -290,6 +290,21 @@ run run --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype boo
 run plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype bool
 run plan --mesh '{x:2, y:2}' --from 'f8e4m3[8, 8]' --to '[{x}8, 8] sum{y}'
 run check --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype f8e5m2 --plan /dev/null
+# reductions beyond sum (issue 27): max, min, prod and avg wherever sum is
+# written, one operation per problem, each where the element type has it
+run plan --mesh '{x:2, y:2}' --from 'i32[8, 8] max{x, y}' --to '[{x, y}8, 8]'
+run plan --mesh '{x:2, y:2}' --from 'f16[8, 8] avg{x}' --to '[{x}8, 8] avg{y}'
+run show --mesh '{x:2, y:2}' --type 'c64[4{x}8, 8] prod{y}'
+run run --mesh '{x:2, y:2}' --from 'u16[4{x}8, 8] min{y}' --to '[8, 8] min{x}' | grep -E '^(plan|verified):'
+run run --mesh '{x:2, y:2}' --from 'bf16[8, 8] avg{x, y}' --to '[{x}8, 8]' | grep -E '^(plan|verified):'
+run gen --mesh '{x:2}' --from 'f32[8] prod{x}' --to '[{x}8]' --name h | grep -E 'kOp|reduce_scatter'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] max{x}' --to '[{x}8, 8] sum{y}'
+run plan --mesh '{x:2, y:2}' --from 'i32[8, 8] avg{x}' --to '[{x}8, 8]'
+run plan --mesh '{x:2, y:2}' --from 'c128[8, 8] max{x}' --to '[{x}8, 8]'
+run show --mesh '{x:2, y:2}' --type 'bool[8, 8] min{x}'
+run plan --mesh '{x:2, y:2}' --from '[8, 8]' --to '[{x}8, 8] avg{y}' --strategy exchange
+run plan --from-mesh '{x:2}' --to-mesh '{y:2}' --from '[8]' --to '[8] avg{y}'
+run plan --mesh '{x:2, y:2}' --from '[8, 8] mean{x}' --to '[8, 8]'
 # pending sums are costed (choose_sums): the machine's options apply, and
 # --memory-budget sets aside the candidates above it, so auto switches from
 # the reducing exchange (faster, 1536 live bytes) to the collectives (832);

@@ -281,7 +281,7 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
     redist::ReducingExchange ex;
     if (redist::Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, c.source, c.source_layout, c.source_pending.data(), static_cast<int>(c.source_pending.size()),
-            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, &ex);
+            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, redist::Op::sum, &ex);
         !st.ok())
       return st;
     const char* why = nullptr;

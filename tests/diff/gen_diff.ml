@@ -303,12 +303,12 @@ let rec draw_sum_step st made =
       | C.OK pt' ->
           let dtype = sum_dtypes.(made mod Array.length sum_dtypes) in
           let p =
-            Problem.make ~mesh:q.mesh ~from:(Sumplan.show_pty p0.env (p0.src, ps)) ~to_:(Sumplan.show_pty p0.env pt')
+            Problem.make ~mesh:q.mesh ~from:(Sumplan.show_pty p0.op p0.env (p0.src, ps)) ~to_:(Sumplan.show_pty p0.op p0.env pt')
               ~dtype:(Some dtype)
           in
           let plan = match k with C.AddPending _ -> C.SumByCollectives ([], [], [], [ k ]) | _ -> C.SumByCollectives ([ k ], [], [], []) in
           let desc = Printf.sprintf "sum step %s on %s from %s, %s" (Sumplan.show_sum_step p.env k) (Front.show_mesh p.env)
-              (Sumplan.show_pty p.env (p.src, p.src_pending)) dtype in
+              (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) dtype in
           (p, plan, desc))
 
 (* ---- each kind drawn and written; hybrids, permuted rank lists, 64 ranks ---- *)
@@ -374,7 +374,7 @@ let write_sum_plan out st ~id ~label (p : Problem.t) =
   match Sumplan.choose p with
   | { plan = C.SumByCollectives _ as plan; steps; _ } ->
       let desc = Printf.sprintf "%s of %d steps for %s %s -> %s %s" label (List.length steps) (Problem.show_meshes p)
-          (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
+          (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
       write_sum_program (out (Problem.world p)) st ~id ~desc p plan;
       true
   | _ -> false
@@ -456,7 +456,7 @@ let exchange_desc label (p : Problem.t) =
 
 let write_sum_exchange_case out st ~id ~label (p : Problem.t) =
   let desc = Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p)
-      (Sumplan.show_pty p.env (p.src, p.src_pending)) (Sumplan.show_pty p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
+      (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name in
   write_sum_exchange (out (Problem.world p)) st ~id ~desc p
 
 (* A pending-sum problem on a mesh of 64 devices at world rank 0: an

@@ -54,8 +54,8 @@ TEST_CASE("collectives allocate nothing on valid arguments") {
     for (redist::Dtype t : {redist::Dtype::f64, redist::Dtype::i64, redist::Dtype::c64}) {
       for (int d = 0; d < 3; ++d)
         if (l.extent[d] % n == 0)
-          ok &= redist::reduce_scatter(mesh, g, t, l, d, src.data(), b, dst.data(), b, scratch.data(), b).ok();
-      ok &= redist::all_reduce(mesh, g, t, l, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+          ok &= redist::reduce_scatter(mesh, g, t, redist::Op::sum, l, d, src.data(), b, dst.data(), b, scratch.data(), b).ok();
+      ok &= redist::all_reduce(mesh, g, t, redist::Op::sum, l, src.data(), b, dst.data(), b, scratch.data(), b).ok();
     }
     const long allocations = g_news.load() - before;
     CHECK(ok);
@@ -107,7 +107,7 @@ TEST_CASE("the reducing exchange's run allocates nothing") {
   const int pending[] = {0};
   redist::ReducingExchange ex;
   REQUIRE(redist::ReducingExchange::create(MPI_COMM_WORLD, source, from, pending, 1, target, to, nullptr, 0,
-                                           redist::Dtype::f32, &ex).ok());
+                                           redist::Dtype::f32, redist::Op::sum, &ex).ok());
   std::vector<unsigned char> src(ex.source_bytes() + 1), dst(ex.target_bytes() + 1), ws(ex.workspace_bytes() + 1);
   const long before = g_news.load();
   bool ok = true;

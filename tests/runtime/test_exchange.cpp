@@ -329,7 +329,7 @@ TEST_CASE("reducing exchange: 200 random problems per world size (pending axes o
     redist::ReducingExchange ex;
     const redist::Status created = redist::ReducingExchange::create(
         MPI_COMM_WORLD, p.source, p.source_layout, ps.data(), static_cast<int>(ps.size()), p.target,
-        p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, &ex);
+        p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, redist::Op::sum, &ex);
     if (!created.ok()) {
       tally.fail(what + ": " + created.message());
       continue;

@@ -136,7 +136,7 @@ TEST_CASE("split phase: 50 random reducing exchange problems, start, test while 
     redist::ReducingExchange ex;
     if (redist::Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, p.source, p.source_layout, ps.data(), static_cast<int>(ps.size()), p.target,
-            p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, &ex);
+            p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, redist::Op::sum, &ex);
         !st.ok()) {
       tally.fail(what + ": " + st.message());
       continue;

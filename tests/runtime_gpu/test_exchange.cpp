@@ -434,7 +434,7 @@ Status create_reducing(const PendingProblem& q, bool from_nccl, ncclComm_t comm,
 
 // This rank's target array as the host computes it: on a designated rank
 // (pending coordinates 0 on the target mesh) every element is the left fold
-// over the group's members in ascending order (local::sum_blocks over the
+// over the group's members in ascending order (local::reduce_blocks over the
 // members' contributions); on the others, zero.
 std::vector<unsigned char> host_sums(const PendingProblem& q, const Box& box, unsigned salt) {
   const std::size_t n = redist::box_elements(box), w = q.p.elem_bytes;
@@ -448,7 +448,7 @@ std::vector<unsigned char> host_sums(const PendingProblem& q, const Box& box, un
   for (std::size_t e = 0; e < n; ++e) {
     const std::size_t g = global_linear(box, e, q.p.source_layout);
     for (int k = 0; k < group; ++k) contribution(q.dtype, g, k, salt, &members[static_cast<std::size_t>(k) * w]);
-    redist::local::sum_blocks(q.dtype, members.data(), 1, static_cast<std::size_t>(group), &out[e * w]);
+    redist::local::reduce_blocks(q.dtype, redist::Op::sum, members.data(), 1, static_cast<std::size_t>(group), &out[e * w]);
   }
   return out;
 }
@@ -472,7 +472,7 @@ void random_reducing_exchanges(Tally& t) {
     if (Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, q.p.source, q.p.source_layout, q.source_pending.data(),
             static_cast<int>(q.source_pending.size()), q.p.target, q.p.target_layout, q.target_pending.data(),
-            static_cast<int>(q.target_pending.size()), q.dtype, &mpi);
+            static_cast<int>(q.target_pending.size()), q.dtype, redist::Op::sum, &mpi);
         !st.ok())
       return t.fail(what + ": MPI reducing exchange: " + st.message());
     auto same = [](const std::vector<ReducingNccl::Message>& a, const std::vector<redist::ReducingExchange::Peer>& b) {

@@ -122,9 +122,9 @@ void reductions(Tally& t) {
                 !poison(dst.get(), dst.bytes(), t))
               return;
             const redist::Status st =
-                scatter ? redist::nccl::reduce_scatter(mesh, g, dtype, l, d, src.get(), total, dst.get(), out,
+                scatter ? redist::nccl::reduce_scatter(mesh, g, dtype, redist::Op::sum, l, d, src.get(), total, dst.get(), out,
                                                        scratch.get(), sb)
-                        : redist::nccl::all_reduce(mesh, g, dtype, l, src.get(), total, dst.get(), out,
+                        : redist::nccl::all_reduce(mesh, g, dtype, redist::Op::sum, l, src.get(), total, dst.get(), out,
                                                    scratch.get(), sb);
             const std::string what = (scatter ? "reduce_scatter " : "all_reduce ") + at;
             if (!st.ok()) return t.fail(what + ": " + st.message());
@@ -164,7 +164,7 @@ void refused_types(Tally& t) {
   const Layout l = layout_of({static_cast<std::size_t>(2 * n)}, 2);
   DeviceBuffer src(redist::bytes(l), t), dst(redist::bytes(l), t);
   if (!src || !dst) return;
-  const redist::Status st = redist::nccl::all_reduce(mesh, everyone, Dtype::i16, l, src.get(), redist::bytes(l),
+  const redist::Status st = redist::nccl::all_reduce(mesh, everyone, Dtype::i16, redist::Op::sum, l, src.get(), redist::bytes(l),
                                                      dst.get(), redist::bytes(l), nullptr, 0);
   t.expect_code(st, redist::Errc::invalid_argument, "all_reduce of i16");
   t.expect(st.message() == "all_reduce: NCCL has no i16 sum (no 16-bit integer type); use the MPI backend",

@@ -2,7 +2,7 @@
 // (a PlanProgram: the steps with their groups, layouts, buffers and
 // permutation tables) with the MPI backend's collectives and reductions,
 // the same calls a header from `redist gen` makes as straight-line code.
-// A plan for pending sums (Lowersums.v) is reductions, then collectives,
+// A plan for pending axes (Lowersums.v) is reductions, then collectives,
 // then add_pending steps.  The C ABI (redist/redist.h) fills a PlanProgram
 // from the verified planner; the numbers in it are the planner's lowering
 // (codegen/abi/lowering.ml), never computed here.
@@ -65,7 +65,8 @@ struct PlanProgram {
   std::vector<PlanStep> steps;  // the collectives; none: dst is a copy of the collectives' source
 
   // Pending sums (all empty or 0 for a plan without them).
-  Dtype dtype = Dtype::u8;               // the element type the reductions add
+  Dtype dtype = Dtype::u8;               // the element type the reductions combine
+  Op op = Op::sum;                       // their operation
   std::size_t red0_bytes = 0;
   std::size_t red1_bytes = 0;
   std::size_t red_scratch_bytes = 0;

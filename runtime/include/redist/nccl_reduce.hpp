@@ -23,11 +23,11 @@
 
 namespace redist::nccl {
 
-Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, int dim,
+Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, int dim,
                       const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                       void* scratch, std::size_t scratch_bytes);
 
-Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, const void* src,
+Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes);
 

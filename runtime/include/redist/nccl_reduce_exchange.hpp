@@ -14,7 +14,7 @@
 // adds the group-size arrays element by element in ascending member order
 // into the destination: integers wrap, f32/f64/c64/c128 add in their own
 // type, f16 and bf16 accumulate in f32 and round once to nearest even; the
-// same order and arithmetic as the MPI backend's local::sum_blocks, so a
+// same order and arithmetic as the MPI backend's local::reduce_blocks, so a
 // plan gives the same bits run after run.  Other target ranks set their
 // array to zero.  Every element type is summed (NCCL only moves bytes).
 //

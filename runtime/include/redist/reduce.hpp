@@ -1,21 +1,34 @@
-// redist runtime: pending sums, backend-independent part.
+// redist runtime: pending reductions, backend-independent part.
 //
-// A type with pending-sum axes (`[{x}32, 64] sum{y}`) means: the value of
-// the global array at an index is the sum, over the devices of one group of
-// the pending axes, of what they hold there.  Reducing such a group needs
-// the element type (the other collectives only move bytes), the result
-// layouts and scratch sizes of the reductions, and the one summation kernel
-// every backend uses on the host.
+// A type with pending axes (`[{x}32, 64] sum{y}`, `max{y}`, ...) means: the
+// value of the global array at an index is the reduction by the type's
+// operation, over the devices of one group of the pending axes, of what
+// they hold there.  Reducing such a group needs the element type and the
+// operation (the other collectives only move bytes), the result layouts and
+// scratch sizes of the reductions, and the one kernel every backend uses on
+// the host.
 //
-// Order of additions.  Every sum is a left fold in ascending group-member
-// order: ((c_0 + c_1) + c_2) + ... + c_{size-1}, c_k being member k's
+// Operations (Op): sum, prod, max, min (commutative monoids: identities 0,
+// 1, the lowest and the highest value) and avg, the sum over the group
+// divided once by the group size (floating and complex types only).  A plan
+// that reduces an avg in several steps divides once per step, by that
+// step's group: each intermediate type is itself an avg over the axes left.
+//
+// Order.  Every reduction is a left fold in ascending group-member order:
+// ((c_0 op c_1) op c_2) op ... op c_{size-1}, c_k being member k's
 // contribution.  The MPI backend gathers the contributions of the elements a
-// member owns and adds them itself (sum_blocks below) instead of letting MPI
-// reduce, so for floating point a plan gives the same bits run after run,
-// whatever algorithm MPI picks.  Integers wrap around (two's complement).
-// f16 and bf16 contributions are widened to f32, added in f32 in that order,
-// and the sum rounded once to the element type (to nearest, ties to even).
-// c64 and c128 add their real and imaginary parts as f32 and f64.
+// member owns and combines them itself (reduce_blocks below) instead of
+// letting MPI reduce, so for floating point a plan gives the same bits run
+// after run, whatever algorithm MPI picks.  Integer sums and products wrap
+// around (two's complement), so they are exact whatever the order.  f16 and
+// bf16 contributions are widened to f32, combined in f32 in that order (avg
+// divides there), and the result rounded once to the element type (to
+// nearest, ties to even).  c64 and c128 add (and average) their real and
+// imaginary parts as f32 and f64, and multiply as (a+bi)(c+di) = (ac-bd) +
+// (ad+bc)i in those types; they have no max or min.  max and min of floats:
+// a NaN contribution makes the result NaN (as torch's max and min); otherwise
+// the first of equal values (in member order) is kept, so -0 and +0 come
+// out as the earlier member's.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +56,20 @@ constexpr std::size_t dtype_bytes(Dtype t) {
 
 // The command line's name of the type ("f32", "bf16", ...).
 const char* dtype_name(Dtype t);
+
+enum class Op { sum = 0, prod = 1, max = 2, min = 3, avg = 4 };
+
+// The command line's name of the operation ("sum", "max", ...).
+const char* op_name(Op op);
+
+// Whether the runtime computes op on t: complex numbers have no max or
+// min, and avg is for floating and complex types.
+bool op_computes(Dtype t, Op op);
+
+// Whether a new pending axis of op leaves the value on every member
+// (max, min, avg) rather than on member 0 with the identity on the others
+// (sum, prod): add_pending's rule.
+constexpr bool every_member_keeps(Op op) { return op == Op::max || op == Op::min || op == Op::avg; }
 
 // ---- result layouts ---------------------------------------------------------
 // reduce_scatter(dim) over a group of `size`: member k keeps chunk k along
@@ -76,14 +103,19 @@ constexpr std::size_t all_reduce_scratch_bytes(const Layout& in, std::size_t siz
 
 namespace local {
 
-// out[e] = blocks[0][e] + blocks[1][e] + ... + blocks[count-1][e] for the
-// `elems` elements of each of `count` dense blocks laid out one after the
-// other, added in ascending block order (see the top of this file).
-// blocks holds count * elems elements; out, elems elements, and may not
-// overlap blocks.
-void sum_blocks(Dtype t, const void* blocks, std::size_t elems, std::size_t count, void* out);
+// out[e] = blocks[0][e] op blocks[1][e] op ... op blocks[count-1][e] for
+// the `elems` elements of each of `count` dense blocks laid out one after the
+// other, combined in ascending block order (see the top of this file); avg
+// divides that sum by count.  blocks holds count * elems elements; out,
+// elems elements, and may not overlap blocks.  op_computes(t, op) must hold.
+void reduce_blocks(Dtype t, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out);
 
-// The conversions sum_blocks uses for f16 and bf16 (bit patterns),
+// Sets the `elems` elements at out to op's identity: 0, 1, the lowest value
+// (-inf for floats) for max, the highest (+inf) for min; avg's members hold
+// the value itself, so its identity is sum's.
+void fill_identity(Dtype t, Op op, void* out, std::size_t elems);
+
+// The conversions reduce_blocks uses for f16 and bf16 (bit patterns),
 // round to nearest, ties to even; NaN stays NaN.
 float f16_to_f32(unsigned short bits);
 unsigned short f32_to_f16(float value);

@@ -12,8 +12,10 @@
 // piece), and from every member of that device's group over the source's
 // pending axes (devices differing only there, which hold the same box): the
 // piece gets the sum of the members' values, added in ascending member order
-// (local::sum_blocks: integers exact, f16/bf16 in f32 rounded once).
-// Other target ranks set their array to zero.
+// (local::reduce_blocks: integers exact, f16/bf16 in f32 rounded once).
+// Other target ranks set their array to the operation's identity
+// (local::fill_identity), so an avg target, whose members each hold the
+// value, is refused.
 //
 // Staging: a designated rank receives member k's contribution into
 // workspace array k (shaped like its target box; one MPI subarray datatype
@@ -66,7 +68,7 @@ class ReducingExchange {
                        const int* source_pending, int source_pending_count,
                        const PlacedMesh& target, const BlockLayout& target_layout,
                        const int* target_pending, int target_pending_count, Dtype dtype,
-                       ReducingExchange* out);
+                       Op op, ReducingExchange* out);
 
   // Collective over the world.  src: this rank's contribution to its source
   // box (source_bytes()); dst: its target array (target_bytes());
@@ -105,6 +107,7 @@ class ReducingExchange {
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   Dtype dtype_ = Dtype::u8;
+  Op op_ = Op::sum;
   std::size_t elem_bytes_ = 0;
   int group_size_ = 1;
   bool designated_ = false;

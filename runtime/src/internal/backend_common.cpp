@@ -262,14 +262,18 @@ Status check_all_gather(const Layout& layout, int dim, std::size_t size, const v
                        need_scratch);
 }
 
-Agreed agreed_dtype(Dtype dtype) {
-  return {static_cast<std::uint64_t>(dtype), "members passed different element types"};
+Agreed agreed_reduction(Dtype dtype, Op op) {
+  return {(static_cast<std::uint64_t>(dtype) << 8) | static_cast<std::uint64_t>(op),
+          "members passed different element types or operations"};
 }
 
 namespace {
 
-Status check_element_type(const Layout& layout, Dtype dtype) {
+Status check_element_type(const Layout& layout, Dtype dtype, Op op) {
   if (Status st = validate_layout(layout); !st.ok()) return st;
+  if (!op_computes(dtype, op))
+    return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has no operation " +
+                                        (op_name(op)[0] == '?' ? std::to_string(static_cast<int>(op)) : op_name(op))};
   if (layout.elem_bytes != dtype_bytes(dtype))
     return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has " +
                                         std::to_string(dtype_bytes(dtype)) +
@@ -280,11 +284,11 @@ Status check_element_type(const Layout& layout, Dtype dtype) {
 
 }  // namespace
 
-Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype, Op op,
                             const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                             void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
                             std::size_t max_message) {
-  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  if (Status st = check_element_type(layout, dtype, op); !st.ok()) return st;
   if (Status st = local::check_dim(layout, dim, "dim"); !st.ok()) return st;
   if (layout.extent[dim] % size != 0)
     return {Errc::invalid_argument, "extent " + std::to_string(layout.extent[dim]) + " of dim " +
@@ -296,10 +300,10 @@ Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dty
                        need_scratch);
 }
 
-Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, Op op, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message) {
-  if (Status st = check_element_type(layout, dtype); !st.ok()) return st;
+  if (Status st = check_element_type(layout, dtype, op); !st.ok()) return st;
   const std::size_t piece = num_elements(layout) / size * layout.elem_bytes;
   const std::size_t tail = num_elements(layout) % size * layout.elem_bytes;
   if (Status st = check_count(piece > tail ? piece : tail, max_message); !st.ok()) return st;

@@ -175,20 +175,20 @@ Status check_all_to_all(const Layout& layout, int s, int t, std::size_t size, co
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch,
                         std::size_t max_message);
-// The reductions' element type, which members must pass alike.
-Agreed agreed_dtype(Dtype dtype);
+// The reductions' element type and operation, which members must pass alike.
+Agreed agreed_reduction(Dtype dtype, Op op);
 
 // The argument checks of reduce_scatter and all_reduce on both backends,
 // messages without the operation's name: the layout, its element size
-// against the type's, the dim and the group size dividing it
+// against the type's, the operation (one the runtime computes on the type), the dim and the group size dividing it
 // (reduce_scatter), one message (total / size for reduce_scatter, the
 // larger of all_reduce's piece and tail) within max_message, and the
 // buffers (need_scratch: what the backend's path uses).
-Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype,
+Status check_reduce_scatter(const Layout& layout, int dim, std::size_t size, Dtype dtype, Op op,
                             const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                             void* scratch, std::size_t scratch_bytes, std::size_t need_scratch,
                             std::size_t max_message);
-Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, const void* src,
+Status check_all_reduce(const Layout& layout, std::size_t size, Dtype dtype, Op op, const void* src,
                         std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                         std::size_t scratch_bytes, std::size_t need_scratch, std::size_t max_message);
 

@@ -35,6 +35,7 @@ struct ReducingSpec {
   ExchangeSpec layouts;
   std::vector<int> source_pending, target_pending;
   redist::Dtype dtype = redist::Dtype::u8;
+  redist::Op op = redist::Op::sum;
 };
 
 static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");

@@ -88,7 +88,7 @@ Status launch_box(const BoxCopy& p, const void* src, void* dst, cudaStream_t str
   return cuda_status(cudaGetLastError(), "box copy kernel launch");
 }
 
-// The arithmetic of local::sum_blocks per element type: T is stored, Acc
+// The arithmetic of local::reduce_blocks per element type: T is stored, Acc
 // accumulates (static_cast keeps integer sums at their width, wrapping).
 template <typename T> struct Same {
   using Stored = T;

@@ -41,14 +41,34 @@ Status nccl_type(Dtype dtype, ncclDataType_t* type, std::size_t* parts) {
                                       " sum (no 16-bit integer type); use the MPI backend"};
 }
 
-// The group checks and NCCL's type, before the arguments' checks.
-Status setup(const Mesh& mesh, Group g, Dtype dtype, ncclComm_t* comm, ncclDataType_t* type,
-             std::size_t* parts) {
+// NCCL's operation: its own ncclSum, ncclProd, ncclMax, ncclMin and
+// ncclAvg.  NCCL works part by part, which is the complex product's rule
+// for neither part: invalid_argument there.
+Status nccl_op(Dtype dtype, Op op, ncclRedOp_t* red) {
+  const bool complex = dtype == Dtype::c64 || dtype == Dtype::c128;
+  switch (op) {
+    case Op::sum: *red = ncclSum; return {};
+    case Op::prod:
+      if (complex) break;
+      *red = ncclProd;
+      return {};
+    case Op::max: *red = ncclMax; return {};
+    case Op::min: *red = ncclMin; return {};
+    case Op::avg: *red = ncclAvg; return {};
+  }
+  return {Errc::invalid_argument, std::string("NCCL has no ") + dtype_name(dtype) + " " + op_name(op) +
+                                      " (it reduces complex numbers part by part); use the MPI backend"};
+}
+
+// The group checks and NCCL's type and operation, before the arguments' checks.
+Status setup(const Mesh& mesh, Group g, Dtype dtype, Op op, ncclComm_t* comm, ncclDataType_t* type,
+             std::size_t* parts, ncclRedOp_t* red) {
   *comm = nullptr;
   if (Status st = mesh.check_group(g); !st.ok()) return st;
   if (g.size > 1)
     if (Status st = mesh.group_comm(g, comm); !st.ok()) return st;
-  return nccl_type(dtype, type, parts);
+  if (Status st = nccl_type(dtype, type, parts); !st.ok()) return st;
+  return nccl_op(dtype, op, red);
 }
 
 Status device_copy(void* dst, const void* src, std::size_t n, cudaStream_t stream, const char* what) {
@@ -59,7 +79,7 @@ Status device_copy(void* dst, const void* src, std::size_t n, cudaStream_t strea
 
 }  // namespace
 
-Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, int dim,
+Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, int dim,
                       const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes,
                       void* scratch, std::size_t scratch_bytes) {
   constexpr const char* what = "reduce_scatter";
@@ -67,14 +87,15 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layo
   ncclComm_t comm;
   ncclDataType_t type;
   std::size_t parts;
-  Status local = setup(mesh, g, dtype, &comm, &type, &parts);
+  ncclRedOp_t red;
+  Status local = setup(mesh, g, dtype, op, &comm, &type, &parts, &red);
   const auto size = static_cast<std::size_t>(g.size);
   if (local.ok())
-    local = check_reduce_scatter(layout, dim, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+    local = check_reduce_scatter(layout, dim, size, dtype, op, src, src_bytes, dst, dst_bytes, scratch,
                                  scratch_bytes, reduce_scatter_scratch_bytes(layout, dim, size),
                                  kMaxMessage);
   const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dims(dim),
-                           agreed_dtype(dtype)};
+                           agreed_reduction(dtype, op)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
       !st.ok())
@@ -90,11 +111,11 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, const Layout& layo
     send = scratch;
   }
   const std::size_t count = total / size / layout.elem_bytes * parts;
-  return nccl_status(ncclReduceScatter(send, dst, count, type, ncclSum, comm, mesh.stream()), comm,
+  return nccl_status(ncclReduceScatter(send, dst, count, type, red, comm, mesh.stream()), comm,
                      "reduce_scatter: ncclReduceScatter");
 }
 
-Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, const void* src,
+Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, const void* src,
                   std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* scratch,
                   std::size_t scratch_bytes) {
   constexpr const char* what = "all_reduce";
@@ -102,12 +123,13 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
   ncclComm_t comm;
   ncclDataType_t type;
   std::size_t parts;
-  Status local = setup(mesh, g, dtype, &comm, &type, &parts);
+  ncclRedOp_t red;
+  Status local = setup(mesh, g, dtype, op, &comm, &type, &parts, &red);
   const auto size = static_cast<std::size_t>(g.size);
   if (local.ok())
-    local = check_all_reduce(layout, size, dtype, src, src_bytes, dst, dst_bytes, scratch,
+    local = check_all_reduce(layout, size, dtype, op, src, src_bytes, dst, dst_bytes, scratch,
                              scratch_bytes, 0, kMaxMessage);
-  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_dtype(dtype)};
+  const Agreed agreed[] = {agreed_group(g), agreed_layout(layout), agreed_reduction(dtype, op)};
   if (Status st = verdict(std::move(local), what, mesh.size() > 1 && mesh.agreement(),
                           mesh.comm(), agreed);
       !st.ok())
@@ -115,7 +137,7 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, const Layout& layout, 
 
   const std::size_t total = bytes(layout);
   if (g.size == 1) return device_copy(dst, src, total, mesh.stream(), what);
-  return nccl_status(ncclAllReduce(src, dst, num_elements(layout) * parts, type, ncclSum, comm,
+  return nccl_status(ncclAllReduce(src, dst, num_elements(layout) * parts, type, red, comm,
                                    mesh.stream()),
                      comm, "all_reduce: ncclAllReduce");
 }

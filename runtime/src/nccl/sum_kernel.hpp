@@ -1,7 +1,7 @@
 // Internal to the NCCL/CUDA backend: the reducing exchange's reduction
-// kernel, local::sum_blocks (redist/reduce.hpp) on device buffers: out[e] =
+// kernel, local::reduce_blocks (redist/reduce.hpp) on device buffers: out[e] =
 // blocks[0][e] + blocks[1][e] + ... + blocks[count-1][e], a left fold in that
-// order with sum_blocks' arithmetic (integers wrap; f16 and bf16 widen to
+// order with reduce_blocks' sum arithmetic (integers wrap; f16 and bf16 widen to
 // f32 and round once to nearest even; complex part by part), so the device
 // gives the host's bits (NaN payloads aside).
 #pragma once

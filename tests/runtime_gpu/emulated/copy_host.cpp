@@ -1,6 +1,6 @@
 // Host emulation of kernels.cu: runs a copy plan word by word with the same
 // index function the kernel uses (copy_plan.hpp's source_word, box_copy.hpp's
-// box_words); the sum kernel is local::sum_blocks, whose order and
+// box_words); the sum kernel is local::reduce_blocks, whose order and
 // arithmetic it follows (sum_kernel.hpp).
 #include <cstring>
 #include <string>
@@ -37,7 +37,7 @@ Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_
 
 Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
                   cudaStream_t) {
-  local::sum_blocks(dtype, blocks, elems, count, out);
+  local::reduce_blocks(dtype, Op::sum, blocks, elems, count, out);
   return {};
 }
 

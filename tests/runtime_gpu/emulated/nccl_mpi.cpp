@@ -1,9 +1,8 @@
 // Host emulation of the subset of NCCL that the backend calls, over MPI:
 // communicators are MPI communicators, ncclAllGather is MPI_Allgather,
-// ncclAllReduce (64-bit minimum only, as the exchange's agreement uses) is
-// MPI_Allreduce, ncclSum of ncclReduceScatter and ncclAllReduce gathers
-// every rank's array and adds on the host in rank order (the runtime's
-// local::sum_blocks), and
+// ncclReduceScatter and ncclAllReduce (ncclSum, ncclProd, ncclMax, ncclMin,
+// ncclAvg, numbered as redist::Op) gather every rank's array and reduce on
+// the host in rank order (the runtime's local::reduce_blocks), and
 // the sends and receives of an ncclGroupStart/End group are posted together
 // as nonblocking MPI operations at ncclGroupEnd (so, as in NCCL, a group
 // cannot deadlock on its own ordering).  Only byte-typed data (ncclUint8),
@@ -157,13 +156,16 @@ bool summed_as(ncclDataType_t type, redist::Dtype* dtype) {
   }
 }
 
-// ncclSum over the communicator: every rank's `count` elements of `send`
+// op over the communicator: every rank's `count` elements of `send`
 // gathered, then element j of `recv` (count_out of them, from element
-// `first`) is the sum over ranks.
-ncclResult_t sum_over_ranks(const void* send, size_t count, void* recv, size_t first, size_t count_out,
-                            ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm) {
+// `first`) is the reduction over ranks.
+ncclResult_t reduce_over_ranks(const void* send, size_t count, void* recv, size_t first, size_t count_out,
+                               ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm) {
   redist::Dtype dtype;
-  if (op != ncclSum || !summed_as(type, &dtype) || comm == nullptr || group_depth > 0) return ncclInvalidUsage;
+  if (op < ncclSum || op > ncclAvg || !summed_as(type, &dtype) || comm == nullptr || group_depth > 0)
+    return ncclInvalidUsage;
+  const auto rop = static_cast<redist::Op>(op);
+  if (!redist::op_computes(dtype, rop)) return ncclInvalidUsage;
   const size_t elem = redist::dtype_bytes(dtype);
   if (count * elem > INT_MAX) return ncclInvalidUsage;
   int n = 0;
@@ -178,7 +180,7 @@ ncclResult_t sum_over_ranks(const void* send, size_t count, void* recv, size_t f
   for (int k = 0; k < n; ++k)
     std::memcpy(&blocks[static_cast<size_t>(k) * count_out * elem], &all[(static_cast<size_t>(k) * count + first) * elem],
                 count_out * elem);
-  redist::local::sum_blocks(dtype, blocks.data(), count_out, static_cast<size_t>(n), recv);
+  redist::local::reduce_blocks(dtype, rop, blocks.data(), count_out, static_cast<size_t>(n), recv);
   return ncclSuccess;
 }
 
@@ -190,18 +192,20 @@ ncclResult_t ncclReduceScatter(const void* send, void* recv, size_t recvcount, n
   if (comm == nullptr) return ncclInvalidArgument;
   MPI_Comm_rank(comm->comm, &me);
   MPI_Comm_size(comm->comm, &n);
-  return sum_over_ranks(send, recvcount * static_cast<size_t>(n), recv, recvcount * static_cast<size_t>(me),
+  return reduce_over_ranks(send, recvcount * static_cast<size_t>(n), recv, recvcount * static_cast<size_t>(me),
                         recvcount, type, op, comm);
 }
 
 ncclResult_t ncclAllReduce(const void* send, void* recv, size_t count, ncclDataType_t type,
                            ncclRedOp_t op, ncclComm_t comm, cudaStream_t) {
-  if (op == ncclSum) return sum_over_ranks(send, count, recv, 0, count, type, op, comm);
-  if (type != ncclUint64 || op != ncclMin || count > INT_MAX || group_depth > 0) return ncclInvalidUsage;
-  return MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, static_cast<int>(count), MPI_UINT64_T,
-                       MPI_MIN, comm->comm) == MPI_SUCCESS
-             ? ncclSuccess
-             : ncclSystemError;
+  // The exchange's agreement (a 64-bit minimum) runs in run(), which
+  // allocates nothing: MPI's own reduction, no gathered copy.
+  if (type == ncclUint64 && op == ncclMin && count <= INT_MAX && group_depth == 0 && comm != nullptr)
+    return MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, static_cast<int>(count), MPI_UINT64_T, MPI_MIN,
+                         comm->comm) == MPI_SUCCESS
+               ? ncclSuccess
+               : ncclSystemError;
+  return reduce_over_ranks(send, count, recv, 0, count, type, op, comm);
 }
 
 ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
