@@ -21,7 +21,7 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Radix Trafficproof Layout Layoutproof Exchange
+From Redist Require Import Steps Model Semantics Radix Trafficproof Layout Layoutproof Exchange
   Exchangeproof Sums Sumsproof Sumexchange.
 
 (** ** Steps with sums *)
@@ -45,17 +45,8 @@ Definition valid_sum_map (sh sh' : shapes) (sm : sum_map) : Prop :=
   forall r s', sh' r = Some s' -> forall l, in_box s' l ->
   forall src, In src (sm r l) -> exists s, sh (fst src) = Some s /\ in_box s (snd src).
 
-Fixpoint sum_moves_valid (sh : shapes) (ms : sum_moves) : Prop :=
-  match ms with
-  | [] => True
-  | (sm, sh') :: ms' => valid_sum_map sh sh' sm /\ sum_moves_valid sh' ms'
-  end.
-
-Fixpoint sum_final_shapes (sh : shapes) (ms : sum_moves) : shapes :=
-  match ms with
-  | [] => sh
-  | (_, sh') :: ms' => sum_final_shapes sh' ms'
-  end.
+Notation sum_moves_valid := (steps_valid valid_sum_map).
+Notation sum_final_shapes := (@steps_final sum_map shapes).
 
 (** The contributions to [r]'s new array that come from other ranks. *)
 Definition foreign_sources (sm : sum_map) (sh' : shapes) (r : nat) : list (nat * list nat) :=
