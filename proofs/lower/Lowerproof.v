@@ -368,14 +368,10 @@ Lemma all_gather_local_size : forall m t d t', mesh_wf m = true -> ty_wf m t = t
   step_type m t (AllGather d) = OK t' ->
   local_size m t' = local_size m t * axis_size m (last_axis (fst (dim_of t d))).
 Proof.
-  intros m t d t' Hm Ht Hk. simpl in Hk.
-  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  intros m t d t' Hm Ht Hk.
+  destruct (all_gather_type_inv m t d t' Hm Ht Hk) as [ys [a [n [Hd [-> [_ [Hext _]]]]]]].
   pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
   assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply dim_of_nth_error; exact Hd).
-  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
-  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [_ Hext]].
   rewrite Hdim. simpl fst. unfold last_axis. rewrite last_axis_app.
   unfold local_size. rewrite local_shape_set_dim.
   rewrite prod_upd by (rewrite length_local_shape; exact Hlt).
