@@ -4883,20 +4883,20 @@ type buffer =
 | BPing
 | BPong
 
-(** val buffer_eqb : buffer -> buffer -> bool **)
+(** val buffer_beq : buffer -> buffer -> bool **)
 
-let buffer_eqb a b =
-  match a with
-  | BSrc -> (match b with
+let buffer_beq x y =
+  match x with
+  | BSrc -> (match y with
              | BSrc -> true
              | _ -> false)
-  | BDst -> (match b with
+  | BDst -> (match y with
              | BDst -> true
              | _ -> false)
-  | BPing -> (match b with
+  | BPing -> (match y with
               | BPing -> true
               | _ -> false)
-  | BPong -> (match b with
+  | BPong -> (match y with
               | BPong -> true
               | _ -> false)
 
@@ -5081,7 +5081,7 @@ let lower m elem src p = match p with
 (** val written_bytes : buffer -> call -> int **)
 
 let written_bytes b c =
-  if buffer_eqb c.cl_out b then c.cl_out_bytes else 0
+  if buffer_beq c.cl_out b then c.cl_out_bytes else 0
 
 (** val ping_bytes : call list -> int **)
 
@@ -5138,7 +5138,7 @@ type 'a buffers = buffer -> 'a state
 (** val write_buffer : 'a1 buffers -> buffer -> 'a1 state -> 'a1 buffers **)
 
 let write_buffer bs b s b' =
-  if buffer_eqb b' b then s else bs b'
+  if buffer_beq b' b then s else bs b'
 
 (** val call_move : mesh -> call -> 'a1 state -> 'a1 state **)
 
@@ -5326,20 +5326,20 @@ type sbuffer =
 | SRed1
 | SDst
 
-(** val sbuffer_eqb : sbuffer -> sbuffer -> bool **)
+(** val sbuffer_beq : sbuffer -> sbuffer -> bool **)
 
-let sbuffer_eqb a b =
-  match a with
-  | SSrc -> (match b with
+let sbuffer_beq x y =
+  match x with
+  | SSrc -> (match y with
              | SSrc -> true
              | _ -> false)
-  | SRed0 -> (match b with
+  | SRed0 -> (match y with
               | SRed0 -> true
               | _ -> false)
-  | SRed1 -> (match b with
+  | SRed1 -> (match y with
               | SRed1 -> true
               | _ -> false)
-  | SDst -> (match b with
+  | SDst -> (match y with
              | SDst -> true
              | _ -> false)
 
@@ -5446,7 +5446,7 @@ let lower_sums elem s ps t0 pre rf p post =
 (** val red_written : sbuffer -> rcall -> int **)
 
 let red_written b c =
-  if sbuffer_eqb c.rc_out b then c.rc_out_bytes else 0
+  if sbuffer_beq c.rc_out b then c.rc_out_bytes else 0
 
 (** val red0_bytes : sum_program -> int **)
 

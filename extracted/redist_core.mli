@@ -4694,7 +4694,7 @@ type buffer =
 | BPing
 | BPong
 
-val buffer_eqb : buffer -> buffer -> bool
+val buffer_beq : buffer -> buffer -> bool
 
 val in_workspace : buffer -> bool
 
@@ -4818,7 +4818,7 @@ type sbuffer =
 | SRed1
 | SDst
 
-val sbuffer_eqb : sbuffer -> sbuffer -> bool
+val sbuffer_beq : sbuffer -> sbuffer -> bool
 
 val next_red : sbuffer -> sbuffer
 

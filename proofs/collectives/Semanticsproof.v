@@ -322,18 +322,30 @@ Proof.
       rewrite nth_upd_other in Hl by lia. exact Hl.
 Qed.
 
+(** An all-gather that type-checks removes the last axis [a] of dimension [d]. *)
+Lemma all_gather_type_inv : forall m t d t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllGather d) = OK t' ->
+  exists ys a n, nth_error t d = Some (ys ++ [a], n) /\ t' = set_dim t d (ys, n)
+    /\ In a (mesh_axes m) /\ extent m (ys, n) = extent m (ys ++ [a], n) * axis_size m a
+    /\ 1 <= extent m (ys ++ [a], n).
+Proof.
+  intros m t d t' Hm Ht Hk.
+  simpl in Hk. destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
+  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
+  inversion Hk. apply split_last_app in Hs. subst xs.
+  assert (Hdw : dim_wf m (ys ++ [a], n) = true)
+    by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hd]).
+  destruct (dim_wf_snoc_inv m ys a n Hm Hdw) as [_ [Ha He]].
+  destruct (dim_extent m (ys ++ [a]) n Hm Hdw) as [_ [Hepos _]].
+  exists ys, a, n. auto.
+Qed.
+
 Theorem all_gather_sound : forall m t d t' A (g : list nat -> A) (st : state A),
   mesh_wf m = true -> ty_wf m t = true -> step_type m t (AllGather d) = OK t' ->
   holds m t g st -> holds m t' g (exec_step m t (AllGather d) st).
 Proof.
   intros m t d t' A g st Hm Ht Hk Hst.
-  simpl in Hk. destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-  inversion Hk. subst t'. clear Hk. apply split_last_app in Hs. subst xs.
-  assert (Hdw : dim_wf m (ys ++ [a], n) = true)
-    by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hd]).
-  destruct (dim_wf_snoc_inv m ys a n Hm Hdw) as [_ [Ha He]].
-  destruct (dim_extent m (ys ++ [a]) n Hm Hdw) as [_ [Hepos _]].
+  destruct (all_gather_type_inv m t d t' Hm Ht Hk) as [ys [a [n [Hd [-> [Ha [He Hepos]]]]]]].
   assert (Hdlt : d < length t) by (apply nth_error_Some; congruence).
   pose proof (nth_error_nth t d ([], 0) Hd) as Hnd.
   assert (Hnd_a : NoDup (ys ++ [a])).
@@ -377,24 +389,38 @@ Proof.
       rewrite nth_upd_other in Hl by lia. exact Hl.
 Qed.
 
-Theorem all_to_all_sound : forall m t s u t' A (g : list nat -> A) (st : state A),
-  mesh_wf m = true -> ty_wf m t = true -> step_type m t (AllToAll s u) = OK t' ->
-  holds m t g st -> holds m t' g (exec_step m t (AllToAll s u) st).
+(** An all-to-all that type-checks moves the last axis [a] of dimension [s] to the end of [u]. *)
+Lemma all_to_all_type_inv : forall m t s u t', mesh_wf m = true -> ty_wf m t = true ->
+  step_type m t (AllToAll s u) = OK t' ->
+  exists xs' a ns ys nu, s <> u /\ nth_error t s = Some (xs' ++ [a], ns) /\ nth_error t u = Some (ys, nu)
+    /\ extent m (ys, nu) mod axis_size m a = 0
+    /\ t' = set_dim (set_dim t s (xs', ns)) u (ys ++ [a], nu)
+    /\ In a (mesh_axes m) /\ extent m (xs', ns) = extent m (xs' ++ [a], ns) * axis_size m a
+    /\ 1 <= extent m (xs' ++ [a], ns).
 Proof.
-  intros m t s u t' A g st Hm Ht Hk Hst.
+  intros m t s u t' Hm Ht Hk.
   simpl in Hk. destruct (Nat.eqb_spec s u) as [_ | Hsu]; [discriminate |].
   destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
   destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
   destruct (split_last xs) as [[xs' a]|] eqn:Hsl; [| discriminate].
   destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
-  inversion Hk. subst t'. clear Hk. apply split_last_app in Hsl. subst xs.
-  apply Nat.eqb_eq in Hdiv.
+  inversion Hk. apply split_last_app in Hsl. subst xs. apply Nat.eqb_eq in Hdiv.
   assert (Hdws : dim_wf m (xs' ++ [a], ns) = true)
     by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hs]).
-  assert (Hdwu : dim_wf m (ys, nu) = true)
-    by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hu]).
   destruct (dim_wf_snoc_inv m xs' a ns Hm Hdws) as [_ [Ha Hes]].
   destruct (dim_extent m (xs' ++ [a]) ns Hm Hdws) as [_ [Hespos _]].
+  exists xs', a, ns, ys, nu. auto 10.
+Qed.
+
+Theorem all_to_all_sound : forall m t s u t' A (g : list nat -> A) (st : state A),
+  mesh_wf m = true -> ty_wf m t = true -> step_type m t (AllToAll s u) = OK t' ->
+  holds m t g st -> holds m t' g (exec_step m t (AllToAll s u) st).
+Proof.
+  intros m t s u t' A g st Hm Ht Hk Hst.
+  destruct (all_to_all_type_inv m t s u t' Hm Ht Hk)
+    as [xs' [a [ns [ys [nu [Hsu [Hs [Hu [Hdiv [-> [Ha [Hes Hespos]]]]]]]]]]]].
+  assert (Hdwu : dim_wf m (ys, nu) = true)
+    by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hu]).
   destruct (dim_wf_snoc m ys a nu Hm Hdwu Ha Hdiv) as [_ Heu].
   assert (Hslt : s < length t) by (apply nth_error_Some; congruence).
   assert (Hult : u < length t) by (apply nth_error_Some; congruence).

@@ -198,14 +198,10 @@ Lemma received_all_gather : forall m t d t' r, mesh_wf m = true -> ty_wf m t = t
   received m t (AllGather d) r
   = (axis_size m (last_axis (fst (dim_of t d))) - 1) * local_size m t.
 Proof.
-  intros m t d t' r Hm Ht Hr Hk. unfold received. rewrite Hk. simpl in Hk.
-  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  intros m t d t' r Hm Ht Hr Hk. unfold received. rewrite Hk.
+  destruct (all_gather_type_inv m t d t' Hm Ht Hk) as [ys [a [n [Hd [-> [Ha [Hext _]]]]]]].
   pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
   assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply nth_error_nth; exact Hd).
-  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
-  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [Ha Hext]].
   set (c := device_of_rank m r).
   assert (Hc : device_in m c) by (apply device_of_rank_in; assumption).
   assert (Hrc : rank m c = r) by (apply rank_device_of_rank; assumption).

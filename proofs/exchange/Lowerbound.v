@@ -19,7 +19,7 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Radix Semanticsproof Checkerproof
+From Redist Require Import Steps Model Semantics Checker Radix Semanticsproof Checkerproof
   Trafficproof Layout Layoutproof Exchange Exchangeproof.
 
 (** ** Sequences of steps *)
@@ -39,17 +39,8 @@ Fixpoint run_moves {A} (ms : moves) (st : state A) : state A :=
   | (wr, _) :: ms' => run_moves ms' (run_wire wr st)
   end.
 
-Fixpoint moves_valid (sh : shapes) (ms : moves) : Prop :=
-  match ms with
-  | [] => True
-  | (wr, sh') :: ms' => valid_move sh sh' wr /\ moves_valid sh' ms'
-  end.
-
-Fixpoint final_shapes (sh : shapes) (ms : moves) : shapes :=
-  match ms with
-  | [] => sh
-  | (_, sh') :: ms' => final_shapes sh' ms'
-  end.
+Notation moves_valid := (steps_valid valid_move).
+Notation final_shapes := (@steps_final wire_map shapes).
 
 (** Elements rank [r] receives over all the steps. *)
 Fixpoint moves_received (ms : moves) (r : nat) : nat :=

@@ -29,12 +29,7 @@ Import ListNotations.
 From Redist Require Import Model Semantics Checker Layout Exchange Strategy.
 
 Inductive buffer : Type := BSrc | BDst | BPing | BPong.
-
-Definition buffer_eqb (a b : buffer) : bool :=
-  match a, b with
-  | BSrc, BSrc | BDst, BDst | BPing, BPing | BPong, BPong => true
-  | _, _ => false
-  end.
+Scheme Equality for buffer.
 
 (** Ping and pong live in the workspace; source and destination are the user's. *)
 Definition in_workspace (b : buffer) : bool :=
@@ -186,7 +181,7 @@ Definition lower (m : mesh) (elem : nat) (src : ty) (p : plan) : list call :=
 (** ** The workspace: ping, then pong, then scratch *)
 
 Definition written_bytes (b : buffer) (c : call) : nat :=
-  if buffer_eqb (cl_out c) b then cl_out_bytes c else 0.
+  if buffer_beq (cl_out c) b then cl_out_bytes c else 0.
 
 Definition ping_bytes (cs : list call) : nat := list_max (map (written_bytes BPing) cs).
 Definition pong_bytes (cs : list call) : nat := list_max (map (written_bytes BPong) cs).
@@ -231,7 +226,7 @@ Definition live_bytes (m : mesh) (elem : nat) (src tgt : ty) (p : plan) : nat :=
 Definition buffers (A : Type) := buffer -> state A.
 
 Definition write_buffer {A} (bs : buffers A) (b : buffer) (s : state A) : buffers A :=
-  fun b' => if buffer_eqb b' b then s else bs b'.
+  fun b' => if buffer_beq b' b then s else bs b'.
 
 Definition call_move {A} (m : mesh) (c : call) (s : state A) : state A :=
   match cl_op c with

@@ -16,34 +16,16 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower.
+From Redist Require Import Buffers Model Semantics Checker Planner Layout Exchange Strategy Lower.
 From Redist Require Import Radix Semanticsproof Trafficproof Checkerproof Plannerproof Strategyproof
   Layoutproof Exchangeproof.
 
-Lemma buffer_eqb_refl : forall b, buffer_eqb b b = true.
-Proof. intros []; reflexivity. Qed.
-
-Lemma buffer_eqb_eq : forall a b, buffer_eqb a b = true <-> a = b.
-Proof. intros [] []; simpl; split; congruence. Qed.
+Definition buffer_beq_refl := beq_refl buffer_beq internal_buffer_dec_lb.
+Definition buffer_beq_eq := beq_true_iff buffer_beq internal_buffer_dec_bl internal_buffer_dec_lb.
 
 Lemma interp_cons : forall A m c cs (bs : buffers A),
   interp m (c :: cs) bs = interp m cs (run_call m bs c).
 Proof. reflexivity. Qed.
-
-Lemma in_list_max : forall x l, In x l -> x <= list_max l.
-Proof.
-  intros x l H. assert (Hf : Forall (fun k => k <= list_max l) l) by (apply list_max_le; lia).
-  rewrite Forall_forall in Hf. apply Hf, H.
-Qed.
-
-Lemma list_max_attained : forall l, list_max l = 0 \/ In (list_max l) l.
-Proof.
-  induction l as [|a l IH]; [left; reflexivity |].
-  change (list_max (a :: l)) with (Nat.max a (list_max l)).
-  destruct (Nat.max_spec a (list_max l)) as [[_ E] | [_ E]]; rewrite E.
-  - destruct IH as [IH | IH]; [left | right; right]; assumption.
-  - right. left. reflexivity.
-Qed.
 
 Lemma trace_head : forall m t p, In t (trace m t p).
 Proof. intros m t [|k p]; left; reflexivity. Qed.
@@ -60,7 +42,7 @@ Proof.
   rewrite interp_cons. destruct p as [|k2 p2].
   - reflexivity.
   - rewrite (IH m elem t' tgt _ A _ ltac:(discriminate) Hrun).
-    unfold run_call, write_buffer. simpl. rewrite buffer_eqb_refl. reflexivity.
+    unfold run_call, write_buffer. simpl. rewrite buffer_beq_refl. reflexivity.
 Qed.
 
 Lemma lower_correct : forall m elem src tgt p A (st other : state A),
@@ -99,8 +81,8 @@ Lemma interp_keeps : forall A m cs (bs : buffers A) b,
 Proof.
   intros A m cs. induction cs as [|c cs IH]; intros bs b H; [reflexivity |].
   rewrite interp_cons, IH by (intros; apply H; right; assumption).
-  unfold run_call, write_buffer. destruct (buffer_eqb b (cl_out c)) eqn:E; [| reflexivity].
-  apply buffer_eqb_eq in E. exfalso. apply (H c); [left |]; auto.
+  unfold run_call, write_buffer. destruct (buffer_beq b (cl_out c)) eqn:E; [| reflexivity].
+  apply buffer_beq_eq in E. exfalso. apply (H c); [left |]; auto.
 Qed.
 
 (** The headline: every rank's destination holds its target box, its source is kept. *)
@@ -362,7 +344,7 @@ Proof.
   destruct p as [|k2 p2].
   - simpl in Hrun. injection Hrun as <-. exact Hstep.
   - apply (IH m elem t' tgt); [exact Hm | apply (step_type_wf m t k t' Hm Ht Hs) | discriminate | exact Hrun |].
-    unfold run_call_rank, write_buffer. rewrite buffer_eqb_refl. exact Hstep.
+    unfold run_call_rank, write_buffer. rewrite buffer_beq_refl. exact Hstep.
 Qed.
 
 (** The headline in rank space: run as the runtime's contract says on the
@@ -386,14 +368,10 @@ Lemma all_gather_local_size : forall m t d t', mesh_wf m = true -> ty_wf m t = t
   step_type m t (AllGather d) = OK t' ->
   local_size m t' = local_size m t * axis_size m (last_axis (fst (dim_of t d))).
 Proof.
-  intros m t d t' Hm Ht Hk. simpl in Hk.
-  destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-  destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-  injection Hk as <-. apply split_last_app in Hs. subst xs.
+  intros m t d t' Hm Ht Hk.
+  destruct (all_gather_type_inv m t d t' Hm Ht Hk) as [ys [a [n [Hd [-> [_ [Hext _]]]]]]].
   pose proof (nth_error_lt _ _ _ _ Hd) as Hlt.
   assert (Hdim : dim_of t d = (ys ++ [a], n)) by (apply dim_of_nth_error; exact Hd).
-  assert (Hw : dim_wf m (ys ++ [a], n) = true) by (eapply ty_wf_nth_error; eassumption).
-  destruct (dim_wf_snoc_inv m ys a n Hm Hw) as [_ [_ Hext]].
   rewrite Hdim. simpl fst. unfold last_axis. rewrite last_axis_app.
   unfold local_size. rewrite local_shape_set_dim.
   rewrite prod_upd by (rewrite length_local_shape; exact Hlt).
@@ -512,17 +490,12 @@ Definition reads_written (cs : list call) : Prop :=
   forall c, In c cs -> in_workspace (cl_in c) = true ->
   exists c', In c' cs /\ cl_out c' = cl_in c /\ cl_out_bytes c' = cl_in_bytes c.
 
-Lemma lower_steps_reads : forall p m elem t inb c, In c (lower_steps m elem t p inb) ->
-  (cl_in c = inb /\ cl_in_bytes c = local_size m t * elem)
-  \/ exists c', In c' (lower_steps m elem t p inb) /\ cl_out c' = cl_in c
-               /\ cl_out_bytes c' = cl_in_bytes c.
+Lemma lower_steps_reads : forall p m elem t inb,
+  reads_chained cl_in cl_out cl_in_bytes cl_out_bytes inb (local_size m t * elem) (lower_steps m elem t p inb).
 Proof.
-  induction p as [|k p IH]; intros m elem t inb c Hin; [destruct Hin |].
-  simpl in Hin |- *. destruct (step_type m t k) as [t'|] eqn:Hs; [| destruct Hin].
-  destruct Hin as [<- | Hin]; [left; split; reflexivity |].
-  right. destruct (IH m elem t' _ c Hin) as [[E1 E2] | [c' [H1 H2]]].
-  - eexists. split; [left; reflexivity |]. simpl. rewrite E1, E2. split; reflexivity.
-  - exists c'. split; [right |]; assumption.
+  induction p as [|k p IH]; intros m elem t inb; simpl; [apply reads_chained_nil |].
+  destruct (step_type m t k) as [t'|]; [| apply reads_chained_nil].
+  apply reads_chained_cons; [reflexivity | reflexivity | apply IH].
 Qed.
 
 Lemma lower_reads_written : forall m elem src p, reads_written (lower m elem src p).
@@ -536,23 +509,12 @@ Qed.
 
 Lemma written_le : forall b cs c, In c cs -> cl_out c = b ->
   cl_out_bytes c <= list_max (map (written_bytes b) cs).
-Proof.
-  intros b cs c Hin E. replace (cl_out_bytes c) with (written_bytes b c)
-    by (unfold written_bytes; rewrite E, buffer_eqb_refl; reflexivity).
-  apply in_list_max, in_map, Hin.
-Qed.
+Proof. exact (written_at_le buffer_beq internal_buffer_dec_lb cl_out cl_out_bytes). Qed.
 
 (** A part of the workspace that is not empty is as large as some call's use. *)
 Lemma written_attained : forall b cs, list_max (map (written_bytes b) cs) = 0
   \/ exists c, In c cs /\ cl_out c = b /\ cl_out_bytes c = list_max (map (written_bytes b) cs).
-Proof.
-  intros b cs. destruct (list_max_attained (map (written_bytes b) cs)) as [E | H]; [left; exact E |].
-  destruct (Nat.eq_dec (list_max (map (written_bytes b) cs)) 0) as [E | Hne]; [left; exact E |].
-  right. apply in_map_iff in H. destruct H as [c [E Hc]]. exists c. split; [exact Hc |].
-  unfold written_bytes in E. destruct (buffer_eqb (cl_out c) b) eqn:Eb.
-  - apply buffer_eqb_eq in Eb. split; assumption.
-  - exfalso. apply Hne. symmetry. exact E.
-Qed.
+Proof. exact (written_at_attained buffer_beq internal_buffer_dec_bl cl_out cl_out_bytes). Qed.
 
 Lemma workspace_exact : forall cs, reads_written cs ->
   workspace_bytes cs = list_max (map (call_extent cs) cs).
@@ -677,8 +639,8 @@ Proof.
     - destruct (lower_reads_written m elem src p c Hc Hw) as [c' [Hc' [Eo Eb]]].
       rewrite <- Eb. apply (written_le _ cs c' Hc' Eo).
     - apply (written_le _ cs c Hc eq_refl). }
-  set (share := fun b => (if buffer_eqb b BPing then ping_bytes cs else 0)
-                         + (if buffer_eqb b BPong then pong_bytes cs else 0)).
+  set (share := fun b => (if buffer_beq b BPing then ping_bytes cs else 0)
+                         + (if buffer_beq b BPong then pong_bytes cs else 0)).
   assert (HI : (if in_workspace (cl_in c) then cl_in_bytes c else 0) <= share (cl_in c)).
   { unfold share. destruct (cl_in c) eqn:E; simpl; try lia;
       try rewrite Nat.add_0_r; apply Hsize; auto. }
@@ -758,6 +720,6 @@ Proof.
   intros elem S T sp. revert S T. induction sp as [rf p| |mid a IHa b IHb]; intros S T; simpl.
   - apply lower_workspace_exact.
   - split; [reflexivity |]. intros A bs b Hb. unfold write_buffer.
-    destruct (buffer_eqb b BDst) eqn:E; [apply buffer_eqb_eq in E; contradiction | reflexivity].
+    destruct (buffer_beq b BDst) eqn:E; [apply buffer_beq_eq in E; contradiction | reflexivity].
   - split; [reflexivity | split; [apply IHa | apply IHb]].
 Qed.

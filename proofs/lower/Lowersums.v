@@ -28,12 +28,7 @@ From Redist Require Import Model Semantics Checker Layout Exchange Strategy Sums
 
 (** The user's source and destination, the reductions' two arrays. *)
 Inductive sbuffer : Type := SSrc | SRed0 | SRed1 | SDst.
-
-Definition sbuffer_eqb (a b : sbuffer) : bool :=
-  match a, b with
-  | SSrc, SSrc | SRed0, SRed0 | SRed1, SRed1 | SDst, SDst => true
-  | _, _ => false
-  end.
+Scheme Equality for sbuffer.
 
 Definition next_red (b : sbuffer) : sbuffer := match b with SRed0 => SRed1 | _ => SRed0 end.
 
@@ -120,7 +115,7 @@ Definition lower_sums (elem : nat) (S : layout) (ps : list axis) (T : layout) (p
 
 (** ** The workspace: the two reduction arrays, their scratch, the collectives' *)
 
-Definition red_written (b : sbuffer) (c : rcall) : nat := if sbuffer_eqb (rc_out c) b then rc_out_bytes c else 0.
+Definition red_written (b : sbuffer) (c : rcall) : nat := if sbuffer_beq (rc_out c) b then rc_out_bytes c else 0.
 
 Definition red0_bytes (pg : sum_program) : nat := list_max (map (red_written SRed0) (sg_pre pg)).
 Definition red1_bytes (pg : sum_program) : nat := list_max (map (red_written SRed1) (sg_pre pg)).
@@ -177,7 +172,7 @@ Definition sum_live_bytes (pg : sum_program) (src_bytes tgt_bytes : nat) : nat :
 Definition sbuffers (A : Type) := sbuffer -> state A.
 
 Definition write_sbuffer {A} (bs : sbuffers A) (b : sbuffer) (s : state A) : sbuffers A :=
-  fun b' => if sbuffer_eqb b' b then s else bs b'.
+  fun b' => if sbuffer_beq b' b then s else bs b'.
 
 Definition run_rcall (M : cmonoid) (m : mesh) (bs : sbuffers (carrier M)) (c : rcall) : sbuffers (carrier M) :=
   write_sbuffer bs (rc_out c) (exec_sum_step M m (rc_pty c) (rc_step c) (bs (rc_in c))).

@@ -13,15 +13,12 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Layout Exchange Strategy Sums Sumexchange Sumstrategy Lower Lowersums.
+From Redist Require Import Buffers Model Semantics Checker Layout Exchange Strategy Sums Sumexchange Sumstrategy Lower Lowersums.
 From Redist Require Import Radix Trafficproof Plannerproof Lowerproof Sumsproof Sumplanbound Strategyproof
   Sumstrategyproof.
 
-Lemma sbuffer_eqb_refl : forall b, sbuffer_eqb b b = true.
-Proof. intros []; reflexivity. Qed.
-
-Lemma sbuffer_eqb_eq : forall a b, sbuffer_eqb a b = true <-> a = b.
-Proof. intros [] []; simpl; split; congruence. Qed.
+Definition sbuffer_beq_refl := beq_refl sbuffer_beq internal_sbuffer_dec_lb.
+Definition sbuffer_beq_eq := beq_true_iff sbuffer_beq internal_sbuffer_dec_bl internal_sbuffer_dec_lb.
 
 Lemma last_cons_default : forall A (l : list A) x d, last (x :: l) d = last l x.
 Proof.
@@ -35,8 +32,8 @@ Lemma fold_rcalls_keep : forall M m cs (bs : sbuffers (carrier M)) b,
 Proof.
   intros M m cs. induction cs as [|c cs IH]; intros bs b H; [reflexivity |].
   simpl. rewrite IH by (intros; apply H; right; assumption).
-  unfold run_rcall, write_sbuffer. destruct (sbuffer_eqb b (rc_out c)) eqn:E; [| reflexivity].
-  apply sbuffer_eqb_eq in E. exfalso. apply (H c); [left |]; auto.
+  unfold run_rcall, write_sbuffer. destruct (sbuffer_beq b (rc_out c)) eqn:E; [| reflexivity].
+  apply sbuffer_beq_eq in E. exfalso. apply (H c); [left |]; auto.
 Qed.
 
 Lemma reductions_write_red : forall m elem ks p inb c,
@@ -63,7 +60,7 @@ Proof.
   simpl in H. subst cs. cbn [lower_reductions exec_sum_plan].
   destruct (sum_step_type m p k) as [p1|]; [| discriminate].
   cbn [map fold_left]. rewrite last_cons_default. rewrite (IH p1 p' (next_red inb) _ H).
-  unfold run_rcall, write_sbuffer. simpl. rewrite sbuffer_eqb_refl. reflexivity.
+  unfold run_rcall, write_sbuffer. simpl. rewrite sbuffer_beq_refl. reflexivity.
 Qed.
 
 Lemma additions_correct : forall M m elem ks p p' (bs : sbuffers (carrier M)),
@@ -130,37 +127,22 @@ Qed.
 
 (** ** The workspace *)
 
-Lemma reductions_reads : forall m elem ks p inb c, In c (lower_reductions m elem p ks inb) ->
-  (rc_in c = inb /\ rc_in_bytes c = local_size m (fst p) * elem)
-  \/ exists c', In c' (lower_reductions m elem p ks inb) /\ rc_out c' = rc_in c
-               /\ rc_out_bytes c' = rc_in_bytes c.
+Lemma reductions_reads : forall m elem ks p inb,
+  reads_chained rc_in rc_out rc_in_bytes rc_out_bytes inb (local_size m (fst p) * elem)
+    (lower_reductions m elem p ks inb).
 Proof.
-  induction ks as [|k ks IH]; intros p inb c Hin; [destruct Hin |].
-  simpl in Hin |- *. destruct (sum_step_type m p k) as [p'|] eqn:Hs; [| destruct Hin].
-  destruct Hin as [<- | Hin]; [left; split; reflexivity |].
-  right. destruct (IH p' _ c Hin) as [[E1 E2] | [c' [H1 H2]]].
-  - eexists. split; [left; reflexivity |]. simpl. rewrite E1, E2. split; reflexivity.
-  - exists c'. split; [right |]; assumption.
+  induction ks as [|k ks IH]; intros p inb; simpl; [apply reads_chained_nil |].
+  destruct (sum_step_type m p k) as [p'|]; [| apply reads_chained_nil].
+  apply reads_chained_cons; [reflexivity | reflexivity | apply IH].
 Qed.
 
 Lemma red_written_le : forall b cs c, In c cs -> rc_out c = b ->
   rc_out_bytes c <= list_max (map (red_written b) cs).
-Proof.
-  intros b cs c Hin E. replace (rc_out_bytes c) with (red_written b c)
-    by (unfold red_written; rewrite E, sbuffer_eqb_refl; reflexivity).
-  apply in_list_max, in_map, Hin.
-Qed.
+Proof. exact (written_at_le sbuffer_beq internal_sbuffer_dec_lb rc_out rc_out_bytes). Qed.
 
 Lemma red_written_attained : forall b cs, list_max (map (red_written b) cs) = 0
   \/ exists c, In c cs /\ rc_out c = b /\ rc_out_bytes c = list_max (map (red_written b) cs).
-Proof.
-  intros b cs. destruct (list_max_attained (map (red_written b) cs)) as [E | H]; [left; exact E |].
-  destruct (Nat.eq_dec (list_max (map (red_written b) cs)) 0) as [E | Hne]; [left; exact E |].
-  right. apply in_map_iff in H. destruct H as [c [E Hc]]. exists c. split; [exact Hc |].
-  unfold red_written in E. destruct (sbuffer_eqb (rc_out c) b) eqn:Eb.
-  - apply sbuffer_eqb_eq in Eb. split; assumption.
-  - exfalso. apply Hne. symmetry. exact E.
-Qed.
+Proof. exact (written_at_attained sbuffer_beq internal_sbuffer_dec_bl rc_out rc_out_bytes). Qed.
 
 (** The reductions' part of the workspace is the furthest byte a reduction uses. *)
 Lemma reductions_extent : forall elem S ps T pre rf p post,

@@ -23,7 +23,7 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Checker Layout Exchange Strategy Sums Sumexchange Sumstrategy
+From Redist Require Import Buffers Model Semantics Checker Layout Exchange Strategy Sums Sumexchange Sumstrategy
   Lower Lowersums Lowersumx.
 From Redist Require Import Radix Layoutproof Exchangeproof Strategyproof Sumsproof Sumstrategyproof
   Lowerproof Lowersumsproof.

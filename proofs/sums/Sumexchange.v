@@ -401,23 +401,36 @@ Proof.
   apply msum_map_zero.
 Qed.
 
-(** A group sum where only the member with pending coordinates 0 has a value. *)
-Lemma group_sum_designated : forall ps xs c (v : A), NoDup xs ->
-  (forall x, In x xs -> 1 <= axis_size m x) ->
-  (forall a, memb a ps = true -> ~ In a xs -> c a = 0) ->
-  group_sum_along M m ps xs c (fun c' => if forallb (fun a => c' a =? 0) ps then v else zero M) = v.
+Lemma msum_seq_at : forall (f : nat -> A) n j, j < n ->
+  (forall k, k < n -> k <> j -> f k = zero M) -> msum M (map f (seq 0 n)) = f j.
 Proof.
-  intros ps xs. induction xs as [|x xs IH]; intros c v Hnd Hsz H0; simpl.
+  intros f n. induction n as [|n IH]; intros j Hj Hf; [lia |].
+  rewrite seq_S, map_app, msum_app. simpl map. rewrite msum_single.
+  destruct (Nat.eq_dec j n) as [-> | Hne].
+  - rewrite (msum_ext_in M _ _ (fun _ => zero M))
+      by (intros k Hk; apply in_seq in Hk; apply Hf; lia).
+    rewrite msum_map_zero. apply add_zero_l.
+  - rewrite (IH j) by (lia || (intros k Hk Hkj; apply Hf; lia)).
+    rewrite (Hf n) by lia. apply add_zero_r.
+Qed.
+
+(** A group sum where only the member with pending coordinates [e] has a value. *)
+Lemma group_sum_one_holder : forall ps xs c (e : axis -> nat) (v : A), NoDup xs ->
+  (forall x, In x xs -> memb x ps = true -> e x < axis_size m x) ->
+  (forall a, memb a ps = true -> ~ In a xs -> c a = e a) ->
+  group_sum_along M m ps xs c (fun c' => if forallb (fun a => c' a =? e a) ps then v else zero M) = v.
+Proof.
+  intros ps xs. induction xs as [|x xs IH]; intros c e v Hnd He H0; simpl.
   - match goal with |- (if ?b then _ else _) = _ => destruct b eqn:E end; [reflexivity |].
     exfalso. apply not_true_iff_false in E. apply E.
     apply forallb_forall. intros a Ha. apply Nat.eqb_eq, H0; [apply memb_In; exact Ha | auto].
   - inversion Hnd as [| ? ? Hx Hnd']. subst.
     destruct (memb x ps) eqn:Hxp.
-    + rewrite msum_seq_first; [| apply Hsz; left; reflexivity |].
-      * apply IH; [exact Hnd' | intros y Hy; apply Hsz; right; exact Hy |].
-        intros a Ha Hna. unfold set_coord. destruct (Nat.eqb_spec a x); [reflexivity |].
+    + rewrite (msum_seq_at _ _ (e x)); [| apply He; [left; reflexivity | exact Hxp] |].
+      * apply IH; [exact Hnd' | intros y Hy; apply He; right; exact Hy |].
+        intros a Ha Hna. unfold set_coord. destruct (Nat.eqb_spec a x) as [-> | Hax]; [reflexivity |].
         apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
-      * intros k Hk.
+      * intros k Hk Hke.
         transitivity (group_sum_along M m ps xs (set_coord c x k) (fun _ => zero M));
           [| apply group_sum_const_zero].
         apply group_sum_ext_in. intros c' Hout _.
@@ -425,11 +438,58 @@ Proof.
         exfalso. rewrite forallb_forall in Hall.
         specialize (Hall x (proj1 (memb_In x ps) Hxp)). apply Nat.eqb_eq in Hall.
         rewrite Hout in Hall by tauto. rewrite set_coord_same in Hall. lia.
-    + apply IH; [exact Hnd' | intros y Hy; apply Hsz; right; exact Hy |].
+    + apply IH; [exact Hnd' | intros y Hy; apply He; right; exact Hy |].
       intros a Ha Hna. apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
 Qed.
 
 End Designated.
+
+Lemma pending_in_mesh : forall L ps a, pl_pending_wf L ps = true -> memb a ps = true ->
+  In a (mesh_axes (ly_m L)).
+Proof.
+  intros L ps a H Ha. unfold pl_pending_wf in H. rewrite !andb_true_iff in H.
+  destruct H as [_ Hall]. rewrite forallb_forall in Hall. apply memb_In in Ha.
+  specialize (Hall a Ha). apply andb_true_iff in Hall. apply memb_In, Hall.
+Qed.
+
+Lemma world_rank_index : forall L c, layout_wf L = true -> device_in (ly_m L) c ->
+  index_of (world_rank (ly_mesh L) c) (pm_ranks (ly_mesh L)) = Some (rank (ly_m L) c).
+Proof.
+  intros L c HL Hc. destruct (layout_parts L HL) as [Hm [Hlen [Hnd _]]].
+  apply index_of_nth; [exact Hnd |]. rewrite Hlen. apply rank_lt; assumption.
+Qed.
+
+(** A state in which, in every group, the member with pending coordinates
+    [e] holds [g] of its box and the others zero holds pending sums of [g]. *)
+Lemma one_holder_sholds : forall M L ps (e : axis -> nat) g (st : state (carrier M)),
+  pl_pending_wf L ps = true -> (forall a, memb a ps = true -> e a < axis_size (ly_m L) a) ->
+  (forall c l, device_in (ly_m L) c -> in_box (box_shape (dev_box (ly_m L) (ly_ty L) c)) l ->
+     st (world_rank (ly_mesh L) c) l
+     = if forallb (fun a => c a =? e a) ps then g (box_global (dev_box (ly_m L) (ly_ty L) c) l)
+       else zero M) ->
+  pl_sholds M L ps g st.
+Proof.
+  intros M L ps e g st Hw He Hst.
+  destruct (pl_pending_wf_parts L ps Hw) as [HL Hps].
+  destruct (layout_parts L HL) as [Hm [Hlen [Hnd Htm]]].
+  intros w b Hb l Hl. unfold pl_pending_value.
+  unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh L))) as [k|] eqn:Hk; [| discriminate].
+  injection Hb as Hb. destruct (index_of_Some _ _ _ Hk) as [Hkl Hnk].
+  set (c := device_of_rank (ly_m L) k) in *.
+  assert (Hc : device_in (ly_m L) c) by (apply device_of_rank_in; [exact Hm | lia]).
+  unfold group_sum.
+  rewrite (group_sum_in_group M (ly_m L) ps c _
+             (fun c' => if forallb (fun a => c' a =? e a) ps then g (box_global b l) else zero M));
+    [| exact Hc |].
+  - apply group_sum_one_holder; [apply mesh_wf_NoDup; exact Hm | |].
+    + intros x _ Hx. apply He, Hx.
+    + intros a Ha Hna. exfalso. exact (Hna (pending_in_mesh L ps a Hw Ha)).
+  - intros c' Hc' Hgroup.
+    assert (Hbox : dev_box (ly_m L) (ly_ty L) c' = b).
+    { rewrite <- Hb. apply dev_box_ext. intros x Hx. apply Hgroup.
+      destruct (memb x ps) eqn:Hxp; [| reflexivity]. exfalso. exact (Hps x Hxp Hx). }
+    rewrite Hst, Hbox; [reflexivity | exact Hc' | rewrite Hbox; exact Hl].
+Qed.
 
 (** A target with pending axes [pt] (well-formed: [pl_pending_wf T pt]) is
     reached too: every target group sums to the rank's box of [g]. *)
@@ -439,41 +499,19 @@ Theorem reducing_exchange_to_sound : forall M S ps T pt h g (st : state (carrier
 Proof.
   intros M S ps T pt h g st HwS HwT Hh Hst.
   pose proof (reducing_exchange_sound M S ps T h g st HwS Hh Hst) as Hplain.
-  destruct (pl_pending_wf_parts T pt HwT) as [HL Hpt].
-  destruct (layout_parts T HL) as [Hm [Hlen [Hnd Htm]]].
-  assert (Hptm : forall a, memb a pt = true -> In a (mesh_axes (ly_m T))).
-  { intros a Ha. unfold pl_pending_wf in HwT. rewrite !andb_true_iff in HwT.
-    destruct HwT as [_ Hall]. rewrite forallb_forall in Hall. apply memb_In in Ha.
-    specialize (Hall a Ha). apply andb_true_iff in Hall. apply memb_In, Hall. }
-  intros w b Hb l Hl. unfold pl_pending_value.
-  unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh T))) as [k|] eqn:Hk; [| discriminate].
-  injection Hb as Hb. destruct (index_of_Some _ _ _ Hk) as [Hkl Hnk].
-  set (c := device_of_rank (ly_m T) k) in *.
-  assert (Hc : device_in (ly_m T) c) by (apply device_of_rank_in; [exact Hm | lia]).
-  unfold group_sum.
-  rewrite (group_sum_in_group M (ly_m T) pt c _
-             (fun c' => if forallb (fun a => c' a =? 0) pt then g (box_global b l) else zero M));
-    [| exact Hc |].
-  - apply group_sum_designated; [apply mesh_wf_NoDup; exact Hm | |].
-    + intros x Hx. apply mesh_wf_size_pos; assumption.
-    + intros a Ha Hna. exfalso. exact (Hna (Hptm a Ha)).
-  - intros c' Hc' Hgroup.
-    assert (Hrk : rank (ly_m T) c' < length (pm_ranks (ly_mesh T)))
-      by (rewrite Hlen; apply rank_lt; assumption).
-    assert (Hidx : index_of (world_rank (ly_mesh T) c') (pm_ranks (ly_mesh T)) = Some (rank (ly_m T) c'))
-      by (apply index_of_nth; assumption).
-    assert (Hdes : designated T pt (world_rank (ly_mesh T) c')
-                   = forallb (fun a => c' a =? 0) pt).
-    { unfold designated. rewrite Hidx. apply forallb_ext_in. intros a Ha.
-      rewrite device_of_rank_rank; [reflexivity | exact Hm | exact Hc' |].
-      apply Hptm, memb_In, Ha. }
-    unfold reducing_exchange_to, reducing_sources_to. rewrite Hdes.
-    destruct (forallb (fun a => c' a =? 0) pt); [| reflexivity].
-    assert (Hbox : pl_box T (world_rank (ly_mesh T) c') = Some b).
-    { unfold pl_box. rewrite Hidx. f_equal. rewrite <- Hb. apply dev_box_ext. intros x Hx.
-      rewrite device_of_rank_rank by (auto; apply Htm; exact Hx).
-      apply Hgroup. destruct (memb x pt) eqn:Hxp; [| reflexivity]. exfalso. exact (Hpt x Hxp Hx). }
-    apply (Hplain _ b Hbox l Hl).
+  destruct (pl_pending_wf_parts T pt HwT) as [HL _].
+  destruct (layout_parts T HL) as [Hm [_ [_ Htm]]].
+  apply (one_holder_sholds M T pt (fun _ => 0)); [exact HwT | intros a Ha; apply mesh_wf_size_pos;
+    [exact Hm | exact (pending_in_mesh T pt a HwT Ha)] |].
+  intros c l Hc Hl. pose proof (world_rank_index T c HL Hc) as Hidx.
+  unfold reducing_exchange_to, reducing_sources_to.
+  replace (designated T pt (world_rank (ly_mesh T) c)) with (forallb (fun a => c a =? 0) pt).
+  - destruct (forallb (fun a => c a =? 0) pt); [| reflexivity].
+    apply Hplain; [| exact Hl]. unfold pl_box. rewrite Hidx. f_equal. apply dev_box_ext.
+    intros x Hx. apply device_of_rank_rank; [exact Hm | exact Hc | apply Htm, Hx].
+  - unfold designated. rewrite Hidx. apply forallb_ext_in. intros a Ha.
+    rewrite device_of_rank_rank; [reflexivity | exact Hm | exact Hc |].
+    apply (pending_in_mesh T pt a HwT), memb_In, Ha.
 Qed.
 
 Definition reducing_received_to (S : layout) (ps : list axis) (T : layout) (pt : list axis)

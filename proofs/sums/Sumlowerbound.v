@@ -21,7 +21,7 @@
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
-From Redist Require Import Model Semantics Radix Trafficproof Layout Layoutproof Exchange
+From Redist Require Import Steps Model Semantics Radix Trafficproof Layout Layoutproof Exchange
   Exchangeproof Sums Sumsproof Sumexchange.
 
 (** ** Steps with sums *)
@@ -45,17 +45,8 @@ Definition valid_sum_map (sh sh' : shapes) (sm : sum_map) : Prop :=
   forall r s', sh' r = Some s' -> forall l, in_box s' l ->
   forall src, In src (sm r l) -> exists s, sh (fst src) = Some s /\ in_box s (snd src).
 
-Fixpoint sum_moves_valid (sh : shapes) (ms : sum_moves) : Prop :=
-  match ms with
-  | [] => True
-  | (sm, sh') :: ms' => valid_sum_map sh sh' sm /\ sum_moves_valid sh' ms'
-  end.
-
-Fixpoint sum_final_shapes (sh : shapes) (ms : sum_moves) : shapes :=
-  match ms with
-  | [] => sh
-  | (_, sh') :: ms' => sum_final_shapes sh' ms'
-  end.
+Notation sum_moves_valid := (steps_valid valid_sum_map).
+Notation sum_final_shapes := (@steps_final sum_map shapes).
 
 (** The contributions to [r]'s new array that come from other ranks. *)
 Definition foreign_sources (sm : sum_map) (sh' : shapes) (r : nat) : list (nat * list nat) :=
@@ -223,91 +214,26 @@ Definition label_state (S : layout) (ps : list axis) (r : nat) : state (list nat
     | None => []
     end.
 
-Lemma msum_seq_at : forall M (f : nat -> carrier M) n j, j < n ->
-  (forall k, k < n -> k <> j -> f k = zero M) -> msum M (map f (seq 0 n)) = f j.
-Proof.
-  intros M f n. induction n as [|n IH]; intros j Hj Hf; [lia |].
-  rewrite seq_S, map_app, msum_app. simpl map. rewrite msum_single.
-  destruct (Nat.eq_dec j n) as [-> | Hne].
-  - rewrite (msum_ext_in M _ _ (fun _ => zero M))
-      by (intros k Hk; apply in_seq in Hk; apply Hf; lia).
-    rewrite msum_map_zero. apply add_zero_l.
-  - rewrite (IH j) by (lia || (intros k Hk Hkj; apply Hf; lia)).
-    rewrite (Hf n) by lia. apply add_zero_r.
-Qed.
-
-(** A group sum where only the member with pending coordinates [e] has a value. *)
-Lemma group_sum_one_holder : forall M m ps xs c (e : axis -> nat) (v : carrier M), NoDup xs ->
-  (forall x, In x xs -> memb x ps = true -> e x < axis_size m x) ->
-  (forall a, memb a ps = true -> ~ In a xs -> c a = e a) ->
-  group_sum_along M m ps xs c (fun c' => if forallb (fun a => c' a =? e a) ps then v else zero M) = v.
-Proof.
-  intros M m ps xs. induction xs as [|x xs IH]; intros c e v Hnd He H0; simpl.
-  - match goal with |- (if ?b then _ else _) = _ => destruct b eqn:E end; [reflexivity |].
-    exfalso. apply not_true_iff_false in E. apply E.
-    apply forallb_forall. intros a Ha. apply Nat.eqb_eq, H0; [apply memb_In; exact Ha | auto].
-  - inversion Hnd as [| ? ? Hx Hnd']. subst.
-    destruct (memb x ps) eqn:Hxp.
-    + rewrite (msum_seq_at M _ _ (e x)); [| apply He; [left; reflexivity | exact Hxp] |].
-      * apply IH; [exact Hnd' | intros y Hy; apply He; right; exact Hy |].
-        intros a Ha Hna. unfold set_coord. destruct (Nat.eqb_spec a x) as [-> | Hax]; [reflexivity |].
-        apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
-      * intros k Hk Hke.
-        transitivity (group_sum_along M m ps xs (set_coord c x k) (fun _ => zero M));
-          [| apply group_sum_const_zero].
-        apply group_sum_ext_in. intros c' Hout _.
-        match goal with |- (if ?b then _ else _) = _ => destruct b eqn:Hall end; [| reflexivity].
-        exfalso. rewrite forallb_forall in Hall.
-        specialize (Hall x (proj1 (memb_In x ps) Hxp)). apply Nat.eqb_eq in Hall.
-        rewrite Hout in Hall by tauto. rewrite set_coord_same in Hall. lia.
-    + apply IH; [exact Hnd' | intros y Hy; apply He; right; exact Hy |].
-      intros a Ha Hna. apply H0; [exact Ha |]. intros [E | E]; [congruence | contradiction].
-Qed.
-
-Lemma pending_in_mesh : forall L ps a, pl_pending_wf L ps = true -> memb a ps = true ->
-  In a (mesh_axes (ly_m L)).
-Proof.
-  intros L ps a H Ha. unfold pl_pending_wf in H. rewrite !andb_true_iff in H.
-  destruct H as [_ Hall]. rewrite forallb_forall in Hall. apply memb_In in Ha.
-  specialize (Hall a Ha). apply andb_true_iff in Hall. apply memb_In, Hall.
-Qed.
-
 (** Every group sums, under [lex_max], to the label of the index. *)
 Lemma label_state_sholds : forall S ps r, pl_pending_wf S ps = true ->
   pl_sholds lexmax S ps label (label_state S ps r).
 Proof.
   intros S ps r Hw.
-  destruct (pl_pending_wf_parts S ps Hw) as [HL Hps].
-  destruct (layout_parts S HL) as [Hm [Hlen [Hnd Htm]]].
-  intros w b Hb l Hl. unfold pl_pending_value.
-  unfold pl_box in Hb. destruct (index_of w (pm_ranks (ly_mesh S))) as [k|] eqn:Hk; [| discriminate].
-  injection Hb as Hb. destruct (index_of_Some _ _ _ Hk) as [Hkl Hnk].
-  set (c := device_of_rank (ly_m S) k) in *.
-  assert (Hc : device_in (ly_m S) c) by (apply device_of_rank_in; [exact Hm | lia]).
-  unfold group_sum.
-  rewrite (group_sum_in_group lexmax (ly_m S) ps c _
-             (fun c' => if forallb (fun a => c' a =? label_holder_coords S ps r a) ps
-                        then label (box_global b l) else zero lexmax)); [| exact Hc |].
-  - apply group_sum_one_holder; [apply mesh_wf_NoDup; exact Hm | |].
-    + intros x Hx _. unfold label_holder_coords.
-      pose proof (mesh_wf_size_pos _ x Hm Hx).
-      match goal with |- (if ?b then _ else _) < _ => destruct b end; lia.
-    + intros a Ha Hna. exfalso. exact (Hna (pending_in_mesh S ps a Hw Ha)).
-  - intros c' Hc' Hgroup.
-    assert (Hrk : rank (ly_m S) c' < length (pm_ranks (ly_mesh S)))
-      by (rewrite Hlen; apply rank_lt; assumption).
-    assert (Hidx : index_of (world_rank (ly_mesh S) c') (pm_ranks (ly_mesh S)) = Some (rank (ly_m S) c'))
-      by (apply index_of_nth; assumption).
-    unfold label_state. rewrite Hidx.
-    assert (Hh : holds_label S ps r (device_of_rank (ly_m S) (rank (ly_m S) c'))
-                 = forallb (fun a => c' a =? label_holder_coords S ps r a) ps).
+  destruct (pl_pending_wf_parts S ps Hw) as [HL _].
+  destruct (layout_parts S HL) as [Hm [_ [_ Htm]]].
+  apply (one_holder_sholds lexmax S ps (label_holder_coords S ps r)); [exact Hw | |].
+  - intros a Ha. unfold label_holder_coords.
+    pose proof (mesh_wf_size_pos _ a Hm (pending_in_mesh S ps a Hw Ha)).
+    match goal with |- (if ?b then _ else _) < _ => destruct b end; lia.
+  - intros c l Hc Hl. unfold label_state. rewrite (world_rank_index S c HL Hc).
+    assert (Hh : holds_label S ps r (device_of_rank (ly_m S) (rank (ly_m S) c))
+                 = forallb (fun a => c a =? label_holder_coords S ps r a) ps).
     { unfold holds_label. apply forallb_ext_in. intros a Ha.
-      rewrite device_of_rank_rank; [reflexivity | exact Hm | exact Hc' |].
-      apply (pending_in_mesh S ps a Hw). apply memb_In. exact Ha. }
+      rewrite device_of_rank_rank; [reflexivity | exact Hm | exact Hc |].
+      apply (pending_in_mesh S ps a Hw), memb_In, Ha. }
     rewrite Hh. destruct (forallb _ ps); [| reflexivity].
-    f_equal. f_equal. rewrite <- Hb. apply dev_box_ext. intros x Hx.
-    rewrite device_of_rank_rank by (auto; apply Htm; exact Hx).
-    apply Hgroup. destruct (memb x ps) eqn:Hxp; [| reflexivity]. exfalso. exact (Hps x Hxp Hx).
+    f_equal. f_equal. apply dev_box_ext. intros x Hx.
+    apply device_of_rank_rank; [exact Hm | exact Hc | apply Htm, Hx].
 Qed.
 
 Lemma prod_ones : forall m xs, (forall x, In x xs -> axis_size m x = 1) -> prod (map (axis_size m) xs) = 1.

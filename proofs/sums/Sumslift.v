@@ -160,13 +160,7 @@ Proof.
     + intros c' Hc'. rewrite (Hc' x Hx Hxp). split; [reflexivity | auto].
     + exact Hc.
   - (* all_gather *)
-    simpl in Hk. destruct (nth_error t d) as [[xs n]|] eqn:Hd; [| discriminate].
-    destruct (split_last xs) as [[ys a]|] eqn:Hs; [| discriminate].
-    inversion Hk. subst t'. clear Hk. apply split_last_app in Hs. subst xs.
-    assert (Hdw : dim_wf m (ys ++ [a], n) = true)
-      by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hd]).
-    destruct (dim_wf_snoc_inv m ys a n Hm Hdw) as [_ [Ha He]].
-    destruct (dim_extent m (ys ++ [a]) n Hm Hdw) as [_ [Hepos _]].
+    destruct (all_gather_type_inv m t d t' Hm Ht Hk) as [ys [a [n [Hd [-> [Ha [He Hepos]]]]]]].
     assert (Hap : memb a ps = false).
     { apply (pending_not_ty _ _ _ Hw). eapply In_dim_axes; [exact Hd |].
       apply in_or_app. right. left. reflexivity. }
@@ -179,16 +173,8 @@ Proof.
       pose proof (in_box_dim _ l d _ Hl (nth_error_set_dim t d _ (ys, n) Hd)) as Hld.
       norm_axis. rewrite He in Hld. apply Nat.div_lt_upper_bound; lia.
   - (* all_to_all *)
-    simpl in Hk. destruct (Nat.eqb_spec s u) as [_ | Hsu]; [discriminate |].
-    destruct (nth_error t s) as [[xs ns]|] eqn:Hs; [| discriminate].
-    destruct (nth_error t u) as [[ys nu]|] eqn:Hu; [| discriminate].
-    destruct (split_last xs) as [[xs' a]|] eqn:Hsl; [| discriminate].
-    destruct (extent m (ys, nu) mod axis_size m a =? 0) eqn:Hdiv; simpl in Hk; [| discriminate].
-    inversion Hk. subst t'. clear Hk. apply split_last_app in Hsl. subst xs.
-    assert (Hdws : dim_wf m (xs' ++ [a], ns) = true)
-      by (eapply ty_wf_dims; [exact Ht | eapply nth_error_In; exact Hs]).
-    destruct (dim_wf_snoc_inv m xs' a ns Hm Hdws) as [_ [Ha Hes]].
-    destruct (dim_extent m (xs' ++ [a]) ns Hm Hdws) as [_ [Hespos _]].
+    destruct (all_to_all_type_inv m t s u t' Hm Ht Hk)
+      as [xs' [a [ns [ys [nu [Hsu [Hs [Hu [Hdiv [-> [Ha [Hes Hespos]]]]]]]]]]]].
     assert (Hap : memb a ps = false).
     { apply (pending_not_ty _ _ _ Hw). eapply In_dim_axes; [exact Hs |].
       apply in_or_app. right. left. reflexivity. }
