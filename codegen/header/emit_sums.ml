@@ -75,6 +75,8 @@ let exchange_header ~command ~name (r : Sumplan.t) =
   line "// Live bytes per rank: %d (proven: sumx_live_le): source box + target box + staging, at most" r.live_bytes;
   line "//   (largest source box + (1 + kGroupSize) * largest target box) * kElemBytes.";
   Cxx.const bd ~note:"sumx_live_le" "::std::size_t" "kLiveBytes" (Cxx.Int (r.live_bytes));
+  Cxx.const bd ~note:"sumplan_alloc_bytes: source + destination + workspace, what --memory-budget bounds" "::std::size_t"
+    "kAllocBytes" (Cxx.Int r.alloc_bytes);
   line "";
   line "// Collective over `world`, once: every rank of the world calls it.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::ReducingExchange* out) {";
@@ -283,6 +285,8 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "static_assert(kCollectivesOffset == kPre0Bytes + kPre1Bytes + kReduceScratchBytes, \"workspace layout\");";
   line "static_assert(kWorkspaceBytes == kCollectivesOffset + collectives::kWorkspaceBytes, \"workspace layout\");";
   Cxx.const bd ~note:"lower_sums_live_bytes" "::std::size_t" "kLiveBytes" (Cxx.Int (live_bytes));
+  Cxx.const bd ~note:"sumplan_alloc_bytes: source + destination + workspace, what --memory-budget bounds" "::std::size_t"
+    "kAllocBytes" (Cxx.Int r.alloc_bytes);
   line "";
   let reduce_groups = List.sort_uniq compare (List.map (fun (c : C.rcall) -> c.rc_group) reductions) in
   Cxx.const bd "::redist::Group" (Printf.sprintf "kReduceGroups[%d]" (max 1 (List.length reduce_groups)))

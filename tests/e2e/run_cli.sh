@@ -184,6 +184,12 @@ expect "float pending sums: f64 to a pending target (add_pending)" 0 "$FV" -- "$
 expect "float pending sums: f16 uneven, the reducing exchange" 0 "$FV" -- "$redist" run --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --dtype f16 --repeat 1
 expect "float pending sums: c64 across meshes to a pending target" 0 "$FV" -- "$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from '[{x}5, 3] sum{y}' --to '[5, 3] sum{z}' --dtype c64 --repeat 1
 expect "float pending sums: c128, two reductions, all_to_all, all_permute, add_pending" 0 "$FV" -- "$redist" run --mesh '{x:2, y:2, z:2}' --from '[{y}8, 4] sum{x,z}' --to '[8, {y}4] sum{z}' --strategy collectives --dtype c128 --repeat 1
+# The other operations: bitwise against the host's replay in the plan's order.
+OV() { echo "^verified: every element of every rank.s target box is, bitwise, the $1 of its contributions combined in the plan.s order \([1-9][0-9]* elements checked, 0 mismatches\)$"; }
+expect "min{..}: u16, all_reduce, all_gather, add_pending" 0 "$(OV min)" -- "$redist" run --mesh '{x:2, y:2}' --from 'u16[4{x}8, 8] min{y}' --to '[8, 8] min{x}' --repeat 1
+expect "avg{..}: bf16 over two axes" 0 "$(OV avg)" -- "$redist" run --mesh '{x:2, y:2}' --from 'bf16[8, 8] avg{x, y}' --to '[{x}8, 8]' --repeat 1
+expect "max{..}: i32, the reducing exchange across meshes" 0 "$(OV max)" -- "$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 1' --from 'i32[{x}5, 3] max{y}' --to '[{z}5, 3]' --repeat 1
+expect "prod{..}: f64 uneven" 0 "$(OV prod)" -- "$redist" run --mesh '{x:2, y:3}' --from 'f64[7, 8] prod{x}' --to '[{y}7, 8]' --repeat 1
 corrupt "float pending sums: f32 added as u32" problem.hpp 's/Dtype::f32/Dtype::u32/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]::8}" --dtype f32 --repeat 1
 corrupt "float pending sums: the host adds in one fold, not the plan's three steps" model.hpp 's/kStageOf\[3\] = {0, 1, 2}/kStageOf[3] = {0, 0, 0}/' \

@@ -47,9 +47,9 @@ let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
 let candidates (ch : C.splan C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
 
-let header_live_bytes (r : Xreport.plan) guarantees =
-  (* A hybrid's header holds its parts' headers too: its own figure is the one read. *)
-  Cxx.int_constant (Emit.plan_header ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi ~guarantees r) "kLiveBytes"
+(* A hybrid's header holds its parts' headers too: its own figures are the ones read. *)
+let header_figure (r : Xreport.plan) guarantees name =
+  Cxx.int_constant (Emit.plan_header ~command:[ "redist" ] ~name:"t" ~backend:Emit.Mpi ~guarantees r) name
 
 let for_problems f =
   let st = Random.State.make [| seed |] in
@@ -80,7 +80,9 @@ let budget_kept () =
       let expected = allocated p best.cs_plan in
       if best.cs_alloc_bytes <> expected then
         fail "the choice states %d allocated bytes, its source, destination and workspace are %d" best.cs_alloc_bytes expected;
-      let stated = header_live_bytes r guarantees in
+      let stated = header_figure r guarantees "kLiveBytes" in
+      if header_figure r guarantees "kAllocBytes" <> best.cs_alloc_bytes then
+        fail "the header states %d allocated bytes, the choice %d" (header_figure r guarantees "kAllocBytes") best.cs_alloc_bytes;
       if stated > best.cs_alloc_bytes then fail "the header states %d live bytes, above the %d allocated" stated best.cs_alloc_bytes;
       if stated <> best.cs_live_bytes then fail "the header states %d live bytes, the choice %d" stated best.cs_live_bytes;
       List.iter

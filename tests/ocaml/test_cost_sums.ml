@@ -31,9 +31,8 @@ let costed_rows = function Sumplan.Costed c -> c.Sumplan.rows | Sumplan.Not_cost
 let rows s p = costed_rows (snd (Sumplan.choose_costed s p))
 let best rows = List.find (fun (r : Costreport.row) -> r.verdict = Costreport.Chosen) rows
 
-let header_live_bytes r =
-  (* A collectives plan's header holds its collectives' header too: its own figure is the one read. *)
-  Cxx.int_constant (Emit_sums.header ~command:[ "redist" ] ~name:"t" r) "kLiveBytes"
+(* A collectives plan's header holds its collectives' header too: its own figures are the ones read. *)
+let header_figure r name = Cxx.int_constant (Emit_sums.header ~command:[ "redist" ] ~name:"t" r) name
 
 (* Even, uneven and two-mesh problems in turn, under --strategy auto. *)
 let problem st i =
@@ -71,8 +70,10 @@ let budget_kept () =
       let expected = ((C.largest_box src + C.largest_box tgt) * p.elem_bytes) + r.workspace_bytes in
       if chosen.alloc_bytes <> expected then
         fail "the choice states %d allocated bytes, its source, destination and workspace are %d" chosen.alloc_bytes expected;
-      let stated = header_live_bytes r in
+      let stated = header_figure r "kLiveBytes" in
       if stated <> chosen.live_bytes then fail "kLiveBytes %d, the choice's live bytes %d" stated chosen.live_bytes;
+      if header_figure r "kAllocBytes" <> chosen.alloc_bytes then
+        fail "kAllocBytes %d, the choice's allocated bytes %d" (header_figure r "kAllocBytes") chosen.alloc_bytes;
       if chosen.index <> (best all).index then incr switched;
       match Sumplan.choose_costed (settings ~budget:(least - 1) measured) p with
       | _ -> fail "budget %d (below the least, %d) accepted" (least - 1) least
