@@ -38,30 +38,40 @@ let problem_line ?how bd (p : Problem.t) =
     (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name
     p.elem_bytes (match how with Some h -> ", " ^ h | None -> "")
 
+(* The opening both reducing-exchange headers share: the preamble with the
+   theorems (and [notes]), the direct exchange's header for the same layouts
+   as a part (namespace NAME_layouts), what they take from it, and the
+   element type and operation. *)
+let reducing_exchange_opening ~command ~name ~how ~notes ~runtime_header (r : Sumplan.t) =
+  let p = r.problem in
+  let plain = { p with src_pending = []; tgt_pending = [] } in
+  let xr =
+    match Xreport.of_exchange plain with
+    | C.OK x -> x
+    | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange"
+  in
+  let bd = Cxx.builder () in
+  Emit.standard_preamble bd ~command;
+  problem_line bd p ~how;
+  Cxx.preamble bd "Proven in Coq (proofs/):";
+  List.iter (fun (n, what) -> Cxx.preamble bd "  %s: %s" n what) (Sumplan.guarantees r);
+  List.iter (Cxx.preamble bd "%s") notes;
+  Cxx.prologue bd "#include \"redist/%s.hpp\"" runtime_header;
+  Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
+  Cxx.line bd "namespace layouts = ::redist_gen::%s_layouts;" name;
+  List.iter (Cxx.line bd "using layouts::%s;")
+    [ "value_type"; "kElemBytes"; "kWorldSize"; "kMaxTgtElems"; "source_mesh"; "target_mesh" ];
+  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+  bd
+
 (* The reducing exchange: the meshes and layouts from the direct
    exchange's header for the same layouts (namespace NAME_layouts), and a
    redist::ReducingExchange built from them once. *)
 let exchange_header ~command ~name (r : Sumplan.t) =
   let p = r.problem in
-  let plain = { p with src_pending = []; tgt_pending = [] } in
-  let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
-  let bd = Cxx.builder () in
-  let line fmt = Cxx.line bd fmt and pre fmt = Cxx.preamble bd fmt and prol fmt = Cxx.prologue bd fmt in
-  Emit.standard_preamble bd ~command;
-  problem_line bd p ~how:"by the reducing exchange";
-  pre "Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
-  prol "#include \"redist/reduce_exchange.hpp\"";
-  Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
-  line "namespace layouts = ::redist_gen::%s_layouts;" name;
-  line "using layouts::value_type;";
-  line "using layouts::kElemBytes;";
-  line "using layouts::kWorldSize;";
-  line "using layouts::kMaxTgtElems;";
-  line "using layouts::source_mesh;";
-  line "using layouts::target_mesh;";
-  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
-  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+  let bd = reducing_exchange_opening ~command ~name ~how:"by the reducing exchange" ~notes:[] ~runtime_header:"reduce_exchange" r in
+  let line fmt = Cxx.line bd fmt in
   Cxx.const bd "int" "kRank" (Cxx.Int ((List.length p.src)));
   Cxx.const bd "::std::size_t" "kGlobalShape[kRank]" (Cxx.Ints (C.global_shape p.src));
   List.iter (line "%s") (pending_lines p);
@@ -104,31 +114,19 @@ let exchange_header ~command ~name (r : Sumplan.t) =
    [nccl_sumx_workspace_bytes] (Lowernccl.v). *)
 let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   let p = r.problem in
-  let plain = { p with src_pending = []; tgt_pending = [] } in
-  let xr = match Xreport.of_exchange plain with C.OK x -> x | C.Error _ -> failwith "xcheck rejected the layouts of an accepted reducing exchange" in
   let workspace =
     C.nccl_sumx_workspace_bytes p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) p.tgt_pending
   in
-  let bd = Cxx.builder () in
-  let line fmt = Cxx.line bd fmt and pre fmt = Cxx.preamble bd fmt and prol fmt = Cxx.prologue bd fmt in
-  Emit.standard_preamble bd ~command;
-  problem_line bd p ~how:"by the reducing exchange over NCCL";
-  pre "Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
-  pre "  nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
-  pre "    either mesh needs (member arrays, then the messages it receives and sends).";
-  pre "Sums are added in ascending group-member order on the device, as the MPI backend";
-  pre "does on the host (runtime/README.md, pending sums): the same bits run after run.";
-  prol "#include \"redist/nccl_reduce_exchange.hpp\"";
-  Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
-  line "namespace layouts = ::redist_gen::%s_layouts;" name;
-  line "using layouts::value_type;";
-  line "using layouts::kElemBytes;";
-  line "using layouts::kWorldSize;";
-  line "using layouts::source_mesh;";
-  line "using layouts::target_mesh;";
-  Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
-  Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+  let bd =
+    reducing_exchange_opening ~command ~name ~how:"by the reducing exchange over NCCL" ~runtime_header:"nccl_reduce_exchange"
+      ~notes:
+        [ "  nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
+          "    either mesh needs (member arrays, then the messages it receives and sends).";
+          "Sums are added in ascending group-member order on the device, as the MPI backend";
+          "does on the host (runtime/README.md, pending sums): the same bits run after run." ]
+      r
+  in
+  let line fmt = Cxx.line bd fmt in
   List.iter (line "%s") (pending_lines p);
   line "// The staging workspace (device memory) run() needs on any rank (proven:";
   line "// nccl_sumx_workspace_bytes_exact; ex.workspace_bytes() is this rank's own, at most this).";
