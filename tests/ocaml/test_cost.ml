@@ -101,20 +101,14 @@ let budget_kept () =
 let deterministic () =
   let chosen p = let ch = chosen (settings measured) p in (ch.ch_best.cs_index, ch.ch_best.cs_plan) in
   let st = Random.State.make [| seed |] in
-  let problems = List.init 200 (fun i -> Placed_problem.problem (Placed_problem.draw st i) C.StratAuto) in
-  let first = List.map chosen problems in
-  let again = List.map chosen (List.rev problems) in
-  List.iteri (fun i (a, b) -> if a <> b then Alcotest.failf "problem %d: another plan the second time" i)
-    (List.combine first (List.rev again))
+  Choice_checks.same_choice_twice chosen
+    (List.init 200 (fun i -> Placed_problem.problem (Placed_problem.draw st i) C.StratAuto))
 
 let least_traffic_when_free () =
   for_problems (fun _ failing p ->
-      let fail fmt = Printf.ksprintf failing fmt in
       let ch = chosen (settings free_messages) p in
-      let least = List.fold_left (fun acc (c : C.splan C.costed) -> min acc c.cs_traffic) max_int (candidates ch) in
-      List.iter (fun (c : C.splan C.costed) -> if c.cs_time_ns <> 0 then fail "candidate %d predicts %d ns with free messages" c.cs_index c.cs_time_ns)
-        (candidates ch);
-      if ch.ch_best.cs_traffic <> least then fail "chose traffic %d, the least is %d" ch.ch_best.cs_traffic least)
+      let reading (c : C.splan C.costed) = (Printf.sprintf "candidate %d" c.cs_index, c.cs_time_ns, c.cs_traffic) in
+      Choice_checks.least_traffic_when_free ~fail:failing (List.map reading (candidates ch)) (reading ch.ch_best))
 
 let fewest_messages_when_latency_dominates () =
   let flips = ref 0 in

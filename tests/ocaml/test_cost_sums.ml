@@ -86,20 +86,13 @@ let budget_kept () =
 let deterministic () =
   let chosen p = (best (rows (settings measured) p)).plan in
   let st = Random.State.make [| seed |] in
-  let problems = List.init 200 (fun i -> snd (problem st i)) in
-  let first = List.map chosen problems in
-  let again = List.map chosen (List.rev problems) in
-  List.iteri (fun i (a, b) -> if a <> b then Alcotest.failf "problem %d: another plan the second time" i)
-    (List.combine first (List.rev again))
+  Choice_checks.same_choice_twice chosen (List.init 200 (fun i -> snd (problem st i)))
 
 let least_traffic_when_free () =
   for_problems (fun _ failing p ->
-      let fail fmt = Printf.ksprintf failing fmt in
       let all = rows (settings free_messages) p in
-      let least = List.fold_left (fun acc (c : Costreport.row) -> min acc c.traffic) max_int all in
-      let b = best all in
-      if b.time_ns <> 0 then fail "predicted %d ns with free messages" b.time_ns;
-      if b.traffic <> least then fail "chose traffic %d, least %d" b.traffic least)
+      let reading (r : Costreport.row) = (Printf.sprintf "candidate %d" r.index, r.time_ns, r.traffic) in
+      Choice_checks.least_traffic_when_free ~fail:failing (List.map reading all) (reading (best all)))
 
 let default_is_the_cost_model () =
   for_problems (fun _ failing p ->
