@@ -139,12 +139,39 @@ let shell_word w =
    chose (collectives, exchange, hybrid, pending sums): a Plan made once by
    create(), collective over the world, and run() with this rank's source
    and destination and a workspace of kWorkspaceBytes; source_bytes() and
-   target_bytes() say what this rank passes.  Code written against it
-   compiles whichever plan `auto` picks.  [members]: Plan's fields;
-   [create], [run], [sizes]: statements, over [out] and [plan]. *)
-let plan_interface ~backend ~members ~create ~run ~source_bytes ~target_bytes =
+   target_bytes() say what this rank passes; over MPI, run() in two halves
+   too: start(), then test() (local) until done or wait().  Code written
+   against it compiles whichever plan `auto` picks.  [members]: Plan's
+   fields; [create], [run], [source_bytes], [target_bytes]: statements over
+   [out] and [plan]; [split]: start's, test's and wait's for a plan that
+   overlaps (without it, start runs the plan whole). *)
+let plan_interface ?split ~backend ~members ~create ~run ~source_bytes ~target_bytes () =
   let indent = List.map (fun l -> "  " ^ l) in
   let stream = match backend with Mpi -> "" | Nccl -> ", ::cudaStream_t stream" in
+  let buffers = [ "(Plan& plan, const void* src, ::std::size_t src_bytes, void* dst,";
+                  "::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {" ] in
+  let signature name = function
+    | [ first; second ] -> [ "inline ::redist::Status " ^ name ^ first; String.make (String.length name + 25) ' ' ^ second ]
+    | _ -> assert false
+  in
+  let split_phase =
+    match (backend, split) with
+    | Nccl, _ -> []
+    | Mpi, Some (start, test, wait) ->
+        [ "// Split phase: start() posts the messages; until test() says done or wait()";
+          "// returns, src, dst and the workspace belong to the plan." ]
+        @ signature "start" buffers @ indent start
+        @ [ "}"; "inline ::redist::Status test(Plan& plan, bool* done) {" ] @ indent test
+        @ [ "}"; "inline ::redist::Status wait(Plan& plan) {" ] @ indent wait @ [ "}"; "" ]
+    | Mpi, None ->
+        [ "// Split phase: this plan's collectives do not overlap, so start() runs it";
+          "// whole; test() and wait() find it done." ]
+        @ signature "start" buffers
+        @ [ "  return run(plan, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);"; "}";
+            "inline ::redist::Status test(Plan& plan, bool* done) {"; "  (void)plan;"; "  *done = true;";
+            "  return ::redist::Status();"; "}";
+            "inline ::redist::Status wait(Plan& plan) {"; "  (void)plan;"; "  return ::redist::Status();"; "}"; "" ]
+  in
   [ "// The interface every header redist generates has, whatever plan it holds:";
     "// create() once, collective over the world (kWorldSize ranks at least);";
     "// run() with this rank's source_bytes() of source, target_bytes() of";
@@ -156,11 +183,9 @@ let plan_interface ~backend ~members ~create ~run ~source_bytes ~target_bytes =
   @ indent create
   @ [ "}"; "";
       "inline ::std::size_t source_bytes(const Plan& plan) {" ] @ indent source_bytes @ [ "}";
-      "inline ::std::size_t target_bytes(const Plan& plan) {" ] @ indent target_bytes @ [ "}"; "";
-      "inline ::redist::Status run(Plan& plan, const void* src, ::std::size_t src_bytes, void* dst,";
-      "                            ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {" ]
-  @ indent run
-  @ [ "}"; "" ]
+      "inline ::std::size_t target_bytes(const Plan& plan) {" ] @ indent target_bytes @ [ "}"; "" ]
+  @ signature "run" buffers @ indent run @ [ "}"; "" ]
+  @ split_phase
 
 (* What a caller allocates on a rank for a plan without pending sums, the
    figure --memory-budget bounds (the extracted splan_alloc_bytes). *)
@@ -425,7 +450,7 @@ let collectives_header ?(command = Array.to_list Sys.argv) ?digest ~name ~backen
        ~members:[ Printf.sprintf "%sMesh mesh;" ns ]
        ~create:[ (match backend with Mpi -> "return create_mesh(world, &out->mesh);" | Nccl -> "return create_mesh(world, stream, &out->mesh);") ]
        ~source_bytes:[ "(void)plan;"; "return kSrcBytes;" ] ~target_bytes:[ "(void)plan;"; "return kTgtBytes;" ]
-       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
+       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Inline (tag, "this problem and plan"); Cxx.Named name ]
 
 (* An exchange plan: the meshes and layouts as data for redist::Exchange
@@ -518,7 +543,11 @@ let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
          (plan_interface ~backend ~members:[ "::redist::Exchange exchange;" ]
             ~create:[ "return create_exchange(world, &out->exchange);" ]
             ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-            ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ])
+            ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ]
+            ~split:
+              ( [ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.start(src, src_bytes, dst, dst_bytes);" ],
+                [ "return plan.exchange.test(done);" ], [ "return plan.exchange.wait();" ] )
+            ())
    | Nccl ->
        line "// The staging workspace (device memory) that run() needs on any rank: the";
        line "// most bytes one rank receives from and sends to other ranks (proven:";
@@ -554,7 +583,7 @@ let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
          (plan_interface ~backend ~members:[ "::redist::nccl::Exchange exchange;"; "::cudaStream_t stream = nullptr;" ]
             ~create:[ "out->stream = stream;"; "return create_exchange(world, &out->exchange);" ]
             ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-            ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ]));
+            ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ] ()));
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Inline (exchange_tag r, "this problem and plan"); Cxx.Named name ]
 
 (* A hybrid (MPI): the header of each part, under the names [NAME_part1]
@@ -652,6 +681,18 @@ let hybrid_header ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   line "// This rank's source and destination bytes (0 where it holds no box).";
   line "inline ::std::size_t source_bytes(const Plan& plan) { return plan.source_bytes(); }";
   line "inline ::std::size_t target_bytes(const Plan& plan) { return plan.target_bytes(); }";
+  line "";
+  line "// Split phase: start() runs the first part whole and posts the second's messages;";
+  line "// until test() says done or wait() returns, src, dst and the workspace belong to the plan.";
+  line "inline ::redist::Status start(Plan& plan, const void* src, ::std::size_t src_bytes, void* dst,";
+  line "                              ::std::size_t dst_bytes, void* workspace, ::std::size_t workspace_bytes) {";
+  line "  return plan.start(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, \"%s::start\");" name;
+  line "}";
+  line "inline ::redist::Status test(Plan& plan, bool* done) { return plan.advance(false, done); }";
+  line "inline ::redist::Status wait(Plan& plan) {";
+  line "  bool done = false;";
+  line "  return plan.advance(true, &done);";
+  line "}";
   line "";
   Cxx.finish bd
     [ Cxx.Named "redist_gen"; Cxx.Inline ("h" ^ String.sub (Digest.to_hex (Digest.string identity)) 0 16, "this problem and plan");

@@ -106,7 +106,11 @@ let exchange_header ~command ~name (r : Sumplan.t) =
     (Emit.plan_interface ~backend:Emit.Mpi ~members:[ "::redist::ReducingExchange exchange;" ]
        ~create:[ "return create_exchange(world, &out->exchange);" ]
        ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
+       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]
+       ~split:
+         ( [ "return plan.exchange.start(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ],
+           [ "return plan.exchange.test(done);" ], [ "return plan.exchange.wait();" ] )
+       ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
 (* The reducing exchange over NCCL: the layouts as for MPI, and a
@@ -161,7 +165,7 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
        ~members:[ "::redist::nccl::ReducingExchange exchange;"; "::cudaStream_t stream = nullptr;" ]
        ~create:[ "out->stream = stream;"; "return create_exchange(world, &out->exchange);" ]
        ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ]);
+       ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
 let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
@@ -374,5 +378,5 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
        ~members:[ Printf.sprintf "%sMesh mesh;" ns ]
        ~create:[ (match backend with Emit.Mpi -> "return create_mesh(world, &out->mesh);" | Emit.Nccl -> "return create_mesh(world, stream, &out->mesh);") ]
        ~source_bytes:[ "(void)plan;"; "return kSrcBytes;" ] ~target_bytes:[ "(void)plan;"; "return kTgtBytes;" ]
-       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ]);
+       ~run:[ "return run(plan.mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]

@@ -4,7 +4,8 @@
 // Round trip (-DBACK=namespace): FORTH moves each rank's source to its
 // target and BACK moves it back; every element of every rank must return.
 // Every element is distinct (its rank and index), so a lost, duplicated or
-// misplaced one shows.  Sums (-DSUM_OF=N): every rank contributes ones, and
+// misplaced one shows.  The way there runs twice: run(), then start() with
+// test() polled until done, and both must agree.  Sums (-DSUM_OF=N): every rank contributes ones, and
 // every element of every target must be N, the pending group's size.
 #include <mpi.h>
 
@@ -36,6 +37,15 @@ static int run_all(int rank) {
                                      forth::kWorkspaceBytes);
       !st.ok())
     return failed("run", st);
+  std::vector<std::uint32_t> split(mid.size());
+  if (redist::Status st = forth::start(there, src.data(), src.size() * 4, split.data(), split.size() * 4,
+                                       workspace.data(), forth::kWorkspaceBytes);
+      !st.ok())
+    return failed("start", st);
+  for (bool done = false; !done;)
+    if (redist::Status st = forth::test(there, &done); !st.ok()) return failed("test", st);
+  if (redist::Status st = forth::wait(there); !st.ok()) return failed("wait", st);
+  if (split != mid) return std::fprintf(stderr, "rank %d: start/test/wait differ from run\n", rank), 1;
 #ifdef SUM_OF
   for (std::uint32_t v : mid)
     if (v != SUM_OF) return std::fprintf(stderr, "rank %d: an element is %u, not %d\n", rank, v, SUM_OF), 1;
