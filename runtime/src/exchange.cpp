@@ -173,7 +173,8 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
     if (built.ok()) built = subarray(ex.source_box_, t.region, element, &ex.types_.back(), "Exchange::create");
   }
   MPI_Type_free(&element);
-  if (built.ok()) built = ex.find_host(peers);
+  // Collective over the world: every rank splits, whatever its datatypes.
+  if (Status host = ex.find_host(peers); built.ok()) built = std::move(host);
   // A datatype MPI refused on one rank must not leave the others with an
   // exchange that would wait for it.
   if (Status st = backend::agree(ex.comm_, std::move(built), "Exchange::create"); !st.ok()) return st;
