@@ -53,3 +53,18 @@ bench-plan: build
 	@dune build -j 1 ./bench/plan_time/bench_plan.exe ./bench/plan_time/costing_tiers.exe 2>&1
 	@./_build/default/bench/plan_time/bench_plan.exe
 	@./_build/default/bench/plan_time/costing_tiers.exe
+
+# Single copy on a host (issue 30, bench/shm.cpp): a 64 MiB-per-rank direct
+# exchange with its source on the heap (today's transport) and from
+# redist::shared_alloc (read in place), against a memcpy of the same bytes,
+# on 2 and 4 ranks, 7 repetitions, every element checked; under the tests'
+# mpirun (tests/lib.sh: shared memory without CMA, as `redist run`), then
+# with CMA where the machine permits it.
+.PHONY: bench-shm
+bench-shm: runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/shm.cpp \
+	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-shm
+	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-shm 7 64 || exit 1; done
+	@echo "with btl_vader_single_copy_mechanism cma:"
+	@for n in 2 4; do $(MPIRUN:none=cma) -np $$n $(ROOT)/_build/bench-shm 7 64 \
+	  || { echo "CMA is not permitted here"; break; }; done

@@ -8,6 +8,7 @@
 
 #include "internal/backend_common.hpp"
 #include "internal/capi_plan.hpp"
+#include "internal/shared_windows.hpp"
 #include "redist/exchange.hpp"
 #include "redist/reduce_exchange.hpp"
 #include "redist/staged.hpp"
@@ -215,6 +216,29 @@ int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void
 }
 
 void redist_exec_free(redist_exec_t* exec) { delete exec; }
+
+size_t redist_exec_direct_bytes(const redist_exec_t* exec) {
+  if (exec == nullptr || exec->lowered->kind != PlanKind::exchange) return 0;
+  return exec->exchange.direct_elements() * exec->lowered->exchange.elem_bytes;
+}
+
+int redist_alloc(MPI_Comm comm, size_t bytes, void** out, char* err, size_t errlen) {
+  try {
+    const redist::Status st = redist::backend::allocate_shared(comm, bytes, out, "redist_alloc");
+    return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_free(MPI_Comm comm, void* ptr, char* err, size_t errlen) {
+  try {
+    const redist::Status st = redist::backend::free_shared(comm, ptr, "redist_free", "redist_alloc");
+    return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
 
 int redist_plan_execute(const redist_plan_t* plan, MPI_Comm comm, const void* src, size_t src_bytes, void* dst,
                         size_t dst_bytes, void* workspace, size_t workspace_bytes, char* err, size_t errlen) {

@@ -23,6 +23,12 @@
 #    computing and waited for, every element checked; wait and test
 #    without start, start twice, rank 0 alone starting twice (every rank
 #    fails, none hangs), run between start and wait, freed in flight;
+#  - shared_c: single copy on a host (redist_alloc, redist_free,
+#    redist_exec_direct_bytes) on 4 ranks: an exchange on arrays from
+#    redist_alloc (both, the source only, the destination only; run twice,
+#    and in split phase) and collectives on them, every element checked and
+#    the bytes moved by one copy counted; misuse of redist_alloc and
+#    redist_free on one rank (code 2 there, 4 elsewhere), 14 cases;
 #  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
 #    with one line; never another code or a crash);
 #  - threads_c: plans (pending sums among them), box queries, the reducing
@@ -56,7 +62,7 @@ redist=_build/default/codegen/main.exe
 out=_build/capi
 mkdir -p "$out"
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -pedantic)
-for prog in run_c query_c threads_c misuse_c split_c robust_c pieces_c structs_c sums_c; do
+for prog in run_c query_c threads_c misuse_c split_c shared_c robust_c pieces_c structs_c sums_c; do
   # shellcheck disable=SC2046  # pkg-config prints several words
   mpicc "${CFLAGS[@]}" -pthread $(capi_flags --cflags) "tests/capi/$prog.c" $(capi_flags --libs) -o "$out/$prog" ||
     { ko "$prog.c does not compile as C11 against redist/redist.h"; tap_end; exit 1; }
@@ -274,6 +280,9 @@ if [ "$(grep -c '^ok rank ' <<<"$split_out")" -eq 85 ] && ! grep -q '^FAIL' <<<"
 else
   ko "split phase: $(grep -v '^ok' <<<"$split_out" | head -c 1500)"
 fi
+
+# Single copy on a host: 14 cases on 4 ranks, one TAP result each (shared_c.c).
+tap_program shared_c timeout 120 "${MPIRUN[@]}" -np 4 "$out/shared_c"
 
 # One property: 20,000 mutated inputs, each planned or refused with code 2
 # and one line (robust_c.c, fixed seed).

@@ -17,6 +17,7 @@
 #include "exchange_problems.hpp"
 #include "redist/exchange.hpp"
 #include "redist/reduce_exchange.hpp"
+#include "redist/shared.hpp"
 #include "support.hpp"
 
 namespace {
@@ -110,20 +111,70 @@ std::size_t global_linear(const Index& i, const redist::BlockLayout& l) {
   return test::ravel(i, Index(l.extent, l.extent + l.ndim));
 }
 
-// The local array of `box`, element at global index g labelled by g.
-std::vector<unsigned char> fill(const NaiveBox& box, const Problem& p, unsigned salt) {
-  const std::size_t n = box.elements();
-  std::vector<unsigned char> v(n * p.elem_bytes + test::kCanary, test::kPoison);
-  for (std::size_t e = 0; e < n; ++e) {
+// Where a rank's local arrays lie: on the heap, or in shared memory from
+// redist::shared_alloc, which the exchange reads in place on one host.
+struct Placement {
+  bool (*shared_source)(int rank);
+  bool (*shared_destination)(int rank);
+};
+bool nowhere(int) { return false; }
+bool everywhere(int) { return true; }
+bool on_even_ranks(int rank) { return rank % 2 == 0; }
+bool on_odd_ranks(int rank) { return rank % 2 == 1; }
+constexpr Placement kHeap{nowhere, nowhere};
+
+// A local array of `bytes` bytes and kCanary more, poisoned, on the heap or
+// from redist::shared_alloc (collective: every rank makes its arrays in the
+// same order, and they are destroyed in the same order).
+class LocalArray {
+ public:
+  LocalArray(bool shared, std::size_t bytes, test::Tally& tally) : bytes_(bytes) {
+    if (shared) {
+      void* p = nullptr;
+      if (redist::Status st = redist::shared_alloc(MPI_COMM_WORLD, bytes + test::kCanary, &p); !st.ok())
+        tally.fail(st.message());
+      shared_ = static_cast<unsigned char*>(p);
+    } else {
+      heap_.resize(bytes + test::kCanary);
+    }
+    std::fill(begin(), begin() + bytes + test::kCanary, test::kPoison);
+  }
+  LocalArray(const LocalArray&) = delete;
+  LocalArray& operator=(const LocalArray&) = delete;
+  ~LocalArray() {
+    if (shared_ != nullptr) CHECK(redist::shared_free(MPI_COMM_WORLD, shared_).ok());
+  }
+  unsigned char* begin() { return shared_ != nullptr ? shared_ : heap_.data(); }
+  // What a rank passes for the array: null for none (outside the mesh).
+  unsigned char* argument() { return bytes_ > 0 ? begin() : nullptr; }
+  // Whether the kCanary bytes after the array are intact.
+  bool canary_intact() {
+    return std::all_of(begin() + bytes_, begin() + bytes_ + test::kCanary,
+                       [](unsigned char c) { return c == test::kPoison; });
+  }
+
+ private:
+  std::size_t bytes_;
+  std::vector<unsigned char> heap_;
+  unsigned char* shared_ = nullptr;
+};
+
+// Writes the local array of `box`, element at global index g labelled by g.
+void fill(const NaiveBox& box, const Problem& p, unsigned salt, unsigned char* v) {
+  for (std::size_t e = 0; e < box.elements(); ++e) {
     const Index g = box.global(e);
     for (std::size_t b = 0; b < p.elem_bytes; ++b)
       v[e * p.elem_bytes + b] = test::label(0, global_linear(g, p.source_layout), b, salt);
   }
-  return v;
 }
 
-// Runs one problem on every rank and checks what this rank ends with.
-void check_problem(const Problem& p, const World& world, unsigned salt, test::Tally& tally) {
+// Runs one problem on every rank `rounds` times with the same arrays (the
+// source rewritten with new values each time) and checks what this rank
+// ends with.  With arrays placed in shared memory, the receives from a
+// shared source array must all have been read in place (every rank of the
+// tests is on one host), the others none.
+void check_problem(const Problem& p, const World& world, unsigned salt, test::Tally& tally,
+                   Placement placement = kHeap, int rounds = 1) {
   const int me = test::world_rank();
   const std::string what = describe(p);
   redist::Exchange ex;
@@ -138,25 +189,39 @@ void check_problem(const Problem& p, const World& world, unsigned salt, test::Ta
   if (ex.source_bytes() != src_bytes || ex.target_bytes() != tgt_bytes)
     return tally.fail(what + ": local array sizes differ from the model's ceil blocks");
 
-  std::vector<unsigned char> src = fill(src_box, p, salt);
-  std::vector<unsigned char> dst = test::poisoned(tgt_bytes);
-  // Outside a mesh a rank passes null for that side.
-  const redist::Status ran = ex.run(src_bytes ? src.data() : nullptr, src_bytes,
-                                    tgt_bytes ? dst.data() : nullptr, tgt_bytes);
-  if (!ran.ok()) return tally.fail(what + ": " + ran.message());
+  LocalArray src(placement.shared_source(me), src_bytes, tally);
+  LocalArray dst(placement.shared_destination(me), tgt_bytes, tally);
+  std::size_t expect_direct = 0;
+  for (const redist::Exchange::Peer& peer : ex.receives())
+    if (placement.shared_source(peer.rank)) expect_direct += peer.elements;
+  for (int round = 0; round < rounds; ++round) {
+    const unsigned round_salt = salt + 7919u * static_cast<unsigned>(round);
+    fill(src_box, p, round_salt, src.begin());
+    const redist::Status ran = ex.run(src.argument(), src_bytes, dst.argument(), tgt_bytes);
+    if (!ran.ok()) return tally.fail(what + ": " + ran.message());
+    // A wrong element ends the checks of this round only: every rank must
+    // make the same collective calls.
+    bool right = true;
+    for (std::size_t e = 0; right && e < tgt_box.elements(); ++e) {
+      const Index g = tgt_box.global(e);
+      for (std::size_t b = 0; right && b < p.elem_bytes; ++b)
+        right = dst.begin()[e * p.elem_bytes + b] == test::label(0, global_linear(g, p.source_layout), b, round_salt);
+      if (!right) tally.fail(what + ": round " + std::to_string(round) + ": wrong byte at local element " + std::to_string(e));
+    }
+    if (!dst.canary_intact()) tally.fail(what + ": wrote past its result");
+    if (ex.direct_elements() != expect_direct)
+      tally.fail(what + ": " + std::to_string(ex.direct_elements()) + " elements read in place, expected " +
+                 std::to_string(expect_direct));
+  }
 
-  // Every element against the global array; who sent what against the spread rule.
+  // Who sent what against the spread rule.
   std::map<int, std::size_t> expect_from;
   std::size_t kept = 0;
   for (std::size_t e = 0; e < tgt_box.elements(); ++e) {
     const Index g = tgt_box.global(e);
-    for (std::size_t b = 0; b < p.elem_bytes; ++b)
-      if (dst[e * p.elem_bytes + b] != test::label(0, global_linear(g, p.source_layout), b, salt))
-        return tally.fail(what + ": wrong byte at local element " + std::to_string(e));
     if (src_box.contains(g)) ++kept;
     else ++expect_from[world.holder(p, me, g)];
   }
-  tally.canary(dst, tgt_bytes, what);
   std::map<int, std::size_t> got_from;
   std::size_t received = 0;
   for (const redist::Exchange::Peer& peer : ex.receives()) {
@@ -251,6 +316,33 @@ TEST_CASE("exchange: 200 random problems per world size, every element of every 
   }
   tally.finish();
   coverage.check();
+}
+
+TEST_CASE("exchange, single copy: 60 random problems per world size with every array from shared_alloc, "
+          "each run twice on the same arrays; every receive read in place, every element of every rank") {
+  std::mt19937 rng(20261130u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  Coverage coverage;
+  for (int i = 0; i < kProblems / 10 * 3; ++i) {
+    const Problem p = random_problem(rng, test::world_size());
+    const World world(p, test::world_size());
+    check_problem(p, world, static_cast<unsigned>(i + 1), tally, {everywhere, everywhere}, 2);
+    coverage.add(p, world);
+  }
+  tally.finish();
+  coverage.check();
+}
+
+TEST_CASE("exchange, single copy: sources from shared_alloc on even ranks only, destinations on odd ranks "
+          "only (60 random problems): the receives from even ranks read in place, the others by MPI") {
+  std::mt19937 rng(20261131u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  for (int i = 0; i < kProblems / 10 * 3; ++i) {
+    const Problem p = random_problem(rng, test::world_size());
+    check_problem(p, World(p, test::world_size()), static_cast<unsigned>(i + 1), tally,
+                  {on_even_ranks, on_odd_ranks}, 2);
+  }
+  tally.finish();
 }
 
 TEST_CASE("exchange: 8-dim arrays, every mesh axis sharding a different dim, reversed ranks") {

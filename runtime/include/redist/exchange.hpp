@@ -43,6 +43,20 @@
 //     st = ex.start(src, ex.source_bytes(), dst, ex.target_bytes());
 //     compute();                      // touching neither src nor dst
 //     st = ex.wait();                 // dst complete
+//
+// Single copy on a host: a source array allocated by redist::shared_alloc
+// (redist/shared.hpp) is read in place by the ranks of its host that
+// receive from it.  start() then gathers, over the ranks of the host, where
+// each one's source array lies (this is also the point after which every
+// one of them has entered start(), so their source arrays are complete);
+// each receiver copies its pieces from such arrays straight into its own
+// destination (the same pieces the messages would carry, box copies of
+// contiguous runs, which are then not sent), posts the other messages,
+// and all the host's ranks enter a non-blocking barrier that test() and
+// wait() complete with the messages: no rank's wait() returns, and so no
+// rank reuses its source array, before every reader of it is done.  Only
+// each destination's owner writes it.  Messages from arrays allocated
+// elsewhere or between hosts go by MPI as above.
 #pragma once
 
 #include <cstddef>
@@ -54,6 +68,11 @@
 #include "redist/redist.hpp"
 
 namespace redist {
+
+namespace backend {
+struct ExchangePeers;  // internal/exchange_peers.hpp
+struct SharedSpan;     // internal/shared_windows.hpp
+}
 
 // Where one exchange's split-phase operation stands, and the misuse checks
 // of start(), test() and wait(), shared by Exchange and ReducingExchange.
@@ -99,7 +118,7 @@ class Exchange {
     std::size_t elements;
   };
 
-  Exchange() = default;
+  Exchange();
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
   Exchange(Exchange&& other) noexcept;
@@ -152,9 +171,15 @@ class Exchange {
   const std::vector<Peer>& sends() const { return sends_; }
   // Elements this rank copies from its own source array.
   std::size_t kept_elements() const { return box_elements(kept_); }
+  // Of receives(), the elements the last start() (or run()) copied straight
+  // out of peers' shared source arrays (single copy); the rest came by MPI.
+  std::size_t direct_elements() const { return direct_elements_; }
 
  private:
   void release() noexcept;
+  // create()'s part for single copy: this host's ranks and the receives
+  // they may send in place.
+  Status find_host(const backend::ExchangePeers& peers);
   Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -162,10 +187,27 @@ class Exchange {
   Box source_box_, target_box_;
   Box kept_;  // source box intersected with target box, copied locally
   std::vector<Peer> receives_, sends_;
-  // One datatype per peer, receives first, and a request slot for each.
+  // One datatype per peer, receives first, and a request slot for each,
+  // then one for the host's barrier (single copy).
   std::vector<MPI_Datatype> types_;
   std::vector<MPI_Request> requests_;
   SplitPhase split_;
+
+  // Single copy: the ranks of this host (null when it has no other rank of
+  // the world) and the world's group; for each receive, its region, its
+  // sender's source box and the sender's rank on this host (-1: on
+  // another); at each start(), where every host rank's source array lies and
+  // where this rank reads each receive from (null: by MPI).
+  struct HostReceive {
+    Box region, holder_box;
+    int host_rank;
+  };
+  MPI_Comm host_ = MPI_COMM_NULL;
+  MPI_Group group_ = MPI_GROUP_NULL;
+  std::vector<HostReceive> host_receives_;
+  std::vector<backend::SharedSpan> spans_;
+  std::vector<const unsigned char*> read_from_;
+  std::size_t direct_elements_ = 0;
 };
 
 }  // namespace redist

@@ -326,6 +326,41 @@ int redist_exec_wait(redist_exec_t* exec, char* err, size_t errlen);
 /* Before MPI_Finalize; an operation still in flight is waited for first. */
 void redist_exec_free(redist_exec_t* exec);
 
+/* Single copy on a host.  Open MPI's shared-memory transport copies every
+ * byte of a message twice (the sender into a shared segment, the receiver
+ * out of it).  A plan by the direct exchange moves a piece with one copy
+ * instead (the receiver reads it straight out of the sender's source array
+ * into its own destination) when the sender's source array lies whole in
+ * one buffer of redist_alloc and the receiver is one of the ranks that
+ * allocated that buffer together (so on the same host); the destination
+ * may be any memory.  Other pieces (ranks on other hosts, source arrays
+ * allocated elsewhere) travel by MPI as before; the plan, its messages and
+ * their pieces are the same either way, decided per piece at each start or
+ * run.  Synchronization is the runtime's: a start or run reads no other
+ * rank's source array before that rank has entered it, and no rank's wait
+ * or run returns (so no rank rewrites its source array) before every
+ * reader of it is done.  Plans of other kinds (the collectives, the
+ * reducing exchange, hybrids) run as before on such buffers.
+ *
+ * redist_alloc: *out is this rank's new buffer of `bytes` bytes in MPI-3
+ * shared memory (MPI_Win_allocate_shared over the ranks of comm on its
+ * host), aligned to 64 bytes; a buffer of 0 bytes is a distinct pointer
+ * too.  redist_free frees a buffer of redist_alloc.  Both are collective
+ * over comm (every rank calls them, in the same order, each with its own
+ * size and pointer of one allocation; redist_free over the comm of the
+ * allocation or one with the same ranks) and agree on their verdict: code 2
+ * with one line on the rank that passed a null out, more than 2^40 bytes, a
+ * pointer redist_alloc did not return, one freed already, or another
+ * allocation's pointer than the other ranks, and code 4 (remote_error) on
+ * the others; a refused redist_free frees nothing.  Free every buffer before
+ * MPI_Finalize. */
+int redist_alloc(MPI_Comm comm, size_t bytes, void** out, char* err, size_t errlen);
+int redist_free(MPI_Comm comm, void* ptr, char* err, size_t errlen);
+/* The bytes that the last redist_exec_start or _run of a plan by the direct
+ * exchange moved with one copy from other ranks' source arrays (the rest
+ * of what the rank received came by MPI); 0 for other plans. */
+size_t redist_exec_direct_bytes(const redist_exec_t* exec);
+
 /* redist_plan_bind, redist_exec_run and redist_exec_free in one call. */
 int redist_plan_execute(const redist_plan_t* plan, MPI_Comm comm, const void* src, size_t src_bytes, void* dst,
                         size_t dst_bytes, void* workspace, size_t workspace_bytes, char* err, size_t errlen);

@@ -107,14 +107,18 @@ std::vector<Piece> pieces_of(int me, const Side& source, const Side& target) {
 }
 
 // What world rank `me` receives: every piece of its target box from the
-// holder the spread rule names, except the one its own source box has,
-// which it keeps.
-void find_receives(int me, const Side& source, const Side& target, std::vector<Transfer>* receives,
-                   Box* kept) {
-  *kept = Box{target.box_of_rank(me).ndim, {}, {}};
+// holder the spread rule names (with the holder's source box), except the
+// one its own source box has, which it keeps.
+void find_receives(int me, const Side& source, const Side& target, ExchangePeers* peers) {
+  peers->kept = Box{target.box_of_rank(me).ndim, {}, {}};
   for (const Piece& piece : pieces_of(me, source, target)) {
-    if (piece.holder == source.position_of(me)) *kept = piece.region;
-    else receives->push_back({source.mesh().ranks[static_cast<std::size_t>(piece.holder)], piece.region});
+    if (piece.holder == source.position_of(me)) {
+      peers->kept = piece.region;
+      continue;
+    }
+    const int holder = source.mesh().ranks[static_cast<std::size_t>(piece.holder)];
+    peers->receives.push_back({holder, piece.region});
+    peers->holder_boxes.push_back(source.box_of_rank(holder));
   }
 }
 
@@ -213,7 +217,7 @@ ExchangePeers exchange_peers(int me, int world_size, const PlacedMesh& source,
   ExchangePeers peers;
   peers.source_box = src.box_of_rank(me);
   peers.target_box = tgt.box_of_rank(me);
-  find_receives(me, src, tgt, &peers.receives, &peers.kept);
+  find_receives(me, src, tgt, &peers);
   find_sends(me, src, tgt, &peers.sends);
   return peers;
 }

@@ -25,6 +25,7 @@ struct ExchangePeers {
   Box source_box, target_box;  // its boxes (empty outside the mesh)
   Box kept;                    // source box intersected with target box: a local copy
   std::vector<Transfer> receives, sends;  // never itself; in posting order
+  std::vector<Box> holder_boxes;          // each receive's sender's source box
 };
 
 // Both meshes valid in a world of `world_size` ranks, both layouts valid on

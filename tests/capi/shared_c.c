@@ -1,0 +1,177 @@
+/* Single copy on a host through redist/redist.h (redist_alloc, redist_free,
+ * redist_exec_direct_bytes), under mpirun -np 4 (every rank on this host):
+ * a plan by the exchange run on arrays from redist_alloc (both, the source
+ * only, the destination only), each twice on the same arrays with new values
+ * the second time, and split phase; a plan by the collectives on such
+ * arrays; every element of every rank checked, and the bytes moved with
+ * one copy equal to the received bytes exactly when the sources are shared.
+ * Misuse on rank 3 (a pointer not from redist_alloc, a double free, a null
+ * out) is code 2 there and code 4 elsewhere; pointers of different
+ * allocations and a null communicator are code 2.  Rank 0 prints one TAP
+ * result per case for the whole world (tap.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxes.h"
+#include "redist/redist.h"
+#include "tap.h"
+
+static int rank, culprit;
+
+/* One result for the whole world: passed on every rank. */
+static void result(int passed, const char* what, const char* err) {
+  int all = 0;
+  MPI_Allreduce(&passed, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (!passed) fprintf(stderr, "rank %d: %s: %s\n", rank, what, err ? err : "wrong result");
+  if (rank == 0) tap_result(all, "%s", what);
+}
+
+typedef struct {
+  redist_plan_t* plan;
+  int ndim;
+  size_t elem, src_bytes, dst_bytes, kept_bytes;
+  size_t src_off[max_dims], src_ext[max_dims], dst_off[max_dims], dst_ext[max_dims];
+} problem;
+
+static int open_problem(const char* mesh, const char* from, const char* to, const char* strategy, problem* p) {
+  char err[512] = "";
+  memset(p, 0, sizeof *p);
+  if (redist_plan_create_with(mesh, NULL, from, to, "u32", strategy, &p->plan, err, sizeof err) != REDIST_OK) {
+    result(0, "plan", err);
+    return 0;
+  }
+  p->ndim = redist_plan_ndim(p->plan);
+  p->elem = redist_plan_elem_bytes(p->plan);
+  redist_plan_src_box(p->plan, rank, p->src_off, p->src_ext, err, sizeof err);
+  redist_plan_tgt_box(p->plan, rank, p->dst_off, p->dst_ext, err, sizeof err);
+  p->src_bytes = p->dst_bytes = p->kept_bytes = p->elem;
+  for (int d = 0; d < p->ndim; ++d) {
+    const size_t lo = p->src_off[d] > p->dst_off[d] ? p->src_off[d] : p->dst_off[d];
+    const size_t src_hi = p->src_off[d] + p->src_ext[d], dst_hi = p->dst_off[d] + p->dst_ext[d];
+    const size_t hi = src_hi < dst_hi ? src_hi : dst_hi;
+    p->src_bytes *= p->src_ext[d];
+    p->dst_bytes *= p->dst_ext[d];
+    p->kept_bytes *= hi > lo ? hi - lo : 0;
+  }
+  return 1;
+}
+
+/* An array of `bytes` from redist_alloc (shared) or malloc; NULL on failure. */
+static unsigned char* array(int shared, size_t bytes) {
+  char err[512] = "";
+  void* p = NULL;
+  if (!shared) return malloc(bytes);
+  return redist_alloc(MPI_COMM_WORLD, bytes, &p, err, sizeof err) == REDIST_OK ? p : NULL;
+}
+
+static void release(int shared, unsigned char* p) {
+  char err[512] = "";
+  if (!shared) free(p);
+  else if (redist_free(MPI_COMM_WORLD, p, err, sizeof err) != REDIST_OK) result(0, "redist_free", err);
+}
+
+/* Runs the plan `rounds` times (split: start, test until done, wait) on
+ * arrays placed as asked, the source's values changed (a salt in its last
+ * byte of each element) after each round: every element right each time,
+ * and the bytes moved with one copy. */
+static void run_on(problem* p, int shared_src, int shared_dst, int split, size_t want_direct, const char* what) {
+  char err[512] = "";
+  redist_exec_t* exec = NULL;
+  unsigned char* src = array(shared_src, p->src_bytes);
+  unsigned char* dst = array(shared_dst, p->dst_bytes);
+  int passed = src != NULL && dst != NULL && redist_plan_bind(p->plan, MPI_COMM_WORLD, &exec, err, sizeof err) == 0;
+  for (int round = 0; passed && round < 2; ++round) {
+    walk_box(p->src_off, p->src_ext, p->ndim, p->elem, src, 0);
+    for (size_t e = 0; e < p->src_bytes / p->elem; ++e) src[e * p->elem + p->elem - 1] ^= (unsigned char)round;
+    memset(dst, 0xA5, p->dst_bytes);
+    int rc;
+    if (split) {
+      int done = 0;
+      rc = redist_exec_start(exec, src, p->src_bytes, dst, p->dst_bytes, NULL, 0, err, sizeof err);
+      while (rc == REDIST_OK && !done) rc = redist_exec_test(exec, &done, err, sizeof err);
+      rc = rc ? rc : redist_exec_wait(exec, err, sizeof err);
+    } else {
+      rc = redist_exec_run(exec, src, p->src_bytes, dst, p->dst_bytes, NULL, 0, err, sizeof err);
+    }
+    for (size_t e = 0; rc == REDIST_OK && e < p->dst_bytes / p->elem; ++e) dst[e * p->elem + p->elem - 1] ^= (unsigned char)round;
+    passed = rc == REDIST_OK && walk_box(p->dst_off, p->dst_ext, p->ndim, p->elem, dst, 1) == 0 &&
+             redist_exec_direct_bytes(exec) == want_direct;
+    if (rc == REDIST_OK && !passed)
+      snprintf(err, sizeof err, "round %d: wrong elements or %zu bytes by one copy, expected %zu", round,
+               redist_exec_direct_bytes(exec), want_direct);
+  }
+  redist_exec_free(exec);
+  release(shared_src, src);
+  release(shared_dst, dst);
+  result(passed, what, err);
+}
+
+/* rc and err as a rank expects them: `mine` (code 2 and text) on the
+ * culprit, code 4 (remote_error) on the others. */
+static int refused(int rc, const char* err, const char* text) {
+  if (rank == culprit) return rc == REDIST_ERR_BAD_INPUT && strstr(err, text) != NULL && strchr(err, '\n') == NULL;
+  return rc == REDIST_ERR_RUNTIME && strstr(err, "remote_error") != NULL;
+}
+
+static void misuse(void) {
+  char err[512] = "", text[128];
+  void *a = NULL, *b = NULL;
+  int on_heap = 0;
+  int rc = redist_alloc(MPI_COMM_WORLD, 64, &a, err, sizeof err);
+  rc = rc ? rc : redist_alloc(MPI_COMM_WORLD, 64, &b, err, sizeof err);
+  result(rc == REDIST_OK, "redist_alloc twice", err);
+
+  rc = redist_free(MPI_COMM_WORLD, rank == culprit ? (void*)&on_heap : a, err, sizeof err);
+  snprintf(text, sizeof text, "invalid_argument: redist_free: pointer %p was not allocated by redist_alloc",
+           (void*)&on_heap);
+  result(refused(rc, err, text), "redist_free of a pointer not from redist_alloc on rank 3: code 2 there, 4 elsewhere",
+         err);
+  rc = redist_free(MPI_COMM_WORLD, rank == culprit ? b : a, err, sizeof err);
+  result(rc == REDIST_ERR_BAD_INPUT && strstr(err, "redist_free: ranks freed buffers of different allocations"),
+         "redist_free of different allocations' pointers: code 2 on every rank", err);
+  ((unsigned char*)a)[63] = 1; /* still live after refused frees */
+  rc = redist_free(MPI_COMM_WORLD, a, err, sizeof err);
+  result(rc == REDIST_OK, "after refused frees the buffer is live and frees", err);
+  rc = redist_free(MPI_COMM_WORLD, rank == culprit ? a : b, err, sizeof err);
+  snprintf(text, sizeof text, "invalid_argument: redist_free: pointer %p was freed already", a);
+  result(refused(rc, err, text), "a double free on rank 3: code 2 there, 4 elsewhere", err);
+  rc = redist_free(MPI_COMM_WORLD, b, err, sizeof err);
+  result(rc == REDIST_OK, "the other buffer frees", err);
+
+  void* out = &out;
+  rc = redist_alloc(MPI_COMM_WORLD, 8, rank == culprit ? NULL : &out, err, sizeof err);
+  result(refused(rc, err, "invalid_argument: redist_alloc: output pointer is null") && (rank == culprit || out == NULL),
+         "redist_alloc with a null out on rank 3: code 2 there, 4 elsewhere", err);
+  rc = redist_alloc(MPI_COMM_NULL, 8, &out, err, sizeof err);
+  result(rc == REDIST_ERR_BAD_INPUT && strstr(err, "redist_alloc: communicator is MPI_COMM_NULL"),
+         "redist_alloc over MPI_COMM_NULL: code 2", err);
+  result(redist_exec_direct_bytes(NULL) == 0, "redist_exec_direct_bytes of no executor: 0", NULL);
+}
+
+int main(int argc, char** argv) {
+  int size = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  culprit = size - 1;
+  problem x, c;
+  if (open_problem("{x:4}", "[{x}4096, 33]", "[4096, {x}33]", "exchange", &x) &&
+      open_problem("{x:2, y:2}", "[{x}64, {y}32]", "[{y}64, {x}32]", "collectives", &c)) {
+    const size_t received = x.dst_bytes - x.kept_bytes;
+    run_on(&x, 1, 1, 0, received, "exchange, source and destination from redist_alloc, run twice: every element, "
+                                  "every received byte by one copy");
+    run_on(&x, 1, 0, 0, received, "exchange, source from redist_alloc, destination from malloc: every element, "
+                                  "every received byte by one copy");
+    run_on(&x, 0, 1, 0, 0, "exchange, source from malloc, destination from redist_alloc: every element, by MPI");
+    run_on(&x, 1, 1, 1, received, "exchange from redist_alloc in split phase (start, test until done, wait) twice: "
+                                  "every element, by one copy");
+    run_on(&c, 1, 1, 0, 0, "collectives on arrays from redist_alloc: every element (by MPI)");
+    misuse();
+    redist_plan_free(x.plan);
+    redist_plan_free(c.plan);
+  }
+  MPI_Finalize();
+  return rank == 0 ? tap_end() : 0;
+}
