@@ -153,7 +153,7 @@ test-e2e-exchange: build runtime
 # 160 random problems with pending sums (1-3 pending axes; sharded,
 # replicated and pending targets; integer dtypes), 80 to a translation unit.
 test-e2e-sums: build runtime
-	@$(SUITE) tests/e2e/sums.sh e2e-sums 160 80
+	@$(SUITE) tests/e2e/sums.sh e2e-sums 240 120
 
 # Not in `make test`: 5,000 problems, 250 to a translation unit, of each
 # random end-to-end suite, and one message over 2 GiB (about 13 GiB of

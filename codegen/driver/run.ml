@@ -329,7 +329,7 @@ let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~nam
    that way (integers exactly, whatever the order). *)
 let exact_group_sums (p : Problem.t) = Dtype.sums_exactly p.dtype && p.op = Dtype.Sum
 
-let sums_model_header (r : Sumplan.t) =
+let sums_model_header ?(name = "redist_model") ?(header = "problem") (r : Sumplan.t) =
   let p = r.problem in
   let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | Redist_core.SumByCollectives _ -> "COLLECTIVES" in
   let naxes = List.length p.env.F.axes in
@@ -350,12 +350,12 @@ let sums_model_header (r : Sumplan.t) =
       "// the plan's proven peak local array in elements (extracted scheck) and, for";
       "// floating-point dtypes, the order of its sums.";
       "#pragma once";
-      "namespace redist_model {";
+      Printf.sprintf "namespace %s {" name;
       Printf.sprintf "inline constexpr int kStageOf[%d] = %s;" naxes (ints (List.init naxes stage_of));
       Printf.sprintf "inline constexpr int kZeroAxes[%d] = %s;" (max 1 (List.length zero_axes))
         (ints (if zero_axes = [] then [ 0 ] else zero_axes));
       "inline redist_verify::SumsProblem sums_problem() {";
-      Printf.sprintf "  redist_verify::SumsProblem p = REDIST_VERIFY_SUMS_%s(problem, %d);" kind r.peak;
+      Printf.sprintf "  redist_verify::SumsProblem p = REDIST_VERIFY_SUMS_%s(%s, %d);" kind header r.peak;
       Printf.sprintf "  p.floats = %b;" (not (exact_group_sums p));
       Printf.sprintf "  p.dtype = ::redist::Dtype::%s;" p.dtype.name;
       Printf.sprintf "  p.op = ::redist::Op::%s;" (Dtype.op_name p.op);
@@ -365,7 +365,7 @@ let sums_model_header (r : Sumplan.t) =
       Printf.sprintf "  p.zero_axes_count = %d;" (List.length zero_axes);
       "  return p;";
       "}";
-      "}  // namespace redist_model";
+      Printf.sprintf "}  // namespace %s" name;
       "" ]
 
 (* Which checks the driver compiles in, with the model header they read. *)

@@ -427,7 +427,13 @@ let text ?cost ~title (r : t) =
   line "# launches: %s (+ %d local steps)" (plural launches "collective") (List.length r.steps - launches);
   line "# live bytes per rank: %d (source + destination + workspace in use; proven: %s); workspace %d B" r.live_bytes
     (live_theorem r) r.workspace_bytes;
-  line "# sums: over a commutative monoid in the proofs; each reduction the runtime makes adds its group in ascending member order on MPI (integers exact)";
+  let combines =
+    match r.problem.op with
+    | Dtype.Sum -> "adds its group"
+    | Dtype.Avg -> "averages its group (adds, then divides once by the group size)"
+    | op -> "combines its group with " ^ Dtype.op_name op
+  in
+  line "# sums: over a commutative monoid in the proofs; each reduction the runtime makes %s in ascending member order on MPI (integers exact)" combines;
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
   (match cost with

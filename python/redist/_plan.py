@@ -18,9 +18,10 @@ class Step:
     group is the world ranks that differ only in (rank // group_stride) %
     group_size; shape is the local array's before the step; recv_from
     (all_permute) names, for every rank, the rank whose array it takes.
-    Pending sums: reduce_scatter (dim_a) and all_reduce sum over the group
-    in ascending member order; add_pending leaves the array on member 0 and
-    zeros on the others."""
+    Pending reductions (Plan.reduction): reduce_scatter (dim_a) and
+    all_reduce combine over the group in ascending member order;
+    add_pending leaves the array on every member for max, min and avg, on
+    member 0 and the identity (0, 1) on the others for sum and prod."""
     op: str
     text: str
     group_stride: int
@@ -85,6 +86,7 @@ class Plan:
         self.kind = KINDS[lib.redist_plan_by_exchange(handle)]
         self.by_exchange = self.kind != "collectives"
         self.elem_bytes = lib.redist_plan_elem_bytes(handle)
+        self.reduction = self.report.get("reduction")  # the pending axes' operation (sum, prod, max, min, avg), or None
         self.step_texts = [lib.redist_plan_step_text(handle, i).decode()
                            for i in range(lib.redist_plan_num_steps(handle))]
         self.src_bytes = lib.redist_plan_src_bytes(handle)

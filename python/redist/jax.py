@@ -20,6 +20,9 @@ without a copy.
 Pending sums (PartitionSpec's unreduced axes, redist's sum{...}) reduce by
 the plan's reduce_scatter (psum_scatter), all_reduce (psum) and add_pending
 (every member but coordinate 0 set to zero), on the caller's own mesh.
+Unreduced axes are always sums: JAX's sharding has no other pending
+reduction (redist's max{..}, min{..}, prod{..}, avg{..} are redist.torch's
+Partial(reduce_op) and the command's).
 The framework's collectives are trusted, as the C runtime's MPI is.
 """
 import contextlib

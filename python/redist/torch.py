@@ -8,8 +8,11 @@ tensor lists, row-major.  Shard(d) on mesh dimensions i and j shards
 tensor dimension d over axes i then j ({i,j}: i major) in DTensor's shard
 order: mesh order by default, the order DTensorSpec.shard_order or the
 _StridedShard placements encoding it name otherwise (j cutting first is
-{j,i}).  Replicate() leaves the axis out, and Partial() (reduce_op "sum")
-is redist's pending sum `sum{...}` over its mesh dimensions.
+{j,i}).  Replicate() leaves the axis out, and Partial(reduce_op) is
+redist's pending reduction over its mesh dimensions: "sum", "product",
+"max", "min", "avg" are `sum{...}`, `prod{...}`, `max{...}`, `min{...}`,
+`avg{...}` (one operation per move, as redist plans it; the bitwise
+"band", "bor", "bxor" are refused in one line).
 Every translation is checked before it runs: on every device of the mesh,
 the indices DTensor's placements give it along each tensor dimension
 (torch's own per-placement split) must be its box in redist's plan, else
@@ -38,13 +41,20 @@ exchange stages every member's contribution to a rank's target box apart
 turn through the intermediate layout.  The framework's collectives are trusted,
 as the C runtime's MPI is.
 
-Pending sums are added as the C runtime adds them, in ascending group
-member order, so that a plan gives the same bits run after run (and the
-same as the MPI runtime's): reduce_scatter sends member c chunk c of every
-member's array (point-to-point) and each member adds what it receives in
-member order; all_reduce does that on pieces of the flattened array (the
-n % size tail gathered by every member), then all_gathers the pieces.
-bf16 and f16 are added in f32 and rounded once, as the runtime does.
+Pending reductions are combined as the C runtime combines them, in
+ascending group member order ((c_0 op c_1) op c_2 ...), so that a plan
+gives the same bits run after run (and the same as the MPI runtime's):
+reduce_scatter sends member c chunk c of every member's array
+(point-to-point) and each member combines what it receives in member
+order; all_reduce does that on pieces of the flattened array (the n % size
+tail gathered by every member), then all_gathers the pieces.  bf16 and f16
+are combined in f32 and rounded once, as the runtime does; avg is the sum
+divided once by the group size; max and min keep a NaN (the first) and, of
+equal values, the earlier member's; complex products are (ac-bd) + (ad+bc)i
+in the part type.  A new pending axis (add_pending) keeps the value on
+every member for max, min and avg (DTensor's Replicate to Partial) and on
+member 0 for sum and product, the others holding the identity (0, 1); the
+reducing exchange's ranks that are not designated hold the identity.
 """
 import functools
 import hashlib
@@ -66,6 +76,10 @@ from ._lib import RedistError
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16",
            torch.int8: "i8", torch.int16: "i16", torch.int32: "i32", torch.int64: "i64", torch.uint8: "u8",
            torch.bool: "bool", torch.complex64: "c64", torch.complex128: "c128"}
+
+
+# DTensor's Partial reduce_op names (Partial.ALL_REDUCE_OPS) and redist's operation of each.
+_REDUCE_OPS = {"sum": "sum", "product": "prod", "max": "max", "min": "min", "avg": "avg"}
 
 
 def dtype_name(dtype):
@@ -110,9 +124,9 @@ def _cuts(device_mesh, placements, ndim, what):
         raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
     for name, p in zip(names, placements):
         if isinstance(p, Partial):
-            if p.reduce_op != "sum":
-                raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending sums are sums"
-                                  % (what, p.reduce_op, name))
+            if p.reduce_op not in _REDUCE_OPS:
+                raise RedistError("%s: Partial(%r) on mesh dimension %s: redist's pending reductions are %s"
+                                  % (what, p.reduce_op, name, ", ".join(_REDUCE_OPS)))
         elif not isinstance(p, (Shard, _StridedShard, Replicate)):
             raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate, Partial only)"
                               % (what, p, name))
@@ -136,9 +150,14 @@ def type_text(device_mesh, placements, shape, what="placements"):
     it."""
     names = axis_names(device_mesh)
     cuts = _cuts(device_mesh, placements, len(shape), what)
-    pending = [name for name, p in zip(names, placements) if isinstance(p, Partial)]
-    return "[" + ", ".join("{%s}%d" % (",".join(names[m] for m in axes), n) if axes else str(n)
-                           for n, axes in zip(shape, cuts)) + "]" + (" sum{%s}" % ",".join(pending) if pending else "")
+    pending = [(name, p.reduce_op) for name, p in zip(names, placements) if isinstance(p, Partial)]
+    ops = sorted({op for _, op in pending})
+    if len(ops) > 1:
+        raise RedistError("%s: %s: one reduce_op per DTensor (redist's pending axes share one operation)"
+                          % (what, ", ".join("Partial(%r) on mesh dimension %s" % (op, name) for name, op in pending)))
+    dims = "[" + ", ".join("{%s}%d" % (",".join(names[m] for m in axes), n) if axes else str(n)
+                           for n, axes in zip(shape, cuts)) + "]"
+    return dims + (" %s{%s}" % (_REDUCE_OPS[ops[0]], ",".join(name for name, _ in pending)) if pending else "")
 
 
 def _dtensor_indices(placements, mesh_shape, coordinate, dim, size):
@@ -344,42 +363,90 @@ def _permute(x, recv_from, me, ranks):
     return _post(ops, lambda: out)
 
 
-def _sum_in_order(parts, dtype):
-    """parts[0] + parts[1] + ..., left to right; bf16 and f16 in f32,
-    rounded once."""
-    wide = torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
-    total = parts[0].to(wide)
+def _wide_dtype(dtype):
+    """What a reduction combines in: bf16 and f16 in f32, rounded once at
+    the end, as the runtime does."""
+    return torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
+
+
+def _combine_into(op, total, value):
+    """total = total op value, elementwise and in place (total in the
+    combining dtype, value in it or the stored one), as the runtime's fold
+    step computes it: max and min keep total's NaN, else take value's, else
+    value only where strictly greater (smaller), so that of equal values
+    the earlier member's stays.  Complex numbers: sums part by part,
+    products (ac-bd) + (ad+bc)i in the part type."""
+    if op in ("sum", "avg"):
+        total.add_(value)
+    elif op == "prod" and total.is_complex():
+        (a, b), (c, d) = torch.view_as_real(total).unbind(-1), torch.view_as_real(value).unbind(-1)
+        re = a * c - b * d
+        b.copy_(a * d + b * c)
+        a.copy_(re)
+    elif op == "prod":
+        total.mul_(value)
+    else:
+        better = value > total if op == "max" else value < total
+        better |= value.isnan() & ~total.isnan()
+        torch.where(better, value, total, out=total)
+
+
+def _finish(op, total, members):
+    """The combined value of `members` contributions: an avg divided once
+    by their number (complex numbers part by part)."""
+    if op != "avg":
+        return total
+    if total.is_complex():
+        return torch.view_as_complex(torch.view_as_real(total) / members)
+    return total / members
+
+
+def _identity(op, like):
+    """A tensor like `like` holding op's identity: 0 (sum, avg), 1
+    (product), the lowest value or -inf (max), the highest or +inf (min)."""
+    if op in ("max", "min"):
+        limits = torch.finfo(like.dtype) if like.dtype.is_floating_point else torch.iinfo(like.dtype)
+        value = (-math.inf if op == "max" else math.inf) if like.dtype.is_floating_point else \
+            (limits.min if op == "max" else limits.max)
+        return torch.full_like(like, value)
+    return torch.ones_like(like) if op == "prod" else torch.zeros_like(like)
+
+
+def _reduce_in_order(op, parts, dtype):
+    """((parts[0] op parts[1]) op parts[2]) ..., left to right, in the
+    combining dtype (_wide_dtype), then rounded once."""
+    total = parts[0].to(_wide_dtype(dtype), copy=True)
     for part in parts[1:]:
-        total = total + part.to(wide)
-    return total.to(dtype)
+        _combine_into(op, total, part)
+    return _finish(op, total, len(parts)).to(dtype)
 
 
-def _reduce_scatter(x, me, ranks, stride, size, dim):
-    """Member c gets chunk c along dim of the members' sum, added in member order."""
+def _reduce_scatter(op, x, me, ranks, stride, size, dim):
+    """Member c gets chunk c along dim of the members' reduction, combined in member order."""
     index, member = _members(me, ranks, stride, size)
     chunks = [c.contiguous() for c in torch.chunk(x, size, dim)]
     received = [chunks[index] if k == index else torch.empty_like(chunks[index]) for k in range(size)]
-    return _post([op for k in range(size) if k != index
-                  for op in (dist.P2POp(dist.isend, chunks[k], member[k]),
-                             dist.P2POp(dist.irecv, received[k], member[k]))],
-                 lambda: _sum_in_order(received, x.dtype))
+    return _post([p2p for k in range(size) if k != index
+                  for p2p in (dist.P2POp(dist.isend, chunks[k], member[k]),
+                              dist.P2POp(dist.irecv, received[k], member[k]))],
+                 lambda: _reduce_in_order(op, received, x.dtype))
 
 
-def _all_reduce(x, me, ranks, group, stride, size):
-    """Every member gets the members' sum: the runtime's pieces (member k
-    adds piece k of the flattened array) then an all_gather; every member
-    adds the n % size tail itself."""
+def _all_reduce(op, x, me, ranks, group, stride, size):
+    """Every member gets the members' reduction: the runtime's pieces
+    (member k reduces piece k of the flattened array) then an all_gather;
+    every member reduces the n % size tail itself."""
     flat = x.contiguous().reshape(-1)
     piece = flat.numel() // size
     _, members = _members(me, ranks, stride, size)
     parts = []
     if piece:
-        mine = _reduce_scatter(flat[:piece * size], me, ranks, stride, size, 0).result()
+        mine = _reduce_scatter(op, flat[:piece * size], me, ranks, stride, size, 0).result()
         parts.append(_all_gather(mine, group, members, 0))
     if flat.numel() % size:
         tails = _all_gather(flat[piece * size:][None], group, members, 0)
-        parts.append(tails.then(lambda gathered: _sum_in_order(list(gathered), x.dtype)))
-    return parts[0].then(lambda *summed: torch.cat(summed).reshape(x.shape), *parts[1:])
+        parts.append(tails.then(lambda gathered: _reduce_in_order(op, list(gathered), x.dtype)))
+    return parts[0].then(lambda *reduced: torch.cat(reduced).reshape(x.shape), *parts[1:])
 
 
 def _run_collectives(p, x, me, ranks):
@@ -396,11 +463,12 @@ def _run_collectives(p, x, me, ranks):
         x = pending.result()
         index = (me // st.group_stride) % st.group_size
         if st.op == "reduce_scatter":
-            pending = _reduce_scatter(x, me, ranks, st.group_stride, st.group_size, st.dim_a)
+            pending = _reduce_scatter(p.reduction, x, me, ranks, st.group_stride, st.group_size, st.dim_a)
         elif st.op == "all_reduce":
-            pending = _all_reduce(x, me, ranks, group, st.group_stride, st.group_size)
+            pending = _all_reduce(p.reduction, x, me, ranks, group, st.group_stride, st.group_size)
         elif st.op == "add_pending":
-            pending = _Pending.done(x if index == 0 else torch.zeros_like(x))
+            keeps = index == 0 or p.reduction in ("max", "min", "avg")
+            pending = _Pending.done(x if keeps else _identity(p.reduction, x))
         elif st.op == "dyn_slice":
             n = st.shape[st.dim_a] // st.group_size
             pending = _Pending.done(x.narrow(st.dim_a, index * n, n))
@@ -465,9 +533,9 @@ def _boxes_of_at_most(offset, extent, most):
 
 
 def _sum_dtype(dtype, members):
-    """What the reducing exchange adds in: bf16 and f16 in f32 (rounded
-    once at the end) when there is anything to add."""
-    return torch.float32 if members > 1 and dtype in (torch.bfloat16, torch.float16) else dtype
+    """What the reducing exchange combines in: _wide_dtype when there is
+    anything to combine."""
+    return _wide_dtype(dtype) if members > 1 else dtype
 
 
 @functools.lru_cache(maxsize=64)
@@ -542,12 +610,13 @@ def _sum_round(x, src_offset, me, ranks, messages, workspace, add):
 
 
 def _run_reducing_exchange(p, x, me, ranks):
-    """Each member's contributions to this device's target box added to a
-    running sum in ascending member order (the C runtime's order), received
-    in the rounds of _sum_schedule into one staging workspace, so that no
-    more than the plan's live bytes are alive on a device (the source, the
-    sum and the workspace; then the result, the sum rounded once for bf16
-    and f16)."""
+    """Each member's contributions to this device's target box combined
+    (the plan's operation) into a running total in ascending member order
+    (the C runtime's order), received in the rounds of _sum_schedule into
+    one staging workspace, so that no more than the plan's live bytes are
+    alive on a device (the source, the total and the workspace; then the
+    result, the total rounded once for bf16 and f16).  A device that is
+    not designated holds the operation's identity."""
     if me is None:
         return _Pending.done(x)
     members, rounds, workspace_bytes = _sum_schedule(p, x.dtype)
@@ -562,12 +631,12 @@ def _run_reducing_exchange(p, x, me, ranks):
         if member == 0:
             target.copy_(values)
         else:
-            target.add_(values)
+            _combine_into(p.reduction, target, values)
 
     def result():
         if total is None:
-            return torch.zeros(dst_extent, dtype=x.dtype, device=x.device)
-        return total.to(x.dtype)
+            return _identity(p.reduction, torch.empty(dst_extent, dtype=x.dtype, device=x.device))
+        return _finish(p.reduction, total, mine.group_size).to(x.dtype)
     pending = _Pending.done(None)
     for member, first, messages in rounds:
         pending.result()

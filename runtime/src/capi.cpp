@@ -323,13 +323,21 @@ bool notation(const redist_mesh_t& m, const char* what, std::string* out, std::s
 
 bool notation(const redist_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out, std::string* why);
 
-// A layout with pending axes: the plain layout's notation, then " sum{...}".
+// A layout with pending axes: the plain layout's notation, then " OP{...}".
 bool notation(const redist_pending_layout_t& t, const redist_mesh_t& m, const char* what, std::string* out,
               std::string* why) {
   if (!notation(t.layout, m, what, out, why)) return false;
   if (t.npending < 0 || t.npending > m.naxes || (t.npending > 0 && t.pending == nullptr)) {
     *why = std::string(what) + ": npending " + std::to_string(t.npending) + " (0 to the mesh's " +
            std::to_string(m.naxes) + ") or null pending";
+    return false;
+  }
+  const std::string op = t.op == nullptr ? "sum" : t.op;
+  if (t.npending > 0 && op != "sum" && op != "prod" && op != "max" && op != "min" && op != "avg") {
+    std::string shown = op.substr(0, 32);
+    for (char& ch : shown)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = '?';  // the message stays one line
+    *why = std::string(what) + ": op \"" + shown + "\" (sum, prod, max, min or avg; NULL: sum)";
     return false;
   }
   for (int k = 0; k < t.npending; ++k) {
@@ -339,7 +347,7 @@ bool notation(const redist_pending_layout_t& t, const redist_mesh_t& m, const ch
              " is not an axis of the mesh (0 to " + std::to_string(m.naxes - 1) + ")";
       return false;
     }
-    *out += (k ? "," : " sum{") + std::string(m.axis_names[a]);
+    *out += (k ? "," : " " + op + "{") + std::string(m.axis_names[a]);
   }
   if (t.npending > 0) *out += "}";
   return true;
@@ -404,7 +412,7 @@ int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_m
                             char* err, size_t errlen) {
   if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_from: null mesh, from, to or out");
-  const redist_pending_layout_t plain_from = {*from, 0, nullptr}, plain_to = {*to, 0, nullptr};
+  const redist_pending_layout_t plain_from = {*from, 0, nullptr, nullptr}, plain_to = {*to, 0, nullptr, nullptr};
   return redist_plan_create_pending_from(mesh, to_mesh, &plain_from, &plain_to, dtype, strategy, out, err, errlen);
 }
 

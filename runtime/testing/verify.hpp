@@ -486,6 +486,14 @@ struct SumsProblem {
   int stages = 0;
   const int* zero_axes = nullptr;
   int zero_axes_count = 0;
+  // The host's reduction of `count` values of one element in member order
+  // and op's identity: the runtime's own (local::reduce_blocks and
+  // fill_identity) unless a driver sets a reference of its own
+  // (tests/e2e/reference_ops.hpp), so that a fault shared by the runtime and
+  // the check cannot pass.
+  void (*reduce)(redist::Dtype, redist::Op, const void* blocks, std::size_t elems, std::size_t count,
+                 void* out) = redist::local::reduce_blocks;
+  void (*identity)(redist::Dtype, redist::Op, void* out, std::size_t elems) = redist::local::fill_identity;
 };
 
 // Values: the global array g(i) is a hash of the index; every member of a
@@ -612,9 +620,9 @@ inline void fill_float_shares(const SumsProblem& p, const SumSide& source, const
 // The sum at global index i of the members whose coordinates are `coord`
 // on every pending axis of a stage below `stage` and on the kept axes:
 // stage s adds, in ascending order of its axes' coordinates, the sums of
-// stage s - 1 (local::reduce_blocks: the runtime's arithmetic, f16/bf16
-// rounded once per step, as each step writes the element type; avg divides
-// once per step).
+// stage s - 1 (p.reduce: the runtime's arithmetic, f16/bf16 rounded once
+// per step, as each step writes the element type; avg divides once per
+// step).
 inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int stage, std::vector<int>& coord,
                        std::uint64_t index, unsigned char* out) {
   const std::size_t w = p.elem_bytes;
@@ -637,7 +645,7 @@ inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int
     }
     staged_sum(p, mesh, stage - 1, coord, index, &parts[c * w]);
   }
-  redist::local::reduce_blocks(p.dtype, p.op, parts.data(), 1, count, out);
+  p.reduce(p.dtype, p.op, parts.data(), 1, count, out);
 }
 
 // The elements of this rank's target box that are not, bitwise, what the
@@ -657,7 +665,7 @@ inline long float_mismatches(const SumsProblem& p, const SumSide& source, const 
   std::vector<unsigned char> want(w, 0);
   long wrong = 0;
   for (std::size_t l = 0; l < index.size(); ++l) {
-    if (zero) redist::local::fill_identity(p.dtype, p.op, want.data(), 1);
+    if (zero) p.identity(p.dtype, p.op, want.data(), 1);
     else staged_sum(p, source.mesh, p.stages - 1, coord, index[l], want.data());
     wrong += std::memcmp(want.data(), dst + l * w, w) != 0;
   }

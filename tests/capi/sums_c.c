@@ -7,7 +7,9 @@
  * Member k of a source pending group (its coordinates on the pending axes,
  * row-major in mesh order, as the model numbers members) contributes
  * c(i, k) at global index i, so that every group sums to the same value
- * g(i) = c(i, 0) + ... + c(i, G-1).  Integer types: wrapping, exact; a
+ * g(i) = c(i, 0) + ... + c(i, G-1); the structs' op max (the largest
+ * contribution, exact, signed for integers) and avg (f64: g(i) / G within
+ * (G + 1) * 2^-53 relative) are checked the same way on their cases.  Integer types: wrapping, exact; a
  * target without pending axes must hold g(i) in every element of every
  * rank; a target with pending axes is checked by adding up, on rank 0, what
  * every target rank holds at i: (target ranks holding i / target group
@@ -50,6 +52,7 @@ typedef struct {
 typedef struct {
   const char *mesh, *to_mesh, *from, *to, *dtype; /* the same problem as strings (to_mesh NULL: one mesh) */
   const char* strategy;                           /* NULL: auto */
+  const char* op;                                 /* the structs' op (NULL: sum) */
   int world;
   mesh_case source, target; /* target.naxes 0: one mesh */
   int ndim;
@@ -62,35 +65,42 @@ static const int ranks_5_0[] = {5, 0};
 
 static const sum_case cases[] = {
     /* reduce_scatter */
-    {"{x:2, y:3}", NULL, "[{x}6, 12] sum{y}", "[{x}6, {y}12]", "i32", NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {6, 12},
+    {"{x:2, y:3}", NULL, "[{x}6, 12] sum{y}", "[{x}6, {y}12]", "i32", NULL, NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {6, 12},
      {{1, 0}, {{0}, {0}}, 1, {1}}, {{1, 1}, {{0}, {1}}, 0, {0}}},
     /* all_reduce: the target is replicated over y */
-    {"{x:2, y:3}", NULL, "[{x}6, 12] sum{y}", "[{x}6, 12]", "u64", NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {6, 12},
+    {"{x:2, y:3}", NULL, "[{x}6, 12] sum{y}", "[{x}6, 12]", "u64", NULL, NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {6, 12},
      {{1, 0}, {{0}, {0}}, 1, {1}}, {{1, 0}, {{0}, {0}}, 0, {0}}},
     /* two pending axes, reduced on the way to a sharded target */
-    {"{x:2, y:2, z:2}", NULL, "[8, 4] sum{x,z}", "[{x,z}8, {y}4]", "i16", "collectives", 8, {3, {2, 2, 2}, NULL}, {0, {0}, NULL}, 2,
+    {"{x:2, y:2, z:2}", NULL, "[8, 4] sum{x,z}", "[{x,z}8, {y}4]", "i16", "collectives", NULL, 8, {3, {2, 2, 2}, NULL}, {0, {0}, NULL}, 2,
      {8, 4}, {{0, 0}, {{0}, {0}}, 2, {0, 2}}, {{2, 1}, {{0, 2}, {1}}, 0, {0}}},
     /* pending on both sides: sum{x,y} -> sum{y} */
-    {"{x:2, y:2}", NULL, "[8, 8] sum{x,y}", "[8, {x}8] sum{y}", "i64", NULL, 4, {2, {2, 2}, NULL}, {0, {0}, NULL}, 2, {8, 8},
+    {"{x:2, y:2}", NULL, "[8, 8] sum{x,y}", "[8, {x}8] sum{y}", "i64", NULL, NULL, 4, {2, {2, 2}, NULL}, {0, {0}, NULL}, 2, {8, 8},
      {{0, 0}, {{0}, {0}}, 2, {0, 1}}, {{0, 1}, {{0}, {0}}, 1, {1}}},
     /* add_pending: a plain source to a pending target */
-    {"{x:4}", NULL, "[{x}8]", "[8] sum{x}", "u32", "collectives", 4, {1, {4}, NULL}, {0, {0}, NULL}, 1, {8}, {{1}, {{0}}, 0, {0}},
+    {"{x:4}", NULL, "[{x}8]", "[8] sum{x}", "u32", "collectives", NULL, 4, {1, {4}, NULL}, {0, {0}, NULL}, 1, {8}, {{1}, {{0}}, 0, {0}},
      {{0}, {{0}}, 1, {0}}},
     /* uneven: the reducing exchange */
-    {"{x:2, y:3}", NULL, "[7, 8] sum{x}", "[{y}7, 8]", "u8", NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {7, 8},
+    {"{x:2, y:3}", NULL, "[7, 8] sum{x}", "[{y}7, 8]", "u8", NULL, NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {7, 8},
      {{0, 0}, {{0}, {0}}, 1, {0}}, {{1, 0}, {{1}, {0}}, 0, {0}}},
     /* two placed meshes: the reducing exchange */
-    {"{x:2, y:2}", "{p:3} @ [1, 2, 3]", "[{x}5, 3] sum{y}", "[{p}5, 3]", "i8", NULL, 4, {2, {2, 2}, NULL},
+    {"{x:2, y:2}", "{p:3} @ [1, 2, 3]", "[{x}5, 3] sum{y}", "[{p}5, 3]", "i8", NULL, NULL, 4, {2, {2, 2}, NULL},
      {1, {3}, ranks_1_to_3}, 2, {5, 3}, {{1, 0}, {{0}, {0}}, 1, {1}}, {{1, 0}, {{0}, {0}}, 0, {0}}},
     /* two placed meshes, pending on the target too */
-    {"{x:2, y:2}", "{p:2} @ [5, 0]", "[{x}5, 3] sum{y}", "[5, 3] sum{p}", "u16", NULL, 6, {2, {2, 2}, NULL},
+    {"{x:2, y:2}", "{p:2} @ [5, 0]", "[{x}5, 3] sum{y}", "[5, 3] sum{p}", "u16", NULL, NULL, 6, {2, {2, 2}, NULL},
      {1, {2}, ranks_5_0}, 2, {5, 3}, {{1, 0}, {{0}, {0}}, 1, {1}}, {{0, 0}, {{0}, {0}}, 1, {0}}},
     /* floating point, within the stated tolerance */
-    {"{x:2, y:2}", NULL, "[{x}8, 6] sum{y}", "[{x,y}8, 6]", "f32", NULL, 4, {2, {2, 2}, NULL}, {0, {0}, NULL}, 2, {8, 6},
+    {"{x:2, y:2}", NULL, "[{x}8, 6] sum{y}", "[{x,y}8, 6]", "f32", NULL, NULL, 4, {2, {2, 2}, NULL}, {0, {0}, NULL}, 2, {8, 6},
      {{1, 0}, {{0}, {0}}, 1, {1}}, {{2, 0}, {{0, 1}, {0}}, 0, {0}}},
-    {"{x:2, y:3}", NULL, "[12, 5] sum{x,y}", "[{y}12, 5]", "f64", NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {12, 5},
+    {"{x:2, y:3}", NULL, "[12, 5] sum{x,y}", "[{y}12, 5]", "f64", NULL, NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {12, 5},
      {{0, 0}, {{0}, {0}}, 2, {0, 1}}, {{1, 0}, {{1}, {0}}, 0, {0}}},
-    {"{x:2, y:3}", NULL, "[7, 5] sum{x}", "[{y}7, 5]", "f32", NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {7, 5},
+    {"{x:2, y:3}", NULL, "[7, 5] sum{x}", "[{y}7, 5]", "f32", NULL, NULL, 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {7, 5},
+     {{0, 0}, {{0}, {0}}, 1, {0}}, {{1, 0}, {{1}, {0}}, 0, {0}}},
+    /* max (integers compare signed), avg (floats), and max by the reducing exchange */
+    {"{x:2, y:3}", NULL, "[{x}6, 12] max{y}", "[{x}6, {y}12]", "i32", NULL, "max", 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2,
+     {6, 12}, {{1, 0}, {{0}, {0}}, 1, {1}}, {{1, 1}, {{0}, {1}}, 0, {0}}},
+    {"{x:2, y:3}", NULL, "[12, 5] avg{x,y}", "[{y}12, 5]", "f64", NULL, "avg", 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2,
+     {12, 5}, {{0, 0}, {{0}, {0}}, 2, {0, 1}}, {{1, 0}, {{1}, {0}}, 0, {0}}},
+    {"{x:2, y:3}", NULL, "[7, 5] max{x}", "[{y}7, 5]", "f32", NULL, "max", 6, {2, {2, 3}, NULL}, {0, {0}, NULL}, 2, {7, 5},
      {{0, 0}, {{0}, {0}}, 1, {0}}, {{1, 0}, {{1}, {0}}, 0, {0}}},
 };
 enum { case_count = sizeof cases / sizeof cases[0] };
@@ -128,6 +138,14 @@ static int group_size(const mesh_case* m, const layout_case* l) {
 }
 
 static int is_float(const char* dtype) { return strcmp(dtype, "f32") == 0 || strcmp(dtype, "f64") == 0; }
+
+static int is_op(const sum_case* c, const char* op) { return strcmp(c->op ? c->op : "sum", op) == 0; }
+
+/* The contribution's bits of a signed integer type of `elem` bytes, sign-extended. */
+static int64_t signed_value(uint64_t bits, size_t elem) {
+  const unsigned shift = (unsigned)(64 - 8 * elem);
+  return (int64_t)(bits << shift) >> shift;
+}
 
 /* c(i, k): integers, a hash of the index and the member; floats, in [0, 1). */
 static uint64_t contribution_bits(const size_t* index, int ndim, int k) {
@@ -190,9 +208,9 @@ static int plan_case(const sum_case* c, redist_plan_t** plan, char* err, size_t 
   const redist_mesh_t mesh = {c->source.naxes, source_names, c->source.sizes, c->source.ranks};
   const redist_mesh_t to_mesh = {c->target.naxes, target_names, c->target.sizes, c->target.ranks};
   const redist_pending_layout_t from = {{c->ndim, c->extents, c->from_layout.naxes, c->from_layout.axes},
-                                        c->from_layout.npending, c->from_layout.pending};
+                                        c->from_layout.npending, c->from_layout.pending, c->op};
   const redist_pending_layout_t to = {{c->ndim, c->extents, c->to_layout.naxes, c->to_layout.axes},
-                                      c->to_layout.npending, c->to_layout.pending};
+                                      c->to_layout.npending, c->to_layout.pending, c->op};
   int rc = redist_plan_create_pending_from(&mesh, c->target.naxes ? &to_mesh : NULL, &from, &to, c->dtype, c->strategy,
                                            plan, err, errlen);
   if (rc != REDIST_OK) return rc;
@@ -245,14 +263,25 @@ static int run_case(const sum_case* c, int rank, int world) {
   uint64_t* holders = calloc(global_n, sizeof *holders);
   for (size_t i = 0; rc == REDIST_OK && i < dst_n; ++i) {
     box_index(dst_off, dst_ext, ndim, i, global);
-    uint64_t sum_bits = 0;
-    long double sum_real = 0;
+    uint64_t sum_bits = 0, max_bits = 0;
+    long double sum_real = 0, max_real = -1;
     for (int m = 0; m < members; ++m) {
-      sum_bits += contribution_bits(global, ndim, m) & mask_of(elem);
-      sum_real += (long double)(strcmp(c->dtype, "f32") == 0 ? (float)contribution_real(global, ndim, m)
-                                                               : (double)contribution_real(global, ndim, m));
+      const uint64_t bits = contribution_bits(global, ndim, m) & mask_of(elem);
+      const long double real = (long double)(strcmp(c->dtype, "f32") == 0 ? (float)contribution_real(global, ndim, m)
+                                                                           : (double)contribution_real(global, ndim, m));
+      sum_bits += bits;
+      sum_real += real;
+      if (m == 0 || signed_value(bits, elem) > signed_value(max_bits, elem)) max_bits = bits;
+      if (real > max_real) max_real = real;
     }
-    if (is_float(c->dtype)) {
+    /* max: exact, the largest contribution (signed integers); avg: the sum's bound divided by the group */
+    if (is_op(c, "max")) {
+      bad += is_float(c->dtype) ? load_real(dst + i * elem, c->dtype) != max_real
+                                : load_bits(dst + i * elem, elem) != max_bits;
+    } else if (is_op(c, "avg")) {
+      const long double ulp = strcmp(c->dtype, "f32") == 0 ? 5.9604644775390625e-8L : 1.1102230246251565e-16L;
+      bad += fabsl(load_real(dst + i * elem, c->dtype) - sum_real / members) > (members + 1) * ulp * sum_real / members;
+    } else if (is_float(c->dtype)) {
       const long double ulp = strcmp(c->dtype, "f32") == 0 ? 5.9604644775390625e-8L : 1.1102230246251565e-16L;
       bad += fabsl(load_real(dst + i * elem, c->dtype) - sum_real) > members * ulp * sum_real;
     } else if (target_group == 1) {
@@ -351,10 +380,17 @@ static int refusals(void) {
   const uint64_t eight[] = {8};
   const int outside[] = {5};
   const redist_mesh_t mesh = {2, source_names, sizes, NULL};
-  const redist_pending_layout_t from = {{1, eight, one, by_x}, 1, outside}, to = {{1, eight, none, by_x}, 0, NULL};
-  const int rc = redist_plan_create_pending_from(&mesh, NULL, &from, &to, "i32", NULL, &plan, err, sizeof err);
-  const int passed = rc == REDIST_ERR_BAD_INPUT && strstr(err, "from: pending[0] = 5 is not an axis of the mesh (0 to 1)");
+  const redist_pending_layout_t from = {{1, eight, one, by_x}, 1, outside, NULL},
+                                to = {{1, eight, none, by_x}, 0, NULL, NULL};
+  int rc = redist_plan_create_pending_from(&mesh, NULL, &from, &to, "i32", NULL, &plan, err, sizeof err);
+  int passed = rc == REDIST_ERR_BAD_INPUT && strstr(err, "from: pending[0] = 5 is not an axis of the mesh (0 to 1)");
   tap_result(passed, "refused structs with a pending axis outside the mesh: code %d: %s", rc, err);
+  const int axis_y[] = {1};
+  const redist_pending_layout_t bitwise = {{1, eight, none, by_x}, 1, axis_y, "xor\n"};
+  rc = redist_plan_create_pending_from(&mesh, NULL, &bitwise, &to, "i32", NULL, &plan, err, sizeof err);
+  passed = rc == REDIST_ERR_BAD_INPUT && plan == NULL && !strchr(err, '\n') &&
+           strstr(err, "from: op \"xor?\" (sum, prod, max, min or avg; NULL: sum)");
+  tap_result(passed, "refused structs with an unknown op, in one line: code %d: %s", rc, err);
   return tap_end();
 }
 

@@ -6,18 +6,55 @@
    axes of sizes 1 to 4), arrays of rank 1 to 3 whose global extents are
    multiples of the device count (so every sharding is even), 1 to 3
    pending-sum axes on the source, and a target that is sharded, replicated
-   or itself pending (a third of each, roughly), in an integer dtype; and
-   two in five between two placed meshes with uneven extents (draw_placed).
+   or itself pending (a third of each, roughly); and two in five between two
+   placed meshes with uneven extents (draw_placed).  The operation is drawn
+   among sum, prod, max, min and avg, then an element type that has it
+   (integers, floats, complex numbers; avg only where its target is planned:
+   not to pending axes between two meshes).
    Each is planned as `redist gen` plans it (Sumplan.choose: the extracted
    choose_sums under the built-in profile; --strategy auto, or collectives
    for half the even ones) and emitted by `redist gen`'s
-   emitter (Emit_sums, namespace pN).  Writes
+   emitter (Emit_sums, namespace pN), with `redist run`'s model of it
+   (Run.sums_model_header, namespace mN: the operation and the order of the
+   plan's reductions, which the driver checks against).  Writes
    OUTDIR/tuK.cpp (PER_TU headers each, and the table of their entry
    points), OUTDIR/tables.hpp for the driver tests/e2e/sums_main.cpp, and
    OUTDIR/sizes.txt, one line "DEVICES COUNT" per mesh size. *)
 
 
 open Sum_problem
+
+let float_dtypes = [| "f32"; "f64"; "bf16"; "f16" |]
+let complex_dtypes = [| "c64"; "c128" |]
+
+(* Each operation with the element types that have it (codegen/README.md). *)
+let op_dtypes =
+  [ ("sum", Array.concat [ int_dtypes; float_dtypes; complex_dtypes ]);
+    ("prod", Array.concat [ int_dtypes; float_dtypes; complex_dtypes ]);
+    ("max", Array.append int_dtypes float_dtypes);
+    ("min", Array.append int_dtypes float_dtypes);
+    ("avg", Array.append float_dtypes complex_dtypes) ]
+
+(* An operation and an element type for a drawn problem (types written
+   with sum{..}): avg is left out where the target has pending axes
+   between two meshes, which is refused. *)
+let with_op st ~two_meshes src tgt =
+  let marker = " sum{" in
+  let rec find text i =
+    if i + String.length marker > String.length text then None
+    else if String.sub text i (String.length marker) = marker then Some i
+    else find text (i + 1)
+  in
+  let ops = List.filter (fun (op, _) -> not (op = "avg" && two_meshes && find tgt 0 <> None)) op_dtypes in
+  let op, dtypes = List.nth ops (Random.State.int st (List.length ops)) in
+  let named text =
+    match find text 0 with
+    | None -> text
+    | Some i ->
+        let rest = i + String.length marker in
+        Printf.sprintf "%s %s{%s" (String.sub text 0 i) op (String.sub text rest (String.length text - rest))
+  in
+  (named src, named tgt, pick st dtypes)
 
 let write file text =
   let oc = open_out_bin file in
@@ -48,21 +85,25 @@ let () =
          whichever auto's cost model prefers on these small arrays. *)
       let meshes, text, src, tgt, dtype, strategy =
         if Random.State.int st 5 < 2 then
-          let from_mesh, to_mesh, src, tgt, dtype = draw_placed st in
+          let from_mesh, to_mesh, src, tgt, _ = draw_placed st in
+          let src, tgt, dtype = with_op st ~two_meshes:true src tgt in
           (Problem.Two (from_mesh, to_mesh), from_mesh ^ " -> " ^ to_mesh, src, tgt, dtype, Redist_core.StratAuto)
         else
-          let mesh, _, src, tgt, dtype = draw st in
+          let mesh, _, src, tgt, _ = draw st in
+          let src, tgt, dtype = with_op st ~two_meshes:false src tgt in
           let strategy = if Random.State.bool st then Redist_core.StratCollectives else Redist_core.StratAuto in
           (Problem.One mesh, mesh, src, tgt, dtype, strategy)
       in
       let p = Problem.make_placed ~meshes ~strategy ~from:src ~to_:tgt ~dtype:(Some dtype) in
       let r = Sumplan.choose p in
+      let model = "m" ^ name in
       write (Filename.concat dir (name ^ ".hpp")) (Cxx.print (Emit_sums.header ~command:[ "redist" ] ~name r));
+      write (Filename.concat dir (model ^ ".hpp")) (Run.sums_model_header ~name:model ~header:name r);
       let world = Problem.world p in
       Hashtbl.replace sizes world (1 + Option.value (Hashtbl.find_opt sizes world) ~default:0);
       add "#include \"%s.hpp\"" name;
-      let kind = match r.plan with Redist_core.SumByExchange -> "EXCHANGE" | _ -> "COLLECTIVES" in
-      entries := Printf.sprintf "  SUMS_%s(%s, \"%s %s -> %s %s\", %d)," kind name text src tgt dtype r.peak :: !entries
+      add "#include \"%s.hpp\"" model;
+      entries := Printf.sprintf "  {\"%s %s -> %s %s\", %s::sums_problem()}," text src tgt dtype model :: !entries
     done;
     add "extern const sums_entry kSums%d[] = {" tu;
     List.iter (add "%s") (List.rev !entries);

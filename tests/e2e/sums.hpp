@@ -1,7 +1,8 @@
 // What the generated translation units of the pending-sum end-to-end suite
 // list: each problem's generated header (codegen/header/emit_sums.ml), by the
 // collectives or by the reducing exchange, seen through runtime/testing/verify.hpp's
-// SumsProblem, with its description.
+// SumsProblem as `redist run`'s model header states it (the operation, the
+// order of the plan's reductions), with its description.
 #pragma once
 #include "verify.hpp"
 
@@ -14,7 +15,3 @@ struct sums_table {
   const sums_entry* entries;
   int count;
 };
-
-// PEAK: the plan's proven peak local array in elements.
-#define SUMS_COLLECTIVES(ns, text, peak) sums_entry{text, REDIST_VERIFY_SUMS_COLLECTIVES(ns, peak)}
-#define SUMS_EXCHANGE(ns, text, peak) sums_entry{text, REDIST_VERIFY_SUMS_EXCHANGE(ns, peak)}

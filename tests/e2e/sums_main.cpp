@@ -3,13 +3,17 @@
 // collectives or by the reducing exchange, through runtime/testing/verify.hpp's
 // verify_sums, as `redist run` does: each rank's source is its
 // contribution, and after run() every element of every rank's target box
-// must sum, over its target group, to the global array, exactly; guard
-// bytes intact, no allocation in run(), the measured peak within the proven
-// one.  Rank 0 prints one line per problem.
+// must be, for integer sums, the global array summed over its target group,
+// exactly; for every other operation and element type, bitwise the
+// reduction in the plan's order that this suite's own reference
+// (reference_ops.hpp, not the runtime's) forms on the host; guard bytes
+// intact, no allocation in run(), the measured peak within the proven one.
+// Rank 0 prints one line per problem.
 #define REDIST_VERIFY_MAIN
 #include <cstdio>
 #include <string>
 
+#include "reference_ops.hpp"
 #include "sums.hpp"
 #include "tables.hpp"
 
@@ -23,8 +27,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < t.count; ++i) {
       const sums_entry& e = t.entries[i];
       if (e.problem.world != size) continue;
-      const std::string why = redist_verify::failure(redist_verify::verify_sums(e.problem, MPI_COMM_WORLD, 0),
-                                                     redist_verify::proven_peak_bytes(e.problem));
+      redist_verify::SumsProblem problem = e.problem;
+      problem.reduce = reference_ops::reduce;
+      problem.identity = reference_ops::identity;
+      const std::string why = redist_verify::failure(redist_verify::verify_sums(problem, MPI_COMM_WORLD, 0),
+                                                     redist_verify::proven_peak_bytes(problem));
       if (why.empty()) ++pass; else ++fail;
       if (me == 0) {
         if (why.empty()) std::printf("ok    %s: %s\n", e.problem.name, e.description);

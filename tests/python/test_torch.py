@@ -29,8 +29,15 @@
  - issue 26: [Shard(0), Shard(0)] with mesh dimension 1 cutting first
    ({b,a}), as shard_order and as _StridedShard, to Replicate(): the array;
    the same order of an uneven dimension refused on every rank;
- - one-line errors for Partial('avg'), nested uneven shards and a
-   _StridedShard that no shard order gives;
+ - Partial(op) for op in product, max, min, avg, as source and target, with
+   every dtype that has it (integers, floats, complex), random problems even,
+   uneven and between meshes: every rank's tensor reduced over its Partial
+   groups is the host reference of op over the members' random
+   contributions (exact for integers, max and min; within the rounding
+   bound for float products and averages), and DTensor.redistribute's on
+   the same inputs is the same;
+ - one-line errors for Partial('bxor'), mixed reduce_ops, Partial('avg') of
+   int32, nested uneven shards and a _StridedShard that no shard order gives;
  - a rank's bad input to redistribute (a local tensor that does not fit its
    box or is on another device, a plain tensor, ranks asking different
    moves) is a RedistError on every rank, agreed before any data moves, and
@@ -59,7 +66,7 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
-from torch.distributed.tensor import Partial, Replicate, Shard
+from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 WORLD = 4
@@ -67,6 +74,7 @@ RANDOM_CASES = 80
 PARTIAL_CASES = 40
 SUBMESH_CASES = 48
 REDUCING_CASES = 60
+REDUCE_OP_CASES = 24
 SUBMESH_WORLD = 6
 
 
@@ -519,6 +527,166 @@ def uneven_partial(rank, results, device="cpu"):
                     torch.equal(first.view(torch.int32), second.view(torch.int32)), ""))
 
 
+# Partial(reduce_op) beyond "sum": the element types each is drawn with (redist refuses avg of integers and
+# max/min of complex numbers, as it must; DTensor's gloo has no complex product, so that is checked against the
+# truth only).
+REDUCE_OP_DTYPES = {"product": (torch.int32, torch.int16, torch.uint8, torch.float32, torch.bfloat16, torch.complex64),
+                    "max": (torch.int64, torch.int16, torch.uint8, torch.float32, torch.bfloat16),
+                    "min": (torch.int32, torch.int8, torch.uint8, torch.float64, torch.bfloat16),
+                    "avg": (torch.float32, torch.bfloat16, torch.float64, torch.complex64)}
+
+
+def wrapped(values, dtype):
+    """int64 values as the integer dtype keeps them: modulo 2^bits, signed
+    or not (the runtime's wrapping product), computed here by hand."""
+    info = torch.iinfo(dtype)
+    span = info.max - info.min + 1
+    return ((values - info.min) % span + info.min).to(dtype)
+
+
+def reference(op, stacked, dtype):
+    """op over the members (dimension 0 of `stacked`), exactly where the
+    result is exact (integers, max and min), else in f64 / c128: the
+    independent host reference the results are checked against."""
+    if op in ("max", "min"):
+        return stacked.amax(0) if op == "max" else stacked.amin(0)
+    if not dtype.is_floating_point and not dtype.is_complex:
+        return wrapped(stacked.to(torch.int64).prod(0), dtype)
+    wide = stacked.to(torch.complex128 if dtype.is_complex else torch.float64)
+    return wide.prod(0) if op == "product" else wide.mean(0)
+
+
+def op_contributions(op, dtype, shape, members, gen):
+    """members random contributions of a dtype: integers small enough that
+    a product of four wraps only in 8 and 16 bits, floats in [0.5, 2) for
+    products (no underflow) or [-4, 4) otherwise."""
+    if dtype.is_complex:
+        parts = torch.rand((members,) + shape + (2,), generator=gen) * 1.5 + 0.5
+        return torch.view_as_complex(parts).to(dtype)
+    if dtype.is_floating_point:
+        low, high = (0.5, 2.0) if op == "product" else (-4.0, 4.0)
+        return (torch.rand((members,) + shape, generator=gen) * (high - low) + low).to(dtype)
+    info = torch.iinfo(dtype)
+    return torch.randint(max(info.min, -60), min(info.max, 60) + 1, (members,) + shape, generator=gen).to(dtype)
+
+
+def op_agrees(got, truth, bound, dtype, exact):
+    """Exactly equal where the operation is exact; else within 4 x members x
+    2^-24 (f32; 2^-53 f64, 2^-8 bf16) of `bound` (the truth's magnitude
+    times the group size) per element, complex numbers part by part."""
+    if exact:
+        return got.shape == truth.shape and torch.equal(got, truth.to(got.dtype))
+    if dtype.is_complex:
+        got, truth, bound = torch.view_as_real(got), torch.view_as_real(truth), bound.unsqueeze(-1)
+        dtype = got.dtype
+    eps = {torch.bfloat16: 2.0 ** -8, torch.float64: 2.0 ** -53}.get(dtype, 2.0 ** -24)
+    return got.shape == truth.shape and bool(((got.double() - truth.double()).abs() <= 4 * eps * bound + 1e-30).all())
+
+
+def group_reduced(op, local, mesh, placements):
+    """A Partial(op) target's values: the local tensors gathered over each
+    Partial mesh dimension's group (as bytes: gloo gathers only some
+    dtypes) and reduced by the host reference."""
+    for i, p in enumerate(placements):
+        if isinstance(p, Partial):
+            raw = local.contiguous().reshape(-1).view(torch.uint8)
+            parts = [torch.empty_like(raw) for _ in range(mesh.size(i))]
+            dist.all_gather(parts, raw, group=mesh.get_group(i))
+            stacked = torch.stack([part.view(local.dtype).reshape(local.shape) for part in parts])
+            local = reference(op, stacked, local.dtype).to(local.dtype)
+    return local
+
+
+def op_placements(op, ndim, mesh, shape, rng, pending):
+    """Placements of a 1-D or 2x2 mesh with Partial(op) drawn (at least one
+    where pending is True): a tensor dimension that both mesh dimensions
+    shard divides by 4 (redist's ceil blocks are DTensor's then)."""
+    while True:
+        choice = [rng.choice([Partial(op), Partial(op), Shard(rng.randrange(ndim)), Replicate()] if pending
+                             else [Shard(rng.randrange(ndim)), Replicate(), Partial(op)]) for _ in range(mesh.ndim)]
+        dims = [p.dim for p in choice if isinstance(p, Shard)]
+        if (not pending or any(isinstance(p, Partial) for p in choice)) and \
+                all(shape[d] % 4 == 0 for d in set(dims) if dims.count(d) > 1):
+            return choice
+
+
+def reduce_op_problems(rank, results):
+    """Partial(op) for op in product, max, min, avg, as source and target,
+    with each dtype that has it: random problems (REDUCE_OP_CASES per op)
+    on a 2x2 mesh (even), on a mesh of 4 (uneven: the reducing exchange
+    where the planner picks it) and from a 2x2 mesh to a mesh of 4 over
+    ranks [3, 1, 2, 0] (between meshes).  Every member's contribution is
+    drawn at random; the truth is the host reference of op over them
+    (reference).  redist's result, reduced over its Partial target groups,
+    must be the truth on every element (exactly for integers, max and min;
+    within the stated rounding bound for float products and averages);
+    DTensor.redistribute's on the same inputs (one mesh) must be redist's
+    (in the same sense) wherever it gives one."""
+    import redist.torch as rt
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    permuted = DeviceMesh("cpu", [3, 1, 2, 0], mesh_dim_names=("y",))
+    layouts_of = {"even": (square, square, (4, 8)), "uneven": (line, line, (1, 3, 5, 6, 7, 9)),
+                  "between meshes": (square, permuted, (2, 4, 5, 8))}
+    for op, dtypes in REDUCE_OP_DTYPES.items():
+        rng = random.Random("reduce " + op)
+        bad, kinds, layouts_run, dtensor = [], {}, {}, {"agrees": 0, "refuses": 0, "differs": []}
+        for case in range(REDUCE_OP_CASES):
+            dtype = dtypes[case % len(dtypes)]
+            layout = list(layouts_of)[case % 3]
+            src_mesh, dst_mesh, sizes = layouts_of[layout]
+            ndim = rng.randint(1, 3)
+            shape = tuple(rng.choice(sizes) for _ in range(ndim))
+            src = op_placements(op, ndim, src_mesh, shape, rng, pending=True)
+            dst = op_placements(op, ndim, dst_mesh, shape, rng, pending=False)
+            if op == "avg" and src_mesh != dst_mesh:  # an avg target's members all hold the value: one mesh only
+                dst = [Replicate() if isinstance(p, Partial) else p for p in dst]
+            members = math.prod(src_mesh.size(i) for i, p in enumerate(src) if isinstance(p, Partial))
+            gen = torch.Generator().manual_seed(case)
+            parts = op_contributions(op, dtype, shape, members, gen)
+            truth = reference(op, parts, dtype)
+            exact = op in ("max", "min") or not (dtype.is_floating_point or dtype.is_complex)
+            magnitude = truth.abs() * members if op == "product" else parts.to(truth.dtype).abs().sum(0)
+            plain_src = [Replicate() if isinstance(p, Partial) else p for p in src]
+            mine = true_local(parts[member_index(src_mesh, src)], src_mesh, plain_src)
+            d = DTensor.from_local(mine, src_mesh, src, shape=shape, stride=parts[0].stride())
+            what = "%s %s %s %s -> %s" % (layout, dtype, shape, src, dst)
+            try:
+                out = rt.redistribute(d, dst, device_mesh=dst_mesh)
+            except Exception as e:
+                bad.append("%s: %s" % (what, e))
+                continue
+            kind = rt.plan(src_mesh, tuple(src), dst_mesh, tuple(dst), shape, dtype).kind
+            kinds[kind] = kinds.get(kind, 0) + 1
+            layouts_run[layout] = layouts_run.get(layout, 0) + 1
+            plain = [Replicate() if isinstance(p, Partial) else p for p in dst]
+            ours = group_reduced(op, out.to_local(), dst_mesh, dst)
+            if dst_mesh.get_coordinate() is None:
+                continue
+            if not op_agrees(ours, true_local(truth, dst_mesh, plain), true_local(magnitude, dst_mesh, plain),
+                             dtype, exact) or tuple(out.placements) != tuple(dst):
+                bad.append(what)
+            if src_mesh != dst_mesh:
+                continue
+            try:
+                theirs = d.redistribute(src_mesh, dst).redistribute(src_mesh, plain).to_local()
+            except Exception:  # e.g. "Can not redistribute from R to P(max)", gloo's complex product
+                dtensor["refuses"] += 1
+                continue
+            if op_agrees(ours, theirs, true_local(magnitude, dst_mesh, plain), dtype, exact):
+                dtensor["agrees"] += 1
+            else:
+                dtensor["differs"].append(what)
+        results.append(("Partial(%r) as source and target (%s), even, uneven and between meshes: every rank's "
+                        "tensor reduces to the host reference of %s over the members' contributions, as "
+                        "DTensor.redistribute's does (%d random problems)"
+                        % (op, ", ".join(str(t).split(".")[1] for t in dtypes), op, REDUCE_OP_CASES),
+                        not bad and not dtensor["differs"] and len(kinds) > 1 and len(layouts_run) == 3,
+                        "plans %s; layouts %s; DTensor.redistribute agrees on %d, refuses %d, differs on %s; wrong: %s"
+                        % (kinds, layouts_run, dtensor["agrees"], dtensor["refuses"], dtensor["differs"][:2],
+                           bad[:2])))
+
+
 def submeshes(rank, results):
     """DTensors on meshes of fewer ranks than the world (a pipeline stage's
     mesh), in a world of SUBMESH_WORLD: 1-D meshes on ranks [1, 3] and
@@ -583,14 +751,26 @@ def errors(rank, results):
     square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
     pending = rt.type_text(square, (Partial(), Shard(0)), (4, 4))
     results.append(("Partial() is redist's pending sum", pending == "[{b}4, 4] sum{a}", pending))
-    average = one_line_error(lambda: rt.type_text(square, (Partial("avg"), Replicate()), (4, 4)), "avg", "sums")
-    results.append(("errors: Partial('avg') is one line: redist's pending sums are sums", *average))
+    maximum = rt.type_text(square, (Partial("max"), Partial("max")), (4, 4))
+    results.append(("Partial('max') is redist's max{..}", maximum == "[4, 4] max{a,b}", maximum))
+    bitwise = one_line_error(lambda: rt.type_text(square, (Partial("bxor"), Replicate()), (4, 4)), "'bxor'",
+                             "mesh dimension a", "sum, product, max, min, avg")
+    results.append(("errors: Partial('bxor') is one line naming the reductions redist has", *bitwise))
+    mixed = one_line_error(lambda: rt.type_text(square, (Partial("max"), Partial("sum")), (4, 4)),
+                           "Partial('max') on mesh dimension a", "Partial('sum') on mesh dimension b", "one reduce_op")
+    results.append(("errors: Partial('max') and Partial('sum') in one DTensor is one line", *mixed))
+    two_ops = one_line_error(lambda: rt.plan(square, (Partial("max"), Replicate()), square, (Partial("min"), Replicate()),
+                                             (4, 4), torch.float32), "max", "min", "one operation")
+    results.append(("errors: a Partial('max') source to a Partial('min') target is one line", *two_ops))
+    average = one_line_error(lambda: rt.plan(square, (Partial("avg"), Replicate()), square, (Shard(0), Replicate()),
+                                             (4, 4), torch.int32), "avg", "i32")
+    results.append(("errors: Partial('avg') of int32 is one line", *average))
     nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
                                             (5, 4), torch.float32),
                             "Shard(dim=0), Shard(dim=0) on mesh dimensions a, b", "tensor dimension 0 of size 5",
                             "not redist's ceil blocks")
     fp8 = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
-                                         (4, 4), torch.bool), "from: pending sums of bool", "the runtime adds only")
+                                         (4, 4), torch.bool), "from: sum{..} of bool", "the runtime computes sum only")
     results.append(("errors: Partial() of a dtype the runtime cannot add is one line", *fp8))
     results.append(("errors: a dimension DTensor splits over two mesh dimensions into other blocks than redist's "
                     "is one line naming the placements and the mesh dimensions", *nested))
@@ -933,7 +1113,7 @@ def suite(name):
     """The parts each rank runs in turn, and the world size they run in."""
     if name == "gloo":
         return (random_problems, sweep_line, sweep_square, between_meshes, hybrid, issue_103306, permuted_mesh,
-                partial_problems, uneven_partial, errors, agreed_failures, gradients, training_step, async_moves,
+                partial_problems, uneven_partial, reduce_op_problems, errors, agreed_failures, gradients, training_step, async_moves,
                 reducing_exchange_bytes), WORLD
     if name == "gloo submeshes":
         return (submeshes, sweep_two_by_three), SUBMESH_WORLD

@@ -114,13 +114,20 @@ int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_m
                             const redist_layout_t* to, const char* dtype, const char* strategy, redist_plan_t** out,
                             char* err, size_t errlen);
 
-/* A layout with pending-sum axes, for redist_plan_create_pending_from:
+/* A layout with pending axes, for redist_plan_create_pending_from:
  * npending indices into the mesh's axes (none of them sharding a
- * dimension); npending 0 (pending may be NULL) is the plain layout. */
+ * dimension); npending 0 (pending may be NULL) is the plain layout.  op:
+ * the pending axes' operation, "sum", "prod", "max", "min" or "avg" (NULL:
+ * "sum"; read only where npending > 0), as the type strings' OP{..}.
+ * Version 0.2.0 added op at the end: source written for the earlier struct
+ * (initializers of its three members) gets NULL, a sum, when recompiled;
+ * a binary compiled against the earlier header must be recompiled, as the
+ * struct is read through its pointer. */
 typedef struct redist_pending_layout {
   redist_layout_t layout;
   int npending;
   const int* pending;
+  const char* op;
 } redist_pending_layout_t;
 
 /* redist_plan_create_from with pending sums on either side (`from`'s axes
