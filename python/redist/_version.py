@@ -9,7 +9,7 @@ HEADER = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "include" / "
 
 
 def from_header(header=HEADER):
-    """REDIST_VERSION of the header, "0.2.0"."""
+    """REDIST_VERSION of the header, "0.3.0"."""
     found = re.search(r'^#define REDIST_VERSION "([^"]+)"', header.read_text(), re.MULTILINE)
     if not found:
         raise RuntimeError("%s: no #define REDIST_VERSION \"...\" line" % header)

@@ -119,7 +119,7 @@ int redist_plan_create_from(const redist_mesh_t* mesh, const redist_mesh_t* to_m
  * dimension); npending 0 (pending may be NULL) is the plain layout.  op:
  * the pending axes' operation, "sum", "prod", "max", "min" or "avg" (NULL:
  * "sum"; read only where npending > 0), as the type strings' OP{..}.
- * Version 0.2.0 added op at the end: source written for the earlier struct
+ * Version 0.3.0 added op at the end: source written for the earlier struct
  * (initializers of its three members) gets NULL, a sum, when recompiled;
  * a binary compiled against the earlier header must be recompiled, as the
  * struct is read through its pointer. */
