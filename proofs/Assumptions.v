@@ -185,3 +185,4 @@ Print Assumptions copies_sholds.
 Print Assumptions add_pending_keep_sound.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
+Print Assumptions Qc_avg.

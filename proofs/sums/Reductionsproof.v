@@ -271,3 +271,55 @@ Proof.
 Qed.
 
 End Avg.
+
+(** ** An exact avg carrier: the rationals *)
+
+From Coq Require Import QArith Qcanon.
+
+Section Rationals.
+Local Open Scope Qc_scope.
+
+Definition Qc_sum : cmonoid := {|
+  carrier := Qc;
+  zero := 0;
+  add := Qcplus;
+  add_assoc := Qcplus_assoc;
+  add_comm := Qcplus_comm;
+  add_zero_l := Qcplus_0_l
+|}.
+
+Fixpoint qc_of_nat (n : nat) : Qc := match n with O => 0 | S n => qc_of_nat n + 1 end.
+
+Lemma qc_of_nat_nonneg : forall n, 0 <= qc_of_nat n.
+Proof.
+  induction n as [|n IH]; simpl; [apply Qcle_refl |].
+  rewrite <- (Qcplus_0_r 0). apply Qcplus_le_compat; [exact IH | discriminate].
+Qed.
+
+Lemma qc_of_nat_nonzero : forall n, (1 <= n)%nat -> qc_of_nat n <> 0.
+Proof.
+  intros [|n] H; [inversion H |]. simpl. intros E.
+  assert (Hlt : 0 < qc_of_nat n + 1).
+  { apply Qclt_le_trans with (0 + 1); [reflexivity |].
+    apply Qcplus_le_compat; [apply qc_of_nat_nonneg | apply Qcle_refl]. }
+  rewrite E in Hlt. exact (Qclt_not_eq 0 0 Hlt eq_refl).
+Qed.
+
+Lemma msum_repeat_Qc : forall x n, msum Qc_sum (repeat x n) = x * qc_of_nat n.
+Proof.
+  intros x n. induction n as [|n IH].
+  - simpl. rewrite Qcmult_0_r. reflexivity.
+  - change (repeat x (S n)) with (x :: repeat x n). rewrite msum_cons, IH. simpl. ring.
+Qed.
+
+(** The rationals with the exact division: [avg_carrier] is inhabited, and
+    there avg of copies is the value with no rounding. *)
+Definition Qc_avg : avg_carrier := {|
+  av_monoid := Qc_sum;
+  av_div := fun x n => x / qc_of_nat n;
+  av_div_copies := fun x n Hn =>
+    eq_trans (f_equal (fun y => y / qc_of_nat n) (msum_repeat_Qc x n))
+             (Qcdiv_mult_l x (qc_of_nat n) (qc_of_nat_nonzero n Hn))
+|}.
+
+End Rationals.
