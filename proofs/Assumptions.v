@@ -183,6 +183,7 @@ Print Assumptions keeps_copies_idempotent.
 Print Assumptions group_sum_copies.
 Print Assumptions copies_sholds.
 Print Assumptions add_pending_keep_sound.
+Print Assumptions keep_plan_sound.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
 Print Assumptions Qc_avg.

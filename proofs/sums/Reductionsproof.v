@@ -8,8 +8,9 @@
       combines to that value ([group_sum_copies]), so a target whose pending
       groups' members all hold their box of the array holds the array
       ([copies_sholds]), and adding a pending axis may leave every member's
-      value as it is ([add_pending_keep_sound]): what the runtime does for
-      max and min, where sum and prod keep the value on one member.
+      value as it is ([add_pending_keep_sound], and for whole sequences of
+      steps [keep_plan_sound]): what the runtime does for max and min, where
+      sum and prod keep the value on one member.
     - avg, the sum over the group then one division by its size: members
       all holding one value are avg-denoting it ([copies_aholds]), and a
       plan's result to a plain target, divided by the source's group size,
@@ -196,6 +197,44 @@ Proof.
 Qed.
 
 End Copies.
+
+(** ** The runtime's collectives for max and min *)
+
+(** A step as the runtime runs it for max and min: a reduction as
+    [exec_sum_step], a new pending axis moving no data. *)
+Definition exec_keep_step (M : cmonoid) (m : mesh) (p : pty) (k : sum_step) (st : state (carrier M))
+  : state (carrier M) :=
+  match k with
+  | AddPending _ => st
+  | ReduceScatter _ _ | AllReduce _ => exec_sum_step M m p k st
+  end.
+
+Fixpoint exec_keep_plan (M : cmonoid) (m : mesh) (p : pty) (ks : list sum_step)
+    (st : state (carrier M)) : state (carrier M) :=
+  match ks with
+  | [] => st
+  | k :: ks' =>
+      match sum_step_type m p k with
+      | OK p' => exec_keep_plan M m p' ks' (exec_keep_step M m p k st)
+      | Error _ => st
+      end
+  end.
+
+(** For an idempotent operation, a sequence of steps that type-checks,
+    run with every member keeping its value where an axis becomes pending,
+    takes every state holding the source to one holding the target. *)
+Theorem keep_plan_sound : forall M m ks p p' g (st : state (carrier M)),
+  idempotent M -> mesh_wf m = true -> pty_wf m p = true -> sum_plan_type m p ks = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_keep_plan M m p ks st).
+Proof.
+  intros M m ks. induction ks as [|k ks IH]; intros p p' g st Hid Hm Hw Hk Hst; simpl in *.
+  - inversion Hk. subst. exact Hst.
+  - destruct (sum_step_type m p k) as [p1|] eqn:Hk1; [| discriminate].
+    apply (IH p1); [exact Hid | exact Hm | eapply sum_step_type_wf; eassumption | exact Hk |].
+    destruct k as [d a | a | a]; simpl;
+      [eapply sum_step_sound; eassumption | eapply sum_step_sound; eassumption
+      | eapply add_pending_keep_sound; eassumption].
+Qed.
 
 (** ** avg: the sum over the group, then one division by its size *)
 
