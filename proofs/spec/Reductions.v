@@ -229,6 +229,24 @@ Definition monoid_of (o : op) (t : int_ty) : cmonoid :=
   | OpMin => pick_monoid t false
   end.
 
+(** The model agrees with the runtime's C++ arithmetic on its types. *)
+Example i8_sum_wraps : proj1_sig (add (monoid_of OpSum i8) (mk_ival i8 100) (mk_ival i8 100)) = -56.
+Proof. reflexivity. Qed.
+Example u8_prod_wraps : proj1_sig (add (monoid_of OpProd u8) (mk_ival u8 16) (mk_ival u8 17)) = 16.
+Proof. reflexivity. Qed.
+Example i64_max_identity : proj1_sig (zero (monoid_of OpMax i64)) = -9223372036854775808.
+Proof. reflexivity. Qed.
+Example u64_min_identity : proj1_sig (zero (monoid_of OpMin u64)) = 18446744073709551615.
+Proof. reflexivity. Qed.
+Example i32_max_signed : proj1_sig (add (monoid_of OpMax i32) (mk_ival i32 (-1)) (mk_ival i32 1)) = 1.
+Proof. reflexivity. Qed.
+Example u16_sum_identity : proj1_sig (zero (monoid_of OpSum u16)) = 0.
+Proof. reflexivity. Qed.
+Example i16_prod_identity : proj1_sig (zero (monoid_of OpProd i16)) = 1.
+Proof. reflexivity. Qed.
+Example u32_min : proj1_sig (add (monoid_of OpMin u32) (mk_ival u32 (-1)) (mk_ival u32 7)) = 7.
+Proof. reflexivity. Qed.
+
 (** [x + x = x]: a group of copies of a value combines to the value. *)
 Definition idempotent (M : cmonoid) : Prop := forall x, add M x x = x.
 
