@@ -15,8 +15,9 @@
       all holding one value are avg-denoting it ([copies_aholds]), and a
       plan's result to a plain target, divided by the source's group size,
       is every rank's box of the average of the contributions
-      ([redist_avg_correct]).  Everything is stated about the data every
-      rank ends with. *)
+      ([redist_avg_correct]); the rationals are an exact carrier for it
+      ([Qc_avg]).  Everything is stated about the data every rank ends
+      with. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
