@@ -148,7 +148,7 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::nccl::ReducingExchange* out) {";
   line "  return ::redist::nccl::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending,";
   line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
-  line "                                                  kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, out);";
   line "}";
   line "";
   line "// Collective over the world; enqueues on `stream`, allocates nothing.  src, dst:";

@@ -222,7 +222,7 @@ nccl_sumx_uneven|6|--mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' -
 nccl_sumx_pending|6|--mesh '{x:2, y:3}' --from '[{y}7, 5] sum{x}' --to '[7, 5] sum{y}' --dtype i16
 nccl_sumx_moved|5|--from-mesh '{x:2, y:2} @ 1' --to-mesh '{a:3} @ [4, 0, 2]' --from '[{y}5, 3] sum{x}' --to '[{a}5, 3]' --dtype u64
 PROBLEMS
-for refused in "--mesh '{x:2, y:2}' --from '[8, 8] sum{x}' --to '[8, 8]' --dtype i16 --strategy collectives|--dtype i16: NCCL has no 16-bit integers"; do
+for refused in "--mesh '{x:2, y:2}' --from '[8, 8] sum{x}' --to '[8, 8]' --dtype i16 --strategy collectives|--dtype i16: NCCL has no sum of it .no 16-bit integers"; do
   eval "gen_args=(${refused%%|*})"
   msg=$("$redist" gen "${gen_args[@]}" --backend nccl --name refused 2>&1 >/dev/null); rc=$?
   if [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$msg")" -eq 1 ] && grep -qE "^redist: error: ${refused#*|}" <<<"$msg"; then
