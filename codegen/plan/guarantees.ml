@@ -68,3 +68,14 @@ let for_checked = function
   | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)
   | Xreport.Exchange _ -> exchange_checker
   | Xreport.Hybrid _ -> hybrid
+
+(* What covers a pending operation other than sum (proofs/sums/Reductionsproof.v). *)
+let for_operation = function
+  | Dtype.Sum -> []
+  | Dtype.Prod ->
+      [ ("redist_sums_correct_for_op", "the pending-sum theorems hold for prod on integers (multiplication wrapping modulo 2^width, identity 1)") ]
+  | Dtype.Max | Dtype.Min ->
+      [ ("redist_sums_correct_for_op", "the pending-sum theorems hold for max and min on integers (identities the lowest and highest value)");
+        ("copies_sholds", "a group whose members all hold the value denotes it: why every member may keep it") ]
+  | Dtype.Avg ->
+      [ ("redist_avg_correct", "dividing the plan's sums once by the group size gives every rank its box of the average (exact arithmetic; floats are tested, not proven)") ]
