@@ -11,6 +11,14 @@
 #include "common.hpp"
 #include "redist/mpi.hpp"
 
+// A failed Status of code errc whose one-line message names text.
+#define CHECK_ERROR(status, errc, text)                                                      \
+  do {                                                                                       \
+    const redist::Status st_ = (status);                                                     \
+    CHECK_MESSAGE(st_.code() == (errc), st_.message());                                      \
+    CHECK_MESSAGE(st_.message().find(text) != std::string::npos, st_.message());             \
+  } while (0)
+
 namespace test {
 
 using redist_test::kPoison;

@@ -478,17 +478,6 @@ TEST_CASE("reducing exchange: 200 random problems per world size (pending axes o
 
 // ---- misuse -------------------------------------------------------------------------
 
-bool mentions(const redist::Status& st, const std::string& text) {
-  return st.message().find(text) != std::string::npos;
-}
-
-#define CHECK_ERROR(status, errc, text)                 \
-  do {                                                  \
-    const redist::Status st_ = (status);                \
-    CHECK_MESSAGE(st_.code() == (errc), st_.message()); \
-    CHECK_MESSAGE(mentions(st_, text), st_.message());  \
-  } while (0)
-
 redist::Status create(const Problem& p, redist::Exchange* ex) {
   return redist::Exchange::create(MPI_COMM_WORLD, p.source, p.source_layout, p.target,
                                   p.target_layout, p.elem_bytes, ex);

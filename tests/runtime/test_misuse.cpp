@@ -11,17 +11,6 @@ namespace {
 
 using redist::Errc;
 
-bool mentions(const redist::Status& st, const std::string& text) {
-  return st.message().find(text) != std::string::npos;
-}
-
-#define CHECK_ERROR(status, errc, text)                             \
-  do {                                                              \
-    const redist::Status st_ = (status);                            \
-    CHECK_MESSAGE(st_.code() == (errc), st_.message());             \
-    CHECK_MESSAGE(mentions(st_, text), st_.message());              \
-  } while (0)
-
 bool untouched(const std::vector<unsigned char>& buf) {
   for (unsigned char c : buf)
     if (c != test::kPoison) return false;

@@ -17,13 +17,6 @@ namespace {
 
 using redist::Errc;
 
-#define CHECK_ERROR(status, errc, text)                                          \
-  do {                                                                           \
-    const redist::Status st_ = (status);                                         \
-    CHECK_MESSAGE(st_.code() == (errc), st_.message());                          \
-    CHECK_MESSAGE(st_.message().find(text) != std::string::npos, st_.message()); \
-  } while (0)
-
 std::string address(const void* p) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", p);

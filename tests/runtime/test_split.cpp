@@ -22,13 +22,6 @@ namespace {
 using redist::Errc;
 using namespace exchange_test;
 
-#define CHECK_ERROR(status, errc, text)                                                  \
-  do {                                                                                   \
-    const redist::Status st_ = (status);                                                 \
-    CHECK_MESSAGE(st_.code() == (errc), st_.message());                                  \
-    CHECK_MESSAGE(st_.message().find(text) != std::string::npos, st_.message());         \
-  } while (0)
-
 // The global linear index of element e of `box`'s local array.
 std::size_t global_of(const redist::Box& box, const redist::BlockLayout& layout, std::size_t e) {
   std::size_t rest = e, g = 0, stride = 1;

@@ -20,13 +20,6 @@ namespace {
 using redist::Errc;
 using namespace exchange_test;
 
-#define CHECK_ERROR(status, errc, text)                                                  \
-  do {                                                                                   \
-    const redist::Status st_ = (status);                                                 \
-    CHECK_MESSAGE(st_.code() == (errc), st_.message());                                  \
-    CHECK_MESSAGE(st_.message().find(text) != std::string::npos, st_.message());         \
-  } while (0)
-
 constexpr std::size_t kBox = 8;  // elements per rank
 
 // There (flat_problem: the ranks in reverse) and back again.
