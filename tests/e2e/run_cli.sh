@@ -176,7 +176,7 @@ then ok "--json of pending sums: verified, its steps, peak within the bound"; el
 # the sum the host forms in the plan's order (each reduction step's own
 # rounding, the reducing exchange's one fold), over every checked run (two
 # at least), so runs agree bitwise too.
-FV='^verified: every element of every rank.s target box is, bitwise, the sum of its contributions added in the plan.s order \([1-9][0-9]* elements checked, 0 mismatches\)$'
+FV='^verified: every element of every rank.s target box is, bitwise, the sum of its contributions combined in the plan.s order \([1-9][0-9]* elements checked, 0 mismatches\)$'
 PF=(--mesh '{x:2, y:2, z:2}' --from '[8, 4] sum{x,y,z}' --to '[{x}8, 4]' --strategy collectives --repeat 1)
 expect "float pending sums: f32, all_reduce" 0 "$FV" -- "$redist" run "${PS[@]::8}" --dtype f32 --repeat 1
 expect "float pending sums: bf16, three reduce_scatters" 0 "$FV" -- "$redist" run "${PF[@]}" --dtype bf16
