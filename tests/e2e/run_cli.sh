@@ -194,7 +194,7 @@ corrupt "float pending sums: f32 added as u32" problem.hpp 's/Dtype::f32/Dtype::
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]::8}" --dtype f32 --repeat 1
 corrupt "float pending sums: the host adds in one fold, not the plan's three steps" model.hpp 's/kStageOf\[3\] = {0, 1, 2}/kStageOf[3] = {0, 0, 0}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PF[@]}" --dtype bf16
-corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's/::std::memset(dst, 0, kTgtBytes);/;/' \
+corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's/::redist::local::fill_identity(kDtype, kOp, dst, kTgtElems);/;/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PT[@]}"
 corrupt "pending sums: all_reduce over the wrong axis" problem.hpp 's/all_reduce(mesh, ::redist::Group{1, 2}/all_reduce(mesh, ::redist::Group{2, 2}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]}"
