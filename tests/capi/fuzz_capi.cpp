@@ -420,11 +420,15 @@ void make_layout(Rng& r, const Mesh& mesh, Layout& layout, Input& in) {
   const std::size_t np = npending > 0 && npending <= REDIST_MAX_DIMS ? static_cast<std::size_t>(npending) : 1;
   layout.pending.reset(new int[np]);
   for (std::size_t k = 0; k < np; ++k) layout.pending[k] = r.one_in(30) ? wild_int(r) : static_cast<int>(r.below(mesh_axes));
+  // The pending operation: null (a sum), each name, and names that are not one.
+  static const char* const ops[] = {nullptr, "sum", "prod", "max", "min", "avg", "", "mean", "max ", "xor\n"};
+  const char* op = ops[r.below(sizeof ops / sizeof ops[0])];
   layout.l = {{ndim, r.one_in(80) ? nullptr : layout.extents.get(), r.one_in(80) ? nullptr : layout.naxes.get(),
                r.one_in(80) ? nullptr : layout.axes.get()},
               npending,
-              r.one_in(80) ? nullptr : layout.pending.get()};
-  in.strings.push_back(text + " pending " + std::to_string(npending));
+              r.one_in(80) ? nullptr : layout.pending.get(),
+              op};
+  in.strings.push_back(text + " pending " + std::to_string(npending) + " op " + (op ? op : "null"));
 }
 
 void structs_entry(Rng& r, Input& in) {
