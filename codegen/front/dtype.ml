@@ -41,7 +41,6 @@ let sums_exactly d = d.kind = Integer
 let is_complex d = d.kind = Complex
 let is_float8 d = d.kind = Float8
 
-
 (* The operations of pending reductions (semantics.md Part 3): commutative
    monoids with identities 0, 1, the lowest and the highest value (integer
    sum and product wrap), and avg, the sum over the group divided once by

@@ -85,7 +85,6 @@ let preamble bd fmt = Printf.ksprintf (fun s -> bd.pre <- s :: bd.pre) fmt
 let prologue bd fmt = Printf.ksprintf (fun s -> bd.prol <- s :: bd.prol) fmt
 let line bd fmt = Printf.ksprintf (fun s -> bd.items_rev <- Code s :: bd.items_rev) fmt
 let const bd ?note ctype name value = bd.items_rev <- Const { ctype; name; value; note } :: bd.items_rev
-let size bd ?note name n = const bd ?note "::std::size_t" name (Int n)
 let part bd h = bd.parts_rev <- h :: bd.parts_rev
 
 let finish bd namespaces =

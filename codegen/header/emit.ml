@@ -220,15 +220,15 @@ let standard_preamble bd ~command =
   Cxx.preamble bd "Command: %s" (String.concat " " (List.map shell_word ("redist" :: List.tl command)));
   Cxx.preamble bd ""
 
-(* The element type of a header: value_type and kElemBytes, as lines. *)
-let value_type_lines (p : Problem.t) =
-  (if Dtype.is_float8 p.dtype then
-     [ Printf.sprintf "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype.name;
-       Printf.sprintf "struct %s {" p.dtype.ctype; "  ::std::uint8_t bits;"; "};" ]
-   else [])
-  @ [ Printf.sprintf "using value_type = %s;  // storage type of %s" p.dtype.ctype p.dtype.name;
-      Printf.sprintf "inline constexpr ::std::size_t kElemBytes = %d;" p.elem_bytes;
-      "static_assert(sizeof(value_type) == kElemBytes, \"element size\");" ]
+(* The element type of a header: value_type and kElemBytes. *)
+let value_type bd (p : Problem.t) =
+  if Dtype.is_float8 p.dtype then begin
+    Cxx.line bd "// An 8-bit float (%s), as its bits: redist only moves elements." p.dtype.name;
+    List.iter (Cxx.line bd "%s") [ Printf.sprintf "struct %s {" p.dtype.ctype; "  ::std::uint8_t bits;"; "};" ]
+  end;
+  Cxx.line bd "using value_type = %s;  // storage type of %s" p.dtype.ctype p.dtype.name;
+  Cxx.const bd "::std::size_t" "kElemBytes" (Cxx.Int p.elem_bytes);
+  Cxx.line bd "static_assert(sizeof(value_type) == kElemBytes, \"element size\");"
 
 (* [command]: the command line recorded in the header, this process's by
    default.  [digest]: what create_mesh agrees on, this plan's by default
@@ -294,7 +294,7 @@ let collectives_header ?(command = Array.to_list Sys.argv) ?digest ~name ~backen
   line "extern const char kProblemSymbol __asm__(\"%s\") __attribute__((visibility(\"hidden\")));" guard_sym;
   line "#endif";
   line "";
-  List.iter (line "%s") (value_type_lines p);
+  value_type bd p;
   line "";
   line "// The mesh: axis sizes, the first axis most significant in the rank.";
   Cxx.const bd "int" "kMeshAxes" (Cxx.Int ((List.length p.env.axes)));
@@ -476,7 +476,7 @@ let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   pre "Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> pre "  %s: %s" n what) guarantees;
   runtime_prologue bd p ~std:[ "cstddef"; "cstdint" ] (match backend with Mpi -> "exchange" | Nccl -> "nccl_exchange");
-  List.iter (line "%s") (value_type_lines p);
+  value_type bd p;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int (r.world));
   Cxx.const bd ~note:"the largest source box" "::std::size_t" "kMaxSrcElems" (Cxx.Int (r.src_max));
   Cxx.const bd ~note:"the largest target box" "::std::size_t" "kMaxTgtElems" (Cxx.Int (r.tgt_max));
@@ -627,7 +627,7 @@ let hybrid_header ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   Cxx.prologue bd "#include \"redist/staged.hpp\"";
   line "namespace first = ::redist_gen::%s;" (part_name 1);
   line "namespace second = ::redist_gen::%s;" (part_name 2);
-  List.iter (line "%s") (value_type_lines p);
+  value_type bd p;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int (f.h_world));
   line "// The meshes, layouts, element type and plan, as digests that create() agrees on";
   line "// first, over the world (its parts then agree on their own).";
