@@ -15,7 +15,6 @@ let sbuffer_code = function C.SSrc -> 0 | C.SDst -> 1 | C.SRed0 -> 4 | C.SRed1 -
 (* The runtime's redist::Dtype (reduce.hpp) of an element type it adds. *)
 let dtype_code (d : Dtype.t) = Option.value d.runtime_code ~default:(-1)
 
-(* Field order is read by runtime/src/capi.cpp. *)
 type step = {
   op : int;
   stride : int;                 (* the step's group in rank space; (1, 1) for all_permute *)
@@ -125,7 +124,7 @@ type reducing_exchange = {
   r_op : int;                   (* Dtype.op_code *)
 }
 
-(* Tags 0 to 3 in runtime/src/capi.cpp.  [Staged (mid_bytes,
+(* [Staged (mid_bytes,
    workspace_bytes, first, second)]: a hybrid as the core's [lower_splan]
    lowers it, the intermediate in the workspace's first mid_bytes, then the
    workspace of whichever part runs; workspace_bytes is its
@@ -183,8 +182,16 @@ let reducing_exchange (p : Problem.t) =
 let sum_receives (p : Problem.t) rank =
   let x = C.lower_sumx p.elem_bytes (Problem.source_layout p) p.src_pending
       (Problem.target_layout p) p.tgt_pending in
-  ( x.sx_designated rank, x.sx_group_size,
-    Array.of_list (List.map (fun (pc : C.sx_piece) -> (Array.of_list pc.xp_cell, Array.of_list pc.xp_senders)) (x.sx_pieces rank)) )
+  Abi_data.Record
+    ( "sum_receives",
+      [| ("designated", Abi_data.Int (if x.sx_designated rank then 1 else 0));
+         ("group_size", Abi_data.Int x.sx_group_size);
+         ( "pieces",
+           Abi_data.items
+             (fun (pc : C.sx_piece) ->
+               Abi_data.Record
+                 ("piece", [| ("cell", Abi_data.box (Array.of_list pc.xp_cell)); ("senders", Abi_data.ints (Array.of_list pc.xp_senders)) |]))
+             (Array.of_list (x.sx_pieces rank)) ) |] )
 
 (* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
 let lower_sums (p : Problem.t) pre rf plan post =
@@ -196,3 +203,51 @@ let sums_program (p : Problem.t) pg =
   program_of_sums
     ~mesh_sizes:(List.map (fun (a : F.axis_info) -> a.size) p.env.axes)
     ~dtype:p.dtype ~op:p.op ~elem_bytes:p.elem_bytes ~src_shape:(C.local_shape base p.src) ~tgt_shape:(C.local_shape base p.tgt) pg
+
+(* The lowering as the C ABI's C++ side reads it (Abi_data: by field name). *)
+module D = Abi_data
+
+let step_data (s : step) =
+  D.Record
+    ( "step",
+      [| ("op", D.Int s.op); ("stride", D.Int s.stride); ("size", D.Int s.size); ("shape", D.ints s.shape);
+         ("dim_a", D.Int s.dim_a); ("dim_b", D.Int s.dim_b); ("input", D.Int s.input); ("output", D.Int s.output);
+         ("recv_from", D.ints s.recv_from) |] )
+
+let program_data (p : program) =
+  D.Record
+    ( "program",
+      [| ("mesh_sizes", D.ints p.mesh_sizes); ("elem_bytes", D.Int p.elem_bytes); ("src_shape", D.ints p.src_shape);
+         ("tgt_shape", D.ints p.tgt_shape); ("ping_bytes", D.Int p.ping_bytes); ("pong_bytes", D.Int p.pong_bytes);
+         ("scratch_bytes", D.Int p.scratch_bytes);
+         ("groups", D.items (fun (stride, size) -> D.Record ("group", [| ("stride", D.Int stride); ("size", D.Int size) |])) p.groups);
+         ("steps", D.items step_data p.steps); ("dtype", D.Int p.dtype); ("red0_bytes", D.Int p.red0_bytes);
+         ("red1_bytes", D.Int p.red1_bytes); ("red_scratch_bytes", D.Int p.red_scratch_bytes);
+         ("reductions", D.items step_data p.reductions); ("collectives_source", D.Int p.collectives_source);
+         ("additions", D.items step_data p.additions); ("reduction", D.Int p.reduction) |] )
+
+let placed_layout_data (l : placed_layout) =
+  D.Record
+    ( "placed_layout",
+      [| ("axis_sizes", D.ints l.axis_sizes); ("ranks", D.ints l.ranks); ("extents", D.ints l.extents);
+         ("axes", D.items D.ints l.axes) |] )
+
+let exchange_data (x : exchange) =
+  D.Record
+    ( "exchange",
+      [| ("source", placed_layout_data x.source); ("target", placed_layout_data x.target);
+         ("elem_bytes", D.Int x.x_elem_bytes) |] )
+
+let rec lowered_data = function
+  | By_collectives p -> D.Record ("collectives", [| ("program", program_data p) |])
+  | By_exchange x -> D.Record ("exchange", [| ("exchange", exchange_data x) |])
+  | By_reducing_exchange r ->
+      D.Record
+        ( "reducing_exchange",
+          [| ("exchange", exchange_data r.layouts); ("source_pending", D.ints r.source_pending);
+             ("target_pending", D.ints r.target_pending); ("dtype", D.Int r.r_dtype); ("op", D.Int r.r_op) |] )
+  | Staged (mid_bytes, workspace_bytes, first, second) ->
+      D.Record
+        ( "hybrid",
+          [| ("mid_bytes", D.Int mid_bytes); ("workspace_bytes", D.Int workspace_bytes);
+             ("first", lowered_data first); ("second", lowered_data second) |] )

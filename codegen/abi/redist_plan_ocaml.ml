@@ -5,8 +5,6 @@
    included), and the figures, texts and JSON are those `redist plan`
    prints. *)
 
-
-(* Field order is read by runtime/src/capi.cpp. *)
 type info = {
   lowered : Lowering.lowered;
   problem : Problem.t;        (* kept for box queries *)
@@ -27,8 +25,29 @@ type info = {
   digest : Problem.digest;    (* what the ranks agree on in redist_plan_bind *)
 }
 
-(* Tag 0 and tag 1 in capi.cpp. *)
-type outcome = Created of info | Failed of int * string
+(* The plan as capi.cpp reads it (Abi_data: by field name). *)
+let info_data (i : info) =
+  let module D = Abi_data in
+  let d = i.digest in
+  D.Record
+    ( "plan",
+      [| ("lowered", Lowering.lowered_data i.lowered); ("text", D.Text i.text); ("json", D.Text i.json);
+         ("guarantees", D.Text i.guarantees); ("step_texts", D.texts i.step_texts); ("devices", D.Int i.devices);
+         ("global_shape", D.ints i.global_shape); ("src_bytes", D.Int i.src_bytes); ("tgt_bytes", D.Int i.tgt_bytes);
+         ("peak_bytes", D.Int i.peak_bytes); ("workspace_bytes", D.Int i.workspace_bytes);
+         ("recv_max_bytes", D.Int i.recv_max_bytes); ("lower_bound_recv_max_bytes", D.Int i.lower_bound_recv_max_bytes);
+         ("live_bytes", D.Int i.live_bytes); ("alloc_bytes", D.Int i.alloc_bytes);
+         ( "digest",
+           D.Record
+             ( "digest",
+               [| ("meshes", D.Int64 d.Problem.meshes); ("layouts", D.Int64 d.layouts); ("element", D.Int64 d.element);
+                  ("plan", D.Int64 d.plan) |] ) ) |] )
+
+(* capi.cpp's create reads Created's two fields (the plan's data, and the
+   problem it keeps for box queries) or Failed's (exit code, message). *)
+type outcome = Created of Abi_data.t * Problem.t | Failed of int * string
+
+let created (i : info) = Created (info_data i, i.problem)
 
 (* The problem as `redist plan` and `redist check` read it, within the
    runtime's limits (those of `redist gen`). *)
@@ -235,14 +254,14 @@ let () =
   (* Empty strings for to_mesh, dtype and strategy: one mesh, the types'
      dtype, auto. *)
   Callback.register "redist_plan_create" (fun mesh to_mesh from to_ dtype strategy ->
-      guarded (fun () -> Created (create mesh to_mesh from to_ dtype strategy)));
+      guarded (fun () -> created (create mesh to_mesh from to_ dtype strategy)));
   Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
-      guarded (fun () -> Created (check mesh to_mesh from to_ dtype text)));
-  Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> Created (from_json text)));
+      guarded (fun () -> created (check mesh to_mesh from to_ dtype text)));
+  Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)
   Callback.register "redist_plan_box" (fun (p : Problem.t) which rank ->
       let layout = if which = 0 then Problem.source_layout p else Problem.target_layout p in
-      Lowering.box layout (List.length p.src) rank);
+      Abi_data.box (Lowering.box layout (List.length p.src) rank));
   (* rank within the world (capi.cpp checks it). *)
   Callback.register "redist_plan_sum_receives" (fun (p : Problem.t) rank -> Lowering.sum_receives p rank)

@@ -7,6 +7,7 @@
 #include "redist/redist.h"
 
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
@@ -57,87 +58,141 @@ const value* ocaml_function(const char* name) {
   return caml_named_value(name);
 }
 
-std::vector<int> int_array(value a) {
-  std::vector<int> out(Wosize_val(a));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int>(Long_val(Field(a, i)));
-  return out;
-}
+// The planner's answers (codegen/abi/abi_data.ml), read field by field by
+// name: a field the planner does not give, or one of another kind, is an
+// error naming its path, and every later read returns zero.  Reads only: no
+// OCaml allocation happens while a value is held.
+class PlannerData {
+ public:
+  // Abi_data.t's constructors, in their order there.
+  enum Tag : tag_t { kInt = 0, kInt64 = 1, kText = 2, kItems = 3, kRecord = 4 };
 
-std::uint64_t uint_field(value v, int i) { return static_cast<std::uint64_t>(Long_val(Field(v, i))); }
+  PlannerData(value v, std::string* error) : v_(v), path_("plan"), error_(error) {}
 
-bool layout_of(value shape, std::size_t elem_bytes, redist::Layout* out) {
-  const std::size_t n = Wosize_val(shape);
+  PlannerData field(const char* name) const {
+    if (is(kRecord, "a record"))
+      for (mlsize_t i = 0; i < Wosize_val(Field(v_, 1)); ++i) {
+        const value entry = Field(Field(v_, 1), i);
+        if (std::strcmp(String_val(Field(entry, 0)), name) == 0) return PlannerData(Field(entry, 1), path_ + "." + name, error_);
+      }
+    return missing(path_ + "." + name, "no such field");
+  }
+  std::string kind() const { return is(kRecord, "a record") ? String_val(Field(v_, 0)) : std::string(); }
+  std::size_t size() const { return is(kItems, "a list") ? Wosize_val(Field(v_, 0)) : 0; }
+  PlannerData item(std::size_t i) const {
+    const std::string at = path_ + "[" + std::to_string(i) + "]";
+    return i < size() ? PlannerData(Field(Field(v_, 0), i), at, error_) : missing(at, "out of range");
+  }
+  long integer() const { return is(kInt, "an integer") ? Long_val(Field(v_, 0)) : 0; }
+  std::size_t count() const {
+    const long n = integer();
+    if (n < 0) fail_at(path_, "negative");
+    return n < 0 ? 0 : static_cast<std::size_t>(n);
+  }
+  std::uint64_t word64() const { return is(kInt64, "a 64-bit integer") ? static_cast<std::uint64_t>(Int64_val(Field(v_, 0))) : 0; }
+  std::string text() const { return is(kText, "a string") ? String_val(Field(v_, 0)) : std::string(); }
+  std::vector<int> ints() const {
+    std::vector<int> out(size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<int>(item(i).integer());
+    return out;
+  }
+  bool ok() const { return error_->empty(); }
+
+ private:
+  PlannerData(value v, std::string path, std::string* error) : v_(v), path_(std::move(path)), error_(error) {}
+  PlannerData missing(const std::string& at, const char* why) const {
+    fail_at(at, why);
+    return PlannerData(Val_unit, at, error_);
+  }
+  bool is(Tag tag, const char* what) const {
+    if (Is_block(v_) && Tag_val(v_) == tag) return true;
+    fail_at(path_, (std::string("expected ") + what).c_str());
+    return false;
+  }
+  void fail_at(const std::string& at, const char* why) const {
+    if (error_->empty()) *error_ = "internal error: the planner's data at " + at + ": " + why;
+  }
+
+  value v_;
+  std::string path_;
+  std::string* error_;
+};
+
+bool layout_of(const PlannerData& shape, std::size_t elem_bytes, redist::Layout* out) {
+  const std::size_t n = shape.size();
   if (n < 1 || n > static_cast<std::size_t>(redist::kMaxRank)) return false;
   *out = redist::Layout{static_cast<int>(n), {}, elem_bytes};
-  for (std::size_t d = 0; d < n; ++d) out->extent[d] = static_cast<std::size_t>(Long_val(Field(shape, d)));
+  for (std::size_t d = 0; d < n; ++d) out->extent[d] = shape.item(d).count();
   return true;
+}
+
+redist::Group group_of(const PlannerData& g) {
+  return redist::Group{static_cast<int>(g.field("stride").integer()), static_cast<int>(g.field("size").integer())};
 }
 
 // Lowering.step.
-bool step_of(value s, std::size_t elem_bytes, redist::PlanStep* step) {
+bool step_of(const PlannerData& s, std::size_t elem_bytes, redist::PlanStep* step) {
   *step = redist::PlanStep{};
-  step->op = static_cast<redist::PlanOp>(Long_val(Field(s, 0)));
-  step->group = redist::Group{static_cast<int>(Long_val(Field(s, 1))), static_cast<int>(Long_val(Field(s, 2)))};
-  if (!layout_of(Field(s, 3), elem_bytes, &step->layout)) return false;
-  step->dim_a = static_cast<int>(Long_val(Field(s, 4)));
-  step->dim_b = static_cast<int>(Long_val(Field(s, 5)));
-  step->input = static_cast<redist::PlanBuffer>(Long_val(Field(s, 6)));
-  step->output = static_cast<redist::PlanBuffer>(Long_val(Field(s, 7)));
-  step->recv_from = int_array(Field(s, 8));
+  step->op = static_cast<redist::PlanOp>(s.field("op").integer());
+  step->group = group_of(s);
+  if (!layout_of(s.field("shape"), elem_bytes, &step->layout)) return false;
+  step->dim_a = static_cast<int>(s.field("dim_a").integer());
+  step->dim_b = static_cast<int>(s.field("dim_b").integer());
+  step->input = static_cast<redist::PlanBuffer>(s.field("input").integer());
+  step->output = static_cast<redist::PlanBuffer>(s.field("output").integer());
+  step->recv_from = s.field("recv_from").ints();
   return true;
 }
 
-bool steps_of(value steps, std::size_t elem_bytes, std::vector<redist::PlanStep>* out) {
-  for (std::size_t i = 0; i < Wosize_val(steps); ++i) {
+bool steps_of(const PlannerData& steps, std::size_t elem_bytes, std::vector<redist::PlanStep>* out) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     redist::PlanStep step;
-    if (!step_of(Field(steps, i), elem_bytes, &step)) return false;
+    if (!step_of(steps.item(i), elem_bytes, &step)) return false;
     out->push_back(std::move(step));
   }
   return true;
 }
 
-// Lowering.program (codegen/abi/lowering.ml), field by field.  Reads
-// only: no OCaml allocation happens while the value is held.
-bool program_of(value v, redist::PlanProgram* p) {
-  p->mesh_sizes = int_array(Field(v, 0));
-  const auto elem_bytes = static_cast<std::size_t>(Long_val(Field(v, 1)));
-  if (!layout_of(Field(v, 2), elem_bytes, &p->src_layout) || !layout_of(Field(v, 3), elem_bytes, &p->tgt_layout))
+// Lowering.program.
+bool program_of(const PlannerData& v, redist::PlanProgram* p) {
+  p->mesh_sizes = v.field("mesh_sizes").ints();
+  const std::size_t elem_bytes = v.field("elem_bytes").count();
+  if (!layout_of(v.field("src_shape"), elem_bytes, &p->src_layout) ||
+      !layout_of(v.field("tgt_shape"), elem_bytes, &p->tgt_layout))
     return false;
-  p->ping_bytes = uint_field(v, 4);
-  p->pong_bytes = uint_field(v, 5);
-  p->scratch_bytes = uint_field(v, 6);
-  const value groups = Field(v, 7);
-  for (std::size_t i = 0; i < Wosize_val(groups); ++i) {
-    const value g = Field(groups, i);
-    p->groups.push_back(redist::Group{static_cast<int>(Long_val(Field(g, 0))), static_cast<int>(Long_val(Field(g, 1)))});
-  }
-  if (!steps_of(Field(v, 8), elem_bytes, &p->steps)) return false;
-  const long dtype = Long_val(Field(v, 9));
-  p->red0_bytes = uint_field(v, 10);
-  p->red1_bytes = uint_field(v, 11);
-  p->red_scratch_bytes = uint_field(v, 12);
-  if (!steps_of(Field(v, 13), elem_bytes, &p->reductions)) return false;
-  p->collectives_source = static_cast<redist::PlanBuffer>(Long_val(Field(v, 14)));
-  if (!steps_of(Field(v, 15), elem_bytes, &p->additions)) return false;
+  p->ping_bytes = v.field("ping_bytes").count();
+  p->pong_bytes = v.field("pong_bytes").count();
+  p->scratch_bytes = v.field("scratch_bytes").count();
+  const PlannerData groups = v.field("groups");
+  for (std::size_t i = 0; i < groups.size(); ++i) p->groups.push_back(group_of(groups.item(i)));
+  if (!steps_of(v.field("steps"), elem_bytes, &p->steps)) return false;
+  const long dtype = v.field("dtype").integer();
+  p->red0_bytes = v.field("red0_bytes").count();
+  p->red1_bytes = v.field("red1_bytes").count();
+  p->red_scratch_bytes = v.field("red_scratch_bytes").count();
+  if (!steps_of(v.field("reductions"), elem_bytes, &p->reductions)) return false;
+  p->collectives_source = static_cast<redist::PlanBuffer>(v.field("collectives_source").integer());
+  if (!steps_of(v.field("additions"), elem_bytes, &p->additions)) return false;
   // Lowering.dtype_code: -1 is an element type the runtime does not add, which only a plan without reductions may have.
   if (dtype >= 0) p->dtype = static_cast<redist::Dtype>(dtype);
-  p->op = static_cast<redist::Op>(Long_val(Field(v, 16)));
+  p->op = static_cast<redist::Op>(v.field("reduction").integer());
   return dtype >= 0 || p->reductions.empty();
 }
 
 // Lowering.placed_layout into the runtime's placed mesh and block layout.
-bool placed_layout_of(value v, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
-  const std::vector<int> sizes = int_array(Field(v, 0));
-  const value extents = Field(v, 2), axes = Field(v, 3);
-  const std::size_t ndim = Wosize_val(extents);
-  if (sizes.empty() || sizes.size() > redist::kMaxRank || ndim < 1 || ndim > redist::kMaxRank) return false;
+bool placed_layout_of(const PlannerData& v, redist::PlacedMesh* mesh, redist::BlockLayout* layout) {
+  const std::vector<int> sizes = v.field("axis_sizes").ints();
+  const PlannerData extents = v.field("extents"), axes = v.field("axes");
+  const std::size_t ndim = extents.size();
+  if (sizes.empty() || sizes.size() > redist::kMaxRank || ndim < 1 || ndim > redist::kMaxRank || axes.size() != ndim)
+    return false;
   mesh->naxes = static_cast<int>(sizes.size());
   for (std::size_t a = 0; a < sizes.size(); ++a) mesh->axis_size[a] = sizes[a];
-  mesh->ranks = int_array(Field(v, 1));
+  mesh->ranks = v.field("ranks").ints();
   layout->ndim = static_cast<int>(ndim);
   for (std::size_t d = 0; d < ndim; ++d) {
-    layout->extent[d] = static_cast<std::size_t>(Long_val(Field(extents, d)));
-    const std::vector<int> dim_axes = int_array(Field(axes, d));
+    layout->extent[d] = extents.item(d).count();
+    const std::vector<int> dim_axes = axes.item(d).ints();
     if (dim_axes.size() > redist::kMaxRank) return false;
     layout->sharding[d].count = static_cast<int>(dim_axes.size());
     for (std::size_t k = 0; k < dim_axes.size(); ++k) layout->sharding[d].axis[k] = dim_axes[k];
@@ -146,49 +201,55 @@ bool placed_layout_of(value v, redist::PlacedMesh* mesh, redist::BlockLayout* la
 }
 
 // Lowering.exchange.
-bool exchange_of(value v, ExchangeSpec* x) {
-  x->elem_bytes = static_cast<std::size_t>(Long_val(Field(v, 2)));
-  return placed_layout_of(Field(v, 0), &x->source, &x->source_layout) &&
-         placed_layout_of(Field(v, 1), &x->target, &x->target_layout);
+bool exchange_of(const PlannerData& v, ExchangeSpec* x) {
+  x->elem_bytes = v.field("elem_bytes").count();
+  return placed_layout_of(v.field("source"), &x->source, &x->source_layout) &&
+         placed_layout_of(v.field("target"), &x->target, &x->target_layout);
 }
 
-// Lowering.reducing_exchange.
-bool reducing_of(value v, ReducingSpec* x) {
-  if (!exchange_of(Field(v, 0), &x->layouts)) return false;
-  x->source_pending = int_array(Field(v, 1));
-  x->target_pending = int_array(Field(v, 2));
-  const long dtype = Long_val(Field(v, 3));
+// Lowering.By_reducing_exchange.
+bool reducing_of(const PlannerData& v, ReducingSpec* x) {
+  if (!exchange_of(v.field("exchange"), &x->layouts)) return false;
+  x->source_pending = v.field("source_pending").ints();
+  x->target_pending = v.field("target_pending").ints();
+  const long dtype = v.field("dtype").integer();
   if (dtype < 0) return false;
   x->dtype = static_cast<redist::Dtype>(dtype);
-  x->op = static_cast<redist::Op>(Long_val(Field(v, 4)));
+  x->op = static_cast<redist::Op>(v.field("op").integer());
   return true;
 }
 
-// Lowering.lowered (tags: PlanKind), recursively for a hybrid's parts.
-bool lowered_of(value v, Lowered* out) {
-  out->kind = static_cast<PlanKind>(Tag_val(v));
-  switch (out->kind) {
-    case PlanKind::exchange:
-      if (!exchange_of(Field(v, 0), &out->exchange)) return false;
-      out->elem_bytes = out->exchange.elem_bytes;
-      return true;
-    case PlanKind::reducing_exchange:
-      if (!reducing_of(Field(v, 0), &out->reducing)) return false;
-      out->exchange = out->reducing.layouts;  // for the box queries' and receives' geometry
-      out->elem_bytes = out->reducing.layouts.elem_bytes;
-      return true;
-    case PlanKind::collectives:
-      if (!program_of(Field(v, 0), &out->program)) return false;
-      out->elem_bytes = out->program.src_layout.elem_bytes;
-      return true;
-    case PlanKind::hybrid:
-      out->mid_bytes = static_cast<std::size_t>(Long_val(Field(v, 0)));
-      out->workspace_bytes = static_cast<std::size_t>(Long_val(Field(v, 1)));
-      out->first = std::make_unique<Lowered>();
-      out->second = std::make_unique<Lowered>();
-      if (!lowered_of(Field(v, 2), out->first.get()) || !lowered_of(Field(v, 3), out->second.get())) return false;
-      out->elem_bytes = out->first->elem_bytes;
-      return true;
+// Lowering.lowered, by its kind, recursively for a hybrid's parts.
+bool lowered_of(const PlannerData& v, Lowered* out) {
+  const std::string kind = v.kind();
+  if (kind == "exchange") {
+    out->kind = PlanKind::exchange;
+    if (!exchange_of(v.field("exchange"), &out->exchange)) return false;
+    out->elem_bytes = out->exchange.elem_bytes;
+    return true;
+  }
+  if (kind == "reducing_exchange") {
+    out->kind = PlanKind::reducing_exchange;
+    if (!reducing_of(v, &out->reducing)) return false;
+    out->exchange = out->reducing.layouts;  // for the box queries' and receives' geometry
+    out->elem_bytes = out->reducing.layouts.elem_bytes;
+    return true;
+  }
+  if (kind == "collectives") {
+    out->kind = PlanKind::collectives;
+    if (!program_of(v.field("program"), &out->program)) return false;
+    out->elem_bytes = out->program.src_layout.elem_bytes;
+    return true;
+  }
+  if (kind == "hybrid") {
+    out->kind = PlanKind::hybrid;
+    out->mid_bytes = v.field("mid_bytes").count();
+    out->workspace_bytes = v.field("workspace_bytes").count();
+    out->first = std::make_unique<Lowered>();
+    out->second = std::make_unique<Lowered>();
+    if (!lowered_of(v.field("first"), out->first.get()) || !lowered_of(v.field("second"), out->second.get())) return false;
+    out->elem_bytes = out->first->elem_bytes;
+    return true;
   }
   return false;
 }
@@ -201,30 +262,28 @@ void stamp_problem(const redist::ProblemDigest& digest, Lowered* lowered) {
   if (lowered->second) stamp_problem(digest, lowered->second.get());
 }
 
-// Redist_plan_ocaml.info, field by field.
-bool plan_of(value info, redist_plan* plan) {
-  if (!lowered_of(Field(info, 0), &plan->lowered)) return false;
+// Redist_plan_ocaml.info_data.
+bool plan_of(const PlannerData& info, redist_plan* plan) {
+  if (!lowered_of(info.field("lowered"), &plan->lowered)) return false;
   plan->elem_bytes = plan->lowered.elem_bytes;
-  plan->text = String_val(Field(info, 2));
-  plan->json = String_val(Field(info, 3));
-  plan->guarantees = String_val(Field(info, 4));
-  const value texts = Field(info, 5);
-  for (std::size_t i = 0; i < Wosize_val(texts); ++i) plan->step_texts.emplace_back(String_val(Field(texts, i)));
-  plan->devices = static_cast<int>(Long_val(Field(info, 6)));
-  plan->ndim = static_cast<int>(Wosize_val(Field(info, 7)));
-  plan->src_bytes = uint_field(info, 8);
-  plan->dst_bytes = uint_field(info, 9);
-  plan->peak_bytes = uint_field(info, 10);
-  plan->workspace_bytes = uint_field(info, 11);
-  plan->recv_max_bytes = uint_field(info, 12);
-  plan->lower_bound_recv_bytes = uint_field(info, 13);
-  plan->live_bytes = uint_field(info, 14);
-  plan->alloc_bytes = uint_field(info, 15);
-  const value digest = Field(info, 16);
-  plan->digest = redist::ProblemDigest{static_cast<std::uint64_t>(Int64_val(Field(digest, 0))),
-                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 1))),
-                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 2))),
-                                       static_cast<std::uint64_t>(Int64_val(Field(digest, 3)))};
+  plan->text = info.field("text").text();
+  plan->json = info.field("json").text();
+  plan->guarantees = info.field("guarantees").text();
+  const PlannerData texts = info.field("step_texts");
+  for (std::size_t i = 0; i < texts.size(); ++i) plan->step_texts.emplace_back(texts.item(i).text());
+  plan->devices = static_cast<int>(info.field("devices").integer());
+  plan->ndim = static_cast<int>(info.field("global_shape").size());
+  plan->src_bytes = info.field("src_bytes").count();
+  plan->dst_bytes = info.field("tgt_bytes").count();
+  plan->peak_bytes = info.field("peak_bytes").count();
+  plan->workspace_bytes = info.field("workspace_bytes").count();
+  plan->recv_max_bytes = info.field("recv_max_bytes").count();
+  plan->lower_bound_recv_bytes = info.field("lower_bound_recv_max_bytes").count();
+  plan->live_bytes = info.field("live_bytes").count();
+  plan->alloc_bytes = info.field("alloc_bytes").count();
+  const PlannerData digest = info.field("digest");
+  plan->digest = redist::ProblemDigest{digest.field("meshes").word64(), digest.field("layouts").word64(),
+                                       digest.field("element").word64(), digest.field("plan").word64()};
   stamp_problem(plan->digest, &plan->lowered);
   // redist_plan_step's steps are the step texts, one for one.
   const redist::PlanProgram& p = plan->lowered.program;
@@ -249,14 +308,17 @@ int create(const char* name, std::initializer_list<const char*> strings, redist_
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the planner"));
   outcome = result;
+  // Redist_plan_ocaml.outcome: Created (data, problem) or Failed (code, message).
   if (Tag_val(outcome) == 1)
     CAMLreturnT(int, fail(err, errlen, static_cast<int>(Long_val(Field(outcome, 0))), String_val(Field(outcome, 1))));
   auto* plan = new redist_plan;
-  if (!plan_of(Field(outcome, 0), plan)) {
+  std::string data_error;
+  if (!plan_of(PlannerData(Field(outcome, 0), &data_error), plan) || !data_error.empty()) {
     delete plan;
-    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the lowering exceeds the runtime's limits"));
+    CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL,
+                          data_error.empty() ? "internal error: the lowering exceeds the runtime's limits" : data_error));
   }
-  plan->problem = Field(Field(outcome, 0), 1);
+  plan->problem = Field(outcome, 1);
   caml_register_generational_global_root(&plan->problem);
   *out = plan;
   CAMLreturnT(int, REDIST_OK);
@@ -275,10 +337,13 @@ int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: an OCaml exception escaped the box query"));
   boxes = result;
-  for (std::size_t d = 0; d < Wosize_val(boxes); ++d) {
-    offset[d] = static_cast<std::size_t>(Long_val(Field(Field(boxes, d), 0)));
-    extent[d] = static_cast<std::size_t>(Long_val(Field(Field(boxes, d), 1)));
+  std::string data_error;
+  const PlannerData intervals(boxes, &data_error);
+  for (std::size_t d = 0; d < intervals.size(); ++d) {
+    offset[d] = intervals.item(d).field("offset").count();
+    extent[d] = intervals.item(d).field("extent").count();
   }
+  if (!data_error.empty()) CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, data_error));
   CAMLreturnT(int, REDIST_OK);
 }
 
@@ -596,25 +661,29 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
   if (Is_exception_result(result))
     CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL,
                           "internal error: an OCaml exception escaped the reducing exchange's query"));
-  answer = result;  // Lowering.sum_receives: (designated, group size, [| (cell, senders) |])
-  *designated = Bool_val(Field(answer, 0)) ? 1 : 0;
-  *group_size = static_cast<int>(Long_val(Field(answer, 1)));
-  const value pieces = Field(answer, 2);
+  answer = result;
+  std::string data_error;
+  const PlannerData receives(answer, &data_error);  // Lowering.sum_receives
+  *designated = receives.field("designated").integer() != 0 ? 1 : 0;
+  *group_size = static_cast<int>(receives.field("group_size").integer());
+  const PlannerData pieces = receives.field("pieces");
   std::size_t n = 0;
-  for (std::size_t i = 0; i < Wosize_val(pieces); ++i) {
-    const value cell = Field(Field(pieces, i), 0), senders = Field(Field(pieces, i), 1);
-    for (std::size_t k = 0; k < Wosize_val(senders); ++k, ++n) {
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const PlannerData cell = pieces.item(i).field("cell");
+    const std::vector<int> senders = pieces.item(i).field("senders").ints();
+    for (std::size_t k = 0; k < senders.size(); ++k, ++n) {
       if (n >= max_contributions) continue;
       redist_contribution_t& c = contributions[n];
       c = redist_contribution_t{};
-      c.from_rank = static_cast<int>(Long_val(Field(senders, k)));
+      c.from_rank = senders[k];
       c.member = static_cast<int>(k);
-      for (std::size_t d = 0; d < Wosize_val(cell) && d < REDIST_MAX_DIMS; ++d) {
-        c.offset[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 0)));
-        c.extent[d] = static_cast<std::size_t>(Long_val(Field(Field(cell, d), 1)));
+      for (std::size_t d = 0; d < cell.size() && d < REDIST_MAX_DIMS; ++d) {
+        c.offset[d] = cell.item(d).field("offset").count();
+        c.extent[d] = cell.item(d).field("extent").count();
       }
     }
   }
+  if (!data_error.empty()) CAMLreturnT(int, fail(err, errlen, REDIST_ERR_INTERNAL, data_error));
   *count = n;
   CAMLreturnT(int, REDIST_OK);
 }
