@@ -106,6 +106,19 @@ Fixpoint run_schedule {A} (sc : schedule) (st : memory A) : memory A :=
   | rd :: sc' => run_schedule sc' (run_round rd st)
   end.
 
+(** What an implementation does with a round: one move at a time, each
+    reading the memory as the moves before it left it
+    ([Inplaceproof.round_sequential]: the same as [run_round] on every round
+    [validate] accepts). *)
+Definition run_move {A} (mv : move) (st : memory A) : memory A :=
+  fun y => if in_run (mv_to mv) (mv_len mv) y then st (shift (mv_from mv) (pl_off y - pl_off (mv_to mv))) else st y.
+
+Fixpoint run_moves {A} (rd : round) (st : memory A) : memory A :=
+  match rd with
+  | [] => st
+  | mv :: rd' => run_moves rd' (run_move mv st)
+  end.
+
 (** The place at the start whose element a schedule leaves at [y]. *)
 Fixpoint trace (sc : schedule) (y : place) : place :=
   match sc with
