@@ -6970,3 +6970,384 @@ let scost_all pf h elem s ps t0 pt =
 let choose_sums pf h elem budget s s0 ps t0 pt =
   choose_among budget
     (scost_all pf h elem s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt))
+
+type area =
+| Buf
+| Stage
+
+(** val area_eqb : area -> area -> bool **)
+
+let area_eqb a b =
+  match a with
+  | Buf -> (match b with
+            | Buf -> true
+            | Stage -> false)
+  | Stage -> (match b with
+              | Buf -> false
+              | Stage -> true)
+
+type place = { pl_rank : int; pl_area : area; pl_off : int }
+
+(** val place_eqb : place -> place -> bool **)
+
+let place_eqb x y =
+  (&&)
+    ((&&) ((fun (a : int) b -> a = b) x.pl_rank y.pl_rank)
+      (area_eqb x.pl_area y.pl_area))
+    ((fun (a : int) b -> a = b) x.pl_off y.pl_off)
+
+type 'a memory = place -> 'a
+
+(** val lin : int list -> int list -> int **)
+
+let rec lin shape l =
+  match shape with
+  | [] -> 0
+  | _ :: shape' ->
+    (match l with
+     | [] -> 0
+     | i :: l' -> (+) (( * ) i (prod0 shape')) (lin shape' l'))
+
+(** val delin : int list -> int -> int list **)
+
+let rec delin shape q =
+  match shape with
+  | [] -> []
+  | _ :: shape' ->
+    ((fun a b -> if b = 0 then 0 else a / b) q (prod0 shape')) :: (delin
+                                                                    shape'
+                                                                    ((fun a b -> if b = 0 then a else a mod b)
+                                                                    q
+                                                                    (prod0
+                                                                    shape')))
+
+(** val held_size : layout -> int -> int **)
+
+let held_size l w =
+  match pl_box l w with
+  | Some b -> box_size b
+  | None -> 0
+
+(** val buf_size : layout -> layout -> int -> int **)
+
+let buf_size s t0 w =
+  (fun (a : int) b -> if a >= b then a else b) (held_size s w)
+    (held_size t0 w)
+
+type move = { mv_from : place; mv_to : place; mv_len : int }
+
+type round = move list
+
+type schedule = round list
+
+(** val shift : place -> int -> place **)
+
+let shift x k =
+  { pl_rank = x.pl_rank; pl_area = x.pl_area; pl_off = ((+) x.pl_off k) }
+
+(** val in_run : place -> int -> place -> bool **)
+
+let in_run x n y =
+  (&&)
+    ((&&)
+      ((&&) ((fun (a : int) b -> a = b) x.pl_rank y.pl_rank)
+        (area_eqb x.pl_area y.pl_area))
+      ((fun (a : int) b -> a <= b) x.pl_off y.pl_off))
+    ((fun (a : int) b -> a < b) y.pl_off ((+) x.pl_off n))
+
+(** val round_source : round -> place -> place **)
+
+let rec round_source rd y =
+  match rd with
+  | [] -> y
+  | mv :: rd' ->
+    if in_run mv.mv_to mv.mv_len y
+    then shift mv.mv_from
+           ((fun (a : int) b -> if a >= b then a - b else 0) y.pl_off
+             mv.mv_to.pl_off)
+    else round_source rd' y
+
+(** val run_round : round -> 'a1 memory -> 'a1 memory **)
+
+let run_round rd st y =
+  st (round_source rd y)
+
+(** val run_schedule : schedule -> 'a1 memory -> 'a1 memory **)
+
+let rec run_schedule sc st =
+  match sc with
+  | [] -> st
+  | rd :: sc' -> run_schedule sc' (run_round rd st)
+
+(** val run_move : move -> 'a1 memory -> 'a1 memory **)
+
+let run_move mv st y =
+  if in_run mv.mv_to mv.mv_len y
+  then st
+         (shift mv.mv_from
+           ((fun (a : int) b -> if a >= b then a - b else 0) y.pl_off
+             mv.mv_to.pl_off))
+  else st y
+
+(** val run_moves : round -> 'a1 memory -> 'a1 memory **)
+
+let rec run_moves rd st =
+  match rd with
+  | [] -> st
+  | mv :: rd' -> run_moves rd' (run_move mv st)
+
+(** val trace0 : schedule -> place -> place **)
+
+let rec trace0 sc y =
+  match sc with
+  | [] -> y
+  | rd :: sc' -> round_source rd (trace0 sc' y)
+
+(** val crosses : move -> bool **)
+
+let crosses mv =
+  negb ((fun (a : int) b -> a = b) mv.mv_from.pl_rank mv.mv_to.pl_rank)
+
+(** val rank_sends : round -> int -> move list **)
+
+let rank_sends rd a =
+  filter (fun mv ->
+    (&&) (crosses mv) ((fun (a : int) b -> a = b) mv.mv_from.pl_rank a)) rd
+
+(** val rank_recvs : round -> int -> move list **)
+
+let rank_recvs rd b =
+  filter (fun mv ->
+    (&&) (crosses mv) ((fun (a : int) b -> a = b) mv.mv_to.pl_rank b)) rd
+
+(** val received0 : schedule -> int -> int **)
+
+let received0 sc w =
+  list_sum
+    (map (fun rd -> list_sum (map (fun m -> m.mv_len) (rank_recvs rd w))) sc)
+
+(** val area_size : layout -> layout -> int -> place -> int **)
+
+let area_size s t0 b x =
+  match x.pl_area with
+  | Buf -> buf_size s t0 x.pl_rank
+  | Stage -> b
+
+(** val ranks_of : layout -> layout -> int list **)
+
+let ranks_of s t0 =
+  app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks
+
+(** val move_ok0 : layout -> layout -> int -> move -> bool **)
+
+let move_ok0 s t0 b mv =
+  (&&)
+    ((&&)
+      ((&&) (memb mv.mv_from.pl_rank (ranks_of s t0))
+        (memb mv.mv_to.pl_rank (ranks_of s t0)))
+      ((fun (a : int) b -> a <= b) ((+) mv.mv_from.pl_off mv.mv_len)
+        (area_size s t0 b mv.mv_from)))
+    ((fun (a : int) b -> a <= b) ((+) mv.mv_to.pl_off mv.mv_len)
+      (area_size s t0 b mv.mv_to))
+
+(** val runs_meet : place -> int -> place -> int -> bool **)
+
+let runs_meet x n y k =
+  (&&)
+    ((&&)
+      ((&&) ((fun (a : int) b -> a = b) x.pl_rank y.pl_rank)
+        (area_eqb x.pl_area y.pl_area))
+      ((fun (a : int) b -> a < b) x.pl_off ((+) y.pl_off k)))
+    ((fun (a : int) b -> a < b) y.pl_off ((+) x.pl_off n))
+
+(** val writes_apart : round -> bool **)
+
+let rec writes_apart = function
+| [] -> true
+| mv :: rd' ->
+  (&&)
+    (forallb (fun mv' ->
+      negb (runs_meet mv.mv_to mv.mv_len mv'.mv_to mv'.mv_len)) rd')
+    (writes_apart rd')
+
+(** val round_apart : round -> bool **)
+
+let round_apart rd =
+  (&&) (writes_apart rd)
+    (forallb (fun mv ->
+      forallb (fun mv' ->
+        negb (runs_meet mv.mv_from mv.mv_len mv'.mv_to mv'.mv_len)) rd) rd)
+
+(** val source_has : layout -> place -> int list -> bool **)
+
+let source_has s x i =
+  match x.pl_area with
+  | Buf ->
+    (match pl_box s x.pl_rank with
+     | Some sb ->
+       (&&) ((fun (a : int) b -> a < b) x.pl_off (box_size sb))
+         (list_eqb (box_global sb (delin (box_shape sb) x.pl_off)) i)
+     | None -> false)
+  | Stage -> false
+
+(** val target_ok : layout -> layout -> schedule -> int -> bool **)
+
+let target_ok s t0 sc w =
+  match pl_box t0 w with
+  | Some tb ->
+    forallb (fun l ->
+      source_has s
+        (trace0 sc { pl_rank = w; pl_area = Buf; pl_off =
+          (lin (box_shape tb) l) }) (box_global tb l))
+      (box_indices (box_shape tb))
+  | None -> true
+
+(** val validate : layout -> layout -> int -> schedule -> bool **)
+
+let validate s t0 b sc =
+  (&&)
+    ((&&)
+      ((&&) (forallb (forallb (move_ok0 s t0 b)) sc) (forallb round_apart sc))
+      (forallb (target_ok s t0 sc) t0.ly_mesh.pm_ranks))
+    (forallb (fun w ->
+      (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
+      (ranks_of s t0))
+
+type want = { wt_to : place; wt_from : place }
+
+(** val buf_place : int -> int -> place **)
+
+let buf_place w q =
+  { pl_rank = w; pl_area = Buf; pl_off = q }
+
+(** val rank_wants : layout -> layout -> holder_choice -> int -> want list **)
+
+let rank_wants s t0 h w =
+  match pl_box t0 w with
+  | Some tb ->
+    filter (fun wt -> negb (place_eqb wt.wt_to wt.wt_from))
+      (map (fun l ->
+        let i = box_global tb l in
+        let s0 = h w i in
+        let q =
+          match pl_box s s0 with
+          | Some sb -> lin (box_shape sb) (box_local sb i)
+          | None -> 0
+        in
+        { wt_to = (buf_place w (lin (box_shape tb) l)); wt_from =
+        (buf_place s0 q) }) (box_indices (box_shape tb)))
+  | None -> []
+
+(** val all_wants : layout -> layout -> want list **)
+
+let all_wants s t0 =
+  let h = spread_holder s t0 in
+  flat_map (rank_wants s t0 h) t0.ly_mesh.pm_ranks
+
+(** val read_by : want list -> place -> bool **)
+
+let read_by ws x =
+  existsb (fun wt -> place_eqb wt.wt_from x) ws
+
+(** val want_move : want -> move **)
+
+let want_move wt =
+  { mv_from = wt.wt_from; mv_to = wt.wt_to; mv_len = (Stdlib.Int.succ 0) }
+
+(** val free_stage : int -> int -> int -> place list -> place option **)
+
+let rec free_stage fuel w k busy =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> None)
+    (fun f ->
+    let x = { pl_rank = w; pl_area = Stage; pl_off = k } in
+    if existsb (place_eqb x) busy
+    then free_stage f w (Stdlib.Int.succ k) busy
+    else Some x)
+    fuel
+
+(** val pick_saves :
+    int -> want list -> place list -> (place * place) list -> (place * place)
+    list **)
+
+let rec pick_saves b ws busy saved =
+  match ws with
+  | [] -> rev saved
+  | wt :: ws' ->
+    let x = wt.wt_to in
+    if existsb (fun sv -> place_eqb (fst sv) x) saved
+    then pick_saves b ws' busy saved
+    else (match free_stage b x.pl_rank 0 busy with
+          | Some y -> pick_saves b ws' (y :: busy) ((x, y) :: saved)
+          | None -> pick_saves b ws' busy saved)
+
+(** val redirect : (place * place) list -> want -> want **)
+
+let redirect saves wt =
+  match find (fun sv -> place_eqb (fst sv) wt.wt_from) saves with
+  | Some sv -> { wt_to = wt.wt_to; wt_from = (snd sv) }
+  | None -> wt
+
+(** val merge_runs : round -> round **)
+
+let rec merge_runs rd = match rd with
+| [] -> rd
+| mv :: rd' ->
+  (match rd' with
+   | [] -> rd
+   | _ :: _ ->
+     (match merge_runs rd' with
+      | [] -> mv :: []
+      | nx :: rest ->
+        if (&&) (place_eqb (shift mv.mv_from mv.mv_len) nx.mv_from)
+             (place_eqb (shift mv.mv_to mv.mv_len) nx.mv_to)
+        then { mv_from = mv.mv_from; mv_to = mv.mv_to; mv_len =
+               ((+) mv.mv_len nx.mv_len) } :: rest
+        else mv :: (nx :: rest)))
+
+(** val rounds_from :
+    int -> int -> want list -> schedule -> schedule option **)
+
+let rec rounds_from fuel b ws acc =
+  match ws with
+  | [] -> Some (rev acc)
+  | _ :: _ ->
+    ((fun fO fS n -> if n=0 then fO () else fS (n-1))
+       (fun _ -> None)
+       (fun f ->
+       let ready = filter (fun wt -> negb (read_by ws wt.wt_to)) ws in
+       (match ready with
+        | [] ->
+          let busy =
+            filter (fun x ->
+              match x.pl_area with
+              | Buf -> false
+              | Stage -> true) (map (fun w -> w.wt_from) ws)
+          in
+          (match pick_saves b ws busy [] with
+           | [] -> None
+           | p :: l ->
+             let saves = p :: l in
+             rounds_from f b (map (redirect saves) ws)
+               ((merge_runs
+                  (map (fun sv -> { mv_from = (fst sv); mv_to = (snd sv);
+                    mv_len = (Stdlib.Int.succ 0) }) saves)) :: acc))
+        | _ :: _ ->
+          rounds_from f b (filter (fun wt -> read_by ws wt.wt_to) ws)
+            ((merge_runs (map want_move ready)) :: acc)))
+       fuel)
+
+(** val inplace_schedule : layout -> layout -> int -> schedule option **)
+
+let inplace_schedule s t0 b =
+  let ws = all_wants s t0 in
+  rounds_from
+    ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
+      (Stdlib.Int.succ 0)) b ws []
+
+(** val inplace_plan : layout -> layout -> int -> schedule option **)
+
+let inplace_plan s t0 b =
+  match inplace_schedule s t0 b with
+  | Some sc -> if validate s t0 b sc then Some sc else None
+  | None -> None

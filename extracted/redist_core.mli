@@ -5123,3 +5123,99 @@ val scost_all :
 val choose_sums :
   profile -> hosts -> int -> int option -> strategy -> layout -> axis list ->
   layout -> axis list -> (choose_error, sumplan choice) res
+
+type area =
+| Buf
+| Stage
+
+val area_eqb : area -> area -> bool
+
+type place = { pl_rank : int; pl_area : area; pl_off : int }
+
+val place_eqb : place -> place -> bool
+
+type 'a memory = place -> 'a
+
+val lin : int list -> int list -> int
+
+val delin : int list -> int -> int list
+
+val held_size : layout -> int -> int
+
+val buf_size : layout -> layout -> int -> int
+
+type move = { mv_from : place; mv_to : place; mv_len : int }
+
+type round = move list
+
+type schedule = round list
+
+val shift : place -> int -> place
+
+val in_run : place -> int -> place -> bool
+
+val round_source : round -> place -> place
+
+val run_round : round -> 'a1 memory -> 'a1 memory
+
+val run_schedule : schedule -> 'a1 memory -> 'a1 memory
+
+val run_move : move -> 'a1 memory -> 'a1 memory
+
+val run_moves : round -> 'a1 memory -> 'a1 memory
+
+val trace0 : schedule -> place -> place
+
+val crosses : move -> bool
+
+val rank_sends : round -> int -> move list
+
+val rank_recvs : round -> int -> move list
+
+val received0 : schedule -> int -> int
+
+val area_size : layout -> layout -> int -> place -> int
+
+val ranks_of : layout -> layout -> int list
+
+val move_ok0 : layout -> layout -> int -> move -> bool
+
+val runs_meet : place -> int -> place -> int -> bool
+
+val writes_apart : round -> bool
+
+val round_apart : round -> bool
+
+val source_has : layout -> place -> int list -> bool
+
+val target_ok : layout -> layout -> schedule -> int -> bool
+
+val validate : layout -> layout -> int -> schedule -> bool
+
+type want = { wt_to : place; wt_from : place }
+
+val buf_place : int -> int -> place
+
+val rank_wants : layout -> layout -> holder_choice -> int -> want list
+
+val all_wants : layout -> layout -> want list
+
+val read_by : want list -> place -> bool
+
+val want_move : want -> move
+
+val free_stage : int -> int -> int -> place list -> place option
+
+val pick_saves :
+  int -> want list -> place list -> (place * place) list -> (place * place)
+  list
+
+val redirect : (place * place) list -> want -> want
+
+val merge_runs : round -> round
+
+val rounds_from : int -> int -> want list -> schedule -> schedule option
+
+val inplace_schedule : layout -> layout -> int -> schedule option
+
+val inplace_plan : layout -> layout -> int -> schedule option

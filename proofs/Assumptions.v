@@ -187,3 +187,16 @@ Print Assumptions keep_plan_sound.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
 Print Assumptions Qc_avg.
+
+(** In place (Part 3): one buffer of max(src, tgt) per rank and a staging of
+    B; a schedule the validator accepts ends with every target box in its
+    buffer, stays within buffer + B, moves exactly the exchange's traffic,
+    and its rounds match between ranks and run one move at a time. *)
+From Redist Require Import Inplaceproof.
+Print Assumptions inplace_sound.
+Print Assumptions inplace_live_bytes.
+Print Assumptions inplace_traffic_exact.
+Print Assumptions inplace_traffic_optimal.
+Print Assumptions inplace_rounds_match.
+Print Assumptions round_sequential.
+Print Assumptions inplace_plan_validated.

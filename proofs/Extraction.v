@@ -11,6 +11,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
 From Redist Require Import Lowernccl.
 From Redist Require Import Lowersumx.
 From Redist Require Import Choose Costsums.
+From Redist Require Import Inplace.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -65,4 +66,6 @@ Extraction "redist_core.ml"
   rank_table_of spans_hosts rank_ns exchange_batches exchange_rank_ns
   nccl_staging nccl_workspace_bytes nccl_sumx_staging_bytes sumx_messages nccl_sumx_workspace_bytes
   choose_sums sum_candidates sum_predicted_ns
-  program_alloc_bytes splan_alloc_bytes sum_lowered_alloc_bytes sumplan_alloc_bytes.
+  program_alloc_bytes splan_alloc_bytes sum_lowered_alloc_bytes sumplan_alloc_bytes
+  held_size buf_size lin delin round_source run_round run_moves run_schedule trace received rank_sends rank_recvs
+  area_size validate inplace_schedule inplace_plan.
