@@ -25,3 +25,13 @@ let placed ~spare (m : Redist_core.mesh) =
   else
     shuffle_l (List.init (p + spare) Fun.id) >>= fun ranks ->
     return { Redist_core.pm_mesh = m; pm_ranks = List.filteri (fun i _ -> i < p) ranks }
+
+(* The axes of each of [rank] dimensions: each mesh axis goes to one
+   dimension or to none, in a random order. *)
+let dims_axes (m : Redist_core.mesh) rank =
+  let open QCheck.Gen in
+  shuffle_l m >>= fun axes ->
+  list_repeat (List.length axes) (int_range 0 rank) >>= fun where ->
+  return
+    (List.init rank (fun d ->
+         List.concat (List.map2 (fun (x, _) w -> if w = d then [ x ] else []) axes where)))

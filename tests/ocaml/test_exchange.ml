@@ -14,14 +14,7 @@ let gen_mesh = Mesh_gen.mesh ~max_axes:3 ~names:6 ~max_devices:16 ~sizes:[ 1; 2;
 
 let gen_placed = Mesh_gen.placed ~spare:6
 
-(* Each mesh axis goes to one dimension or to none, in a random order. *)
-let gen_axes m rank =
-  let open QCheck.Gen in
-  shuffle_l m >>= fun axes ->
-  list_repeat (List.length axes) (int_range 0 rank) >>= fun where ->
-  return
-    (List.init rank (fun d ->
-         List.concat (List.map2 (fun (x, _) w -> if w = d then [ x ] else []) axes where)))
+let gen_axes = Mesh_gen.dims_axes
 
 (* Sizes include primes and sizes below the number of devices (empty boxes). *)
 let gen_uneven =
