@@ -215,3 +215,6 @@ Print Assumptions cuts_exchange_sound.
 Print Assumptions cuts_exchange_recv_exact.
 Print Assumptions one_cut_holding.
 Print Assumptions one_cut_exchange_wire.
+Print Assumptions cuts_covered.
+Print Assumptions cuts_holder_ok.
+Print Assumptions cuts_holder_exchange.

@@ -503,3 +503,51 @@ Proof.
   - intros [|x i]; [reflexivity |]. simpl. rewrite IH3. reflexivity.
   - intros [|y l]; [reflexivity |]. simpl. rewrite IH4. reflexivity.
 Qed.
+
+(** ** Every index of the array has an owner on the mesh *)
+
+(** A device that owns [i]: in every dimension, the part of every cut that holds its coordinate. *)
+Fixpoint cover_cdev (m : mesh) (t : cty) (i : list nat) (c : device) : device :=
+  match t, i with
+  | d :: t', x :: i' => cover_cdev m t' i' (owner_dev m (fst d) (snd d) x c)
+  | _, _ => c
+  end.
+
+Lemma cover_cdev_notin : forall m t i c y, ~ In y (cty_axes t) -> cover_cdev m t i c y = c y.
+Proof.
+  intros m t. induction t as [|d t IH]; intros [|x i] c y Hy; simpl; auto.
+  simpl in Hy. rewrite IH by (intros H; apply Hy, in_or_app; right; exact H).
+  apply owner_dev_notin. intros H. apply Hy, in_or_app. left. exact H.
+Qed.
+
+Lemma c_has_ext : forall m t c c' i, (forall x, In x (cty_axes t) -> c x = c' x) ->
+  c_has m t c i = c_has m t c' i.
+Proof.
+  intros m t c c'. induction t as [|d t IH]; intros [|x i] H; simpl; try reflexivity.
+  rewrite (dim_owns_replicated m _ _ c c'), IH; [reflexivity | |];
+    intros y Hy; apply H; simpl; apply in_or_app; [right | left]; exact Hy.
+Qed.
+
+Lemma c_has_range : forall m t c i, c_has m t c i = true -> Forall2 (fun x n => x < n) i (map snd t).
+Proof.
+  intros m t c. induction t as [|d t IH]; intros [|x i] H; simpl in H; try discriminate; constructor.
+  - apply andb_true_iff in H. eapply dim_owns_lt. apply H.
+  - apply IH. apply andb_true_iff in H. apply H.
+Qed.
+
+Theorem cuts_covered : forall m t i c, mesh_wf m = true -> cty_wf m t = true -> device_in m c ->
+  Forall2 (fun x n => x < n) i (map snd t) ->
+  device_in m (cover_cdev m t i c) /\ c_has m t (cover_cdev m t i c) i = true.
+Proof.
+  intros m t i c Hm Ht. unfold cty_wf in Ht. apply andb_true_iff in Ht. destruct Ht as [Hwf Hnd].
+  apply nodupb_NoDup in Hnd. revert i c Hwf Hnd.
+  induction t as [|d t IH]; intros [|x i] c Hwf Hnd Hc Hr; inversion Hr; subst; simpl.
+  - split; [exact Hc | reflexivity].
+  - simpl in Hwf, Hnd. apply andb_true_iff in Hwf. destruct Hwf as [Hd Hwf].
+    apply NoDup_app_inv in Hnd. destruct Hnd as (Hnd1 & Hnd2 & Hdis).
+    destruct (dim_owner_exists m (fst d) (snd d) x c Hm Hd Hnd1 Hc) as [Hc' Hown]; [assumption |].
+    destruct (IH i _ Hwf Hnd2 Hc') as [Hin Hhas]; [assumption |].
+    split; [exact Hin |]. rewrite Hhas, andb_true_r.
+    rewrite (dim_owns_replicated m _ _ _ (owner_dev m (fst d) (snd d) x c)); [exact Hown |].
+    intros y Hy. apply cover_cdev_notin. apply Hdis. exact Hy.
+Qed.

@@ -269,3 +269,69 @@ Proof.
   rewrite T4. destruct (one_cut_holding S (h r (hd_global (layout_holding T) r l)) HS) as (_ & _ & S3 & _).
   rewrite S3. reflexivity.
 Qed.
+
+(** ** A holder choice for composed cuts *)
+
+(** The source rank of the device [cover_cdev] builds for [i]. *)
+Definition cover_rank (S : clayout) (i : list nat) : nat :=
+  nth (rank (cl_m S) (cover_cdev (cl_m S) (cl_ty S) i (fun _ => 0))) (pm_ranks (cl_mesh S)) 0.
+
+(** Self first; else the rank of the owner [cover_cdev] builds. *)
+Definition cuts_holder (S : clayout) : holder_choice :=
+  fun r i => if hd_has (clayout_holding S) r i then r else cover_rank S i.
+
+Lemma cty_wf_axes : forall m t x, cty_wf m t = true -> In x (cty_axes t) -> In x (mesh_axes m).
+Proof.
+  intros m t x Ht Hx. unfold cty_wf in Ht. apply andb_true_iff in Ht. destruct Ht as [Ht _].
+  unfold cty_axes in Hx. apply in_flat_map in Hx. destruct Hx as (d & Hd & Hx).
+  apply in_flat_map in Hx. destruct Hx as (k & Hk & Hx).
+  rewrite forallb_forall in Ht. specialize (Ht d Hd). rewrite forallb_forall in Ht.
+  specialize (Ht k Hk). unfold cut_wf in Ht. apply andb_true_iff in Ht. destruct Ht as [Ht _].
+  rewrite forallb_forall in Ht. apply memb_In, Ht, Hx.
+Qed.
+
+(** Every index of the array's range is held by [cover_rank]. *)
+Lemma cover_rank_holds : forall S i, clayout_wf S = true ->
+  Forall2 (fun x n => x < n) i (map snd (cl_ty S)) ->
+  hd_has (clayout_holding S) (cover_rank S i) i = true.
+Proof.
+  intros S i HS Hr. pose proof HS as HS'. unfold clayout_wf, pmesh_wf in HS'.
+  rewrite !andb_true_iff, Nat.eqb_eq, ranks_distinct_NoDup in HS'.
+  destruct HS' as [[[Hm Hlen] Hnd] Ht].
+  set (m := cl_m S) in *. set (c := cover_cdev m (cl_ty S) i (fun _ => 0)).
+  destruct (cuts_covered m (cl_ty S) i (fun _ => 0) Hm Ht) as [Hc Hhas]; [| exact Hr |].
+  { intros x Hx. apply mesh_wf_size_pos; assumption. }
+  fold c in Hc, Hhas. simpl. unfold cover_rank, cl_device. fold m. fold c.
+  rewrite index_of_nth by (exact Hnd || (rewrite Hlen; apply rank_lt; assumption)). simpl. fold m.
+  rewrite (c_has_ext m _ _ c); [exact Hhas |].
+  intros x Hx. apply device_of_rank_rank; [exact Hm | exact Hc | eapply cty_wf_axes; eassumption].
+Qed.
+
+Theorem cuts_holder_ok : forall S T, clayout_wf S = true -> clayout_wf T = true ->
+  map snd (cl_ty S) = map snd (cl_ty T) ->
+  hreturns_holders (clayout_holding S) (clayout_holding T) (cuts_holder S)
+  /\ hpicks_self (clayout_holding S) (cuts_holder S).
+Proof.
+  intros S T HS HT Hg. split.
+  - intros r s l Hs Hl. unfold cuts_holder.
+    destruct (hd_has (clayout_holding S) r (hd_global (clayout_holding T) r l)) eqn:E; [exact E |].
+    apply cover_rank_holds; [exact HS |]. rewrite Hg.
+    destruct (proj1 (cuts_holding_laws T HT) r s l Hs Hl) as [HTi _]. simpl in HTi.
+    destruct (cl_device T r) as [c|]; [| discriminate]. eapply c_has_range. exact HTi.
+  - intros r i H. unfold cuts_holder. rewrite H. reflexivity.
+Qed.
+
+(** With [cuts_holder], the exchange between any two well-formed layouts of
+    composed cuts of one global shape is sound and receives exactly what is missing. *)
+Corollary cuts_holder_exchange : forall S T, clayout_wf S = true -> clayout_wf T = true ->
+  map snd (cl_ty S) = map snd (cl_ty T) ->
+  (forall A (g : list nat -> A) (st : state A), hd_holds (clayout_holding S) g st ->
+     hd_holds (clayout_holding T) g
+       (run_wire (hexchange_wire (clayout_holding S) (clayout_holding T) (cuts_holder S)) st))
+  /\ (forall r, hexchange_received (clayout_holding S) (clayout_holding T) (cuts_holder S) r
+               = length (hmissing (clayout_holding S) (clayout_holding T) r)).
+Proof.
+  intros S T HS HT Hg. destruct (cuts_holder_ok S T HS HT Hg) as [Hh Hself]. split.
+  - intros A g st Hst. apply cuts_exchange_sound; assumption.
+  - intros r. apply hexchange_recv_exact; assumption.
+Qed.
