@@ -200,3 +200,35 @@ Print Assumptions inplace_traffic_optimal.
 Print Assumptions inplace_rounds_match.
 Print Assumptions round_sequential.
 Print Assumptions inplace_plan_validated.
+
+(** Composed cuts (Part 3): per device and dimension, the local index is a
+    bijection from the held indices onto [0, extent); the intervals are
+    exactly the held indices, sorted and disjoint; one owner per cut
+    sequence; Part 2 as the one-cut case; the exchange over holdings. *)
+From Redist Require Import Cutsproof Holding.
+Print Assumptions dim_local_of_owned.
+Print Assumptions dim_global_owned.
+Print Assumptions dim_global_mono.
+Print Assumptions dim_intervals_exact.
+Print Assumptions dim_intervals_owned.
+Print Assumptions dim_intervals_sorted.
+Print Assumptions dim_owns_replicated.
+Print Assumptions dim_owner_unique.
+Print Assumptions dim_owner_exists.
+Print Assumptions c_local_of_has.
+Print Assumptions c_global_has.
+Print Assumptions c_has_intervals.
+Print Assumptions one_cut_agrees.
+Print Assumptions hexchange_sound.
+Print Assumptions hexchange_recv_exact.
+Print Assumptions hmissing_spec.
+Print Assumptions exchange_sound_of_holdings.
+Print Assumptions exchange_recv_exact_of_holdings.
+Print Assumptions cuts_holding_laws.
+Print Assumptions cuts_exchange_sound.
+Print Assumptions cuts_exchange_recv_exact.
+Print Assumptions one_cut_holding.
+Print Assumptions one_cut_exchange_wire.
+Print Assumptions cuts_covered.
+Print Assumptions cuts_holder_ok.
+Print Assumptions cuts_holder_exchange.
