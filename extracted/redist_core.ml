@@ -4367,6 +4367,22 @@ let sum_recv_count m p' = function
       (Stdlib.Int.succ 0)) (local_size m (fst p'))
 | AddPending _ -> 0
 
+type fill =
+| KeepOne
+| KeepAll
+
+(** val exec_fill_step :
+    cmonoid -> fill -> mesh -> pty -> sum_step -> carrier state -> carrier
+    state **)
+
+let exec_fill_step m fl m0 p k st =
+  match fl with
+  | KeepOne -> exec_sum_step m m0 p k st
+  | KeepAll ->
+    (match k with
+     | AddPending _ -> st
+     | _ -> exec_sum_step m m0 p k st)
+
 (** val sum_plan_type :
     mesh -> pty -> sum_step list -> (sum_error, pty) res **)
 
@@ -4378,14 +4394,15 @@ let rec sum_plan_type m p = function
    | Error e -> Error e)
 
 (** val exec_sum_plan :
-    cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state **)
+    cmonoid -> fill -> mesh -> pty -> sum_step list -> carrier state ->
+    carrier state **)
 
-let rec exec_sum_plan m m0 p ks st =
+let rec exec_sum_plan m fl m0 p ks st =
   match ks with
   | [] -> st
   | k :: ks' ->
     (match sum_step_type m0 p k with
-     | OK p' -> exec_sum_plan m m0 p' ks' (exec_sum_step m m0 p k st)
+     | OK p' -> exec_sum_plan m fl m0 p' ks' (exec_fill_step m fl m0 p k st)
      | Error _ -> st)
 
 (** val world_rank : pmesh -> device -> int **)
@@ -4706,17 +4723,17 @@ let reduced m p pre =
   | Error _ -> p
 
 (** val sexec :
-    cmonoid -> layout -> axis list -> layout -> axis list -> sumplan ->
-    carrier state -> carrier state **)
+    cmonoid -> fill -> layout -> axis list -> layout -> axis list -> sumplan
+    -> carrier state -> carrier state **)
 
-let sexec m s ps t0 pt sp st =
+let sexec m fl s ps t0 pt sp st =
   match sp with
   | SumByCollectives (pre, rf, p, post) ->
     let m0 = ly_m s in
     let p1 = reduced m0 (s.ly_ty, ps) pre in
-    exec_sum_plan m m0 (t0.ly_ty, (snd p1)) post
+    exec_sum_plan m fl m0 (t0.ly_ty, (snd p1)) post
       (exec (refine_mesh rf m0) (refine_ty rf (fst p1)) p
-        (exec_sum_plan m m0 (s.ly_ty, ps) pre st))
+        (exec_sum_plan m fl m0 (s.ly_ty, ps) pre st))
   | SumByExchange -> reducing_exchange_to m s ps t0 pt (spread_holder s t0) st
 
 (** val first_index : ('a1 -> bool) -> 'a1 list -> int option **)
@@ -5356,9 +5373,10 @@ let in_red = function
 | SDst -> false
 | _ -> true
 
-type rcall = { rc_step : sum_step; rc_pty : pty; rc_shape : int list;
-               rc_group : (int * int); rc_in : sbuffer; rc_out : sbuffer;
-               rc_in_bytes : int; rc_out_bytes : int; rc_scratch : int }
+type rcall = { rc_step : sum_step; rc_fill : fill; rc_pty : pty;
+               rc_shape : int list; rc_group : (int * int); rc_in : sbuffer;
+               rc_out : sbuffer; rc_in_bytes : int; rc_out_bytes : int;
+               rc_scratch : int }
 
 (** val sum_step_axis : sum_step -> axis **)
 
@@ -5387,39 +5405,41 @@ let reduction_scratch shape k size elem =
         | AddPending _ -> 0)
 
 (** val sum_call :
-    mesh -> int -> pty -> pty -> sum_step -> sbuffer -> sbuffer -> rcall **)
+    mesh -> int -> fill -> pty -> pty -> sum_step -> sbuffer -> sbuffer ->
+    rcall **)
 
-let sum_call m elem p p' k inb outb =
+let sum_call m elem fl p p' k inb outb =
   let group = axis_group m (sum_step_axis k) in
-  { rc_step = k; rc_pty = p; rc_shape = (local_shape m (fst p)); rc_group =
-  group; rc_in = inb; rc_out = outb; rc_in_bytes =
-  (( * ) (local_size m (fst p)) elem); rc_out_bytes =
+  { rc_step = k; rc_fill = fl; rc_pty = p; rc_shape =
+  (local_shape m (fst p)); rc_group = group; rc_in = inb; rc_out = outb;
+  rc_in_bytes = (( * ) (local_size m (fst p)) elem); rc_out_bytes =
   (( * ) (local_size m (fst p')) elem); rc_scratch =
   (reduction_scratch (local_shape m (fst p)) k (snd group) elem) }
 
 (** val lower_reductions :
-    mesh -> int -> pty -> sum_step list -> sbuffer -> rcall list **)
+    mesh -> int -> fill -> pty -> sum_step list -> sbuffer -> rcall list **)
 
-let rec lower_reductions m elem p ks inb =
+let rec lower_reductions m elem fl p ks inb =
   match ks with
   | [] -> []
   | k :: ks' ->
     (match sum_step_type m p k with
      | OK p' ->
        let outb = next_red inb in
-       (sum_call m elem p p' k inb outb) :: (lower_reductions m elem p' ks'
-                                              outb)
+       (sum_call m elem fl p p' k inb outb) :: (lower_reductions m elem fl p'
+                                                 ks' outb)
      | Error _ -> [])
 
 (** val lower_additions :
-    mesh -> int -> pty -> sum_step list -> rcall list **)
+    mesh -> int -> fill -> pty -> sum_step list -> rcall list **)
 
-let rec lower_additions m elem p = function
+let rec lower_additions m elem fl p = function
 | [] -> []
 | k :: ks' ->
   (match sum_step_type m p k with
    | OK p' ->
-     (sum_call m elem p p' k SDst SDst) :: (lower_additions m elem p' ks')
+     (sum_call m elem fl p p' k SDst SDst) :: (lower_additions m elem fl p'
+                                                ks')
    | Error _ -> [])
 
 (** val reductions_out : rcall list -> sbuffer **)
@@ -5432,16 +5452,17 @@ type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_post : rcall list }
 
 (** val lower_sums :
-    int -> layout -> axis list -> layout -> sum_step list -> refinement ->
-    plan -> sum_step list -> sum_program **)
+    int -> fill -> layout -> axis list -> layout -> sum_step list ->
+    refinement -> plan -> sum_step list -> sum_program **)
 
-let lower_sums elem s ps t0 pre rf p post =
+let lower_sums elem fl s ps t0 pre rf p post =
   let m = ly_m s in
   let p1 = reduced m (s.ly_ty, ps) pre in
   let m' = refine_mesh rf m in
-  { sg_mesh = m; sg_pre = (lower_reductions m elem (s.ly_ty, ps) pre SSrc);
-  sg_coll_mesh = m'; sg_calls = (lower m' elem (refine_ty rf (fst p1)) p);
-  sg_post = (lower_additions m elem (t0.ly_ty, (snd p1)) post) }
+  { sg_mesh = m; sg_pre =
+  (lower_reductions m elem fl (s.ly_ty, ps) pre SSrc); sg_coll_mesh = m';
+  sg_calls = (lower m' elem (refine_ty rf (fst p1)) p); sg_post =
+  (lower_additions m elem fl (t0.ly_ty, (snd p1)) post) }
 
 (** val red_written : sbuffer -> rcall -> int **)
 
@@ -6697,19 +6718,20 @@ type sum_lowered =
 | SumExchangeCall of sxcall
 
 (** val lower_sumplan :
-    int -> layout -> axis list -> layout -> axis list -> sumplan ->
+    int -> fill -> layout -> axis list -> layout -> axis list -> sumplan ->
     sum_lowered **)
 
-let lower_sumplan elem s ps t0 pt = function
+let lower_sumplan elem fl s ps t0 pt = function
 | SumByCollectives (pre, rf, p, post) ->
-  SumCalls (lower_sums elem s ps t0 pre rf p post)
+  SumCalls (lower_sums elem fl s ps t0 pre rf p post)
 | SumByExchange -> SumExchangeCall (lower_sumx elem s ps t0 pt)
 
 (** val sumplan_live_bytes :
-    int -> layout -> axis list -> layout -> axis list -> sumplan -> int **)
+    int -> fill -> layout -> axis list -> layout -> axis list -> sumplan ->
+    int **)
 
-let sumplan_live_bytes elem s ps t0 pt sp =
-  match lower_sumplan elem s ps t0 pt sp with
+let sumplan_live_bytes elem fl s ps t0 pt sp =
+  match lower_sumplan elem fl s ps t0 pt sp with
   | SumCalls pg ->
     sum_live_bytes pg (( * ) (local_size (ly_m s) s.ly_ty) elem)
       (( * ) (local_size (ly_m s) t0.ly_ty) elem)
@@ -6895,11 +6917,11 @@ let sum_steps_ns pf h elem = function
     rank_ns pf (sumx_batches h elem x r))) :: []
 
 (** val sum_predicted_ns :
-    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-    sumplan -> int **)
+    profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+    list -> sumplan -> int **)
 
-let sum_predicted_ns pf h elem s ps t0 pt sp =
-  list_sum (sum_steps_ns pf h elem (lower_sumplan elem s ps t0 pt sp))
+let sum_predicted_ns pf h elem fl s ps t0 pt sp =
+  list_sum (sum_steps_ns pf h elem (lower_sumplan elem fl s ps t0 pt sp))
 
 (** val plan_list : sumplan option -> sumplan list **)
 
@@ -6934,42 +6956,43 @@ let sum_lowered_alloc_bytes elem s t0 lw =
     (sumplan_workspace_bytes lw)
 
 (** val sumplan_alloc_bytes :
-    int -> layout -> axis list -> layout -> axis list -> sumplan -> int **)
+    int -> fill -> layout -> axis list -> layout -> axis list -> sumplan ->
+    int **)
 
-let sumplan_alloc_bytes elem s ps t0 pt sp =
-  sum_lowered_alloc_bytes elem s t0 (lower_sumplan elem s ps t0 pt sp)
+let sumplan_alloc_bytes elem fl s ps t0 pt sp =
+  sum_lowered_alloc_bytes elem s t0 (lower_sumplan elem fl s ps t0 pt sp)
 
 (** val scost_candidate :
-    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-    int -> sumplan -> sumplan costed option **)
+    profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+    list -> int -> sumplan -> sumplan costed option **)
 
-let scost_candidate pf h elem s ps t0 pt i sp =
+let scost_candidate pf h elem fl s ps t0 pt i sp =
   match scheck s ps t0 pt sp with
   | OK rep ->
-    let lw = lower_sumplan elem s ps t0 pt sp in
+    let lw = lower_sumplan elem fl s ps t0 pt sp in
     let steps = sum_steps_ns pf h elem lw in
     Some { cs_index = i; cs_plan = sp; cs_steps_ns = steps; cs_time_ns =
     (list_sum steps); cs_live_bytes =
-    (sumplan_live_bytes elem s ps t0 pt sp); cs_alloc_bytes =
+    (sumplan_live_bytes elem fl s ps t0 pt sp); cs_alloc_bytes =
     (sum_lowered_alloc_bytes elem s t0 lw); cs_traffic =
     (max_over (app s.ly_mesh.pm_ranks t0.ly_mesh.pm_ranks) rep.sm_recv);
     cs_launches = (sum_launches sp) }
   | Error _ -> None
 
 (** val scost_all :
-    profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-    int -> sumplan list -> sumplan costed list **)
+    profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+    list -> int -> sumplan list -> sumplan costed list **)
 
-let scost_all pf h elem s ps t0 pt =
-  cost_list (scost_candidate pf h elem s ps t0 pt)
+let scost_all pf h elem fl s ps t0 pt =
+  cost_list (scost_candidate pf h elem fl s ps t0 pt)
 
 (** val choose_sums :
-    profile -> hosts -> int -> int option -> strategy -> layout -> axis list
-    -> layout -> axis list -> (choose_error, sumplan choice) res **)
+    profile -> hosts -> int -> fill -> int option -> strategy -> layout ->
+    axis list -> layout -> axis list -> (choose_error, sumplan choice) res **)
 
-let choose_sums pf h elem budget s s0 ps t0 pt =
+let choose_sums pf h elem fl budget s s0 ps t0 pt =
   choose_among budget
-    (scost_all pf h elem s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt))
+    (scost_all pf h elem fl s0 ps t0 pt 0 (sum_candidates s s0 ps t0 pt))
 
 type area =
 | Buf

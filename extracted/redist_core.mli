@@ -4560,10 +4560,18 @@ val exec_sum_step :
 
 val sum_recv_count : mesh -> pty -> sum_step -> int
 
+type fill =
+| KeepOne
+| KeepAll
+
+val exec_fill_step :
+  cmonoid -> fill -> mesh -> pty -> sum_step -> carrier state -> carrier state
+
 val sum_plan_type : mesh -> pty -> sum_step list -> (sum_error, pty) res
 
 val exec_sum_plan :
-  cmonoid -> mesh -> pty -> sum_step list -> carrier state -> carrier state
+  cmonoid -> fill -> mesh -> pty -> sum_step list -> carrier state -> carrier
+  state
 
 val world_rank : pmesh -> device -> int
 
@@ -4658,8 +4666,8 @@ val scheck :
 val reduced : mesh -> pty -> sum_step list -> pty
 
 val sexec :
-  cmonoid -> layout -> axis list -> layout -> axis list -> sumplan -> carrier
-  state -> carrier state
+  cmonoid -> fill -> layout -> axis list -> layout -> axis list -> sumplan ->
+  carrier state -> carrier state
 
 val first_index : ('a1 -> bool) -> 'a1 list -> int option
 
@@ -4824,21 +4832,23 @@ val next_red : sbuffer -> sbuffer
 
 val in_red : sbuffer -> bool
 
-type rcall = { rc_step : sum_step; rc_pty : pty; rc_shape : int list;
-               rc_group : (int * int); rc_in : sbuffer; rc_out : sbuffer;
-               rc_in_bytes : int; rc_out_bytes : int; rc_scratch : int }
+type rcall = { rc_step : sum_step; rc_fill : fill; rc_pty : pty;
+               rc_shape : int list; rc_group : (int * int); rc_in : sbuffer;
+               rc_out : sbuffer; rc_in_bytes : int; rc_out_bytes : int;
+               rc_scratch : int }
 
 val sum_step_axis : sum_step -> axis
 
 val reduction_scratch : int list -> sum_step -> int -> int -> int
 
 val sum_call :
-  mesh -> int -> pty -> pty -> sum_step -> sbuffer -> sbuffer -> rcall
+  mesh -> int -> fill -> pty -> pty -> sum_step -> sbuffer -> sbuffer -> rcall
 
 val lower_reductions :
-  mesh -> int -> pty -> sum_step list -> sbuffer -> rcall list
+  mesh -> int -> fill -> pty -> sum_step list -> sbuffer -> rcall list
 
-val lower_additions : mesh -> int -> pty -> sum_step list -> rcall list
+val lower_additions :
+  mesh -> int -> fill -> pty -> sum_step list -> rcall list
 
 val reductions_out : rcall list -> sbuffer
 
@@ -4847,8 +4857,8 @@ type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_post : rcall list }
 
 val lower_sums :
-  int -> layout -> axis list -> layout -> sum_step list -> refinement -> plan
-  -> sum_step list -> sum_program
+  int -> fill -> layout -> axis list -> layout -> sum_step list -> refinement
+  -> plan -> sum_step list -> sum_program
 
 val red_written : sbuffer -> rcall -> int
 
@@ -5045,10 +5055,11 @@ type sum_lowered =
 | SumExchangeCall of sxcall
 
 val lower_sumplan :
-  int -> layout -> axis list -> layout -> axis list -> sumplan -> sum_lowered
+  int -> fill -> layout -> axis list -> layout -> axis list -> sumplan ->
+  sum_lowered
 
 val sumplan_live_bytes :
-  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
+  int -> fill -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val sumplan_workspace_bytes : sum_lowered -> int
 
@@ -5097,8 +5108,8 @@ val sumx_batches : hosts -> int -> sxcall -> int -> batch list
 val sum_steps_ns : profile -> hosts -> int -> sum_lowered -> int list
 
 val sum_predicted_ns :
-  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-  sumplan -> int
+  profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+  list -> sumplan -> int
 
 val plan_list : sumplan option -> sumplan list
 
@@ -5110,19 +5121,19 @@ val sum_launches : sumplan -> int
 val sum_lowered_alloc_bytes : int -> layout -> layout -> sum_lowered -> int
 
 val sumplan_alloc_bytes :
-  int -> layout -> axis list -> layout -> axis list -> sumplan -> int
+  int -> fill -> layout -> axis list -> layout -> axis list -> sumplan -> int
 
 val scost_candidate :
-  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-  int -> sumplan -> sumplan costed option
+  profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+  list -> int -> sumplan -> sumplan costed option
 
 val scost_all :
-  profile -> hosts -> int -> layout -> axis list -> layout -> axis list ->
-  int -> sumplan list -> sumplan costed list
+  profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis
+  list -> int -> sumplan list -> sumplan costed list
 
 val choose_sums :
-  profile -> hosts -> int -> int option -> strategy -> layout -> axis list ->
-  layout -> axis list -> (choose_error, sumplan choice) res
+  profile -> hosts -> int -> fill -> int option -> strategy -> layout -> axis
+  list -> layout -> axis list -> (choose_error, sumplan choice) res
 
 type area =
 | Buf

@@ -136,6 +136,8 @@ Print Assumptions sumx_sends_spec.
 Print Assumptions sumx_workspace_exact.
 Print Assumptions sumx_live_le.
 Print Assumptions lower_sumplan_correct.
+Print Assumptions keep_one_sound.
+Print Assumptions scheck_fill_correct.
 
 (** End to end: the planner's plan, lowered, in user terms. *)
 Print Assumptions redist_collectives_correct.
@@ -173,17 +175,19 @@ Print Assumptions choose_sums_fastest.
 Print Assumptions choose_sums_below_minimum.
 
 (** Reductions beyond sum (Part 3): sum, prod, max, min on the integer types
-    as commutative monoids, the headline theorems for each; max and min keep
-    a value on every member; avg as the sum then one division by the group
+    as commutative monoids, the headline theorems for each with its fill;
+    max and min keep a value on every member, in the one execution of
+    pending steps ([KeepAll]); avg as the sum then one division by the group
     size. *)
 From Redist Require Import Reductionsproof.
 Print Assumptions redist_sums_correct_for_op.
 Print Assumptions choose_sums_correct_for_op.
-Print Assumptions keeps_copies_idempotent.
 Print Assumptions group_sum_copies.
 Print Assumptions copies_sholds.
 Print Assumptions add_pending_keep_sound.
 Print Assumptions keep_plan_sound.
+Print Assumptions keep_all_sound.
+Print Assumptions fill_of_sound.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
 Print Assumptions Qc_avg.

@@ -21,7 +21,7 @@ From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Lower Sums Sumexchange Sumstrategy Lowersums
   Lowersumx.
-From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumstrategyproof Lowersumsproof
+From Redist Require Import Checkerproof Refineproof Plannerproof Plannerfinal Strategyproof Lowerproof Sumsproof Sumstrategyproof Lowersumsproof
   Lowersumxproof.
 From Redist Require Import Choose Cost Costproof.
 
@@ -130,7 +130,9 @@ Qed.
 
 (** Pending sums, any plan [plan_sums] returns (any strategy: reductions
     and collectives, or the reducing exchange), for every commutative
-    monoid, lowered ([Lowersumx.lower_sumplan]) and run:
+    monoid, lowered ([Lowersumx.lower_sumplan]) with a fill that is sound
+    for it ([Sumsproof.fill_sound]: [KeepOne] for every monoid, [KeepAll]
+    for max and min, [Reductionsproof.keep_all_sound]) and run:
     - every rank's destination holds its target box under the target's
       pending sums, and its source is kept
       ([Lowersumsproof.lower_sums_holds], [Lowersumxproof.lower_sumx_correct]);
@@ -152,11 +154,11 @@ Qed.
     - every rank of the target mesh receives exactly what the checker
       reports ([Sumstrategyproof.scheck_traffic]) and, for a plain target,
       never less than the printed bound ([scheck_recv_ge_bound]). *)
-Theorem redist_sums_correct : forall s S ps T pt sp elem,
+Theorem redist_sums_correct : forall s S ps T pt sp elem fl,
   plan_sums s S ps T pt = Some sp ->
-  let lw := lower_sumplan elem S ps T pt sp in
-  let live := sumplan_live_bytes elem S ps T pt sp in
-  (forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
+  let lw := lower_sumplan elem fl S ps T pt sp in
+  let live := sumplan_live_bytes elem fl S ps T pt sp in
+  (forall M (g : list nat -> carrier M) (st other : state (carrier M)), fill_sound M fl -> pl_sholds M S ps g st ->
      let bs := run_sumplan M lw st other in
      pl_sholds M T pt g (bs SDst) /\ bs SSrc = st)
   /\ match lw with
@@ -179,16 +181,16 @@ Theorem redist_sums_correct : forall s S ps T pt sp elem,
      /\ forall r, In r (pm_ranks (ly_mesh T)) ->
         sreceived S ps T pt sp r = sm_recv rep r /\ (pt = [] -> sum_recv_bound S ps T r <= sm_recv rep r).
 Proof.
-  intros s S ps T pt sp elem H lw live.
+  intros s S ps T pt sp elem fl H lw live.
   destruct (plan_sums_checked s S ps T pt sp H) as [rep Hc].
   split; [| split].
-  - intros M g st other Hst. apply (lower_sumplan_correct s S ps T pt sp elem H M g st other Hst).
+  - intros M g st other Hfl Hst. apply (lower_sumplan_correct s S ps T pt sp elem fl H M g st other Hfl Hst).
   - unfold lw, live, sumplan_live_bytes. destruct sp as [pre rf p post|]; cbn [lower_sumplan sumplan_workspace_bytes].
     + split; [| split; [| split]].
-      * apply (proj1 (lower_sums_live_bytes elem S ps T pre rf p post _ _)).
-      * apply (proj2 (lower_sums_live_bytes elem S ps T pre rf p post _ _)).
+      * apply (proj1 (lower_sums_live_bytes elem fl S ps T pre rf p post _ _)).
+      * apply (proj2 (lower_sums_live_bytes elem fl S ps T pre rf p post _ _)).
       * apply lower_sums_workspace_exact.
-      * exact (lower_sums_groups S ps T pt pre rf p post rep elem Hc).
+      * exact (lower_sums_groups S ps T pt pre rf p post rep elem fl Hc).
     + destruct (sumx_live_le elem S ps T pt) as [E Hle].
       destruct (sumx_workspace_exact elem S ps T pt) as [W Hw].
       cbn [sx_workspace_bytes lower_sumx]. split; [exact E | split; [exact Hle | split; [exact W | exact Hw]]].

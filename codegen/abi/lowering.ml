@@ -195,7 +195,7 @@ let sum_receives (p : Problem.t) rank =
 
 (* A pending-sum plan by the collectives lowered ([lower_sums]), and its program. *)
 let lower_sums (p : Problem.t) pre rf plan post =
-  C.lower_sums p.elem_bytes (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre
+  C.lower_sums p.elem_bytes (Problem.fill p) (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre
     rf plan post
 
 let sums_program (p : Problem.t) pg =

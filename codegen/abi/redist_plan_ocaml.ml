@@ -138,14 +138,14 @@ let sums_info ?cost ~command ~title (r : Sumplan.t) =
   let bytes elems = Bounds.mul elems p.elem_bytes in
   let s = Problem.source_layout p and t = Problem.target_layout p in
   let src_bytes = bytes (Redist_core.largest_box s) and tgt_bytes = bytes (Redist_core.largest_box t) in
-  let lowering = Redist_core.lower_sumplan p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
+  let lowering = Redist_core.lower_sumplan p.elem_bytes (Problem.fill p) s p.src_pending t p.tgt_pending r.plan in
   let lowered =
     match lowering with
     | Redist_core.SumExchangeCall _ -> Lowering.By_reducing_exchange (Lowering.reducing_exchange p)
     | Redist_core.SumCalls pg -> Lowering.By_collectives (Lowering.sums_program p pg)
   in
   let workspace_bytes = Redist_core.sumplan_workspace_bytes lowering
-  and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes s p.src_pending t p.tgt_pending r.plan in
+  and live_bytes = Redist_core.sumplan_live_bytes p.elem_bytes (Problem.fill p) s p.src_pending t p.tgt_pending r.plan in
   let guarantees = Sumplan.guarantees r in
   let step_texts = List.map (fun (s : Sumplan.step) -> s.text) r.steps in
   { lowered; problem = p; text = Sumplan.text ?cost ~title r;

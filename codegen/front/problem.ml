@@ -217,6 +217,11 @@ let check_runtime_limits ?(names = flag_names) p =
 let source_placed (p : t) = { env = p.env; ranks = p.src_ranks; placement_text = p.src_placement }
 let target_placed (p : t) = { env = p.tgt_env; ranks = p.tgt_ranks; placement_text = p.tgt_placement }
 
+(* Who keeps the value where an axis becomes pending ([Sums.fill], the
+   runtime's every_member_keeps): every member for max, min and avg, member
+   0 with the identity on the others for sum and prod. *)
+let fill p = match p.op with Dtype.Max | Dtype.Min | Dtype.Avg -> C.KeepAll | Dtype.Sum | Dtype.Prod -> C.KeepOne
+
 let source_layout p = layout p.env p.src_ranks p.src
 let target_layout p = layout p.tgt_env p.tgt_ranks p.tgt
 

@@ -205,7 +205,7 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   let base = F.core_mesh p.env in
   let elem = p.elem_bytes in
   let program =
-    C.lower_sums elem (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre rf plan post
+    C.lower_sums elem (Problem.fill p) (Problem.source_layout p) p.src_pending (Problem.target_layout p) pre rf plan post
   in
   let src_shape = C.local_shape base p.src in
   let live_bytes = r.live_bytes in

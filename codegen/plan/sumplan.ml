@@ -96,10 +96,10 @@ let of_report (p : Problem.t) plan (rep : C.sum_report) =
       Some (max_of lb, sum lb)
   in
   let elem = p.elem_bytes in
-  let lowered = C.lower_sumplan elem (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan in
+  let lowered = C.lower_sumplan elem (Problem.fill p) (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan in
   { problem = p; plan; report = rep; refined; steps; peak = rep.sm_peak; world; recv_busiest = max_of recv;
     recv_total = sum recv; bound;
-    live_bytes = C.sumplan_live_bytes elem (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan;
+    live_bytes = C.sumplan_live_bytes elem (Problem.fill p) (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending plan;
     workspace_bytes = C.sumplan_workspace_bytes lowered;
     alloc_bytes = C.sum_lowered_alloc_bytes elem (src_layout p) (tgt_layout p) lowered }
 
@@ -191,7 +191,7 @@ let below_minimum (cost : Profile.t) (p : Problem.t) least =
    within it by [sumplan_alloc_bytes] (the figure choose_sums weighs
    against the budget); [why] says what was not costed. *)
 let uncosted (cost : Profile.t) (p : Problem.t) candidates why =
-  let alloc sp = C.sumplan_alloc_bytes p.elem_bytes (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending sp in
+  let alloc sp = C.sumplan_alloc_bytes p.elem_bytes (Problem.fill p) (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending sp in
   let preferred = C.plan_sums p.strategy (src_layout p) p.src_pending (tgt_layout p) p.tgt_pending in
   let order = Option.to_list preferred @ List.filter (fun sp -> Some sp <> preferred) candidates in
   let planned = "planned by least busiest-rank traffic, then fewer launches" in
@@ -221,7 +221,7 @@ let choose_costed (cost : Profile.t) (p : Problem.t) : t * costing =
   let src = src_layout p and tgt = tgt_layout p in
   let candidates = C.sum_candidates p.strategy src p.src_pending tgt p.tgt_pending in
   let choose strategy exchange_not_costed =
-    match C.choose_sums cost.profile cost.hosts p.elem_bytes cost.budget strategy src p.src_pending tgt p.tgt_pending with
+    match C.choose_sums cost.profile cost.hosts p.elem_bytes (Problem.fill p) cost.budget strategy src p.src_pending tgt p.tgt_pending with
     | C.OK ch -> Ok (checked p ch.ch_best.cs_plan, Costed { settings = cost; rows = rows_of p ch; chosen = true; exchange_not_costed })
     | C.Error C.NoCandidate -> F.bad "%s" (strategy_refusal p)
     | C.Error (C.BelowMinimum least) -> Error least
@@ -268,7 +268,7 @@ let cost_checked (cost : Profile.t) (r : t) : costing option =
     end
     else
       match
-        C.scost_candidate cost.profile cost.hosts p.elem_bytes (src_layout p) p.src_pending (tgt_layout p)
+        C.scost_candidate cost.profile cost.hosts p.elem_bytes (Problem.fill p) (src_layout p) p.src_pending (tgt_layout p)
           p.tgt_pending 0 r.plan
       with
       | None -> failwith "scheck rejected a plan it accepted"

@@ -64,9 +64,9 @@ Definition sum_steps_ns (pf : profile) (h : hosts) (elem : nat) (lw : sum_lowere
       [max_over (pm_ranks (ly_mesh (sx_to x))) (fun r => rank_ns pf (sumx_batches h elem x r))]
   end.
 
-Definition sum_predicted_ns (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis)
+Definition sum_predicted_ns (pf : profile) (h : hosts) (elem : nat) (fl : fill) (S : layout) (ps : list axis)
     (T : layout) (pt : list axis) (sp : sumplan) : nat :=
-  list_sum (sum_steps_ns pf h elem (lower_sumplan elem S ps T pt sp)).
+  list_sum (sum_steps_ns pf h elem (lower_sumplan elem fl S ps T pt sp)).
 
 (** ** Candidates *)
 
@@ -93,32 +93,32 @@ Definition sum_launches (sp : sumplan) : nat :=
 Definition sum_lowered_alloc_bytes (elem : nat) (S T : layout) (lw : sum_lowered) : nat :=
   (fst (largest_boxes S T) + snd (largest_boxes S T)) * elem + sumplan_workspace_bytes lw.
 
-Definition sumplan_alloc_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+Definition sumplan_alloc_bytes (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
     (sp : sumplan) : nat :=
-  sum_lowered_alloc_bytes elem S T (lower_sumplan elem S ps T pt sp).
+  sum_lowered_alloc_bytes elem S T (lower_sumplan elem fl S ps T pt sp).
 
-Definition scost_candidate (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis)
+Definition scost_candidate (pf : profile) (h : hosts) (elem : nat) (fl : fill) (S : layout) (ps : list axis)
     (T : layout) (pt : list axis) (i : nat) (sp : sumplan) : option (costed sumplan) :=
   match scheck S ps T pt sp with
   | Error _ => None
   | OK rep =>
-      let lw := lower_sumplan elem S ps T pt sp in
+      let lw := lower_sumplan elem fl S ps T pt sp in
       let steps := sum_steps_ns pf h elem lw in
       Some {| cs_index := i; cs_plan := sp;
               cs_steps_ns := steps;
               cs_time_ns := list_sum steps;
-              cs_live_bytes := sumplan_live_bytes elem S ps T pt sp;
+              cs_live_bytes := sumplan_live_bytes elem fl S ps T pt sp;
               cs_alloc_bytes := sum_lowered_alloc_bytes elem S T lw;
               cs_traffic := max_over (pm_ranks (ly_mesh S) ++ pm_ranks (ly_mesh T)) (sm_recv rep);
               cs_launches := sum_launches sp |}
   end.
 
-Definition scost_all (pf : profile) (h : hosts) (elem : nat) (S : layout) (ps : list axis) (T : layout)
+Definition scost_all (pf : profile) (h : hosts) (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout)
     (pt : list axis) : nat -> list sumplan -> list (costed sumplan) :=
-  cost_list (scost_candidate pf h elem S ps T pt).
+  cost_list (scost_candidate pf h elem fl S ps T pt).
 
 (** ** The choice ([Choose.choose_among]) *)
 
-Definition choose_sums (pf : profile) (h : hosts) (elem : nat) (budget : option nat) (s : strategy)
+Definition choose_sums (pf : profile) (h : hosts) (elem : nat) (fl : fill) (budget : option nat) (s : strategy)
     (S : layout) (ps : list axis) (T : layout) (pt : list axis) : res choose_error (choice sumplan) :=
-  choose_among budget (scost_all pf h elem S ps T pt 0 (sum_candidates s S ps T pt)).
+  choose_among budget (scost_all pf h elem fl S ps T pt 0 (sum_candidates s S ps T pt)).

@@ -8,8 +8,10 @@
     the collectives of [p], lowered by [Lower.lower] on the refined mesh,
     reading the last reduction's array (the source when there is none) and
     writing the destination; then the [add_pending(group)] steps of [post],
-    in place on the destination (the member with coordinate 0 along the
-    axis keeps its value, the others hold zero).
+    in place on the destination, each with the plan's [fill] (from the
+    operation): with [KeepOne] the member with coordinate 0 along the axis
+    keeps its value and the others hold the identity, with [KeepAll] every
+    member keeps its value.
 
     The workspace is the two reduction arrays, then the reductions'
     scratch, then the collectives' workspace ([Lower.workspace_bytes]);
@@ -17,8 +19,8 @@
     is the runtime's ([redist/reduce.hpp]: [reduce_scatter_scratch_bytes],
     [all_reduce_scratch_bytes]).
 
-    [interp_sums] runs the calls over values of a commutative monoid, the
-    reductions with [Sums.exec_sum_step]; [Lowersumsproof.v] proves it
+    [interp_sums] runs the calls over values of a commutative monoid, each
+    with [Sums.exec_fill_step] and its fill; [Lowersumsproof.v] proves it
     gives what [Sumstrategy.sexec] gives, the bytes alive at every call and
     that the workspace is exactly what the calls use. *)
 
@@ -36,6 +38,7 @@ Definition in_red (b : sbuffer) : bool := match b with SRed0 | SRed1 => true | _
 
 Record rcall : Type := {
   rc_step : sum_step;
+  rc_fill : fill;                (** who keeps the value where an axis becomes pending *)
   rc_pty : pty;                  (** the pending-sum type of the array it reads *)
   rc_shape : list nat;           (** that array's local shape *)
   rc_group : nat * nat;          (** its axis's group: (stride, size) in rank space *)
@@ -61,33 +64,35 @@ Definition reduction_scratch (shape : list nat) (k : sum_step) (size elem : nat)
   | AddPending _ => 0
   end.
 
-Definition sum_call (m : mesh) (elem : nat) (p p' : pty) (k : sum_step) (inb outb : sbuffer) : rcall :=
+Definition sum_call (m : mesh) (elem : nat) (fl : fill) (p p' : pty) (k : sum_step) (inb outb : sbuffer)
+  : rcall :=
   let group := axis_group m (sum_step_axis k) in
-  {| rc_step := k; rc_pty := p; rc_shape := local_shape m (fst p); rc_group := group;
+  {| rc_step := k; rc_fill := fl; rc_pty := p; rc_shape := local_shape m (fst p); rc_group := group;
      rc_in := inb; rc_out := outb;
      rc_in_bytes := local_size m (fst p) * elem; rc_out_bytes := local_size m (fst p') * elem;
      rc_scratch := reduction_scratch (local_shape m (fst p)) k (snd group) elem |}.
 
 (** The reductions from [p], the first reading [inb]. *)
-Fixpoint lower_reductions (m : mesh) (elem : nat) (p : pty) (ks : list sum_step) (inb : sbuffer)
+Fixpoint lower_reductions (m : mesh) (elem : nat) (fl : fill) (p : pty) (ks : list sum_step) (inb : sbuffer)
   : list rcall :=
   match ks with
   | [] => []
   | k :: ks' =>
       match sum_step_type m p k with
       | Error _ => []
-      | OK p' => let outb := next_red inb in sum_call m elem p p' k inb outb :: lower_reductions m elem p' ks' outb
+      | OK p' =>
+          let outb := next_red inb in sum_call m elem fl p p' k inb outb :: lower_reductions m elem fl p' ks' outb
       end
   end.
 
 (** The additions of pending axes, in place on the destination. *)
-Fixpoint lower_additions (m : mesh) (elem : nat) (p : pty) (ks : list sum_step) : list rcall :=
+Fixpoint lower_additions (m : mesh) (elem : nat) (fl : fill) (p : pty) (ks : list sum_step) : list rcall :=
   match ks with
   | [] => []
   | k :: ks' =>
       match sum_step_type m p k with
       | Error _ => []
-      | OK p' => sum_call m elem p p' k SDst SDst :: lower_additions m elem p' ks'
+      | OK p' => sum_call m elem fl p p' k SDst SDst :: lower_additions m elem fl p' ks'
       end
   end.
 
@@ -102,16 +107,16 @@ Record sum_program : Type := {
   sg_post : list rcall
 }.
 
-Definition lower_sums (elem : nat) (S : layout) (ps : list axis) (T : layout) (pre : list sum_step)
+Definition lower_sums (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout) (pre : list sum_step)
     (rf : refinement) (p : plan) (post : list sum_step) : sum_program :=
   let m := ly_m S in
   let p1 := reduced m (ly_ty S, ps) pre in
   let m' := refine_mesh rf m in
   {| sg_mesh := m;
-     sg_pre := lower_reductions m elem (ly_ty S, ps) pre SSrc;
+     sg_pre := lower_reductions m elem fl (ly_ty S, ps) pre SSrc;
      sg_coll_mesh := m';
      sg_calls := lower m' elem (refine_ty rf (fst p1)) p;
-     sg_post := lower_additions m elem (ly_ty T, snd p1) post |}.
+     sg_post := lower_additions m elem fl (ly_ty T, snd p1) post |}.
 
 (** ** The workspace: the two reduction arrays, their scratch, the collectives' *)
 
@@ -175,7 +180,7 @@ Definition write_sbuffer {A} (bs : sbuffers A) (b : sbuffer) (s : state A) : sbu
   fun b' => if sbuffer_beq b' b then s else bs b'.
 
 Definition run_rcall (M : cmonoid) (m : mesh) (bs : sbuffers (carrier M)) (c : rcall) : sbuffers (carrier M) :=
-  write_sbuffer bs (rc_out c) (exec_sum_step M m (rc_pty c) (rc_step c) (bs (rc_in c))).
+  write_sbuffer bs (rc_out c) (exec_fill_step M (rc_fill c) m (rc_pty c) (rc_step c) (bs (rc_in c))).
 
 Definition initial_sbuffers {A} (src other : state A) : sbuffers A :=
   fun b => match b with SSrc => src | _ => other end.

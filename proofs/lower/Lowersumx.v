@@ -29,7 +29,9 @@
     command's holder choice, that the staging is exactly what the header
     asks for, and the bytes alive per rank.
 
-    [lower_sumplan] lowers either kind of pending-sum plan; [run_sumplan],
+    [lower_sumplan] lowers either kind of pending-sum plan, the additions
+    of pending axes with the fill of the operation (the reducing exchange
+    has none: it leaves the identity on the other members); [run_sumplan],
     [sumplan_live_bytes] and [sumplan_workspace_bytes] are what the command
     runs and states for any plan [plan_sums] returns. *)
 
@@ -150,10 +152,10 @@ Inductive sum_lowered : Type :=
 | SumCalls (pg : sum_program)
 | SumExchangeCall (x : sxcall).
 
-Definition lower_sumplan (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+Definition lower_sumplan (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
     (sp : sumplan) : sum_lowered :=
   match sp with
-  | SumByCollectives pre rf p post => SumCalls (lower_sums elem S ps T pre rf p post)
+  | SumByCollectives pre rf p post => SumCalls (lower_sums elem fl S ps T pre rf p post)
   | SumByExchange => SumExchangeCall (lower_sumx elem S ps T pt)
   end.
 
@@ -165,9 +167,9 @@ Definition run_sumplan (M : cmonoid) (lw : sum_lowered) (src other : state (carr
   end.
 
 (** The live bytes the command states and checks against a budget. *)
-Definition sumplan_live_bytes (elem : nat) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
-    (sp : sumplan) : nat :=
-  match lower_sumplan elem S ps T pt sp with
+Definition sumplan_live_bytes (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout)
+    (pt : list axis) (sp : sumplan) : nat :=
+  match lower_sumplan elem fl S ps T pt sp with
   | SumCalls pg => sum_live_bytes pg (local_size (ly_m S) (ly_ty S) * elem) (local_size (ly_m S) (ly_ty T) * elem)
   | SumExchangeCall _ => sumx_live_bytes elem S ps T
   end.

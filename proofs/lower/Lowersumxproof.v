@@ -223,17 +223,17 @@ Qed.
 
 (** ** Either kind of pending-sum plan *)
 
-Theorem lower_sumplan_correct : forall s S ps T pt sp elem, plan_sums s S ps T pt = Some sp ->
-  forall M (g : list nat -> carrier M) (st other : state (carrier M)), pl_sholds M S ps g st ->
-  let bs := run_sumplan M (lower_sumplan elem S ps T pt sp) st other in
+Theorem lower_sumplan_correct : forall s S ps T pt sp elem fl, plan_sums s S ps T pt = Some sp ->
+  forall M (g : list nat -> carrier M) (st other : state (carrier M)), fill_sound M fl -> pl_sholds M S ps g st ->
+  let bs := run_sumplan M (lower_sumplan elem fl S ps T pt sp) st other in
   pl_sholds M T pt g (bs SDst) /\ bs SSrc = st.
 Proof.
-  intros s S ps T pt sp elem H M g st other Hst bs.
+  intros s S ps T pt sp elem fl H M g st other Hfl Hst bs.
   destruct (plan_sums_checked s S ps T pt sp H) as [rep Hc]. unfold bs.
   destruct sp as [pre rf p post|]; cbn [lower_sumplan run_sumplan].
   - split.
-    + apply (lower_sums_holds S ps T pt pre rf p post rep elem Hc M g st other Hst).
-    + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem Hc M st other)).
+    + apply (lower_sums_holds S ps T pt pre rf p post rep elem fl Hc M g st other Hfl Hst).
+    + apply (proj2 (lower_sums_correct S ps T pt pre rf p post rep elem fl Hc M st other)).
   - cbn [scheck] in Hc. destruct (sum_exchange_ok S ps T pt) eqn:Hok; [| discriminate].
     split; [| reflexivity]. apply lower_sumx_correct; assumption.
 Qed.

@@ -247,11 +247,11 @@ Proof. reflexivity. Qed.
 Example u32_min : proj1_sig (add (monoid_of OpMin u32) (mk_ival u32 (-1)) (mk_ival u32 7)) = 7.
 Proof. reflexivity. Qed.
 
-(** [x + x = x]: a group of copies of a value combines to the value. *)
-Definition idempotent (M : cmonoid) : Prop := forall x, add M x x = x.
-
-Definition keeps_copies (o : op) : bool :=
-  match o with OpMax | OpMin => true | OpSum | OpProd => false end.
+(** Where an axis becomes pending, max and min leave the value on every
+    member (a group of copies combines to the value), sum and prod on
+    member 0 with the identity on the others ([Sums.fill]). *)
+Definition fill_of (o : op) : fill :=
+  match o with OpMax | OpMin => KeepAll | OpSum | OpProd => KeepOne end.
 
 (** ** [avg]: the sum over the group, then one division by its size *)
 

@@ -81,7 +81,7 @@ Definition sholds (M : cmonoid) (m : mesh) (p : pty) (g : list nat -> carrier M)
 Inductive sum_step : Type :=
 | ReduceScatter (d : nat) (a : axis)  (** sum over [a], keep chunk [c[a]] of dimension [d] *)
 | AllReduce (a : axis)                (** sum over [a], replicated over [a] *)
-| AddPending (a : axis).              (** make [a] pending: member 0 keeps the value *)
+| AddPending (a : axis).              (** make [a] pending ([fill]: who keeps the value) *)
 
 Inductive sum_error : Type :=
 | SumDimOutOfRange (d : nat)
@@ -157,6 +157,26 @@ Definition sum_recv_count (m : mesh) (p' : pty) (k : sum_step) : nat :=
   | AddPending _ => 0
   end.
 
+(** ** How a new pending axis leaves the value
+
+    [KeepOne]: member 0 along the axis keeps its value and the others hold
+    the identity, which every commutative monoid allows (sum, prod).
+    [KeepAll]: every member keeps its value and no data moves, which needs
+    a group of copies to combine to the value ([idempotent]: max, min; avg
+    divides by the group size, [Reductions.avg_carrier]).  The reductions
+    are the same in both. *)
+Inductive fill : Type := KeepOne | KeepAll.
+
+(** [x + x = x]: a group of copies of a value combines to the value. *)
+Definition idempotent (M : cmonoid) : Prop := forall x, add M x x = x.
+
+Definition exec_fill_step (M : cmonoid) (fl : fill) (m : mesh) (p : pty) (k : sum_step)
+    (st : state (carrier M)) : state (carrier M) :=
+  match fl, k with
+  | KeepAll, AddPending _ => st
+  | _, _ => exec_sum_step M m p k st
+  end.
+
 (** ** Sequences of steps *)
 
 Fixpoint sum_plan_type (m : mesh) (p : pty) (ks : list sum_step) : res sum_error pty :=
@@ -171,13 +191,13 @@ Fixpoint sum_plan_type (m : mesh) (p : pty) (ks : list sum_step) : res sum_error
 
 (** A step that does not type-check stops the execution; [sum_plan_type]
     rejects such sequences. *)
-Fixpoint exec_sum_plan (M : cmonoid) (m : mesh) (p : pty) (ks : list sum_step)
+Fixpoint exec_sum_plan (M : cmonoid) (fl : fill) (m : mesh) (p : pty) (ks : list sum_step)
     (st : state (carrier M)) : state (carrier M) :=
   match ks with
   | [] => st
   | k :: ks' =>
       match sum_step_type m p k with
-      | OK p' => exec_sum_plan M m p' ks' (exec_sum_step M m p k st)
+      | OK p' => exec_sum_plan M fl m p' ks' (exec_fill_step M fl m p k st)
       | Error _ => st
       end
   end.

@@ -1,20 +1,25 @@
 (** * Reductions beyond sum: what each operation guarantees (Part 3).
 
-    - [redist_sums_correct_for_op], [choose_sums_correct_for_op]: the
-      end-to-end pending-sum theorems, which hold for any commutative
-      monoid, instantiated once over the operation: sum, prod (wrapping),
-      max and min on every integer type of the runtime.
     - max and min are idempotent: a group whose members all hold one value
       combines to that value ([group_sum_copies]), so a target whose pending
       groups' members all hold their box of the array holds the array
       ([copies_sholds]), and adding a pending axis may leave every member's
-      value as it is ([add_pending_keep_sound], and for whole sequences of
-      steps [keep_plan_sound]): what the runtime does for max and min, where
-      sum and prod keep the value on one member.
+      value as it is ([add_pending_keep_sound]; for whole sequences of
+      steps run by the one [Sums.exec_sum_plan] with [KeepAll],
+      [keep_plan_sound], [keep_all_sound]): what the runtime does for max
+      and min, where sum and prod keep the value on one member
+      ([Reductions.fill_of], [fill_of_sound]).
+    - [redist_sums_correct_for_op], [choose_sums_correct_for_op]: the
+      end-to-end pending-sum theorems, which hold for any commutative
+      monoid and a fill sound for it, instantiated once over the
+      operation: sum, prod (wrapping), max and min on every integer type
+      of the runtime, the lowered calls' additions with the operation's
+      fill ([fill_of]): every rank of the target ends with its box under
+      the target's pending reductions.
     - avg, the sum over the group then one division by its size: members
       all holding one value are avg-denoting it ([copies_aholds]), and a
-      plan's result to a plain target, divided by the source's group size,
-      is every rank's box of the average of the contributions
+      plan's result to a plain target, added in every step and divided
+      once by the source's group size, is every rank's box of the average of the contributions
       ([redist_avg_correct]); the rationals are an exact carrier for it
       ([Qc_avg]).  Everything is stated about the data every rank ends
       with. *)
@@ -24,37 +29,6 @@ Import ListNotations.
 From Redist Require Import Model Semantics Radix Semanticsproof Layout Layoutproof Sums Sumsproof
   Sumexchange Sumstrategy Sumstrategyproof Strategy Strategyproof Lowersums Lowersumx Lowersumxproof Choose Costsums
   Costsumsproof Compiler Reductions.
-
-(** ** Every headline pending-sum theorem, for every operation *)
-
-Theorem redist_sums_correct_for_op : forall (o : op) (t : int_ty) s S ps T pt sp elem,
-  plan_sums s S ps T pt = Some sp ->
-  forall (g : list nat -> carrier (monoid_of o t)) (st other : state (carrier (monoid_of o t))),
-  pl_sholds (monoid_of o t) S ps g st ->
-  let bs := run_sumplan (monoid_of o t) (lower_sumplan elem S ps T pt sp) st other in
-  pl_sholds (monoid_of o t) T pt g (bs SDst) /\ bs SSrc = st.
-Proof.
-  intros o t s S ps T pt sp elem H g st other Hst.
-  apply (proj1 (redist_sums_correct s S ps T pt sp elem H) (monoid_of o t) g st other Hst).
-Qed.
-
-(** The plan the command runs ([Costsums.choose_sums]). *)
-Theorem choose_sums_correct_for_op : forall (o : op) (t : int_ty) pf h elem budget s S ps T pt ch,
-  choose_sums pf h elem budget s S ps T pt = OK ch ->
-  forall (g : list nat -> carrier (monoid_of o t)) (st other : state (carrier (monoid_of o t))),
-  pl_sholds (monoid_of o t) S ps g st ->
-  let bs := run_sumplan (monoid_of o t) (lower_sumplan elem S ps T pt (cs_plan (ch_best ch))) st other in
-  pl_sholds (monoid_of o t) T pt g (bs SDst) /\ bs SSrc = st.
-Proof.
-  intros o t pf h elem budget s S ps T pt ch H. apply (choose_sums_correct pf h elem budget s S ps T pt ch H).
-Qed.
-
-(** max and min are idempotent; sum and prod are not ([1 + 1 = 2]). *)
-Theorem keeps_copies_idempotent : forall o t, keeps_copies o = true -> idempotent (monoid_of o t).
-Proof.
-  intros [| | |] t H; try discriminate; intros x; apply ival_eq; simpl; rewrite proj_pick;
-    destruct (Bool.eqb _ _); reflexivity.
-Qed.
 
 (** ** Groups of copies *)
 
@@ -199,34 +173,15 @@ Qed.
 
 End Copies.
 
-(** ** The runtime's collectives for max and min *)
-
-(** A step as the runtime runs it for max and min: a reduction as
-    [exec_sum_step], a new pending axis moving no data. *)
-Definition exec_keep_step (M : cmonoid) (m : mesh) (p : pty) (k : sum_step) (st : state (carrier M))
-  : state (carrier M) :=
-  match k with
-  | AddPending _ => st
-  | ReduceScatter _ _ | AllReduce _ => exec_sum_step M m p k st
-  end.
-
-Fixpoint exec_keep_plan (M : cmonoid) (m : mesh) (p : pty) (ks : list sum_step)
-    (st : state (carrier M)) : state (carrier M) :=
-  match ks with
-  | [] => st
-  | k :: ks' =>
-      match sum_step_type m p k with
-      | OK p' => exec_keep_plan M m p' ks' (exec_keep_step M m p k st)
-      | Error _ => st
-      end
-  end.
+(** ** The one execution with every member keeping its value *)
 
 (** For an idempotent operation, a sequence of steps that type-checks,
-    run with every member keeping its value where an axis becomes pending,
-    takes every state holding the source to one holding the target. *)
+    run with every member keeping its value where an axis becomes pending
+    ([KeepAll]), takes every state holding the source to one holding the
+    target. *)
 Theorem keep_plan_sound : forall M m ks p p' g (st : state (carrier M)),
   idempotent M -> mesh_wf m = true -> pty_wf m p = true -> sum_plan_type m p ks = OK p' ->
-  sholds M m p g st -> sholds M m p' g (exec_keep_plan M m p ks st).
+  sholds M m p g st -> sholds M m p' g (exec_sum_plan M KeepAll m p ks st).
 Proof.
   intros M m ks. induction ks as [|k ks IH]; intros p p' g st Hid Hm Hw Hk Hst; simpl in *.
   - inversion Hk. subst. exact Hst.
@@ -235,6 +190,44 @@ Proof.
     destruct k as [d a | a | a]; simpl;
       [eapply sum_step_sound; eassumption | eapply sum_step_sound; eassumption
       | eapply add_pending_keep_sound; eassumption].
+Qed.
+
+Theorem keep_all_sound : forall M, idempotent M -> fill_sound M KeepAll.
+Proof. intros M Hid m ks p p' g st. apply keep_plan_sound. exact Hid. Qed.
+
+(** Each operation's fill is sound for it. *)
+Theorem fill_of_sound : forall o t, fill_sound (monoid_of o t) (fill_of o).
+Proof.
+  intros [| | |] t; [apply keep_one_sound | apply keep_one_sound | |];
+    apply keep_all_sound; intros x; apply ival_eq; simpl; rewrite proj_pick;
+    destruct (Bool.eqb _ _); reflexivity.
+Qed.
+
+(** ** Every headline pending-sum theorem, for every operation *)
+
+Theorem redist_sums_correct_for_op : forall (o : op) (t : int_ty) s S ps T pt sp elem,
+  plan_sums s S ps T pt = Some sp ->
+  forall (g : list nat -> carrier (monoid_of o t)) (st other : state (carrier (monoid_of o t))),
+  pl_sholds (monoid_of o t) S ps g st ->
+  let bs := run_sumplan (monoid_of o t) (lower_sumplan elem (fill_of o) S ps T pt sp) st other in
+  pl_sholds (monoid_of o t) T pt g (bs SDst) /\ bs SSrc = st.
+Proof.
+  intros o t s S ps T pt sp elem H g st other Hst.
+  apply (proj1 (redist_sums_correct s S ps T pt sp elem (fill_of o) H) (monoid_of o t) g st other
+           (fill_of_sound o t) Hst).
+Qed.
+
+(** The plan the command runs ([Costsums.choose_sums]). *)
+Theorem choose_sums_correct_for_op : forall (o : op) (t : int_ty) pf h elem budget s S ps T pt ch,
+  choose_sums pf h elem (fill_of o) budget s S ps T pt = OK ch ->
+  forall (g : list nat -> carrier (monoid_of o t)) (st other : state (carrier (monoid_of o t))),
+  pl_sholds (monoid_of o t) S ps g st ->
+  let bs := run_sumplan (monoid_of o t) (lower_sumplan elem (fill_of o) S ps T pt (cs_plan (ch_best ch))) st other in
+  pl_sholds (monoid_of o t) T pt g (bs SDst) /\ bs SSrc = st.
+Proof.
+  intros o t pf h elem budget s S ps T pt ch H g st other.
+  apply (choose_sums_correct pf h elem (fill_of o) budget s S ps T pt ch H (monoid_of o t) g st other
+           (fill_of_sound o t)).
 Qed.
 
 (** ** avg: the sum over the group, then one division by its size *)
@@ -289,14 +282,18 @@ Proof.
   apply av_div_copies. apply group_size_pos, layout_mesh_wf, (pl_pending_wf_parts L ps Hw).
 Qed.
 
-(** avg by any plan [plan_sums] returns to a plain target: if the source's
-    contributions sum, over each group of [n] members, to [g], the source
-    is avg-denoting [avg_of n g], and after the plan, lowered and run, one
-    division by [n] leaves every target rank with its box of [avg_of n g]. *)
+(** avg by any plan [plan_sums] returns to a plain target, as the runtime
+    runs it: every step adds (the sum's calls, lowered and run; a plain
+    target has no axis to add, so no fill), and one division at the end,
+    by [n], the product of the sizes of the axes the plan reduced (all of
+    [ps]: [Sumexchange.group_size]).  If the source's contributions sum,
+    over each group of [n] members, to [g], the source is avg-denoting
+    [avg_of n g], and that one division leaves every target rank with its
+    box of [avg_of n g]. *)
 Theorem redist_avg_correct : forall s S ps T sp elem (g : list nat -> A) (st other : state A),
   plan_sums s S ps T [] = Some sp -> pl_sholds M S ps g st ->
   let n := group_size (ly_m S) ps in
-  let bs := run_sumplan M (lower_sumplan elem S ps T [] sp) st other in
+  let bs := run_sumplan M (lower_sumplan elem KeepOne S ps T [] sp) st other in
   pl_aholds S ps (avg_of n g) st
   /\ pl_holds T (avg_of n g) (fun w l => av_div F (bs SDst w l) n).
 Proof.
@@ -305,7 +302,7 @@ Proof.
   - destruct (plan_sums_checked s S ps T [] sp H) as [rep Hc].
     pose proof (scheck_layouts_wf S ps T [] sp rep Hc) as Hwf.
     unfold layouts_wf in Hwf. rewrite !andb_true_iff in Hwf. destruct Hwf as [[_ HT] _].
-    pose proof (pl_sholds_nil M T g _ HT (proj1 (proj1 (redist_sums_correct s S ps T [] sp elem H) M g st other Hst)))
+    pose proof (pl_sholds_nil M T g _ HT (proj1 (proj1 (redist_sums_correct s S ps T [] sp elem KeepOne H) M g st other (keep_one_sound M) Hst)))
       as Hdst.
     intros w b Hb l Hl. unfold avg_of. f_equal. apply (Hdst w b Hb l Hl).
 Qed.

@@ -45,7 +45,7 @@ Proof.
 Qed.
 
 Lemma run_sum_plan_moves : forall M m ks p (st : state (carrier M)) r l,
-  run_sum_moves M (sum_plan_moves m p ks) st r l = exec_sum_plan M m p ks st r l.
+  run_sum_moves M (sum_plan_moves m p ks) st r l = exec_sum_plan M KeepOne m p ks st r l.
 Proof.
   induction ks as [|k ks IH]; intros p st r l; simpl; [reflexivity |].
   destruct (sum_step_type m p k) as [p'|]; simpl; [| reflexivity].

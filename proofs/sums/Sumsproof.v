@@ -461,7 +461,7 @@ Qed.
     type takes every state holding it to one holding the final type. *)
 Theorem sum_plan_sound : forall ks p p' g (st : state A),
   pty_wf m p = true -> sum_plan_type m p ks = OK p' ->
-  sholds M m p g st -> sholds M m p' g (exec_sum_plan M m p ks st).
+  sholds M m p g st -> sholds M m p' g (exec_sum_plan M KeepOne m p ks st).
 Proof.
   induction ks as [|k ks IH]; intros p p' g st Hw Hk Hst; simpl in *.
   - inversion Hk. subst. exact Hst.
@@ -538,3 +538,15 @@ Proof.
 Qed.
 
 End Sums.
+
+(** A fill is sound for [M] when every sequence of steps that type-checks,
+    run with it, takes every state holding its source to one holding its
+    target: [KeepOne] for every monoid ([keep_one_sound]), [KeepAll] for an
+    idempotent one ([Reductionsproof.keep_all_sound]). *)
+Definition fill_sound (M : cmonoid) (fl : fill) : Prop :=
+  forall m ks p p' g (st : state (carrier M)),
+  mesh_wf m = true -> pty_wf m p = true -> sum_plan_type m p ks = OK p' ->
+  sholds M m p g st -> sholds M m p' g (exec_sum_plan M fl m p ks st).
+
+Theorem keep_one_sound : forall M, fill_sound M KeepOne.
+Proof. intros M m ks p p' g st Hm. apply sum_plan_sound. exact Hm. Qed.

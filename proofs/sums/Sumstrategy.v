@@ -187,14 +187,16 @@ Definition scheck (S : layout) (ps : list axis) (T : layout) (pt : list axis) (s
 Definition reduced (m : mesh) (p : pty) (pre : list sum_step) : pty :=
   match sum_plan_type m p pre with OK p1 => p1 | Error _ => p end.
 
-Definition sexec (M : cmonoid) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
+(** The reducing exchange leaves the identity on the other members of a
+    target group whatever the fill ([Sumexchange.reducing_exchange_to]). *)
+Definition sexec (M : cmonoid) (fl : fill) (S : layout) (ps : list axis) (T : layout) (pt : list axis)
     (sp : sumplan) (st : state (carrier M)) : state (carrier M) :=
   match sp with
   | SumByCollectives pre rf p post =>
       let m := ly_m S in
       let p1 := reduced m (ly_ty S, ps) pre in
-      exec_sum_plan M m (ly_ty T, snd p1) post
-        (exec (refine_mesh rf m) (refine_ty rf (fst p1)) p (exec_sum_plan M m (ly_ty S, ps) pre st))
+      exec_sum_plan M fl m (ly_ty T, snd p1) post
+        (exec (refine_mesh rf m) (refine_ty rf (fst p1)) p (exec_sum_plan M fl m (ly_ty S, ps) pre st))
   | SumByExchange => reducing_exchange_to M S ps T pt (spread_holder S T) st
   end.
 

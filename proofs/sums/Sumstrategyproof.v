@@ -101,11 +101,12 @@ Qed.
 
 (** ** Correctness *)
 
-Theorem scheck_correct : forall S ps T pt sp rep, scheck S ps T pt sp = OK rep ->
-  forall M (g : list nat -> carrier M) (st : state (carrier M)),
-  pl_sholds M S ps g st -> pl_sholds M T pt g (sexec M S ps T pt sp st).
+(** For any sound fill ([Sumsproof.fill_sound]). *)
+Theorem scheck_fill_correct : forall S ps T pt sp rep, scheck S ps T pt sp = OK rep ->
+  forall M fl (g : list nat -> carrier M) (st : state (carrier M)), fill_sound M fl ->
+  pl_sholds M S ps g st -> pl_sholds M T pt g (sexec M fl S ps T pt sp st).
 Proof.
-  intros S ps T pt [pre rf p post|] rep H M g st Hst.
+  intros S ps T pt [pre rf p post|] rep H M fl g st Hfl Hst.
   - destruct (scheck_collectives_parts _ _ _ _ _ _ _ _ _ H)
       as [pre_reps [t1 [kept [crep [post_reps
           [He [Hws [Hwt [Hpre [Hrf [Hc [Hkept [Hpost [Hsame [Hred _]]]]]]]]]]]]]]].
@@ -115,9 +116,9 @@ Proof.
     assert (Hw1 : pty_wf m (t1, kept) = true) by exact (sum_plan_type_wf m Hm pre _ _ Hws Hpre).
     destruct (pty_wf_elim m t1 kept Hw1) as [Ht1 _].
     rewrite HS in Hst. apply pl_sholds_even in Hst; [| exact Hm | exact Hs].
-    pose proof (sum_plan_sound M m Hm pre _ _ g st Hws Hpre Hst) as H1.
+    pose proof (Hfl m pre _ _ g st Hm Hws Hpre Hst) as H1.
     simpl. fold m. rewrite Hred. simpl.
-    set (st1 := exec_sum_plan M m (ly_ty S, ps) pre st) in *.
+    set (st1 := exec_sum_plan M fl m (ly_ty S, ps) pre st) in *.
     set (st2 := exec (refine_mesh rf m) (refine_ty rf t1) p st1).
     assert (H2 : sholds M m (ly_ty T, kept) g st2).
     { destruct Hkept as [-> | [-> ->]]; [| exact H1].
@@ -129,13 +130,20 @@ Proof.
     assert (Hwk : pty_wf m (ly_ty T, kept) = true).
     { destruct Hkept as [-> | [_ <-]]; [| exact Hw1].
       unfold pty_wf. simpl. rewrite Ht. reflexivity. }
-    pose proof (sum_plan_sound M m Hm post _ _ g st2 Hwk Hpost H2) as H3.
+    pose proof (Hfl m post _ _ g st2 Hm Hwk Hpost H2) as H3.
     rewrite HT. apply pl_sholds_even; [exact Hm | exact Ht |].
     eapply sholds_same_axes; [exact Hsame | exact H3].
   - simpl in H. destruct (sum_exchange_ok S ps T pt) eqn:Hok; [| discriminate].
     unfold sum_exchange_ok in Hok. rewrite !andb_true_iff in Hok. destruct Hok as [[Hwf HwS] HwT].
     simpl. apply reducing_exchange_to_sound; try assumption.
     apply spread_holder_ok. exact Hwf.
+Qed.
+
+Theorem scheck_correct : forall S ps T pt sp rep, scheck S ps T pt sp = OK rep ->
+  forall M (g : list nat -> carrier M) (st : state (carrier M)),
+  pl_sholds M S ps g st -> pl_sholds M T pt g (sexec M KeepOne S ps T pt sp st).
+Proof.
+  intros S ps T pt sp rep H M g st. apply (scheck_fill_correct S ps T pt sp rep H M KeepOne g st (keep_one_sound M)).
 Qed.
 
 (** ** Traffic *)
@@ -272,7 +280,7 @@ Qed.
 (** For every strategy and every commutative monoid: after the plan, every
     target rank's group sums to its box of [g]. *)
 Theorem plan_sums_correct : forall s S ps T pt sp M (g : list nat -> carrier M) (st : state (carrier M)),
-  plan_sums s S ps T pt = Some sp -> pl_sholds M S ps g st -> pl_sholds M T pt g (sexec M S ps T pt sp st).
+  plan_sums s S ps T pt = Some sp -> pl_sholds M S ps g st -> pl_sholds M T pt g (sexec M KeepOne S ps T pt sp st).
 Proof.
   intros s S ps T pt sp M g st H Hst. destruct (plan_sums_checked s S ps T pt sp H) as [rep Hc].
   eapply scheck_correct; eassumption.
@@ -456,7 +464,7 @@ Proof.
     rewrite HS in Hst. apply pl_sholds_even in Hst; [| exact Hm | exact Hs].
     set (st1 := run_sum_moves M ms1 st).
     assert (H1 : sholds M m (t1, kept) g st1).
-    { apply (sholds_ext _ _ _ _ (exec_sum_plan M m (tS, ps) pre st));
+    { apply (sholds_ext _ _ _ _ (exec_sum_plan M KeepOne m (tS, ps) pre st));
         [intros r' l'; symmetry; apply run_sum_plan_moves |].
       exact (sum_plan_sound M m Hm pre _ _ g st Hws Hpre Hst). }
     set (st2 := run_sum_moves M ms2 st1).
@@ -470,7 +478,7 @@ Proof.
       apply (proj1 (refine_holds _ rf m t1 g st1 Hm Hrf Ht1)).
       exact (proj2 (holds_sholds_empty M m Hm t1 g st1) H1). }
     assert (H3 : sholds M m (tT, []) g (run_sum_moves M ms3 st2)).
-    { apply (sholds_ext _ _ _ _ (exec_sum_plan M m (tT, kept) post st2));
+    { apply (sholds_ext _ _ _ _ (exec_sum_plan M KeepOne m (tT, kept) post st2));
         [intros r' l'; symmetry; apply run_sum_plan_moves |].
       apply (sholds_same_axes _ _ _ pt2); [exact Hsame |].
       exact (sum_plan_sound M m Hm post _ _ g st2 Hwk Hpost H2). }

@@ -52,6 +52,7 @@ struct Case {
   std::size_t workspace_bytes = 0, staging_bytes = 0;
   std::vector<redist::Exchange::Peer> receives, sends;
   redist::Dtype dtype = redist::Dtype::u8;
+  redist::Op op = redist::Op::sum;  // a reducing exchange's operation
   // The hybrid's problem in the command line's notation (to_mesh "-": one
   // mesh) and its plan file; workspace_bytes is its stated workspace.
   std::string mesh, to_mesh, from, to, dtype_name, plan_text;
@@ -106,9 +107,10 @@ void read_program(std::istream& in, redist::PlanProgram* program) {
   p.groups.assign(ngroups, redist::Group{});
   for (redist::Group& g : p.groups) in >> g.stride >> g.size;
   read_steps(in, elem, &p.steps);
-  int dtype = 0, source = 0;
-  in >> dtype >> p.red0_bytes >> p.red1_bytes >> p.red_scratch_bytes >> source;
+  int dtype = 0, source = 0, op = 0;
+  in >> dtype >> p.red0_bytes >> p.red1_bytes >> p.red_scratch_bytes >> source >> op;
   if (dtype >= 0) p.dtype = static_cast<redist::Dtype>(dtype);
+  p.op = static_cast<redist::Op>(op);
   p.collectives_source = static_cast<redist::PlanBuffer>(source);
   read_steps(in, elem, &p.reductions);
   read_steps(in, elem, &p.additions);
@@ -164,7 +166,7 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
     axes->assign(n, 0);
     for (int& a : *axes) in >> a;
   };
-  int ranks = 0, dtype = 0;
+  int ranks = 0, dtype = 0, op = 0;
   switch (c->kind) {
     case Kind::exchange:
       in >> ranks >> c->elem_bytes >> c->live_bytes;
@@ -172,8 +174,9 @@ bool read_case(std::istream& in, int me, int world, Case* c) {
       read_placed(in, &c->target, &c->target_layout);
       break;
     case Kind::reducing_exchange:
-      in >> ranks >> c->elem_bytes >> dtype >> c->workspace_bytes >> c->live_bytes;
+      in >> ranks >> c->elem_bytes >> dtype >> op >> c->workspace_bytes >> c->live_bytes;
       c->dtype = static_cast<redist::Dtype>(dtype);
+      c->op = static_cast<redist::Op>(op);
       read_placed(in, &c->source, &c->source_layout);
       read_pending(&c->source_pending);
       read_placed(in, &c->target, &c->target_layout);
@@ -281,7 +284,7 @@ redist::Status run(const Case& c, const std::vector<unsigned char>& src, std::ve
     redist::ReducingExchange ex;
     if (redist::Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, c.source, c.source_layout, c.source_pending.data(), static_cast<int>(c.source_pending.size()),
-            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, redist::Op::sum, &ex);
+            c.target, c.target_layout, c.target_pending.data(), static_cast<int>(c.target_pending.size()), c.dtype, c.op, &ex);
         !st.ok())
       return st;
     const char* why = nullptr;

@@ -26,8 +26,11 @@
    stated [sumplan_workspace_bytes], its source, target and workspace within
    [sumplan_live_bytes]); integer element types of every
    size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
-   its sums are exact).  The reference is the extracted [sexec] over the
-   integers modulo 2^64 (pairs of them for c128) on random source values;
+   its sums are exact), the operation drawn in turn (sum, prod, max, min;
+   c128 sums only; the 64-rank cases sum).  The reference is the extracted
+   [sexec] over the integers modulo 2^64 (pairs of them for c128) with the
+   operation on the element type ([monoid]) and its fill ([Problem.fill])
+   on random source values; OUTDIR/ops.txt counts these cases per operation;
    a reducing exchange also carries each rank's messages and staging in
    the extracted [lower_sumx], and the header's workspace and live bytes.
 
@@ -121,8 +124,8 @@ let write_program oc ~id ~desc (prog : Lowering.program) =
       a
   in
   steps prog.steps;
-  Printf.fprintf oc "%d %d %d %d %d\n" prog.dtype prog.red0_bytes prog.red1_bytes prog.red_scratch_bytes
-    prog.collectives_source;
+  Printf.fprintf oc "%d %d %d %d %d %d\n" prog.dtype prog.red0_bytes prog.red1_bytes prog.red_scratch_bytes
+    prog.collectives_source prog.reduction;
   steps prog.reductions;
   steps prog.additions
 
@@ -198,6 +201,30 @@ let write_hybrid oc st ~id ~desc (p : Problem.t) sp =
 (* The dtypes of the sum cases, in turn: every element size. *)
 let sum_dtypes = [| "u8"; "i16"; "i32"; "u64"; "c128"; "i8"; "u16"; "u32"; "i64" |]
 
+(* The operations drawn, in turn with the dtypes (4 and 9 are coprime:
+   every pair comes); c128 only sums (its values stay exact integers). *)
+let sum_ops = [| Dtype.Sum; Dtype.Prod; Dtype.Max; Dtype.Min |]
+let sum_op i dtype = if dtype = "c128" then Dtype.Sum else sum_ops.(i mod Array.length sum_ops)
+
+(* A type's text with operation [op] where Sum_problem writes sum{..}. *)
+let with_op op text =
+  let key = "sum{" in
+  let n = String.length key in
+  let rec at i =
+    if i + n > String.length text then text
+    else if String.sub text i n = key then
+      String.sub text 0 i ^ Dtype.op_name op ^ "{" ^ String.sub text (i + n) (String.length text - i - n)
+    else at (i + 1)
+  in
+  at 0
+
+(* The sum cases written per operation, for the closing line. *)
+let op_counts : (string, int) Hashtbl.t = Hashtbl.create 4
+let count_op (p : Problem.t) =
+  let name = Dtype.op_name p.op in
+  Hashtbl.replace op_counts name (1 + Option.value (Hashtbl.find_opt op_counts name) ~default:0);
+  ", reduction " ^ name
+
 (* Values: the integers modulo 2^64, pairs of them (real, imaginary) for
    c128, whose parts stay small integers so that f64 adds them exactly. *)
 type value = int64 * int64
@@ -205,6 +232,31 @@ type value = int64 * int64
 let pairs : C.cmonoid =
   { zero = Obj.repr ((0L, 0L) : value);
     add0 = (fun a b -> let (a1, a2) : value = Obj.obj a and (b1, b2) : value = Obj.obj b in Obj.repr (Int64.add a1 b1, Int64.add a2 b2)) }
+
+(* The integers modulo 2^64 with [p]'s operation on its element type: sum
+   and prod wrap (the low bytes are the type's), max and min compare the
+   values as the type reads its low bytes (sign- or zero-extended), with
+   identities the lowest and the highest value. *)
+let monoid (p : Problem.t) : C.cmonoid =
+  let bits = 8 * p.elem_bytes and signed = p.dtype.name.[0] = 'i' in
+  let norm v =
+    if bits >= 64 then v
+    else if signed then Int64.shift_right (Int64.shift_left v (64 - bits)) (64 - bits)
+    else Int64.logand v (Int64.pred (Int64.shift_left 1L bits))
+  in
+  let compare = if signed then Int64.compare else Int64.unsigned_compare in
+  let lowest = if signed then norm (Int64.shift_left 1L (bits - 1)) else 0L in
+  let on_ints zero f =
+    { C.zero = Obj.repr ((zero, 0L) : value);
+      add0 = (fun a b -> let (a, _) : value = Obj.obj a and (b, _) : value = Obj.obj b in Obj.repr ((f a b, 0L) : value)) }
+  in
+  let pick keep a b = let a = norm a and b = norm b in if keep (compare a b) then a else b in
+  match p.op with
+  | Dtype.Sum -> pairs
+  | Dtype.Prod -> on_ints 1L Int64.mul
+  | Dtype.Max -> on_ints lowest (pick (fun c -> c >= 0))
+  | Dtype.Min -> on_ints (norm (Int64.pred lowest)) (pick (fun c -> c <= 0))
+  | Dtype.Avg -> invalid_arg "gen_diff: avg has no integer values"
 
 let random_value st dtype : value =
   if dtype = "c128" then (Int64.of_int (Random.State.int st 1024), Int64.of_int (Random.State.int st 1024))
@@ -226,9 +278,9 @@ let write_sum_bytes oc st (p : Problem.t) plan =
   let world = Problem.world p in
   let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p.dtype.name)) in
   let state : C.carrier C.state =
-   fun r l -> if r < world && elems_at s r > 0 then Obj.repr src.(r).(linear (shape_at s r) l) else pairs.zero
+   fun r l -> if r < world && elems_at s r > 0 then Obj.repr src.(r).(linear (shape_at s r) l) else (monoid p).zero
   in
-  let result = C.sexec pairs s p.src_pending t p.tgt_pending plan state in
+  let result = C.sexec (monoid p) (Problem.fill p) s p.src_pending t p.tgt_pending plan state in
   let hex_values vs = hex (Array.of_list (List.concat_map (value_bytes p.dtype.name p.elem_bytes) vs)) in
   for r = 0 to world - 1 do
     let expected = if elems_at t r = 0 then [] else List.map (fun l -> (Obj.obj (result r l) : value)) (indices (shape_at t r)) in
@@ -238,7 +290,7 @@ let write_sum_bytes oc st (p : Problem.t) plan =
 (* A plan by the collectives: the program of [lower_sums]. *)
 let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
   let pre, rf, steps, post = match plan with C.SumByCollectives (a, b, c, d) -> (a, b, c, d) | C.SumByExchange -> assert false in
-  write_program oc ~id ~desc (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
+  write_program oc ~id ~desc:(desc ^ count_op p) (Lowering.sums_program p (Lowering.lower_sums p pre rf steps post));
   write_sum_bytes oc st p plan
 
 (* A reducing exchange: both placed layouts and pending axes as the
@@ -251,8 +303,8 @@ let write_sum_program oc st ~id ~desc (p : Problem.t) plan =
 let write_sum_exchange oc st ~id ~desc (p : Problem.t) =
   let x = Lowering.reducing_exchange p in
   let r = Sumplan.checked p C.SumByExchange in
-  Printf.fprintf oc "scase %d %s\n%d %d %d %d %d\n" id desc (Problem.world p) p.elem_bytes x.r_dtype r.workspace_bytes
-    r.live_bytes;
+  Printf.fprintf oc "scase %d %s%s\n%d %d %d %d %d %d\n" id desc (count_op p) (Problem.world p) p.elem_bytes x.r_dtype x.r_op
+    r.workspace_bytes r.live_bytes;
   write_placed oc x.layouts.source;
   Printf.fprintf oc "%d %s\n" (Array.length x.source_pending) (arr x.source_pending);
   write_placed oc x.layouts.target;
@@ -302,8 +354,9 @@ let rec draw_sum_step st made =
       | C.Error _ -> assert false
       | C.OK pt' ->
           let dtype = sum_dtypes.(made mod Array.length sum_dtypes) in
+          let op = sum_op made dtype in
           let p =
-            Problem.make ~mesh:q.mesh ~from:(Sumplan.show_pty p0.op p0.env (p0.src, ps)) ~to_:(Sumplan.show_pty p0.op p0.env pt')
+            Problem.make ~mesh:q.mesh ~from:(Sumplan.show_pty op p0.env (p0.src, ps)) ~to_:(Sumplan.show_pty op p0.env pt')
               ~dtype:(Some dtype)
           in
           let plan = match k with C.AddPending _ -> C.SumByCollectives ([], [], [], [ k ]) | _ -> C.SumByCollectives ([ k ], [], [], []) in
@@ -445,10 +498,10 @@ let draw_permuted_exchange st ~world ~target_axes ~extents ~variant dtype =
   Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
 
 (* A reducing exchange over [permuted_meshes] ([Sum_problem.placed_types]). *)
-let draw_permuted_sum st ~world ~target_axes ~variant dtype =
+let draw_permuted_sum ?(op = Dtype.Sum) st ~world ~target_axes ~variant dtype =
   let meshes, src_axes, tgt_axes = permuted_meshes st ~world ~target_axes ~variant in
   let from, to_, _ = Sum_problem.placed_types st (List.map fst src_axes) (List.map fst tgt_axes) in
-  Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some dtype)
+  Problem.make_placed ~meshes ~strategy:C.StratExchange ~from:(with_op op from) ~to_:(with_op op to_) ~dtype:(Some dtype)
 
 let exchange_desc label (p : Problem.t) =
   Printf.sprintf "%s %s, %s -> %s %s" label (Problem.show_meshes p) (Front.show_ty p.env p.src) (Front.show_ty p.tgt_env p.tgt)
@@ -534,7 +587,11 @@ let () =
       true);
   cases sum_plans (fun ~id i ->
       let mesh, _, from, to_, _ = Sum_problem.draw st in
-      let p = Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:C.StratCollectives ~from ~to_ ~dtype:(Some (sum_dtype i)) in
+      let op = sum_op i (sum_dtype i) in
+      let p =
+        Problem.make_placed ~meshes:(Problem.One mesh) ~strategy:C.StratCollectives ~from:(with_op op from)
+          ~to_:(with_op op to_) ~dtype:(Some (sum_dtype i))
+      in
       write_sum_plan out st ~id ~label:"sum plan" p);
   cases sum_exchanges (fun ~id i ->
       (* Between two placed meshes, or on one mesh, in turn. *)
@@ -546,7 +603,11 @@ let () =
           let mesh, from, to_, _ = Sum_problem.draw_uneven st in
           (Problem.One mesh, from, to_)
       in
-      let p = Problem.make_placed ~meshes ~strategy:C.StratExchange ~from ~to_ ~dtype:(Some (sum_dtype i)) in
+      let op = sum_op i (sum_dtype i) in
+      let p =
+        Problem.make_placed ~meshes ~strategy:C.StratExchange ~from:(with_op op from) ~to_:(with_op op to_)
+          ~dtype:(Some (sum_dtype i))
+      in
       write_sum_exchange_case out st ~id ~label:"sum exchange" p;
       true);
   let world = Placed_problem.max_world in
@@ -564,7 +625,7 @@ let () =
       write_exchange (out (Problem.world p)) st ~id ~desc:(exchange_desc "permuted exchange" p) p;
       true);
   cases sum_permuted (fun ~id i ->
-      let p = draw_permuted_sum st ~world ~target_axes:small_mesh ~variant:i (sum_dtype i) in
+      let p = draw_permuted_sum ~op:(sum_op i (sum_dtype i)) st ~world ~target_axes:small_mesh ~variant:i (sum_dtype i) in
       write_sum_exchange_case out st ~id ~label:"permuted sum exchange" p;
       true);
   (* 64 ranks: a single step, a plan, a direct exchange, a hybrid, a
@@ -602,6 +663,10 @@ let () =
   let oc = open_out (Filename.concat dir "sizes.txt") in
   let sizes = List.sort compare (List.of_seq (Hashtbl.to_seq counts)) in
   List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) sizes;
+  close_out oc;
+  let oc = open_out (Filename.concat dir "ops.txt") in
+  Array.iter (fun op -> let name = Dtype.op_name op in
+               Printf.fprintf oc "%s %d\n" name (Option.value (Hashtbl.find_opt op_counts name) ~default:0)) sum_ops;
   close_out oc;
   Printf.printf
     "diff-steps: seed %d, %d single steps, %d plans, %d exchanges; pending sums: %d steps, %d plans, %d exchanges; %d hybrids, %d permuted exchanges, %d permuted reducing exchanges, %d cases on 64 ranks; world sizes %s\n"

@@ -188,7 +188,7 @@ let sums_budget_uncosted () =
       ~to_:q.to_ ~dtype:None
   in
   let alloc sp =
-    C.sumplan_alloc_bytes p.elem_bytes (Problem.source_layout p) p.src_pending
+    C.sumplan_alloc_bytes p.elem_bytes (Problem.fill p) (Problem.source_layout p) p.src_pending
       (Problem.target_layout p) p.tgt_pending sp
   in
   let allocs = List.map alloc (sum_candidates p) in

@@ -134,7 +134,7 @@ let sums_to_target t pt (st : carrier state) =
    staging; no rank's source, target box and staging exceed the stated live
    bytes. *)
 let lowered_exchange_ok (s, ps, t, pt) sp =
-  match lower_sumplan 4 s ps t pt sp with
+  match lower_sumplan 4 KeepOne s ps t pt sp with
   | SumCalls _ -> true
   | SumExchangeCall x ->
       (* Each rank's pieces once, not once per element read. *)
@@ -147,7 +147,7 @@ let lowered_exchange_ok (s, ps, t, pt) sp =
               | Some ps -> ps
               | None -> let ps = x.sx_pieces r in Hashtbl.add pieces r ps; ps) }
       in
-      let live = sumplan_live_bytes 4 s ps t pt sp in
+      let live = sumplan_live_bytes 4 KeepOne s ps t pt sp in
       sums_to_target t pt (sumx_dst ints x (source_state s ps))
       && x.sx_workspace_bytes = List.fold_left (fun a r -> max a (x.sx_staging r)) 0 t.ly_mesh.pm_ranks
       && List.for_all (fun w -> sumx_live 4 s ps t pt w <= live) (s.ly_mesh.pm_ranks @ t.ly_mesh.pm_ranks)
@@ -162,7 +162,7 @@ let judge ~lowered (s, ps, t, pt) sp =
       if rep.sm_peak > max (largest_box s) (largest_box t) then Stdlib.Error "peak above max(|src|, |tgt|)"
       else if pt = [] && List.exists (fun r -> rep.sm_recv r < sum_recv_bound s ps t r) ranks then
         Stdlib.Error "a rank receives less than the lower bound"
-      else if not (sums_to_target t pt (sexec ints s ps t pt sp (source_state s ps))) then
+      else if not (sums_to_target t pt (sexec ints KeepOne s ps t pt sp (source_state s ps))) then
         Stdlib.Error "wrong sums after the plan"
       else if lowered && not (lowered_exchange_ok (s, ps, t, pt) sp) then
         Stdlib.Error "the lowered reducing exchange: wrong sums, workspace or live bytes"
