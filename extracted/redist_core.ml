@@ -5605,7 +5605,7 @@ let choose_among budget all =
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
-                 pf_copy_bytes_per_us : int }
+                 pf_copy_bytes_per_us : int; pf_single_copy : link option }
 
 type hosts =
 | RanksPerHost of int
@@ -6445,6 +6445,21 @@ let max_over ranks f =
   fold_left (fun acc r ->
     (fun (a : int) b -> if a >= b then a else b) acc (f r)) ranks 0
 
+(** val without_single_copy : profile -> profile **)
+
+let without_single_copy pf =
+  { pf_same_host = pf.pf_same_host; pf_across_hosts = pf.pf_across_hosts;
+    pf_copy_bytes_per_us = pf.pf_copy_bytes_per_us; pf_single_copy = None }
+
+(** val single_copy_profile : profile -> profile **)
+
+let single_copy_profile pf =
+  match pf.pf_single_copy with
+  | Some l ->
+    { pf_same_host = l; pf_across_hosts = pf.pf_across_hosts;
+      pf_copy_bytes_per_us = pf.pf_copy_bytes_per_us; pf_single_copy = None }
+  | None -> pf
+
 (** val program_steps_ns : profile -> hosts -> int -> program -> int list **)
 
 let rec program_steps_ns pf h elem = function
@@ -6459,9 +6474,11 @@ let rec program_steps_ns pf h elem = function
   let tS = rank_table_of x.xc_from.ly_mesh.pm_ranks in
   let tT = rank_table_of x.xc_to.ly_mesh.pm_ranks in
   (max_over x.xc_to.ly_mesh.pm_ranks
-    (exchange_rank_ns pf spanned tS tT elem x.xc_from x.xc_to)) :: []
+    (exchange_rank_ns (single_copy_profile pf) spanned tS tT elem x.xc_from
+      x.xc_to)) :: []
 | Staged (_, first, second) ->
-  app (program_steps_ns pf h elem first) (program_steps_ns pf h elem second)
+  app (program_steps_ns pf h elem first)
+    (program_steps_ns (without_single_copy pf) h elem second)
 
 (** val predicted_ns :
     profile -> hosts -> int -> layout -> layout -> splan -> int **)

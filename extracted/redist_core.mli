@@ -4911,7 +4911,7 @@ val choose_among :
 type link = { lk_latency_ns : int; lk_bytes_per_us : int }
 
 type profile = { pf_same_host : link; pf_across_hosts : link;
-                 pf_copy_bytes_per_us : int }
+                 pf_copy_bytes_per_us : int; pf_single_copy : link option }
 
 type hosts =
 | RanksPerHost of int
@@ -4975,6 +4975,10 @@ val exchange_rank_ns :
 val spans_hosts : hosts -> int list -> bool
 
 val max_over : int list -> (int -> int) -> int
+
+val without_single_copy : profile -> profile
+
+val single_copy_profile : profile -> profile
 
 val program_steps_ns : profile -> hosts -> int -> program -> int list
 

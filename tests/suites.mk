@@ -87,8 +87,9 @@ test-cli-json: build
 test-cli-cxx: build runtime
 	@$(SUITE) tests/cli/gen_cxx.sh
 
-# redist calibrate under mpirun writes a profile that plan reads back.
-test-cli-calibrate: build
+# redist calibrate under mpirun writes a profile that plan reads back
+# (compiled against the runtime, for its single copy on a host).
+test-cli-calibrate: build runtime
 	@$(SUITE) tests/cli/calibrate.sh
 
 # ---- the runtime ---------------------------------------------------------------

@@ -1,20 +1,24 @@
-(* `redist calibrate`: compiles calibrate_main.cpp (embedded) with mpicxx,
-   runs it under mpirun, and writes what it measured as a machine profile
-   (Profile's schema), which --profile reads back.  Without a rank on
-   another host the across-hosts link is not measured: it is written equal
-   to the same-host link, and the profile says so. *)
+(* `redist calibrate`: compiles calibrate_main.cpp (embedded) with mpicxx
+   against the MPI runtime (for its single copy on a host), runs it under
+   mpirun, and writes what it measured as a machine profile (Profile's
+   schema), which --profile reads back.  Without a rank on another host the
+   across-hosts link is not measured: it is written equal to the same-host
+   link, and the profile says so.  Where single copy did not apply between
+   ranks 0 and 1 the profile has no single_copy field. *)
 
 let ( / ) = Filename.concat
 
 let measure ~np ~far ~timeout =
   if not (Run.on_path "mpicxx") then Run.fail "mpicxx is not on PATH (install libopenmpi-dev: make deps)";
   if not (Run.on_path "mpirun") then Run.fail "mpirun is not on PATH (install openmpi-bin: make deps)";
+  let prefix = Run.locate_prefix () in
   let dir = Run.temp_dir () in
   Fun.protect ~finally:(fun () -> Run.remove_dir dir) (fun () ->
       Run.write (dir / "calibrate.cpp") Embedded.calibrate_main_cpp;
       let exe = dir / "calibrate" and log = dir / "compile.log" in
-      if Run.command ~log "mpicxx" [ "-std=c++17"; "-O2"; dir / "calibrate.cpp"; "-o"; exe ] <> Run.Exited 0 then
-        Run.fail "compiling the calibration failed: %s" (Run.first_error log);
+      let args = [ "-std=c++17"; "-O2"; "-I" ^ (prefix / "include"); dir / "calibrate.cpp" ] @ Run.libraries prefix @ [ "-o"; exe ] in
+      if Run.command ~log "mpicxx" args <> Run.Exited 0 then
+        Run.fail "compiling the calibration against %s failed: %s" prefix (Run.first_error log);
       let out = dir / "calibrate.out" and result = dir / "result.json" in
       let far_arg = match far with Some r -> [ string_of_int r ] | None -> [] in
       let ending =
@@ -22,8 +26,10 @@ let measure ~np ~far ~timeout =
       in
       let measured (j : Yojson.Safe.t) =
         let field k = match j with `Assoc l -> (match List.assoc_opt k l with Some (`Int n) -> n | _ -> raise Not_found) | _ -> raise Not_found in
+        let single = (field "single_latency_ns", field "single_bytes_per_us") in
         ( (field "same_latency_ns", field "same_bytes_per_us"),
           (if far = None then None else Some (field "across_latency_ns", field "across_bytes_per_us")),
+          (if fst single < 0 then None else Some single),
           field "copy_bytes_per_us" )
       in
       match (ending, Sys.file_exists result) with
@@ -38,7 +44,7 @@ let measure ~np ~far ~timeout =
           Run.fail "mpirun -np %d failed (exit %d): %s" np rc (match output with l :: _ -> String.trim l | [] -> "no output"))
 
 (* The profile as JSON, checked by Profile's own reader before it is written. *)
-let profile_json ~name ~np ~far ((sl, sb), across, copy) =
+let profile_json ~name ~np ~far ((sl, sb), across, single, copy) =
   let clamp lo hi n = max lo (min hi n) in
   let link (l, b) =
     `Assoc [ ("latency_ns", `Int (clamp 0 Profile.max_latency_ns l)); ("bytes_per_us", `Int (clamp 1 Profile.max_bytes_per_us b)) ]
@@ -49,16 +55,24 @@ let profile_json ~name ~np ~far ((sl, sb), across, copy) =
     | Some a, Some r -> (link a, Printf.sprintf "across_hosts: ping-pong between rank 0 and rank %d" r)
     | _ -> (same, "across_hosts: not measured (no rank on another host: give --ranks-per-host below --np); the same-host figures")
   in
+  let single_fields, single_source =
+    match single with
+    | Some s ->
+        ( [ ("single_copy", link s) ],
+          "single_copy: ranks 0 and 1 swap blocks by the direct exchange with source arrays from redist::shared_alloc, best of 500 swaps of 8 bytes and 20 of 4 MiB; bandwidth from the difference, latency the same-host latency plus what a small swap by single copy takes beyond one by MPI" )
+    | None -> ([], "single_copy: absent, single copy did not apply between ranks 0 and 1 (not on one host)")
+  in
   let j =
     `Assoc
-      [ ("schema", `String Profile.schema); ("name", `String name);
-        ("description", `String (Printf.sprintf "measured by redist calibrate with %d MPI ranks on %s" np (Unix.gethostname ())));
-        ("same_host", same); ("across_hosts", across_json);
-        ("copy_bytes_per_us", `Int (clamp 1 Profile.max_bytes_per_us copy));
-        ( "sources",
-          `List
-            [ `String "same_host: ping-pong between ranks 0 and 1, best of 2000 rounds of 8 bytes (latency) and 20 of 4 MiB (bandwidth, less the latency)";
-              `String across_source; `String "copy_bytes_per_us: memcpy of 16 MiB on rank 0, best of 20" ] ) ]
+      ([ ("schema", `String Profile.schema); ("name", `String name);
+         ("description", `String (Printf.sprintf "measured by redist calibrate with %d MPI ranks on %s" np (Unix.gethostname ())));
+         ("same_host", same); ("across_hosts", across_json) ]
+      @ single_fields
+      @ [ ("copy_bytes_per_us", `Int (clamp 1 Profile.max_bytes_per_us copy));
+          ( "sources",
+            `List
+              [ `String "same_host: ping-pong between ranks 0 and 1, best of 2000 rounds of 8 bytes (latency) and 20 of 4 MiB (bandwidth, less the latency)";
+                `String across_source; `String single_source; `String "copy_bytes_per_us: memcpy of 16 MiB on rank 0, best of 20" ] ) ])
   in
   ignore (Profile.of_json ~what:"the measured profile" j);
   Yojson.Safe.pretty_to_string j ^ "\n"

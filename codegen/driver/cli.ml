@@ -472,7 +472,7 @@ let calibrate_cmd =
   let doc = "measure this machine and write a profile for --profile" in
   let man =
     [ `S Manpage.s_description;
-      `P "Compiles a small MPI program with mpicxx and runs it under $(b,mpirun -np N) (with run's mpirun options): ping-pong latency (8 bytes, best of 2000) and bandwidth (4 MiB, best of 20, less the latency) between ranks 0 and 1, and between rank 0 and rank N of $(b,--ranks-per-host N) when there is one; the bandwidth of a 16 MiB memcpy.  Writes a JSON profile (schema redist-profile/1) that $(b,plan), $(b,check), $(b,gen) and $(b,run) read with $(b,--profile)." ]
+      `P "Compiles a small MPI program with mpicxx and runs it under $(b,mpirun -np N) (with run's mpirun options): ping-pong latency (8 bytes, best of 2000) and bandwidth (4 MiB, best of 20, less the latency) between ranks 0 and 1, and between rank 0 and rank N of $(b,--ranks-per-host N) when there is one; single copy on a host between ranks 0 and 1 (the runtime's direct exchange on source arrays from redist::shared_alloc, compiled against the runtime as $(b,run) is); the bandwidth of a 16 MiB memcpy.  Writes a JSON profile (schema redist-profile/1) that $(b,plan), $(b,check), $(b,gen) and $(b,run) read with $(b,--profile)." ]
     @ examples [ "  redist calibrate -o here.json"; "  redist plan --mesh '{x:2, y:2}' --from '[{x}64, {y}64]' --to '[{y}64, {x}64]' --profile here.json" ]
   in
   Cmd.v (Cmd.info "calibrate" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal; exit_tool ])

@@ -59,6 +59,17 @@ let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.splan C.costed) = b
 
 let upper_bound_note = "at most: the exchange across hosts charges each message the slower link"
 
+(* How the prediction priced a same-host message ([Cost.single_copy_profile]):
+   with the profile's single copy, the direct exchange's out of the caller's
+   source array by one copy; the collectives' and every pending-sum plan's
+   by MPI ([Costproof.collectives_ignore_single_copy],
+   [Costsumsproof.sum_steps_ignore_single_copy]). *)
+let transport ~sums (cost : Profile.t) =
+  match (cost.profile.pf_single_copy, sums) with
+  | None, _ -> ("mpi", "same-host messages by MPI")
+  | Some _, false -> ("single_copy", "same-host exchange messages by single copy, the rest by MPI")
+  | Some _, true -> ("mpi", "same-host messages by MPI (pending sums have no single copy)")
+
 let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
   else Printf.sprintf "%.3f ms" (float_of_int ns /. 1e6)
@@ -92,7 +103,7 @@ let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.splan C.choice) =
         launches = c.cs_launches })
     (candidates ch)
 
-let lines (cost : Profile.t) rows =
+let lines ~sums (cost : Profile.t) rows =
   let best = List.find (fun r -> r.verdict = Chosen) rows in
   let budget =
     match cost.budget with
@@ -100,8 +111,8 @@ let lines (cost : Profile.t) rows =
     | None -> ""
   in
   let bound r = if r.upper_bound then "; " ^ upper_bound_note else "" in
-  [ Printf.sprintf "predicted time: %s (profile %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
-      cost.hosts_text (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
+  [ Printf.sprintf "predicted time: %s (profile %s, %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
+      cost.hosts_text (snd (transport ~sums cost)) (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
     Printf.sprintf "memory per rank: %d B allocated (source + destination + whole workspace), peak live %d B%s"
       best.alloc_bytes best.live_bytes budget ]
   @ (match rows with
@@ -125,10 +136,11 @@ let lines (cost : Profile.t) rows =
         Option.map (fun w -> Printf.sprintf "  %s: %s" w r.plan) why)
       (sorted rows)
 
-let json (cost : Profile.t) rows : Yojson.Safe.t =
+let json ~sums (cost : Profile.t) rows : Yojson.Safe.t =
   let best = List.find (fun r -> r.verdict = Chosen) rows in
   `Assoc
     [ ("profile", `String cost.name); ("hosts", `String cost.hosts_text);
+      ("same_host_transport", `String (fst (transport ~sums cost)));
       ("memory_budget", match cost.budget with Some b -> `Int b | None -> `Null);
       ("predicted_ns", `Int best.time_ns);
       ("step_ns", `List (List.map (fun n -> `Int n) best.steps_ns));
@@ -148,18 +160,18 @@ let json (cost : Profile.t) rows : Yojson.Safe.t =
                    ("launches", `Int r.launches) ])
              (sorted rows)) ) ]
 
-let comment_lines cost rows = String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (lines cost rows))
+let comment_lines ~sums cost rows = String.concat "" (List.map (fun l -> "# " ^ l ^ "\n") (lines ~sums cost rows))
 
 (* What follows a plan's report about the cost model: its choice, or why
    it was not applied; as comment lines, and as fields of the JSON report. *)
 let cost_model_line why = "# cost model: " ^ why ^ "\n"
 
 let text (cost : Profile.t) (p : Problem.t) = function
-  | Planning.Costed ch -> comment_lines cost (rows_of_choice cost p ch)
-  | Planning.Costed_no_hybrids (ch, why) -> comment_lines cost (rows_of_choice cost p ch) ^ cost_model_line why
+  | Planning.Costed ch -> comment_lines ~sums:false cost (rows_of_choice cost p ch)
+  | Planning.Costed_no_hybrids (ch, why) -> comment_lines ~sums:false cost (rows_of_choice cost p ch) ^ cost_model_line why
   | Planning.Not_costed why -> cost_model_line why
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
-  | Planning.Costed ch -> [ ("cost", json cost (rows_of_choice cost p ch)) ]
-  | Planning.Costed_no_hybrids (ch, why) -> [ ("cost", json cost (rows_of_choice cost p ch)); ("hybrids_not_costed", `String why) ]
+  | Planning.Costed ch -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)) ]
+  | Planning.Costed_no_hybrids (ch, why) -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)); ("hybrids_not_costed", `String why) ]
   | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]

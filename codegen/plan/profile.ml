@@ -41,16 +41,23 @@ let of_json ~what (j : Yojson.Safe.t) =
    | `String s when s = schema -> ()
    | _ -> bad "schema must be \"%s\"" schema);
   let name = match field fields "" "name" with `String s -> s | _ -> bad "name must be a string" in
-  let link key =
-    match field fields "" key with
+  let link_of key = function
     | `Assoc l ->
         { C.lk_latency_ns = int_in l (key ^ ".") "latency_ns" 0 max_latency_ns;
           lk_bytes_per_us = int_in l (key ^ ".") "bytes_per_us" 1 max_bytes_per_us }
     | _ -> bad "%s must be an object {latency_ns, bytes_per_us}" key
   in
+  let link key = link_of key (field fields "" key) in
+  (* Absent or null: the ranks of a host do not share redist's arrays, and
+     every message is priced by MPI (profiles before the field). *)
+  let single_copy =
+    match List.assoc_opt "single_copy" fields with
+    | None | Some `Null -> None
+    | Some j -> Some (link_of "single_copy" j)
+  in
   ( name,
     { C.pf_same_host = link "same_host"; pf_across_hosts = link "across_hosts";
-      pf_copy_bytes_per_us = int_in fields "" "copy_bytes_per_us" 1 max_bytes_per_us } )
+      pf_copy_bytes_per_us = int_in fields "" "copy_bytes_per_us" 1 max_bytes_per_us; pf_single_copy = single_copy } )
 
 let read ~what text = of_json ~what (Front.read_json ~what text)
 

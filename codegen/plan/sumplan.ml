@@ -439,7 +439,7 @@ let text ?cost ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) (choice_guarantees cost @ guarantees r);
   (match cost with
    | Some (Costed c) ->
-       Buffer.add_string b (Costreport.comment_lines c.settings c.rows);
+       Buffer.add_string b (Costreport.comment_lines ~sums:true c.settings c.rows);
        Option.iter (fun why -> Buffer.add_string b (Costreport.cost_model_line why)) c.exchange_not_costed
    | Some (Not_costed why) -> Buffer.add_string b (Costreport.cost_model_line why)
    | None -> ());
@@ -469,7 +469,7 @@ let json_fields ?cost (r : t) =
     @
     match cost with
     | Some (Costed c) ->
-        ("cost", Costreport.json c.settings c.rows)
+        ("cost", Costreport.json ~sums:true c.settings c.rows)
         :: Option.to_list (Option.map (fun why -> ("exchange_not_costed", `String why)) c.exchange_not_costed)
     | Some (Not_costed why) -> [ ("cost_not_applied", `String why) ]
     | None -> []

@@ -13,7 +13,11 @@
     a slice, the copy of an empty plan and the scratch a collective packs
     through.  A rank's time in a step is the sum of its
     messages' latencies and transfer times; a step takes as long as its
-    slowest rank; a plan, the sum of its steps.
+    slowest rank; a plan, the sum of its steps.  A profile may say that the
+    ranks of a host share redist's arrays ([pf_single_copy]): the direct
+    exchange's same-host messages out of the caller's source array are
+    then priced as one copy ([single_copy_profile]), everything else as
+    before.
 
     The candidates of [choose]: for [StratAuto] every collective plan the
     planner builds (every candidate refinement and construction that
@@ -48,7 +52,13 @@ Record link : Type := {
 Record profile : Type := {
   pf_same_host : link;     (** shared memory; NVLink between GPUs of one node *)
   pf_across_hosts : link;  (** the network *)
-  pf_copy_bytes_per_us : nat  (** a local copy (packing, slicing) *)
+  pf_copy_bytes_per_us : nat;  (** a local copy (packing, slicing) *)
+  pf_single_copy : option link
+    (** [Some l]: the ranks of a host share the caller's source arrays
+        (allocated by redist: [redist_alloc], [redist::shared_alloc]), so a
+        same-host message of the direct exchange out of the source array is
+        one copy by the receiver, at [l]; [None]: every message goes by MPI
+        ([pf_same_host]) *)
 }.
 
 (** Which host each world rank is on. *)
@@ -282,6 +292,27 @@ Definition spans_hosts (h : hosts) (ws : list nat) : bool :=
 Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
   fold_left (fun acc r => Nat.max acc (f r)) ranks 0.
 
+(** ** Single copy on a host
+
+    With [pf_single_copy pf = Some l], a direct exchange that reads the
+    caller's source array (the exchange alone, or the first part of a
+    hybrid) moves each same-host message by one copy at [l]: it is priced
+    with [single_copy_profile pf], whose same-host link is [l].  Everything
+    else keeps its MPI price: the collectives, the reducing exchange (the
+    runtime sends its messages by MPI whatever the buffers) and an exchange
+    reading an intermediate in the workspace (the second part of a hybrid,
+    priced with [without_single_copy pf]).  Across hosts MPI stays. *)
+Definition without_single_copy (pf : profile) : profile :=
+  {| pf_same_host := pf_same_host pf; pf_across_hosts := pf_across_hosts pf;
+     pf_copy_bytes_per_us := pf_copy_bytes_per_us pf; pf_single_copy := None |}.
+
+Definition single_copy_profile (pf : profile) : profile :=
+  match pf_single_copy pf with
+  | Some l => {| pf_same_host := l; pf_across_hosts := pf_across_hosts pf;
+                 pf_copy_bytes_per_us := pf_copy_bytes_per_us pf; pf_single_copy := None |}
+  | None => pf
+  end.
+
 (** The predicted time of each step of a lowered program, in nanoseconds. *)
 Fixpoint program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
   match pg with
@@ -292,8 +323,10 @@ Fixpoint program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program)
       let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
       let tS := rank_table_of (pm_ranks (ly_mesh (xc_from x))) in
       let tT := rank_table_of (pm_ranks (ly_mesh (xc_to x))) in
-      [max_over (pm_ranks (ly_mesh (xc_to x))) (exchange_rank_ns pf spanned tS tT elem (xc_from x) (xc_to x))]
-  | Staged _ first second => program_steps_ns pf h elem first ++ program_steps_ns pf h elem second
+      [max_over (pm_ranks (ly_mesh (xc_to x)))
+                (exchange_rank_ns (single_copy_profile pf) spanned tS tT elem (xc_from x) (xc_to x))]
+  | Staged _ first second =>
+      program_steps_ns pf h elem first ++ program_steps_ns (without_single_copy pf) h elem second
   end.
 
 (** The predicted time of a plan. *)

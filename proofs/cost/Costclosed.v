@@ -336,11 +336,11 @@ Theorem exchange_predicted_exact : forall pf h elem S T, layouts_wf S T = true -
   let tS := rank_table_of (pm_ranks (ly_mesh S)) in
   let tT := rank_table_of (pm_ranks (ly_mesh T)) in
   predicted_ns pf h elem S T ByExchange
-  = max_over (pm_ranks (ly_mesh T)) (fun r => rank_ns pf (exchange_batches h false tS tT elem (lower_exchange S T) r)).
+  = max_over (pm_ranks (ly_mesh T)) (fun r => rank_ns (single_copy_profile pf) (exchange_batches h false tS tT elem (lower_exchange S T) r)).
 Proof.
   intros pf h elem S T Hwf Hsp tS tT. subst tS tT. unfold predicted_ns, program_steps_ns, lower_splan. cbn [xc_from xc_to lower_exchange].
   rewrite Hsp. cbn [map list_sum fold_right]. rewrite Nat.add_0_r.
-  apply Nat.le_antisymm; apply max_over_mono; intros r _; rewrite (exchange_rank_ns_exact pf h elem S T r Hwf);
+  apply Nat.le_antisymm; apply max_over_mono; intros r _; rewrite (exchange_rank_ns_exact (single_copy_profile pf) h elem S T r Hwf);
     lia.
 Qed.
 
@@ -349,12 +349,12 @@ Theorem exchange_predicted_bound : forall pf h elem S T, layouts_wf S T = true -
   let tS := rank_table_of (pm_ranks (ly_mesh S)) in
   let tT := rank_table_of (pm_ranks (ly_mesh T)) in
   let spanned := spans_hosts h (pm_ranks (ly_mesh S) ++ pm_ranks (ly_mesh T)) in
-  max_over (pm_ranks (ly_mesh T)) (fun r => rank_ns pf (exchange_batches h spanned tS tT elem (lower_exchange S T) r))
+  max_over (pm_ranks (ly_mesh T)) (fun r => rank_ns (single_copy_profile pf) (exchange_batches h spanned tS tT elem (lower_exchange S T) r))
   <= predicted_ns pf h elem S T ByExchange.
 Proof.
   intros pf h elem S T Hwf tS tT spanned. subst tS tT. unfold predicted_ns, program_steps_ns, lower_splan.
   cbn [xc_from xc_to lower_exchange]. fold spanned. cbn [map list_sum fold_right]. rewrite Nat.add_0_r.
   apply max_over_mono. intros r _. destruct spanned.
-  - apply (exchange_rank_ns_bound pf h elem S T r Hwf).
-  - rewrite (exchange_rank_ns_exact pf h elem S T r Hwf). lia.
+  - apply (exchange_rank_ns_bound (single_copy_profile pf) h elem S T r Hwf).
+  - rewrite (exchange_rank_ns_exact (single_copy_profile pf) h elem S T r Hwf). lia.
 Qed.

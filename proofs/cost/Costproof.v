@@ -151,3 +151,22 @@ Proof.
   destruct (cost_all_complete pf h elem S T _ 0 ByExchange rep Hin Hx) as [c [Hc _]].
   apply choose_among_answers. intros E. rewrite E in Hc. contradiction.
 Qed.
+
+(** ** Single copy prices the exchange only
+
+    [pf_single_copy] enters no price but a direct exchange's that reads the
+    caller's source ([Cost.single_copy_profile]): the collectives keep
+    their MPI price ([collectives_ignore_single_copy]), and a profile
+    without it prices every plan as before ([single_copy_absent]). *)
+
+Theorem collectives_ignore_single_copy : forall pf h elem m cs,
+  program_steps_ns (without_single_copy pf) h elem (Calls m cs) = program_steps_ns pf h elem (Calls m cs).
+Proof.
+  reflexivity.
+Qed.
+
+Theorem single_copy_absent : forall pf, pf_single_copy pf = None ->
+  single_copy_profile pf = pf /\ without_single_copy pf = pf.
+Proof.
+  intros [sh ah cp sc] H. simpl in H. subst sc. split; reflexivity.
+Qed.

@@ -144,3 +144,12 @@ Proof.
   - destruct (scost_all_sound _ _ _ _ _ _ _ _ _ _ _ Hc) as [Hsp [[rep Hx] [Hl' _]]].
     exists (cs_plan c), rep. rewrite <- Hl'. auto.
 Qed.
+
+(** The reducing exchange and the reductions keep their MPI price: the
+    runtime sends their messages by MPI whatever the buffers, so
+    [pf_single_copy] enters no pending-sum plan's price. *)
+Theorem sum_steps_ignore_single_copy : forall pf h elem lw,
+  sum_steps_ns (without_single_copy pf) h elem lw = sum_steps_ns pf h elem lw.
+Proof.
+  intros pf h elem [pg | x]; reflexivity.
+Qed.

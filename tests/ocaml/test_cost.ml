@@ -20,7 +20,12 @@
      the built-in profile, on one host (the default of auto);
    - the exchange's time in closed form (runs of equal pieces per
      dimension) is, on every rank, its messages' time listed one by one on
-     one host, and at least that across hosts (Costclosed.v). *)
+     one host, and at least that across hosts (Costclosed.v);
+   - single copy on a host (the profile's single_copy): the collectives and
+     the hybrids whose exchange reads an intermediate keep their price, the
+     exchange alone is priced as with the single-copy link for same-host
+     messages; on a gather that the collectives win by MPI, auto picks the
+     exchange when single copy is faster, and not when it is as fast. *)
 module C = Redist_core
 
 let seed = 20261123
@@ -31,11 +36,11 @@ let settings ?budget ?(hosts = (C.RanksPerHost 1_000_000, "one host")) profile =
 
 let link latency_ns bytes_per_us = { C.lk_latency_ns = latency_ns; lk_bytes_per_us = bytes_per_us }
 let unbounded = Profile.max_bytes_per_us
-let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded }
+let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded; pf_single_copy = None }
 let latency_ns = 1_000_000
 let latency_only =
   { C.pf_same_host = link latency_ns unbounded; pf_across_hosts = link latency_ns unbounded;
-    pf_copy_bytes_per_us = unbounded }
+    pf_copy_bytes_per_us = unbounded; pf_single_copy = None }
 
 let measured = snd (Profile.default ())
 
@@ -161,7 +166,7 @@ let draw_hosts st world =
 
 let closed_form_is_the_messages () =
   (* Odd bandwidths, so that the rounding of each message's transfer counts. *)
-  let pf = { C.pf_same_host = link 97 4_099; pf_across_hosts = link 7_001 301; pf_copy_bytes_per_us = 1_999 } in
+  let pf = { C.pf_same_host = link 97 4_099; pf_across_hosts = link 7_001 301; pf_copy_bytes_per_us = 1_999; pf_single_copy = None } in
   let spanned_cases = ref 0 in
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
@@ -182,6 +187,57 @@ let closed_form_is_the_messages () =
         (ranks tgt));
   if !spanned_cases = 0 then Alcotest.fail "no problem across hosts"
 
+(* The measured profile with single copy four times as fast as its
+   same-host link, and the same profile without it whose same-host link is
+   that single copy (how Cost.single_copy_profile prices the exchange). *)
+let single_copy_link = link 0 (4 * measured.pf_same_host.lk_bytes_per_us)
+let with_single_copy = { measured with C.pf_single_copy = Some single_copy_link }
+let same_host_single_copy = { measured with C.pf_same_host = single_copy_link }
+
+let single_copy_prices_the_exchange_only () =
+  let exchanges = ref 0 in
+  for_problems (fun st failing p ->
+      let fail fmt = Printf.ksprintf failing fmt in
+      let hosts = draw_hosts st (Problem.world p) in
+      let by pf = candidates (chosen (settings ~hosts:(hosts, "") pf) p) in
+      let price pf (c : C.splan C.costed) =
+        match List.find_opt (fun (d : C.splan C.costed) -> d.cs_index = c.cs_index) (by pf) with
+        | Some d -> d.cs_steps_ns
+        | None -> fail "candidate %d is not costed under every profile" c.cs_index; []
+      in
+      List.iter
+        (fun (c : C.splan C.costed) ->
+          let expected =
+            match c.cs_plan with
+            | C.ByCollectives _ | C.ByThen (_, C.ByCollectives _, C.ByExchange) -> price measured c
+            | C.ByExchange -> incr exchanges; price same_host_single_copy c
+            | C.ByThen _ -> c.cs_steps_ns
+          in
+          if c.cs_steps_ns <> expected then
+            fail "candidate %d: %d ns with single copy, expected %d ns" c.cs_index c.cs_time_ns (List.fold_left ( + ) 0 expected))
+        (by with_single_copy));
+  if !exchanges = 0 then Alcotest.fail "no exchange among the candidates"
+
+(* A gather on 4 ranks of one host: by MPI the collectives' all-gathers win;
+   with single copy 4 times as fast, the exchange; with single copy no faster
+   than MPI, still the collectives. *)
+let single_copy_changes_the_choice () =
+  let p =
+    Problem.make_placed ~meshes:(Problem.One "{x:4}") ~strategy:C.StratAuto ~from:"[{x}4096]" ~to_:"[4096]" ~dtype:None
+  in
+  let mpi = { C.pf_same_host = link 500 5_000; pf_across_hosts = link 1_500 5_000; pf_copy_bytes_per_us = 20_000;
+              pf_single_copy = None } in
+  let strategy pf = Costreport.strategy_of (chosen (settings pf) p).ch_best.cs_plan in
+  let cases =
+    [ ("by MPI", mpi, "collectives");
+      ("single copy 4 times as fast", { mpi with pf_single_copy = Some (link 500 20_000) }, "exchange");
+      ("single copy as fast as MPI", { mpi with pf_single_copy = Some mpi.pf_same_host }, "collectives") ]
+  in
+  List.iter
+    (fun (what, pf, expected) ->
+      if strategy pf <> expected then Alcotest.failf "%s: auto chose the %s, expected the %s" what (strategy pf) expected)
+    cases
+
 let () =
   Tap.run "cost"
     [ ( "choice",
@@ -191,4 +247,6 @@ let () =
           Alcotest.test_case (Printf.sprintf "%d random problems: latency dominates, fewest messages" count) `Quick fewest_messages_when_latency_dominates;
           Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list;
           Alcotest.test_case (Printf.sprintf "%d random problems: the default is the built-in profile's choice" count) `Quick default_is_the_cost_model;
-          Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages ] ) ]
+          Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages;
+          Alcotest.test_case (Printf.sprintf "%d random problems: single copy prices the exchange alone, every other candidate as before" count) `Quick single_copy_prices_the_exchange_only;
+          Alcotest.test_case "a gather on one host: single copy faster than MPI makes auto choose the exchange, as fast does not" `Quick single_copy_changes_the_choice ] ) ]

@@ -24,7 +24,7 @@ let settings ?budget profile =
 
 let link latency_ns bytes_per_us = { C.lk_latency_ns = latency_ns; lk_bytes_per_us = bytes_per_us }
 let unbounded = Profile.max_bytes_per_us
-let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded }
+let free_messages = { C.pf_same_host = link 0 unbounded; pf_across_hosts = link 0 unbounded; pf_copy_bytes_per_us = unbounded; pf_single_copy = None }
 let measured = snd (Profile.default ())
 
 let costed_rows = function Sumplan.Costed c -> c.Sumplan.rows | Sumplan.Not_costed why -> failwith why

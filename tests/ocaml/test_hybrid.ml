@@ -67,7 +67,7 @@ let judge st s t sp rep =
   let pf =
     { pf_same_host = link (Random.State.int st 2000) (1 + Random.State.int st 50_000);
       pf_across_hosts = link (Random.State.int st 5000) (1 + Random.State.int st 50_000);
-      pf_copy_bytes_per_us = 1 + Random.State.int st 50_000 }
+      pf_copy_bytes_per_us = 1 + Random.State.int st 50_000; pf_single_copy = None }
   in
   let hosts = RanksPerHost (1 + Random.State.int st 4) in
   if not (every_target_element (xexec s t sp (labels s))) then Some "xexec: a wrong element"
