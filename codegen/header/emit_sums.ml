@@ -4,8 +4,11 @@
    header [Emit.render] writes for them (namespace NAME_collectives, from
    the type the reductions end at to the target); around it this module
    writes namespace NAME: the reductions before (redist/mpi_reduce.hpp),
-   then that header's run(), then the add_pending steps (every member of a
-   new pending group but the one with coordinate 0 sets its array to zero).
+   then that header's run(), then the add_pending steps (for sum and prod,
+   every member of a new pending group but the one with coordinate 0 sets
+   its array to the identity), then, for avg, the one division: every
+   reduction adds (kStepOp) and the destination is divided once by the
+   product of the reductions' group sizes (kAvgDivisor).
 
    A plan by the reducing exchange is a redist::ReducingExchange
    (render_exchange), with the workspace and live bytes of its extracted
@@ -126,7 +129,7 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
       ~notes:
         [ "  nccl_sumx_workspace_bytes_exact: kWorkspaceBytes is the largest staging a rank of";
           "    either mesh needs (member arrays, then the messages it receives and sends).";
-          "Sums are added in ascending group-member order on the device, as the MPI backend";
+          "Contributions are combined in ascending group-member order on the device, as the MPI backend";
           "does on the host (runtime/README.md, pending sums): the same bits run after run." ]
       r
   in
@@ -141,14 +144,14 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
   line "inline ::redist::Status create_exchange(::ncclComm_t comm, ::cudaStream_t stream, ::redist::nccl::ReducingExchange* out) {";
   line "  return ::redist::nccl::ReducingExchange::create(comm, source_mesh(), layouts::source_layout(), kSrcPending,";
   line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
-  line "                                                  kTgtPending, kTgtPendingCount, kDtype, stream, out);";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, kOp, stream, out);";
   line "}";
   line "";
   line "// The same with NCCL bootstrapped over `world` with MPI; collective over `world`, once.";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::nccl::ReducingExchange* out) {";
   line "  return ::redist::nccl::ReducingExchange::create(world, source_mesh(), layouts::source_layout(), kSrcPending,";
   line "                                                  kSrcPendingCount, target_mesh(), layouts::target_layout(),";
-  line "                                                  kTgtPending, kTgtPendingCount, kDtype, out);";
+  line "                                                  kTgtPending, kTgtPendingCount, kDtype, kOp, out);";
   line "}";
   line "";
   line "// Collective over the world; enqueues on `stream`, allocates nothing.  src, dst:";
@@ -168,17 +171,18 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
        ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
+(* avg's one divisor: the product of the sizes of the groups the lowered
+   reductions add over, one per source pending axis the target drops. *)
+let avg_divisor (program : C.sum_program) =
+  List.fold_left (fun n (c : C.rcall) -> n * snd c.rc_group) 1 program.sg_pre
+
 let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
-  (* The reducing exchange adds with its own kernel; the collectives use NCCL's reductions. *)
-  if backend = Emit.Nccl && r.plan = C.SumByExchange && p.op <> Dtype.Sum then
-    F.bad "--backend nccl: the NCCL reducing exchange's kernel only adds, not %s; use --backend mpi" (Dtype.op_name p.op);
+  (* The reducing exchange combines with its own kernel, every operation;
+     the collectives use NCCL's reductions. *)
   if backend = Emit.Nccl && r.plan <> C.SumByExchange && not (Dtype.nccl_computes p.dtype p.op) then
     F.bad "--dtype %s: NCCL has no %s of it (no 16-bit integers; complex numbers part by part); use --backend mpi"
       p.dtype.name (Dtype.op_name p.op);
-  if backend = Emit.Nccl && p.op = Dtype.Prod
-     && List.exists (function C.AddPending _ -> true | _ -> false) (match r.plan with C.SumByCollectives (_, _, _, post) -> post | C.SumByExchange -> []) then
-    F.bad "--backend nccl: a new prod{..} axis holds ones on its other members, which the NCCL backend does not write; use --backend mpi";
   (* The runtime's functions of the backend: same names and arguments. *)
   let ns, reduce_header = match backend with Emit.Mpi -> ("::redist::", "mpi_reduce") | Emit.Nccl -> ("::redist::nccl::", "nccl_reduce") in
   let pre, rf, plan, post =
@@ -241,6 +245,11 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   line "using collectives::tgt_box;";
   Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
   Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+  Cxx.const bd ~note:"what each reduction combines with: avg adds, then divides once at the end" "::redist::Op" "kStepOp"
+    (Cxx.Expr "::redist::step_op(kOp)");
+  if p.op = Dtype.Avg then
+    Cxx.const bd ~note:"avg's one division: the devices the reductions below add over" "::std::size_t" "kAvgDivisor"
+      (Cxx.Int (avg_divisor program));
   Cxx.const bd ~note:(Sumplan.show_pty p.op p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
     (Cxx.Int (List.fold_left ( * ) 1 src_shape));
   Cxx.const bd "::std::size_t" "kSrcBytes" (Cxx.Expr "kSrcElems * kElemBytes");
@@ -337,8 +346,8 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
       let call =
         match c.rc_step with
         | C.ReduceScatter (d, _) ->
-            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, kOp, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
-        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, kOp, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
+            Printf.sprintf "%sreduce_scatter(mesh, %s, kDtype, kStepOp, %s, %d, %s, scratch, kReduceScratchBytes)" ns g layout d io
+        | C.AllReduce _ -> Printf.sprintf "%sall_reduce(mesh, %s, kDtype, kStepOp, %s, %s, scratch, kReduceScratchBytes)" ns g layout io
         | C.AddPending _ -> failwith "add_pending among the reductions"
       in
       line "  if (::redist::Status st = %s; !st.ok()) return st;" call)
@@ -364,11 +373,16 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
                line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0) ::redist::local::fill_identity(kDtype, kOp, dst, kTgtElems);" st sz
            | Emit.Nccl ->
                line "  if (::redist::group_index(mesh.rank(), ::redist::Group{%d, %d}) != 0)" st sz;
-               line "    if (::cudaError_t e = ::cudaMemsetAsync(dst, 0, kTgtBytes, mesh.stream()); e != ::cudaSuccess)";
-               line "      return ::redist::Status(::redist::Errc::backend_error, ::std::string(\"%s::run: cudaMemsetAsync: \") + ::cudaGetErrorString(e));" name)
+               line "    if (::redist::Status st = ::redist::nccl::fill_identity(mesh, kDtype, kOp, dst, kTgtElems); !st.ok()) return st;")
           end
       | C.ReduceScatter _ | C.AllReduce _ -> failwith "a reduction after the collectives")
     program.sg_post;
+  if p.op = Dtype.Avg then begin
+    line "  // avg: the reductions added; the one division, by every device they added over.";
+    match backend with
+    | Emit.Mpi -> line "  ::redist::local::divide(kDtype, dst, kTgtElems, kAvgDivisor);"
+    | Emit.Nccl -> line "  if (::redist::Status st = ::redist::nccl::divide(mesh, kDtype, dst, kTgtElems, kAvgDivisor); !st.ok()) return st;"
+  end;
   line "  return ::redist::Status();";
   line "}";
   line "";

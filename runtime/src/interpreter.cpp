@@ -12,6 +12,12 @@ int PlanProgram::devices() const {
   return n;
 }
 
+std::size_t PlanProgram::avg_divisor() const {
+  std::size_t n = 1;
+  for (const PlanStep& s : reductions) n *= static_cast<std::size_t>(s.group.size);
+  return n;
+}
+
 Status PlanInterpreter::bind(const PlanProgram* program, MPI_Comm comm, PlanInterpreter* out) {
   if (program == nullptr || out == nullptr)
     return Status(Errc::invalid_argument, "PlanInterpreter::bind: null program or out");
@@ -79,10 +85,10 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
       case PlanOp::all_permute:
         return all_permute(mesh_, s.recv_from.data(), s.recv_from.size(), s.layout, in, in_bytes, out, out_bytes);
       case PlanOp::reduce_scatter:
-        return reduce_scatter(mesh_, s.group, p.dtype, p.op, s.layout, s.dim_a, in, in_bytes, out, out_bytes, red_scratch,
+        return reduce_scatter(mesh_, s.group, p.dtype, step_op(p.op), s.layout, s.dim_a, in, in_bytes, out, out_bytes, red_scratch,
                               p.red_scratch_bytes);
       case PlanOp::all_reduce:
-        return all_reduce(mesh_, s.group, p.dtype, p.op, s.layout, in, in_bytes, out, out_bytes, red_scratch,
+        return all_reduce(mesh_, s.group, p.dtype, step_op(p.op), s.layout, in, in_bytes, out, out_bytes, red_scratch,
                           p.red_scratch_bytes);
       case PlanOp::add_pending:
         // max, min, avg: every member keeps the value; sum, prod: the member with coordinate 0 along the
@@ -105,6 +111,7 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
     if (Status st = run_step(s, s.input == PlanBuffer::src ? p.collectives_source : s.input); !st.ok()) return st;
   for (const PlanStep& s : p.additions)
     if (Status st = run_step(s, s.input); !st.ok()) return st;
+  if (p.op == Op::avg) local::divide(p.dtype, dst, num_elements(p.tgt_layout), p.avg_divisor());
   return Status();
 }
 

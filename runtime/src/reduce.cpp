@@ -82,21 +82,18 @@ void store(unsigned char* p, T v) {
 }
 
 // Stored type T, accumulated as Acc: widen(T) -> Acc, narrow(Acc) -> T;
-// combine(acc, next) folds in member order, finish(acc, count) ends it.
-template <class T, class Acc, class Widen, class Narrow, class Combine, class Finish>
+// combine(acc, next) folds in member order.
+template <class T, class Acc, class Widen, class Narrow, class Combine>
 void fold_as(const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out, Widen widen,
-             Narrow narrow, Combine combine, Finish finish) {
+             Narrow narrow, Combine combine) {
   const std::size_t block = elems * sizeof(T);
   for (std::size_t e = 0; e < elems; ++e) {
     const unsigned char* p = blocks + e * sizeof(T);
     Acc acc = widen(load<T>(p));
     for (std::size_t k = 1; k < count; ++k) acc = combine(acc, widen(load<T>(p + k * block)));
-    store<T>(out + e * sizeof(T), narrow(finish(acc, count)));
+    store<T>(out + e * sizeof(T), narrow(acc));
   }
 }
-
-template <class Acc>
-Acc same(Acc acc, std::size_t) { return acc; }
 
 template <class Acc>
 Acc nan_or(Acc acc, Acc next, bool take_next) {
@@ -112,16 +109,14 @@ void reduce_as(Op op, const unsigned char* blocks, std::size_t elems, std::size_
                Widen widen, Narrow narrow) {
   switch (op) {
     case Op::sum:
-      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a + b); }, same<Acc>);
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a + b); });
     case Op::prod:
-      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a * b); }, same<Acc>);
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a * b); });
     case Op::max:
-      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b > a); }, same<Acc>);
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b > a); });
     case Op::min:
-      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b < a); }, same<Acc>);
-    case Op::avg:
-      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return static_cast<Acc>(a + b); },
-                             [](Acc a, std::size_t n) { return static_cast<Acc>(a / static_cast<Acc>(n)); });
+      return fold_as<T, Acc>(blocks, elems, count, out, widen, narrow, [](Acc a, Acc b) { return nan_or(a, b, b < a); });
+    case Op::avg: break;  // reduce_blocks: a sum, then divide
   }
 }
 
@@ -143,7 +138,7 @@ void reduce_native(Op op, const unsigned char* blocks, std::size_t elems, std::s
   reduce_as<F, F>(op, blocks, elems, count, out, [](F v) { return v; }, [](F v) { return v; });
 }
 
-// Complex numbers: parts added (and averaged) one by one; the product
+// Complex numbers: parts added one by one; the product
 // (a+bi)(c+di) = (ac-bd) + (ad+bc)i in the part type F.
 template <class F>
 void reduce_complex(Op op, const unsigned char* blocks, std::size_t elems, std::size_t count, unsigned char* out) {
@@ -236,7 +231,39 @@ unsigned short f32_to_f16(float value) {
   return sign | static_cast<unsigned short>((rounded - (112u << 23)) >> 13);
 }
 
+namespace {
+
+// x / divisor in the type F, stored as T (widen, narrow: as reduce_as).
+template <class T, class F, class Widen, class Narrow>
+void divide_as(unsigned char* data, std::size_t values, std::size_t divisor, Widen widen, Narrow narrow) {
+  const F by = static_cast<F>(divisor);
+  for (std::size_t e = 0; e < values; ++e) store<T>(data + e * sizeof(T), narrow(static_cast<F>(widen(load<T>(data + e * sizeof(T))) / by)));
+}
+
+template <class F>
+F same_value(F v) { return v; }
+
+}  // namespace
+
+void divide(Dtype t, void* data, std::size_t elems, std::size_t divisor) {
+  auto* d = static_cast<unsigned char*>(data);
+  switch (t) {
+    case Dtype::f32: return divide_as<float, float>(d, elems, divisor, same_value<float>, same_value<float>);
+    case Dtype::f64: return divide_as<double, double>(d, elems, divisor, same_value<double>, same_value<double>);
+    case Dtype::c64: return divide_as<float, float>(d, 2 * elems, divisor, same_value<float>, same_value<float>);
+    case Dtype::c128: return divide_as<double, double>(d, 2 * elems, divisor, same_value<double>, same_value<double>);
+    case Dtype::f16: return divide_as<unsigned short, float>(d, elems, divisor, f16_to_f32, f32_to_f16);
+    case Dtype::bf16: return divide_as<unsigned short, float>(d, elems, divisor, bf16_to_f32, f32_to_bf16);
+    case Dtype::i8: case Dtype::i16: case Dtype::i32: case Dtype::i64:
+    case Dtype::u8: case Dtype::u16: case Dtype::u32: case Dtype::u64: return;
+  }
+}
+
 void reduce_blocks(Dtype t, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out) {
+  if (op == Op::avg) {
+    reduce_blocks(t, Op::sum, blocks, elems, count, out);
+    return divide(t, out, elems, count);
+  }
   const auto* in = static_cast<const unsigned char*>(blocks);
   auto* o = static_cast<unsigned char*>(out);
   switch (t) {

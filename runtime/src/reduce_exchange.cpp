@@ -84,13 +84,7 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     local = backend::check_pending(source, source_layout, source_pending, source_pending_count, "source");
   if (local.ok())
     local = backend::check_pending(target, target_layout, target_pending, target_pending_count, "target");
-  if (local.ok() && !op_computes(dtype, op))
-    local = {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has no operation " +
-                                         std::to_string(static_cast<int>(op))};
-  if (local.ok() && op == Op::avg && target_pending_count > 0)
-    local = {Errc::invalid_argument,
-             "an avg target's members each hold the value, which the reducing exchange leaves on one member; "
-             "plan it by the collectives"};
+  if (local.ok()) local = backend::check_reducing_op(dtype, op, target_pending_count);
   local = prefixed(what, std::move(local));
   ReducingExchange ex;
   backend::ReducingPeers peers;

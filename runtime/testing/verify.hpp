@@ -486,14 +486,15 @@ struct SumsProblem {
   int stages = 0;
   const int* zero_axes = nullptr;
   int zero_axes_count = 0;
-  // The host's reduction of `count` values of one element in member order
-  // and op's identity: the runtime's own (local::reduce_blocks and
+  // The host's reduction of `count` values of one element in member order,
+  // op's identity and avg's one division: the runtime's own (local::reduce_blocks and
   // fill_identity) unless a driver sets a reference of its own
   // (tests/e2e/reference_ops.hpp), so that a fault shared by the runtime and
   // the check cannot pass.
   void (*reduce)(redist::Dtype, redist::Op, const void* blocks, std::size_t elems, std::size_t count,
                  void* out) = redist::local::reduce_blocks;
   void (*identity)(redist::Dtype, redist::Op, void* out, std::size_t elems) = redist::local::fill_identity;
+  void (*divide)(redist::Dtype, void* data, std::size_t elems, std::size_t divisor) = redist::local::divide;
 };
 
 // Values: the global array g(i) is a hash of the index; every member of a
@@ -621,8 +622,8 @@ inline void fill_float_shares(const SumsProblem& p, const SumSide& source, const
 // on every pending axis of a stage below `stage` and on the kept axes:
 // stage s adds, in ascending order of its axes' coordinates, the sums of
 // stage s - 1 (p.reduce: the runtime's arithmetic, f16/bf16 rounded once
-// per step, as each step writes the element type; avg divides once per
-// step).
+// per step, as each step writes the element type; avg's steps add, and
+// float_mismatches divides once).
 inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int stage, std::vector<int>& coord,
                        std::uint64_t index, unsigned char* out) {
   const std::size_t w = p.elem_bytes;
@@ -645,13 +646,23 @@ inline void staged_sum(const SumsProblem& p, const redist::PlacedMesh& mesh, int
     }
     staged_sum(p, mesh, stage - 1, coord, index, &parts[c * w]);
   }
-  p.reduce(p.dtype, p.op, parts.data(), 1, count, out);
+  p.reduce(p.dtype, redist::step_op(p.op), parts.data(), 1, count, out);
+}
+
+// avg's one divisor: the devices of the source pending axes the plan
+// reduces (stage_of >= 0), whatever its steps.
+inline std::size_t reduced_devices(const SumsProblem& p, const redist::PlacedMesh& mesh) {
+  std::size_t n = 1;
+  for (int a = 0; a < mesh.naxes; ++a)
+    if (p.stage_of[a] >= 0) n *= static_cast<std::size_t>(mesh.axis_size[a]);
+  return n;
 }
 
 // The elements of this rank's target box that are not, bitwise, what the
 // plan's reductions give there: op's identity on a rank with a coordinate
 // other than 0 on a zero axis; else the staged sum over the source members that share the
-// rank's coordinates on the kept axes (the target mesh is then the source's).
+// rank's coordinates on the kept axes (the target mesh is then the source's),
+// for avg divided once by the devices the plan reduced over.
 inline long float_mismatches(const SumsProblem& p, const SumSide& source, const SumSide& target,
                              const std::vector<std::uint64_t>& index, int me, const unsigned char* dst) {
   const int position = target.position_of(me);
@@ -667,6 +678,7 @@ inline long float_mismatches(const SumsProblem& p, const SumSide& source, const 
   for (std::size_t l = 0; l < index.size(); ++l) {
     if (zero) p.identity(p.dtype, p.op, want.data(), 1);
     else staged_sum(p, source.mesh, p.stages - 1, coord, index[l], want.data());
+    if (!zero && p.op == redist::Op::avg) p.divide(p.dtype, want.data(), 1, reduced_devices(p, source.mesh));
     wrong += std::memcmp(want.data(), dst + l * w, w) != 0;
   }
   return wrong;

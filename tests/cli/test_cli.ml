@@ -189,7 +189,7 @@ let sums_live_bytes_stated () =
     (fun line -> Alcotest.(check bool) line true (contains hdr line))
     [ "// Live bytes per rank: 896 (proven: lower_sums_live_bytes)"; "kLiveBytes = 896;"; "kWorkspaceBytes = 576;";
       "kPre0Bytes = 128;"; "kPre1Bytes = 64;"; "kReduceScratchBytes = 256;"; "kCollectivesOffset = 448;";
-      "reduce_scatter(mesh, ::redist::Group{2, 2}, kDtype, kOp, ::redist::Layout{2, {8, 8}, 4}, 0, src, 256, ws, 128," ]
+      "reduce_scatter(mesh, ::redist::Group{2, 2}, kDtype, kStepOp, ::redist::Layout{2, {8, 8}, 4}, 0, src, 256, ws, 128," ]
 
 (* The driver's result file: numbers read back as data, an error object
    raised as a tool error (exit 4) with the runtime's message, a missing

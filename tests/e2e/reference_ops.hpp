@@ -10,8 +10,10 @@
 //              rounded once: _Float16's conversion, bf16 by hand to nearest,
 //              ties to even); max and min keep the first NaN, else a NaN
 //              that comes, else the later value only where strictly greater
-//              (smaller); avg is the sum divided once by the count;
-//   complex    sum and avg part by part; prod (ac-bd) + (ad+bc)i.
+//              (smaller); avg is the sum as stored, then divide;
+//   complex    sum and avg part by part; prod (ac-bd) + (ad+bc)i;
+//   divide     avg's one division, in the arithmetic type, rounded once
+//              (complex numbers part by part).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -87,13 +89,34 @@ void floats(Op op, const void* blocks, std::size_t elems, std::size_t count, voi
     for (std::size_t k = 1; k < count; ++k) {
       const auto next = Codec::read(element<S>(blocks, k * elems * parts + e));
       switch (op) {
-        case Op::sum: case Op::avg: acc = acc + next; break;
+        case Op::sum: case Op::avg: acc = acc + next; break;  // avg: reduce divides after
         case Op::prod: acc = acc * next; break;
         case Op::max: case Op::min: acc = later_if_kept(op, acc, next); break;
       }
     }
-    if (op == Op::avg) acc = acc / static_cast<decltype(acc)>(count);
     set<S>(out, e, Codec::write(acc));
+  }
+}
+
+template <class Codec>
+void divided(void* data, std::size_t values, std::size_t divisor) {
+  using S = typename Codec::S;
+  for (std::size_t e = 0; e < values; ++e) {
+    const auto value = Codec::read(element<S>(data, e));
+    set<S>(data, e, Codec::write(value / static_cast<decltype(value)>(divisor)));
+  }
+}
+
+// SumsProblem::divide.
+inline void divide(Dtype t, void* data, std::size_t elems, std::size_t divisor) {
+  switch (t) {
+    case Dtype::f16: return divided<F16>(data, elems, divisor);
+    case Dtype::bf16: return divided<BF16>(data, elems, divisor);
+    case Dtype::f32: return divided<Native<float>>(data, elems, divisor);
+    case Dtype::f64: return divided<Native<double>>(data, elems, divisor);
+    case Dtype::c64: return divided<Native<float>>(data, 2 * elems, divisor);
+    case Dtype::c128: return divided<Native<double>>(data, 2 * elems, divisor);
+    default: return;  // integers have no avg
   }
 }
 
@@ -133,6 +156,10 @@ void integers(Op op, const void* blocks, std::size_t elems, std::size_t count, v
 
 // SumsProblem::reduce.
 inline void reduce(Dtype t, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out) {
+  if (op == Op::avg) {
+    reduce(t, Op::sum, blocks, elems, count, out);
+    return divide(t, out, elems, count);
+  }
   switch (t) {
     case Dtype::i8: return integers<std::int8_t>(op, blocks, elems, count, out);
     case Dtype::i16: return integers<std::int16_t>(op, blocks, elems, count, out);

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
       redist_verify::SumsProblem problem = e.problem;
       problem.reduce = reference_ops::reduce;
       problem.identity = reference_ops::identity;
+      problem.divide = reference_ops::divide;
       const std::string why = redist_verify::failure(redist_verify::verify_sums(problem, MPI_COMM_WORLD, 0),
                                                      redist_verify::proven_peak_bytes(problem));
       if (why.empty()) ++pass; else ++fail;

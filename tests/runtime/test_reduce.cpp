@@ -126,27 +126,35 @@ void expected_part(Dtype t, Op op, const std::vector<const unsigned char*>& memb
       const F v = next_of(k);
       acc = op == Op::prod ? acc * v : (op == Op::max || op == Op::min) ? fold_order(op, acc, v) : acc + v;
     }
-    return op == Op::avg ? acc / static_cast<F>(n) : acc;
+    return acc;
   };
+  // avg: the sum as the type stores it, then one division in the arithmetic type.
+  const auto divisor = op == Op::avg ? n : 1;
   if (t == Dtype::f64 || t == Dtype::c128) {
-    const double r = fold(widen(t, members[0]), [&](std::size_t k) { return widen(t, members[k]); });
+    const double r = fold(widen(t, members[0]), [&](std::size_t k) { return widen(t, members[k]); }) /
+                     static_cast<double>(divisor);
     std::memcpy(out, &r, 8);
     return;
   }
   const float r = fold(static_cast<float>(widen(t, members[0])),
                        [&](std::size_t k) { return static_cast<float>(widen(t, members[k])); });
   if (t == Dtype::f32 || t == Dtype::c64) {
-    std::memcpy(out, &r, 4);
+    const float q = r / static_cast<float>(divisor);
+    std::memcpy(out, &q, 4);
     return;
   }
-  const unsigned short bits = t == Dtype::f16 ? redist::local::f32_to_f16(r) : redist::local::f32_to_bf16(r);
+  auto rounded = [&](float v) { return t == Dtype::f16 ? redist::local::f32_to_f16(v) : redist::local::f32_to_bf16(v); };
+  auto widened = [&](unsigned short b) { return t == Dtype::f16 ? redist::local::f16_to_f32(b) : redist::local::bf16_to_f32(b); };
+  const unsigned short sum = rounded(r);
+  const unsigned short bits = divisor == 1 ? sum : rounded(widened(sum) / static_cast<float>(divisor));
   std::memcpy(out, &bits, 2);
 }
 
 // The promised reduction of one element (every part), in ascending member
 // order: integers modulo 2^width (max and min signed or not as the type),
 // f32 and f64 in their own precision, f16 and bf16 in f32 rounded once,
-// avg the sum divided by the member count there, complex products as
+// avg that sum divided by the member count (f16, bf16: widened again, rounded
+// again), complex products as
 // (ac-bd) + (ad+bc)i.  Written into `out`.
 void expected_element(Dtype t, Op op, const std::vector<const unsigned char*>& members, unsigned char* out) {
   const std::size_t width = redist::dtype_bytes(t) / parts(t);

@@ -9,9 +9,10 @@
 // the model's spread rule element by element); the staging layout against
 // its definition.  Half the problems use an NCCL communicator made by the
 // test itself (no MPI in the exchange), half the MPI-bootstrapped one.
-// The reducing exchange: random pending-sum problems (pending axes on both
-// sides, uneven, cross-mesh, every element type), every element of every
-// rank against the sum computed on the host in ascending member order
+// The reducing exchange: random pending problems (pending axes on both
+// sides, uneven, cross-mesh, every element type, every operation it has:
+// sum, prod, max, min, avg), every element of every rank against the
+// reduction computed on the host in ascending member order
 // (bitwise, floats included), two runs bitwise equal, peers and counts
 // against the MPI reducing exchange's, the workspace layout against its
 // definition; misuse; no allocation in run().
@@ -402,6 +403,7 @@ int position_of(const redist::PlacedMesh& mesh, int rank) {
 struct PendingProblem {
   Problem p;
   Dtype dtype;
+  redist::Op op = redist::Op::sum;
   std::vector<int> source_pending, target_pending;
 };
 
@@ -412,11 +414,16 @@ PendingProblem random_pending_problem(std::mt19937& rng) {
   q.p.elem_bytes = redist::dtype_bytes(q.dtype);
   q.source_pending = exchange_test::random_pending(rng, q.p.source, q.p.source_layout);
   q.target_pending = exchange_test::random_pending(rng, q.p.target, q.p.target_layout);
+  // An operation the element type has; avg only toward no pending axes (its members each hold the value).
+  std::vector<redist::Op> ops;
+  for (redist::Op op : {redist::Op::sum, redist::Op::prod, redist::Op::max, redist::Op::min, redist::Op::avg})
+    if (redist::op_computes(q.dtype, op) && !(op == redist::Op::avg && !q.target_pending.empty())) ops.push_back(op);
+  q.op = ops[rng() % ops.size()];
   return q;
 }
 
 std::string describe(const PendingProblem& q) {
-  return describe(q.p) + " " + redist::dtype_name(q.dtype) + " pending " + std::to_string(q.source_pending.size()) +
+  return describe(q.p) + " " + redist::dtype_name(q.dtype) + " " + redist::op_name(q.op) + " pending " + std::to_string(q.source_pending.size()) +
          " -> " + std::to_string(q.target_pending.size());
 }
 
@@ -426,29 +433,33 @@ Status create_reducing(const PendingProblem& q, bool from_nccl, ncclComm_t comm,
   const auto& pt = q.target_pending;
   return from_nccl ? ReducingNccl::create(comm, q.p.source, q.p.source_layout, ps.data(), static_cast<int>(ps.size()),
                                           q.p.target, q.p.target_layout, pt.data(), static_cast<int>(pt.size()),
-                                          q.dtype, stream, out)
+                                          q.dtype, q.op, stream, out)
                    : ReducingNccl::create(MPI_COMM_WORLD, q.p.source, q.p.source_layout, ps.data(),
                                           static_cast<int>(ps.size()), q.p.target, q.p.target_layout, pt.data(),
-                                          static_cast<int>(pt.size()), q.dtype, out);
+                                          static_cast<int>(pt.size()), q.dtype, q.op, out);
 }
 
 // This rank's target array as the host computes it: on a designated rank
 // (pending coordinates 0 on the target mesh) every element is the left fold
-// over the group's members in ascending order (local::reduce_blocks over the
-// members' contributions); on the others, zero.
-std::vector<unsigned char> host_sums(const PendingProblem& q, const Box& box, unsigned salt) {
+// by the operation over the group's members in ascending order
+// (local::reduce_blocks over the members' contributions; avg the sum divided
+// once by the group size); on the others, the operation's identity.
+std::vector<unsigned char> host_reduction(const PendingProblem& q, const Box& box, unsigned salt) {
   const std::size_t n = redist::box_elements(box), w = q.p.elem_bytes;
   std::vector<unsigned char> out(n * w, 0);
   const int me = position_of(q.p.target, world_rank());
   for (int a : q.target_pending)
-    if (me >= 0 && redist::mesh_coord(q.p.target, me, a) != 0) return out;
+    if (me >= 0 && redist::mesh_coord(q.p.target, me, a) != 0) {
+      redist::local::fill_identity(q.dtype, q.op, out.data(), n);
+      return out;
+    }
   int group = 1;
   for (int a : q.source_pending) group *= q.p.source.axis_size[a];
   std::vector<unsigned char> members(static_cast<std::size_t>(group) * w);
   for (std::size_t e = 0; e < n; ++e) {
     const std::size_t g = global_linear(box, e, q.p.source_layout);
     for (int k = 0; k < group; ++k) contribution(q.dtype, g, k, salt, &members[static_cast<std::size_t>(k) * w]);
-    redist::local::reduce_blocks(q.dtype, redist::Op::sum, members.data(), 1, static_cast<std::size_t>(group), &out[e * w]);
+    redist::local::reduce_blocks(q.dtype, q.op, members.data(), 1, static_cast<std::size_t>(group), &out[e * w]);
   }
   return out;
 }
@@ -459,6 +470,7 @@ void random_reducing_exchanges(Tally& t) {
   if (stream.get() == nullptr || nccl.comm == nullptr) return;
   std::mt19937 rng(20261125u + static_cast<unsigned>(world_size()));
   int pending_both = 0, floats = 0;
+  int by_op[5] = {0, 0, 0, 0, 0};  // problems run, per redist::Op
   // Every rank goes through every problem (a wrong element on one rank
   // must not leave the others waiting in the next run).
   for (int i = 0; i < kReducingProblems; ++i) {
@@ -472,7 +484,7 @@ void random_reducing_exchanges(Tally& t) {
     if (Status st = redist::ReducingExchange::create(
             MPI_COMM_WORLD, q.p.source, q.p.source_layout, q.source_pending.data(),
             static_cast<int>(q.source_pending.size()), q.p.target, q.p.target_layout, q.target_pending.data(),
-            static_cast<int>(q.target_pending.size()), q.dtype, redist::Op::sum, &mpi);
+            static_cast<int>(q.target_pending.size()), q.dtype, q.op, &mpi);
         !st.ok())
       return t.fail(what + ": MPI reducing exchange: " + st.message());
     auto same = [](const std::vector<ReducingNccl::Message>& a, const std::vector<redist::ReducingExchange::Peer>& b) {
@@ -497,6 +509,7 @@ void random_reducing_exchanges(Tally& t) {
     t.expect(ex.workspace_bytes() == offset, what + ": workspace is not member arrays + staged bytes");
     pending_both += !q.source_pending.empty() && !q.target_pending.empty();
     floats += q.dtype == Dtype::f32 || q.dtype == Dtype::bf16 || q.dtype == Dtype::f16 || q.dtype == Dtype::f64;
+    ++by_op[static_cast<int>(q.op)];
 
     const unsigned salt = static_cast<unsigned>(i + 1);
     const std::size_t sb = ex.source_bytes(), db = ex.target_bytes(), wb = ex.workspace_bytes();
@@ -519,7 +532,7 @@ void random_reducing_exchanges(Tally& t) {
       if (!ran.ok()) return t.fail(what + ": " + ran.message());
     }
     if (!cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize", t)) return;
-    const std::vector<unsigned char> want = host_sums(q, ex.target_box(), salt);
+    const std::vector<unsigned char> want = host_reduction(q, ex.target_box(), salt);
     expect_bytes(download(dst.get(), db + kCanary, t), want, t, what + ": destination");
     expect_bytes(download(again.get(), db + kCanary, t), want, t, what + ": second run");
     for (unsigned char c : download(ws.get() + wb, kCanary, t))
@@ -530,6 +543,8 @@ void random_reducing_exchanges(Tally& t) {
   }
   if (world_size() > 2) {
     t.expect(pending_both > 0, "no problem had pending axes on both sides");
+    for (redist::Op op : {redist::Op::sum, redist::Op::prod, redist::Op::max, redist::Op::min, redist::Op::avg})
+      t.expect(by_op[static_cast<int>(op)] > 0, std::string("no problem had the operation ") + redist::op_name(op));
     t.expect(floats > 0, "no problem had a floating-point type");
   }
 }
@@ -547,7 +562,7 @@ void reducing_misuse(bool from_nccl, Tally& t) {
   q.dtype = Dtype::f32;
   ReducingNccl ex;
   t.expect_code(ReducingNccl::create(nullptr, q.p.source, q.p.source_layout, nullptr, 0, q.p.target, q.p.target_layout,
-                                     nullptr, 0, q.dtype, stream.get(), &ex),
+                                     nullptr, 0, q.dtype, redist::Op::sum, stream.get(), &ex),
                 Errc::invalid_argument, "create on a null communicator");
   t.expect_code(ex.run(nullptr, 0, nullptr, 0, nullptr, 0, stream.get()), Errc::invalid_argument,
                 "run on an empty reducing exchange");
@@ -633,9 +648,9 @@ void add_exchange_cases(std::vector<Case>& cases) {
   cases.push_back({"exchange over MPI: misuse reported on every rank", Needs::gpu,
                    [](Tally& t) { exchange_misuse(false, t); }});
   cases.push_back({"exchange: run() allocates nothing", Needs::gpu, exchange_run_allocates_nothing});
-  cases.push_back({"reducing exchange: 60 random pending-sum problems per world size (uneven, cross-mesh, every "
-                   "element type), every element of every rank bitwise equal to the host's ascending-order sum, "
-                   "two runs bitwise equal",
+  cases.push_back({"reducing exchange: 60 random pending problems per world size (uneven, cross-mesh, every "
+                   "element type, sum, prod, max, min and avg), every element of every rank bitwise equal to the "
+                   "host's ascending-order reduction, two runs bitwise equal",
                    Needs::gpu, random_reducing_exchanges});
   cases.push_back({"reducing exchange from an ncclComm_t: misuse reported on every rank", Needs::gpu,
                    [](Tally& t) { reducing_misuse(true, t); }});

@@ -66,7 +66,7 @@ struct PlanProgram {
 
   // Pending sums (all empty or 0 for a plan without them).
   Dtype dtype = Dtype::u8;               // the element type the reductions combine
-  Op op = Op::sum;                       // their operation
+  Op op = Op::sum;                       // the pending axes' operation (the reductions combine by step_op(op))
   std::size_t red0_bytes = 0;
   std::size_t red1_bytes = 0;
   std::size_t red_scratch_bytes = 0;
@@ -75,6 +75,9 @@ struct PlanProgram {
   std::vector<PlanStep> additions;       // after the collectives, in place on dst
 
   int devices() const;
+  // avg: the one division of dst at the end (every reduction adds, step_op):
+  // the product of the reductions' group sizes, the devices the plan reduced over.
+  std::size_t avg_divisor() const;
   std::size_t collectives_offset() const { return red0_bytes + red1_bytes + red_scratch_bytes; }
   std::size_t workspace_bytes() const { return collectives_offset() + ping_bytes + pong_bytes + scratch_bytes; }
 };

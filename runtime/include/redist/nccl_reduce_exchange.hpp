@@ -11,12 +11,16 @@
 // designated target rank (pending coordinates 0 on the target mesh) gathers
 // the contribution of every member of the source group into member array k
 // of its workspace (shaped like its target box), then a reduction kernel
-// adds the group-size arrays element by element in ascending member order
-// into the destination: integers wrap, f32/f64/c64/c128 add in their own
-// type, f16 and bf16 accumulate in f32 and round once to nearest even; the
-// same order and arithmetic as the MPI backend's local::reduce_blocks, so a
-// plan gives the same bits run after run.  Other target ranks set their
-// array to zero.  Every element type is summed (NCCL only moves bytes).
+// combines the group-size arrays element by element by the operation, in
+// ascending member order, into the destination: integers wrap,
+// f32/f64/c64/c128 combine in their own type, f16 and bf16 in f32 rounded
+// once to nearest even, max and min keep a NaN, complex products are
+// (ac-bd) + (ad+bc)i, avg is the sum then one division by the group size;
+// the same order and arithmetic as the MPI backend's local::reduce_blocks,
+// so a plan gives the same bits run after run.  Other target ranks set
+// their array to the operation's identity (an avg target, whose members each
+// hold the value, is refused as by the MPI version).  Every element type
+// has every operation op_computes allows (NCCL only moves bytes).
 //
 // Workspace, this rank's: the member arrays (group size * target box bytes,
 // designated ranks only), then every received region, then every sent one,
@@ -27,7 +31,8 @@
 //     redist::nccl::ReducingExchange ex;
 //     if (auto st = redist::nccl::ReducingExchange::create(comm, src_mesh, src_layout, src_pending, 1,
 //                                                          tgt_mesh, tgt_layout, nullptr, 0,
-//                                                          redist::Dtype::f32, stream, &ex); !st.ok()) ...
+//                                                          redist::Dtype::f32, redist::Op::sum, stream, &ex);
+//         !st.ok()) ...
 //     void* ws;  cudaMalloc(&ws, ex.workspace_bytes());
 //     // hot path: enqueues on the stream it is given, allocates nothing
 //     st = ex.run(src, ex.source_bytes(), dst, ex.target_bytes(), ws, ex.workspace_bytes(), stream);
@@ -82,14 +87,14 @@ class ReducingExchange {
   static Status create(ncclComm_t comm, const PlacedMesh& source, const BlockLayout& source_layout,
                        const int* source_pending, int source_pending_count, const PlacedMesh& target,
                        const BlockLayout& target_layout, const int* target_pending,
-                       int target_pending_count, Dtype dtype, cudaStream_t stream, ReducingExchange* out);
+                       int target_pending_count, Dtype dtype, Op op, cudaStream_t stream, ReducingExchange* out);
 
   // Convenience: over an NCCL communicator bootstrapped from `world` with
   // MPI (owned), agreement over MPI.  Must be destroyed before MPI_Finalize.
   static Status create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                        const int* source_pending, int source_pending_count, const PlacedMesh& target,
                        const BlockLayout& target_layout, const int* target_pending,
-                       int target_pending_count, Dtype dtype, ReducingExchange* out);
+                       int target_pending_count, Dtype dtype, Op op, ReducingExchange* out);
 
   // Collective over the world.  src: this rank's contribution to its source
   // box (source_bytes()); dst: its target array (target_bytes());
@@ -119,11 +124,12 @@ class ReducingExchange {
   // Both create()s, once the endpoint is set: fills *out, agreed on every rank.
   Status build(const PlacedMesh& source, const BlockLayout& source_layout, const int* source_pending,
                int source_pending_count, const PlacedMesh& target, const BlockLayout& target_layout,
-               const int* target_pending, int target_pending_count, Dtype dtype, cudaStream_t stream,
+               const int* target_pending, int target_pending_count, Dtype dtype, Op op, cudaStream_t stream,
                ReducingExchange* out);
 
   detail::Endpoint endpoint_;
   Dtype dtype_ = Dtype::u8;
+  Op op_ = Op::sum;
   std::size_t elem_bytes_ = 0;
   int group_size_ = 1;
   bool designated_ = false;

@@ -11,8 +11,10 @@
 // Operations (Op): sum, prod, max, min (commutative monoids: identities 0,
 // 1, the lowest and the highest value) and avg, the sum over the group
 // divided once by the group size (floating and complex types only).  A plan
-// that reduces an avg in several steps divides once per step, by that
-// step's group: each intermediate type is itself an avg over the axes left.
+// that reduces an avg in several steps adds in every step (step_op) and
+// divides its destination once, at the end, by the product of the sizes
+// of the axes it reduced (local::divide), a number of the plan's data:
+// dividing per step would round once more per step.
 //
 // Order.  Every reduction is a left fold in ascending group-member order:
 // ((c_0 op c_1) op c_2) op ... op c_{size-1}, c_k being member k's
@@ -21,9 +23,11 @@
 // letting MPI reduce, so for floating point a plan gives the same bits run
 // after run, whatever algorithm MPI picks.  Integer sums and products wrap
 // around (two's complement), so they are exact whatever the order.  f16 and
-// bf16 contributions are widened to f32, combined in f32 in that order (avg
-// divides there), and the result rounded once to the element type (to
-// nearest, ties to even).  c64 and c128 add (and average) their real and
+// bf16 contributions are widened to f32, combined in f32 in that order,
+// and the result rounded once to the element type (to
+// nearest, ties to even); avg's division is a second step, on the sum as
+// stored (f16 and bf16 widened again, divided in f32 and rounded once more).
+// c64 and c128 add (and average) their real and
 // imaginary parts as f32 and f64, and multiply as (a+bi)(c+di) = (ac-bd) +
 // (ad+bc)i in those types; they have no max or min.  max and min of floats:
 // a NaN contribution makes the result NaN (as torch's max and min); otherwise
@@ -71,6 +75,10 @@ bool op_computes(Dtype t, Op op);
 // (sum, prod): add_pending's rule.
 constexpr bool every_member_keeps(Op op) { return op == Op::max || op == Op::min || op == Op::avg; }
 
+// The operation each step of a plan combines with: avg's steps add, and the
+// plan divides once at the end (local::divide); every other op is its own.
+constexpr Op step_op(Op op) { return op == Op::avg ? Op::sum : op; }
+
 // ---- result layouts ---------------------------------------------------------
 // reduce_scatter(dim) over a group of `size`: member k keeps chunk k along
 // dim of the sum, extent[dim] / size (as dyn_slice).  all_reduce keeps the
@@ -106,9 +114,15 @@ namespace local {
 // out[e] = blocks[0][e] op blocks[1][e] op ... op blocks[count-1][e] for
 // the `elems` elements of each of `count` dense blocks laid out one after the
 // other, combined in ascending block order (see the top of this file); avg
-// divides that sum by count.  blocks holds count * elems elements; out,
+// is that sum, as sum stores it, then divide(out, elems, count).  blocks holds count * elems elements; out,
 // elems elements, and may not overlap blocks.  op_computes(t, op) must hold.
 void reduce_blocks(Dtype t, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out);
+
+// Divides each of the `elems` elements at data by `divisor` in place: avg's
+// one division.  Complex numbers part by part; f16 and bf16 widened to f32,
+// divided there and rounded once to nearest even.  t must be a floating or
+// complex type (op_computes(t, Op::avg)); integers are left as they are.
+void divide(Dtype t, void* data, std::size_t elems, std::size_t divisor);
 
 // Sets the `elems` elements at out to op's identity: 0, 1, the lowest value
 // (-inf for floats) for max, the highest (+inf) for min; avg's members hold

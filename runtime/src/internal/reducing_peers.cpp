@@ -26,6 +26,16 @@ Status check_pending(const PlacedMesh& mesh, const BlockLayout& layout, const in
   return {};
 }
 
+Status check_reducing_op(Dtype dtype, Op op, int target_pending_count) {
+  if (!op_computes(dtype, op))
+    return {Errc::invalid_argument, std::string("element type ") + dtype_name(dtype) + " has no operation " + op_name(op)};
+  if (op == Op::avg && target_pending_count > 0)
+    return {Errc::invalid_argument,
+            "an avg target's members each hold the value, which the reducing exchange leaves on one member; "
+            "plan it by the collectives"};
+  return {};
+}
+
 namespace {
 
 // Groups over a set of pending axes of a placed mesh, in the model's order

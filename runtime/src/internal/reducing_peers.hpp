@@ -20,6 +20,11 @@ namespace redist::backend {
 Status check_pending(const PlacedMesh& mesh, const BlockLayout& layout, const int* axes, int count,
                      const char* what);
 
+// The operation of a reducing exchange: one the element type has
+// (op_computes), and not avg toward pending axes (an avg target's members
+// each hold the value; the reducing exchange leaves it on one member).
+Status check_reducing_op(Dtype dtype, Op op, int target_pending_count);
+
 // A region of this rank's target box that member `member` (0-based, in the
 // model's ascending member order) of the source group holding it
 // contributes, from world rank `rank`.

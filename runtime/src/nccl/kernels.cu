@@ -1,10 +1,13 @@
 // The backend's device kernels: the collectives' gather of runs into a
 // dense destination (copy_plan.hpp, per word width and index type), the
 // exchange's strided box copy (box_copy.hpp, per word width), and the
-// reducing exchange's sum of member arrays (sum_kernel.hpp, per type).
+// reducing exchange's reductions of member arrays, avg's division and the
+// identity fill (reduce_kernels.hpp, per type).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -12,7 +15,7 @@
 
 #include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
-#include "nccl/sum_kernel.hpp"
+#include "nccl/reduce_kernels.hpp"
 
 namespace redist::cuda::detail {
 
@@ -88,13 +91,14 @@ Status launch_box(const BoxCopy& p, const void* src, void* dst, cudaStream_t str
   return cuda_status(cudaGetLastError(), "box copy kernel launch");
 }
 
-// The arithmetic of local::reduce_blocks per element type: T is stored, Acc
-// accumulates (static_cast keeps integer sums at their width, wrapping).
-template <typename T> struct Same {
+// The arithmetic of local::reduce_blocks per element type: Stored is in
+// memory, Acc combines (integer sums and products in unsigned types at least
+// as wide as unsigned int, wrapping; max and min compare as the type).
+template <typename T, typename A = T> struct Same {
   using Stored = T;
-  using Acc = T;
-  __device__ static Acc widen(T v) { return v; }
-  __device__ static T narrow(Acc v) { return v; }
+  using Acc = A;
+  __device__ static Acc widen(T v) { return static_cast<Acc>(v); }
+  __device__ static T narrow(Acc v) { return static_cast<T>(v); }
 };
 struct Half {
   using Stored = unsigned short;
@@ -109,47 +113,181 @@ struct Bfloat {
   __device__ static unsigned short narrow(float v) { return __bfloat16_as_ushort(__float2bfloat16_rn(v)); }
 };
 
-template <typename A>
+// The fold steps (reduce.cpp's): a NaN stays, then a NaN that comes, else
+// the later value only where strictly greater (smaller).
+struct Add {
+  template <typename Acc> __device__ Acc operator()(Acc a, Acc b) const { return static_cast<Acc>(a + b); }
+};
+struct Multiply {
+  template <typename Acc> __device__ Acc operator()(Acc a, Acc b) const { return static_cast<Acc>(a * b); }
+};
+template <bool Greater> struct Keep {
+  template <typename Acc> __device__ Acc operator()(Acc a, Acc b) const {
+    if (a != a) return a;
+    if (b != b) return b;
+    return (Greater ? b > a : b < a) ? b : a;
+  }
+};
+
+template <typename A, typename Combine>
 __global__ void __launch_bounds__(kThreads)
-    sum_members(typename A::Stored* __restrict__ out, const typename A::Stored* __restrict__ in,
-                std::size_t elems, std::size_t count) {
+    fold_members(typename A::Stored* __restrict__ out, const typename A::Stored* __restrict__ in,
+                 std::size_t elems, std::size_t count, Combine combine) {
   using Acc = typename A::Acc;
   const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
   for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; e < elems; e += step) {
     Acc acc = A::widen(in[e]);
-    for (std::size_t k = 1; k < count; ++k) acc = static_cast<Acc>(acc + A::widen(in[k * elems + e]));
+    for (std::size_t k = 1; k < count; ++k) acc = combine(acc, A::widen(in[k * elems + e]));
     out[e] = A::narrow(acc);
   }
 }
 
+// (a+bi)(c+di) = (ac-bd) + (ad+bc)i in F, members in order.
+template <typename F>
+__global__ void __launch_bounds__(kThreads)
+    complex_product(F* __restrict__ out, const F* __restrict__ in, std::size_t elems, std::size_t count) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; e < elems; e += step) {
+    F re = in[2 * e], im = in[2 * e + 1];
+    for (std::size_t k = 1; k < count; ++k) {
+      const F c = in[2 * (k * elems + e)], d = in[2 * (k * elems + e) + 1];
+      const F next_re = re * c - im * d;
+      im = re * d + im * c;
+      re = next_re;
+    }
+    out[2 * e] = re;
+    out[2 * e + 1] = im;
+  }
+}
+
 template <typename A>
-Status launch_sum_as(const void* blocks, std::size_t elems, std::size_t count, void* out, cudaStream_t stream) {
+__global__ void __launch_bounds__(kThreads)
+    divide_values(typename A::Stored* __restrict__ data, std::size_t values, std::size_t divisor) {
+  using Acc = typename A::Acc;
+  const Acc by = static_cast<Acc>(divisor);
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; e < values; e += step)
+    data[e] = A::narrow(static_cast<Acc>(A::widen(data[e]) / by));
+}
+
+template <typename V>
+__global__ void __launch_bounds__(kThreads) fill_values(V* __restrict__ out, V value, std::size_t values) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * kThreads;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x; e < values; e += step)
+    out[e] = value;
+}
+
+unsigned grid_for(std::size_t values) {
+  return static_cast<unsigned>(std::min((values + kThreads - 1) / kThreads, kMaxBlocks));
+}
+
+template <typename A>
+Status launch_fold(Op op, const void* blocks, std::size_t elems, std::size_t count, void* out, cudaStream_t stream) {
   if (elems == 0) return {};
-  const std::size_t grid = std::min((elems + kThreads - 1) / kThreads, kMaxBlocks);
+  using S = typename A::Stored;
+  auto* o = static_cast<S*>(out);
+  const auto* in = static_cast<const S*>(blocks);
   (void)cudaGetLastError();
-  sum_members<A><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(
-      static_cast<typename A::Stored*>(out), static_cast<const typename A::Stored*>(blocks), elems, count);
-  return cuda_status(cudaGetLastError(), "sum kernel launch");
+  switch (op) {
+    case Op::sum: fold_members<A><<<grid_for(elems), kThreads, 0, stream>>>(o, in, elems, count, Add{}); break;
+    case Op::prod: fold_members<A><<<grid_for(elems), kThreads, 0, stream>>>(o, in, elems, count, Multiply{}); break;
+    case Op::max: fold_members<A><<<grid_for(elems), kThreads, 0, stream>>>(o, in, elems, count, Keep<true>{}); break;
+    case Op::min: fold_members<A><<<grid_for(elems), kThreads, 0, stream>>>(o, in, elems, count, Keep<false>{}); break;
+    case Op::avg: return {Errc::invalid_argument, "reduction kernel: avg is a sum and a division"};
+  }
+  return cuda_status(cudaGetLastError(), "reduction kernel launch");
+}
+
+// Integers: S compares (max, min), U wraps (sum, prod) in Wide.
+template <typename S>
+Status launch_integer(Op op, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                      cudaStream_t stream) {
+  using U = std::make_unsigned_t<S>;
+  using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+  if (op == Op::max || op == Op::min) return launch_fold<Same<S>>(op, blocks, elems, count, out, stream);
+  return launch_fold<Same<U, Wide>>(op, blocks, elems, count, out, stream);
+}
+
+template <typename F>
+Status launch_complex(Op op, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                      cudaStream_t stream) {
+  if (op != Op::prod) return launch_fold<Same<F>>(op, blocks, 2 * elems, count, out, stream);
+  if (elems == 0) return {};
+  (void)cudaGetLastError();
+  complex_product<F><<<grid_for(elems), kThreads, 0, stream>>>(static_cast<F*>(out), static_cast<const F*>(blocks),
+                                                               elems, count);
+  return cuda_status(cudaGetLastError(), "reduction kernel launch");
+}
+
+template <typename A>
+Status launch_divide_as(void* data, std::size_t values, std::size_t divisor, cudaStream_t stream) {
+  if (values == 0) return {};
+  (void)cudaGetLastError();
+  divide_values<A><<<grid_for(values), kThreads, 0, stream>>>(static_cast<typename A::Stored*>(data), values, divisor);
+  return cuda_status(cudaGetLastError(), "division kernel launch");
+}
+
+template <typename V>
+Status launch_fill(const unsigned char* value, void* out, std::size_t values, cudaStream_t stream) {
+  V v;
+  std::memcpy(&v, value, sizeof v);
+  (void)cudaGetLastError();
+  fill_values<V><<<grid_for(values), kThreads, 0, stream>>>(static_cast<V*>(out), v, values);
+  return cuda_status(cudaGetLastError(), "fill kernel launch");
 }
 
 }  // namespace
 
-Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
-                  cudaStream_t stream) {
-  switch (dtype) {
-    case Dtype::i8: case Dtype::u8: return launch_sum_as<Same<std::uint8_t>>(blocks, elems, count, out, stream);
-    case Dtype::i16: case Dtype::u16: return launch_sum_as<Same<std::uint16_t>>(blocks, elems, count, out, stream);
-    case Dtype::i32: case Dtype::u32: return launch_sum_as<Same<std::uint32_t>>(blocks, elems, count, out, stream);
-    case Dtype::i64: case Dtype::u64: return launch_sum_as<Same<std::uint64_t>>(blocks, elems, count, out, stream);
-    case Dtype::f32: return launch_sum_as<Same<float>>(blocks, elems, count, out, stream);
-    case Dtype::f64: return launch_sum_as<Same<double>>(blocks, elems, count, out, stream);
-    // A complex number is two consecutive reals, added part by part.
-    case Dtype::c64: return launch_sum_as<Same<float>>(blocks, 2 * elems, count, out, stream);
-    case Dtype::c128: return launch_sum_as<Same<double>>(blocks, 2 * elems, count, out, stream);
-    case Dtype::f16: return launch_sum_as<Half>(blocks, elems, count, out, stream);
-    case Dtype::bf16: return launch_sum_as<Bfloat>(blocks, elems, count, out, stream);
+Status launch_reduce(Dtype dtype, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                     cudaStream_t stream) {
+  if (op == Op::avg) {
+    if (Status st = launch_reduce(dtype, Op::sum, blocks, elems, count, out, stream); !st.ok()) return st;
+    return launch_divide(dtype, out, elems, count, stream);
   }
-  return {Errc::invalid_argument, "sum kernel: unknown element type"};
+  switch (dtype) {
+    case Dtype::i8: return launch_integer<std::int8_t>(op, blocks, elems, count, out, stream);
+    case Dtype::i16: return launch_integer<std::int16_t>(op, blocks, elems, count, out, stream);
+    case Dtype::i32: return launch_integer<std::int32_t>(op, blocks, elems, count, out, stream);
+    case Dtype::i64: return launch_integer<std::int64_t>(op, blocks, elems, count, out, stream);
+    case Dtype::u8: return launch_integer<std::uint8_t>(op, blocks, elems, count, out, stream);
+    case Dtype::u16: return launch_integer<std::uint16_t>(op, blocks, elems, count, out, stream);
+    case Dtype::u32: return launch_integer<std::uint32_t>(op, blocks, elems, count, out, stream);
+    case Dtype::u64: return launch_integer<std::uint64_t>(op, blocks, elems, count, out, stream);
+    case Dtype::f32: return launch_fold<Same<float>>(op, blocks, elems, count, out, stream);
+    case Dtype::f64: return launch_fold<Same<double>>(op, blocks, elems, count, out, stream);
+    case Dtype::c64: return launch_complex<float>(op, blocks, elems, count, out, stream);
+    case Dtype::c128: return launch_complex<double>(op, blocks, elems, count, out, stream);
+    case Dtype::f16: return launch_fold<Half>(op, blocks, elems, count, out, stream);
+    case Dtype::bf16: return launch_fold<Bfloat>(op, blocks, elems, count, out, stream);
+  }
+  return {Errc::invalid_argument, "reduction kernel: unknown element type"};
+}
+
+Status launch_divide(Dtype dtype, void* data, std::size_t elems, std::size_t divisor, cudaStream_t stream) {
+  switch (dtype) {
+    case Dtype::f32: return launch_divide_as<Same<float>>(data, elems, divisor, stream);
+    case Dtype::f64: return launch_divide_as<Same<double>>(data, elems, divisor, stream);
+    case Dtype::c64: return launch_divide_as<Same<float>>(data, 2 * elems, divisor, stream);
+    case Dtype::c128: return launch_divide_as<Same<double>>(data, 2 * elems, divisor, stream);
+    case Dtype::f16: return launch_divide_as<Half>(data, elems, divisor, stream);
+    case Dtype::bf16: return launch_divide_as<Bfloat>(data, elems, divisor, stream);
+    default: return {Errc::invalid_argument, std::string("division kernel: ") + dtype_name(dtype) + " has no avg"};
+  }
+}
+
+// The identity's bytes are the host's (local::fill_identity), written one
+// element-wide word at a time.
+Status launch_fill_identity(Dtype dtype, Op op, void* out, std::size_t elems, cudaStream_t stream) {
+  if (elems == 0) return {};
+  unsigned char value[16];
+  local::fill_identity(dtype, op, value, 1);
+  switch (dtype_bytes(dtype)) {
+    case 1: return launch_fill<unsigned char>(value, out, elems, stream);
+    case 2: return launch_fill<unsigned short>(value, out, elems, stream);
+    case 4: return launch_fill<unsigned int>(value, out, elems, stream);
+    case 8: return launch_fill<unsigned long long>(value, out, elems, stream);
+    default: return launch_fill<uint4>(value, out, elems, stream);  // c128
+  }
 }
 
 Status cuda_status(cudaError_t rc, const char* what) {

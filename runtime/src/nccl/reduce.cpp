@@ -6,6 +6,7 @@
 
 #include "internal/backend_common.hpp"
 #include "nccl/calls.hpp"
+#include "nccl/reduce_kernels.hpp"
 
 namespace redist::nccl {
 
@@ -41,8 +42,10 @@ Status nccl_type(Dtype dtype, ncclDataType_t* type, std::size_t* parts) {
                                       " sum (no 16-bit integer type); use the MPI backend"};
 }
 
-// NCCL's operation: its own ncclSum, ncclProd, ncclMax, ncclMin and
-// ncclAvg.  NCCL works part by part, which is the complex product's rule
+// NCCL's operation: its own ncclSum, ncclProd, ncclMax and ncclMin; avg is
+// ncclSum then one division (launch_divide), not ncclAvg, which divides in
+// every call its own way (premultiplying floats), where a plan divides once
+// at the end.  NCCL works part by part, which is the complex product's rule
 // for neither part: invalid_argument there.
 Status nccl_op(Dtype dtype, Op op, ncclRedOp_t* red) {
   const bool complex = dtype == Dtype::c64 || dtype == Dtype::c128;
@@ -54,7 +57,7 @@ Status nccl_op(Dtype dtype, Op op, ncclRedOp_t* red) {
       return {};
     case Op::max: *red = ncclMax; return {};
     case Op::min: *red = ncclMin; return {};
-    case Op::avg: *red = ncclAvg; return {};
+    case Op::avg: *red = ncclSum; return {};
   }
   return {Errc::invalid_argument, std::string("NCCL has no ") + dtype_name(dtype) + " " + op_name(op) +
                                       " (it reduces complex numbers part by part); use the MPI backend"};
@@ -111,8 +114,11 @@ Status reduce_scatter(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layou
     send = scratch;
   }
   const std::size_t count = total / size / layout.elem_bytes * parts;
-  return nccl_status(ncclReduceScatter(send, dst, count, type, red, comm, mesh.stream()), comm,
-                     "reduce_scatter: ncclReduceScatter");
+  if (Status st = nccl_status(ncclReduceScatter(send, dst, count, type, red, comm, mesh.stream()), comm,
+                              "reduce_scatter: ncclReduceScatter");
+      !st.ok() || op != Op::avg)
+    return st;
+  return divide(mesh, dtype, dst, total / size / layout.elem_bytes, size);
 }
 
 Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& layout, const void* src,
@@ -137,9 +143,24 @@ Status all_reduce(const Mesh& mesh, Group g, Dtype dtype, Op op, const Layout& l
 
   const std::size_t total = bytes(layout);
   if (g.size == 1) return device_copy(dst, src, total, mesh.stream(), what);
-  return nccl_status(ncclAllReduce(src, dst, num_elements(layout) * parts, type, red, comm,
-                                   mesh.stream()),
-                     comm, "all_reduce: ncclAllReduce");
+  if (Status st = nccl_status(ncclAllReduce(src, dst, num_elements(layout) * parts, type, red, comm, mesh.stream()),
+                              comm, "all_reduce: ncclAllReduce");
+      !st.ok() || op != Op::avg)
+    return st;
+  return divide(mesh, dtype, dst, num_elements(layout), size);
+}
+
+Status divide(const Mesh& mesh, Dtype dtype, void* data, std::size_t elems, std::size_t divisor) {
+  if (!op_computes(dtype, Op::avg))
+    return {Errc::invalid_argument, std::string("divide: element type ") + dtype_name(dtype) + " has no operation avg"};
+  return prefixed("divide", cuda::detail::launch_divide(dtype, data, elems, divisor, mesh.stream()));
+}
+
+Status fill_identity(const Mesh& mesh, Dtype dtype, Op op, void* data, std::size_t elems) {
+  if (!op_computes(dtype, op))
+    return {Errc::invalid_argument, std::string("fill_identity: element type ") + dtype_name(dtype) +
+                                        " has no operation " + op_name(op)};
+  return prefixed("fill_identity", cuda::detail::launch_fill_identity(dtype, op, data, elems, mesh.stream()));
 }
 
 }  // namespace redist::nccl

@@ -7,7 +7,7 @@
 #include "internal/reducing_peers.hpp"
 #include "nccl/box_copy.hpp"
 #include "nccl/calls.hpp"
-#include "nccl/sum_kernel.hpp"
+#include "nccl/reduce_kernels.hpp"
 
 namespace redist::nccl {
 
@@ -20,6 +20,7 @@ ReducingExchange& ReducingExchange::operator=(ReducingExchange&& other) noexcept
   if (this != &other) {
     endpoint_ = std::move(other.endpoint_);
     dtype_ = other.dtype_;
+    op_ = other.op_;
     elem_bytes_ = std::exchange(other.elem_bytes_, 0);
     group_size_ = std::exchange(other.group_size_, 1);
     designated_ = std::exchange(other.designated_, false);
@@ -40,32 +41,32 @@ ReducingExchange::~ReducingExchange() = default;
 Status ReducingExchange::create(ncclComm_t comm, const PlacedMesh& source, const BlockLayout& source_layout,
                                 const int* source_pending, int source_pending_count, const PlacedMesh& target,
                                 const BlockLayout& target_layout, const int* target_pending,
-                                int target_pending_count, Dtype dtype, cudaStream_t stream,
+                                int target_pending_count, Dtype dtype, Op op, cudaStream_t stream,
                                 ReducingExchange* out) {
   constexpr const char* what = "ReducingExchange::create";
   if (out == nullptr) return {Errc::invalid_argument, std::string(what) + ": output is null"};
   ReducingExchange ex;
   if (Status st = detail::Endpoint::over(comm, what, &ex.endpoint_); !st.ok()) return st;
   return ex.build(source, source_layout, source_pending, source_pending_count, target, target_layout,
-                  target_pending, target_pending_count, dtype, stream, out);
+                  target_pending, target_pending_count, dtype, op, stream, out);
 }
 
 Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                                 const int* source_pending, int source_pending_count, const PlacedMesh& target,
                                 const BlockLayout& target_layout, const int* target_pending,
-                                int target_pending_count, Dtype dtype, ReducingExchange* out) {
+                                int target_pending_count, Dtype dtype, Op op, ReducingExchange* out) {
   constexpr const char* what = "ReducingExchange::create";
   if (out == nullptr) return {Errc::invalid_argument, std::string(what) + ": output is null"};
   ReducingExchange ex;
   if (Status st = detail::Endpoint::over(world, what, &ex.endpoint_); !st.ok()) return st;
   return ex.build(source, source_layout, source_pending, source_pending_count, target, target_layout,
-                  target_pending, target_pending_count, dtype, nullptr, out);
+                  target_pending, target_pending_count, dtype, op, nullptr, out);
 }
 
 Status ReducingExchange::build(const PlacedMesh& source, const BlockLayout& source_layout,
                                const int* source_pending, int source_pending_count, const PlacedMesh& target,
                                const BlockLayout& target_layout, const int* target_pending,
-                               int target_pending_count, Dtype dtype, cudaStream_t stream,
+                               int target_pending_count, Dtype dtype, Op op, cudaStream_t stream,
                                ReducingExchange* out) {
   constexpr const char* what = "ReducingExchange::create";
   const std::size_t elem_bytes = dtype_bytes(dtype);
@@ -75,6 +76,7 @@ Status ReducingExchange::build(const PlacedMesh& source, const BlockLayout& sour
     local = backend::check_pending(source, source_layout, source_pending, source_pending_count, "source");
   if (local.ok())
     local = backend::check_pending(target, target_layout, target_pending, target_pending_count, "target");
+  if (local.ok()) local = backend::check_reducing_op(dtype, op, target_pending_count);
   local = prefixed(what, std::move(local));
   std::uint64_t digest = 0;
   if (local.ok()) {
@@ -82,6 +84,7 @@ Status ReducingExchange::build(const PlacedMesh& source, const BlockLayout& sour
         endpoint_.rank(), endpoint_.size(), source, source_layout, source_pending, source_pending_count,
         target, target_layout, target_pending, target_pending_count);
     dtype_ = dtype;
+    op_ = op;
     elem_bytes_ = elem_bytes;
     group_size_ = peers.group_size;
     designated_ = peers.designated;
@@ -101,10 +104,11 @@ Status ReducingExchange::build(const PlacedMesh& source, const BlockLayout& sour
       workspace_bytes_ += bytes;
     }
     digest = backend::reducing_digest(source, source_layout, source_pending, source_pending_count, target,
-                                      target_layout, target_pending, target_pending_count, dtype);
+                                      target_layout, target_pending, target_pending_count, dtype) * 8 +
+             static_cast<std::uint64_t>(op);
   }
   const backend::Agreed agreed[] = {
-      {digest, "ranks passed different meshes, layouts, pending axes or element types"}};
+      {digest, "ranks passed different meshes, layouts, pending axes, element types or operations"}};
   if (Status st = endpoint_.agree(std::move(local), what, agreed, 1, stream); !st.ok()) return st;
   *out = std::move(*this);
   return {};
@@ -155,9 +159,9 @@ Status ReducingExchange::run(const void* src, std::size_t src_bytes, void* dst, 
       return st;
   if (box_bytes == 0) return {};
   if (designated_)
-    return prefixed(what, cuda::detail::launch_sum(dtype_, staging, box_elements(target_box_),
-                                                   static_cast<std::size_t>(group_size_), dst, stream));
-  return prefixed(what, cuda_status(cudaMemsetAsync(dst, 0, box_bytes, stream), "cudaMemsetAsync"));
+    return prefixed(what, cuda::detail::launch_reduce(dtype_, op_, staging, box_elements(target_box_),
+                                                      static_cast<std::size_t>(group_size_), dst, stream));
+  return prefixed(what, cuda::detail::launch_fill_identity(dtype_, op_, dst, box_elements(target_box_), stream));
 }
 
 }  // namespace redist::nccl

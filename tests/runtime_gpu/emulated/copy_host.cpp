@@ -1,13 +1,14 @@
 // Host emulation of kernels.cu: runs a copy plan word by word with the same
 // index function the kernel uses (copy_plan.hpp's source_word, box_copy.hpp's
-// box_words); the sum kernel is local::reduce_blocks, whose order and
-// arithmetic it follows (sum_kernel.hpp).
+// box_words); the reduction, division and identity kernels are
+// local::reduce_blocks, divide and fill_identity, whose order and arithmetic
+// they follow (reduce_kernels.hpp).
 #include <cstring>
 #include <string>
 
 #include "nccl/box_copy.hpp"
 #include "nccl/copy_plan.hpp"
-#include "nccl/sum_kernel.hpp"
+#include "nccl/reduce_kernels.hpp"
 
 namespace redist::cuda::detail {
 
@@ -35,9 +36,19 @@ Status launch_box_copy(const BoxCopy& p, const void* src, void* dst, cudaStream_
   return {};
 }
 
-Status launch_sum(Dtype dtype, const void* blocks, std::size_t elems, std::size_t count, void* out,
-                  cudaStream_t) {
-  local::reduce_blocks(dtype, Op::sum, blocks, elems, count, out);
+Status launch_reduce(Dtype dtype, Op op, const void* blocks, std::size_t elems, std::size_t count, void* out,
+                     cudaStream_t) {
+  local::reduce_blocks(dtype, op, blocks, elems, count, out);
+  return {};
+}
+
+Status launch_divide(Dtype dtype, void* data, std::size_t elems, std::size_t divisor, cudaStream_t) {
+  local::divide(dtype, data, elems, divisor);
+  return {};
+}
+
+Status launch_fill_identity(Dtype dtype, Op op, void* out, std::size_t elems, cudaStream_t) {
+  local::fill_identity(dtype, op, out, elems);
   return {};
 }
 
