@@ -112,6 +112,8 @@ struct Problem {
   Plan easy;              // the paper's baseline: gather everything, then slice
   int fftw_direction;     // bench/gen.py's fftw_direction: 0 = FFTW cannot express it
   std::vector<Candidate> candidates;
+  const char* auto_system;  // the system whose plan auto chose: redist_exch, redist_coll or candK
+  bool large;               // of the large suite: its overlap is measured too
 };
 
 // The box world rank `rank` holds on a placed mesh (empty when the rank is

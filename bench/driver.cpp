@@ -4,9 +4,13 @@
 // and the gather-everything plan, then the plain-MPI baselines on the same
 // source array: for a plain problem the one-shot MPI_Alltoallv, ScaLAPACK's
 // psgemr2d and FFTW-MPI's transpose, for one with pending sums
-// MPI_Reduce_scatter / MPI_Allreduce (reduce_scatter.cpp).  Checks every
-// target element, and prints one JSON line per problem and system; first,
-// the copy bandwidth of all ranks at once (the floor's denominator).
+// MPI_Reduce_scatter / MPI_Allreduce (reduce_scatter.cpp).  Then single
+// copy on a host: the exchange's plan and auto's choice again with the
+// source array and the workspace from redist::shared_alloc (redist_exch_shm,
+// redist_shm), and on the large suite the split phase's overlap with a
+// compute kernel.  Checks every target element, and prints one JSON line
+// per problem and system; first, the copy bandwidth of all ranks at once
+// (the floor's denominator).
 //
 //   mpirun -np N driver REPS
 #include <algorithm>
@@ -14,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,7 +27,9 @@
 #include <fftw3-mpi.h>
 
 #include "bench_common.hpp"
+#include "kernel.hpp"
 #include "problems.hpp"
+#include "redist/shared.hpp"
 
 namespace {
 
@@ -87,20 +94,70 @@ void fail(const char* what, const redist::Status& st) {
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+// A buffer of redist::shared_alloc, freed with the object: collective, so
+// every rank makes and drops its buffers in the same order.
+class SharedBuffer {
+ public:
+  explicit SharedBuffer(std::size_t bytes) {
+    if (redist::Status st = redist::shared_alloc(MPI_COMM_WORLD, bytes, &p_); !st.ok()) fail("shared_alloc", st);
+  }
+  SharedBuffer(const SharedBuffer&) = delete;
+  SharedBuffer& operator=(const SharedBuffer&) = delete;
+  ~SharedBuffer() {
+    if (redist::Status st = redist::shared_free(MPI_COMM_WORLD, p_); !st.ok()) fail("shared_free", st);
+  }
+  void* get() const { return p_; }
+
+ private:
+  void* p_ = nullptr;
+};
+
+// Where a system's source array and workspace lie: the driver's own
+// memory (today's transport), or buffers of redist::shared_alloc that the
+// exchanges read in place on this host (single copy).
+enum class Arrays { heap, shared };
+
+// A copy of `src` and a workspace of `workspace_bytes` (at least one byte)
+// where `arrays` says.
+class PlacedArrays {
+ public:
+  PlacedArrays(Arrays arrays, const std::vector<float>& src, std::size_t workspace_bytes)
+      : src_bytes_(src.size() * sizeof(float)), workspace_bytes_(std::max<std::size_t>(workspace_bytes, 1)) {
+    if (arrays == Arrays::heap) {
+      heap_src_ = src;
+      heap_workspace_.resize(workspace_bytes_);
+      return;
+    }
+    shared_src_ = std::make_unique<SharedBuffer>(src_bytes_);
+    shared_workspace_ = std::make_unique<SharedBuffer>(workspace_bytes_);
+    std::memcpy(shared_src_->get(), src.data(), src_bytes_);
+  }
+  const void* src() const { return shared_src_ ? shared_src_->get() : heap_src_.data(); }
+  std::size_t src_bytes() const { return src_bytes_; }
+  void* workspace() { return shared_workspace_ ? shared_workspace_->get() : heap_workspace_.data(); }
+  std::size_t workspace_bytes() const { return workspace_bytes_; }
+
+ private:
+  std::size_t src_bytes_, workspace_bytes_;
+  std::vector<float> heap_src_;
+  std::vector<unsigned char> heap_workspace_;
+  std::unique_ptr<SharedBuffer> shared_src_, shared_workspace_;
+};
+
 void run_plan(const Problem& p, const bench::Plan& plan, const char* system, int rank, int reps,
               const std::vector<float>& src, std::vector<float>& dst, const std::vector<float>& want,
-              const char* why_not) {
+              const char* why_not, Arrays arrays = Arrays::heap) {
   if (plan.create == nullptr) {
     report(rank, p, system, Timing{}, false, -1, -1, why_not);
     return;
   }
   redist::Mesh mesh;
   if (redist::Status st = plan.create(MPI_COMM_WORLD, &mesh); !st.ok()) fail("create_mesh", st);
-  std::vector<unsigned char> ws(plan.workspace_bytes == 0 ? 1 : plan.workspace_bytes);
+  PlacedArrays placed(arrays, src, plan.workspace_bytes);
   std::fill(dst.begin(), dst.end(), -1.0f);
   const Timing t = time_runs(reps, MPI_COMM_WORLD, [&] {
-    redist::Status st = plan.run(mesh, src.data(), src.size() * sizeof(float), dst.data(),
-                                 dst.size() * sizeof(float), ws.data(), ws.size());
+    redist::Status st = plan.run(mesh, placed.src(), placed.src_bytes(), dst.data(), dst.size() * sizeof(float),
+                                 placed.workspace(), placed.workspace_bytes());
     if (!st.ok()) fail(system, st);
   });
   if (plan.release != nullptr) plan.release();
@@ -181,6 +238,85 @@ void run_fftw(const Problem& p, int rank, int size, int reps, const std::vector<
   report(rank, p, "fftw", t, ok, static_cast<long long>(recv),
          static_cast<long long>(2 * bench::fftw_array_elems(f) * sizeof(float)), "");
   bench::fftw_free(f);
+}
+
+// The plan of the system auto chose (bench/gen.py's auto_choice).
+const bench::Plan& auto_plan(const Problem& p) {
+  const std::string chosen = p.auto_system;
+  if (chosen == "redist_coll") return p.collectives;
+  for (const bench::Candidate& c : p.candidates)
+    if (chosen == "cand" + std::to_string(c.index)) return c.plan;
+  return p.exchange;
+}
+
+// Split-phase overlap on a large problem: its direct exchange (the
+// geometry's) started, a compute kernel calibrated to last as long as the
+// exchange alone, testing the exchange between its slices, then wait();
+// the source from the heap (today's transport: MPI moves the data during
+// the tests) or from shared_alloc (single copy: start() itself makes the
+// copies).  Per repetition t_exchange (run(), blocking), t_compute (the
+// kernel alone) and t_pair, each the slowest rank's; hidden = (t_exchange +
+// t_compute - t_pair) / min(t_exchange, t_compute): 1 when the pair costs
+// the longer of the two, 0 when their sum.  Medians over the repetitions;
+// every element checked after each pair.
+void run_overlap(const Problem& p, int rank, int reps, const std::vector<float>& src, std::vector<float>& dst,
+                 const std::vector<float>& want, Arrays arrays) {
+  redist::Exchange ex;
+  if (redist::Status st = redist::Exchange::create(MPI_COMM_WORLD, p.geometry.source_mesh(),
+                                                   p.geometry.source_layout(), p.geometry.target_mesh(),
+                                                   p.geometry.target_layout(), sizeof(float), &ex);
+      !st.ok())
+    fail("overlap: Exchange::create", st);
+  PlacedArrays placed(arrays, src, 0);
+  const auto require = [](const redist::Status& st) {
+    if (!st.ok()) fail("overlap", st);
+  };
+  const auto timed = [](const std::function<void()>& f) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = -MPI_Wtime();
+    f();
+    t += MPI_Wtime();
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return t;
+  };
+  const std::size_t dst_bytes = dst.size() * sizeof(float);
+  const auto exchange = [&] { require(ex.run(placed.src(), placed.src_bytes(), dst.data(), dst_bytes)); };
+  const auto nop = [] {};
+  const long probe = 2000000;
+  const double per_iteration = timed([&] { bench::compute(probe / bench::kSlices, nop); }) / probe;
+  exchange();  // warm-up
+  const Timing alone = time_runs(std::max(reps, 3), MPI_COMM_WORLD, exchange);
+  long iterations = std::max(1L, static_cast<long>(alone.median() * 1e-3 / per_iteration / bench::kSlices));
+  MPI_Bcast(&iterations, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  std::vector<double> t_exchange, t_compute, t_pair, hidden;
+  bool ok = true;
+  for (int r = 0; r < reps; ++r) {
+    const double e = timed(exchange), c = timed([&] { bench::compute(iterations, nop); });
+    std::fill(dst.begin(), dst.end(), -1.0f);
+    const double pair = timed([&] {
+      require(ex.start(placed.src(), placed.src_bytes(), dst.data(), dst_bytes));
+      bool done = false;
+      bench::compute(iterations, [&] {
+        if (!done) require(ex.test(&done));
+      });
+      require(ex.wait());
+    });
+    ok = all_ranks(dst == want, MPI_COMM_WORLD) && ok;
+    t_exchange.push_back(e * 1e3);
+    t_compute.push_back(c * 1e3);
+    t_pair.push_back(pair * 1e3);
+    hidden.push_back((e + c - pair) / std::min(e, c));
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  if (rank == 0)
+    std::printf("{\"overlap\":\"%s\",\"arrays\":\"%s\",\"ok\":%s,\"t_exchange_ms\":%.4f,\"t_compute_ms\":%.4f,"
+                "\"t_pair_ms\":%.4f,\"hidden\":%.4f}\n",
+                p.name, arrays == Arrays::shared ? "single copy" : "MPI", ok ? "true" : "false", median(t_exchange),
+                median(t_compute), median(t_pair), median(hidden));
+  std::fflush(stdout);
 }
 
 // Every rank copies `bytes` at once, after one warm-up: per repetition the
@@ -274,6 +410,12 @@ int main(int argc, char** argv) {
              "n/a: uneven, between meshes, pending sums, or the whole array on every rank would not fit");
     for (const bench::Candidate& c : p.candidates)
       run_plan(p, c.plan, ("cand" + std::to_string(c.index)).c_str(), rank, reps, src, dst, want, "");
+    // Single copy: the exchanges (direct, reducing, a hybrid's parts) read
+    // the shared source and intermediate in place; collectives go by MPI.
+    run_plan(p, p.exchange, "redist_exch_shm", rank, reps, src, dst, want, "", Arrays::shared);
+    run_plan(p, auto_plan(p), "redist_shm", rank, reps, src, dst, want, "", Arrays::shared);
+    if (p.large && bench::group_size(p) == 1)
+      for (Arrays arrays : {Arrays::heap, Arrays::shared}) run_overlap(p, rank, reps, src, dst, want, arrays);
     // The other baselines copy; pending sums need plain MPI's reductions.
     if (bench::group_size(p) > 1) {
       run_reduce_scatter(p, rank, size, reps, src, dst, want);

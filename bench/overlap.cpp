@@ -22,9 +22,12 @@
 #include <cstdlib>
 #include <vector>
 
+#include "kernel.hpp"
+
 namespace {
 
-constexpr int kSlices = 100;
+using bench::compute;
+using bench::kSlices;
 
 void require(const redist::Status& st) {
   if (!st.ok()) {
@@ -36,18 +39,6 @@ void require(const redist::Status& st) {
 double slowest(double seconds) {
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return seconds;
-}
-
-// The compute kernel: `iterations` dependent multiply-adds through memory
-// (volatile: the compiler may not fold them) per slice; calls `between`
-// after each slice.  It touches no buffer of the exchange.
-template <class Between>
-void compute(long iterations, Between between) {
-  volatile double x = 1.0;
-  for (int s = 0; s < kSlices; ++s) {
-    for (long i = 0; i < iterations; ++i) x = x * 0.999999 + 1e-6;
-    between();
-  }
 }
 
 template <class F>

@@ -218,8 +218,18 @@ int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void
 void redist_exec_free(redist_exec_t* exec) { delete exec; }
 
 size_t redist_exec_direct_bytes(const redist_exec_t* exec) {
-  if (exec == nullptr || exec->lowered->kind != PlanKind::exchange) return 0;
-  return exec->exchange.direct_elements() * exec->lowered->exchange.elem_bytes;
+  if (exec == nullptr) return 0;
+  switch (exec->lowered->kind) {
+    case PlanKind::exchange:
+      return exec->exchange.direct_elements() * exec->lowered->exchange.elem_bytes;
+    case PlanKind::reducing_exchange:
+      return exec->reducing.direct_elements() * redist::dtype_bytes(exec->lowered->reducing.dtype);
+    case PlanKind::hybrid:
+      return exec->staged.direct_bytes();
+    case PlanKind::collectives:
+      break;
+  }
+  return 0;
 }
 
 int redist_alloc(MPI_Comm comm, size_t bytes, void** out, char* err, size_t errlen) {

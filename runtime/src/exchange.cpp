@@ -10,7 +10,6 @@
 #include "internal/backend_common.hpp"
 #include "internal/exchange_peers.hpp"
 #include "internal/mpi_regions.hpp"
-#include "internal/shared_windows.hpp"
 #include "internal/source_guard.hpp"
 #include "redist/local.hpp"
 
@@ -94,11 +93,7 @@ Exchange& Exchange::operator=(Exchange&& other) noexcept {
     types_ = std::exchange(other.types_, {});
     requests_ = std::exchange(other.requests_, {});
     split_ = std::exchange(other.split_, {});
-    host_ = std::exchange(other.host_, MPI_COMM_NULL);
-    group_ = std::exchange(other.group_, MPI_GROUP_NULL);
-    host_receives_ = std::exchange(other.host_receives_, {});
-    spans_ = std::exchange(other.spans_, {});
-    read_from_ = std::exchange(other.read_from_, {});
+    single_copy_ = std::move(other.single_copy_);
     direct_elements_ = std::exchange(other.direct_elements_, 0);
   }
   return *this;
@@ -114,12 +109,8 @@ void Exchange::release() noexcept {
     split_.complete_abandoned(requests_);
     for (MPI_Datatype& t : types_) MPI_Type_free(&t);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-    if (host_ != MPI_COMM_NULL) MPI_Comm_free(&host_);
-    if (group_ != MPI_GROUP_NULL) MPI_Group_free(&group_);
   }
   comm_ = MPI_COMM_NULL;
-  host_ = MPI_COMM_NULL;
-  group_ = MPI_GROUP_NULL;
   types_.clear();
 }
 
@@ -174,36 +165,16 @@ Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLay
   }
   MPI_Type_free(&element);
   // Collective over the world: every rank splits, whatever its datatypes.
-  if (Status host = ex.find_host(peers); built.ok()) built = std::move(host);
+  std::vector<SingleCopy::Receive> host_receives;
+  for (std::size_t i = 0; i < peers.receives.size(); ++i)
+    host_receives.push_back({peers.receives[i].rank, peers.receives[i].region, peers.holder_boxes[i]});
+  if (Status host = ex.single_copy_.bind(ex.comm_, host_receives, "Exchange::create"); built.ok())
+    built = std::move(host);
   // A datatype MPI refused on one rank must not leave the others with an
   // exchange that would wait for it.
   if (Status st = backend::agree(ex.comm_, std::move(built), "Exchange::create"); !st.ok()) return st;
   ex.requests_.assign(ex.types_.size() + 1, MPI_REQUEST_NULL);
   *out = std::move(ex);
-  return {};
-}
-
-Status Exchange::find_host(const backend::ExchangePeers& peers) {
-  constexpr const char* what = "Exchange::create";
-  if (Status st = mpi_status(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_), what);
-      !st.ok())
-    return st;
-  int host_size = 0;
-  MPI_Comm_size(host_, &host_size);
-  if (host_size == 1) return mpi_status(MPI_Comm_free(&host_), what);
-  MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
-  MPI_Comm_group(comm_, &group_);
-  MPI_Group host_group = MPI_GROUP_NULL;
-  MPI_Comm_group(host_, &host_group);
-  for (std::size_t i = 0; i < peers.receives.size(); ++i) {
-    int host_rank = MPI_UNDEFINED;
-    MPI_Group_translate_ranks(group_, 1, &peers.receives[i].rank, host_group, &host_rank);
-    host_receives_.push_back({peers.receives[i].region, peers.holder_boxes[i],
-                              host_rank == MPI_UNDEFINED ? -1 : host_rank});
-  }
-  MPI_Group_free(&host_group);
-  spans_.resize(static_cast<std::size_t>(host_size));
-  read_from_.resize(peers.receives.size());
   return {};
 }
 
@@ -241,39 +212,21 @@ Status Exchange::start_as(const char* what, const void* src, std::size_t src_byt
   if (local.ok()) local = local::check_disjoint(src, source_bytes(), "source", dst, target_bytes(), "destination");
   if (Status st = backend::agree(comm_, prefixed(what, std::move(local)), what); !st.ok()) return st;
 
-  // Single copy: where this host's source arrays lie.  A rank's span
-  // arrives only once it has entered start(), its stores to its source
-  // array published first.
-  backend::SharedSpan mine;
-  bool host_reads = false;
-  std::fill(read_from_.begin(), read_from_.end(), nullptr);
-  if (host_ != MPI_COMM_NULL) {
-    mine = backend::find_shared(src, source_bytes());
-    backend::publish(mine);
-    if (Status st = mpi_status(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, spans_.data(), sizeof mine, MPI_BYTE,
-                                             host_),
-                               what);
-        !st.ok())
-      return st;
-    for (const backend::SharedSpan& span : spans_) host_reads = host_reads || span.id != 0;
-    for (std::size_t i = 0; i < host_receives_.size(); ++i)
-      if (const int r = host_receives_[i].host_rank; r >= 0 && spans_[static_cast<std::size_t>(r)].id != 0)
-        read_from_[i] = backend::shared_address(spans_[static_cast<std::size_t>(r)]);
-  }
+  if (Status st = single_copy_.gather(src, source_bytes(), what); !st.ok()) return st;
 
   // Receives are posted first so that every send finds its receive posted.
   // A receive read in place and a send to a rank that reads it in place
   // (the same decision, taken on both sides) are not posted.
   const std::size_t nrecv = receives_.size();
   for (std::size_t i = 0; i < nrecv; ++i)
-    if (read_from_.empty() || read_from_[i] == nullptr)
+    if (!single_copy_.reads(i))
       if (Status st = mpi_status(MPI_Irecv(dst, 1, types_[i], receives_[i].rank, kExchangeTag, comm_,
                                            &requests_[i]),
                                  what);
           !st.ok())
         return st;
   for (std::size_t i = 0; i < sends_.size(); ++i)
-    if (mine.id == 0 || !backend::shares_window(mine, group_, sends_[i].rank))
+    if (!single_copy_.read_by(sends_[i].rank))
       if (Status st = mpi_status(MPI_Isend(src, 1, types_[nrecv + i], sends_[i].rank, kExchangeTag,
                                            comm_, &requests_[nrecv + i]),
                                  what);
@@ -281,17 +234,10 @@ Status Exchange::start_as(const char* what, const void* src, std::size_t src_byt
         return st;
   auto* out = static_cast<unsigned char*>(dst);
   direct_elements_ = 0;
-  for (std::size_t i = 0; i < read_from_.size(); ++i)
-    if (read_from_[i] != nullptr) {
-      const HostReceive& h = host_receives_[i];
-      copy_region(read_from_[i], h.holder_box, out, target_box_, h.region, elem_bytes_);
-      direct_elements_ += box_elements(h.region);
-    }
+  for (std::size_t i = 0; i < nrecv; ++i)
+    if (single_copy_.reads(i)) direct_elements_ += single_copy_.copy(i, out, target_box_, elem_bytes_);
   copy_region(static_cast<const unsigned char*>(src), source_box_, out, target_box_, kept_, elem_bytes_);
-  // Every rank of the host is done reading the others' source arrays when
-  // this barrier completes, which test() and wait() wait for.
-  if (host_reads)
-    if (Status st = mpi_status(MPI_Ibarrier(host_, &requests_.back()), what); !st.ok()) return st;
+  if (Status st = single_copy_.release(&requests_.back(), what); !st.ok()) return st;
   split_.started(src, source_bytes());
   return {};
 }

@@ -44,6 +44,8 @@ ReducingExchange& ReducingExchange::operator=(ReducingExchange&& other) noexcept
     types_ = std::move(other.types_);
     requests_ = std::move(other.requests_);
     split_ = std::exchange(other.split_, {});
+    single_copy_ = std::move(other.single_copy_);
+    direct_elements_ = other.direct_elements_;
     dst_ = other.dst_;
     staging_ = other.staging_;
     other.types_.clear();
@@ -129,8 +131,13 @@ Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
     if (built.ok()) built = subarray(ex.source_box_, m.region, element, &ex.types_.back(), what);
   }
   MPI_Type_free(&element);
+  // Collective over the world: every rank splits, whatever its datatypes.
+  std::vector<SingleCopy::Receive> host_receives;
+  for (std::size_t i = 0; i < peers.receives.size(); ++i)
+    host_receives.push_back({peers.receives[i].rank, peers.receives[i].region, peers.holder_boxes[i]});
+  if (Status host = ex.single_copy_.bind(ex.comm_, host_receives, what); built.ok()) built = std::move(host);
   if (Status st = backend::agree(ex.comm_, std::move(built), what); !st.ok()) return st;
-  ex.requests_.assign(ex.types_.size(), MPI_REQUEST_NULL);
+  ex.requests_.assign(ex.types_.size() + 1, MPI_REQUEST_NULL);
   *out = std::move(ex);
   return {};
 }
@@ -167,25 +174,37 @@ Status ReducingExchange::start_as(const char* what, const void* src, std::size_t
                                    workspace_bytes, this->workspace_bytes());
   if (Status st = backend::agree(comm_, prefixed(what, std::move(local)), what); !st.ok()) return st;
 
+  if (Status st = single_copy_.gather(src, source_bytes(), what); !st.ok()) return st;
+
+  // As Exchange's: a receive read in place and a send to a rank that reads
+  // it in place are not posted.
   auto* staging = static_cast<unsigned char*>(workspace);
   const std::size_t box_bytes = target_bytes();
   const std::size_t nrecv = receives_.size();
   for (std::size_t i = 0; i < nrecv; ++i)
-    if (Status st = mpi_status(MPI_Irecv(staging + static_cast<std::size_t>(receive_slot_[i]) * box_bytes, 1,
-                                         types_[i], receives_[i].rank, kReducingTag, comm_, &requests_[i]),
-                               what);
-        !st.ok())
-      return st;
+    if (!single_copy_.reads(i))
+      if (Status st = mpi_status(MPI_Irecv(staging + static_cast<std::size_t>(receive_slot_[i]) * box_bytes, 1,
+                                           types_[i], receives_[i].rank, kReducingTag, comm_, &requests_[i]),
+                                 what);
+          !st.ok())
+        return st;
   for (std::size_t i = 0; i < sends_.size(); ++i)
-    if (Status st = mpi_status(MPI_Isend(src, 1, types_[nrecv + i], sends_[i].rank, kReducingTag, comm_,
-                                         &requests_[nrecv + i]),
-                               what);
-        !st.ok())
-      return st;
+    if (!single_copy_.read_by(sends_[i].rank))
+      if (Status st = mpi_status(MPI_Isend(src, 1, types_[nrecv + i], sends_[i].rank, kReducingTag, comm_,
+                                           &requests_[nrecv + i]),
+                                 what);
+          !st.ok())
+        return st;
+  direct_elements_ = 0;
+  for (std::size_t i = 0; i < nrecv; ++i)
+    if (single_copy_.reads(i))
+      direct_elements_ += single_copy_.copy(i, staging + static_cast<std::size_t>(receive_slot_[i]) * box_bytes,
+                                            target_box_, elem_bytes_);
   for (const Kept& k : kept_)
     copy_region(static_cast<const unsigned char*>(src), source_box_,
                 staging + static_cast<std::size_t>(k.member) * box_bytes, target_box_, k.region,
                 elem_bytes_);
+  if (Status st = single_copy_.release(&requests_.back(), what); !st.ok()) return st;
   dst_ = dst;
   staging_ = staging;
   split_.started(src, source_bytes());

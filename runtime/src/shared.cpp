@@ -5,10 +5,13 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "internal/backend_common.hpp"
+#include "internal/mpi_regions.hpp"
 #include "internal/shared_windows.hpp"
+#include "redist/exchange.hpp"
 
 namespace redist {
 
@@ -193,5 +196,99 @@ Status shared_alloc(MPI_Comm comm, std::size_t bytes, void** out) {
 }
 
 Status shared_free(MPI_Comm comm, void* ptr) { return backend::free_shared(comm, ptr, "shared_free", "shared_alloc"); }
+
+SingleCopy::SingleCopy() = default;
+
+SingleCopy::SingleCopy(SingleCopy&& other) noexcept { *this = std::move(other); }
+
+SingleCopy& SingleCopy::operator=(SingleCopy&& other) noexcept {
+  if (this != &other) {
+    free_handles();
+    host_ = std::exchange(other.host_, MPI_COMM_NULL);
+    group_ = std::exchange(other.group_, MPI_GROUP_NULL);
+    host_rank_ = other.host_rank_;
+    receives_ = std::exchange(other.receives_, {});
+    spans_ = std::exchange(other.spans_, {});
+    read_from_ = std::exchange(other.read_from_, {});
+  }
+  return *this;
+}
+
+SingleCopy::~SingleCopy() { free_handles(); }
+
+void SingleCopy::free_handles() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  // After MPI_Finalize freeing is erroneous; the handles died with MPI.
+  if (!finalized) {
+    if (host_ != MPI_COMM_NULL) MPI_Comm_free(&host_);
+    if (group_ != MPI_GROUP_NULL) MPI_Group_free(&group_);
+  }
+  host_ = MPI_COMM_NULL;
+  group_ = MPI_GROUP_NULL;
+}
+
+Status SingleCopy::bind(MPI_Comm comm, const std::vector<Receive>& receives, const char* what) {
+  free_handles();
+  receives_.clear();
+  spans_.clear();
+  read_from_.clear();
+  if (Status st = backend::mpi_status(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_),
+                                      what);
+      !st.ok())
+    return st;
+  int host_size = 0;
+  MPI_Comm_size(host_, &host_size);
+  if (host_size == 1) return backend::mpi_status(MPI_Comm_free(&host_), what);
+  MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(host_, &host_rank_);
+  MPI_Comm_group(comm, &group_);
+  MPI_Group host_group = MPI_GROUP_NULL;
+  MPI_Comm_group(host_, &host_group);
+  for (const Receive& r : receives) {
+    int host_rank = MPI_UNDEFINED;
+    MPI_Group_translate_ranks(group_, 1, &r.rank, host_group, &host_rank);
+    receives_.push_back({r.region, r.holder_box, host_rank == MPI_UNDEFINED ? -1 : host_rank});
+  }
+  MPI_Group_free(&host_group);
+  spans_.resize(static_cast<std::size_t>(host_size));
+  read_from_.resize(receives.size());
+  return {};
+}
+
+Status SingleCopy::gather(const void* src, std::size_t src_bytes, const char* what) {
+  std::fill(read_from_.begin(), read_from_.end(), nullptr);
+  if (host_ == MPI_COMM_NULL) return {};
+  const backend::SharedSpan mine = backend::find_shared(src, src_bytes);
+  backend::publish(mine);
+  if (Status st = backend::mpi_status(
+          MPI_Allgather(&mine, sizeof mine, MPI_BYTE, spans_.data(), sizeof mine, MPI_BYTE, host_), what);
+      !st.ok())
+    return st;
+  for (std::size_t i = 0; i < receives_.size(); ++i)
+    if (const int r = receives_[i].host_rank; r >= 0 && spans_[static_cast<std::size_t>(r)].id != 0)
+      read_from_[i] = backend::shared_address(spans_[static_cast<std::size_t>(r)]);
+  return {};
+}
+
+bool SingleCopy::read_by(int rank) const {
+  if (host_ == MPI_COMM_NULL) return false;
+  const backend::SharedSpan& mine = spans_[static_cast<std::size_t>(host_rank_)];
+  return mine.id != 0 && backend::shares_window(mine, group_, rank);
+}
+
+std::size_t SingleCopy::copy(std::size_t i, unsigned char* into, const Box& to, std::size_t elem_bytes) const {
+  const HostReceive& r = receives_[i];
+  backend::copy_region(read_from_[i], r.holder_box, into, to, r.region, elem_bytes);
+  return box_elements(r.region);
+}
+
+Status SingleCopy::release(MPI_Request* request, const char* what) {
+  *request = MPI_REQUEST_NULL;
+  const bool host_reads = std::any_of(spans_.begin(), spans_.end(),
+                                      [](const backend::SharedSpan& span) { return span.id != 0; });
+  if (!host_reads) return {};
+  return backend::mpi_status(MPI_Ibarrier(host_, request), what);
+}
 
 }  // namespace redist

@@ -146,4 +146,8 @@ Status Staged::advance(bool block, bool* done) {
   return second_->advance(block, done);
 }
 
+std::size_t Staged::direct_bytes() const {
+  return (first_ ? first_->direct_bytes() : 0) + (second_ ? second_->direct_bytes() : 0);
+}
+
 }  // namespace redist

@@ -3,8 +3,11 @@
  * a plan by the exchange run on arrays from redist_alloc (both, the source
  * only, the destination only), each twice on the same arrays with new values
  * the second time, and split phase; a plan by the collectives on such
- * arrays; every element of every rank checked, and the bytes moved with
- * one copy equal to the received bytes exactly when the sources are shared.
+ * arrays; a plan by the reducing exchange against its run on malloc'ed
+ * arrays; a hybrid of two exchanges with its source and its workspace (the
+ * second part's source) from redist_alloc or not; every element of every
+ * rank checked, and the bytes moved with one copy equal to the received
+ * bytes exactly when the sources are shared.
  * Misuse on rank 3 (a pointer not from redist_alloc, a double free, a null
  * out) is code 2 there and code 4 elsewhere; pointers of different
  * allocations and a null communicator are code 2.  Rank 0 prints one TAP
@@ -38,7 +41,11 @@ typedef struct {
 static int open_problem(const char* mesh, const char* from, const char* to, const char* strategy, problem* p) {
   char err[512] = "";
   memset(p, 0, sizeof *p);
-  if (redist_plan_create_with(mesh, NULL, from, to, "u32", strategy, &p->plan, err, sizeof err) != REDIST_OK) {
+  /* A strategy with a via line is a hybrid plan of one's own, checked. */
+  const int rc = strstr(strategy, "\nvia ") != NULL
+                     ? redist_plan_check(mesh, NULL, from, to, "u32", strategy, &p->plan, err, sizeof err)
+                     : redist_plan_create_with(mesh, NULL, from, to, "u32", strategy, &p->plan, err, sizeof err);
+  if (rc != REDIST_OK) {
     result(0, "plan", err);
     return 0;
   }
@@ -73,15 +80,20 @@ static void release(int shared, unsigned char* p) {
 }
 
 /* Runs the plan `rounds` times (split: start, test until done, wait) on
- * arrays placed as asked, the source's values changed (a salt in its last
- * byte of each element) after each round: every element right each time,
- * and the bytes moved with one copy. */
-static void run_on(problem* p, int shared_src, int shared_dst, int split, size_t want_direct, const char* what) {
+ * arrays placed as asked (the workspace, where the plan has one, from
+ * redist_alloc when `shared_ws`), the source's values changed (a salt in
+ * its last byte of each element) after each round: every element right
+ * each time, and the bytes moved with one copy. */
+static void run_on(problem* p, int shared_src, int shared_dst, int shared_ws, int split, size_t want_direct,
+                   const char* what) {
   char err[512] = "";
   redist_exec_t* exec = NULL;
+  const size_t ws_bytes = redist_plan_workspace_bytes(p->plan);
   unsigned char* src = array(shared_src, p->src_bytes);
   unsigned char* dst = array(shared_dst, p->dst_bytes);
-  int passed = src != NULL && dst != NULL && redist_plan_bind(p->plan, MPI_COMM_WORLD, &exec, err, sizeof err) == 0;
+  unsigned char* ws = array(shared_ws, ws_bytes + 1);
+  int passed = src != NULL && dst != NULL && ws != NULL &&
+               redist_plan_bind(p->plan, MPI_COMM_WORLD, &exec, err, sizeof err) == 0;
   for (int round = 0; passed && round < 2; ++round) {
     walk_box(p->src_off, p->src_ext, p->ndim, p->elem, src, 0);
     for (size_t e = 0; e < p->src_bytes / p->elem; ++e) src[e * p->elem + p->elem - 1] ^= (unsigned char)round;
@@ -89,11 +101,11 @@ static void run_on(problem* p, int shared_src, int shared_dst, int split, size_t
     int rc;
     if (split) {
       int done = 0;
-      rc = redist_exec_start(exec, src, p->src_bytes, dst, p->dst_bytes, NULL, 0, err, sizeof err);
+      rc = redist_exec_start(exec, src, p->src_bytes, dst, p->dst_bytes, ws, ws_bytes, err, sizeof err);
       while (rc == REDIST_OK && !done) rc = redist_exec_test(exec, &done, err, sizeof err);
       rc = rc ? rc : redist_exec_wait(exec, err, sizeof err);
     } else {
-      rc = redist_exec_run(exec, src, p->src_bytes, dst, p->dst_bytes, NULL, 0, err, sizeof err);
+      rc = redist_exec_run(exec, src, p->src_bytes, dst, p->dst_bytes, ws, ws_bytes, err, sizeof err);
     }
     for (size_t e = 0; rc == REDIST_OK && e < p->dst_bytes / p->elem; ++e) dst[e * p->elem + p->elem - 1] ^= (unsigned char)round;
     passed = rc == REDIST_OK && walk_box(p->dst_off, p->dst_ext, p->ndim, p->elem, dst, 1) == 0 &&
@@ -105,6 +117,44 @@ static void run_on(problem* p, int shared_src, int shared_dst, int split, size_t
   redist_exec_free(exec);
   release(shared_src, src);
   release(shared_dst, dst);
+  release(shared_ws, ws);
+  result(passed, what, err);
+}
+
+/* A plan by the reducing exchange run on arrays placed as asked against the
+ * same run on malloc'ed arrays (by MPI, no byte by one copy): the same
+ * bytes (the sums added in the same order), and the bytes moved with one
+ * copy. */
+static void reduce_on(problem* p, int shared_src, int shared_dst, size_t want_direct, const char* what) {
+  char err[512] = "";
+  redist_exec_t* exec = NULL;
+  const size_t ws_bytes = redist_plan_workspace_bytes(p->plan);
+  unsigned char* src = array(shared_src, p->src_bytes);
+  unsigned char* dst = array(shared_dst, p->dst_bytes);
+  unsigned char* ws = array(0, ws_bytes + 1);
+  unsigned char* heap_src = array(0, p->src_bytes);
+  unsigned char* by_mpi = array(0, p->dst_bytes);
+  int passed = src && dst && ws && heap_src && by_mpi &&
+               redist_plan_bind(p->plan, MPI_COMM_WORLD, &exec, err, sizeof err) == REDIST_OK;
+  if (passed) {
+    walk_box(p->src_off, p->src_ext, p->ndim, p->elem, heap_src, 0);
+    memcpy(src, heap_src, p->src_bytes);
+    memset(dst, 0xA5, p->dst_bytes);
+    int rc = redist_exec_run(exec, heap_src, p->src_bytes, by_mpi, p->dst_bytes, ws, ws_bytes, err, sizeof err);
+    const size_t heap_direct = redist_exec_direct_bytes(exec);
+    rc = rc ? rc : redist_exec_run(exec, src, p->src_bytes, dst, p->dst_bytes, ws, ws_bytes, err, sizeof err);
+    passed = rc == REDIST_OK && heap_direct == 0 && memcmp(dst, by_mpi, p->dst_bytes) == 0 &&
+             redist_exec_direct_bytes(exec) == want_direct;
+    if (rc == REDIST_OK && !passed)
+      snprintf(err, sizeof err, "bytes differ from the run by MPI, or %zu bytes by one copy (%zu by MPI), expected %zu",
+               redist_exec_direct_bytes(exec), heap_direct, want_direct);
+  }
+  redist_exec_free(exec);
+  release(shared_src, src);
+  release(shared_dst, dst);
+  release(0, ws);
+  release(0, heap_src);
+  release(0, by_mpi);
   result(passed, what, err);
 }
 
@@ -156,21 +206,42 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   culprit = size - 1;
-  problem x, c;
+  problem x, c, r, h;
   if (open_problem("{x:4}", "[{x}4096, 33]", "[4096, {x}33]", "exchange", &x) &&
-      open_problem("{x:2, y:2}", "[{x}64, {y}32]", "[{y}64, {x}32]", "collectives", &c)) {
+      open_problem("{x:2, y:2}", "[{x}64, {y}32]", "[{y}64, {x}32]", "collectives", &c) &&
+      open_problem("{x:2, y:2}", "[{x}30, 7] sum{y}", "[{y}30, 7]", "exchange", &r) &&
+      open_problem("{x:4}", "[{x}64, 32]", "[{x}64, 32]", "exchange\nvia [64, {x}32]\nexchange", &h)) {
     const size_t received = x.dst_bytes - x.kept_bytes;
-    run_on(&x, 1, 1, 0, received, "exchange, source and destination from redist_alloc, run twice: every element, "
-                                  "every received byte by one copy");
-    run_on(&x, 1, 0, 0, received, "exchange, source from redist_alloc, destination from malloc: every element, "
-                                  "every received byte by one copy");
-    run_on(&x, 0, 1, 0, 0, "exchange, source from malloc, destination from redist_alloc: every element, by MPI");
-    run_on(&x, 1, 1, 1, received, "exchange from redist_alloc in split phase (start, test until done, wait) twice: "
-                                  "every element, by one copy");
-    run_on(&c, 1, 1, 0, 0, "collectives on arrays from redist_alloc: every element (by MPI)");
+    run_on(&x, 1, 1, 0, 0, received, "exchange, source and destination from redist_alloc, run twice: every element, "
+                                     "every received byte by one copy");
+    run_on(&x, 1, 0, 0, 0, received, "exchange, source from redist_alloc, destination from malloc: every element, "
+                                     "every received byte by one copy");
+    run_on(&x, 0, 1, 0, 0, 0, "exchange, source from malloc, destination from redist_alloc: every element, by MPI");
+    run_on(&x, 1, 1, 0, 1, received, "exchange from redist_alloc in split phase (start, test until done, wait) twice: "
+                                     "every element, by one copy");
+    run_on(&c, 1, 1, 1, 0, 0, "collectives on arrays from redist_alloc: every element (by MPI)");
+    /* Rank (x, y) = 2x + y receives the 15x7 u32 of each member of the
+     * source group (y, *) other than itself: one when x == y, else two. */
+    const size_t contributions = rank / 2 == rank % 2 ? 1 : 2, piece = 15 * 7 * 4;
+    reduce_on(&r, 1, 1, contributions * piece, "reducing exchange, source and destination from redist_alloc: the "
+                                               "bytes by MPI, every received contribution by one copy");
+    reduce_on(&r, 1, 0, contributions * piece, "reducing exchange, source from redist_alloc: the bytes by MPI, "
+                                               "every received contribution by one copy");
+    reduce_on(&r, 0, 1, 0, "reducing exchange, destination only from redist_alloc: the bytes by MPI, none by one copy");
+    /* Each part of the hybrid, an exchange of a 64x32 u32 array over 4
+     * ranks, receives 3 of its 4 16x8 pieces: 1536 bytes. */
+    const size_t part = 3 * 16 * 8 * 4;
+    run_on(&h, 1, 1, 1, 0, 2 * part, "hybrid of two exchanges, source and workspace from redist_alloc, run twice: "
+                                     "every element, both parts' received bytes by one copy");
+    run_on(&h, 1, 0, 0, 1, part, "hybrid, source only from redist_alloc, split phase: every element, the first "
+                                 "part's received bytes by one copy");
+    run_on(&h, 0, 0, 1, 0, part, "hybrid, workspace only from redist_alloc: every element, the second part "
+                                 "(reading the intermediate) by one copy");
     misuse();
     redist_plan_free(x.plan);
     redist_plan_free(c.plan);
+    redist_plan_free(r.plan);
+    redist_plan_free(h.plan);
   }
   MPI_Finalize();
   return rank == 0 ? tap_end() : 0;

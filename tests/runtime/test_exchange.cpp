@@ -398,82 +398,121 @@ std::uint64_t contribution(int r, std::size_t g, unsigned salt) {
   return h ^ (h >> 32);
 }
 
-TEST_CASE("reducing exchange: 200 random problems per world size (pending axes on both sides, uneven, "
-          "two meshes), every element of every rank is its group's sum") {
+// What the random reducing problems must cover.
+struct PendingCoverage {
+  int with_pending = 0, pending_target = 0;
+  void check() const {
+    if (test::world_size() == 1) return;
+    CHECK(with_pending > 0);
+    CHECK(pending_target > 0);
+  }
+};
+
+// Draws one reducing problem (random pending axes on both sides, an integer
+// type), runs it `rounds` times on the same arrays placed as `placement`
+// says (new contributions each round) and checks that every element this
+// rank ends with is its group's sum, and that the receives from a shared
+// source array were all copied in place (every rank of the tests is on one
+// host), the others none.
+void check_reducing(std::mt19937& rng, unsigned salt, test::Tally& tally, PendingCoverage& coverage,
+                    Placement placement = kHeap, int rounds = 1) {
   static const redist::Dtype kIntegers[] = {redist::Dtype::u8, redist::Dtype::i16, redist::Dtype::u32,
                                             redist::Dtype::i64};
   const int n = test::world_size();
   const int me = test::world_rank();
-  std::mt19937 rng(20261124u + static_cast<unsigned>(n));
-  test::Tally tally;
-  int with_pending = 0, pending_target = 0;
-  for (int i = 0; i < kProblems; ++i) {
-    Problem p = random_problem(rng, n);
-    const redist::Dtype dtype = kIntegers[rng() % 4];
-    p.elem_bytes = redist::dtype_bytes(dtype);
-    const std::vector<int> ps = exchange_test::random_pending(rng, p.source, p.source_layout);
-    const std::vector<int> pt = exchange_test::random_pending(rng, p.target, p.target_layout);
-    with_pending += !ps.empty();
-    pending_target += !pt.empty();
-    const World world(p, n);
-    const unsigned salt = static_cast<unsigned>(i + 1);
-    const std::string what = describe(p) + " pending " + std::to_string(ps.size()) + " -> " + std::to_string(pt.size());
-    redist::ReducingExchange ex;
-    const redist::Status created = redist::ReducingExchange::create(
-        MPI_COMM_WORLD, p.source, p.source_layout, ps.data(), static_cast<int>(ps.size()), p.target,
-        p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, redist::Op::sum, &ex);
-    if (!created.ok()) {
-      tally.fail(what + ": " + created.message());
-      continue;
-    }
-    const NaiveBox& src_box = world.source_of[me];
-    const NaiveBox& tgt_box = world.target_of[me];
-    const std::size_t w = p.elem_bytes;
-    std::vector<unsigned char> src(src_box.elements() * w + 1);
+  Problem p = random_problem(rng, n);
+  const redist::Dtype dtype = kIntegers[rng() % 4];
+  p.elem_bytes = redist::dtype_bytes(dtype);
+  const std::vector<int> ps = exchange_test::random_pending(rng, p.source, p.source_layout);
+  const std::vector<int> pt = exchange_test::random_pending(rng, p.target, p.target_layout);
+  coverage.with_pending += !ps.empty();
+  coverage.pending_target += !pt.empty();
+  const World world(p, n);
+  const std::string what = describe(p) + " pending " + std::to_string(ps.size()) + " -> " + std::to_string(pt.size());
+  redist::ReducingExchange ex;
+  const redist::Status created = redist::ReducingExchange::create(
+      MPI_COMM_WORLD, p.source, p.source_layout, ps.data(), static_cast<int>(ps.size()), p.target,
+      p.target_layout, pt.data(), static_cast<int>(pt.size()), dtype, redist::Op::sum, &ex);
+  if (!created.ok()) return tally.fail(what + ": " + created.message());
+  const NaiveBox& src_box = world.source_of[me];
+  const NaiveBox& tgt_box = world.target_of[me];
+  const std::size_t w = p.elem_bytes;
+  LocalArray src(placement.shared_source(me), src_box.elements() * w, tally);
+  LocalArray dst(placement.shared_destination(me), tgt_box.elements() * w, tally);
+  std::vector<unsigned char> ws = test::poisoned(ex.workspace_bytes());
+  std::size_t expect_direct = 0;
+  for (const redist::ReducingExchange::Peer& peer : ex.receives())
+    if (placement.shared_source(peer.rank)) expect_direct += peer.elements;
+  // Designated: pending coordinates 0 on the target mesh.
+  bool designated = true;
+  const int my_target = position_in(p.target, me);
+  if (my_target < p.target.size()) {
+    const Index c = test::unravel(static_cast<std::size_t>(my_target), Index(p.target.axis_size, p.target.axis_size + p.target.naxes));
+    for (int a : pt) designated = designated && c[a] == 0;
+  }
+  for (int round = 0; round < rounds; ++round) {
+    const unsigned round_salt = salt + 7919u * static_cast<unsigned>(round);
     for (std::size_t e = 0; e < src_box.elements(); ++e) {
-      const std::uint64_t v = contribution(me, global_linear(src_box.global(e), p.source_layout), salt);
-      std::memcpy(&src[e * w], &v, w);
+      const std::uint64_t v = contribution(me, global_linear(src_box.global(e), p.source_layout), round_salt);
+      std::memcpy(src.begin() + e * w, &v, w);
     }
-    std::vector<unsigned char> dst = test::poisoned(tgt_box.elements() * w);
-    std::vector<unsigned char> ws = test::poisoned(ex.workspace_bytes());
-    const redist::Status ran = ex.run(src_box.elements() ? src.data() : nullptr, src_box.elements() * w,
-                                      tgt_box.elements() ? dst.data() : nullptr, tgt_box.elements() * w,
+    const redist::Status ran = ex.run(src.argument(), src_box.elements() * w, dst.argument(), tgt_box.elements() * w,
                                       ex.workspace_bytes() ? ws.data() : nullptr, ex.workspace_bytes());
-    if (!ran.ok()) {
-      tally.fail(what + ": " + ran.message());
-      continue;
-    }
-    // Designated: pending coordinates 0 on the target mesh.
-    bool designated = true;
-    const int my_target = position_in(p.target, me);
-    if (my_target < p.target.size()) {
-      const Index c = test::unravel(static_cast<std::size_t>(my_target), Index(p.target.axis_size, p.target.axis_size + p.target.naxes));
-      for (int a : pt) designated = designated && c[a] == 0;
-    }
+    if (!ran.ok()) return tally.fail(what + ": " + ran.message());
     for (std::size_t e = 0; e < tgt_box.elements(); ++e) {
       const Index g = tgt_box.global(e);
       std::uint64_t want = 0;
       if (designated) {
         const int holder = src_box.contains(g) ? me : world.holder(p, me, g);
         for (int m : group_of(p.source, position_in(p.source, holder), ps))
-          want += contribution(m, global_linear(g, p.source_layout), salt);
+          want += contribution(m, global_linear(g, p.source_layout), round_salt);
       }
       std::uint64_t got = 0;
-      std::memcpy(&got, &dst[e * w], w);
+      std::memcpy(&got, dst.begin() + e * w, w);
       const std::uint64_t mask = w >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * w)) - 1;
       if ((got & mask) != (want & mask)) {
-        tally.fail(what + ": element " + std::to_string(e) + " is not its group's sum");
+        tally.fail(what + ": round " + std::to_string(round) + ": element " + std::to_string(e) +
+                   " is not its group's sum");
         break;
       }
     }
-    tally.canary(dst, tgt_box.elements() * w, what);
+    if (!dst.canary_intact()) tally.fail(what + ": wrote past its result");
     tally.canary(ws, ex.workspace_bytes(), what + " (workspace)");
+    if (ex.direct_elements() != expect_direct)
+      tally.fail(what + ": " + std::to_string(ex.direct_elements()) + " elements read in place, expected " +
+                 std::to_string(expect_direct));
   }
+}
+
+TEST_CASE("reducing exchange: 200 random problems per world size (pending axes on both sides, uneven, "
+          "two meshes), every element of every rank is its group's sum") {
+  std::mt19937 rng(20261124u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  PendingCoverage coverage;
+  for (int i = 0; i < kProblems; ++i) check_reducing(rng, static_cast<unsigned>(i + 1), tally, coverage);
   tally.finish();
-  if (n > 1) {
-    CHECK(with_pending > 0);
-    CHECK(pending_target > 0);
-  }
+  coverage.check();
+}
+
+TEST_CASE("reducing exchange, single copy: 60 random problems per world size with every array from "
+          "shared_alloc, each run twice; every receive copied in place, every element its group's sum") {
+  std::mt19937 rng(20261201u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  PendingCoverage coverage;
+  for (int i = 0; i < kProblems / 10 * 3; ++i)
+    check_reducing(rng, static_cast<unsigned>(i + 1), tally, coverage, {everywhere, everywhere}, 2);
+  tally.finish();
+  coverage.check();
+}
+
+TEST_CASE("reducing exchange, single copy: sources from shared_alloc on odd ranks only, destinations on even "
+          "ranks only (60 random problems): the receives from odd ranks copied in place, the others by MPI") {
+  std::mt19937 rng(20261202u + static_cast<unsigned>(test::world_size()));
+  test::Tally tally;
+  PendingCoverage coverage;
+  for (int i = 0; i < kProblems / 10 * 3; ++i)
+    check_reducing(rng, static_cast<unsigned>(i + 1), tally, coverage, {on_odd_ranks, on_even_ranks}, 2);
+  tally.finish();
 }
 
 // ---- misuse -------------------------------------------------------------------------

@@ -106,6 +106,66 @@ class SplitPhase {
   std::uint64_t source_sum_ = 0;
 };
 
+// Single copy on a host for one exchange (Exchange, ReducingExchange): which
+// of a rank's receives it reads straight out of its sender's source array
+// (a buffer of shared_alloc on the same host), and which of its sends are
+// read so and therefore not sent.  Decided at every start, the same way on
+// both sides of a message; see "Single copy on a host" below.
+class SingleCopy {
+ public:
+  // A receive: its sender, its region, the sender's source box.
+  struct Receive {
+    int rank;
+    Box region, holder_box;
+  };
+
+  SingleCopy();
+  SingleCopy(const SingleCopy&) = delete;
+  SingleCopy& operator=(const SingleCopy&) = delete;
+  SingleCopy(SingleCopy&& other) noexcept;
+  SingleCopy& operator=(SingleCopy&& other) noexcept;
+  ~SingleCopy();
+
+  // Collective over `comm` (the exchange's own, at create): this host's
+  // ranks and the receives from them.
+  Status bind(MPI_Comm comm, const std::vector<Receive>& receives, const char* what);
+  // Collective over the host (at start, once every rank's checks agreed):
+  // where each host rank's source array lies.  A rank's answer arrives
+  // only once it has entered start(), its stores to src published first.
+  Status gather(const void* src, std::size_t src_bytes, const char* what);
+  // Receive i is read in place (at the last gather).
+  bool reads(std::size_t i) const { return !read_from_.empty() && read_from_[i] != nullptr; }
+  // This rank's source array is read in place by world rank `rank`.
+  bool read_by(int rank) const;
+  // Copies receive i's region out of its sender's source array into the
+  // local array of box `to` at `into`; returns its elements.
+  std::size_t copy(std::size_t i, unsigned char* into, const Box& to, std::size_t elem_bytes) const;
+  // When some host rank's source array is read in place: posts, in
+  // *request, the host's non-blocking barrier whose completion (with the
+  // exchange's other requests) means every reader is done, so no rank
+  // rewrites its source array before that.  Otherwise leaves it null.
+  Status release(MPI_Request* request, const char* what);
+
+ private:
+  void free_handles() noexcept;
+
+  // The ranks of this host (null when it has no other rank of the world)
+  // and the exchange's group; for each receive, its region, its sender's
+  // source box and the sender's rank on this host (-1: on another); at
+  // each gather, where every host rank's source array lies and where this
+  // rank reads each receive from (null: by MPI).
+  struct HostReceive {
+    Box region, holder_box;
+    int host_rank;
+  };
+  MPI_Comm host_ = MPI_COMM_NULL;
+  MPI_Group group_ = MPI_GROUP_NULL;
+  int host_rank_ = 0;
+  std::vector<HostReceive> receives_;
+  std::vector<backend::SharedSpan> spans_;
+  std::vector<const unsigned char*> read_from_;
+};
+
 // Owns a duplicate of the world communicator and the committed datatypes of
 // its messages, freed in the destructor (which must run before
 // MPI_Finalize).  Move-only; a default-constructed or moved-from Exchange is
@@ -177,9 +237,6 @@ class Exchange {
 
  private:
   void release() noexcept;
-  // create()'s part for single copy: this host's ranks and the receives
-  // they may send in place.
-  Status find_host(const backend::ExchangePeers& peers);
   Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -193,20 +250,7 @@ class Exchange {
   std::vector<MPI_Request> requests_;
   SplitPhase split_;
 
-  // Single copy: the ranks of this host (null when it has no other rank of
-  // the world) and the world's group; for each receive, its region, its
-  // sender's source box and the sender's rank on this host (-1: on
-  // another); at each start(), where every host rank's source array lies and
-  // where this rank reads each receive from (null: by MPI).
-  struct HostReceive {
-    Box region, holder_box;
-    int host_rank;
-  };
-  MPI_Comm host_ = MPI_COMM_NULL;
-  MPI_Group group_ = MPI_GROUP_NULL;
-  std::vector<HostReceive> host_receives_;
-  std::vector<backend::SharedSpan> spans_;
-  std::vector<const unsigned char*> read_from_;
+  SingleCopy single_copy_;
   std::size_t direct_elements_ = 0;
 };
 

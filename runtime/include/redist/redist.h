@@ -340,14 +340,18 @@ void redist_exec_free(redist_exec_t* exec);
  * into its own destination) when the sender's source array lies whole in
  * one buffer of redist_alloc and the receiver is one of the ranks that
  * allocated that buffer together (so on the same host); the destination
- * may be any memory.  Other pieces (ranks on other hosts, source arrays
+ * may be any memory.  The reducing exchange does the same, each
+ * contribution copied straight into the receiver's workspace (the sums are
+ * then added as before), and so does each exchange part of a hybrid: its
+ * first part reads the source array, its second the intermediate, which
+ * lies at the start of the workspace (so a workspace from redist_alloc).  Other pieces (ranks on other hosts, source arrays
  * allocated elsewhere) travel by MPI as before; the plan, its messages and
  * their pieces are the same either way, decided per piece at each start or
  * run.  Synchronization is the runtime's: a start or run reads no other
  * rank's source array before that rank has entered it, and no rank's wait
  * or run returns (so no rank rewrites its source array) before every
- * reader of it is done.  Plans of other kinds (the collectives, the
- * reducing exchange, hybrids) run as before on such buffers.
+ * reader of it is done.  Plans by the collectives (and a hybrid's
+ * collectives part) run as before on such buffers, by MPI.
  *
  * redist_alloc: *out is this rank's new buffer of `bytes` bytes in MPI-3
  * shared memory (MPI_Win_allocate_shared over the ranks of comm on its
@@ -364,8 +368,9 @@ void redist_exec_free(redist_exec_t* exec);
 int redist_alloc(MPI_Comm comm, size_t bytes, void** out, char* err, size_t errlen);
 int redist_free(MPI_Comm comm, void* ptr, char* err, size_t errlen);
 /* The bytes that the last redist_exec_start or _run of a plan by the direct
- * exchange moved with one copy from other ranks' source arrays (the rest
- * of what the rank received came by MPI); 0 for other plans. */
+ * or the reducing exchange moved with one copy from other ranks' source
+ * arrays (the rest of what the rank received came by MPI); of a hybrid,
+ * its exchange parts' together; 0 for plans by the collectives. */
 size_t redist_exec_direct_bytes(const redist_exec_t* exec);
 
 /* redist_plan_bind, redist_exec_run and redist_exec_free in one call. */

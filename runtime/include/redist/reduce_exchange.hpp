@@ -28,6 +28,11 @@
 // buffer checks.  create() is collective over the world, as
 // Exchange::create, and its cost is O(target devices * pieces) per rank.
 //
+// Single copy on a host, as Exchange's (exchange.hpp): a contribution whose
+// sender's source array lies in a buffer of shared_alloc that the receiver
+// shares is copied by the receiver straight into its workspace array, not
+// sent; the sums are then added as before.
+//
 // Split phase, as Exchange's (exchange.hpp): run() is start() then wait();
 // start() posts the messages and stages this rank's own contributions;
 // the sums are added when the messages have arrived, by the wait() or the
@@ -97,6 +102,10 @@ class ReducingExchange {
   // messages), and sends; in posting order, a rank once per message.
   const std::vector<Peer>& receives() const { return receives_; }
   const std::vector<Peer>& sends() const { return sends_; }
+  // Of receives(), the elements the last start() (or run()) copied straight
+  // out of peers' shared source arrays (single copy, as Exchange's); the
+  // rest came by MPI.
+  std::size_t direct_elements() const { return direct_elements_; }
 
  private:
   void release() noexcept;
@@ -121,8 +130,10 @@ class ReducingExchange {
   std::vector<Peer> receives_, sends_;
   std::vector<int> receive_slot_;    // member index of each receive
   std::vector<MPI_Datatype> types_;  // receives, then sends
-  std::vector<MPI_Request> requests_;
+  std::vector<MPI_Request> requests_;  // receives, sends, the host's barrier (single copy)
   SplitPhase split_;
+  SingleCopy single_copy_;
+  std::size_t direct_elements_ = 0;
   // The operation in flight's destination and staging arrays.
   void* dst_ = nullptr;
   unsigned char* staging_ = nullptr;

@@ -1,5 +1,6 @@
-// Buffers in MPI-3 shared memory, so that the direct exchange moves every
-// byte between ranks of one host with one copy.
+// Buffers in MPI-3 shared memory, so that the direct exchange (and the
+// reducing exchange, and a hybrid's exchange parts, the same way: SingleCopy
+// in exchange.hpp) moves every byte between ranks of one host with one copy.
 //
 // Open MPI's shared-memory transport copies a message twice (the sender into
 // a segment, the receiver out of it).  A source array allocated here lies in

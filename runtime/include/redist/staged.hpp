@@ -80,6 +80,9 @@ class StagedPart {
   // Local: completes what start() left in flight (block), or says whether
   // it has completed (*done).  Nothing is left in flight by default.
   virtual Status advance(bool block, bool* done);
+  // The bytes the last start() copied straight out of other ranks' shared
+  // source arrays (single copy, exchange.hpp); none by default.
+  virtual std::size_t direct_bytes() const { return 0; }
 
   // start(), then advance() until done.
   Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* workspace,
@@ -164,6 +167,7 @@ class ExchangePart final : public StagedPart {
   Status start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* workspace,
                std::size_t workspace_bytes, const char* what) override;
   Status advance(bool block, bool* done) override;
+  std::size_t direct_bytes() const override { return exchange_.direct_elements() * elem_bytes_; }
 
  private:
   PlacedMesh source_, target_;
@@ -204,6 +208,8 @@ class Staged final : public StagedPart {
                std::size_t workspace_bytes, const char* what) override;
   // The second part's.
   Status advance(bool block, bool* done) override;
+  // Both parts'.
+  std::size_t direct_bytes() const override;
 
   std::size_t mid_bytes() const { return mid_bytes_; }
   std::size_t workspace_bytes() const { return workspace_bytes_; }

@@ -112,7 +112,10 @@ ReducingPeers reducing_peers(int me, int world_size, const PlacedMesh& source,
       for (int k = 0; k < src_groups.size(); ++k) {
         const int member = src_groups.member(piece.holder, k);
         if (member == my_source) out.kept.push_back({me, k, piece.region});
-        else out.receives.push_back({source.ranks[static_cast<std::size_t>(member)], k, piece.region});
+        else {
+          out.receives.push_back({source.ranks[static_cast<std::size_t>(member)], k, piece.region});
+          out.holder_boxes.push_back(block_box(source_layout, source, member));
+        }
       }
   if (my_source >= 0)
     for (int t = 0; t < target.size(); ++t) {

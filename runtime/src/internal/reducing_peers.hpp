@@ -41,6 +41,7 @@ struct ReducingPeers {
   bool designated = false;     // in the target mesh, pending coordinates all 0
   std::vector<Contribution> kept;      // from its own source array (rank = itself)
   std::vector<Contribution> receives;  // from other ranks, in posting order
+  std::vector<Box> holder_boxes;       // each receive's sender's source box
   std::vector<Transfer> sends;         // to other ranks, in posting order
 };
 
