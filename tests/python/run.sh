@@ -5,7 +5,7 @@
 # which imports redist, reads __version__ (version.hpp's) and plans; then the package's suites in the venv of `make
 # deps` (tests/python/test_*.py, each printing its TAP document: test_plan.py on
 # redist.plan's arguments, test_jax.py on 16 host CPU devices, test_torch.py
-# on 4 gloo processes), and the README's examples as written
+# on 4 gloo processes, test_mpi.py on 4 ranks of mpirun), and the README's examples as written
 # (python/README.md; README.md shows the same).
 set -u
 cd "$(dirname "$0")/../.."
@@ -57,6 +57,12 @@ export PYTHONPATH=$PWD/$site
 for suite in tests/python/test_plan.py tests/python/test_jax.py tests/python/test_torch.py; do
   tap_program "$suite" timeout --kill-after=10 600 "$python" "$suite"
 done
+# redist.mpi and transport="mpi": 4 ranks of mpirun, the C ABI of `make runtime`,
+# torch.distributed's gloo group rendezvousing in a scratch file.
+store=$(mktemp -u)
+REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so tap_program tests/python/test_mpi.py \
+  timeout --kill-after=10 600 "${MPIRUN[@]}" -np 4 "$python" tests/python/test_mpi.py "$store"
+rm -f "$store"
 
 # python/README.md's examples, each ```python block run as written.
 examples=_build/python-readme
