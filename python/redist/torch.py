@@ -1,6 +1,8 @@
 """redist for PyTorch: layouts from DTensor placements, and redistribute,
 which runs the verified plan with torch.distributed (gloo on CPU, NCCL on
-GPU), called on every rank of the default process group.
+GPU), or with redist's C runtime over MPI (transport="mpi": redist.mpi,
+in place, one copy on a host from tensors of empty(), async handles),
+called on every rank of the default process group.
 
 A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
