@@ -172,11 +172,6 @@ def empty(shape, dtype):
     return np.frombuffer(window, dtype=dtype).reshape(shape)
 
 
-def is_shared(address):
-    """Whether `address` is the start of a live buffer of empty()."""
-    return runtime().buffers.get(address) is not None
-
-
 def free(address):
     """Frees the buffer of empty() that starts at `address` (an int: a numpy
     array's .ctypes.data, a tensor's data_ptr()).  Collective over the
@@ -238,7 +233,6 @@ class Redistribution:
         handle = self._executor.handle
         self.direct_bytes = runtime().lib.redist_exec_direct_bytes(handle) if handle is not None else 0
         self._arrays = None
-        self._executor.in_flight = None
 
     def __del__(self):
         if not getattr(self, "_waited", True) and _runtime is not None:
@@ -278,7 +272,7 @@ class Executor:
 
     def __init__(self, plan, ranks):
         rt = runtime()
-        self.plan, self.ranks, self.handle, self.in_flight = plan, ranks, None, None
+        self.plan, self.ranks, self.handle = plan, ranks, None
         if len(ranks) > rt.size:
             raise RedistError("redist.mpi: the plan needs world ranks %s, MPI_COMM_WORLD has %d" % (ranks, rt.size))
         comm = rt.comm(ranks)
@@ -306,9 +300,7 @@ class Executor:
         dst_at, dst_bytes = _pointer(dst, "start: destination")
         _call(runtime().lib.redist_exec_start, self.handle, src_at, src_bytes, dst_at, dst_bytes,
               self.workspace.ctypes.data if self.workspace.nbytes else None, self.workspace.nbytes)
-        op = Redistribution(self, (src, dst, self.workspace), finish)
-        self.in_flight = op._arrays  # kept alive by the executor too, until the wait
-        return op
+        return Redistribution(self, (src, dst, self.workspace), finish)
 
     def run(self, src, dst):
         """start() and wait(): the blocking move."""

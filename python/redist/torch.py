@@ -905,7 +905,7 @@ def empty(shape, dtype=torch.float32):
     Collective over the world: every rank calls it, in the same order; the
     values are undefined.  Free it with free(tensor) on every rank."""
     dtype_name(dtype)
-    shape = _plan.sizes(tuple(shape))
+    shape = _plan.sizes(shape)
     element = torch.empty((), dtype=dtype).element_size()
     raw = torch.from_numpy(_mpi.empty((math.prod(shape) * element,), "uint8"))
     return raw.view(dtype).view(shape)
