@@ -24,6 +24,7 @@ import ctypes.util
 import json
 import math
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -107,9 +108,9 @@ class _Runtime:
             executor.close()
         self.executors.clear()
         if self.buffers:
-            warnings.warn("redist.mpi: %d buffer(s) of redist.mpi.empty not freed at exit on rank %d (free them with "
-                          "redist.mpi.free on every rank); MPI_Finalize releases them" % (len(self.buffers), self.rank),
-                          ResourceWarning)
+            print("redist.mpi: %d buffer(s) of redist.mpi.empty not freed at exit on rank %d (free them with "
+                  "redist.mpi.free on every rank); MPI_Finalize releases them" % (len(self.buffers), self.rank),
+                  file=sys.stderr)
         finalized = ctypes.c_int()
         self.mpi.MPI_Finalized(ctypes.byref(finalized))
         if self.initialized_here and not finalized.value:
@@ -196,7 +197,7 @@ class Redistribution:
     True) the source must not be written and the destination neither read
     nor written (builds of the runtime without NDEBUG check the source and
     fail the wait if it changed; release builds check nothing).  A handle
-    dropped without wait() waits at the drop, with a ResourceWarning, so
+    dropped without wait() waits at the drop, with a RuntimeWarning, so
     that the executor is free for the next move."""
 
     def __init__(self, executor, arrays, result):
@@ -237,11 +238,11 @@ class Redistribution:
     def __del__(self):
         if not getattr(self, "_waited", True) and _runtime is not None:
             warnings.warn("redist.mpi: a redistribution was dropped without wait(); waited for at the drop (rank %d)"
-                          % _runtime.rank, ResourceWarning)
+                          % _runtime.rank, RuntimeWarning)
             try:
                 self.wait()
             except RedistError as e:
-                warnings.warn("redist.mpi: the dropped redistribution failed: %s" % e, ResourceWarning)
+                warnings.warn("redist.mpi: the dropped redistribution failed: %s" % e, RuntimeWarning)
 
 
 def _pointer(array, what):

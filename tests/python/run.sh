@@ -63,6 +63,14 @@ store=$(mktemp -u)
 REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so tap_program tests/python/test_mpi.py \
   timeout --kill-after=10 600 "${MPIRUN[@]}" -np 4 "$python" tests/python/test_mpi.py "$store"
 rm -f "$store"
+# A buffer never freed: one line at exit naming each rank, and a clean exit (MPI_Finalize releases it).
+if out=$(REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so timeout --kill-after=10 120 "${MPIRUN[@]}" -np 2 \
+         "$python" -c 'import redist.mpi; redist.mpi.empty((4,), "f4")' 2>&1) &&
+   [ "$(grep -c 'not freed at exit on rank [01] ' <<<"$out")" = 2 ] && [ "$(wc -l <<<"$out")" = 2 ]; then
+  ok "redist.mpi.empty never freed: one line at exit on each rank, exit status 0"
+else
+  ko "redist.mpi.empty never freed: $out"
+fi
 
 # python/README.md's examples, each ```python block run as written.
 examples=_build/python-readme

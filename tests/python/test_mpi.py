@@ -12,9 +12,11 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    groups' sums) and to the default transport's result; the handle's
    direct bytes those of the pieces from other ranks where the plan is the
    exchange and the source shared, else 0;
+ - a move between meshes ((4,) to a 2x2 mesh over ranks out of order) from
+   a shared source: every element, the pieces from other ranks by one copy;
  - async overlapped with a torch computation (matmuls, is_completed() polled
    between them) gives the blocking move's result, every element;
- - misuse: wait twice; a handle dropped without wait (a ResourceWarning,
+ - misuse: wait twice; a handle dropped without wait (a RuntimeWarning,
    waited for at the drop, the next move right); two starts of one plan
    without a wait (refused on every rank, the first then waited for and
    right); a wrong out= on one rank, a DTensor that requires grad, an
@@ -154,6 +156,29 @@ def random_problems(results):
                     % (moves, kinds, direct, bad[:3])))
 
 
+def between_meshes(results):
+    """An uneven move from a (4,) mesh to a 2x2 one (planned on the world
+    ranks: the exchange) from a shared source: one copy, every element."""
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    square = DeviceMesh("cpu", [[2, 0], [3, 1]], mesh_dim_names=("a", "b"))
+    full = torch.arange(7 * 6, dtype=torch.int16).reshape(7, 6)
+    src, dst = [Shard(0)], [Shard(1), Shard(0)]
+    plan = rt.plan(line, tuple(src), square, tuple(dst), full.shape, full.dtype)
+    x = source_of(full, line, src, 0, True)
+    bad = []
+    for async_op in (False, True):
+        moved = rt.redistribute(x, dst, square, transport="mpi", async_op=async_op)
+        got = moved.wait() if async_op else moved
+        if not local_equal(got.to_local(), true_local(full, square, dst)) or got.device_mesh != square:
+            bad.append("async" if async_op else "blocking")
+    want = received_from_others(plan, dist.get_rank())
+    results.append(("transport=\"mpi\" between meshes ((4,) to 2x2 over ranks out of order, uneven, int16): every "
+                    "element, blocking and async, the %s's pieces from other ranks by one copy" % plan.kind,
+                    not bad and plan.kind == "exchange" and moved.direct_bytes == want,
+                    "wrong: %s; direct bytes %s of %d" % (bad, moved.direct_bytes, want)))
+    rt.free(x.to_local())
+
+
 def overlapped(results):
     mesh = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
     full = torch.arange(203 * 64, dtype=torch.float32).reshape(203, 64)  # uneven: the exchange
@@ -200,8 +225,8 @@ def misuse(results):
         warnings.simplefilter("always")
         move(async_op=True)  # dropped at once
         gc.collect()
-    dropped = [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
-    results.append(("a handle dropped without wait(): a ResourceWarning, waited for at the drop, the next move right",
+    dropped = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    results.append(("a handle dropped without wait(): a RuntimeWarning, waited for at the drop, the next move right",
                     len(dropped) == 1 and "without wait" in dropped[0] and right(), "; ".join(dropped)))
 
     handle = move(async_op=True)
@@ -239,7 +264,7 @@ def main():
     dist.init_process_group("gloo", init_method="file://" + sys.argv[1], rank=rank, world_size=WORLD,
                             timeout=datetime.timedelta(seconds=120))
     results = []
-    for part in (numpy_exchange, random_problems, overlapped, misuse):
+    for part in (numpy_exchange, random_problems, between_meshes, overlapped, misuse):
         try:
             part(results)
         except Exception as e:  # one part's crash is that part's failure; the others still run
