@@ -157,19 +157,41 @@ def _call(fn, *args):
         raise RedistError(err.value.decode(errors="replace"), code=rc)
 
 
+def _allocate(nbytes, failure=None):
+    """A ctypes array over a new buffer of redist_alloc (collective over the
+    world).  failure: this rank's argument error, which every rank then
+    raises instead (this rank passes redist_alloc a null out, which it
+    refuses on every rank), so that no rank waits for the others."""
+    rt, address = runtime(), ctypes.c_void_p()
+    try:
+        _call(rt.lib.redist_alloc, rt.world, 0 if failure else nbytes, None if failure else ctypes.byref(address))
+    except RedistError:
+        if failure:
+            raise failure from None
+        raise
+    window = (ctypes.c_uint8 * nbytes).from_address(address.value)
+    rt.buffers[address.value] = window
+    return window
+
+
 def empty(shape, dtype):
     """A new C-contiguous numpy array of `shape` and `dtype` in redist's
     shared memory (redist_alloc over MPI_COMM_WORLD: a window per host),
     which another rank of the host reads with one copy when it is a plan's
     source.  Collective over the world: every rank calls it, in the same
-    order, each with its own shape; the values are undefined.  Free it with
+    order, each with its own shape; the values are undefined.  A bad
+    argument on one rank is a RedistError on every rank.  Free it with
     free() (collective too)."""
-    rt, shape, dtype = runtime(), _plan.sizes(shape), np.dtype(dtype)
-    nbytes = math.prod(shape) * dtype.itemsize
-    address = ctypes.c_void_p()
-    _call(rt.lib.redist_alloc, rt.world, nbytes, ctypes.byref(address))
-    window = (ctypes.c_uint8 * nbytes).from_address(address.value)
-    rt.buffers[address.value] = window
+    try:
+        shape = _plan.sizes(shape)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise RedistError("empty: dtype %r is not a numpy dtype" % (dtype,)) from None
+        failure = None
+    except RedistError as e:
+        failure = e
+    window = _allocate(0 if failure else math.prod(shape) * dtype.itemsize, failure)
     return np.frombuffer(window, dtype=dtype).reshape(shape)
 
 
@@ -178,15 +200,19 @@ def free(address):
     array's .ctypes.data, a tensor's data_ptr()).  Collective over the
     world like empty(): every rank frees its buffer of the same allocation,
     in allocation order; a rank that skips one leaves the others waiting in
-    theirs, as in any MPI collective.  A rank passing an address that is no
-    live buffer of empty() raises RedistError naming it, and the others
-    raise too (redist_free agrees); nothing is freed then.  Every array and
+    theirs, as in any MPI collective.  A rank passing anything but a live
+    buffer of empty() raises RedistError naming it, and the others raise
+    too (redist_free agrees); nothing is freed then.  Every array and
     tensor over the buffer is invalid afterwards: its memory is gone."""
     rt = runtime()
-    if not isinstance(address, int) or isinstance(address, bool):
-        raise RedistError("free: expected the buffer's address (an int: array.ctypes.data, tensor.data_ptr()), got %s"
-                          % type(address).__name__)
-    _call(rt.lib.redist_free, rt.world, ctypes.c_void_p(address))
+    address_like = isinstance(address, int) and not isinstance(address, bool) and 0 < address < 2 ** 64
+    try:
+        _call(rt.lib.redist_free, rt.world, ctypes.c_void_p(address if address_like else None))
+    except RedistError:
+        if not address_like:
+            raise RedistError("free: expected the address of a buffer of empty() (array.ctypes.data, "
+                              "tensor.data_ptr()), got %r" % (address,)) from None
+        raise
     del rt.buffers[address]
 
 

@@ -63,6 +63,7 @@ import hashlib
 import itertools
 import math
 
+import numpy as np
 import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh
@@ -903,18 +904,21 @@ def empty(shape, dtype=torch.float32):
     ranks of its host read with one copy when it is the local tensor of a
     move by transport="mpi" (or its `out`, which is written in place).
     Collective over the world: every rank calls it, in the same order; the
-    values are undefined.  Free it with free(tensor) on every rank."""
-    dtype_name(dtype)
-    shape = _plan.sizes(shape)
-    element = torch.empty((), dtype=dtype).element_size()
-    raw = torch.from_numpy(_mpi.empty((math.prod(shape) * element,), "uint8"))
+    values are undefined; a bad argument on one rank is a RedistError on
+    every rank.  Free it with free(tensor) on every rank."""
+    try:
+        dtype_name(dtype)
+        shape = _plan.sizes(shape)
+        nbytes, failure = math.prod(shape) * torch.empty((), dtype=dtype).element_size(), None
+    except RedistError as e:
+        nbytes, failure = 0, e
+    raw = torch.from_numpy(np.frombuffer(_mpi._allocate(nbytes, failure), dtype=np.uint8))
     return raw.view(dtype).view(shape)
 
 
 def free(tensor):
     """Frees the shared memory of a tensor of empty() (any view of it):
-    collective over the world, in allocation order, as redist.mpi.free.
-    The tensor and its views are invalid afterwards."""
-    if not isinstance(tensor, torch.Tensor):
-        raise RedistError("free: expected a tensor of redist.torch.empty, got %s" % type(tensor).__name__)
-    _mpi.free(tensor.untyped_storage().data_ptr())
+    collective over the world, in allocation order, as redist.mpi.free (a
+    bad argument on one rank is a RedistError on every rank).  The tensor
+    and its views are invalid afterwards."""
+    _mpi.free(tensor.untyped_storage().data_ptr() if isinstance(tensor, torch.Tensor) else tensor)

@@ -22,7 +22,9 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    right); a wrong out= on one rank, a DTensor that requires grad, an
    unknown transport, out= with the default transport: a RedistError on
    every rank, and the next move right; free of a tensor that is not
-   redist's, and of one freed already: refused on every rank (agreed).
+   redist's, and of one freed already, an allocation of a bad shape or
+   dtype and a free of a non-tensor on one rank: refused on every rank
+   (agreed by the C ABI), the next allocation right.
 Rank 0 prints the TAP document (every rank's verdict on every test)."""
 import datetime
 import gc
@@ -199,6 +201,20 @@ def overlapped(results):
     rt.free(x.to_local())
 
 
+def refused_by_runtime(call, failing_rank, *words):
+    """(passed, detail): call() raises RedistError on every rank: one line
+    naming every word on failing_rank, the C ABI's agreed refusal (code 4,
+    another rank's error) on the others."""
+    try:
+        call()
+    except redist.RedistError as e:
+        msg = str(e)
+        if dist.get_rank() == failing_rank:
+            return "\n" not in msg and all(w in msg for w in words), msg
+        return "\n" not in msg and e.code == 4 and "another rank" in msg, msg
+    return False, "no RedistError on rank %d" % dist.get_rank()
+
+
 def misuse(results):
     mesh = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
     full = torch.arange(30 * 4, dtype=torch.float32).reshape(30, 4)
@@ -253,6 +269,19 @@ def misuse(results):
     plain = torch.empty(4)
     passed, detail = refused(lambda: rt.free(plain), range(WORLD), "was not allocated by")
     results.append(("free of a tensor not of redist.torch.empty: refused on every rank", passed, detail))
+    for what, call, words in [
+            ("redist.torch.empty of a bad shape", lambda: rt.empty((2, -1) if dist.get_rank() == 1 else (2, 1)),
+             ("shape", "-1")),
+            ("redist.mpi.empty of a bad dtype", lambda: redist.mpi.empty((2,), "bogus" if dist.get_rank() == 1 else "f4"),
+             ("dtype 'bogus'",)),
+            ("redist.torch.free of a list", lambda: rt.free([1] if dist.get_rank() == 1 else x.to_local()),
+             ("expected the address", "[1]"))]:
+        passed, detail = refused_by_runtime(call, 1, *words)
+        fresh = rt.empty((2, 3))
+        fresh.fill_(dist.get_rank())
+        results.append(("%s on one rank: refused on every rank (none waits), the next allocation right" % what,
+                        passed and bool((fresh == dist.get_rank()).all()), detail))
+        rt.free(fresh)
     rt.free(x.to_local())
     passed, detail = refused(lambda: rt.free(x.to_local()), range(WORLD), "freed already")
     results.append(("free of a tensor freed already: refused on every rank", passed, detail))
