@@ -317,16 +317,28 @@ class Executor:
         """Starts moving this rank's source box `src` to its target box `dst`
         (numpy arrays or contiguous CPU tensors, C order; None on a rank
         outside the source or target mesh): redist_exec_start, collective
-        over the executor's ranks (every rank starts, a bad buffer on one
-        fails on every one).  Returns the Redistribution, whose wait()
+        over the executor's ranks (every rank starts; a bad buffer or array on
+        one fails on every one).  Returns the Redistribution, whose wait()
         returns result() (default: dst)."""
         finish = result or (lambda: dst)
         if self.handle is None:
             return Redistribution(self, None, finish)
-        src_at, src_bytes = _pointer(src, "start: source")
-        dst_at, dst_bytes = _pointer(dst, "start: destination")
-        _call(runtime().lib.redist_exec_start, self.handle, src_at, src_bytes, dst_at, dst_bytes,
-              self.workspace.ctypes.data if self.workspace.nbytes else None, self.workspace.nbytes)
+        try:
+            (src_at, src_bytes), (dst_at, dst_bytes) = _pointer(src, "start: source"), _pointer(dst, "start: destination")
+            failure = None
+        except RedistError as e:  # refused on every rank: this one starts with no buffers, which the runtime refuses
+            failure, src_at, src_bytes, dst_at, dst_bytes = e, None, 0, None, 0
+        lib = runtime().lib
+        try:
+            _call(lib.redist_exec_start, self.handle, src_at, src_bytes, dst_at, dst_bytes,
+                  self.workspace.ctypes.data if self.workspace.nbytes else None, self.workspace.nbytes)
+        except RedistError:
+            if failure:
+                raise failure from None
+            raise
+        if failure:  # no buffers was right for this rank's empty boxes: the move goes on, this rank having none
+            _call(lib.redist_exec_wait, self.handle)
+            raise failure
         return Redistribution(self, (src, dst, self.workspace), finish)
 
     def run(self, src, dst):

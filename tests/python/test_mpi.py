@@ -77,8 +77,15 @@ def numpy_exchange(results):
                        % (shared, np.array_equal(dst, truth), op.direct_bytes, want))
         if shared:
             redist.mpi.free(src.ctypes.data)
+    src = np.zeros(se, np.float32)
+    strided = np.zeros((se[0], se[1] * 2), np.float32)[:, ::2]
+    passed, detail = refused_by_runtime(
+        lambda: redist.mpi.executor(plan).start(strided if me == 1 else src, np.zeros(te, np.float32)), 1,
+        "source", "not C-contiguous")
+    bad += [] if passed else ["a strided source on rank 1: %s" % detail]
     results.append(("redist.mpi: an exchange from redist.mpi.empty receives its %d bytes from other ranks with one "
-                    "copy, from plain memory none; every element right" % received_from_others(plan, me),
+                    "copy, from plain memory none; every element right; a strided source on one rank refused on "
+                    "every rank" % received_from_others(plan, me),
                     not bad, "; ".join(bad)))
 
 
