@@ -1,6 +1,7 @@
 """redist from Python: the formally verified planner of array
 redistributions (Coq, extracted), with adapters that run its plans as JAX
-and PyTorch collectives (redist.jax, redist.torch, imported on demand)."""
+and PyTorch collectives (redist.jax, redist.torch, imported on demand), and
+redist.mpi, which runs them with redist's C runtime over MPI."""
 from ._lib import RedistError
 from ._plan import Piece, Plan, Step, plan
 from ._version import version as _version

@@ -371,16 +371,21 @@ def _mesh_context(mesh):
     return contextlib.nullcontext()
 
 
-def reshard(x, sharding, *, source=None):
+def reshard(x, sharding, *, source=None, donate=False):
     """x, a jax.Array with a NamedSharding, moved to `sharding` by redist's
     verified plan, run under jit.  Values equal jax.device_put(x, sharding).
     Traceable and differentiable on one mesh: inside jit or grad it runs
     resharder's move, x's sharding being `source` (required where the
     mesh's axes are Auto, since the trace does not say it) or the one its
-    type states (Explicit axes); its gradient is the reverse move."""
+    type states (Explicit axes); its gradient is the reverse move.
+    donate=True (eager only) hands x's buffers to the move (jit's
+    donate_argnums), which XLA may reuse for the result: x is deleted."""
     if not isinstance(sharding, NamedSharding):
         _named(sharding, "sharding")
     if isinstance(x, jax.core.Tracer):
+        if donate:
+            raise RedistError("reshard: donate=True of a traced array: donate the jitted function's argument "
+                              "(jax.jit's donate_argnums) instead")
         src = _traced_source(x, sharding, source)
         return resharder(src, sharding, tuple(x.shape), x.dtype)[1](x)
     if not isinstance(x, jax.Array):
@@ -388,7 +393,7 @@ def reshard(x, sharding, *, source=None):
                           % type(x).__name__)
     p, move = _resharder(_named(x.sharding, "x's sharding"), sharding, tuple(x.shape), np.dtype(x.dtype))
     with _mesh_context(x.sharding.mesh):
-        moved = _jitted(move)(x)
+        moved = _jitted(move, bool(donate))(x)
     if not p.by_exchange:
         return moved
     rows = {s.device: s.data for s in moved.addressable_shards}
@@ -397,5 +402,5 @@ def reshard(x, sharding, *, source=None):
 
 
 @functools.lru_cache(maxsize=256)
-def _jitted(move):
-    return jax.jit(move)
+def _jitted(move, donate):
+    return jax.jit(move, donate_argnums=(0,) if donate else ())

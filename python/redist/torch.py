@@ -1,6 +1,8 @@
 """redist for PyTorch: layouts from DTensor placements, and redistribute,
 which runs the verified plan with torch.distributed (gloo on CPU, NCCL on
-GPU), called on every rank of the default process group.
+GPU), or with redist's C runtime over MPI (transport="mpi": redist.mpi,
+in place, one copy on a host from tensors of empty(), async handles),
+called on every rank of the default process group.
 
 A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
@@ -61,6 +63,7 @@ import hashlib
 import itertools
 import math
 
+import numpy as np
 import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh
@@ -71,6 +74,7 @@ from torch.distributed.tensor.placement_types import _StridedShard, _StridedShar
 from torch.distributed._functional_collectives import AsyncCollectiveTensor
 
 from . import _plan
+from . import mpi as _mpi
 from ._lib import RedistError
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16", torch.float16: "f16",
@@ -754,14 +758,59 @@ def _on_first_use(pending, shape, like):
     return AsyncCollectiveTensor(out)
 
 
-def _moved(dtensor, placements, device_mesh, async_op):
-    """The move checked and agreed on every rank, then run."""
+TRANSPORTS = ("torch", "mpi")
+
+
+def _mpi_checked(dtensor, p, me, out):
+    """The MPI path's own conditions on this rank: the same world in MPI
+    and torch.distributed, a CPU tensor without autograd, and `out` (None,
+    or a contiguous CPU tensor of this rank's target box and the dtype)."""
+    if _mpi.size() != dist.get_world_size() or _mpi.rank() != dist.get_rank():
+        raise RedistError("redistribute: transport \"mpi\" needs MPI_COMM_WORLD to be the default group: rank %d of %d "
+                          "in MPI, %d of %d in torch.distributed"
+                          % (_mpi.rank(), _mpi.size(), dist.get_rank(), dist.get_world_size()))
+    if dtensor.requires_grad:
+        raise RedistError("redistribute: transport \"mpi\" is not differentiable (the DTensor requires grad): use the "
+                          "default transport, or detach it")
+    if me is not None and dtensor.to_local().device.type != "cpu":
+        raise RedistError("redistribute: transport \"mpi\" moves CPU tensors; rank %d's local tensor is on %s"
+                          % (dist.get_rank(), dtensor.to_local().device))
+    if out is None:
+        return
+    if me is None:
+        raise RedistError("redistribute: out= on rank %d, which holds no part of the move" % dist.get_rank())
+    box = p.tgt_box(me)[1]
+    if not isinstance(out, torch.Tensor) or isinstance(out, DTensor) or out.device.type != "cpu" \
+            or not out.is_contiguous() or tuple(out.shape) != box or out.dtype != dtensor.dtype:
+        raise RedistError("redistribute: out= on rank %d must be a contiguous CPU tensor of shape %s and %s (its "
+                          "target box), got %s" % (dist.get_rank(), box, dtensor.dtype,
+                                                   "a %s %s of shape %s" % (out.device, out.dtype, tuple(out.shape))
+                                                   if isinstance(out, torch.Tensor) else type(out).__name__))
+
+
+def _agreed(dtensor, placements, device_mesh, transport, out):
+    """The move checked on this rank and agreed on every rank (_agree),
+    then what it runs (_checked's plan, ranks, device, mesh and placements)."""
     try:
+        if transport not in TRANSPORTS:
+            raise RedistError("redistribute: transport %r: redist.torch moves by %s"
+                              % (transport, " or ".join(map(repr, TRANSPORTS))))
         p, ranks, me, dst_mesh, placements, asked = _checked(dtensor, placements, device_mesh)
-        failure = None
+        if transport == "mpi":
+            _mpi_checked(dtensor, p, me, out)
+        elif out is not None:
+            raise RedistError("redistribute: out= is for transport=\"mpi\" (the default transport allocates its result)")
+        failure, asked = None, asked + " by " + transport
     except Exception as e:  # any failure here is agreed, so that the other ranks raise instead of waiting
         failure, asked = e, None
     _agree(failure, asked)
+    return p, ranks, me, dst_mesh, placements
+
+
+def _moved(dtensor, placements, device_mesh, async_op, transport, out):
+    """The move checked and agreed on every rank (a transport other than
+    "torch", or out=, refused), then run by torch.distributed."""
+    p, ranks, me, dst_mesh, placements = _agreed(dtensor, placements, device_mesh, transport, out)
     local = dtensor.to_local()
     pending = _run(p, local, me, ranks)
     if async_op and pending.requests:
@@ -770,6 +819,22 @@ def _moved(dtensor, placements, device_mesh, async_op):
         out = pending.result()
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())
+
+
+def _moved_by_mpi(dtensor, placements, device_mesh, out):
+    """The move checked and agreed on every rank, then started by the C
+    runtime (redist.mpi): a Redistribution whose wait() returns the DTensor."""
+    p, ranks, me, dst_mesh, placements = _agreed(dtensor, placements, device_mesh, "mpi", out)
+    local = dtensor.to_local()
+    if me is not None and out is None:
+        out = torch.empty(p.tgt_box(me)[1], dtype=local.dtype)
+    src = local.contiguous() if me is not None else None
+    result = out if me is not None else local
+
+    def finish():
+        return DTensor.from_local(result, dst_mesh, placements, run_check=False, shape=dtensor.shape,
+                                  stride=dtensor.stride())
+    return _mpi.executor(p, ranks).start(src, out, finish)
 
 
 def gradient_placements(grad_placements, source_placements):
@@ -790,8 +855,8 @@ class _Redistribute(torch.autograd.Function):
     twice differentiable as DTensor's own."""
 
     @staticmethod
-    def forward(ctx, dtensor, placements, device_mesh, async_op):
-        out = _moved(dtensor, placements, device_mesh, async_op)
+    def forward(ctx, dtensor, placements, device_mesh, async_op, transport, out):
+        out = _moved(dtensor, placements, device_mesh, async_op, transport, out)
         ctx.source, ctx.async_op = (dtensor.device_mesh, _placements_in_order(dtensor)), async_op
         return out
 
@@ -800,20 +865,60 @@ class _Redistribute(torch.autograd.Function):
         mesh, placements = ctx.source
         same_mesh = isinstance(grad, DTensor) and grad.device_mesh == mesh
         back = gradient_placements(grad.placements if same_mesh else None, placements)
-        return _Redistribute.apply(grad, back, mesh, ctx.async_op), None, None, None
+        return _Redistribute.apply(grad, back, mesh, ctx.async_op, "torch", None), None, None, None, None, None
 
 
-def redistribute(dtensor, placements, device_mesh=None, *, async_op=False):
+def redistribute(dtensor, placements, device_mesh=None, *, async_op=False, transport="torch", out=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
     redist's verified plan; called on every rank of the default group (a
     rank outside the meshes keeps its empty local tensor).  Uneven shards
     are torch.chunk's, as DTensor's own.  Every rank checks its arguments
     and the ranks agree on the verdict (one small all_reduce) before any
     data moves: a rank's bad input is a RedistError on every rank.
+
+    transport="torch" (default): torch.distributed's collectives.
     Differentiable: the backward is the reverse move, planned by redist
     (gradient_placements).  async_op=True returns while the last step's
     messages are in flight: its local tensor is an AsyncCollectiveTensor,
-    which waits on first use, as DTensor.redistribute(async_op=True)'s."""
+    which waits on first use, as DTensor.redistribute(async_op=True)'s.
+
+    transport="mpi": the C runtime over MPI (redist.mpi; a program started
+    by mpirun, whose MPI_COMM_WORLD is the default group), CPU tensors, not
+    differentiable.  The local tensor is read in place and the result
+    written into `out` (this rank's target box; default a new tensor):
+    tensors of redist.torch.empty are read by the other ranks of a host
+    with one copy.  async_op=True returns a redist.mpi.Redistribution:
+    wait() (once) gives the DTensor, is_completed() tests; until then the
+    source must not be written, nor `out` read or written."""
     if not dist.is_initialized():
         raise RedistError("redistribute: torch.distributed is not initialized (call init_process_group on every rank)")
-    return _Redistribute.apply(dtensor, placements, device_mesh, bool(async_op))
+    if transport == "mpi":
+        handle = _moved_by_mpi(dtensor, placements, device_mesh, out)
+        return handle if async_op else handle.wait()
+    return _Redistribute.apply(dtensor, placements, device_mesh, bool(async_op), transport, out)
+
+
+def empty(shape, dtype=torch.float32):
+    """A new contiguous CPU tensor in redist's shared memory
+    (redist.mpi.empty: redist_alloc over MPI_COMM_WORLD), which the other
+    ranks of its host read with one copy when it is the local tensor of a
+    move by transport="mpi" (or its `out`, which is written in place).
+    Collective over the world: every rank calls it, in the same order; the
+    values are undefined; a bad argument on one rank is a RedistError on
+    every rank.  Free it with free(tensor) on every rank."""
+    try:
+        dtype_name(dtype)
+        shape = _plan.sizes(shape)
+        nbytes, failure = math.prod(shape) * torch.empty((), dtype=dtype).element_size(), None
+    except RedistError as e:
+        nbytes, failure = 0, e
+    raw = torch.from_numpy(np.frombuffer(_mpi._allocate(nbytes, failure), dtype=np.uint8))
+    return raw.view(dtype).view(shape)
+
+
+def free(tensor):
+    """Frees the shared memory of a tensor of empty() (any view of it):
+    collective over the world, in allocation order, as redist.mpi.free (a
+    bad argument on one rank is a RedistError on every rank).  The tensor
+    and its views are invalid afterwards."""
+    _mpi.free(tensor.untyped_storage().data_ptr() if isinstance(tensor, torch.Tensor) else tensor)

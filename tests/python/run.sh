@@ -5,7 +5,7 @@
 # which imports redist, reads __version__ (version.hpp's) and plans; then the package's suites in the venv of `make
 # deps` (tests/python/test_*.py, each printing its TAP document: test_plan.py on
 # redist.plan's arguments, test_jax.py on 16 host CPU devices, test_torch.py
-# on 4 gloo processes), and the README's examples as written
+# on 4 gloo processes, test_mpi.py on 4 ranks of mpirun), and the README's examples as written
 # (python/README.md; README.md shows the same).
 set -u
 cd "$(dirname "$0")/../.."
@@ -57,6 +57,20 @@ export PYTHONPATH=$PWD/$site
 for suite in tests/python/test_plan.py tests/python/test_jax.py tests/python/test_torch.py; do
   tap_program "$suite" timeout --kill-after=10 600 "$python" "$suite"
 done
+# redist.mpi and transport="mpi": 4 ranks of mpirun, the C ABI of `make runtime`,
+# torch.distributed's gloo group rendezvousing in a scratch file.
+store=$(mktemp -u)
+REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so tap_program tests/python/test_mpi.py \
+  timeout --kill-after=10 600 "${MPIRUN[@]}" -np 4 "$python" tests/python/test_mpi.py "$store"
+rm -f "$store"
+# A buffer never freed: one line at exit naming each rank, and a clean exit (MPI_Finalize releases it).
+if out=$(REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so timeout --kill-after=10 120 "${MPIRUN[@]}" -np 2 \
+         "$python" -c 'import redist.mpi; redist.mpi.empty((4,), "f4")' 2>&1) &&
+   [ "$(grep -c 'not freed at exit on rank [01] ' <<<"$out")" = 2 ] && [ "$(wc -l <<<"$out")" = 2 ]; then
+  ok "redist.mpi.empty never freed: one line at exit on each rank, exit status 0"
+else
+  ko "redist.mpi.empty never freed: $out"
+fi
 
 # python/README.md's examples, each ```python block run as written.
 examples=_build/python-readme

@@ -349,6 +349,21 @@ def reshard_arguments():
     return all(ok for ok, _ in results), "; ".join(d for _, d in results)
 
 
+@test("reshard(donate=True): the source's buffers handed to XLA (x deleted), every element right; without it x "
+      "stays; donate=True of a traced array is one line")
+def donated():
+    mesh = make_mesh([("x", 2), ("y", 4)])
+    values = np.arange(16 * 8, dtype=np.float32).reshape(16, 8)
+    src, dst = NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("y", "x"))
+    kept, given = jax.device_put(values, src), jax.device_put(values, src)
+    plain, moved = rjax.reshard(kept, dst), rjax.reshard(given, dst, donate=True)
+    traced = one_line_error(lambda: jax.jit(lambda a: rjax.reshard(a, dst, source=src, donate=True))(kept),
+                            "donate=True", "donate_argnums")
+    ok = (given.is_deleted() and not kept.is_deleted() and np.array_equal(np.asarray(moved), values)
+          and np.array_equal(np.asarray(plain), values) and moved.sharding.is_equivalent_to(dst, 2) and traced[0])
+    return ok, "donated deleted: %s, kept deleted: %s; %s" % (given.is_deleted(), kept.is_deleted(), traced[1])
+
+
 @test("errors: resharder's shape and dtype are checked (None is no dtype, not float64)")
 def resharder_arguments():
     mesh = make_mesh([("x", 4)])
