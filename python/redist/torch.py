@@ -50,8 +50,10 @@ reduce_scatter sends member c chunk c of every member's array
 (point-to-point) and each member combines what it receives in member
 order; all_reduce does that on pieces of the flattened array (the n % size
 tail gathered by every member), then all_gathers the pieces.  bf16 and f16
-are combined in f32 and rounded once, as the runtime does; avg is the sum
-divided once by the group size; max and min keep a NaN (the first) and, of
+are combined in f32 and rounded once, as the runtime does; avg adds in
+every step (the sum as the element type stores it) and divides once at the
+end by the product of the sizes of the groups the plan reduced (in f32 for
+bf16 and f16, then rounded), as the runtime does; max and min keep a NaN (the first) and, of
 equal values, the earlier member's; complex products are (ac-bd) + (ad+bc)i
 in the part type.  A new pending axis (add_pending) keeps the value on
 every member for max, min and avg (DTensor's Replicate to Partial) and on
@@ -395,14 +397,18 @@ def _combine_into(op, total, value):
         torch.where(better, value, total, out=total)
 
 
-def _finish(op, total, members):
-    """The combined value of `members` contributions: an avg divided once
-    by their number (complex numbers part by part)."""
-    if op != "avg":
-        return total
-    if total.is_complex():
-        return torch.view_as_complex(torch.view_as_real(total) / members)
-    return total / members
+def _step_op(op):
+    """What one reduction step combines with: an avg adds, and the plan
+    divides once at its end (_average)."""
+    return "sum" if op == "avg" else op
+
+
+def _average(x, divisor):
+    """x divided by divisor as the runtime divides an avg once: in f32 for
+    bf16 and f16, then rounded; complex numbers part by part."""
+    if x.is_complex():
+        return torch.view_as_complex(torch.view_as_real(x) / divisor)
+    return (x.to(_wide_dtype(x.dtype)) / divisor).to(x.dtype)
 
 
 def _identity(op, like):
@@ -422,7 +428,7 @@ def _reduce_in_order(op, parts, dtype):
     total = parts[0].to(_wide_dtype(dtype), copy=True)
     for part in parts[1:]:
         _combine_into(op, total, part)
-    return _finish(op, total, len(parts)).to(dtype)
+    return total.to(dtype)
 
 
 def _reduce_scatter(op, x, me, ranks, stride, size, dim):
@@ -467,9 +473,9 @@ def _run_collectives(p, x, me, ranks):
         x = pending.result()
         index = (me // st.group_stride) % st.group_size
         if st.op == "reduce_scatter":
-            pending = _reduce_scatter(p.reduction, x, me, ranks, st.group_stride, st.group_size, st.dim_a)
+            pending = _reduce_scatter(_step_op(p.reduction), x, me, ranks, st.group_stride, st.group_size, st.dim_a)
         elif st.op == "all_reduce":
-            pending = _all_reduce(p.reduction, x, me, ranks, group, st.group_stride, st.group_size)
+            pending = _all_reduce(_step_op(p.reduction), x, me, ranks, group, st.group_stride, st.group_size)
         elif st.op == "add_pending":
             keeps = index == 0 or p.reduction in ("max", "min", "avg")
             pending = _Pending.done(x if keeps else _identity(p.reduction, x))
@@ -482,6 +488,9 @@ def _run_collectives(p, x, me, ranks):
             pending = _all_to_all(x, me, ranks, st.group_stride, st.group_size, st.dim_a, st.dim_b)
         else:
             pending = _permute(x, st.recv_from, me, ranks)
+    if p.reduction == "avg":
+        divisor = math.prod(st.group_size for st in steps if st.op in ("reduce_scatter", "all_reduce"))
+        return pending.then(lambda moved: _average(moved.contiguous(), divisor))
     return pending.then(lambda moved: moved.contiguous())
 
 
@@ -640,7 +649,8 @@ def _run_reducing_exchange(p, x, me, ranks):
     def result():
         if total is None:
             return _identity(p.reduction, torch.empty(dst_extent, dtype=x.dtype, device=x.device))
-        return _finish(p.reduction, total, mine.group_size).to(x.dtype)
+        result = total.to(x.dtype)
+        return _average(result, mine.group_size) if p.reduction == "avg" else result
     pending = _Pending.done(None)
     for member, first, messages in rounds:
         pending.result()
