@@ -217,7 +217,7 @@ def _entry(p, plans, candidates):
     return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
             f"     {{&{g}::source_mesh, &{g}::source_layout, &{g}::target_mesh, &{g}::target_layout}},\n"
             f"     {{{pending}}}, {_plan(p, 'exch', 'exchange')},\n"
-            f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}}}},")
+            f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}}, redist::Op::{P.op(p)}}},")
 
 
 def write_table(problems, plans, candidates, world, out):
