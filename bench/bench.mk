@@ -3,7 +3,7 @@
 # ScaLAPACK's psgemr2d and FFTW-MPI's transpose.
 #   make bench         BENCH_RUNS full runs (bench/results/runK), then the report over them in bench/results/
 #   make bench-quick   4 plain and 2 pending-sum problems, 3 repetitions: a smoke test of the harness
-#   make bench-sums    the pending-sum suite (issue 14): BENCH_RUNS runs into bench/results/sums/runK,
+#   make bench-sums    the pending-sum suite (issue 14; max and avg, issue 27): BENCH_RUNS runs into bench/results/sums/runK,
 #                      then its table over them in bench/results/sums
 # One pipeline (bench/run.py) serves both: a problem's pending sums are a
 # parameter of its driver, runners and report.

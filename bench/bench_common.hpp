@@ -14,6 +14,7 @@
 #include "redist/exchange.hpp"
 #include "redist/mpi.hpp"
 #include "redist/placed.hpp"
+#include "redist/reduce.hpp"
 
 namespace bench {
 
@@ -114,6 +115,7 @@ struct Problem {
   std::vector<Candidate> candidates;
   const char* auto_system;  // the system whose plan auto chose: redist_exch, redist_coll or candK
   bool large;               // of the large suite: its overlap is measured too
+  redist::Op op = redist::Op::sum;  // the operation pending over the `pending` axes
 };
 
 // The box world rank `rank` holds on a placed mesh (empty when the rank is
@@ -250,8 +252,11 @@ void fftw_free(FftwTranspose* f);
 // Plain MPI for pending sums: MPI_Allreduce over each pending group where the
 // target is the source's layout without the sums; otherwise
 // MPI_Reduce_scatter_block over the group along dimension 0 of the local
-// array (the contiguous cut, no packing), then one MPI_Alltoallv from those
+// array (the contiguous cut, no packing; MPI_Reduce_scatter where the ceil
+// blocks of an uneven dimension differ), then one MPI_Alltoallv from those
 // row blocks to the target boxes when they differ (bench/reduce_scatter.cpp).
+// The reductions use the problem's op (MPI_MAX, ...); avg reduces with
+// MPI_SUM and divides the result by the group size once.
 // nullptr (and why_not) where that does not apply.
 struct ReduceScatter;
 ReduceScatter* reduce_scatter_setup(const Problem& p, int rank, int size, const char** why_not);

@@ -39,27 +39,31 @@ using bench::Timing;
 using bench::all_ranks;
 using bench::time_runs;
 
-// Contributions as bench/problems.py defines them: member m > 0 of a pending
-// group holds ((31 g + 17 m) mod 13) - 6 at global index g, member 0 the
-// rest of g mod kValueModulus (all of it in a group of one).
+// Contributions as bench/problems.py defines them, at global index g with
+// v = g mod kValueModulus: for max, member g mod group holds v and member m
+// the others v - 7 + part(g, m); else member m > 0 holds part(g, m) and
+// member 0 the rest of v (of group * v for avg; all of v in a group of one).
 long long part(std::size_t g, int m) { return static_cast<long long>((31 * g + 17 * static_cast<std::size_t>(m)) % 13) - 6; }
 
-long long contribution(std::size_t g, int m, int group) {
+long long contribution(std::size_t g, int m, int group, redist::Op op) {
+  const long long v = static_cast<long long>(g % kValueModulus);
+  if (op == redist::Op::max)
+    return g % static_cast<std::size_t>(group) == static_cast<std::size_t>(m) ? v : v - 7 + part(g, m);
   if (m > 0) return part(g, m);
-  long long v = static_cast<long long>(g % kValueModulus);
-  for (int j = 1; j < group; ++j) v -= part(g, j);
-  return v;
+  long long first = op == redist::Op::avg ? group * v : v;
+  for (int j = 1; j < group; ++j) first -= part(g, j);
+  return first;
 }
 
 // Fills box b with member m's contribution in a pending group of `group`
-// (the global values: m = 0, group = 1).
-void fill_box(const Problem& p, const Box& b, int m, int group, float* a) {
+// of op (the global values: m = 0, group = 1).
+void fill_box(const Problem& p, const Box& b, int m, int group, redist::Op op, float* a) {
   std::size_t idx[bench::kMaxRank] = {};
   const std::size_t n = b.elems();
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t g = 0;
     for (int d = 0; d < p.ndim; ++d) g = g * p.shape[d] + b.off[d] + idx[d];
-    a[i] = static_cast<float>(contribution(g, m, group));
+    a[i] = static_cast<float>(contribution(g, m, group, op));
     for (int d = p.ndim - 1; d >= 0 && ++idx[d] == b.ext[d]; --d) idx[d] = 0;
   }
 }
@@ -393,8 +397,8 @@ int main(int argc, char** argv) {
     const Box sb = bench::src_box(p, rank);
     const Box tb = bench::tgt_box(p, rank);
     std::vector<float> src(sb.elems()), dst(tb.elems()), want(tb.elems());
-    fill_box(p, sb, bench::member_index(p, rank), bench::group_size(p), src.data());
-    fill_box(p, tb, 0, 1, want.data());
+    fill_box(p, sb, bench::member_index(p, rank), bench::group_size(p), p.op, src.data());
+    fill_box(p, tb, 0, 1, redist::Op::sum, want.data());
     long long target_bytes = static_cast<long long>(tb.elems() * sizeof(float));
     MPI_Allreduce(MPI_IN_PLACE, &target_bytes, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     const std::vector<double> floor = target_copy_floor_ms(want, dst, reps, cores);

@@ -1,7 +1,7 @@
 """Baseline: PyTorch DTensor's redistribute (CPU, gloo, N local processes).
 
 DTensor places a tensor per mesh dimension: Shard(d), Replicate() or, for a
-source's pending sums, Partial().  A
+source's pending sums, Partial(op) (op: "sum", "max" or "avg").  A
 dimension sharded by several mesh axes is split in mesh order, so a type is
 expressible iff every dimension lists its axes in mesh order; the others
 (axis order swaps, e.g. [{y,x}] on {x, y}) are marked n/a.  The plan is
@@ -33,7 +33,7 @@ import problems as P
 def placements(p, ty, sums=()):
     """None if DTensor cannot express the type."""
     names = [a for a, _ in p["mesh"]]
-    out = [Partial() if a in sums else Replicate() for a in names]
+    out = [Partial(P.op(p)) if a in sums else Replicate() for a in names]
     for d, axes in enumerate(ty):
         pos = [names.index(a) for a in axes]
         if pos != sorted(pos):

@@ -7,19 +7,25 @@ dict:
     name, suite, mesh [[axis, size], ...], shape [N_0, ...],
     src / tgt: per dimension the list of mesh axes, major to minor,
     pending: the source's pending-sum axes (absent: none, a plain problem),
+    op: the operation pending over them, "sum" (absent), "max" or "avg",
     and, for a move between meshes, from_ranks / to_ranks: the world rank of
     each device of the source mesh `mesh` and of the target mesh `to_mesh`.
 
 A sharded dimension need not divide: device c along it holds the ceil block
 [c*b, (c+1)*b) clipped at N, b = ceil(N/P) (docs/model.md, Part 2).
 
-The values: element g of the global row-major order is g mod VALUE_MODULUS.
-Where the source has pending sums, the member of a pending group at index m
-(its coordinates on the pending axes, mixed radix in mesh order) holds
-((31 g + 17 m) mod 13) - 6 for m > 0, and member 0 what makes the group's
-sum the global value; a plain problem is the group of one.  All of it is
-integers well inside f32's exact range, so every sum is exact in any order
-and every system's result is checked for equality, element by element.
+The values: element g of the global row-major order is v = g mod
+VALUE_MODULUS.  Where the source has pending sums, the member of a pending
+group of k at index m (its coordinates on the pending axes, mixed radix in
+mesh order) holds part(g, m) = ((31 g + 17 m) mod 13) - 6 for m > 0, and
+member 0 what makes the group's sum v (k v for avg, whose one division by k
+then gives v); a plain problem is the group of one.  For max, member
+g mod k holds v and every other member v - 7 + part(g, m), in [v - 13,
+v - 1]: which member holds the maximum changes from element to element, and
+a sum or a min would be wrong.  All of it is integers inside f32's exact
+range (exact_in_f32 checks each problem), so every sum is exact in any
+order, the division by k exact, and every system's result is checked for
+equality, element by element.
 """
 
 import math
@@ -37,6 +43,11 @@ VALUE_MODULUS = 16776451
 
 def pending(p):
     return p.get("pending", [])
+
+
+def op(p):
+    """The operation pending over the source's pending axes."""
+    return p.get("op", "sum")
 
 
 def group_size(p):
@@ -73,10 +84,24 @@ def contribution(p, offsets, extents, m):
 
     def part(j):
         return (index * 31 + 17 * j) % 13 - 6
+    k, value = group_size(p), index % VALUE_MODULUS
+    if op(p) == "max":
+        return np.where(index % k == m, value, value - 7 + part(m)).astype(np.float32)
     if m > 0:
         return part(m).astype(np.float32)
-    rest = sum((part(j) for j in range(1, group_size(p))), np.zeros(extents, dtype=np.int64))
-    return (index % VALUE_MODULUS - rest).astype(np.float32)
+    rest = sum((part(j) for j in range(1, k)), np.zeros(extents, dtype=np.int64))
+    total = k * value if op(p) == "avg" else value
+    return (total - rest).astype(np.float32)
+
+
+def exact_in_f32(p):
+    """Raises unless every value, partial sum and avg's k v stay integers
+    below 2^24 (exact in f32) on problem p."""
+    k = group_size(p)
+    largest = min(math.prod(p["shape"]), VALUE_MODULUS) * (k if op(p) == "avg" else 1) + 6 * k
+    if largest >= 1 << 24:
+        raise RuntimeError(f"problem {p['name']}: its {op(p)} values reach {largest}, not exact in f32 (2^24)")
+    return p
 
 
 def target_values(p, offsets, extents):
@@ -88,14 +113,14 @@ def mesh_text(mesh):
     return "{" + ", ".join(f"{a}:{s}" for a, s in mesh) + "}"
 
 
-def type_text(mesh, shape, ty, sums=()):
+def type_text(mesh, shape, ty, sums=(), sum_op="sum"):
     # the local size is left to the command: the ceil block
     text = "[" + ", ".join(f"{{{','.join(axes)}}}{n}" if axes else str(n) for n, axes in zip(shape, ty)) + "]"
-    return text + (" sum{" + ",".join(sums) + "}" if sums else "")
+    return text + (f" {sum_op}{{" + ",".join(sums) + "}" if sums else "")
 
 
 def src_text(p):
-    return type_text(p["mesh"], p["shape"], p["src"], pending(p))
+    return type_text(p["mesh"], p["shape"], p["src"], pending(p), op(p))
 
 
 def tgt_text(p):
@@ -299,7 +324,7 @@ def scale_suite():
 def sums_suite():
     """Partial sums moved to a sharded or replicated layout, at 4 and 8
     ranks, two sizes each (2^16 and 2^20 global f32 elements, 0.25 and 4 MiB
-    of partial sums per rank on one axis):
+    of partial sums per rank on one axis), then other_ops():
       rs_rows: a row-parallel matmul's output to sequence parallel (psum_scatter, dim 0)
       rs_cols: the same output sharded along the hidden dimension (psum_scatter, dim 1)
       allreduce: to replicated (psum)
@@ -318,7 +343,25 @@ def sums_suite():
                 case(f"dp_tp_{n}{size}", [["dp", 2], ["tp", n // 2]], shape, [["dp"], []], [["dp"], ["tp"]],
                      ["tp"], "psum_scatter dim 1 within each dp row"),
             ]
-    return out
+    return out + other_ops()
+
+
+def other_ops():
+    """max and avg (DTensor's Partial("max"), Partial("avg")) on the shapes
+    of some sum problems: reduce-scatter and all-reduce at 4 ranks on 4 MiB,
+    the same reduce-scatter with 1021 rows (uneven: ceil blocks of 256, the
+    last 253), and dp_tp at 8 ranks."""
+    t4, dp_tp8 = [["t", 4]], [["dp", 2], ["tp", 4]]
+    shapes = [
+        ("rs_rows_4l", t4, [1024, 1024], [[], []], [["t"], []], ["t"], "reduce-scatter dim 0"),
+        ("allreduce_4l", t4, [1024, 1024], [[], []], [[], []], ["t"], "all-reduce"),
+        ("rs_rows_4u", t4, [1021, 1024], [[], []], [["t"], []], ["t"], "reduce-scatter dim 0, uneven"),
+        ("dp_tp_8l", dp_tp8, [1024, 1024], [["dp"], []], [["dp"], ["tp"]], ["tp"],
+         "reduce-scatter dim 1 within each dp row"),
+    ]
+    return [exact_in_f32(dict(name=f"{sum_op}_{name}", suite="sums", mesh=mesh, shape=shape, src=src, tgt=tgt,
+                              pending=sums, op=sum_op, note=f"{sum_op} {note}"))
+            for sum_op in ("max", "avg") for name, mesh, shape, src, tgt, sums, note in shapes]
 
 
 SUITES = {"random": random_suite, "hard": hard_suite, "uneven": uneven_suite, "cross-mesh": cross_mesh_suite,

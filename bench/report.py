@@ -463,7 +463,9 @@ def sum_rows(runs):
         mine = [by[key] for by in keyed]
         times = [t for m in mine for t in m.get("times_ms", [])]
         row = {k: r[k] for k in ("problem", "system", "mesh", "src", "tgt", "recv_max", "lower_bound_recv_max")}
-        row.update(ok=all(m["ok"] for m in mine) and bool(times), peak_bytes=max(m["peak_bytes"] for m in mine),
+        row.update(ok=all(m["ok"] for m in mine) and bool(times),
+                   wrong=any(m["time_ms"] > 0 and not m["ok"] for m in mine),
+                   peak_bytes=max(m["peak_bytes"] for m in mine),
                    calls=" ".join(r.get("collectives") or []) or r["note"], note=r["note"])
         if row["ok"]:
             medians = [statistics.median(m["times_ms"]) for m in mine]
@@ -479,7 +481,8 @@ def sum_lines(runs, rows):
     for r in rows:
         what = f"`{r['src']}` -> `{r['tgt']}` on `{r['mesh']}`"
         if not r["ok"]:
-            out.append(f"| {r['problem']} | {what} | {r['system']} | not reported: WRONG or n/a {r['note']} |||||")
+            why = "WRONG: its result differs from the target" if r["wrong"] else r["note"]
+            out.append(f"| {r['problem']} | {what} | {r['system']} | not reported: {why} |||||")
             continue
         lo, hi = r["run_medians_ms"]
         out.append(f"| {r['problem']} | {what} | {r['system']} | {r['min_ms']:.3f} | {r['median_ms']:.3f} | "

@@ -1,8 +1,8 @@
 """Baseline: XLA (JAX on CPU, N host devices).  A plain redistribution is a
 jitted identity whose input sharding is the source type and whose output
 sharding is the target type; one with pending sums is psum_scatter (or psum,
-where the target is replicated over the pending axes) under shard_map,
-jitted, each device's partial sum coming in as one slice of a leading
+where the target is replicated over the pending axes; pmax for max, and for
+avg one division after the sums) under shard_map, jitted, each device's partial sum coming in as one slice of a leading
 dimension sharded over the pending axes.  What XLA puts in between is read
 back from the compiled HLO.
 
@@ -35,15 +35,29 @@ def box(index, shape):
     return offs, [(s.stop if s.stop is not None else n) - o for s, n, o in zip(index, shape, offs)]
 
 
+def reduce_over(x, a, dim, op):
+    """x reduced with op over mesh axis a and, where dim is not None, each
+    device's tile of dimension dim kept (psum_scatter's tiled cut).  JAX has
+    no max reduce-scatter (psum_scatter only sums): pmax, then the tile."""
+    if op != "max":
+        return jax.lax.psum(x, a) if dim is None else jax.lax.psum_scatter(x, a, scatter_dimension=dim, tiled=True)
+    x = jax.lax.pmax(x, a)
+    if dim is None:
+        return x
+    tile = x.shape[dim] // jax.lax.psum(1, a)
+    return jax.lax.dynamic_slice_in_dim(x, jax.lax.axis_index(a) * tile, tile, axis=dim)
+
+
 def reduction(p):
-    """The shard_map body: a psum_scatter on the target dimension each
-    pending axis shards, a psum over the pending axes the target leaves out."""
+    """The shard_map body: over each pending axis, a reduce-scatter on the
+    target dimension it shards, an all-reduce where the target leaves it out;
+    avg adds, then divides once by the group size."""
     def body(x):
         x = x[0]
         for a in P.pending(p):
             dims = [d for d, axes in enumerate(p["tgt"]) if a in axes]
-            x = jax.lax.psum_scatter(x, a, scatter_dimension=dims[0], tiled=True) if dims else jax.lax.psum(x, a)
-        return x
+            x = reduce_over(x, a, dims[0] if dims else None, P.op(p))
+        return x / P.group_size(p) if P.op(p) == "avg" else x
     return body
 
 
@@ -64,6 +78,11 @@ def program(p, mesh):
 
 
 def run(p, reps):
+    if P.pending(p) and not P.even(p):
+        # shard_map's blocks are equal: an uneven target would come back
+        # with the remainder rows dropped, another array
+        return {"problem": p["name"], "system": "xla", "time_ms": -1, "ok": False,
+                "note": "n/a: shard_map's blocks must divide each dimension (JAX has no ragged layout)"}
     mesh = Mesh(np.array(jax.devices()[:N]).reshape([s for _, s in p["mesh"]]), [a for a, _ in p["mesh"]])
     x, f = program(p, mesh)
     compiled = f.lower(x).compile()
@@ -72,7 +91,8 @@ def run(p, reps):
     out = compiled(x)
     out.block_until_ready()
     # each shard must be the target box of its device
-    ok = out.sharding.is_equivalent_to(NamedSharding(mesh, spec(p["tgt"])), len(p["shape"]))
+    ok = out.shape == tuple(p["shape"]) and out.sharding.is_equivalent_to(NamedSharding(mesh, spec(p["tgt"])),
+                                                                          len(p["shape"]))
     for shard in out.addressable_shards:
         ok = ok and np.array_equal(np.asarray(shard.data), P.target_values(p, *box(shard.index, p["shape"])))
     del out
