@@ -217,8 +217,7 @@ def _entry(p, plans, candidates):
     return (f"    {{\"{n}\", {len(p['shape'])}, {{{shape}}},\n"
             f"     {{&{g}::source_mesh, &{g}::source_layout, &{g}::target_mesh, &{g}::target_layout}},\n"
             f"     {{{pending}}}, {_plan(p, 'exch', 'exchange')},\n"
-            f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}},
-"
+            f"     {coll}, {easy}, {fftw_direction(p)}, {{{extra}}},\n"
             f"     \"{auto_choice(candidates[n])}\", {'true' if p['suite'] == 'large' else 'false'}, redist::Op::{P.op(p)}}},")
 
 
