@@ -24,7 +24,6 @@ import ctypes.util
 import json
 import math
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -108,9 +107,10 @@ class _Runtime:
             executor.close()
         self.executors.clear()
         if self.buffers:
-            print("redist.mpi: %d buffer(s) of redist.mpi.empty not freed at exit on rank %d (free them with "
-                  "redist.mpi.free on every rank); MPI_Finalize releases them" % (len(self.buffers), self.rank),
-                  file=sys.stderr)
+            # One write, so that the lines of ranks sharing a terminal never interleave.
+            os.write(2, ("redist.mpi: %d buffer(s) of redist.mpi.empty not freed at exit on rank %d (free them with "
+                         "redist.mpi.free on every rank); MPI_Finalize releases them\n"
+                         % (len(self.buffers), self.rank)).encode())
         finalized = ctypes.c_int()
         self.mpi.MPI_Finalized(ctypes.byref(finalized))
         if self.initialized_here and not finalized.value:

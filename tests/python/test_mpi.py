@@ -11,7 +11,7 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    tensor equal to its part of the true array (a Partial target: its
    groups' sums) and to the default transport's result; the handle's
    direct bytes those of the pieces from other ranks where the plan is the
-   exchange and the source shared, else 0;
+   exchange or the reducing exchange and the source shared, else 0;
  - a move between meshes ((4,) to a 2x2 mesh over ranks out of order) from
    a shared source: every element, the pieces from other ranks by one copy;
  - async overlapped with a torch computation (matmuls, is_completed() polled
@@ -56,6 +56,21 @@ BUFFERS = ("both shared", "source shared", "destination shared", "neither shared
 def received_from_others(plan, me):
     """The bytes of device me's target box that a plan by the exchange brings from other devices."""
     return sum(math.prod(piece.extent) for piece in plan.receives(me) if piece.from_rank != me) * plan.elem_bytes
+
+
+def contributions_from_others(plan, me):
+    """The bytes a plan by the reducing exchange brings device me from other devices' sources to combine."""
+    return sum(math.prod(c.extent) for c in plan.sum_receives(me).contributions if c.from_rank != me) * plan.elem_bytes
+
+
+def direct_bytes_expected(plan, me, src_shared):
+    """What single copy moves when every source is shared: the exchange's and the reducing exchange's
+    pieces from other devices; a plan by the collectives goes by MPI."""
+    if me is None or not src_shared:
+        return 0
+    if plan.kind == "exchange":
+        return received_from_others(plan, me)
+    return contributions_from_others(plan, me) if plan.kind == "reducing_exchange" else 0
 
 
 def numpy_exchange(results):
@@ -150,7 +165,7 @@ def random_problems(results):
                         or tuple(got.placements) != tuple(dst):
                     bad.append(what + ": wrong values")
                 if async_op:
-                    want = received_from_others(plan, me) if plan.kind == "exchange" and src_shared else 0
+                    want = direct_bytes_expected(plan, me, src_shared)
                     direct += want > 0
                     if moved.direct_bytes != want:
                         bad.append("%s: direct bytes %s, expected %d" % (what, moved.direct_bytes, want))
@@ -160,7 +175,7 @@ def random_problems(results):
                 rt.free(x.to_local())
     results.append(("transport=\"mpi\": %d random problems, source and destination shared, one, neither, blocking "
                     "and async: every element equal to the true array and to the default transport's; one copy "
-                    "(direct bytes) exactly where the exchange reads a shared source" % RANDOM_CASES,
+                    "(direct bytes) exactly where the exchange or the reducing exchange reads a shared source" % RANDOM_CASES,
                     not bad and direct > 0, "%d moves, plans %s, %d async moves by one copy; wrong: %s"
                     % (moves, kinds, direct, bad[:3])))
 
