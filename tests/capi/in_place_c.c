@@ -232,8 +232,9 @@ static void random_problem(int world, int k, problem_t* p) {
   random_type(ndim, extents, naxes, "ab", p->from);
   if (p->two_meshes)
     random_type(ndim, extents, to_naxes, "cd", p->to);
-  else
-    random_type(ndim, extents, naxes, "ab", p->to);
+  else /* the same type moves nothing: drawn again, a few times */
+    for (int tries = 0; tries < 8 && (tries == 0 || strcmp(p->from, p->to) == 0); ++tries)
+      random_type(ndim, extents, naxes, "ab", p->to);
   const int t = below(5);
   p->dtype = dtypes[t].name;
   p->elem_bytes = dtypes[t].bytes;
@@ -326,10 +327,12 @@ static int run_problem(const problem_t* p, int rank, size_t* rounds, long long* 
   memset(buf, 0xEE, buf_bytes);
   fill_t f = {buf, p->elem_bytes, 0};
   for_box(ndim, shape, src_off, src_ext, fill_one, &f);
+  /* Every rank makes the same collective calls whatever it found so far;
+   * only a failed bind or run, whose verdict the ranks agree on, stops them. */
   redist_exec_t* exec = NULL;
-  if (ok && (rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err)) != REDIST_OK)
+  if ((rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err)) != REDIST_OK)
     ok = 0, snprintf(why, whylen, "bind: code %d: %s", rc, err);
-  for (int run = 1; ok && run <= 2; ++run) {
+  for (int run = 1; exec != NULL && run <= 2; ++run) {
     if (run == 2) memset(buf, 0xEE, buf_bytes), for_box(ndim, shape, src_off, src_ext, fill_one, &f);
     open_window();
     rc = redist_exec_run_in_place(exec, buf_bytes ? buf : NULL, buf_bytes, staging_bytes ? staging : NULL,
@@ -338,13 +341,14 @@ static int run_problem(const problem_t* p, int rank, size_t* rounds, long long* 
     *heap_peak = atomic_load(&window_peak);
     const long long own = atomic_load(&window_own), outside = atomic_load(&window_outside);
     if (rc != REDIST_OK) {
-      ok = 0, snprintf(why, whylen, "run %d: code %d: %s", run, rc, err);
+      if (ok) ok = 0, snprintf(why, whylen, "run %d: code %d: %s", run, rc, err);
       break;
     }
+    f.wrong = 0;
     for_box(ndim, shape, tgt_off, tgt_ext, check_one, &f);
-    if (f.wrong > 0)
+    if (ok && f.wrong > 0)
       ok = 0, snprintf(why, whylen, "run %d: %ld of %zu target elements wrong on rank %d", run, f.wrong, tgt_n, rank);
-    else if (own != 0 || outside != 0)
+    else if (ok && (own != 0 || outside != 0))
       ok = 0, snprintf(why, whylen, "run %d: %lld bytes allocated outside MPI calls, %lld by the runtime, on rank %d",
                        run, outside, own, rank);
   }
