@@ -33,6 +33,7 @@ TEST_SUITES := \
   test-run-disagree    \
   test-capi            \
   test-capi-fuzz       \
+  test-capi-in-place   \
   test-diff-steps      \
   test-docs            \
   test-python
@@ -187,6 +188,12 @@ test-run-disagree: build runtime
 # (tests/capi/run.sh says what is tested).
 test-capi: build runtime random-problems
 	@$(SUITE) tests/capi/run.sh
+
+# In place through the C ABI (tests/capi/in_place.sh): 200 random
+# problems on 2 to 8 ranks, every element and the heap during the run
+# checked, and the misuse cases.
+test-capi-in-place: build runtime
+	@$(SUITE) tests/capi/in_place.sh
 
 # The C ABI fuzz (tests/capi/fuzz.sh): 100,000 generated inputs, one
 # property, under ASan and UBSan against libredist_plan built with them.

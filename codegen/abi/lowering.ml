@@ -134,6 +134,17 @@ type lowered =
   | By_exchange of exchange
   | By_reducing_exchange of reducing_exchange
   | Staged of int * int * lowered * lowered
+  | In_place of in_place
+
+(* The exchange in place (Inplace.v) as the runtime's InPlace::create takes
+   it: the validated schedule, every world rank's buffer ([buf_size]) and
+   the staging the schedule was made for, in elements. *)
+and in_place = {
+  buffer_elements : int array;  (* world rank w's buffer: max(source box, target box) *)
+  staging_elements : int;
+  schedule : C.schedule;
+  ip_elem_bytes : int;
+}
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -162,6 +173,12 @@ let hybrid (h : Xreport.hybrid) =
   walk (Xreport.Hybrid h)
     (C.lower_splan p.elem_bytes (Problem.source_layout p) (Problem.target_layout p)
        (Xreport.splan (Xreport.Hybrid h)))
+
+(* The in-place plan [inplace_plan] found for [p] with staging [staging] (elements). *)
+let in_place (p : Problem.t) staging schedule =
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  { buffer_elements = Array.init (Problem.world p) (C.buf_size s t); staging_elements = staging; schedule;
+    ip_elem_bytes = p.elem_bytes }
 
 (* The box of the global array that world rank [rank] holds in [layout]:
    (offset, extent) per dimension, the model's [pl_box]; all zero extents
@@ -238,6 +255,21 @@ let exchange_data (x : exchange) =
       [| ("source", placed_layout_data x.source); ("target", placed_layout_data x.target);
          ("elem_bytes", D.Int x.x_elem_bytes) |] )
 
+let area_code = function C.Buf -> 0 | C.Stage -> 1
+
+(* A schedule as the runtime's InPlaceSchedule (in_place.hpp): rounds of
+   moves, each move its two places and its length in elements. *)
+let schedule_data (sc : C.schedule) =
+  let move (mv : C.move) =
+    D.Record
+      ( "move",
+        [| ("from_rank", D.Int mv.mv_from.pl_rank); ("from_area", D.Int (area_code mv.mv_from.pl_area));
+           ("from_offset", D.Int mv.mv_from.pl_off); ("to_rank", D.Int mv.mv_to.pl_rank);
+           ("to_area", D.Int (area_code mv.mv_to.pl_area)); ("to_offset", D.Int mv.mv_to.pl_off);
+           ("length", D.Int mv.mv_len) |] )
+  in
+  D.items (fun rd -> D.items move (Array.of_list rd)) (Array.of_list sc)
+
 let rec lowered_data = function
   | By_collectives p -> D.Record ("collectives", [| ("program", program_data p) |])
   | By_exchange x -> D.Record ("exchange", [| ("exchange", exchange_data x) |])
@@ -251,3 +283,8 @@ let rec lowered_data = function
         ( "hybrid",
           [| ("mid_bytes", D.Int mid_bytes); ("workspace_bytes", D.Int workspace_bytes);
              ("first", lowered_data first); ("second", lowered_data second) |] )
+  | In_place ip ->
+      D.Record
+        ( "in_place",
+          [| ("buffer_elements", D.ints ip.buffer_elements); ("staging_elements", D.Int ip.staging_elements);
+             ("elem_bytes", D.Int ip.ip_elem_bytes); ("rounds", schedule_data ip.schedule) |] )

@@ -168,6 +168,87 @@ let create mesh to_mesh from to_ dtype strategy =
     let plan, guarantees, costing = Planning.choose_costed settings p in
     info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
 
+(* The exchange in place (Inplace.v): the extracted [inplace_plan] (the
+   generator's schedule, accepted by the proven validator) with
+   [staging_bytes] of staging per rank, at least one element.  Pending sums
+   are not planned in place. *)
+let in_place_guarantees =
+  [ ("inplace_sound", "every rank's buffer holds its target box, row-major, when the rounds have run");
+    ("inplace_live_bytes", "every run lies within its rank's buffer (max(source, target) box) or its staging");
+    ("inplace_traffic_exact", "each rank receives exactly its lower bound: the target elements its source lacks");
+    ("inplace_rounds_match", "within a round, what a rank sends to a peer is what the peer receives from it, run by run");
+    ("round_sequential", "within a round no run written meets a run read or another written: any order of the moves gives the same buffer") ]
+
+let create_in_place mesh to_mesh from to_ dtype staging_bytes =
+  let p = problem mesh to_mesh from to_ dtype "" in
+  if Problem.has_pending p then Front.bad "redist_plan_create_in_place: pending sums are not planned in place";
+  if staging_bytes < p.elem_bytes then
+    Front.bad "staging_bytes: %d bytes is less than one element of %s (%d bytes); in place needs at least one"
+      staging_bytes p.dtype.name p.elem_bytes;
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  (* A rank saves at most one element per place of its buffer, so staging
+     beyond the largest buffer is never used: "unbounded" is that. *)
+  let largest_buffer = List.fold_left (fun acc w -> max acc (Redist_core.buf_size s t w)) 1 (List.init (Problem.world p) Fun.id) in
+  let staging = min (staging_bytes / p.elem_bytes) largest_buffer in
+  let schedule =
+    match Redist_core.inplace_plan s t staging with
+    | Some sc -> sc
+    | None ->
+        raise (Report.Rejected (Printf.sprintf "no in-place schedule within staging of %d elements" staging))
+  in
+  let lowered = Lowering.in_place p staging schedule in
+  let bytes elems = Bounds.mul elems p.elem_bytes in
+  let world = Problem.world p in
+  let ranks = List.init world Fun.id in
+  let most f = List.fold_left (fun acc w -> max acc (f w)) 0 ranks in
+  let buffer_max = Array.fold_left max 0 lowered.buffer_elements in
+  let staging_used =
+    List.fold_left
+      (List.fold_left (fun acc (mv : Redist_core.move) ->
+           List.fold_left
+             (fun acc (x : Redist_core.place) ->
+               if x.pl_area = Redist_core.Stage then max acc (x.pl_off + mv.mv_len) else acc)
+             acc [ mv.mv_from; mv.mv_to ]))
+      0 schedule
+  in
+  let src_max, tgt_max = Redist_core.largest_boxes s t in
+  let round_text i (rd : Redist_core.round) =
+    let sent = List.filter Redist_core.crosses rd in
+    let elements moves = List.fold_left (fun acc (mv : Redist_core.move) -> acc + mv.mv_len) 0 moves in
+    Printf.sprintf "round %d: %d runs, %d elements between ranks, %d within one" (i + 1) (List.length rd)
+      (elements sent) (elements rd - elements sent)
+  in
+  let step_texts = List.mapi round_text schedule in
+  let live = bytes (buffer_max + staging_used) in
+  let text =
+    String.concat ""
+      (List.map (fun l -> l ^ "\n")
+         ([ Printf.sprintf "redist plan, in place: %s, %s to %s, %s" (Problem.show_meshes p) (Front.show_ty p.env p.src)
+              (Front.show_ty p.tgt_env p.tgt) p.dtype.name;
+            Printf.sprintf "  %d rounds; buffer per rank max(source, target), at most %d bytes; staging %d bytes of %d allowed"
+              (List.length schedule) (bytes buffer_max) (bytes staging_used) (bytes staging) ]
+         @ List.map (fun l -> "  " ^ l) step_texts))
+  in
+  let json =
+    Yojson.Safe.pretty_to_string
+      (`Assoc
+         [ ("command", `String "plan"); ("in_place", `Bool true); ("source", `String (Front.show_ty p.env p.src));
+           ("target", `String (Front.show_ty p.tgt_env p.tgt)); ("dtype", `String p.dtype.name);
+           ("rounds", `Int (List.length schedule)); ("buffer_bytes_max", `Int (bytes buffer_max));
+           ("staging_bytes", `Int (bytes staging_used)); ("staging_bytes_allowed", `Int (bytes staging));
+           ("live_bytes", `Int live); ("steps", `List (List.map (fun t -> `String t) step_texts)) ])
+    ^ "\n"
+  in
+  { lowered = Lowering.In_place lowered; problem = p; text; json;
+    guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") in_place_guarantees);
+    step_texts = Array.of_list step_texts; devices = world;
+    global_shape = Array.of_list (Redist_core.global_shape p.src); src_bytes = bytes src_max;
+    tgt_bytes = bytes tgt_max; peak_bytes = bytes buffer_max; workspace_bytes = bytes staging_used;
+    recv_max_bytes = bytes (most (Redist_core.received0 schedule));
+    lower_bound_recv_max_bytes = bytes (most (Redist_core.recv_lower_bound s t)); live_bytes = live;
+    alloc_bytes = live;
+    digest = Problem.digest p ~plan_lines:(Printf.sprintf "in place, staging %d" staging :: step_texts) }
+
 (* A plan in plan-file syntax, checked by the verified checker as `redist
    check --plan` does. *)
 let check mesh to_mesh from to_ dtype text =
@@ -257,6 +338,8 @@ let () =
       guarded (fun () -> created (create mesh to_mesh from to_ dtype strategy)));
   Callback.register "redist_plan_check" (fun mesh to_mesh from to_ dtype text ->
       guarded (fun () -> created (check mesh to_mesh from to_ dtype text)));
+  Callback.register "redist_plan_create_in_place" (fun mesh to_mesh from to_ dtype staging_bytes ->
+      guarded (fun () -> created (create_in_place mesh to_mesh from to_ dtype staging_bytes)));
   Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)

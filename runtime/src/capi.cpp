@@ -6,6 +6,7 @@
 // that binding and running (capi_exec.cpp) never enter OCaml.
 #include "redist/redist.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
@@ -219,6 +220,35 @@ bool reducing_of(const PlannerData& v, ReducingSpec* x) {
   return true;
 }
 
+// Lowering.in_place: the schedule of Lowering.schedule_data.
+bool in_place_of(const PlannerData& v, redist::InPlaceSchedule* out) {
+  const PlannerData buffers = v.field("buffer_elements"), rounds = v.field("rounds");
+  for (std::size_t r = 0; r < buffers.size(); ++r) out->buffer_elements.push_back(buffers.item(r).count());
+  out->staging_elements = v.field("staging_elements").count();
+  auto area_of = [](long code, redist::InPlaceArea* area) {
+    *area = code == 0 ? redist::InPlaceArea::buffer : redist::InPlaceArea::staging;
+    return code == 0 || code == 1;
+  };
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    const PlannerData round = rounds.item(r);
+    std::vector<redist::InPlaceMove>& moves = out->rounds.emplace_back();
+    for (std::size_t m = 0; m < round.size(); ++m) {
+      const PlannerData mv = round.item(m);
+      redist::InPlaceMove move{};
+      move.from.rank = static_cast<int>(mv.field("from_rank").integer());
+      move.from.offset = mv.field("from_offset").count();
+      move.to.rank = static_cast<int>(mv.field("to_rank").integer());
+      move.to.offset = mv.field("to_offset").count();
+      move.length = mv.field("length").count();
+      if (!area_of(mv.field("from_area").integer(), &move.from.area) ||
+          !area_of(mv.field("to_area").integer(), &move.to.area))
+        return false;
+      moves.push_back(move);
+    }
+  }
+  return true;
+}
+
 // Lowering.lowered, by its kind, recursively for a hybrid's parts.
 bool lowered_of(const PlannerData& v, Lowered* out) {
   const std::string kind = v.kind();
@@ -240,6 +270,11 @@ bool lowered_of(const PlannerData& v, Lowered* out) {
     if (!program_of(v.field("program"), &out->program)) return false;
     out->elem_bytes = out->program.src_layout.elem_bytes;
     return true;
+  }
+  if (kind == "in_place") {
+    out->kind = PlanKind::in_place;
+    out->elem_bytes = v.field("elem_bytes").count();
+    return in_place_of(v, &out->in_place);
   }
   if (kind == "hybrid") {
     out->kind = PlanKind::hybrid;
@@ -291,10 +326,12 @@ bool plan_of(const PlannerData& info, redist_plan* plan) {
          p.reductions.size() + p.steps.size() + p.additions.size() == plan->step_texts.size();
 }
 
-// Calls the OCaml function `name` (redist_plan_create, redist_plan_check or
-// redist_plan_from_json) on its strings (at most six; NULL passes "").
+// Calls the OCaml function `name` (redist_plan_create, redist_plan_check,
+// redist_plan_from_json or redist_plan_create_in_place) on its strings
+// (NULL passes ""), then `count` when given (an OCaml int: larger counts
+// are max_int); six arguments at most.
 int create(const char* name, std::initializer_list<const char*> strings, redist_plan_t** out, char* err,
-           std::size_t errlen) {
+           std::size_t errlen, const std::size_t* count = nullptr) {
   std::lock_guard<std::mutex> guard(ocaml_lock);
   const value* planner = ocaml_function(name);
   if (planner == nullptr) return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: the planner is not linked in");
@@ -303,6 +340,7 @@ int create(const char* name, std::initializer_list<const char*> strings, redist_
   CAMLlocalN(args, 6);
   int nargs = 0;
   for (const char* s : strings) args[nargs++] = caml_copy_string(s == nullptr ? "" : s);
+  if (count != nullptr) args[nargs++] = Val_long(std::min<std::size_t>(*count, Max_long));
   // An exception result is no value for the GC: checked before it is rooted.
   const value result = caml_callbackN_exn(*planner, nargs, args);
   if (Is_exception_result(result))
@@ -512,6 +550,19 @@ int redist_plan_create_pending_from(const redist_mesh_t* mesh, const redist_mesh
   }
 }
 
+int redist_plan_create_in_place(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                                const char* dtype, size_t staging_bytes, redist_plan_t** out, char* err,
+                                size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_in_place: null mesh, from, to or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_create_in_place", {mesh, to_mesh, from, to, dtype}, out, err, errlen, &staging_bytes);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
 int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, const char* to, const char* dtype,
                       const char* plan_text, redist_plan_t** out, char* err, size_t errlen) {
   if (mesh == nullptr || from == nullptr || to == nullptr || plan_text == nullptr || out == nullptr)
@@ -562,6 +613,12 @@ uint64_t redist_plan_peak_bytes(const redist_plan_t* plan) { return plan ? plan-
 uint64_t redist_plan_workspace_bytes(const redist_plan_t* plan) { return plan ? plan->workspace_bytes : 0; }
 uint64_t redist_plan_live_bytes(const redist_plan_t* plan) { return plan ? plan->live_bytes : 0; }
 uint64_t redist_plan_alloc_bytes(const redist_plan_t* plan) { return plan ? plan->alloc_bytes : 0; }
+uint64_t redist_plan_buffer_bytes(const redist_plan_t* plan, int rank) {
+  if (plan == nullptr || plan->lowered.kind != PlanKind::in_place || rank < 0) return 0;
+  const std::vector<std::size_t>& buffers = plan->lowered.in_place.buffer_elements;
+  return static_cast<std::size_t>(rank) < buffers.size() ? buffers[static_cast<std::size_t>(rank)] * plan->elem_bytes
+                                                         : 0;
+}
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan) { return plan ? plan->recv_max_bytes : 0; }
 uint64_t redist_plan_lower_bound_recv_bytes(const redist_plan_t* plan) {
   return plan ? plan->lower_bound_recv_bytes : 0;
@@ -580,8 +637,9 @@ int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* ou
   if (plan == nullptr || out == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_step: null plan or out");
   if (plan->lowered.kind != PlanKind::collectives)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
-                plan->lowered.kind == PlanKind::hybrid ? "redist_plan_step: the plan is a hybrid, not collectives"
-                                                       : "redist_plan_step: the plan is one exchange, not collectives");
+                plan->lowered.kind == PlanKind::hybrid     ? "redist_plan_step: the plan is a hybrid, not collectives"
+                : plan->lowered.kind == PlanKind::in_place ? "redist_plan_step: the plan is in place, not collectives"
+                                                           : "redist_plan_step: the plan is one exchange, not collectives");
   const redist::PlanProgram& p = plan->lowered.program;
   const std::size_t count = p.reductions.size() + p.steps.size() + p.additions.size();
   if (i >= count)
@@ -614,6 +672,8 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
                     ? "redist_plan_receives: the plan is collectives, not one exchange"
                 : plan->lowered.kind == PlanKind::hybrid
                     ? "redist_plan_receives: the plan is a hybrid, not one exchange"
+                : plan->lowered.kind == PlanKind::in_place
+                    ? "redist_plan_receives: the plan is in place, not one exchange"
                     : "redist_plan_receives: the plan is the reducing exchange: ask redist_plan_sum_receives");
   if (rank < 0 || rank >= plan->devices)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,

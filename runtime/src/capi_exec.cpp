@@ -10,6 +10,7 @@
 #include "internal/capi_plan.hpp"
 #include "internal/shared_windows.hpp"
 #include "redist/exchange.hpp"
+#include "redist/in_place.hpp"
 #include "redist/reduce_exchange.hpp"
 #include "redist/staged.hpp"
 
@@ -20,6 +21,7 @@ struct redist_exec {
   redist::Exchange exchange;
   redist::ReducingExchange reducing;
   redist::Staged staged;  // a hybrid
+  redist::InPlace in_place;
   // Between redist_exec_start and redist_exec_wait.
   bool started = false;
 };
@@ -44,6 +46,7 @@ std::unique_ptr<redist::StagedPart> staged_part(const Lowered& lowered) {
       return std::make_unique<redist::Staged>(lowered.mid_bytes, lowered.workspace_bytes,
                                               staged_part(*lowered.first), staged_part(*lowered.second));
     case PlanKind::reducing_exchange:
+    case PlanKind::in_place:
       break;
   }
   return nullptr;
@@ -69,6 +72,9 @@ redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
     case PlanKind::hybrid:
       return redist::Staged::create(comm, "redist_plan_bind", lowered.mid_bytes, lowered.workspace_bytes,
                                     staged_part(*lowered.first), staged_part(*lowered.second), &exec->staged);
+    case PlanKind::in_place:
+      return redist::InPlace::create(comm, lowered.in_place, lowered.elem_bytes, lowered.program.problem,
+                                     &exec->in_place);
   }
   return redist::Status(kInvalidArgument, "unknown plan kind");
 }
@@ -88,6 +94,8 @@ redist::Status advance(redist_exec& exec, bool block, bool* done) {
       return block ? exec.reducing.wait() : exec.reducing.test(done);
     case PlanKind::hybrid:
       return exec.staged.advance(block, done);
+    case PlanKind::in_place:  // never started (check_start)
+      break;
   }
   return redist::Status(kInvalidArgument, "unknown plan kind");
 }
@@ -112,6 +120,8 @@ redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, 
     }
     case PlanKind::hybrid:
       return exec.staged.start(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, what);
+    case PlanKind::in_place:  // refused by check_start
+      break;
   }
   return redist::Status(kInvalidArgument, "unknown plan kind");
 }
@@ -131,6 +141,10 @@ redist::Status run(redist_exec& exec, const void* src, std::size_t src_bytes, vo
 // second part may still be reading).
 redist::Status check_start(redist_exec& exec, const char* what) {
   const PlanKind kind = exec.lowered->kind;
+  // Every rank bound the same plan (redist_plan_bind agreed), so every rank refuses alike.
+  if (kind == PlanKind::in_place)
+    return redist::Status(kInvalidArgument, std::string(what) +
+                                                ": the plan is in place (one buffer): call redist_exec_run_in_place");
   if (kind == PlanKind::exchange || kind == PlanKind::reducing_exchange) return redist::Status();
   redist::Status local;
   if (exec.started)
@@ -212,6 +226,18 @@ int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void
   if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run: null executor");
   redist::Status st = check_start(*exec, "redist_exec_run");
   if (st.ok()) st = run(*exec, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, "redist_exec_run");
+  return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
+}
+
+int redist_exec_run_in_place(redist_exec_t* exec, void* buf, size_t buf_bytes, void* staging, size_t staging_bytes,
+                             char* err, size_t errlen) {
+  if (exec == nullptr) return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_exec_run_in_place: null executor");
+  // As in check_start: every rank bound the same plan, so every rank refuses alike.
+  if (exec->lowered->kind != PlanKind::in_place)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_exec_run_in_place: the plan is not in place (source and destination apart): call "
+                "redist_exec_run");
+  const redist::Status st = exec->in_place.run(buf, buf_bytes, staging, staging_bytes);
   return st.ok() ? REDIST_OK : runtime_failure(err, errlen, st);
 }
 

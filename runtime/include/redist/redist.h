@@ -154,6 +154,28 @@ int redist_plan_check(const char* mesh, const char* to_mesh, const char* from, c
  * checker, as redist_plan_check does (a report edited into a wrong plan is
  * code 1 with the failing line; malformed JSON or a missing field code 2). */
 int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size_t errlen);
+/* In place (proofs/inplace/Inplace.v): the same problem as
+ * redist_plan_create_with (no pending sums), run on ONE buffer per rank,
+ * which holds the rank's source box row-major at offset 0 at the start and
+ * its target box row-major at offset 0 at the end, plus a staging area of
+ * at most staging_bytes (at least one element; SIZE_MAX: as much as the
+ * schedule wants, never more than the largest buffer).  The plan is the
+ * extracted inplace_plan: the generator's rounds of moves, accepted by the
+ * proven validator (inplace_sound: every buffer ends with its target box;
+ * inplace_live_bytes: every run within its buffer or the staging;
+ * inplace_traffic_exact: each rank receives exactly the target elements its
+ * source lacks; inplace_rounds_match: the messages of a round pair up).  A
+ * problem the generator finds no schedule for within the staging is code 1
+ * (plan rejected); staging_bytes below one element or pending sums code 2.
+ * The caller allocates on rank r redist_plan_buffer_bytes(plan, r) and
+ * redist_plan_workspace_bytes(plan) of staging (the most the schedule
+ * stages on any rank, at most staging_bytes), and runs it with
+ * redist_exec_run_in_place; redist_plan_live_bytes and _alloc_bytes are the
+ * largest buffer plus the staging, redist_plan_num_steps the rounds
+ * (redist_plan_step_text: each round's runs and elements). */
+int redist_plan_create_in_place(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                                const char* dtype, size_t staging_bytes, redist_plan_t** out, char* err,
+                                size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
 /* Queries.  Strings belong to the plan and live as long as it.  A NULL
@@ -163,7 +185,8 @@ int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dime
 /* 0: collectives (pending sums: reductions, collectives, add_pending), 1: the
  * direct exchange, 2: the reducing exchange (pending sums), 3: a hybrid (its
  * parts in turn through the intermediate layout; only redist_exec_run runs
- * it: redist_plan_step and redist_plan_receives refuse it) */
+ * it: redist_plan_step and redist_plan_receives refuse it), 4: in place
+ * (redist_plan_create_in_place; run by redist_exec_run_in_place only) */
 int redist_plan_by_exchange(const redist_plan_t* plan);
 size_t redist_plan_elem_bytes(const redist_plan_t* plan);
 size_t redist_plan_num_steps(const redist_plan_t* plan);
@@ -198,6 +221,9 @@ uint64_t redist_plan_live_bytes(const redist_plan_t* plan);
  * the figure `redist plan --memory-budget` bounds; at least
  * redist_plan_live_bytes (proven: splan_live_le_alloc). */
 uint64_t redist_plan_alloc_bytes(const redist_plan_t* plan);
+/* An in-place plan: world rank `rank`'s buffer, max(source box, target box)
+ * bytes (0 for a rank in neither mesh, or for another kind of plan). */
+uint64_t redist_plan_buffer_bytes(const redist_plan_t* plan, int rank);
 uint64_t redist_plan_recv_max_bytes(const redist_plan_t* plan);  /* received by the busiest rank */
 /* No plan's busiest rank receives less (with pending sums: target
  * elements whose sum needs a contribution the rank does not hold,
@@ -299,6 +325,20 @@ int redist_plan_bind(const redist_plan_t* plan, MPI_Comm comm, redist_exec_t** o
  * No allocation on success.  Call before MPI_Finalize. */
 int redist_exec_run(redist_exec_t* exec, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
                     void* workspace, size_t workspace_bytes, char* err, size_t errlen);
+
+/* Runs an in-place plan: buf is this rank's buffer (at least
+ * redist_plan_buffer_bytes(plan, rank); NULL and 0 where that is 0) holding
+ * its source box, and on return its target box; staging at least
+ * redist_plan_workspace_bytes(plan) bytes (NULL and 0 where that is 0), not
+ * overlapping buf, its contents not kept.  Round by round, each rank's
+ * runs to one peer go as one message (an MPI derived datatype made at
+ * bind, straight out of and into the buffer and staging: no packing, no
+ * allocation in the call).  Collective over the bound communicator; a
+ * buffer or staging too short on any rank fails on every rank before
+ * anything moves.  An executor of another kind of plan is code 2 here, as
+ * an in-place one is in redist_exec_run and redist_exec_start. */
+int redist_exec_run_in_place(redist_exec_t* exec, void* buf, size_t buf_bytes, void* staging, size_t staging_bytes,
+                             char* err, size_t errlen);
 
 /* Split phase: redist_exec_run in two halves, so that computation can run
  * while the data moves.  redist_exec_start takes redist_exec_run's

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "redist/in_place.hpp"
 #include "redist/interpreter.hpp"
 #include "redist/placed.hpp"
 #include "redist/redist.h"
@@ -41,7 +42,7 @@ struct ReducingSpec {
 static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
 
 // Lowering.lowered's tags, and redist_plan_by_exchange's answers.
-enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2, hybrid = 3 };
+enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2, hybrid = 3, in_place = 4 };
 
 // Lowering.lowered: a plan by one kind, or a hybrid of two parts.
 struct Lowered {
@@ -49,6 +50,7 @@ struct Lowered {
   redist::PlanProgram program;  // by the collectives
   ExchangeSpec exchange;        // by the exchange
   ReducingSpec reducing;        // by the reducing exchange
+  redist::InPlaceSchedule in_place;  // in place
   std::size_t elem_bytes = 0;
   // A hybrid (the core's Staged, run by redist::Staged): the intermediate
   // fills the workspace's first mid_bytes; the first part moves the source

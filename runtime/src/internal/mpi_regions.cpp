@@ -1,5 +1,6 @@
 #include "internal/mpi_regions.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -72,6 +73,30 @@ Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_D
   }
   if (rows != element) free_type(&rows);
   if (!st.ok()) return st;
+  return mpi_status(MPI_Type_commit(out), what);
+}
+
+// An hindexed type over the runs, each cut into blocks of at most
+// kMaxCount elements (an int each).
+Status runs_type(const std::vector<Run>& runs, MPI_Datatype element, MPI_Datatype* out, const char* what) {
+  MPI_Aint lower = 0, element_bytes = 0;
+  if (Status st = mpi_status(MPI_Type_get_extent(element, &lower, &element_bytes), what); !st.ok()) return st;
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> displacements;
+  for (const Run& run : runs)
+    for (std::size_t done = 0; done < run.length;) {
+      const std::size_t block = std::min(run.length - done, kMaxCount);
+      lengths.push_back(static_cast<int>(block));
+      displacements.push_back(static_cast<MPI_Aint>(run.offset + done) * element_bytes);
+      done += block;
+    }
+  if (lengths.size() > static_cast<std::size_t>(INT_MAX))
+    return {Errc::too_large, std::string(what) + ": a message of more than INT_MAX runs"};
+  if (Status st = mpi_status(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(),
+                                                      displacements.data(), element, out),
+                             what);
+      !st.ok())
+    return st;
   return mpi_status(MPI_Type_commit(out), what);
 }
 

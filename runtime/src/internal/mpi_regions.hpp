@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "redist/mpi_c.hpp"
 #include "redist/placed.hpp"
@@ -14,6 +15,16 @@ namespace redist::backend {
 // (errors name `what`); extents and offsets of any size.
 Status subarray(const Box& array, const Box& region, MPI_Datatype element, MPI_Datatype* out,
                 const char* what);
+
+// One run of elements of a dense array: its first element and its length.
+struct Run {
+  std::size_t offset;
+  std::size_t length;
+};
+
+// A committed datatype for `runs` of an array of `element`s, in their
+// order (a message's elements follow it); runs of any length.
+Status runs_type(const std::vector<Run>& runs, MPI_Datatype element, MPI_Datatype* out, const char* what);
 
 // Copies `region` of the local array of box `from` into the local array of
 // box `to` with one memcpy per contiguous run: the region's last dim, joined
