@@ -62,8 +62,8 @@ bench-plan: build
 # with CMA where the machine permits it.
 .PHONY: bench-shm
 bench-shm: runtime
-	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/shm.cpp \
-	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -o $(ROOT)/_build/bench-shm
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(RUNTIME_PREFIX)/include bench/shm.cpp $(RUNTIME_PREFIX)/lib/libredist_plan.a \
+	  $(RUNTIME_PREFIX)/lib/libredist_mpi.a $(RUNTIME_PREFIX)/lib/libredist_common.a -ldl -lm -o $(ROOT)/_build/bench-shm
 	@for n in 2 4; do $(MPIRUN) -np $$n $(ROOT)/_build/bench-shm 7 64 || exit 1; done
 	@echo "with btl_vader_single_copy_mechanism cma:"
 	@for n in 2 4; do $(MPIRUN:none=cma) -np $$n $(ROOT)/_build/bench-shm 7 64 \

@@ -9,7 +9,12 @@
 //   reversed   [{x}N] -> [{x}N] on the ranks reversed: each rank's whole
 //              block to one peer, one contiguous piece;
 //   transpose  [{x}R, C] -> [R, {x}C]: every rank a strided piece to every
-//              other (rows of C/n elements), 1/n of it kept locally.
+//              other (rows of C/n elements), 1/n of it kept locally;
+//   all_to_all the same transpose planned by the collectives through the C
+//              ABI (one all_to_all step), today's transport on malloc'ed
+//              arrays against single copy with source, destination and
+//              workspace from redist_alloc (the plan interpreter reading
+//              each peer's chunk in place).
 // The three take turns within each repetition (after one warm-up round),
 // each timed on the slowest rank between barriers; every element of every
 // rank's destination is checked after each (outside the timing), the
@@ -17,6 +22,7 @@
 // median over the memcpy's median.
 //   mpirun -np N shm [reps] [MiB per rank]
 #include <redist/exchange.hpp>
+#include <redist/redist.h>
 #include <redist/shared.hpp>
 
 #include <algorithm>
@@ -85,6 +91,85 @@ std::size_t wrong(const redist::Box& box, std::size_t cols, const std::uint32_t*
   return bad;
 }
 
+void require_c(int rc, const char* err) {
+  if (rc != REDIST_OK) {
+    std::fprintf(stderr, "shm bench: %s\n", err);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+
+void print_row(const char* problem, const char* variant, const std::vector<double>& ms, double floor_median) {
+  const Summary s = summarize(ms);
+  std::printf("%-10s %-18s %8.2f..%-8.2f (%8.2f)  %.2f\n", problem, variant, s.lo, s.hi, s.median,
+              s.median / floor_median);
+}
+
+// The transpose by the collectives (the planner's all_to_all plan, run by
+// the C ABI's plan interpreter): memcpy, malloc'ed arrays, redist_alloc'ed ones.
+void all_to_all_transpose(int n, int me, int reps, std::size_t rows, std::size_t cols, std::size_t elems) {
+  char err[512] = "";
+  const std::string mesh = "{x:" + std::to_string(n) + "}";
+  const std::string from = "[{x}" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
+  const std::string to = "[" + std::to_string(rows) + ", {x}" + std::to_string(cols) + "]";
+  redist_plan_t* plan = nullptr;
+  redist_exec_t* exec = nullptr;
+  require_c(redist_plan_create_with(mesh.c_str(), nullptr, from.c_str(), to.c_str(), "u32", "collectives", &plan, err,
+                                    sizeof err),
+            err);
+  require_c(redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, sizeof err), err);
+  const std::size_t bytes = elems * 4, ws_bytes = redist_plan_workspace_bytes(plan);
+  const std::size_t chunk = cols / static_cast<std::size_t>(n);
+  const redist::Box source_box{2, {rows / n * me, 0}, {rows / n * (me + 1), cols}};
+  const redist::Box target_box{2, {0, chunk * me}, {rows, chunk * (me + 1)}};
+  enum { kMemcpy, kToday, kSingle, kVariants };
+  const char* names[kVariants] = {"memcpy", "today's transport", "single copy"};
+  std::vector<std::uint32_t> heap_src(elems), heap_dst(elems);
+  std::vector<unsigned char> heap_ws(ws_bytes + 1);
+  void *src = nullptr, *dst = nullptr, *ws = nullptr;
+  require_c(redist_alloc(MPI_COMM_WORLD, bytes, &src, err, sizeof err), err);
+  require_c(redist_alloc(MPI_COMM_WORLD, bytes, &dst, err, sizeof err), err);
+  require_c(redist_alloc(MPI_COMM_WORLD, ws_bytes, &ws, err, sizeof err), err);
+  fill(source_box, cols, heap_src.data());
+  fill(source_box, cols, static_cast<std::uint32_t*>(src));
+  std::uint32_t* sources[kVariants] = {heap_src.data(), heap_src.data(), static_cast<std::uint32_t*>(src)};
+  std::uint32_t* targets[kVariants] = {heap_dst.data(), heap_dst.data(), static_cast<std::uint32_t*>(dst)};
+  void* workspaces[kVariants] = {nullptr, heap_ws.data(), ws};
+  // Every rank reads n-1 of the n chunks of its peers: (n-1)/n of its array.
+  const std::size_t direct = bytes / static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1);
+  std::vector<double> ms[kVariants];
+  for (int r = -1; r < reps; ++r) {  // r = -1: a warm-up
+    for (int v = 0; v < kVariants; ++v) {
+      std::fill(targets[v], targets[v] + elems, 0xdeadbeefu);
+      long bad = 0;
+      double t = 0;
+      if (v == kMemcpy) {
+        t = timed([&] { std::memcpy(targets[v], sources[v], bytes); });
+        bad = std::memcmp(targets[v], sources[v], bytes) != 0;
+      } else {
+        t = timed([&] {
+          require_c(redist_exec_run(exec, sources[v], bytes, targets[v], bytes, workspaces[v], ws_bytes, err, sizeof err),
+                    err);
+        });
+        bad = static_cast<long>(wrong(target_box, cols, targets[v]));
+        if (redist_exec_direct_bytes(exec) != (v == kSingle ? direct : 0)) bad += 1;
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+      if (bad != 0) {
+        if (me == 0) std::fprintf(stderr, "shm bench: all_to_all %s: %ld wrong elements\n", names[v], bad);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      if (r >= 0) ms[v].push_back(1e3 * t);
+    }
+  }
+  const double floor = summarize(ms[kMemcpy]).median;
+  for (int v = 0; v < kVariants && me == 0; ++v) print_row("all_to_all", names[v], ms[v], floor);
+  redist_exec_free(exec);
+  redist_plan_free(plan);
+  require_c(redist_free(MPI_COMM_WORLD, ws, err, sizeof err), err);
+  require_c(redist_free(MPI_COMM_WORLD, dst, err, sizeof err), err);
+  require_c(redist_free(MPI_COMM_WORLD, src, err, sizeof err), err);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,14 +229,11 @@ int main(int argc, char** argv) {
           if (r >= 0) ms[v].push_back(1e3 * t);
         }
       }
-      const Summary floor = summarize(ms[kMemcpy]);
-      for (int v = 0; v < kVariants && me == 0; ++v) {
-        const Summary s = summarize(ms[v]);
-        std::printf("%-10s %-18s %8.2f..%-8.2f (%8.2f)  %.2f\n", p.name, names[v], s.lo, s.hi, s.median,
-                    s.median / floor.median);
-      }
+      const double floor = summarize(ms[kMemcpy]).median;
+      for (int v = 0; v < kVariants && me == 0; ++v) print_row(p.name, names[v], ms[v], floor);
       require(redist::shared_free(MPI_COMM_WORLD, shared));
     }
+    all_to_all_transpose(n, me, reps, rows, cols, elems);
     if (me == 0) std::printf("every element of every rank checked after each repetition\n");
   }
   MPI_Finalize();

@@ -253,7 +253,7 @@ size_t redist_exec_direct_bytes(const redist_exec_t* exec) {
     case PlanKind::hybrid:
       return exec->staged.direct_bytes();
     case PlanKind::collectives:
-      break;
+      return exec->interpreter.direct_bytes();
   }
   return 0;
 }

@@ -29,7 +29,7 @@
 #    and in split phase), collectives on them, a reducing exchange and a
 #    hybrid of two exchanges (source, workspace from redist_alloc or not),
 #    every element checked and the bytes moved by one copy counted; misuse of redist_alloc and
-#    redist_free on one rank (code 2 there, 4 elsewhere), 20 cases;
+#    redist_free on one rank (code 2 there, 4 elsewhere), 46 cases;
 #  - robust_c: one property over 20,000 mutated inputs (planned, or code 2
 #    with one line; never another code or a crash);
 #  - threads_c: plans (pending sums among them), box queries, the reducing
@@ -282,7 +282,7 @@ else
   ko "split phase: $(grep -v '^ok' <<<"$split_out" | head -c 1500)"
 fi
 
-# Single copy on a host: 20 cases on 4 ranks, one TAP result each (shared_c.c).
+# Single copy on a host: 46 cases on 4 ranks, one TAP result each (shared_c.c).
 tap_program shared_c timeout 120 "${MPIRUN[@]}" -np 4 "$out/shared_c"
 
 # One property: 20,000 mutated inputs, each planned or refused with code 2

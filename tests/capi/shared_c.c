@@ -2,8 +2,11 @@
  * redist_exec_direct_bytes), under mpirun -np 4 (every rank on this host):
  * a plan by the exchange run on arrays from redist_alloc (both, the source
  * only, the destination only), each twice on the same arrays with new values
- * the second time, and split phase; a plan by the collectives on such
- * arrays; a plan by the reducing exchange against its run on malloc'ed
+ * the second time, and split phase; plans by the collectives (a transpose,
+ * a pending sum, and 12 random problems on a 2x2 mesh) on such arrays, every
+ * all_gather, all_to_all and all_permute read straight out of the peers'
+ * arrays when source, destination and workspace all come from redist_alloc,
+ * and by MPI when the workspace does not; a plan by the reducing exchange against its run on malloc'ed
  * arrays; a hybrid of two exchanges with its source and its workspace (the
  * second part's source) from redist_alloc or not; every element of every
  * rank checked, and the bytes moved with one copy equal to the received
@@ -158,6 +161,71 @@ static void reduce_on(problem* p, int shared_src, int shared_dst, size_t want_di
   result(passed, what, err);
 }
 
+/* The bytes a plan by the collectives moves into this rank from other
+ * ranks in its all_gather, all_to_all and all_permute steps (its
+ * reductions go by MPI): what single copy reads out of the peers' arrays. */
+static size_t collective_bytes_in(const problem* p) {
+  char err[512] = "";
+  size_t in = 0;
+  for (size_t i = 0; i < redist_plan_num_steps(p->plan); ++i) {
+    redist_step_info_t step;
+    if (redist_plan_step(p->plan, i, &step, err, sizeof err) != REDIST_OK) return (size_t)-1;
+    size_t local = p->elem;
+    for (int d = 0; d < step.ndim; ++d) local *= step.shape[d];
+    const size_t others = (size_t)step.group_size - 1;
+    if (step.op == 1) in += local * others;
+    else if (step.op == 2) in += local / (size_t)step.group_size * others;
+    else if (step.op == 3 && step.recv_from[rank] != rank) in += local;
+  }
+  return in;
+}
+
+/* A deterministic generator, the same sequence on every rank. */
+static unsigned next_random(unsigned* state) {
+  *state = *state * 1103515245u + 12345u;
+  return (*state >> 16) & 0x7fff;
+}
+
+/* A random layout of a `ndim`-dimensional array of `extents` on the mesh
+ * {x:2, y:2}: each axis shards one dimension or none. */
+static void random_layout(unsigned* state, int ndim, const unsigned* extents, char* out, size_t len) {
+  int axis_dim[2];
+  for (int a = 0; a < 2; ++a) axis_dim[a] = (int)(next_random(state) % (unsigned)(ndim + 1)) - 1;
+  if (axis_dim[0] == axis_dim[1] && axis_dim[0] >= 0 && next_random(state) % 2) axis_dim[1] = -1;
+  size_t used = (size_t)snprintf(out, len, "[");
+  for (int d = 0; d < ndim; ++d) {
+    const char* by = axis_dim[0] == d && axis_dim[1] == d ? "{x,y}" : axis_dim[0] == d ? "{x}" : axis_dim[1] == d ? "{y}" : "";
+    used += (size_t)snprintf(out + used, len - used, "%s%s%u", d ? ", " : "", by, extents[d]);
+  }
+  snprintf(out + used, len - used, "]");
+}
+
+/* 12 random problems by the collectives on 4 ranks, each run with every
+ * array from redist_alloc (the collectives' incoming bytes by one copy),
+ * and with the workspace from malloc (by MPI, unless the plan needs none). */
+static void random_collectives(void) {
+  unsigned state = 30;
+  for (int i = 0; i < 12; ++i) {
+    const int ndim = 2 + (int)(next_random(&state) % 2);
+    unsigned extents[3];
+    for (int d = 0; d < ndim; ++d) extents[d] = 4 * (1 + next_random(&state) % 6);
+    char from[96], to[96], what[320];
+    random_layout(&state, ndim, extents, from, sizeof from);
+    do random_layout(&state, ndim, extents, to, sizeof to);
+    while (strcmp(from, to) == 0);
+    problem c;
+    if (!open_problem("{x:2, y:2}", from, to, "collectives", &c)) return;
+    const size_t in = collective_bytes_in(&c);
+    snprintf(what, sizeof what, "collectives %s -> %s (%zu steps), every array from redist_alloc: every element, "
+             "the incoming bytes by one copy", from, to, redist_plan_num_steps(c.plan));
+    run_on(&c, 1, 1, 1, i % 2, in, what);
+    snprintf(what, sizeof what, "collectives %s -> %s, workspace from malloc: every element, by MPI unless the plan "
+             "needs no workspace", from, to);
+    run_on(&c, 1, 1, 0, 0, redist_plan_workspace_bytes(c.plan) == 0 ? in : 0, what);
+    redist_plan_free(c.plan);
+  }
+}
+
 /* rc and err as a rank expects them: `mine` (code 2 and text) on the
  * culprit, code 4 (remote_error) on the others. */
 static int refused(int rc, const char* err, const char* text) {
@@ -219,7 +287,12 @@ int main(int argc, char** argv) {
     run_on(&x, 0, 1, 0, 0, 0, "exchange, source from malloc, destination from redist_alloc: every element, by MPI");
     run_on(&x, 1, 1, 0, 1, received, "exchange from redist_alloc in split phase (start, test until done, wait) twice: "
                                      "every element, by one copy");
-    run_on(&c, 1, 1, 1, 0, 0, "collectives on arrays from redist_alloc: every element (by MPI)");
+    const size_t transposed = collective_bytes_in(&c);
+    run_on(&c, 1, 1, 1, 0, transposed, "collectives on arrays from redist_alloc, run twice: every element, every "
+                                       "incoming byte by one copy");
+    run_on(&c, 1, 0, 1, 0, 0, "collectives, destination from malloc: every element, by MPI");
+    run_on(&c, 0, 1, 1, 0, 0, "collectives, source from malloc: every element, by MPI");
+    random_collectives();
     /* Rank (x, y) = 2x + y receives the 15x7 u32 of each member of the
      * source group (y, *) other than itself: one when x == y, else two. */
     const size_t contributions = rank / 2 == rank % 2 ? 1 : 2, piece = 15 * 7 * 4;

@@ -12,6 +12,20 @@
 //     // hot path: no allocation
 //     st = exec.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
 //
+// Single copy on a host: when every rank of a host passes a src, dst and
+// workspace that lie in buffers of redist::shared_alloc (redist/shared.hpp;
+// the C ABI's redist_alloc) mapped by all the host's ranks, run() gathers
+// once, over the host, where each one's three arrays lie, and every
+// all_gather and all_to_all step whose group lies on the host, and every
+// all_permute when the whole mesh does, is done by each member reading its
+// peers' pieces straight out of their arrays (the same pieces as the
+// messages, one copy each); the host's ranks pass a barrier before the
+// collectives, between two steps and after the last, so that nobody
+// writes an array a peer still reads, or reads one not yet written.  The
+// reductions (reduce_scatter, all_reduce) stay on MPI: their ordered
+// combination reads every member's contribution anyway.  Arrays from
+// anywhere else, and groups across hosts, take the MPI path.
+//
 // No split phase yet: run() blocks until dst is complete.  The C ABI's
 // redist_exec_start runs a plan by the collectives whole (its test and wait
 // then return at once); nonblocking collectives (MPI_Iallgather,
@@ -20,6 +34,8 @@
 
 #include <cstddef>
 #include <vector>
+
+#include "redist/mpi_c.hpp"
 
 #include "redist/mpi.hpp"
 #include "redist/redist.hpp"
@@ -82,6 +98,58 @@ struct PlanProgram {
   std::size_t workspace_bytes() const { return collectives_offset() + ping_bytes + pong_bytes + scratch_bytes; }
 };
 
+namespace backend {
+struct SharedSpan;  // internal/shared_windows.hpp
+}
+
+// Where the arrays of a run lie on this rank's host, for single copy
+// (above): bound once to a mesh, gathered at every run.  Move-only.
+class HostArrays {
+ public:
+  // The arrays a step reads: the caller's src and dst, and the workspace.
+  enum Array { source = 0, target = 1, workspace = 2, kArrays = 3 };
+
+  HostArrays();
+  HostArrays(const HostArrays&) = delete;
+  HostArrays& operator=(const HostArrays&) = delete;
+  HostArrays(HostArrays&& other) noexcept;
+  HostArrays& operator=(HostArrays&& other) noexcept;
+  ~HostArrays();
+
+  // Collective over the mesh: its ranks on this host (none when the host
+  // has no other).
+  Status bind(const Mesh& mesh, const char* what);
+  // Collective over the host: where each host rank's arrays lie (`needs`:
+  // their bytes in the plan; an array of 0 bytes is never read).  After
+  // it, active() says, alike on every rank of the host, whether they all
+  // lie in shared buffers mapped by every rank of the host.
+  Status gather(const void* const arrays[kArrays], const std::size_t needs[kArrays], const char* what);
+  bool active() const { return active_; }
+  // Mesh rank `rank` is on this host (only meaningful while active()).
+  bool on_host(int rank) const { return host_rank_of_[static_cast<std::size_t>(rank)] >= 0; }
+  // Whether the whole mesh is on this host.
+  bool whole_mesh() const { return host_size_ == static_cast<int>(host_rank_of_.size()); }
+  // Array `array` of mesh rank `rank` (on_host) in this process.
+  const unsigned char* array_of(int rank, Array array) const;
+  // The host's barrier, the arrays' stores ordered around it (MPI_Win_sync).
+  Status barrier(const char* what) const;
+
+ private:
+  void free_handles() noexcept;
+  void sync_windows() const;
+
+  MPI_Comm host_ = MPI_COMM_NULL;
+  int host_size_ = 0;
+  bool active_ = false;
+  std::vector<int> host_rank_of_;  // per mesh rank: its rank on this host, -1 elsewhere
+  // Per host rank, kArrays each: where its arrays lie (and whether every
+  // one the plan reads lies in a buffer all the host maps, in the flag
+  // after them), and their addresses here.
+  struct Published;
+  std::vector<Published> published_;
+  std::vector<const unsigned char*> addresses_;
+};
+
 // A program bound to a communicator: owns the Mesh (the communicator's
 // duplicate and the program's group communicators).  The program must
 // outlive it.  Move-only.
@@ -99,13 +167,22 @@ class PlanInterpreter {
   // Collective over the mesh.  No allocation; buffer checks are agreed
   // between the ranks (check_run), as in a generated run().
   Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes, void* workspace,
-             std::size_t workspace_bytes) const;
+             std::size_t workspace_bytes);
 
   const Mesh& mesh() const { return mesh_; }
+  // The bytes the last run() read straight out of other ranks' arrays
+  // (single copy, above); the rest of what it moved went by MPI.
+  std::size_t direct_bytes() const { return direct_bytes_; }
 
  private:
+  // A collective step by single copy, when its group lies on the host.
+  bool direct(const PlanStep& step) const;
+  void run_direct(const PlanStep& step, PlanBuffer input, const void* in, void* out);
+
   const PlanProgram* program_ = nullptr;
   Mesh mesh_;
+  HostArrays host_;
+  std::size_t direct_bytes_ = 0;
 };
 
 // A program as a part of a staged plan (redist/staged.hpp, the C ABI's
@@ -123,6 +200,7 @@ class InterpreterPart final : public CollectivesPart {
                      std::size_t workspace_bytes) override {
     return interpreter_.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes);
   }
+  std::size_t direct_bytes() const override { return interpreter_.direct_bytes(); }
 
   const PlanProgram* program_;
   PlanInterpreter interpreter_;
