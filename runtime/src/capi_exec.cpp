@@ -254,6 +254,8 @@ size_t redist_exec_direct_bytes(const redist_exec_t* exec) {
       return exec->staged.direct_bytes();
     case PlanKind::collectives:
       return exec->interpreter.direct_bytes();
+    case PlanKind::in_place:
+      return 0;  // its messages go by MPI, between parts of one buffer
   }
   return 0;
 }
