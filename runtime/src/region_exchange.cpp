@@ -31,6 +31,8 @@ std::string extents_text(const std::size_t* extent, int ndim) {
   return s + "]";
 }
 
+std::string boxes_text(int count) { return std::to_string(count) + (count == 1 ? " box" : " boxes"); }
+
 std::size_t box_elements(const RegionBox& box, int ndim) {
   std::size_t n = 1;
   for (int d = 0; d < ndim; ++d) n *= box.extent[d];
@@ -154,8 +156,8 @@ Status check_box_counts(MPI_Comm comm, int me, int world_size, const RegionLists
     const int sent = sent_counts[static_cast<std::size_t>(p)], want = expected[static_cast<std::size_t>(p)];
     if (sent != want)
       counts = {Errc::invalid_argument, what + std::string(": rank ") + std::to_string(me) + " expects " +
-                                            std::to_string(want) + " boxes from rank " + std::to_string(p) +
-                                            ", which sends it " + std::to_string(sent)};
+                                            boxes_text(want) + " from rank " + std::to_string(p) +
+                                            ", which sends it " + boxes_text(sent)};
   }
   return backend::agree(comm, std::move(counts), what);
 }
