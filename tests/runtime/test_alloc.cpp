@@ -10,6 +10,7 @@
 #include "redist/exchange.hpp"
 #include "redist/mpi_reduce.hpp"
 #include "redist/reduce_exchange.hpp"
+#include "redist/region_exchange.hpp"
 #include "support.hpp"
 
 namespace {
@@ -86,6 +87,39 @@ TEST_CASE("the exchange's run allocates nothing") {
   bool ok = true;
   for (int i = 0; i < 3; ++i)
     ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes()).ok();
+  const long allocations = g_news.load() - before;
+  CHECK(ok);
+  CHECK(allocations == 0);
+}
+
+TEST_CASE("the region exchange's run allocates nothing") {
+  const int n = test::world_size(), me = test::world_rank();
+  // A 1-d array of 6 elements per rank: rank r sends its first half to
+  // r + 1, receives r - 1's into its first half, and copies its second
+  // half there too (one rank copies both halves).
+  redist::LocalShape shape;
+  shape.ndim = 1;
+  shape.extent[0] = 6;
+  auto half = [](std::size_t offset) {
+    redist::RegionBox b;
+    b.offset[0] = offset;
+    b.extent[0] = 3;
+    return b;
+  };
+  redist::RegionLists lists;
+  lists.copies.push_back({half(3), half(3)});
+  if (n == 1) {
+    lists.copies.push_back({half(0), half(0)});
+  } else {
+    lists.sends.push_back({(me + 1) % n, {half(0)}});
+    lists.recvs.push_back({(me + n - 1) % n, {half(0)}});
+  }
+  redist::RegionExchange ex;
+  REQUIRE(redist::RegionExchange::create(MPI_COMM_WORLD, shape, shape, 8, lists, &ex).ok());
+  std::vector<unsigned char> src(ex.source_bytes()), dst(ex.target_bytes());
+  const long before = g_news.load();
+  bool ok = true;
+  for (int i = 0; i < 3; ++i) ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes()).ok();
   const long allocations = g_news.load() - before;
   CHECK(ok);
   CHECK(allocations == 0);

@@ -1,0 +1,142 @@
+// An exchange that sends exactly the messages it is given: each rank's
+// region lists, as the proven lowering lists them (issue 26), over MPI.
+// Nothing about layouts or meshes is computed here; the lists are the
+// plan, and they are data.
+//
+// Per world rank r (boxes are per dimension (offset, extent) in row-major
+// local coordinates of a dense local array):
+//   sends  : (peer, boxes of r's SOURCE local array), one entry per peer
+//   recvs  : (peer, boxes of r's TARGET local array), one entry per peer
+//   copies : (source-local box, target-local box) of equal extents
+// Pairing rule: the k-th box r sends to p has the extents of, and carries
+// the elements of, the k-th box p receives from r, in row-major order within
+// each box.  A peer's boxes travel as one message: one MPI derived datatype
+// per peer and direction, built at create over the local array itself (no
+// pack buffer); copies are row-wise memcpy of contiguous runs.
+//
+//     redist::RegionExchange ex;
+//     if (auto st = redist::RegionExchange::create(MPI_COMM_WORLD, source_shape, target_shape,
+//                                                  8, lists, &ex); !st.ok()) ...
+//     st = ex.run(src, ex.source_bytes(), dst, ex.target_bytes());   // no allocation
+//
+// Agreement: create() and run() are collective over the world.  create()
+// checks every rank's lists locally (peers, bounds, copy extents), agrees on
+// the element size, the number of dimensions and the problem digest, then
+// checks the pairing between ranks: every rank learns, per peer, how many
+// boxes of which extents the peer sends it and compares that with what it
+// expects to receive.  Any failure is reported by the rank that sees it (one
+// line naming the peer and the box) and as remote_error by every other rank,
+// so no rank is left waiting for a message that will not come.  What create
+// does not check: that boxes of one array are disjoint (two receives
+// writing one element), which the lowering's proofs guarantee.
+//
+// Split phase (start/test/wait) as redist::Exchange's (redist/exchange.hpp),
+// with the same rules on the buffers while an operation is in flight.
+// Single copy on a host (redist/shared.hpp) is not used: its readers locate
+// a message in the sender's array by global boxes, which region lists do
+// not carry; every message goes by MPI.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "redist/exchange.hpp"
+#include "redist/mpi_c.hpp"
+#include "redist/redist.hpp"
+
+namespace redist {
+
+// A dense row-major local array's extents (zero extents: an empty array).
+struct LocalShape {
+  int ndim = 0;
+  std::size_t extent[kMaxRank] = {};
+};
+
+// A box of a local array: per dimension its first index and its extent.
+struct RegionBox {
+  std::size_t offset[kMaxRank] = {};
+  std::size_t extent[kMaxRank] = {};
+};
+
+// The boxes exchanged with one peer (a world rank other than this one).
+struct RegionMessage {
+  int peer = -1;
+  std::vector<RegionBox> boxes;
+};
+
+// A box of the source array copied into a box of the target array.
+struct RegionCopy {
+  RegionBox from, to;
+};
+
+// One rank's part of the exchange.
+struct RegionLists {
+  std::vector<RegionMessage> sends, recvs;
+  std::vector<RegionCopy> copies;
+};
+
+// Owns a duplicate of the world communicator and one committed datatype per
+// message, freed in the destructor (before MPI_Finalize).  Move-only; a
+// default-constructed or moved-from RegionExchange is empty and run() on it
+// fails.
+class RegionExchange {
+ public:
+  // A peer of this rank and how many elements it sends or receives.
+  using Peer = Exchange::Peer;
+
+  RegionExchange();
+  RegionExchange(const RegionExchange&) = delete;
+  RegionExchange& operator=(const RegionExchange&) = delete;
+  RegionExchange(RegionExchange&& other) noexcept;
+  RegionExchange& operator=(RegionExchange&& other) noexcept;
+  ~RegionExchange();
+
+  // Collective over `world`.  source, target: this rank's local arrays
+  // (same ndim on every rank); lists: this rank's messages and copies.
+  // Fails on every rank alike when some rank's lists are invalid or do not
+  // pair with its peers', or when ranks disagree on elem_bytes, ndim or
+  // `problem` (ProblemDigest, as the other executors).
+  static Status create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                       std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
+                       RegionExchange* out);
+  static Status create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                       std::size_t elem_bytes, const RegionLists& lists, RegionExchange* out) {
+    return create(world, source, target, elem_bytes, lists, ProblemDigest{}, out);
+  }
+
+  // Collective over the world: src is this rank's source local array
+  // (source_bytes(); null/0 when it is empty), dst its target local array
+  // (target_bytes()).  Longer buffers are fine; they must not overlap.
+  // Nothing is written to dst when an argument error is reported.
+  Status run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+  // run() in two halves, as Exchange::start, test and wait.
+  Status start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+  Status test(bool* done);
+  Status wait();
+
+  std::size_t source_bytes() const { return source_bytes_; }
+  std::size_t target_bytes() const { return target_bytes_; }
+  // This rank's messages (peers with no elements left out), in posting order.
+  const std::vector<Peer>& receives() const { return receives_; }
+  const std::vector<Peer>& sends() const { return sends_; }
+  // Elements this rank copies from its own source array.
+  std::size_t kept_elements() const { return kept_elements_; }
+
+ private:
+  void release() noexcept;
+  Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::size_t elem_bytes_ = 0;
+  std::size_t source_bytes_ = 0, target_bytes_ = 0;
+  LocalShape source_, target_;
+  std::vector<RegionCopy> copies_;
+  std::size_t kept_elements_ = 0;
+  std::vector<Peer> receives_, sends_;
+  // One datatype per message, receives first, and a request slot for each.
+  std::vector<MPI_Datatype> types_;
+  std::vector<MPI_Request> requests_;
+  SplitPhase split_;
+};
+
+}  // namespace redist
