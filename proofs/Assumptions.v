@@ -247,3 +247,5 @@ Print Assumptions interval_run.
 Print Assumptions cell_moves.
 Print Assumptions cell_covers.
 Print Assumptions region_messages_match.
+Print Assumptions region_wire_source.
+Print Assumptions region_exchange_sound.

@@ -4,9 +4,8 @@
       order, the extents of the boxes [p] receives from [r].
     - [region_exchange_sound]: executing the messages ([region_run]) leaves
       every rank of the target layout with its target holding of the array.
-    - [region_one_cut_sound]: on layouts of one ceil-block cut per
-      dimension (Part 2's), the messages leave every rank with Part 2's
-      target box, what Part 2's exchange leaves.
+    - [region_wire_source]: each target position takes its element from a
+      source rank that holds it, at that rank's local index.
 
     The steps: a global interval inside one held interval is a run of
     consecutive local indices ([interval_run]); so a cell, read in both
@@ -233,4 +232,193 @@ Proof.
   destruct (sends_to S r p); [| reflexivity]. rewrite !map_map. apply map_ext_in. intros b Hb.
   destruct (cell_length S T cs ct b Hg Hb) as [H1 H2].
   unfold src_local, tgt_local. rewrite Hs, Ht, !localize_extents by lia. reflexivity.
+Qed.
+
+(** ** Replicas and leads *)
+
+Lemma same_parts_has : forall m t c c' i, same_parts m t c c' = true -> c_has m t c i = c_has m t c' i.
+Proof.
+  intros m t c c'. induction t as [|d t IH]; intros [|x i] H; try reflexivity.
+  unfold same_parts in H. simpl in H. apply andb_true_iff in H. destruct H as [Hd H]. simpl.
+  rewrite (IH i H). f_equal. apply dim_owns_chunks. apply Forall_forall. intros k Hk.
+  rewrite forallb_forall in Hd. apply Nat.eqb_eq, Hd, Hk.
+Qed.
+
+Lemma has_same_parts : forall m t c c' i, c_has m t c i = true -> c_has m t c' i = true ->
+  same_parts m t c c' = true.
+Proof.
+  intros m t c c'. induction t as [|d t IH]; intros [|x i] H H'; try reflexivity; try discriminate.
+  simpl in H, H'. rewrite andb_true_iff in H, H'. unfold same_parts. simpl. apply andb_true_iff. split.
+  - apply forallb_forall. intros k Hk. apply Nat.eqb_eq.
+    pose proof (dim_owner_unique m _ _ c c' x (proj1 H) (proj1 H')) as Hf.
+    rewrite Forall_forall in Hf. apply Hf, Hk.
+  - apply (IH i); [apply H | apply H'].
+Qed.
+
+Lemma forallb_false_exists : forall A (f : A -> bool) xs, forallb f xs = false -> exists x, In x xs /\ f x = false.
+Proof.
+  intros A f xs. induction xs as [|x xs IH]; simpl; [discriminate |]. intros H.
+  destruct (f x) eqn:E; [destruct (IH H) as (y & Hy & Hf); exists y; auto | exists x; auto].
+Qed.
+
+Lemma lead_exists : forall S i k, c_has (cl_m S) (cl_ty S) (device_of_rank (cl_m S) k) i = true ->
+  exists k', k' <= k /\ is_lead S k' = true /\ c_has (cl_m S) (cl_ty S) (device_of_rank (cl_m S) k') i = true.
+Proof.
+  intros S i k. induction k as [k IH] using (well_founded_induction lt_wf). intros H.
+  destruct (is_lead S k) eqn:E; [exists k; auto |].
+  apply forallb_false_exists in E. destruct E as (k' & Hk' & Hs). apply in_seq in Hk'.
+  apply negb_false_iff in Hs. rewrite <- (same_parts_has _ _ _ _ i Hs) in H.
+  destruct (IH k' ltac:(lia) H) as (k'' & H1 & H2 & H3). exists k''. split; [lia | auto].
+Qed.
+
+(** ** Where each target position takes its value from *)
+
+Lemma find_box_some : forall bs l k, find_box bs l = Some k -> k < length bs /\ in_lbox (nth k bs []) l = true.
+Proof.
+  induction bs as [|b bs IH]; intros l k H; simpl in H; [discriminate |].
+  destruct (in_lbox b l) eqn:E; [injection H as <-; simpl; split; [lia | exact E] |].
+  destruct (find_box bs l) as [k'|] eqn:F; [| discriminate]. injection H as <-.
+  destruct (IH l k' F). simpl. split; [lia | assumption].
+Qed.
+
+Lemma find_box_none : forall bs l b, find_box bs l = None -> In b bs -> in_lbox b l = false.
+Proof.
+  induction bs as [|b' bs IH]; intros l b H Hb; [destruct Hb |]. simpl in H.
+  destruct (in_lbox b' l) eqn:E; [discriminate |].
+  destruct Hb as [<- | Hb]; [exact E |]. destruct (find_box bs l) eqn:F; [discriminate | apply (IH l b F Hb)].
+Qed.
+
+Lemma localize_nil : forall m t c, localize m t c [] = [].
+Proof. intros m [|d t] c; reflexivity. Qed.
+
+Lemma nth_map_localize : forall m t c bs k,
+  nth k (map (localize m t c) bs) [] = localize m t c (nth k bs []).
+Proof. intros. rewrite <- (localize_nil m t c) at 1. apply map_nth. Qed.
+
+Section Sound.
+Variables S T : clayout.
+Hypothesis HS : clayout_wf S = true.
+Hypothesis HT : clayout_wf T = true.
+Hypothesis Hg : map snd (cl_ty S) = map snd (cl_ty T).
+
+Let recv_entry (r : nat) (e : nat * list lbox) : Prop :=
+  sends_to S (fst e) r = true /\ snd e = map (tgt_local T r) (region_cells S T (fst e) r).
+
+Lemma recv_entries : forall r e, In e (region_recvs S T r) -> In (fst e) (pm_ranks (cl_mesh S)) /\ recv_entry r e.
+Proof.
+  intros r e H. unfold region_recvs in H. apply in_flat_map in H. destruct H as (p & Hp & H).
+  destruct (sends_to S p r) eqn:E; [| destruct H]. unfold message in H.
+  destruct (map (tgt_local T r) (region_cells S T p r)) as [|b bs] eqn:M; [destruct H |].
+  destruct H as [<- | []]. split; [exact Hp | split; [exact E | symmetry; exact M]].
+Qed.
+
+Lemma recv_source_ok : forall r ct l msgs p pos, cl_device T r = Some ct ->
+  (forall e, In e msgs -> recv_entry r e) ->
+  recv_source (region_sends S T) r msgs l = Some (p, pos) ->
+  exists cs b, cl_device S p = Some cs /\ In b (device_cells S T cs ct)
+    /\ in_lbox (localize (cl_m T) (cl_ty T) ct b) l = true
+    /\ pos = shift (localize (cl_m T) (cl_ty T) ct b) (localize (cl_m S) (cl_ty S) cs b) l.
+Proof.
+  intros r ct l msgs. induction msgs as [|[q bs] msgs IH]; intros p pos Hct Hall H; simpl in H; [discriminate |].
+  destruct (find_box bs l) as [k|] eqn:F; [| apply IH; auto; intros e He; apply Hall; right; exact He].
+  injection H as <- <-. destruct (Hall (q, bs) (or_introl eq_refl)) as [Hs Hbs]. simpl in Hs, Hbs.
+  destruct (find_box_some _ _ _ F) as [Hk Hin]. subst bs. rewrite map_length in Hk.
+  unfold region_cells in *. destruct (cl_device S q) as [cs|] eqn:Hcs; [| simpl in Hk; lia].
+  rewrite Hct in *. exists cs, (nth k (device_cells S T cs ct) []).
+  assert (Ht : forall b, tgt_local T r b = localize (cl_m T) (cl_ty T) ct b) by (intros; unfold tgt_local; rewrite Hct; reflexivity).
+  rewrite (map_ext _ _ Ht), nth_map_localize in Hin.
+  split; [reflexivity |]. split; [apply nth_In; exact Hk |]. split; [exact Hin |].
+  unfold region_sends. rewrite peer_boxes_messages, Hs, (cl_device_memb _ _ _ Hct). simpl.
+  unfold region_cells. rewrite Hcs, Hct.
+  assert (Hs' : forall b, src_local S q b = localize (cl_m S) (cl_ty S) cs b) by (intros; unfold src_local; rewrite Hcs; reflexivity).
+  rewrite (map_ext _ _ Ht), (map_ext _ _ Hs'), !nth_map_localize. reflexivity.
+Qed.
+
+Lemma recv_source_none : forall sends r msgs l e, recv_source sends r msgs l = None -> In e msgs ->
+  find_box (snd e) l = None.
+Proof.
+  intros sends r msgs l e. induction msgs as [|[q bs] msgs IH]; intros H He; [destruct He |]. simpl in H.
+  destruct (find_box bs l) eqn:F; [discriminate |]. destruct He as [<- | He]; [exact F | apply IH; assumption].
+Qed.
+
+(** Target position [l] of rank [r] takes the element its target holds, from a source rank that holds it. *)
+Theorem region_wire_source : forall r ct l, cl_device T r = Some ct -> in_box (c_shape (cl_m T) (cl_ty T) ct) l ->
+  let i := c_global (cl_m T) (cl_ty T) ct l in
+  exists cs, cl_device S (fst (region_wire (region_sends S T) (region_recvs S T) (region_copies S T) r l)) = Some cs
+    /\ c_has (cl_m S) (cl_ty S) cs i = true
+    /\ snd (region_wire (region_sends S T) (region_recvs S T) (region_copies S T) r l) = c_local (cl_m S) (cl_ty S) cs i.
+Proof.
+  intros r ct l Hct Hl i.
+  pose proof (cl_device_in T r ct HT Hct) as Okt.
+  destruct (c_global_has _ _ _ _ Okt Hl) as [HTi HTl]. fold i in HTi, HTl.
+  assert (Okd : forall w c, cl_device S w = Some c -> cty_chunks_ok (cl_m S) (cl_ty S) c)
+    by (intros w c H; exact (cl_device_in S w c HS H)).
+  unfold region_wire.
+  destruct (find (fun bb => in_lbox (snd bb) l) (region_copies S T r)) as [[sb tb]|] eqn:Fc.
+  - apply find_some in Fc. destruct Fc as [Hin Htb]. simpl in Htb.
+    unfold region_copies in Hin. apply in_map_iff in Hin. destruct Hin as (b & Hb & Hin).
+    injection Hb as <- <-. unfold region_cells in Hin. destruct (cl_device S r) as [cs|] eqn:Hcs; [| destruct Hin].
+    rewrite Hct in Hin. unfold src_local, tgt_local in *. rewrite Hcs in *. rewrite Hct in Htb.
+    destruct (cell_moves _ _ _ _ cs ct b l (Okd r cs Hcs) Okt Hg Hin Htb) as [H1 H2].
+    exists cs. simpl. rewrite Hct. split; [exact Hcs | split; [exact H1 | exact H2]].
+  - destruct (recv_source (region_sends S T) r (region_recvs S T r) l) as [[p pos]|] eqn:Fr.
+    + destruct (recv_source_ok r ct l _ p pos Hct (fun e He => proj2 (recv_entries r e He)) Fr)
+        as (cs & b & Hcs & Hb & Hin & ->).
+      destruct (cell_moves _ _ _ _ cs ct b l (Okd p cs Hcs) Okt Hg Hb Hin) as [H1 H2].
+      exists cs. simpl. split; [exact Hcs | split; [exact H1 | exact H2]].
+    + exfalso.
+      assert (Hself : forall cs, cl_device S r = Some cs -> c_has (cl_m S) (cl_ty S) cs i = false).
+      { intros cs Hcs. destruct (c_has (cl_m S) (cl_ty S) cs i) eqn:E; [| reflexivity]. exfalso.
+        destruct (cell_covers _ _ _ _ cs ct i (Okd r cs Hcs) Okt Hg E HTi) as (b & Hb & Hin).
+        rewrite HTl in Hin.
+        assert (Hc : In (src_local S r b, tgt_local T r b) (region_copies S T r)).
+        { unfold region_copies, region_cells. rewrite Hcs, Hct. apply in_map with (f := fun b => (src_local S r b, tgt_local T r b)). exact Hb. }
+        pose proof (find_none _ _ Fc _ Hc) as Hf. simpl in Hf. unfold tgt_local in Hf. rewrite Hct, Hin in Hf. discriminate. }
+      assert (Hr : Forall2 (fun x n => x < n) i (map snd (cl_ty S))) by (rewrite Hg; eapply c_has_range; exact HTi).
+      pose proof (cover_rank_holds S i HS Hr) as Hcov. simpl in Hcov.
+      destruct (cl_device S (cover_rank S i)) as [c0|] eqn:H0; [| discriminate].
+      unfold cl_device in H0. destruct (index_of (cover_rank S i) (pm_ranks (cl_mesh S))) as [k0|] eqn:Hk0; [| discriminate].
+      injection H0 as <-. destruct (lead_exists S i k0 Hcov) as (k & Hk & Hlead & Hhas).
+      apply index_of_Some in Hk0. destruct Hk0 as [Hk0 _].
+      pose proof HS as HS'. unfold clayout_wf, pmesh_wf in HS'.
+      rewrite !andb_true_iff, ranks_distinct_NoDup in HS'. destruct HS' as [[[_ _] Hnd] _].
+      set (p := nth k (pm_ranks (cl_mesh S)) 0).
+      assert (Hidx : index_of p (pm_ranks (cl_mesh S)) = Some k) by (apply index_of_nth; [exact Hnd | lia]).
+      assert (Hps : cl_device S p = Some (device_of_rank (cl_m S) k)) by (unfold cl_device; rewrite Hidx; reflexivity).
+      assert (Hsend : sends_to S p r = true).
+      { unfold sends_to. rewrite Hidx, Hlead. destruct (Nat.eqb_spec p r) as [Epr | _].
+        - rewrite <- Epr in Hself. rewrite (Hself _ Hps) in Hhas. discriminate.
+        - simpl. destruct (cl_device S r) as [c|] eqn:Hc; [| reflexivity].
+          apply negb_true_iff. destruct (same_parts (cl_m S) (cl_ty S) c (device_of_rank (cl_m S) k)) eqn:Es; [| reflexivity].
+          rewrite <- (same_parts_has _ _ _ _ i Es), (Hself c eq_refl) in Hhas. discriminate. }
+      destruct (cell_covers _ _ _ _ _ ct i (Okd p _ Hps) Okt Hg Hhas HTi) as (b & Hb & Hin). rewrite HTl in Hin.
+      assert (He : In (p, map (tgt_local T r) (region_cells S T p r)) (region_recvs S T r)).
+      { unfold region_recvs. apply in_flat_map. exists p. split; [apply nth_In; lia |]. rewrite Hsend.
+        unfold region_cells. rewrite Hps, Hct.
+        destruct (device_cells S T (device_of_rank (cl_m S) k) ct) as [|b0 bs] eqn:Ec;
+          [assert (Hb0 : In b (device_cells S T (device_of_rank (cl_m S) k) ct)) by exact Hb; rewrite Ec in Hb0; destruct Hb0 | left; reflexivity]. }
+      pose proof (recv_source_none _ _ _ _ _ Fr He) as Hn. simpl in Hn.
+      unfold region_cells in Hn. rewrite Hps, Hct in Hn.
+      assert (Hb' : In (tgt_local T r b) (map (tgt_local T r) (device_cells S T (device_of_rank (cl_m S) k) ct))) by (apply in_map; exact Hb).
+      pose proof (find_box_none _ _ _ Hn Hb') as Hf. unfold tgt_local in Hf. rewrite Hct, Hin in Hf. discriminate.
+Qed.
+
+End Sound.
+
+(** Executing the region messages leaves every rank with its target holding. *)
+Theorem region_exchange_sound : forall S T A (g : list nat -> A) (st : state A),
+  clayout_wf S = true -> clayout_wf T = true -> map snd (cl_ty S) = map snd (cl_ty T) ->
+  hd_holds (clayout_holding S) g st -> hd_holds (clayout_holding T) g (region_run S T st).
+Proof.
+  intros S T A g st HS HT Hg Hst r sh Hsh l Hl. simpl in Hsh.
+  destruct (cl_device T r) as [ct|] eqn:Hct; [| discriminate]. injection Hsh as <-.
+  destruct (region_wire_source S T HS HT Hg r ct l Hct Hl) as (cs & H1 & H2 & H3).
+  unfold region_run, run_wire.
+  destruct (region_wire (region_sends S T) (region_recvs S T) (region_copies S T) r l) as [s ls]. simpl in *.
+  subst ls. pose proof (cl_device_in S s cs HS H1) as Oks.
+  destruct (c_local_of_has _ _ _ _ Oks H2) as [Hin Hgl].
+  assert (Hsh : hd_shape (clayout_holding S) s = Some (c_shape (cl_m S) (cl_ty S) cs))
+    by (unfold clayout_holding; cbn [hd_shape]; rewrite H1; reflexivity).
+  rewrite (Hst s _ Hsh _ Hin). unfold clayout_holding; cbn [hd_global]. unfold device_or_self.
+  rewrite H1, Hct, Hgl. reflexivity.
 Qed.
