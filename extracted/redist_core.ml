@@ -7391,3 +7391,482 @@ let inplace_plan s t0 b =
   match inplace_schedule s t0 b with
   | Some sc -> if validate s t0 b sc then Some sc else None
   | None -> None
+
+type cut =
+| Block of axis list
+| Cyclic of axis list * int
+
+(** val cut_axes : cut -> axis list **)
+
+let cut_axes = function
+| Block xs -> xs
+| Cyclic (xs, _) -> xs
+
+(** val cut_parts : mesh -> cut -> int **)
+
+let cut_parts m k =
+  prod0 (map (axis_size m) (cut_axes k))
+
+(** val cut_chunk : mesh -> cut -> device -> int **)
+
+let cut_chunk m k c =
+  radix m c (cut_axes k)
+
+(** val block_lo : int -> int -> int -> int **)
+
+let block_lo p e j =
+  (fun (a : int) b -> if a <= b then a else b) e (( * ) j (ceil_div e p))
+
+(** val cut_owner : cut -> int -> int -> int -> int **)
+
+let cut_owner k p e i =
+  match k with
+  | Block _ -> (fun a b -> if b = 0 then 0 else a / b) i (ceil_div e p)
+  | Cyclic (_, b) ->
+    (fun a b -> if b = 0 then a else a mod b)
+      ((fun a b -> if b = 0 then 0 else a / b) i b) p
+
+(** val cut_local : cut -> int -> int -> int -> int -> int **)
+
+let cut_local k p e j i =
+  match k with
+  | Block _ ->
+    (fun (a : int) b -> if a >= b then a - b else 0) i (block_lo p e j)
+  | Cyclic (_, b) ->
+    (+)
+      (( * )
+        ((fun a b -> if b = 0 then 0 else a / b)
+          ((fun a b -> if b = 0 then 0 else a / b) i b) p) b)
+      ((fun a b -> if b = 0 then a else a mod b) i b)
+
+(** val cut_global : cut -> int -> int -> int -> int -> int **)
+
+let cut_global k p e j l =
+  match k with
+  | Block _ -> (+) (block_lo p e j) l
+  | Cyclic (_, b) ->
+    (+)
+      (( * ) ((+) (( * ) ((fun a b -> if b = 0 then 0 else a / b) l b) p) j)
+        b) ((fun a b -> if b = 0 then a else a mod b) l b)
+
+(** val cut_extent : cut -> int -> int -> int -> int **)
+
+let cut_extent k p e j =
+  match k with
+  | Block _ ->
+    (fun (a : int) b -> if a >= b then a - b else 0)
+      ((fun (a : int) b -> if a <= b then a else b) e
+        (( * ) (Stdlib.Int.succ j) (ceil_div e p))) (block_lo p e j)
+  | Cyclic (_, b) ->
+    let whole = (fun a b -> if b = 0 then 0 else a / b) e b in
+    (+)
+      (( * ) b
+        ((+) ((fun a b -> if b = 0 then 0 else a / b) whole p)
+          (if (fun (a : int) b -> a < b) j
+                ((fun a b -> if b = 0 then a else a mod b) whole p)
+           then Stdlib.Int.succ 0
+           else 0)))
+      (if (fun (a : int) b -> a = b) j
+            ((fun a b -> if b = 0 then a else a mod b) whole p)
+       then (fun a b -> if b = 0 then a else a mod b) e b
+       else 0)
+
+type cdim = cut list * int
+
+type cty = cdim list
+
+(** val dim_owns : mesh -> cut list -> int -> device -> int -> bool **)
+
+let rec dim_owns m ks e c i =
+  match ks with
+  | [] -> (fun (a : int) b -> a < b) i e
+  | k :: ks' ->
+    let p = cut_parts m k in
+    let j = cut_chunk m k c in
+    (&&)
+      ((&&) ((fun (a : int) b -> a < b) i e)
+        ((fun (a : int) b -> a = b) (cut_owner k p e i) j))
+      (dim_owns m ks' (cut_extent k p e j) c (cut_local k p e j i))
+
+(** val dim_local : mesh -> cut list -> int -> device -> int -> int **)
+
+let rec dim_local m ks e c i =
+  match ks with
+  | [] -> i
+  | k :: ks' ->
+    let p = cut_parts m k in
+    let j = cut_chunk m k c in
+    dim_local m ks' (cut_extent k p e j) c (cut_local k p e j i)
+
+(** val dim_extent : mesh -> cut list -> int -> device -> int **)
+
+let rec dim_extent m ks e c =
+  match ks with
+  | [] -> e
+  | k :: ks' ->
+    dim_extent m ks' (cut_extent k (cut_parts m k) e (cut_chunk m k c)) c
+
+(** val dim_global : mesh -> cut list -> int -> device -> int -> int **)
+
+let rec dim_global m ks e c l =
+  match ks with
+  | [] -> l
+  | k :: ks' ->
+    let p = cut_parts m k in
+    let j = cut_chunk m k c in
+    cut_global k p e j (dim_global m ks' (cut_extent k p e j) c l)
+
+(** val cyclic_runs :
+    (int -> int) -> int -> int -> int -> int -> (int * int) list **)
+
+let rec cyclic_runs g b fuel lo n =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    if (fun (a : int) b -> a = b) n 0
+    then []
+    else let len =
+           (fun (a : int) b -> if a <= b then a else b) n
+             ((fun (a : int) b -> if a >= b then a - b else 0) b
+               ((fun a b -> if b = 0 then a else a mod b) lo b))
+         in
+         ((g lo),
+         len) :: (cyclic_runs g b f ((+) lo len)
+                   ((fun (a : int) b -> if a >= b then a - b else 0) n len)))
+    fuel
+
+(** val cut_image :
+    cut -> int -> int -> int -> (int * int) -> (int * int) list **)
+
+let cut_image k p e j iv =
+  let g = cut_global k p e j in
+  (match k with
+   | Block _ -> ((g (fst iv)), (snd iv)) :: []
+   | Cyclic (_, b) -> cyclic_runs g b (snd iv) (fst iv) (snd iv))
+
+(** val dim_intervals :
+    mesh -> cut list -> int -> device -> (int * int) list **)
+
+let rec dim_intervals m ks e c =
+  match ks with
+  | [] -> if (fun (a : int) b -> a = b) e 0 then [] else (0, e) :: []
+  | k :: ks' ->
+    let p = cut_parts m k in
+    let j = cut_chunk m k c in
+    flat_map (cut_image k p e j) (dim_intervals m ks' (cut_extent k p e j) c)
+
+(** val c_has : mesh -> cty -> device -> int list -> bool **)
+
+let rec c_has m t0 c i =
+  match t0 with
+  | [] -> (match i with
+           | [] -> true
+           | _ :: _ -> false)
+  | d :: t' ->
+    (match i with
+     | [] -> false
+     | x :: i' -> (&&) (dim_owns m (fst d) (snd d) c x) (c_has m t' c i'))
+
+(** val c_local : mesh -> cty -> device -> int list -> int list **)
+
+let rec c_local m t0 c i =
+  match t0 with
+  | [] -> []
+  | d :: t' ->
+    (match i with
+     | [] -> []
+     | x :: i' -> (dim_local m (fst d) (snd d) c x) :: (c_local m t' c i'))
+
+(** val c_global : mesh -> cty -> device -> int list -> int list **)
+
+let rec c_global m t0 c l =
+  match t0 with
+  | [] -> []
+  | d :: t' ->
+    (match l with
+     | [] -> []
+     | y :: l' -> (dim_global m (fst d) (snd d) c y) :: (c_global m t' c l'))
+
+(** val c_shape : mesh -> cty -> device -> int list **)
+
+let c_shape m t0 c =
+  map (fun d -> dim_extent m (fst d) (snd d) c) t0
+
+(** val c_intervals : mesh -> cty -> device -> (int * int) list list **)
+
+let c_intervals m t0 c =
+  map (fun d -> dim_intervals m (fst d) (snd d) c) t0
+
+(** val cut_wf : mesh -> cut -> bool **)
+
+let cut_wf m k =
+  (&&) (forallb (fun x -> memb x (mesh_axes m)) (cut_axes k))
+    (match k with
+     | Block _ -> true
+     | Cyclic (_, b) -> (fun (a : int) b -> a <= b) (Stdlib.Int.succ 0) b)
+
+(** val cty_axes : cty -> axis list **)
+
+let cty_axes t0 =
+  flat_map (fun d -> flat_map cut_axes (fst d)) t0
+
+(** val cty_wf : mesh -> cty -> bool **)
+
+let cty_wf m t0 =
+  (&&) (forallb (fun d -> forallb (cut_wf m) (fst d)) t0)
+    (nodupb (cty_axes t0))
+
+type clayout = { cl_mesh : pmesh; cl_ty0 : cty }
+
+(** val cl_m : clayout -> mesh **)
+
+let cl_m l =
+  l.cl_mesh.pm_mesh
+
+(** val clayout_wf : clayout -> bool **)
+
+let clayout_wf l =
+  (&&) (pmesh_wf l.cl_mesh) (cty_wf (cl_m l) l.cl_ty0)
+
+(** val cl_device : clayout -> int -> device option **)
+
+let cl_device l w =
+  option_map (device_of_rank (cl_m l)) (index_of w l.cl_mesh.pm_ranks)
+
+(** val cdim_of_dimty : dimty -> cdim **)
+
+let cdim_of_dimty d =
+  (((Block (fst d)) :: []), (snd d))
+
+(** val cty_of_ty : ty -> cty **)
+
+let cty_of_ty t0 =
+  map cdim_of_dimty t0
+
+(** val clayout_of_layout : layout -> clayout **)
+
+let clayout_of_layout l =
+  { cl_mesh = l.ly_mesh; cl_ty0 = (cty_of_ty l.ly_ty) }
+
+type lbox = (int * int) list
+
+(** val iv_meet : (int * int) -> (int * int) -> int * int **)
+
+let iv_meet a b =
+  let lo = (fun (a : int) b -> if a >= b then a else b) (fst a) (fst b) in
+  (lo,
+  ((fun (a : int) b -> if a >= b then a - b else 0)
+    ((fun (a : int) b -> if a <= b then a else b) ((+) (fst a) (snd a))
+      ((+) (fst b) (snd b))) lo))
+
+(** val ivs_meet :
+    (int * int) list -> (int * int) list -> (int * int) list **)
+
+let ivs_meet xs ys =
+  filter (fun iv -> negb ((fun (a : int) b -> a = b) (snd iv) 0))
+    (flat_map (fun a -> map (iv_meet a) ys) xs)
+
+(** val product_boxes : (int * int) list list -> lbox list **)
+
+let rec product_boxes = function
+| [] -> [] :: []
+| d :: ds' ->
+  flat_map (fun iv -> map (fun x -> iv :: x) (product_boxes ds')) d
+
+(** val meet_dims :
+    (int * int) list list -> (int * int) list list -> (int * int) list list **)
+
+let meet_dims xs ys =
+  map (fun p -> ivs_meet (fst p) (snd p)) (combine xs ys)
+
+(** val device_cells : clayout -> clayout -> device -> device -> lbox list **)
+
+let device_cells s t0 cs ct =
+  product_boxes
+    (meet_dims (c_intervals (cl_m s) s.cl_ty0 cs)
+      (c_intervals (cl_m t0) t0.cl_ty0 ct))
+
+(** val localize : mesh -> cty -> device -> lbox -> lbox **)
+
+let rec localize m t0 c b =
+  match t0 with
+  | [] -> []
+  | d :: t' ->
+    (match b with
+     | [] -> []
+     | iv :: b' ->
+       ((dim_local m (fst d) (snd d) c (fst iv)),
+         (snd iv)) :: (localize m t' c b'))
+
+(** val same_parts : mesh -> cty -> device -> device -> bool **)
+
+let same_parts m t0 c c' =
+  forallb (fun d ->
+    forallb (fun k ->
+      (fun (a : int) b -> a = b) (cut_chunk m k c) (cut_chunk m k c')) 
+      (fst d)) t0
+
+(** val is_lead : clayout -> int -> bool **)
+
+let is_lead s k =
+  forallb (fun k' ->
+    negb
+      (same_parts (cl_m s) s.cl_ty0 (device_of_rank (cl_m s) k')
+        (device_of_rank (cl_m s) k))) (seq 0 k)
+
+(** val sends_to : clayout -> int -> int -> bool **)
+
+let sends_to s s0 r =
+  match index_of s0 s.cl_mesh.pm_ranks with
+  | Some k ->
+    (&&) ((&&) (negb ((fun (a : int) b -> a = b) s0 r)) (is_lead s k))
+      (match cl_device s r with
+       | Some c ->
+         negb (same_parts (cl_m s) s.cl_ty0 c (device_of_rank (cl_m s) k))
+       | None -> true)
+  | None -> false
+
+(** val region_cells : clayout -> clayout -> int -> int -> lbox list **)
+
+let region_cells s t0 s0 r =
+  match cl_device s s0 with
+  | Some cs ->
+    (match cl_device t0 r with
+     | Some ct -> device_cells s t0 cs ct
+     | None -> [])
+  | None -> []
+
+(** val src_local : clayout -> int -> lbox -> lbox **)
+
+let src_local s w b =
+  match cl_device s w with
+  | Some c -> localize (cl_m s) s.cl_ty0 c b
+  | None -> b
+
+(** val tgt_local : clayout -> int -> lbox -> lbox **)
+
+let tgt_local t0 w b =
+  match cl_device t0 w with
+  | Some c -> localize (cl_m t0) t0.cl_ty0 c b
+  | None -> b
+
+(** val message : int -> lbox list -> (int * lbox list) list **)
+
+let message p bs = match bs with
+| [] -> []
+| _ :: _ -> (p, bs) :: []
+
+(** val region_sends : clayout -> clayout -> int -> (int * lbox list) list **)
+
+let region_sends s t0 r =
+  flat_map (fun p ->
+    if sends_to s r p
+    then message p (map (src_local s r) (region_cells s t0 r p))
+    else []) t0.cl_mesh.pm_ranks
+
+(** val region_recvs : clayout -> clayout -> int -> (int * lbox list) list **)
+
+let region_recvs s t0 r =
+  flat_map (fun p ->
+    if sends_to s p r
+    then message p (map (tgt_local t0 r) (region_cells s t0 p r))
+    else []) s.cl_mesh.pm_ranks
+
+(** val region_copies : clayout -> clayout -> int -> (lbox * lbox) list **)
+
+let region_copies s t0 r =
+  map (fun b -> ((src_local s r b), (tgt_local t0 r b)))
+    (region_cells s t0 r r)
+
+(** val in_lbox : lbox -> int list -> bool **)
+
+let rec in_lbox b l =
+  match b with
+  | [] -> (match l with
+           | [] -> true
+           | _ :: _ -> false)
+  | p :: b' ->
+    let (o, n) = p in
+    (match l with
+     | [] -> false
+     | x :: l' ->
+       (&&)
+         ((&&) ((fun (a : int) b -> a <= b) o x)
+           ((fun (a : int) b -> a < b) x ((+) o n))) (in_lbox b' l'))
+
+(** val shift0 : lbox -> lbox -> int list -> int list **)
+
+let rec shift0 from to0 l =
+  match from with
+  | [] -> []
+  | p :: f' ->
+    let (o, _) = p in
+    (match to0 with
+     | [] -> []
+     | p0 :: t' ->
+       let (o', _) = p0 in
+       (match l with
+        | [] -> []
+        | x :: l' ->
+          ((+) o' ((fun (a : int) b -> if a >= b then a - b else 0) x o)) :: 
+            (shift0 f' t' l')))
+
+(** val find_box : lbox list -> int list -> int option **)
+
+let rec find_box bs l =
+  match bs with
+  | [] -> None
+  | b :: bs' ->
+    if in_lbox b l
+    then Some 0
+    else option_map (fun x -> Stdlib.Int.succ x) (find_box bs' l)
+
+(** val peer_boxes : (int * lbox list) list -> int -> lbox list **)
+
+let rec peer_boxes msgs p =
+  match msgs with
+  | [] -> []
+  | p0 :: msgs' ->
+    let (q, bs) = p0 in
+    if (fun (a : int) b -> a = b) q p then bs else peer_boxes msgs' p
+
+(** val recv_source :
+    (int -> (int * lbox list) list) -> int -> (int * lbox list) list -> int
+    list -> (int * int list) option **)
+
+let rec recv_source sends r recvs l =
+  match recvs with
+  | [] -> None
+  | p0 :: recvs' ->
+    let (p, bs) = p0 in
+    (match find_box bs l with
+     | Some k ->
+       Some (p, (shift0 (nth k bs []) (nth k (peer_boxes (sends p) r) []) l))
+     | None -> recv_source sends r recvs' l)
+
+(** val region_wire :
+    (int -> (int * lbox list) list) -> (int -> (int * lbox list) list) ->
+    (int -> (lbox * lbox) list) -> wire_map **)
+
+let region_wire sends recvs copies r l =
+  match find (fun bb -> in_lbox (snd bb) l) (copies r) with
+  | Some p -> let (sb, tb) = p in (r, (shift0 tb sb l))
+  | None ->
+    (match recv_source sends r (recvs r) l with
+     | Some x -> x
+     | None -> (r, l))
+
+(** val lbox_size : lbox -> int **)
+
+let lbox_size b =
+  fold_right (fun iv n -> ( * ) (snd iv) n) (Stdlib.Int.succ 0) b
+
+(** val boxes_size : lbox list -> int **)
+
+let boxes_size bs =
+  fold_right (fun b n -> (+) (lbox_size b) n) 0 bs
+
+(** val region_recv_count : clayout -> clayout -> int -> int **)
+
+let region_recv_count s t0 r =
+  fold_right (fun m n -> (+) (boxes_size (snd m)) n) 0 (region_recvs s t0 r)

@@ -5234,3 +5234,128 @@ val rounds_from : int -> int -> want list -> schedule -> schedule option
 val inplace_schedule : layout -> layout -> int -> schedule option
 
 val inplace_plan : layout -> layout -> int -> schedule option
+
+type cut =
+| Block of axis list
+| Cyclic of axis list * int
+
+val cut_axes : cut -> axis list
+
+val cut_parts : mesh -> cut -> int
+
+val cut_chunk : mesh -> cut -> device -> int
+
+val block_lo : int -> int -> int -> int
+
+val cut_owner : cut -> int -> int -> int -> int
+
+val cut_local : cut -> int -> int -> int -> int -> int
+
+val cut_global : cut -> int -> int -> int -> int -> int
+
+val cut_extent : cut -> int -> int -> int -> int
+
+type cdim = cut list * int
+
+type cty = cdim list
+
+val dim_owns : mesh -> cut list -> int -> device -> int -> bool
+
+val dim_local : mesh -> cut list -> int -> device -> int -> int
+
+val dim_extent : mesh -> cut list -> int -> device -> int
+
+val dim_global : mesh -> cut list -> int -> device -> int -> int
+
+val cyclic_runs : (int -> int) -> int -> int -> int -> int -> (int * int) list
+
+val cut_image : cut -> int -> int -> int -> (int * int) -> (int * int) list
+
+val dim_intervals : mesh -> cut list -> int -> device -> (int * int) list
+
+val c_has : mesh -> cty -> device -> int list -> bool
+
+val c_local : mesh -> cty -> device -> int list -> int list
+
+val c_global : mesh -> cty -> device -> int list -> int list
+
+val c_shape : mesh -> cty -> device -> int list
+
+val c_intervals : mesh -> cty -> device -> (int * int) list list
+
+val cut_wf : mesh -> cut -> bool
+
+val cty_axes : cty -> axis list
+
+val cty_wf : mesh -> cty -> bool
+
+type clayout = { cl_mesh : pmesh; cl_ty0 : cty }
+
+val cl_m : clayout -> mesh
+
+val clayout_wf : clayout -> bool
+
+val cl_device : clayout -> int -> device option
+
+val cdim_of_dimty : dimty -> cdim
+
+val cty_of_ty : ty -> cty
+
+val clayout_of_layout : layout -> clayout
+
+type lbox = (int * int) list
+
+val iv_meet : (int * int) -> (int * int) -> int * int
+
+val ivs_meet : (int * int) list -> (int * int) list -> (int * int) list
+
+val product_boxes : (int * int) list list -> lbox list
+
+val meet_dims :
+  (int * int) list list -> (int * int) list list -> (int * int) list list
+
+val device_cells : clayout -> clayout -> device -> device -> lbox list
+
+val localize : mesh -> cty -> device -> lbox -> lbox
+
+val same_parts : mesh -> cty -> device -> device -> bool
+
+val is_lead : clayout -> int -> bool
+
+val sends_to : clayout -> int -> int -> bool
+
+val region_cells : clayout -> clayout -> int -> int -> lbox list
+
+val src_local : clayout -> int -> lbox -> lbox
+
+val tgt_local : clayout -> int -> lbox -> lbox
+
+val message : int -> lbox list -> (int * lbox list) list
+
+val region_sends : clayout -> clayout -> int -> (int * lbox list) list
+
+val region_recvs : clayout -> clayout -> int -> (int * lbox list) list
+
+val region_copies : clayout -> clayout -> int -> (lbox * lbox) list
+
+val in_lbox : lbox -> int list -> bool
+
+val shift0 : lbox -> lbox -> int list -> int list
+
+val find_box : lbox list -> int list -> int option
+
+val peer_boxes : (int * lbox list) list -> int -> lbox list
+
+val recv_source :
+  (int -> (int * lbox list) list) -> int -> (int * lbox list) list -> int
+  list -> (int * int list) option
+
+val region_wire :
+  (int -> (int * lbox list) list) -> (int -> (int * lbox list) list) -> (int
+  -> (lbox * lbox) list) -> wire_map
+
+val lbox_size : lbox -> int
+
+val boxes_size : lbox list -> int
+
+val region_recv_count : clayout -> clayout -> int -> int

@@ -241,3 +241,11 @@ Print Assumptions one_cut_exchange_wire.
 Print Assumptions cuts_covered.
 Print Assumptions cuts_holder_ok.
 Print Assumptions cuts_holder_exchange.
+
+From Redist Require Import Lowercutsproof.
+Print Assumptions interval_run.
+Print Assumptions cell_moves.
+Print Assumptions cell_covers.
+Print Assumptions region_messages_match.
+Print Assumptions region_wire_source.
+Print Assumptions region_exchange_sound.

@@ -12,6 +12,7 @@ From Redist Require Import Lowernccl.
 From Redist Require Import Lowersumx.
 From Redist Require Import Choose Costsums.
 From Redist Require Import Inplace.
+From Redist Require Import Cuts Lowercuts.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -68,4 +69,6 @@ Extraction "redist_core.ml"
   choose_sums sum_candidates sum_predicted_ns
   program_alloc_bytes splan_alloc_bytes sum_lowered_alloc_bytes sumplan_alloc_bytes
   held_size buf_size lin delin round_source run_round run_moves run_schedule trace received rank_sends rank_recvs
-  area_size validate inplace_schedule inplace_plan.
+  area_size validate inplace_schedule inplace_plan
+  cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
+  region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size.
