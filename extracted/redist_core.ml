@@ -6215,29 +6215,30 @@ let group_batches h r g bytes =
   ((fun (a : int) b -> if a >= b then a - b else 0) (snd g) same)),
   bytes) :: []))
 
-(** val call_batches : hosts -> call -> int -> int -> batch list **)
+(** val call_batches : hosts -> bool -> call -> int -> int -> batch list **)
 
-let call_batches h c r from =
-  match c.cl_op with
-  | Some c0 ->
-    (match c0 with
-     | DynSlice (_, _) -> ((Local, (Stdlib.Int.succ 0)), c.cl_out_bytes) :: []
-     | AllGather _ ->
-       (match c.cl_group with
-        | Some g ->
-          app (group_batches h r g c.cl_in_bytes) (scratch_copy c.cl_scratch)
-        | None -> [])
-     | AllToAll (_, _) ->
-       (match c.cl_group with
-        | Some g ->
-          app
-            (group_batches h r g
-              ((fun a b -> if b = 0 then 0 else a / b) c.cl_in_bytes (snd g)))
-            (scratch_copy c.cl_scratch)
-        | None -> [])
-     | AllPermute _ ->
-       (((route_between h r from), (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
-  | None -> ((Local, (Stdlib.Int.succ 0)), c.cl_in_bytes) :: []
+let call_batches h direct c r from =
+  let packing = if direct then [] else scratch_copy c.cl_scratch in
+  (match c.cl_op with
+   | Some c0 ->
+     (match c0 with
+      | DynSlice (_, _) ->
+        ((Local, (Stdlib.Int.succ 0)), c.cl_out_bytes) :: []
+      | AllGather _ ->
+        (match c.cl_group with
+         | Some g -> app (group_batches h r g c.cl_in_bytes) packing
+         | None -> [])
+      | AllToAll (_, _) ->
+        (match c.cl_group with
+         | Some g ->
+           app
+             (group_batches h r g
+               ((fun a b -> if b = 0 then 0 else a / b) c.cl_in_bytes (snd g)))
+             packing
+         | None -> [])
+      | AllPermute _ ->
+        (((route_between h r from), (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
+   | None -> ((Local, (Stdlib.Int.succ 0)), c.cl_in_bytes) :: [])
 
 (** val max_along :
     (int -> int -> int) -> int -> int -> int list -> int -> int **)
@@ -6460,13 +6461,43 @@ let single_copy_profile pf =
       pf_copy_bytes_per_us = pf.pf_copy_bytes_per_us; pf_single_copy = None }
   | None -> pf
 
+(** val has_single_copy : profile -> bool **)
+
+let has_single_copy pf =
+  match pf.pf_single_copy with
+  | Some _ -> true
+  | None -> false
+
+(** val call_by_single_copy : hosts -> bool -> call -> int -> bool **)
+
+let call_by_single_copy h one_host c r =
+  match c.cl_op with
+  | Some c0 ->
+    (match c0 with
+     | DynSlice (_, _) -> false
+     | AllPermute _ -> one_host
+     | _ ->
+       (match c.cl_group with
+        | Some g -> (fun (a : int) b -> a = b) (members_on_host h r g) (snd g)
+        | None -> false))
+  | None -> false
+
+(** val call_rank_ns :
+    profile -> hosts -> bool -> call -> int -> int -> int **)
+
+let call_rank_ns pf h one_host c r from =
+  if (&&) (has_single_copy pf) (call_by_single_copy h one_host c r)
+  then rank_ns (single_copy_profile pf) (call_batches h true c r from)
+  else rank_ns pf (call_batches h false c r from)
+
 (** val program_steps_ns : profile -> hosts -> int -> program -> int list **)
 
 let rec program_steps_ns pf h elem = function
 | Calls (m, cs) ->
+  let one_host = negb (spans_hosts h (seq 0 (mesh_size m))) in
   map (fun c ->
-    max_along (fun r from -> rank_ns pf (call_batches h c r from)) 0
-      (mesh_size m) c.cl_recv_from 0) cs
+    max_along (call_rank_ns pf h one_host c) 0 (mesh_size m) c.cl_recv_from 0)
+    cs
 | OneExchange x ->
   let spanned =
     spans_hosts h (app x.xc_from.ly_mesh.pm_ranks x.xc_to.ly_mesh.pm_ranks)
@@ -6931,7 +6962,7 @@ let sum_steps_ns pf h elem = function
       (map (rcall_ns pf h pg.sg_mesh) pg.sg_post))
 | SumExchangeCall x ->
   (max_over x.sx_to.ly_mesh.pm_ranks (fun r ->
-    rank_ns pf (sumx_batches h elem x r))) :: []
+    rank_ns (single_copy_profile pf) (sumx_batches h elem x r))) :: []
 
 (** val sum_predicted_ns :
     profile -> hosts -> int -> fill -> layout -> axis list -> layout -> axis

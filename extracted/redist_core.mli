@@ -4940,7 +4940,7 @@ val scratch_copy : int -> batch list
 
 val group_batches : hosts -> int -> (int * int) -> int -> batch list
 
-val call_batches : hosts -> call -> int -> int -> batch list
+val call_batches : hosts -> bool -> call -> int -> int -> batch list
 
 val max_along : (int -> int -> int) -> int -> int -> int list -> int -> int
 
@@ -4979,6 +4979,12 @@ val max_over : int list -> (int -> int) -> int
 val without_single_copy : profile -> profile
 
 val single_copy_profile : profile -> profile
+
+val has_single_copy : profile -> bool
+
+val call_by_single_copy : hosts -> bool -> call -> int -> bool
+
+val call_rank_ns : profile -> hosts -> bool -> call -> int -> int -> int
 
 val program_steps_ns : profile -> hosts -> int -> program -> int list
 

@@ -161,8 +161,9 @@ Print Assumptions exchange_predicted_exact.
 Print Assumptions exchange_predicted_bound.
 
 (** Single copy on a host prices the direct exchange only; without it every price is as before. *)
-Print Assumptions collectives_ignore_single_copy.
 Print Assumptions single_copy_absent.
+Print Assumptions single_copy_absent_steps.
+Print Assumptions single_copy_no_slower.
 
 (** The NCCL exchange's staging workspace: the header's figure is the largest rank's staging, every rank's fits. *)
 Print Assumptions nccl_workspace_bytes_exact.
@@ -177,7 +178,7 @@ Print Assumptions choose_sums_within_budget.
 Print Assumptions sumx_live_le_alloc.
 Print Assumptions choose_sums_fastest.
 Print Assumptions choose_sums_below_minimum.
-Print Assumptions sum_steps_ignore_single_copy.
+Print Assumptions sum_steps_single_copy_no_slower.
 
 (** Reductions beyond sum (Part 3): sum, prod, max, min on the integer types
     as commutative monoids, the headline theorems for each with its fill;

@@ -59,16 +59,25 @@ let is_upper_bound (cost : Profile.t) (p : Problem.t) (c : C.splan C.costed) = b
 
 let upper_bound_note = "at most: the exchange across hosts charges each message the slower link"
 
-(* How the prediction priced a same-host message ([Cost.single_copy_profile]):
-   with the profile's single copy, the direct exchange's out of the caller's
-   source array by one copy; the collectives' and every pending-sum plan's
-   by MPI ([Costproof.collectives_ignore_single_copy],
-   [Costsumsproof.sum_steps_ignore_single_copy]). *)
-let transport ~sums (cost : Profile.t) =
-  match (cost.profile.pf_single_copy, sums) with
-  | None, _ -> ("mpi", "same-host messages by MPI")
-  | Some _, false -> ("single_copy", "same-host exchange messages by single copy, the rest by MPI")
-  | Some _, true -> ("mpi", "same-host messages by MPI (pending sums have no single copy)")
+(* How the prediction priced the chosen plan's same-host messages, part by
+   part ([Cost.call_by_single_copy], [Cost.program_steps_ns],
+   [Costsums.sum_steps_ns]): with the profile's single copy, the exchanges'
+   and the reducing exchange's by one copy, a collective's where its group
+   is on one host (a permute: its mesh), a hybrid's second part and the
+   reductions by MPI. *)
+let transport ~sums (cost : Profile.t) strategy =
+  let in_place_collectives = "gathers, all-to-alls and permutes by single copy where their group is on one host" in
+  match cost.profile.pf_single_copy with
+  | None -> ("mpi", "same-host messages by MPI")
+  | Some _ ->
+      ( "single_copy",
+        match (sums, strategy) with
+        | false, "exchange" -> "same-host exchange messages by single copy"
+        | true, "exchange" -> "same-host contributions to the reducing exchange by single copy"
+        | false, "hybrid" -> "first part's same-host messages by single copy (a collective's: "
+                             ^ in_place_collectives ^ "), second part's by MPI"
+        | false, _ -> "collectives' same-host messages: " ^ in_place_collectives ^ ", the rest by MPI"
+        | true, _ -> "collectives' same-host messages: " ^ in_place_collectives ^ ", reductions by MPI" )
 
 let show_ns ns =
   if ns < 1_000_000 then Printf.sprintf "%.3f us" (float_of_int ns /. 1e3)
@@ -112,7 +121,7 @@ let lines ~sums (cost : Profile.t) rows =
   in
   let bound r = if r.upper_bound then "; " ^ upper_bound_note else "" in
   [ Printf.sprintf "predicted time: %s (profile %s, %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
-      cost.hosts_text (snd (transport ~sums cost)) (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
+      cost.hosts_text (snd (transport ~sums cost best.strategy)) (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
     Printf.sprintf "memory per rank: %d B allocated (source + destination + whole workspace), peak live %d B%s"
       best.alloc_bytes best.live_bytes budget ]
   @ (match rows with
@@ -140,7 +149,7 @@ let json ~sums (cost : Profile.t) rows : Yojson.Safe.t =
   let best = List.find (fun r -> r.verdict = Chosen) rows in
   `Assoc
     [ ("profile", `String cost.name); ("hosts", `String cost.hosts_text);
-      ("same_host_transport", `String (fst (transport ~sums cost)));
+      ("same_host_transport", `String (fst (transport ~sums cost best.strategy)));
       ("memory_budget", match cost.budget with Some b -> `Int b | None -> `Null);
       ("predicted_ns", `Int best.time_ns);
       ("step_ns", `List (List.map (fun n -> `Int n) best.steps_ns));

@@ -14,10 +14,10 @@
     through.  A rank's time in a step is the sum of its
     messages' latencies and transfer times; a step takes as long as its
     slowest rank; a plan, the sum of its steps.  A profile may say that the
-    ranks of a host share redist's arrays ([pf_single_copy]): the direct
-    exchange's same-host messages out of the caller's source array are
-    then priced as one copy ([single_copy_profile]), everything else as
-    before.
+    ranks of a host share redist's arrays ([pf_single_copy]): the
+    exchanges' same-host messages and those of collectives whose group is
+    on one host are then priced as one copy ([single_copy_profile],
+    "Single copy on a host" below), everything else as before.
 
     The candidates of [choose]: for [StratAuto] every collective plan the
     planner builds (every candidate refinement and construction that
@@ -54,11 +54,10 @@ Record profile : Type := {
   pf_across_hosts : link;  (** the network *)
   pf_copy_bytes_per_us : nat;  (** a local copy (packing, slicing) *)
   pf_single_copy : option link
-    (** [Some l]: the ranks of a host share the caller's source arrays
-        (allocated by redist: [redist_alloc], [redist::shared_alloc]), so a
-        same-host message of the direct exchange out of the source array is
-        one copy by the receiver, at [l]; [None]: every message goes by MPI
-        ([pf_same_host]) *)
+    (** [Some l]: the ranks of a host share the caller's arrays (allocated
+        by redist: [redist_alloc], [redist::shared_alloc]), so a same-host
+        message read out of them in place is one copy by the receiver, at
+        [l]; [None]: every message goes by MPI ([pf_same_host]) *)
 }.
 
 (** Which host each world rank is on. *)
@@ -128,13 +127,16 @@ Definition group_batches (h : hosts) (r : nat) (g : nat * nat) (bytes : nat) : l
   [(Local, 1, bytes); (SameHost, same - 1, bytes); (AcrossHosts, snd g - same, bytes)].
 
 (** Rank [r]'s messages in a call: a group's blocks, a permute's one block
-    from [from] (its table's entry for [r]), a slice's or copy's local copy. *)
-Definition call_batches (h : hosts) (c : call) (r from : nat) : list batch :=
+    from [from] (its table's entry for [r]), a slice's or copy's local copy;
+    a gather or an all-to-all also copies through scratch unless it runs
+    [direct] (single copy: it reads the members' arrays in place). *)
+Definition call_batches (h : hosts) (direct : bool) (c : call) (r from : nat) : list batch :=
+  let packing := if direct then [] else scratch_copy (cl_scratch c) in
   match cl_op c, cl_group c with
   | None, _ => [(Local, 1, cl_in_bytes c)]
   | Some (DynSlice _ _), _ => [(Local, 1, cl_out_bytes c)]
-  | Some (AllGather _), Some g => group_batches h r g (cl_in_bytes c) ++ scratch_copy (cl_scratch c)
-  | Some (AllToAll _ _), Some g => group_batches h r g (cl_in_bytes c / snd g) ++ scratch_copy (cl_scratch c)
+  | Some (AllGather _), Some g => group_batches h r g (cl_in_bytes c) ++ packing
+  | Some (AllToAll _ _), Some g => group_batches h r g (cl_in_bytes c / snd g) ++ packing
   | Some (AllPermute _), _ => [(route_between h r from, 1, cl_in_bytes c)]
   | Some _, None => []
   end.
@@ -294,14 +296,27 @@ Definition max_over (ranks : list nat) (f : nat -> nat) : nat :=
 
 (** ** Single copy on a host
 
-    With [pf_single_copy pf = Some l], a direct exchange that reads the
-    caller's source array (the exchange alone, or the first part of a
-    hybrid) moves each same-host message by one copy at [l]: it is priced
-    with [single_copy_profile pf], whose same-host link is [l].  Everything
-    else keeps its MPI price: the collectives, the reducing exchange (the
-    runtime sends its messages by MPI whatever the buffers) and an exchange
-    reading an intermediate in the workspace (the second part of a hybrid,
-    priced with [without_single_copy pf]).  Across hosts MPI stays. *)
+    With [pf_single_copy pf = Some l] the caller allocates its arrays
+    (source, destination, workspace) with redist, so that the ranks of a
+    host read each other's arrays in place, and a same-host message is one
+    copy by the receiver at [l] (priced with [single_copy_profile pf],
+    whose same-host link is [l]):
+    - the direct exchange's messages out of the caller's source (the
+      exchange alone, or the first part of a hybrid);
+    - the reducing exchange's contributions out of the senders' sources
+      ([Costsums.sum_steps_ns]);
+    - a gather's or an all-to-all's blocks when the rank's whole group is
+      on its host, and a permute's block when the mesh is on one host
+      ([call_by_single_copy], the runtime's [PlanInterpreter::direct]);
+      such a call reads the members' arrays in place, with no scratch.
+    Everything else keeps its MPI price: the reductions, collectives whose
+    group spans hosts, and an exchange reading an intermediate in the
+    workspace (the second part of a hybrid, priced with
+    [without_single_copy pf]).  The host barrier the runtime puts between
+    steps is not priced apart: each message's latency at [l] stands for
+    the synchronization.  [Costproof.single_copy_no_slower]: where [l] is
+    no slower than the same-host link, no step costs more with single copy
+    than without. *)
 Definition without_single_copy (pf : profile) : profile :=
   {| pf_same_host := pf_same_host pf; pf_across_hosts := pf_across_hosts pf;
      pf_copy_bytes_per_us := pf_copy_bytes_per_us pf; pf_single_copy := None |}.
@@ -313,12 +328,32 @@ Definition single_copy_profile (pf : profile) : profile :=
   | None => pf
   end.
 
+Definition has_single_copy (pf : profile) : bool :=
+  match pf_single_copy pf with Some _ => true | None => false end.
+
+(** Whether the runtime moves call [c] on rank [r] by single copy when the
+    arrays are shared: a gather or an all-to-all whose group is on [r]'s
+    host, a permute on a mesh that is on one host ([one_host]). *)
+Definition call_by_single_copy (h : hosts) (one_host : bool) (c : call) (r : nat) : bool :=
+  match cl_op c, cl_group c with
+  | Some (AllGather _), Some g => members_on_host h r g =? snd g
+  | Some (AllToAll _ _), Some g => members_on_host h r g =? snd g
+  | Some (AllPermute _), _ => one_host
+  | _, _ => false
+  end.
+
+(** Rank [r]'s predicted time in call [c]. *)
+Definition call_rank_ns (pf : profile) (h : hosts) (one_host : bool) (c : call) (r from : nat) : nat :=
+  if has_single_copy pf && call_by_single_copy h one_host c r
+  then rank_ns (single_copy_profile pf) (call_batches h true c r from)
+  else rank_ns pf (call_batches h false c r from).
+
 (** The predicted time of each step of a lowered program, in nanoseconds. *)
 Fixpoint program_steps_ns (pf : profile) (h : hosts) (elem : nat) (pg : program) : list nat :=
   match pg with
   | Calls m cs =>
-      map (fun c => max_along (fun r from => rank_ns pf (call_batches h c r from)) 0 (mesh_size m)
-                              (cl_recv_from c) 0) cs
+      let one_host := negb (spans_hosts h (seq 0 (mesh_size m))) in
+      map (fun c => max_along (call_rank_ns pf h one_host c) 0 (mesh_size m) (cl_recv_from c) 0) cs
   | OneExchange x =>
       let spanned := spans_hosts h (pm_ranks (ly_mesh (xc_from x)) ++ pm_ranks (ly_mesh (xc_to x))) in
       let tS := rank_table_of (pm_ranks (ly_mesh (xc_from x))) in

@@ -358,3 +358,117 @@ Proof.
   - apply (exchange_rank_ns_bound (single_copy_profile pf) h elem S T r Hwf).
   - rewrite (exchange_rank_ns_exact (single_copy_profile pf) h elem S T r Hwf). lia.
 Qed.
+
+(** ** Single copy is no slower
+
+    Where the single-copy link is no slower than the same-host link (no
+    more latency, at least the bandwidth), no step of any plan costs more
+    with the profile's single copy than without it
+    ([single_copy_no_slower]); without single copy the prices are the MPI
+    prices ([Costproof.single_copy_absent]). *)
+
+Definition faster_link (a b : link) : Prop :=
+  lk_latency_ns a <= lk_latency_ns b /\ 0 < lk_bytes_per_us b /\ lk_bytes_per_us b <= lk_bytes_per_us a.
+
+Definition single_copy_faster (pf : profile) : Prop :=
+  match pf_single_copy pf with Some l => faster_link l (pf_same_host pf) | None => True end.
+
+Lemma transfer_ns_exact : forall b n, 0 < b -> transfer_ns b n = n * 1000 / b.
+Proof.
+  intros b n Hb. unfold transfer_ns.
+  rewrite (Nat.div_mod_eq n b) at 3.
+  replace ((b * (n / b) + n mod b) * 1000) with (n mod b * 1000 + (n / b * 1000) * b) by lia.
+  rewrite Nat.div_add by lia. lia.
+Qed.
+
+Lemma transfer_ns_anti : forall a b n, 0 < b -> b <= a -> transfer_ns a n <= transfer_ns b n.
+Proof.
+  intros a b n Hb Hab. rewrite !transfer_ns_exact by lia. apply Nat.div_le_compat_l. lia.
+Qed.
+
+Lemma batch_ns_without : forall pf b, batch_ns (without_single_copy pf) b = batch_ns pf b.
+Proof. intros pf [[rt n] bytes]. destruct rt; reflexivity. Qed.
+
+Lemma rank_ns_without : forall pf bs, rank_ns (without_single_copy pf) bs = rank_ns pf bs.
+Proof. intros pf bs. unfold rank_ns. rewrite (map_ext _ _ (batch_ns_without pf)). reflexivity. Qed.
+
+Lemma batch_ns_single_copy : forall pf b, single_copy_faster pf -> batch_ns (single_copy_profile pf) b <= batch_ns pf b.
+Proof.
+  intros pf [[rt n] bytes] Hf. unfold single_copy_faster in Hf. unfold single_copy_profile.
+  destruct (pf_single_copy pf) as [l |]; [| lia].
+  destruct Hf as [Hl [Hb Hab]]. destruct rt; cbn [batch_ns pf_same_host pf_across_hosts pf_copy_bytes_per_us]; [lia | | lia].
+  apply Nat.mul_le_mono_l. pose proof (transfer_ns_anti (lk_bytes_per_us l) (lk_bytes_per_us (pf_same_host pf)) bytes Hb Hab).
+  lia.
+Qed.
+
+Lemma rank_ns_single_copy : forall pf bs, single_copy_faster pf -> rank_ns (single_copy_profile pf) bs <= rank_ns pf bs.
+Proof. intros pf bs Hf. apply list_sum_le. intros b _. apply batch_ns_single_copy, Hf. Qed.
+
+(** A call run in place copies no less than through scratch. *)
+Lemma call_batches_direct_le : forall pf h c r from,
+  rank_ns pf (call_batches h true c r from) <= rank_ns pf (call_batches h false c r from).
+Proof.
+  intros pf h c r from. unfold call_batches, rank_ns.
+  destruct (cl_op c) as [[] |]; destruct (cl_group c); rewrite ?app_nil_r; try lia;
+    rewrite map_app, list_sum_app; lia.
+Qed.
+
+Lemma call_rank_ns_single_copy : forall pf h one_host c r from, single_copy_faster pf ->
+  call_rank_ns pf h one_host c r from <= call_rank_ns (without_single_copy pf) h one_host c r from.
+Proof.
+  intros pf h one_host c r from Hf. unfold call_rank_ns at 2. cbn [has_single_copy without_single_copy pf_single_copy andb].
+  rewrite rank_ns_without. unfold call_rank_ns.
+  destruct (has_single_copy pf && call_by_single_copy h one_host c r); [| lia].
+  eapply Nat.le_trans; [apply rank_ns_single_copy, Hf | apply call_batches_direct_le].
+Qed.
+
+Lemma max_along_mono : forall (f g : nat -> nat -> nat) n r table a b, (forall r from, f r from <= g r from) ->
+  a <= b -> max_along f r n table a <= max_along g r n table b.
+Proof.
+  intros f g n. induction n as [|n IH]; intros r table a b H Hab; simpl; [exact Hab |].
+  destruct table as [|from rest]; apply IH; auto.
+  - pose proof (H r r). lia.
+  - pose proof (H r from). lia.
+Qed.
+
+Lemma runs_sum_mono : forall (f g : bool -> nat -> nat) rss inside size, (forall i s, f i s <= g i s) ->
+  runs_sum f inside size rss <= runs_sum g inside size rss.
+Proof.
+  intros f g rss. induction rss as [|rs rss IH]; intros inside size H; simpl; [apply H |].
+  apply list_sum_le. intros [[len i] k] _. apply Nat.mul_le_mono_l, IH, H.
+Qed.
+
+Lemma exchange_cell_ns_single_copy : forall pf spanned elem held cells, single_copy_faster pf ->
+  exchange_cell_ns (single_copy_profile pf) spanned elem held cells <= exchange_cell_ns pf spanned elem held cells.
+Proof.
+  intros pf spanned elem held cells Hf. unfold exchange_cell_ns.
+  pose proof (batch_ns_single_copy pf (Local, 1, cells * elem) Hf).
+  pose proof (batch_ns_single_copy pf (SameHost, 1, cells * elem) Hf).
+  pose proof (batch_ns_single_copy pf (AcrossHosts, 1, cells * elem) Hf).
+  destruct held; [lia |]. destruct spanned; lia.
+Qed.
+
+Lemma exchange_rank_ns_without : forall pf spanned tS tT elem S T r,
+  exchange_rank_ns (without_single_copy pf) spanned tS tT elem S T r = exchange_rank_ns pf spanned tS tT elem S T r.
+Proof.
+  intros. unfold exchange_rank_ns. destruct (box_in T tT r); [| reflexivity].
+  destruct (match box_in S tS r with Some sb => _ | None => _ end) as [sb held].
+  apply Nat.le_antisymm; apply runs_sum_mono; intros i s; unfold exchange_cell_ns; rewrite ?batch_ns_without; lia.
+Qed.
+
+Theorem single_copy_no_slower : forall pf h elem pg, single_copy_faster pf ->
+  Forall2 le (program_steps_ns pf h elem pg) (program_steps_ns (without_single_copy pf) h elem pg).
+Proof.
+  intros pf h elem pg. revert pf. induction pg as [m cs | x | n first IHf second IHs]; intros pf Hf; cbn [program_steps_ns].
+  - induction cs as [|c cs IH]; cbn [map]; constructor; [| exact IH].
+    apply max_along_mono; [intros; apply call_rank_ns_single_copy, Hf | lia].
+  - constructor; [| constructor]. apply max_over_mono. intros r _.
+    unfold single_copy_profile at 2. cbn [without_single_copy pf_single_copy]. rewrite exchange_rank_ns_without.
+    unfold exchange_rank_ns. destruct (box_in _ _ r); [| lia].
+    destruct (match box_in (xc_from x) _ r with Some sb => _ | None => _ end) as [sb held].
+    apply runs_sum_mono. intros i s. apply exchange_cell_ns_single_copy, Hf.
+  - apply Forall2_app; [apply IHf, Hf |].
+    change (without_single_copy (without_single_copy pf)) with (without_single_copy pf).
+    assert (Hrefl : forall l, Forall2 le l l) by (intros l; induction l; constructor; auto).
+    apply Hrefl.
+Qed.

@@ -152,21 +152,22 @@ Proof.
   apply choose_among_answers. intros E. rewrite E in Hc. contradiction.
 Qed.
 
-(** ** Single copy prices the exchange only
+(** ** Single copy
 
-    [pf_single_copy] enters no price but a direct exchange's that reads the
-    caller's source ([Cost.single_copy_profile]): the collectives keep
-    their MPI price ([collectives_ignore_single_copy]), and a profile
-    without it prices every plan as before ([single_copy_absent]). *)
-
-Theorem collectives_ignore_single_copy : forall pf h elem m cs,
-  program_steps_ns (without_single_copy pf) h elem (Calls m cs) = program_steps_ns pf h elem (Calls m cs).
-Proof.
-  reflexivity.
-Qed.
+    A profile without single copy prices every plan by MPI: it is its own
+    [without_single_copy] and [single_copy_profile]
+    ([single_copy_absent]), so every step's price is the same
+    ([single_copy_absent_steps]).  With it, no step costs more where the
+    single-copy link is no slower ([Costclosed.single_copy_no_slower]). *)
 
 Theorem single_copy_absent : forall pf, pf_single_copy pf = None ->
   single_copy_profile pf = pf /\ without_single_copy pf = pf.
 Proof.
   intros [sh ah cp sc] H. simpl in H. subst sc. split; reflexivity.
+Qed.
+
+Theorem single_copy_absent_steps : forall pf h elem pg, pf_single_copy pf = None ->
+  program_steps_ns (without_single_copy pf) h elem pg = program_steps_ns pf h elem pg.
+Proof.
+  intros pf h elem pg H. destruct (single_copy_absent pf H) as [_ ->]. reflexivity.
 Qed.

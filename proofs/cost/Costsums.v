@@ -13,6 +13,12 @@
       per sender of each of its pieces, of the piece's cell (a local copy
       from itself), then a local pass over its staging, which it adds up.
 
+    With single copy on a host ([Cost.pf_single_copy]) the reducing
+    exchange's same-host contributions are read out of the senders' shared
+    sources at the single-copy link, and the collectives between the
+    reductions are priced as [Cost.program_steps_ns] prices them; the
+    reductions keep their MPI price.
+
     A step takes as long as its slowest rank, a plan the sum of its steps.
 
     The candidates of [choose_sums] are the plans [plan_sums] returns: for
@@ -61,7 +67,7 @@ Definition sum_steps_ns (pf : profile) (h : hosts) (elem : nat) (lw : sum_lowere
       ++ program_steps_ns pf h elem (Calls (sg_coll_mesh pg) (sg_calls pg))
       ++ map (rcall_ns pf h (sg_mesh pg)) (sg_post pg)
   | SumExchangeCall x =>
-      [max_over (pm_ranks (ly_mesh (sx_to x))) (fun r => rank_ns pf (sumx_batches h elem x r))]
+      [max_over (pm_ranks (ly_mesh (sx_to x))) (fun r => rank_ns (single_copy_profile pf) (sumx_batches h elem x r))]
   end.
 
 Definition sum_predicted_ns (pf : profile) (h : hosts) (elem : nat) (fl : fill) (S : layout) (ps : list axis)

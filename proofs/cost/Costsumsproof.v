@@ -19,7 +19,7 @@ From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Checker Planner Layout Exchange Strategy Sums Sumexchange Sumstrategy
   Lower Lowersums Lowersumx Choose Cost Costsums.
-From Redist Require Import Chooseproof Strategyproof Lowerproof Sumsproof Lowersumxproof.
+From Redist Require Import Chooseproof Strategyproof Lowerproof Sumsproof Lowersumxproof Costclosed.
 
 Lemma sum_candidates_planned : forall s S ps T pt sp, In sp (sum_candidates s S ps T pt) ->
   exists s', plan_sums s' S ps T pt = Some sp.
@@ -145,11 +145,22 @@ Proof.
     exists (cs_plan c), rep. rewrite <- Hl'. auto.
 Qed.
 
-(** The reducing exchange and the reductions keep their MPI price: the
-    runtime sends their messages by MPI whatever the buffers, so
-    [pf_single_copy] enters no pending-sum plan's price. *)
-Theorem sum_steps_ignore_single_copy : forall pf h elem lw,
-  sum_steps_ns (without_single_copy pf) h elem lw = sum_steps_ns pf h elem lw.
+(** With single copy the reducing exchange's same-host contributions and
+    the collectives whose group is on one host are priced at the
+    single-copy link, the reductions by MPI: where that link is no slower
+    than the same-host link no step costs more than without single copy
+    ([sum_steps_single_copy_no_slower]), and without it the prices are the
+    MPI prices ([Costproof.single_copy_absent]). *)
+Theorem sum_steps_single_copy_no_slower : forall pf h elem lw, single_copy_faster pf ->
+  Forall2 le (sum_steps_ns pf h elem lw) (sum_steps_ns (without_single_copy pf) h elem lw).
 Proof.
-  intros pf h elem [pg | x]; reflexivity.
+  intros pf h elem [pg | x] Hf; cbn [sum_steps_ns].
+  - assert (Hrefl : forall l, Forall2 le l l) by (intros l; induction l; constructor; auto).
+    assert (Hr : forall c, rcall_ns (without_single_copy pf) h (sg_mesh pg) c = rcall_ns pf h (sg_mesh pg) c).
+    { intros c. unfold rcall_ns. apply Nat.le_antisymm; apply max_along_mono; try lia; intros; rewrite rank_ns_without; lia. }
+    rewrite (map_ext _ _ Hr (sg_pre pg)), (map_ext _ _ Hr (sg_post pg)).
+    apply Forall2_app; [| apply Forall2_app]; [apply Hrefl | apply single_copy_no_slower, Hf | apply Hrefl].
+  - constructor; [| constructor]. apply max_over_mono. intros r _.
+    unfold single_copy_profile at 2. cbn [without_single_copy pf_single_copy]. rewrite rank_ns_without.
+    apply rank_ns_single_copy, Hf.
 Qed.

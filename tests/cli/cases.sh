@@ -418,13 +418,17 @@ run_bounded plan "${ONE[@]}" --profile /dev/zero
 run_bounded plan "${ONE[@]}" --profile /dev/urandom
 # single copy on a host (the profile's single_copy, for source arrays from
 # redist_alloc): a gather on 4 ranks of one host goes by the collectives'
-# all-gathers when every message is priced by MPI, by the exchange when its
-# same-host messages are one copy 4 times as fast; a pending sum keeps MPI
+# all-gathers when every message is priced by MPI, and still when the
+# exchange's and the all-gathers' same-host messages are one copy 4 times as
+# fast (two all-gathers through no scratch, ahead of the exchange); a
+# transpose's all-to-all and a pending sum's reducing exchange by single copy
 SC='{"schema": "redist-profile/1", "name": "sc", "same_host": {"latency_ns": 500, "bytes_per_us": 5000}, "across_hosts": {"latency_ns": 1500, "bytes_per_us": 5000}, "copy_bytes_per_us": 20000'
 GATHER=(--mesh '{x:4}' --from '[{x}4096]' --to '[4096]')
 run_profile 'no single_copy' "$SC}" plan "${GATHER[@]}"
 run_profile 'single_copy 4 times as fast as same_host' "$SC, \"single_copy\": {\"latency_ns\": 500, \"bytes_per_us\": 20000}}" plan "${GATHER[@]}"
 run_profile 'single_copy as fast as same_host' "$SC, \"single_copy\": {\"latency_ns\": 500, \"bytes_per_us\": 5000}}" plan "${GATHER[@]}"
+run_profile 'single_copy, a transpose' "$SC, \"single_copy\": {\"latency_ns\": 500, \"bytes_per_us\": 20000}}" \
+  plan --mesh '{x:4}' --from '[{x}64, 64]' --to '[64, {x}64]'
 run_profile 'single_copy, a pending sum' "$SC, \"single_copy\": {\"latency_ns\": 500, \"bytes_per_us\": 20000}}" \
   plan --mesh '{x:4}' --from '[4096] sum{x}' --to '[{x}4096]'
 run_profile 'single_copy without bytes_per_us' "$SC, \"single_copy\": {\"latency_ns\": 500}}" plan "${GATHER[@]}"

@@ -32,14 +32,15 @@ check_json "plan, uneven, collectives refused" '' plan --mesh '{x:3}' --from '[{
 check_json "plan, a hybrid chosen" '' plan --mesh '{a:2, b:4}' --from '[{b}64, {a}64]' --to '[64, 64]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --json
 check_json "plan, profile, hosts and budget" '' plan --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' --profile docs/profiles/ndr-infiniband.json --ranks-per-host 4 --memory-budget 10000 --json
 check_json "plan, budget below the least" '' plan "${W[@]}" --memory-budget 1 --json
-# a profile with single copy on a host: a gather on one host chosen as the
-# exchange, its same-host messages priced by single copy
+# a profile with single copy on a host: a gather on one host, the exchange's
+# and the all-gathers' same-host messages priced by single copy: the
+# collectives win again (two all-gathers, neither packing through scratch)
 single_copy_profile=$(mktemp); trap 'rm -f "$single_copy_profile"' EXIT
 printf '%s' '{"schema": "redist-profile/1", "name": "sc", "same_host": {"latency_ns": 500, "bytes_per_us": 5000}, "across_hosts": {"latency_ns": 1500, "bytes_per_us": 5000}, "single_copy": {"latency_ns": 500, "bytes_per_us": 20000}, "copy_bytes_per_us": 20000}' >"$single_copy_profile"
 GATHER=(--mesh '{x:4}' --from '[{x}4096]' --to '[4096]' --profile "$single_copy_profile" --json)
 check_json "plan, a profile with single copy" '' plan "${GATHER[@]}"
-if "$redist" plan "${GATHER[@]}" | python3 -c 'import json, sys; c = json.load(sys.stdin)["cost"]; assert c["same_host_transport"] == "single_copy"; assert [d["strategy"] for d in c["candidates"] if d["verdict"] == "chosen"] == ["exchange"]'; then
-  ok "plan, a profile with single copy: same_host_transport single_copy, the exchange chosen"
+if "$redist" plan "${GATHER[@]}" | python3 -c 'import json, sys; c = json.load(sys.stdin)["cost"]; assert c["same_host_transport"] == "single_copy"; assert [d["strategy"] for d in c["candidates"] if d["verdict"] == "chosen"] == ["collectives"]'; then
+  ok "plan, a profile with single copy: same_host_transport single_copy, the collectives chosen"
 else
   ko "plan, a profile with single copy: same_host_transport or the choice wrong"
 fi

@@ -21,11 +21,11 @@
    - the exchange's time in closed form (runs of equal pieces per
      dimension) is, on every rank, its messages' time listed one by one on
      one host, and at least that across hosts (Costclosed.v);
-   - single copy on a host (the profile's single_copy): the collectives and
-     the hybrids whose exchange reads an intermediate keep their price, the
+   - single copy on a host (the profile's single_copy): no candidate's step
+     costs more than by MPI (Costclosed.single_copy_no_slower), the
      exchange alone is priced as with the single-copy link for same-host
-     messages; on a gather that the collectives win by MPI, auto picks the
-     exchange when single copy is faster, and not when it is as fast. *)
+     messages, and some collective plans get cheaper; on a gather and a
+     transpose on one host the collectives win with single copy too. *)
 module C = Redist_core
 
 let seed = 20261123
@@ -194,8 +194,8 @@ let single_copy_link = link 0 (4 * measured.pf_same_host.lk_bytes_per_us)
 let with_single_copy = { measured with C.pf_single_copy = Some single_copy_link }
 let same_host_single_copy = { measured with C.pf_same_host = single_copy_link }
 
-let single_copy_prices_the_exchange_only () =
-  let exchanges = ref 0 in
+let single_copy_no_dearer () =
+  let exchanges = ref 0 and cheaper_collectives = ref 0 in
   for_problems (fun st failing p ->
       let fail fmt = Printf.ksprintf failing fmt in
       let hosts = draw_hosts st (Problem.world p) in
@@ -207,36 +207,54 @@ let single_copy_prices_the_exchange_only () =
       in
       List.iter
         (fun (c : C.splan C.costed) ->
-          let expected =
-            match c.cs_plan with
-            | C.ByCollectives _ | C.ByThen (_, C.ByCollectives _, C.ByExchange) -> price measured c
-            | C.ByExchange -> incr exchanges; price same_host_single_copy c
-            | C.ByThen _ -> c.cs_steps_ns
-          in
-          if c.cs_steps_ns <> expected then
-            fail "candidate %d: %d ns with single copy, expected %d ns" c.cs_index c.cs_time_ns (List.fold_left ( + ) 0 expected))
+          let mpi = price measured c in
+          if List.length mpi <> List.length c.cs_steps_ns || List.exists2 ( > ) c.cs_steps_ns mpi then
+            fail "candidate %d: a step dearer with single copy (%d ns) than by MPI (%d ns)" c.cs_index c.cs_time_ns
+              (List.fold_left ( + ) 0 mpi);
+          match c.cs_plan with
+          | C.ByExchange ->
+              incr exchanges;
+              if c.cs_steps_ns <> price same_host_single_copy c then
+                fail "candidate %d: the exchange not priced with the single-copy link" c.cs_index
+          | C.ByCollectives _ -> if c.cs_steps_ns <> mpi then incr cheaper_collectives
+          | C.ByThen _ -> ())
         (by with_single_copy));
-  if !exchanges = 0 then Alcotest.fail "no exchange among the candidates"
+  if !exchanges = 0 then Alcotest.fail "no exchange among the candidates";
+  if !cheaper_collectives = 0 then Alcotest.fail "no collective plan cheaper with single copy"
 
 (* A gather on 4 ranks of one host: by MPI the collectives' all-gathers win;
-   with single copy 4 times as fast, the exchange; with single copy no faster
-   than MPI, still the collectives. *)
+   with single copy 4 times as fast the exchange and the all-gathers (one
+   host, no scratch) are both priced by it, and the two all-gathers win
+   again; a transpose's all-to-all ties with the exchange and wins on
+   order. *)
 let single_copy_changes_the_choice () =
-  let p =
+  let gather =
     Problem.make_placed ~meshes:(Problem.One "{x:4}") ~strategy:C.StratAuto ~from:"[{x}4096]" ~to_:"[4096]" ~dtype:None
+  in
+  let transpose =
+    Problem.make_placed ~meshes:(Problem.One "{x:4}") ~strategy:C.StratAuto ~from:"[{x}64, 64]" ~to_:"[64, {x}64]"
+      ~dtype:None
   in
   let mpi = { C.pf_same_host = link 500 5_000; pf_across_hosts = link 1_500 5_000; pf_copy_bytes_per_us = 20_000;
               pf_single_copy = None } in
-  let strategy pf = Costreport.strategy_of (chosen (settings pf) p).ch_best.cs_plan in
+  let fast = { mpi with pf_single_copy = Some (link 500 20_000) } in
+  let best pf p = (chosen (settings pf) p).ch_best in
   let cases =
-    [ ("by MPI", mpi, "collectives");
-      ("single copy 4 times as fast", { mpi with pf_single_copy = Some (link 500 20_000) }, "exchange");
-      ("single copy as fast as MPI", { mpi with pf_single_copy = Some mpi.pf_same_host }, "collectives") ]
+    [ ("gather by MPI", mpi, gather, "collectives", None);
+      ("gather, single copy 4 times as fast", fast, gather, "collectives", Some 2_226);
+      ("gather, single copy as fast as MPI", { mpi with pf_single_copy = Some mpi.pf_same_host }, gather, "collectives", None);
+      ("transpose, single copy 4 times as fast", fast, transpose, "collectives", Some 1_704) ]
   in
   List.iter
-    (fun (what, pf, expected) ->
-      if strategy pf <> expected then Alcotest.failf "%s: auto chose the %s, expected the %s" what (strategy pf) expected)
-    cases
+    (fun (what, pf, p, expected, ns) ->
+      let b = best pf p in
+      let strategy = Costreport.strategy_of b.cs_plan in
+      if strategy <> expected then Alcotest.failf "%s: auto chose the %s, expected the %s" what strategy expected;
+      Option.iter (fun ns -> if b.cs_time_ns <> ns then Alcotest.failf "%s: %d ns, expected %d ns" what b.cs_time_ns ns) ns)
+    cases;
+  (* With single copy, the transpose's exchange costs what its all-to-all does. *)
+  let exchange = List.find (fun (c : C.splan C.costed) -> c.cs_plan = C.ByExchange) (candidates (chosen (settings fast) transpose)) in
+  if exchange.cs_time_ns <> 1_704 then Alcotest.failf "transpose: the exchange %d ns, expected 1704 ns (as the all-to-all)" exchange.cs_time_ns
 
 let () =
   Tap.run "cost"
@@ -248,5 +266,5 @@ let () =
           Alcotest.test_case (Printf.sprintf "%d random problems: ranks per host = the host list" count) `Quick ranks_per_host_is_a_host_list;
           Alcotest.test_case (Printf.sprintf "%d random problems: the default is the built-in profile's choice" count) `Quick default_is_the_cost_model;
           Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages;
-          Alcotest.test_case (Printf.sprintf "%d random problems: single copy prices the exchange alone, every other candidate as before" count) `Quick single_copy_prices_the_exchange_only;
-          Alcotest.test_case "a gather on one host: single copy faster than MPI makes auto choose the exchange, as fast does not" `Quick single_copy_changes_the_choice ] ) ]
+          Alcotest.test_case (Printf.sprintf "%d random problems: single copy makes no step dearer, the exchange priced by its link, some collective plans cheaper" count) `Quick single_copy_no_dearer;
+          Alcotest.test_case "a gather and a transpose on one host: with single copy the collectives still win (the all-gathers and the all-to-all priced by it)" `Quick single_copy_changes_the_choice ] ) ]
