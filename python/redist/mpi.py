@@ -306,9 +306,10 @@ def _buffer(buf):
         if buf.requires_grad:
             raise RedistError("run_in_place: the buffer tensor requires grad (in place is not differentiable): "
                               "detach it")
-        storage = buf.untyped_storage()
-        nbytes = storage.nbytes() - buf.storage_offset() * buf.element_size()
-        return (buf.data_ptr() or None) if nbytes else None, nbytes
+        # From the storage: a tensor of no elements has data_ptr() 0, yet its storage may be this rank's buffer.
+        storage, offset = buf.untyped_storage(), buf.storage_offset() * buf.element_size()
+        nbytes = storage.nbytes() - offset
+        return (storage.data_ptr() + offset) if nbytes > 0 else None, max(nbytes, 0)
     return _pointer(buf, "run_in_place: buffer")
 
 

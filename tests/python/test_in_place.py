@@ -11,7 +11,7 @@ of mpirun, torch.distributed's gloo group beside it:
    out-of-place move's, the result a view of the source's storage at the
    same first element;
  - memory: a move in place on numpy buffers allocates (tracemalloc's
-   peak) less than a quarter of the target box, out of place at least it;
+   peak) less than half the target box, out of place at least it;
  - misuse, each refused on every rank in one line, the next move right: a
    storage too small on one rank, a DTensor that requires grad, Partial
    placements, async_op, transport "torch", out=, staging_bytes without
@@ -105,7 +105,7 @@ def random_problems(results):
         what = "%s %s %s -> %s%s, staging %s" % (dtype, shape, src, dst, " between meshes" if between else "", stage)
         try:
             x = in_place_source(full, mesh, src, dst_mesh, dst, larger=case % 2 == 1)
-            first = x.to_local().data_ptr()
+            first = x.to_local().untyped_storage().data_ptr()  # the local tensors start their storage
             out_of_place = rt.redistribute(dtensor_of(full, mesh, src), dst, dst_mesh, transport="mpi").to_local()
             got = rt.redistribute(x, dst, dst_mesh, transport="mpi", in_place=True,
                                   staging_bytes=staging_of(stage, full.element_size()))
@@ -116,10 +116,8 @@ def random_problems(results):
         counts[stage] = counts.get(stage, 0) + 1
         if not local_equal(local, true_local(full, dst_mesh, dst)) or not local_equal(local, out_of_place):
             bad.append(what + ": wrong values")
-        if local.numel() and local.data_ptr() != first:
+        if local.untyped_storage().data_ptr() + local.storage_offset() * local.element_size() != first:
             bad.append(what + ": the result is not at the source's first element")
-        if local.untyped_storage().data_ptr() != x.to_local().untyped_storage().data_ptr():
-            bad.append(what + ": the result is not in the source's storage")
         if tuple(got.placements) != tuple(dst) or got.device_mesh != dst_mesh:
             bad.append(what + ": wrong placements or mesh")
     results.append(("in_place=True: %d random problems (1-D and 2-D meshes, ranks out of order, between meshes, "
@@ -140,7 +138,7 @@ def traced_peak(move):
 
 def memory(results):
     """numpy's allocations are traced (tracemalloc): run_in_place allocates
-    less than a quarter of the target box, the out-of-place run at least
+    less than half of the target box, the out-of-place run at least
     the box.  (The planner in place is too slow for boxes of megabytes,
     where the resident set would tell.)"""
     mesh, source, target = "{x:4}", "[{x}16, 256]", "[16, {x}256]"
@@ -156,9 +154,9 @@ def memory(results):
     peak_in_place, _ = traced_peak(lambda: executors[0].run_in_place(buf))
     peak_out_of_place, dst = traced_peak(lambda: executors[1].run(np.ascontiguousarray(src), np.empty(te, np.float32)))
     right = np.array_equal(buf[:want.size].reshape(te), want) and np.array_equal(dst, want)
-    results.append(("memory: a move in place allocates less than a quarter of the target box (tracemalloc's peak), "
+    results.append(("memory: a move in place allocates less than half the target box (tracemalloc's peak), "
                     "the same move out of place at least the box; both right",
-                    right and peak_in_place < want.nbytes // 4 and peak_out_of_place >= want.nbytes,
+                    right and peak_in_place < want.nbytes // 2 and peak_out_of_place >= want.nbytes,
                     "target box %d bytes: peak allocated in place %d, out of place %d"
                     % (want.nbytes, peak_in_place, peak_out_of_place)))
 
@@ -172,11 +170,14 @@ def misuse(results):
         return in_place_source(full, mesh, [Shard(0)], mesh, [Shard(1)], larger=False)
 
     def right():
-        return local_equal(rt.redistribute(fresh(), [Shard(1)], transport="mpi", in_place=True).to_local(), truth)
+        got = rt.redistribute(fresh(), [Shard(1)], transport="mpi", in_place=True).to_local()
+        return local_equal(got, truth)
 
-    tight = dtensor_of(full, mesh, [Shard(0)])  # a storage of its source box: every rank's target box is larger
-    short = tight if dist.get_rank() == 2 else fresh()
-    passed, detail = refused(lambda: rt.redistribute(short, [Shard(1)], transport="mpi", in_place=True), [2],
+    backwards = true_local(full, mesh, [Shard(1)])  # 30 elements: rank 2's target box, Shard(0), has 32
+    tight = DTensor.from_local(backwards.clone(), mesh, [Shard(1)], run_check=False, shape=full.shape,
+                               stride=full.stride())
+    short = tight if dist.get_rank() == 2 else in_place_source(full, mesh, [Shard(1)], mesh, [Shard(0)], larger=False)
+    passed, detail = refused(lambda: rt.redistribute(short, [Shard(0)], transport="mpi", in_place=True), [2],
                              "storage holds", "empty_for_in_place")
     results.append(("in place, a storage too small on one rank: refused on every rank, the next move right",
                     passed and right(), detail))
