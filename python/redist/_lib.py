@@ -60,12 +60,14 @@ def _library_path():
     return found
 
 
-def _declare(lib):
+def declare(lib):
     c_plan, c_str, size_t, u64 = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint64
     err = [ctypes.c_char_p, size_t]
     signatures = {
         "redist_plan_create_with": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
         "redist_plan_check": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
+        "redist_plan_create_in_place": (ctypes.c_int, [c_str] * 5 + [size_t, ctypes.POINTER(c_plan)] + err),
+        "redist_plan_buffer_bytes": (u64, [c_plan, ctypes.c_int]),
         "redist_plan_free": (None, [c_plan]),
         "redist_plan_devices": (ctypes.c_int, [c_plan]),
         "redist_plan_ndim": (ctypes.c_int, [c_plan]),
@@ -106,7 +108,7 @@ def lib():
     if _loaded is None:
         path = _library_path()
         try:
-            _loaded = _declare(ctypes.CDLL(path))
+            _loaded = declare(ctypes.CDLL(path))
         except OSError as e:
             raise RedistError("cannot load %s: %s" % (path, e), code=3) from None
         except AttributeError as e:

@@ -9,7 +9,8 @@ from . import _lib
 
 # redist_step_info_t.op: the collectives, then the pending-sum steps.
 STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute", "reduce_scatter", "all_reduce", "add_pending")
-KINDS = ("collectives", "exchange", "reducing_exchange", "hybrid")  # redist_plan_by_exchange
+KINDS = ("collectives", "exchange", "reducing_exchange", "hybrid", "in_place")  # redist_plan_by_exchange
+SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,12 @@ class Plan:
     the Coq theorems that hold of this plan, as "name: statement" pairs.
     """
 
-    def __init__(self, handle, problem):
+    def __init__(self, handle, problem, lib=None):
         self._handle = handle
         self._problem = problem  # (mesh, target_mesh, source, target) as planned: a hybrid's parts are checked on it
         self._parts = None
-        lib = _lib.lib()
+        # The library the handle belongs to: the planner's, or redist.mpi's runtime for a plan in place.
+        self._lib = lib = lib or _lib.lib()
         self._free = lib.redist_plan_free
         self.text = lib.redist_plan_text(handle).decode()
         self.report = json.loads(lib.redist_plan_json(handle).decode())
@@ -127,11 +129,18 @@ class Plan:
     def src_box(self, rank):
         """(offset, extent) of the global box world rank `rank` holds in the
         source layout; extents all 0 outside the source mesh."""
-        return self._box(_lib.lib().redist_plan_src_box, rank, "src_box")
+        return self._box(self._lib.redist_plan_src_box, rank, "src_box")
 
     def tgt_box(self, rank):
         """(offset, extent) in the target layout."""
-        return self._box(_lib.lib().redist_plan_tgt_box, rank, "tgt_box")
+        return self._box(self._lib.redist_plan_tgt_box, rank, "tgt_box")
+
+    def buffer_bytes(self, rank):
+        """A plan in place: world rank `rank`'s one buffer, max(source box,
+        target box) bytes (0 outside both meshes)."""
+        if self.kind != "in_place":
+            raise _lib.RedistError("buffer_bytes: the plan is %s, not in place" % self.kind)
+        return self._lib.redist_plan_buffer_bytes(self._handle, self._rank(rank, "buffer_bytes"))
 
     def collective_steps(self):
         """The plan's steps (a plan by the collectives; with pending sums the
@@ -139,7 +148,7 @@ class Plan:
         steps = []
         for i, text in enumerate(self.step_texts):
             info = _lib.StepInfo()
-            _lib.call(_lib.lib().redist_plan_step, self._handle, i, ctypes.byref(info))
+            _lib.call(self._lib.redist_plan_step, self._handle, i, ctypes.byref(info))
             if info.op >= len(STEP_OPS):
                 raise _lib.RedistError("step %d (%s): collective code %d is newer than this package (which runs %s)"
                                        % (i, text, info.op, ", ".join(STEP_OPS)), code=3)
@@ -171,7 +180,7 @@ class Plan:
     def receives(self, rank):
         """The Pieces of world rank `rank`'s target box (a plan by the
         exchange): from which rank each comes."""
-        fn, count, rank = _lib.lib().redist_plan_receives, ctypes.c_size_t(), self._rank(rank, "receives")
+        fn, count, rank = self._lib.redist_plan_receives, ctypes.c_size_t(), self._rank(rank, "receives")
         _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count))
         regions = (_lib.Region * count.value)()
         _lib.call(fn, self._handle, rank, regions, count.value, ctypes.byref(count))
@@ -179,7 +188,7 @@ class Plan:
 
     def sum_receives(self, rank):
         """What world rank `rank` adds up (a plan by the reducing exchange)."""
-        fn, count, rank = _lib.lib().redist_plan_sum_receives, ctypes.c_size_t(), self._rank(rank, "sum_receives")
+        fn, count, rank = self._lib.redist_plan_sum_receives, ctypes.c_size_t(), self._rank(rank, "sum_receives")
         designated, group_size = ctypes.c_int(), ctypes.c_int()
         _lib.call(fn, self._handle, rank, None, 0, ctypes.byref(count), ctypes.byref(designated),
                   ctypes.byref(group_size))
@@ -245,3 +254,21 @@ def _check(mesh, target_mesh, source, target, dtype, lines):
               _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"), _text(lines, "plan"),
               ctypes.byref(handle))
     return Plan(handle, (mesh, target_mesh, source, target))
+
+
+def plan_in_place(mesh, source, target, dtype=None, *, target_mesh=None, staging_bytes=None, lib=None):
+    """plan()'s problem planned in place (redist_plan_create_in_place): one
+    buffer per rank (Plan.buffer_bytes) and at most staging_bytes of staging
+    (None: as much as the schedule wants; at least one element), which
+    Plan.workspace_bytes says the schedule uses.  No pending sums.  lib: the
+    library that makes (and later runs) it, default the planner's."""
+    if staging_bytes is not None and (isinstance(staging_bytes, bool) or not isinstance(staging_bytes, int)
+                                      or not 0 <= staging_bytes <= SIZE_MAX):
+        raise _lib.RedistError("staging_bytes: expected None (unbounded) or a number of bytes, got %r"
+                               % (staging_bytes,))
+    lib = lib or _lib.lib()
+    handle = ctypes.c_void_p()
+    _lib.call(lib.redist_plan_create_in_place, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+              _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"),
+              SIZE_MAX if staging_bytes is None else staging_bytes, ctypes.byref(handle))
+    return Plan(handle, (mesh, target_mesh, source, target), lib)

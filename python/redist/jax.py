@@ -379,7 +379,10 @@ def reshard(x, sharding, *, source=None, donate=False):
     mesh's axes are Auto, since the trace does not say it) or the one its
     type states (Explicit axes); its gradient is the reverse move.
     donate=True (eager only) hands x's buffers to the move (jit's
-    donate_argnums), which XLA may reuse for the result: x is deleted."""
+    donate_argnums), which XLA may reuse for the result: x is deleted.
+    JAX arrays are immutable, so this is JAX's form of a move in place;
+    redist's proven in-place schedule runs on numpy and torch buffers over
+    MPI (redist.mpi.plan_in_place, redist.torch's in_place=True)."""
     if not isinstance(sharding, NamedSharding):
         _named(sharding, "sharding")
     if isinstance(x, jax.core.Tracer):

@@ -4,6 +4,8 @@ of the process's own memory, and arrays in redist's shared-memory windows
 (redist_alloc / redist_free), which ranks on one host read from each other
 with one copy.  For programs started by mpirun (one process per rank);
 redist.torch.redistribute(..., transport="mpi") runs its moves here.
+Plans in place (plan_in_place, Executor.run_in_place) move the data within
+one buffer per rank: no destination array.
 
 The library is the whole C ABI, libredist_plan.so, which needs Open MPI's
 libmpi (the package's bundled libredist_planner.so has no runtime): found
@@ -56,6 +58,11 @@ class _Runtime:
         if not hasattr(self.lib, "redist_exec_start"):
             raise RedistError("redist.mpi: %s has no runtime (redist_exec_start): it must be libredist_plan.so, "
                               "not libredist_planner.so" % path, code=3)
+        try:
+            _lib.declare(self.lib)  # the planner's calls, for plans in place made here (plan_in_place)
+        except AttributeError as e:
+            raise RedistError("redist.mpi: %s is older than this package (%s): rebuild it with make runtime"
+                              % (path, e), code=3) from None
         handle, size_t, err = ctypes.c_void_p, ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_size_t]
         for name, restype, argtypes in [
                 ("redist_plan_from_json", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(handle)] + err),
@@ -64,6 +71,7 @@ class _Runtime:
                 ("redist_exec_start", ctypes.c_int, [handle, handle, size_t, handle, size_t, handle, size_t] + err),
                 ("redist_exec_test", ctypes.c_int, [handle, ctypes.POINTER(ctypes.c_int)] + err),
                 ("redist_exec_wait", ctypes.c_int, [handle] + err),
+                ("redist_exec_run_in_place", ctypes.c_int, [handle, handle, size_t, handle, size_t] + err),
                 ("redist_exec_free", None, [handle]),
                 ("redist_exec_direct_bytes", size_t, [handle]),
                 ("redist_alloc", ctypes.c_int, [handle, size_t, ctypes.POINTER(handle)] + err),
@@ -289,6 +297,22 @@ def _pointer(array, what):
     return (address or None) if nbytes else None, nbytes
 
 
+def _buffer(buf):
+    """(address or None, bytes) of a buffer for run_in_place: a C-contiguous
+    numpy array's bytes, or a contiguous CPU tensor's storage from its
+    first element to the storage's end."""
+    if hasattr(buf, "untyped_storage") and hasattr(buf, "is_contiguous"):
+        at, _ = _pointer(buf, "run_in_place: buffer")
+        if buf.requires_grad:
+            raise RedistError("run_in_place: the buffer tensor requires grad (in place is not differentiable): "
+                              "detach it")
+        # From the storage: a tensor of no elements has data_ptr() 0, yet its storage may be this rank's buffer.
+        storage, offset = buf.untyped_storage(), buf.storage_offset() * buf.element_size()
+        nbytes = storage.nbytes() - offset
+        return (storage.data_ptr() + offset) if nbytes > 0 else None, max(nbytes, 0)
+    return _pointer(buf, "run_in_place: buffer")
+
+
 class Executor:
     """A plan bound to world ranks `ranks` (device d of the plan on world
     rank ranks[d]; default 0..devices-1): redist_plan_bind over a
@@ -305,13 +329,19 @@ class Executor:
         comm = rt.comm(ranks)
         if comm is None:
             return
-        plan_handle = ctypes.c_void_p()
-        _call(rt.lib.redist_plan_from_json, json.dumps(plan.report).encode(), ctypes.byref(plan_handle))
-        self._plan_handle = plan_handle
+        if plan.kind == "in_place":  # made by plan_in_place in this library: bound as it is
+            if plan._lib is not rt.lib:
+                raise RedistError("redist.mpi: a plan in place runs from redist.mpi.plan_in_place (redist.plan_in_place's "
+                                  "plans are for inspection)")
+            self._plan_handle, plan_handle = None, plan._handle
+        else:  # the planner's plan, handed over as its report and checked again
+            plan_handle = ctypes.c_void_p()
+            _call(rt.lib.redist_plan_from_json, json.dumps(plan.report).encode(), ctypes.byref(plan_handle))
+            self._plan_handle = plan_handle
         handle = ctypes.c_void_p()
         _call(rt.lib.redist_plan_bind, plan_handle, comm, ctypes.byref(handle))
         self.handle = handle
-        self.workspace = np.empty(plan.workspace_bytes, np.uint8)
+        self.workspace = np.empty(plan.workspace_bytes, np.uint8)  # in place: the staging
 
     def start(self, src, dst, result=None):
         """Starts moving this rank's source box `src` to its target box `dst`
@@ -321,6 +351,9 @@ class Executor:
         one fails on every one).  Returns the Redistribution, whose wait()
         returns result() (default: dst)."""
         finish = result or (lambda: dst)
+        if self.plan.kind == "in_place":
+            raise RedistError("start: the plan is in place (one buffer, rounds one after another, no split phase): "
+                              "call run_in_place")
         if self.handle is None:
             return Redistribution(self, None, finish)
         try:
@@ -345,10 +378,42 @@ class Executor:
         """start() and wait(): the blocking move."""
         return self.start(src, dst).wait()
 
+    def run_in_place(self, buf):
+        """Runs a plan in place (plan_in_place) on this rank's one buffer
+        `buf`: a C-contiguous numpy array, or a contiguous CPU tensor whose
+        storage from its first element on is the buffer (a view of a larger
+        storage serves), of at least plan.buffer_bytes(rank) bytes, holding
+        the source box row-major at its start; on return the buffer's start
+        holds the target box row-major, and the rest is undefined.
+        Blocking and collective over the executor's ranks
+        (redist_exec_run_in_place): a bad or short buffer on one rank fails
+        on every rank before anything moves.  Returns buf."""
+        if self.plan.kind != "in_place":
+            raise RedistError("run_in_place: the plan is %s, not in place (plan it with redist.mpi.plan_in_place)"
+                              % self.plan.kind)
+        if self.handle is None:
+            return buf
+        try:
+            at, nbytes = _buffer(buf)
+            failure = None
+        except RedistError as e:  # refused on every rank: this one runs with no buffer, which the runtime refuses
+            failure, at, nbytes = e, None, 0
+        try:
+            _call(runtime().lib.redist_exec_run_in_place, self.handle, at, nbytes,
+                  self.workspace.ctypes.data if self.workspace.nbytes else None, self.workspace.nbytes)
+        except RedistError:
+            if failure:
+                raise failure from None
+            raise
+        if failure:  # no buffer was right for this rank's empty boxes: the others moved, this rank had nothing
+            raise failure
+        return buf
+
     def close(self):
         if self.handle is not None:
             runtime().lib.redist_exec_free(self.handle)
-            runtime().lib.redist_plan_free(self._plan_handle)
+            if self._plan_handle is not None:  # a plan in place is its Plan's to free
+                runtime().lib.redist_plan_free(self._plan_handle)
             self.handle = None
 
 
@@ -361,3 +426,17 @@ def executor(plan, ranks=None):
     if key not in rt.executors:
         rt.executors[key] = Executor(plan, ranks)
     return rt.executors[key]
+
+
+def plan_in_place(mesh, source, target, dtype=None, *, target_mesh=None, staging_bytes=None):
+    """The plan in place of redist.plan's problem (no pending sums), made by
+    the runtime's library (redist_plan_create_in_place, the verified
+    inplace_plan) so that executor() runs it: each rank keeps one buffer,
+    plan.buffer_bytes(rank) = max(source box, target box) bytes, plus at most
+    staging_bytes of staging (None: unbounded; at least one element), of
+    which the schedule uses plan.workspace_bytes (the executor allocates
+    it).  No schedule within the staging: RedistError code 1; pending sums
+    or staging below one element: code 2.  Run with
+    executor(plan, ranks).run_in_place(buf)."""
+    return _plan.plan_in_place(mesh, source, target, dtype, target_mesh=target_mesh, staging_bytes=staging_bytes,
+                               lib=runtime().lib)

@@ -248,22 +248,51 @@ def plan(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
                     _plan.sizes(shape), dtype)[0]
 
 
-@functools.lru_cache(maxsize=256)
-def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
-    """The plan and the world rank of each of its devices."""
+def _problem_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
+    """The move in redist's notation, (mesh, target mesh or None, source,
+    target, dtype): on the mesh alone for a move on one mesh, else on the
+    world ranks."""
     src_type = type_text(src_mesh, src_placements, shape, "source placements")
     dst_type = type_text(dst_mesh, dst_placements, shape, "target placements")
     if src_mesh == dst_mesh:
-        p = _plan.plan(mesh_text(src_mesh, placed=False), src_type, dst_type, dtype_name(dtype))
+        return mesh_text(src_mesh, placed=False), None, src_type, dst_type, dtype_name(dtype)
+    return mesh_text(src_mesh), mesh_text(dst_mesh), src_type, dst_type, dtype_name(dtype)
+
+
+def _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape):
+    """The world rank of each of the plan's devices, once the plan's boxes
+    are checked to be DTensor's."""
+    if src_mesh == dst_mesh:
         ranks = tuple(src_mesh.mesh.flatten().tolist())
         src_devices = dst_devices = range(p.devices)
     else:
-        p = _plan.plan(mesh_text(src_mesh), src_type, dst_type, dtype_name(dtype), target_mesh=mesh_text(dst_mesh))
         ranks = tuple(range(p.devices))
         src_devices, dst_devices = src_mesh.mesh.flatten().tolist(), dst_mesh.mesh.flatten().tolist()
     _check_exact(p.src_box, src_mesh, src_placements, shape, src_devices, "source placements")
     _check_exact(p.tgt_box, dst_mesh, dst_placements, shape, dst_devices, "target placements")
-    return p, ranks
+    return ranks
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
+    """The plan and the world rank of each of its devices."""
+    mesh, target_mesh, source, target, dtype_text = _problem_of(src_mesh, src_placements, dst_mesh, dst_placements,
+                                                                shape, dtype)
+    p = _plan.plan(mesh, source, target, dtype_text, target_mesh=target_mesh)
+    return p, _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _in_place_plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype, staging_bytes):
+    """The plan in place (redist.mpi.plan_in_place) and the world rank of
+    each of its devices."""
+    if any(isinstance(pl, Partial) for pl in src_placements + dst_placements):
+        raise RedistError("redistribute: in place takes no Partial placements (pending sums in place are not yet "
+                          "supported): move out of place, or reduce first")
+    mesh, target_mesh, source, target, dtype_text = _problem_of(src_mesh, src_placements, dst_mesh, dst_placements,
+                                                                shape, dtype)
+    p = _mpi.plan_in_place(mesh, source, target, dtype_text, target_mesh=target_mesh, staging_bytes=staging_bytes)
+    return p, _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape)
 
 
 def _region(tensor, box_offset, offset, extent):
@@ -688,7 +717,7 @@ def _placements_in_order(dtensor):
     return tuple(DTensorSpec._convert_shard_order_to_StridedShard(spec.shard_order, spec.placements, spec.mesh))
 
 
-def _checked(dtensor, placements, device_mesh):
+def _checked(dtensor, placements, device_mesh, plan_of=_plan_of):
     """A redistribute call's arguments checked on this rank (RedistError
     names the first that is wrong), and what it runs: the plan, its
     devices' world ranks, this rank's device (None outside), the target
@@ -700,7 +729,7 @@ def _checked(dtensor, placements, device_mesh):
     placements = _placements(placements, "redistribute: placements")
     dst_mesh = dtensor.device_mesh if device_mesh is None else _device_mesh(device_mesh, "redistribute: device_mesh")
     src_mesh, src_placements, shape = dtensor.device_mesh, _placements_in_order(dtensor), tuple(dtensor.shape)
-    p, ranks = _plan_of(src_mesh, src_placements, dst_mesh, placements, shape, dtensor.dtype)
+    p, ranks = plan_of(src_mesh, src_placements, dst_mesh, placements, shape, dtensor.dtype)
     rank = dist.get_rank()
     me = ranks.index(rank) if rank in ranks else None
     local = dtensor.to_local()
@@ -798,18 +827,52 @@ def _mpi_checked(dtensor, p, me, out):
                                                    if isinstance(out, torch.Tensor) else type(out).__name__))
 
 
-def _agreed(dtensor, placements, device_mesh, transport, out):
+def _in_place_asked(transport, async_op, out):
+    """A move in place is by MPI, blocking and without out=."""
+    if transport != "mpi":
+        raise RedistError("redistribute: in_place=True is for transport=\"mpi\" (got transport %r)" % (transport,))
+    if async_op:
+        raise RedistError("redistribute: in_place=True runs blocking (its rounds run one after another, no split "
+                          "phase): async_op=True is not supported with it")
+    if out is not None:
+        raise RedistError("redistribute: in_place=True writes the result into the source's storage: out= is not taken")
+
+
+def _in_place_storage_checked(dtensor, p, me):
+    """This rank's local tensor is contiguous and its storage from its first
+    element holds the rank's buffer."""
+    if me is None:
+        return
+    local, need = dtensor.to_local(), p.buffer_bytes(me)
+    if not local.is_contiguous():
+        raise RedistError("redistribute: in place, rank %d's local tensor is not contiguous" % dist.get_rank())
+    held = local.untyped_storage().nbytes() - local.storage_offset() * local.element_size()
+    if held < need:
+        raise RedistError("redistribute: in place, rank %d's local tensor's storage holds %d bytes from its first "
+                          "element; its buffer needs %d, max(source box, target box) (allocate it with "
+                          "redist.torch.empty_for_in_place)" % (dist.get_rank(), held, need))
+
+
+def _agreed(dtensor, placements, device_mesh, transport, out, in_place=False, staging_bytes=None, async_op=False):
     """The move checked on this rank and agreed on every rank (_agree),
     then what it runs (_checked's plan, ranks, device, mesh and placements)."""
     try:
         if transport not in TRANSPORTS:
             raise RedistError("redistribute: transport %r: redist.torch moves by %s"
                               % (transport, " or ".join(map(repr, TRANSPORTS))))
-        p, ranks, me, dst_mesh, placements, asked = _checked(dtensor, placements, device_mesh)
+        if staging_bytes is not None and not in_place:
+            raise RedistError("redistribute: staging_bytes is for in_place=True")
+        if in_place:
+            _in_place_asked(transport, async_op, out)
+        plan_of = (lambda *problem: _in_place_plan_of(*problem, staging_bytes)) if in_place else _plan_of
+        p, ranks, me, dst_mesh, placements, asked = _checked(dtensor, placements, device_mesh, plan_of)
         if transport == "mpi":
             _mpi_checked(dtensor, p, me, out)
         elif out is not None:
             raise RedistError("redistribute: out= is for transport=\"mpi\" (the default transport allocates its result)")
+        if in_place:
+            _in_place_storage_checked(dtensor, p, me)
+            asked += " in place, staging %s" % staging_bytes
         failure, asked = None, asked + " by " + transport
     except Exception as e:  # any failure here is agreed, so that the other ranks raise instead of waiting
         failure, asked = e, None
@@ -847,6 +910,23 @@ def _moved_by_mpi(dtensor, placements, device_mesh, out):
     return _mpi.executor(p, ranks).start(src, out, finish)
 
 
+def _moved_in_place(dtensor, placements, device_mesh, transport, out, in_place, staging_bytes, async_op):
+    """The move checked and agreed on every rank (a transport other than
+    "mpi", out=, async_op or staging_bytes without in_place refused), then
+    run in place by the C runtime (redist.mpi): the DTensor whose local
+    tensor is the source's storage from its first element, now holding the
+    target box."""
+    p, ranks, me, dst_mesh, placements = _agreed(dtensor, placements, device_mesh, transport, out, in_place,
+                                                 staging_bytes, async_op)
+    local = dtensor.to_local()
+    _mpi.executor(p, ranks).run_in_place(local if me is not None else None)
+    if me is not None:
+        local = torch.empty(0, dtype=local.dtype).set_(local.untyped_storage(), local.storage_offset(),
+                                                       p.tgt_box(me)[1])
+    return DTensor.from_local(local, dst_mesh, placements, run_check=False, shape=dtensor.shape,
+                              stride=dtensor.stride())
+
+
 def gradient_placements(grad_placements, source_placements):
     """The placements redistribute's backward moves a gradient to: the
     source's, except that a Partial source dimension where the gradient is
@@ -878,7 +958,8 @@ class _Redistribute(torch.autograd.Function):
         return _Redistribute.apply(grad, back, mesh, ctx.async_op, "torch", None), None, None, None, None, None
 
 
-def redistribute(dtensor, placements, device_mesh=None, *, async_op=False, transport="torch", out=None):
+def redistribute(dtensor, placements, device_mesh=None, *, async_op=False, transport="torch", out=None,
+                 in_place=False, staging_bytes=None):
     """dtensor moved to `placements` (on `device_mesh`, default its own) by
     redist's verified plan; called on every rank of the default group (a
     rank outside the meshes keeps its empty local tensor).  Uneven shards
@@ -899,9 +980,22 @@ def redistribute(dtensor, placements, device_mesh=None, *, async_op=False, trans
     tensors of redist.torch.empty are read by the other ranks of a host
     with one copy.  async_op=True returns a redist.mpi.Redistribution:
     wait() (once) gives the DTensor, is_completed() tests; until then the
-    source must not be written, nor `out` read or written."""
+    source must not be written, nor `out` read or written.
+
+    in_place=True (transport="mpi", blocking, no Partial placements, no
+    out=): the caller gives up the local tensor's storage, which must hold
+    this rank's buffer, max(source box, target box) bytes, from the local
+    tensor's first element on (empty_for_in_place allocates such a
+    tensor; any contiguous view at the start of a larger storage serves).
+    The move runs in that storage (redist.mpi.plan_in_place, at most
+    staging_bytes of staging: None unbounded, else at least one element)
+    and the result's local tensor is a view of the same storage at the same
+    first element (no new array); the source DTensor holds garbage after."""
     if not dist.is_initialized():
         raise RedistError("redistribute: torch.distributed is not initialized (call init_process_group on every rank)")
+    if in_place or staging_bytes is not None:
+        return _moved_in_place(dtensor, placements, device_mesh, transport, out, bool(in_place), staging_bytes,
+                               bool(async_op))
     if transport == "mpi":
         handle = _moved_by_mpi(dtensor, placements, device_mesh, out)
         return handle if async_op else handle.wait()
@@ -924,6 +1018,24 @@ def empty(shape, dtype=torch.float32):
         nbytes, failure = 0, e
     raw = torch.from_numpy(np.frombuffer(_mpi._allocate(nbytes, failure), dtype=np.uint8))
     return raw.view(dtype).view(shape)
+
+
+def empty_for_in_place(device_mesh, placements, target_placements, shape, dtype=torch.float32, target_mesh=None):
+    """A contiguous CPU tensor of this rank's source box (shape and dtype of
+    the global array, `placements` on device_mesh) over a storage of the
+    rank's buffer for the move in place to `target_placements` (on
+    target_mesh, default device_mesh): max(source box, target box) bytes,
+    what redistribute(..., transport="mpi", in_place=True) needs.  Plans
+    in place (redist.mpi) but moves nothing: not collective.  The values
+    are undefined; fill it, then DTensor.from_local it."""
+    target_mesh = device_mesh if target_mesh is None else target_mesh
+    src_mesh, dst_mesh = _device_mesh(device_mesh, "source mesh"), _device_mesh(target_mesh, "target mesh")
+    p, ranks = _in_place_plan_of(src_mesh, _placements(placements, "source placements"), dst_mesh,
+                                 _placements(target_placements, "target placements"), _plan.sizes(shape), dtype, None)
+    me = ranks.index(dist.get_rank()) if dist.get_rank() in ranks else None
+    box = p.src_box(me)[1] if me is not None else (0,) * len(shape)
+    storage = torch.empty(p.buffer_bytes(me) if me is not None else 0, dtype=torch.uint8)
+    return storage.view(dtype)[:math.prod(box)].view(box)
 
 
 def free(tensor):

@@ -63,6 +63,10 @@ store=$(mktemp -u)
 REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so tap_program tests/python/test_mpi.py \
   timeout --kill-after=10 600 "${MPIRUN[@]}" -np 4 "$python" tests/python/test_mpi.py "$store"
 rm -f "$store"
+store=$(mktemp -u)
+REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so tap_program tests/python/test_in_place.py \
+  timeout --kill-after=10 600 "${MPIRUN[@]}" -np 4 "$python" tests/python/test_in_place.py "$store"
+rm -f "$store"
 # A buffer never freed: one line at exit naming each rank, and a clean exit (MPI_Finalize releases it).
 if out=$(REDIST_MPI_LIB=$PWD/_build/prefix/lib/libredist_plan.so timeout --kill-after=10 120 "${MPIRUN[@]}" -np 2 \
          "$python" -c 'import redist.mpi; redist.mpi.empty((4,), "f4")' 2>&1) &&
