@@ -26,7 +26,6 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    dtype and a free of a non-tensor on one rank: refused on every rank
    (agreed by the C ABI), the next allocation right.
 Rank 0 prints the TAP document (every rank's verdict on every test)."""
-import datetime
 import gc
 import math
 import os
@@ -311,26 +310,7 @@ def misuse(results):
 
 def main():
     import checks
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])
-    dist.init_process_group("gloo", init_method="file://" + sys.argv[1], rank=rank, world_size=WORLD,
-                            timeout=datetime.timedelta(seconds=120))
-    results = []
-    for part in (numpy_exchange, random_problems, between_meshes, overlapped, misuse):
-        try:
-            part(results)
-        except Exception as e:  # one part's crash is that part's failure; the others still run
-            results.append(("%s on rank %d" % (part.__name__, rank), False, "%s: %s" % (type(e).__name__, e)))
-    by_rank = [None] * WORLD
-    dist.all_gather_object(by_rank, results)
-    if rank == 0:
-        for i, (test, _, detail) in enumerate(by_rank[0]):
-            passed = all(len(r) > i and r[i][1] for r in by_rank)
-            checks.check(test, passed, detail if passed else "; ".join(
-                "rank %d: %s" % (k, r[i][2]) for k, r in enumerate(by_rank) if len(r) > i and not r[i][1]))
-        checks.check("every rank reported every test", len({len(r) for r in by_rank}) == 1)
-    dist.barrier()
-    dist.destroy_process_group()
-    sys.exit(checks.end() if rank == 0 else 0)
+    sys.exit(checks.run_parts_on_ranks((numpy_exchange, random_problems, between_meshes, overlapped, misuse), WORLD))
 
 
 if __name__ == "__main__":
