@@ -9,6 +9,10 @@
       [keep_plan_sound], [keep_all_sound]): what the runtime does for max
       and min, where sum and prod keep the value on one member
       ([Reductions.fill_of], [fill_of_sound]).
+    - max and min from a plain source: the lowered calls of the planner's
+      collective plans leave every target rank holding its box of the array
+      itself ([max_min_plain_keeps_value]; the plans reduce nothing and only
+      add pending axes, [plan_sums_plain_additions]).
     - [redist_sums_correct_for_op], [choose_sums_correct_for_op]: the
       end-to-end pending-sum theorems, which hold for any commutative
       monoid and a fill sound for it, instantiated once over the
