@@ -194,6 +194,9 @@ Print Assumptions add_pending_keep_sound.
 Print Assumptions keep_plan_sound.
 Print Assumptions keep_all_sound.
 Print Assumptions fill_of_sound.
+Print Assumptions keep_all_plain_holds.
+Print Assumptions plan_sums_plain_additions.
+Print Assumptions max_min_plain_keeps_value.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
 Print Assumptions Qc_avg.

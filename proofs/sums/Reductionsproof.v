@@ -9,6 +9,10 @@
       [keep_plan_sound], [keep_all_sound]): what the runtime does for max
       and min, where sum and prod keep the value on one member
       ([Reductions.fill_of], [fill_of_sound]).
+    - max and min from a plain source: the lowered calls of the planner's
+      collective plans leave every target rank holding its box of the array
+      itself ([max_min_plain_keeps_value]; the plans reduce nothing and only
+      add pending axes, [plan_sums_plain_additions]).
     - [redist_sums_correct_for_op], [choose_sums_correct_for_op]: the
       end-to-end pending-sum theorems, which hold for any commutative
       monoid and a fill sound for it, instantiated once over the
@@ -28,7 +32,7 @@ From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
 From Redist Require Import Model Semantics Radix Semanticsproof Layout Layoutproof Sums Sumsproof
   Sumexchange Sumstrategy Sumstrategyproof Strategy Strategyproof Lowersums Lowersumx Lowersumxproof Choose Costsums
-  Costsumsproof Compiler Reductions.
+  Costsumsproof Compiler Reductions Refineproof Checkerproof Layoutproof Strategyproof Lowersumsproof.
 
 (** ** Groups of copies *)
 
@@ -201,6 +205,99 @@ Proof.
   intros [| | |] t; [apply keep_one_sound | apply keep_one_sound | |];
     apply keep_all_sound; intros x; apply ival_eq; simpl; rewrite proj_pick;
     destruct (Bool.eqb _ _); reflexivity.
+Qed.
+
+(** ** max and min from a plain source: every member keeps the value *)
+
+(** A sequence of steps that only makes axes pending. *)
+Definition only_additions (ks : list sum_step) : bool :=
+  forallb (fun k => match k with AddPending _ => true | _ => false end) ks.
+
+Lemma only_additions_add_steps : forall xs, only_additions (add_steps xs) = true.
+Proof. intros xs. unfold add_steps. induction (rev xs) as [|a l IH]; simpl; [reflexivity | exact IH]. Qed.
+
+(** With every member keeping its value, additions move no data. *)
+Lemma exec_keep_additions : forall M m ks p (st : state (carrier M)),
+  only_additions ks = true -> exec_sum_plan M KeepAll m p ks st = st.
+Proof.
+  intros M m ks. induction ks as [|k ks IH]; intros p st H; [reflexivity |].
+  destruct k as [d a | a | a]; try discriminate. simpl in H |- *.
+  destruct (sum_step_type m p (AddPending a)); [apply IH; exact H | reflexivity].
+Qed.
+
+(** A plan [scheck] accepts from a plain source with no reducing step and
+    only additions after the collectives, run with [KeepAll], leaves every
+    target rank holding its box of the array: the collectives move plain
+    values, and the additions leave them on every member. *)
+Theorem keep_all_plain_holds : forall S T pt rf p post rep,
+  scheck S [] T pt (SumByCollectives [] rf p post) = OK rep -> only_additions post = true ->
+  forall M g (st : state (carrier M)),
+  pl_holds S g st -> pl_holds T g (sexec M KeepAll S [] T pt (SumByCollectives [] rf p post) st).
+Proof.
+  intros S T pt rf p post rep H Hadd M g st Hst.
+  destruct (scheck_collectives_parts _ _ _ _ _ _ _ _ _ H)
+    as [pre_reps [t1 [kept [crep [post_reps
+        [He [_ [_ [Hpre [Hrf [Hc [_ [_ [_ [_ _]]]]]]]]]]]]]]].
+  cbn [sum_steps_check] in Hpre. injection Hpre as _ E1 E2. subst t1 kept.
+  destruct (even_problem_spec S T He) as [HS [HT [Hm [Hs [Ht _]]]]].
+  set (m := ly_m S) in *.
+  cbn [sexec reduced sum_plan_type exec_sum_plan fst snd]. fold m.
+  rewrite exec_keep_additions by exact Hadd.
+  rewrite HT. apply pl_holds_even; [exact Hm | exact Ht |].
+  apply (proj2 (refine_holds _ rf m (ly_ty T) g _ Hm Hrf Ht)).
+  eapply check_correct; [exact Hc |].
+  apply (proj1 (refine_holds _ rf m (ly_ty S) g st Hm Hrf Hs)).
+  rewrite HS in Hst. apply (pl_holds_even m (ly_ty S)) in Hst; assumption.
+Qed.
+
+(** The collective plans the planner returns from a plain source reduce
+    nothing and only add the target's pending axes. *)
+Lemma plan_sums_plain_additions : forall s S T pt pre rf p post,
+  plan_sums s S [] T pt = Some (SumByCollectives pre rf p post) -> pre = [] /\ only_additions post = true.
+Proof.
+  intros s S T pt pre rf p post H.
+  assert (Hc : exists c, sum_collectives S [] T pt = Some (SumByCollectives pre rf p post, c)).
+  { unfold plan_sums in H.
+    destruct (even_problem S T); destruct s; destruct (sum_exchange_ok S [] T pt);
+      destruct (sum_collectives S [] T pt) as [[sp' c]|] eqn:E; simpl in H; try discriminate;
+      try (destruct (Planner.cost_lt _ c); try discriminate); injection H as <-; eauto. }
+  destruct Hc as [c Hc]. unfold sum_collectives in Hc.
+  apply cheapest_in, filter_In in Hc. destruct Hc as [Hin _].
+  apply in_flat_map in Hin. destruct Hin as [o [Ho Hin]].
+  destruct Ho as [<- | [<- | [<- | []]]].
+  - unfold keep_candidate in Hin. cbn [filter reduce_steps sum_steps_check] in Hin.
+    destruct Hin as [E | []]. injection E as <- _ _ <- _. split; [reflexivity | apply only_additions_add_steps].
+  - unfold sum_candidate in Hin. cbn [reduce_steps sum_steps_check] in Hin.
+    destruct (Planner.planner_choice _ _ _) as [[[rf' p'] [tr la]]|]; [| destruct Hin].
+    destruct Hin as [E | []]. injection E as <- _ _ <- _. split; [reflexivity | apply only_additions_add_steps].
+  - unfold sum_candidate in Hin. cbn [reduce_steps sum_steps_check] in Hin.
+    destruct (Planner.planner_choice _ _ _) as [[[rf' p'] [tr la]]|]; [| destruct Hin].
+    destruct Hin as [E | []]. injection E as <- _ _ <- _. split; [reflexivity | apply only_additions_add_steps].
+Qed.
+
+(** For max and min on any integer type, from a plain source: the lowered
+    calls of any collective plan [plan_sums] returns (the command's
+    [--strategy collectives], or [auto] when it picks the collectives)
+    leave every target rank holding its box of the array itself, every
+    member of a pending group keeping the value (DTensor's Replicate to
+    Partial for max and min), not only the group combining to it.  The
+    reducing exchange is not covered: it leaves the identity on all members
+    of a target group but one, whatever the operation. *)
+Theorem max_min_plain_keeps_value : forall (o : op) (t : int_ty) s S T pt pre rf p post elem,
+  fill_of o = KeepAll ->
+  plan_sums s S [] T pt = Some (SumByCollectives pre rf p post) ->
+  forall (g : list nat -> carrier (monoid_of o t)) (st other : state (carrier (monoid_of o t))),
+  pl_holds S g st ->
+  let bs := run_sumplan (monoid_of o t) (lower_sumplan elem (fill_of o) S [] T pt (SumByCollectives pre rf p post))
+              st other in
+  pl_holds T g (bs SDst) /\ bs SSrc = st.
+Proof.
+  intros o t s S T pt pre rf p post elem Hfill H g st other Hst bs.
+  destruct (plan_sums_plain_additions s S T pt pre rf p post H) as [-> Hadd].
+  destruct (plan_sums_checked s S [] T pt _ H) as [rep Hc].
+  pose proof (lower_sums_correct S [] T pt [] rf p post rep elem (fill_of o) Hc (monoid_of o t) st other) as [Hdst Hsrc].
+  unfold bs. cbn [lower_sumplan run_sumplan]. split; [| exact Hsrc].
+  rewrite Hdst, Hfill. exact (keep_all_plain_holds S T pt rf p post rep Hc Hadd _ g st Hst).
 Qed.
 
 (** ** Every headline pending-sum theorem, for every operation *)

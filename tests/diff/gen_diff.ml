@@ -25,12 +25,15 @@
    run by the runtime's ReducingExchange (each rank's workspace within the
    stated [sumplan_workspace_bytes], its source, target and workspace within
    [sumplan_live_bytes]); integer element types of every
-   size (1, 2, 4, 8 bytes) and c128 (16 bytes, small integral parts, so
-   its sums are exact), the operation drawn in turn (sum, prod, max, min;
-   c128 sums only; the 64-rank cases sum).  The reference is the extracted
-   [sexec] over the integers modulo 2^64 (pairs of them for c128) with the
+   size (1, 2, 4, 8 bytes), f32 and f64, and c128 (16 bytes, small
+   integral parts, so its sums are exact), the operation drawn in turn
+   (sum, prod, max, min; c128 sums only; the 64-rank cases sum).  The
+   reference is the extracted [sexec] over the integers modulo 2^64 (pairs
+   of them for c128), or over f32 or f64 arithmetic rounded as the
+   runtime's ([float_monoid]: bitwise, no zeros or NaNs drawn), with the
    operation on the element type ([monoid]) and its fill ([Problem.fill])
-   on random source values; OUTDIR/ops.txt counts these cases per operation;
+   on random source values; OUTDIR/ops.txt counts these cases per operation
+   on integers and on floats;
    a reducing exchange also carries each rank's messages and staging in
    the extracted [lower_sumx], and the header's workspace and live bytes.
 
@@ -198,10 +201,11 @@ let write_hybrid oc st ~id ~desc (p : Problem.t) sp =
 
 (* ---- pending sums ---- *)
 
-(* The dtypes of the sum cases, in turn: every element size. *)
-let sum_dtypes = [| "u8"; "i16"; "i32"; "u64"; "c128"; "i8"; "u16"; "u32"; "i64" |]
+(* The dtypes of the sum cases, in turn: every element size, integer and
+   floating (f32 and f64 twice each, as their rounding depends on the order). *)
+let sum_dtypes = [| "u8"; "f32"; "i16"; "f64"; "i32"; "f32"; "u64"; "c128"; "f64"; "i8"; "u16"; "u32"; "i64" |]
 
-(* The operations drawn, in turn with the dtypes (4 and 9 are coprime:
+(* The operations drawn, in turn with the dtypes (4 and 13 are coprime:
    every pair comes); c128 only sums (its values stay exact integers). *)
 let sum_ops = [| Dtype.Sum; Dtype.Prod; Dtype.Max; Dtype.Min |]
 let sum_op i dtype = if dtype = "c128" then Dtype.Sum else sum_ops.(i mod Array.length sum_ops)
@@ -218,25 +222,55 @@ let with_op op text =
   in
   at 0
 
-(* The sum cases written per operation, for the closing line. *)
-let op_counts : (string, int) Hashtbl.t = Hashtbl.create 4
+let is_float dtype = dtype = "f32" || dtype = "f64"
+
+(* A sum case's kind for the closing line: its operation, with "float-"
+   before it on f32 and f64. *)
+let reduction_kind op ~floating = (if floating then "float-" else "") ^ Dtype.op_name op
+
+(* The sum cases written per kind, for the closing line. *)
+let op_counts : (string, int) Hashtbl.t = Hashtbl.create 8
 let count_op (p : Problem.t) =
-  let name = Dtype.op_name p.op in
-  Hashtbl.replace op_counts name (1 + Option.value (Hashtbl.find_opt op_counts name) ~default:0);
-  ", reduction " ^ name
+  let kind = reduction_kind p.op ~floating:(is_float p.dtype.name) in
+  Hashtbl.replace op_counts kind (1 + Option.value (Hashtbl.find_opt op_counts kind) ~default:0);
+  ", reduction " ^ kind
 
 (* Values: the integers modulo 2^64, pairs of them (real, imaginary) for
-   c128, whose parts stay small integers so that f64 adds them exactly. *)
+   c128, whose parts stay small integers so that f64 adds them exactly;
+   for f32 and f64 the first is the bits of the value as an OCaml float. *)
 type value = int64 * int64
 
 let pairs : C.cmonoid =
   { zero = Obj.repr ((0L, 0L) : value);
     add0 = (fun a b -> let (a1, a2) : value = Obj.obj a and (b1, b2) : value = Obj.obj b in Obj.repr (Int64.add a1 b1, Int64.add a2 b2)) }
 
+(* f32 and f64 with [p]'s operation as the runtime computes it: each
+   addition or product rounded to the type (for f32, the double result
+   rounded to single: double rounding is exact for one + or * of singles),
+   max and min keeping the later value when it is larger (smaller), with
+   identities 0, 1, -inf and +inf.  [sexec] folds from the identity in
+   ascending member order and the runtime from the first member in the same
+   order: the same bits, as no value drawn is a zero or a NaN (0 + x = x and
+   1 * x = x exactly, -inf < x < +inf). *)
+let float_monoid (p : Problem.t) : C.cmonoid =
+  let to_type x = if p.dtype.name = "f32" then Int32.float_of_bits (Int32.bits_of_float x) else x in
+  let on_floats zero f =
+    { C.zero = Obj.repr ((Int64.bits_of_float zero, 0L) : value);
+      add0 = (fun a b ->
+        let (a, _) : value = Obj.obj a and (b, _) : value = Obj.obj b in
+        Obj.repr ((Int64.bits_of_float (f (Int64.float_of_bits a) (Int64.float_of_bits b)), 0L) : value)) }
+  in
+  match p.op with
+  | Dtype.Sum -> on_floats 0. (fun a b -> to_type (a +. b))
+  | Dtype.Prod -> on_floats 1. (fun a b -> to_type (a *. b))
+  | Dtype.Max -> on_floats Float.neg_infinity (fun a b -> if b > a then b else a)
+  | Dtype.Min -> on_floats Float.infinity (fun a b -> if b < a then b else a)
+  | Dtype.Avg -> invalid_arg "gen_diff: avg is not drawn"
+
 (* The integers modulo 2^64 with [p]'s operation on its element type: sum
    and prod wrap (the low bytes are the type's), max and min compare the
    values as the type reads its low bytes (sign- or zero-extended), with
-   identities the lowest and the highest value. *)
+   identities the lowest and the highest value; floats as [float_monoid]. *)
 let monoid (p : Problem.t) : C.cmonoid =
   let bits = 8 * p.elem_bytes and signed = p.dtype.name.[0] = 'i' in
   let norm v =
@@ -251,24 +285,39 @@ let monoid (p : Problem.t) : C.cmonoid =
       add0 = (fun a b -> let (a, _) : value = Obj.obj a and (b, _) : value = Obj.obj b in Obj.repr ((f a b, 0L) : value)) }
   in
   let pick keep a b = let a = norm a and b = norm b in if keep (compare a b) then a else b in
-  match p.op with
-  | Dtype.Sum -> pairs
-  | Dtype.Prod -> on_ints 1L Int64.mul
-  | Dtype.Max -> on_ints lowest (pick (fun c -> c >= 0))
-  | Dtype.Min -> on_ints (norm (Int64.pred lowest)) (pick (fun c -> c <= 0))
-  | Dtype.Avg -> invalid_arg "gen_diff: avg has no integer values"
-
-let random_value st dtype : value =
-  if dtype = "c128" then (Int64.of_int (Random.State.int st 1024), Int64.of_int (Random.State.int st 1024))
+  if is_float p.dtype.name then float_monoid p
   else
-    (* 64 random bits from three draws of 30. *)
-    let bits () = Int64.of_int (Random.State.bits st) in
-    (Int64.logxor (Int64.shift_left (bits ()) 34) (Int64.logxor (Int64.shift_left (bits ()) 17) (bits ())), 0L)
+    match p.op with
+    | Dtype.Sum -> pairs
+    | Dtype.Prod -> on_ints 1L Int64.mul
+    | Dtype.Max -> on_ints lowest (pick (fun c -> c >= 0))
+    | Dtype.Min -> on_ints (norm (Int64.pred lowest)) (pick (fun c -> c <= 0))
+    | Dtype.Avg -> invalid_arg "gen_diff: avg has no integer values"
+
+(* 64 random bits from three draws of 30. *)
+let random_bits st =
+  let bits () = Int64.of_int (Random.State.bits st) in
+  Int64.logxor (Int64.shift_left (bits ()) 34) (Int64.logxor (Int64.shift_left (bits ()) 17) (bits ()))
+
+(* A random value of [p]'s element type.  Floats: a random sign and
+   mantissa (all of the type's bits, so sums round), never zero or NaN,
+   of magnitude 2^-4 to 2^4, or 1/2 to 2 for prod (a product over a group
+   of at most 64 members stays finite and normal in f32). *)
+let random_value st (p : Problem.t) : value =
+  let dtype = p.dtype.name in
+  if dtype = "c128" then (Int64.of_int (Random.State.int st 1024), Int64.of_int (Random.State.int st 1024))
+  else if is_float dtype then
+    let mantissa = 1. +. Int64.to_float (Int64.shift_right_logical (random_bits st) 12) /. 0x1p52 in
+    let exponent = if p.op = Dtype.Prod then Random.State.int st 2 - 1 else Random.State.int st 9 - 4 in
+    let x = Float.ldexp (if Random.State.bool st then mantissa else -.mantissa) exponent in
+    ((Int64.bits_of_float (if dtype = "f32" then Int32.float_of_bits (Int32.bits_of_float x) else x)), 0L)
+  else (random_bits st, 0L)
 
 (* Little-endian bytes of a value as the runtime holds it. *)
 let value_bytes dtype elem ((v, w) : value) =
   let le x = List.init 8 (fun b -> Int64.to_int (Int64.logand (Int64.shift_right_logical x (8 * b)) 0xffL)) in
   if dtype = "c128" then le (Int64.bits_of_float (Int64.to_float v)) @ le (Int64.bits_of_float (Int64.to_float w))
+  else if dtype = "f32" then List.filteri (fun i _ -> i < 4) (le (Int64.of_int32 (Int32.bits_of_float (Int64.float_of_bits v))))
   else List.filteri (fun i _ -> i < elem) (le v)
 
 (* Per world rank: random source values on its source box and the values
@@ -276,7 +325,7 @@ let value_bytes dtype elem ((v, w) : value) =
 let write_sum_bytes oc st (p : Problem.t) plan =
   let s = Problem.source_layout p and t = Problem.target_layout p in
   let world = Problem.world p in
-  let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p.dtype.name)) in
+  let src = Array.init world (fun r -> Array.init (elems_at s r) (fun _ -> random_value st p)) in
   let state : C.carrier C.state =
    fun r l -> if r < world && elems_at s r > 0 then Obj.repr src.(r).(linear (shape_at s r) l) else (monoid p).zero
   in
@@ -665,8 +714,14 @@ let () =
   List.iter (fun (d, n) -> Printf.fprintf oc "%d %d\n" d n) sizes;
   close_out oc;
   let oc = open_out (Filename.concat dir "ops.txt") in
-  Array.iter (fun op -> let name = Dtype.op_name op in
-               Printf.fprintf oc "%s %d\n" name (Option.value (Hashtbl.find_opt op_counts name) ~default:0)) sum_ops;
+  List.iter
+    (fun floating ->
+      Array.iter
+        (fun op ->
+          let kind = reduction_kind op ~floating in
+          Printf.fprintf oc "%s %d\n" kind (Option.value (Hashtbl.find_opt op_counts kind) ~default:0))
+        sum_ops)
+    [ false; true ];
   close_out oc;
   Printf.printf
     "diff-steps: seed %d, %d single steps, %d plans, %d exchanges; pending sums: %d steps, %d plans, %d exchanges; %d hybrids, %d permuted exchanges, %d permuted reducing exchanges, %d cases on 64 ranks; world sizes %s\n"
