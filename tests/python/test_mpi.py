@@ -62,14 +62,34 @@ def contributions_from_others(plan, me):
     return sum(math.prod(c.extent) for c in plan.sum_receives(me).contributions if c.from_rank != me) * plan.elem_bytes
 
 
-def direct_bytes_expected(plan, me, src_shared):
-    """What single copy moves when every source is shared: the exchange's and the reducing exchange's
-    pieces from other devices; a plan by the collectives goes by MPI."""
+def collective_bytes_in(plan):
+    """The bytes a plan by the collectives brings this rank from other ranks in its all_gather, all_to_all
+    and all_permute steps: what single copy reads out of the peers' arrays."""
+    total = 0
+    for step in plan.collective_steps():
+        local = math.prod(step.shape) * plan.elem_bytes
+        if step.op == "all_gather":
+            total += local * (step.group_size - 1)
+        elif step.op == "all_to_all":
+            total += local // step.group_size * (step.group_size - 1)
+        elif step.op == "all_permute" and step.recv_from[dist.get_rank()] != dist.get_rank():
+            total += local
+    return total
+
+
+def direct_bytes_expected(plan, me, src_shared, dst_shared):
+    """What single copy moves: the exchange's and the reducing exchange's pieces from other devices when the
+    source is shared; a plan by the collectives' gathered, exchanged and permuted pieces when source and
+    destination are shared and it needs no workspace (the executor's workspace is plain memory)."""
     if me is None or not src_shared:
         return 0
     if plan.kind == "exchange":
         return received_from_others(plan, me)
-    return contributions_from_others(plan, me) if plan.kind == "reducing_exchange" else 0
+    if plan.kind == "reducing_exchange":
+        return contributions_from_others(plan, me)
+    if plan.kind == "collectives" and dst_shared and plan.workspace_bytes == 0:
+        return collective_bytes_in(plan)
+    return 0
 
 
 def numpy_exchange(results):
@@ -164,7 +184,7 @@ def random_problems(results):
                         or tuple(got.placements) != tuple(dst):
                     bad.append(what + ": wrong values")
                 if async_op:
-                    want = direct_bytes_expected(plan, me, src_shared)
+                    want = direct_bytes_expected(plan, me, src_shared, dst_shared)
                     direct += want > 0
                     if moved.direct_bytes != want:
                         bad.append("%s: direct bytes %s, expected %d" % (what, moved.direct_bytes, want))
