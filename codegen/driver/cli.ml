@@ -172,12 +172,24 @@ let exit_tool = Cmd.Exit.info 4 ~doc:"when mpicxx or mpirun is missing or fails,
 
 (* The problem of plan, check and gen: one mesh or two, the types, the
    dtype and the strategy. *)
+let any_problem_term =
+  let make mesh from_mesh to_mesh from to_ dtype strategy () =
+    let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
+    Problem.make_any ~names:Problem.flag_names ~meshes ~strategy ~from ~to_ ~dtype
+  in
+  Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
+
+(* gen and run: problems without composed cuts. *)
 let problem_term =
   let make mesh from_mesh to_mesh from to_ dtype strategy () =
     let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
     Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype
   in
   Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
+
+let print_cuts ~command ~title ~json r =
+  write_output None
+    (if json then Yojson.Safe.pretty_to_string (Cutplan.json ~command r) ^ "\n" else Cutplan.text ~title r)
 
 let backend_arg doc =
   Arg.(value & opt (enum [ ("mpi", `Mpi); ("nccl", `Nccl) ]) `Mpi & info [ "backend" ] ~docv:"BACKEND" ~doc)
@@ -208,7 +220,9 @@ let print_sums ~command ~title ~json ?cost r =
 let plan_cmd =
   let run problem cost json =
     guard ~json ~command:"plan" (fun () ->
-        let p = problem () in
+        match problem () with
+        | Problem.Composed c -> print_cuts ~command:"plan" ~title:"redist plan" ~json (Cutplan.make c); 0
+        | Problem.Plain p ->
         let settings = cost p in
         if Problem.has_pending p then
           let r, costing = Sumplan.choose_costed settings p in
@@ -231,7 +245,7 @@ let plan_cmd =
           "  redist plan --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' | \\\\";
           "    redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan -" ]
   in
-  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ problem_term $ cost_term $ json_arg)
+  Cmd.v (Cmd.info "plan" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ]) Term.(const run $ any_problem_term $ cost_term $ json_arg)
 
 let check_cmd =
   let plan_arg =
@@ -240,10 +254,14 @@ let check_cmd =
   in
   let run problem cost plan json =
     guard ~json ~command:"check" (fun () ->
-        let p = problem () in
+        let title = "redist check: plan accepted" in
+        match problem () with
+        | Problem.Composed c ->
+            let text = read_source ~what:"--plan" plan in
+            print_cuts ~command:"check" ~title ~json (Cutplan.check c text); 0
+        | Problem.Plain p ->
         let settings = cost p in
         let text = read_source ~what:"--plan" plan in
-        let title = "redist check: plan accepted" in
         if Problem.has_pending p then
           let r = Sumplan.check p text in
           print_sums ~command:"check" ~title ~json ?cost:(Sumplan.cost_checked settings r) r
@@ -271,7 +289,7 @@ let check_cmd =
           "  redist check --mesh '{a:3, b:6}' --from '[2{a}6]' --to '[1{b}6]' --plan sub.plan" ]
   in
   Cmd.v (Cmd.info "check" ~doc ~man ~exits:[ exit_success; exit_rejected "the plan"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ cost_term $ plan_arg $ json_arg)
+    Term.(const run $ any_problem_term $ cost_term $ plan_arg $ json_arg)
 
 let show_cmd =
   let type_arg =

@@ -102,7 +102,9 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
     | [] -> Ok (List.rev acc)
     | (d : S.dim) :: rest -> (
         let axes = List.concat_map (expand env) (Option.value d.axes ~default:[]) in
-        if d.global = 0 then
+        if d.composed <> [] then
+          err "dim %d (column %d): composed cuts ({x}{y}N, {x}%%B N) are planned only by redist plan, check and the C ABI" k d.dcol
+        else if d.global = 0 then
           err "dim %d (column %d): global size 0; sizes must be at least 1" k d.dcol
         else
           match List.find_opt (fun (n : S.name) -> find_name env n.name = None) axes with
@@ -159,6 +161,46 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
 
 let ty_of_ast ~what env t =
   match check_ty ~what env t with Ok ty -> ty | Error msg -> raise (Bad_input msg)
+
+let is_composed (t : S.ty) = List.exists (fun (d : S.dim) -> d.composed <> []) t.dims
+
+(* A type with composed cuts as the core's cty.  Its other dimensions are
+   checked as [check_ty] checks them (the composed ones stand unsharded
+   there); then each cut's axes: in the mesh, in one cut only, and a
+   cyclic block size of at least 1. *)
+let cty_of_ast ~what env (t : S.ty) : C.cty =
+  let plain = { t with dims = List.map (fun (d : S.dim) -> if d.composed = [] then d else { d with composed = []; local = None }) t.dims } in
+  let ty = ty_of_ast ~what env plain in
+  let ids names = List.map (fun (n : S.name) -> (Option.get (find_name env n.name)).id) names in
+  let first_use = Hashtbl.create 8 in
+  List.iter
+    (fun (d : S.dim) -> List.iter (fun (n : S.name) -> Hashtbl.replace first_use n.name n.ncol) (Option.value d.axes ~default:[]))
+    t.dims;
+  let cdim k (d : S.dim) ((_, global) as dimty : C.dimty) : C.cdim =
+    if d.composed = [] then C.cdim_of_dimty dimty
+    else begin
+      if d.local <> None then bad "%s: dim %d (column %d): a stated local size is for one ceil-block cut; write the composed cuts without it" what k d.dcol;
+      let cut (c : S.cut) =
+        let axes = List.concat_map (expand env) c.cut_axes in
+        List.iter
+          (fun (n : S.name) ->
+            if find_name env n.name = None then
+              bad "%s: dim %d: axis %s (column %d) is not in the mesh %s" what k n.name n.ncol (show_mesh env);
+            match Hashtbl.find_opt first_use n.name with
+            | Some col -> bad "%s: dim %d: axis %s (column %d) is in two cuts (also at column %d); an axis is in one cut of one dimension" what k n.name n.ncol col
+            | None -> Hashtbl.replace first_use n.name n.ncol)
+          axes;
+        match c.cyclic with
+        | None -> C.Block (ids axes)
+        | Some (0, col) -> bad "%s: dim %d (column %d): block size 0 in a cyclic cut; a block has at least 1 element" what k col
+        | Some (b, _) -> C.Cyclic (ids axes, b)
+      in
+      (List.map cut d.composed, global)
+    end
+  in
+  let cty = List.mapi (fun k (d, dimty) -> cdim k d dimty) (List.combine t.dims ty) in
+  if not (C.cty_wf (core_mesh env) cty) then bad "%s: rejected by the core's cty_wf" what;
+  cty
 
 (* The pending axes of [t] (its [sum{...}], [max{...}], ...) as ids, in the
    order written, for the well-formed [ty] it denotes on [env]'s mesh: each
@@ -221,6 +263,20 @@ let show_dim env ((ids, n) as d : C.dimty) =
   else Printf.sprintf "%d{%s}%d" (C.block_size (core_mesh env) d) (String.concat "," (collapse env ids)) n
 
 let show_ty env (t : C.ty) = "[" ^ String.concat ", " (List.map (show_dim env) t) ^ "]"
+
+(* A dimension of composed cuts as written ({x}%4{y}30); one ceil-block
+   cut as [show_dim] writes it. *)
+let show_cdim env ((cuts, n) : C.cdim) =
+  let names ids = "{" ^ String.concat "," (collapse env ids) ^ "}" in
+  match cuts with
+  | [ C.Block ids ] -> show_dim env (ids, n)
+  | _ ->
+      String.concat ""
+        (List.map (function C.Block ids -> names ids | C.Cyclic (ids, b) -> Printf.sprintf "%s%%%d" (names ids) b) cuts)
+      ^ (match List.rev cuts with C.Cyclic _ :: _ -> " " | _ -> "")
+      ^ string_of_int n
+
+let show_cty env (t : C.cty) = "[" ^ String.concat ", " (List.map (show_cdim env) t) ^ "]"
 
 let show_shape l = "[" ^ String.concat ", " (List.map string_of_int l) ^ "]"
 

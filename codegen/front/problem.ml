@@ -165,14 +165,49 @@ let check_figures_fit ~elem_bytes shape pendings =
       F.bad "the array's %s bytes times %d (4 + the largest pending group) exceed 2^62: a rank's live bytes would not fit redist's 63-bit integers"
         (Bounds.mul_decimal elems elem_bytes) arrays
 
-let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
-  let source, target, one_mesh =
-    match meshes with
-    | One m -> let pm = placed ~what:names.mesh_name m in (pm, pm, true)
-    | Two (f, t) -> (placed ~what:names.from_mesh_name f, placed ~what:names.to_mesh_name t, false)
+(* A problem where either side has composed cuts (Part 3): planned by the
+   region exchange (Lowercuts.v), without pending axes. *)
+type composed = {
+  meshes : t;  (* the meshes, their placements, the element type; its src and tgt are unsharded *)
+  csrc : C.cty;
+  ctgt : C.cty;
+}
+
+type any = Plain of t | Composed of composed
+
+let clayout env ranks cty = { C.cl_mesh = { C.pm_mesh = F.core_mesh env; pm_ranks = ranks }; cl_ty0 = cty }
+let source_clayout c = clayout c.meshes.env c.meshes.src_ranks c.csrc
+let target_clayout c = clayout c.meshes.tgt_env c.meshes.tgt_ranks c.ctgt
+
+let make_composed ~names ~(source : placed) ~(target : placed) ~one_mesh ~strategy ~dtype (from_ast : Syntax.ty) (to_ast : Syntax.ty) =
+  List.iter
+    (fun (what, (t : Syntax.ty)) ->
+      if t.pending <> None then F.bad "%s: pending axes with composed cuts are not planned yet" what)
+    [ (names.from_name, from_ast); (names.to_name, to_ast) ];
+  if strategy <> C.StratAuto && strategy <> C.StratExchange then
+    F.bad "--strategy %s: a problem with composed cuts is planned by the region exchange; use --strategy exchange or auto"
+      (strategy_name strategy);
+  let csrc = F.cty_of_ast ~what:names.from_name source.env from_ast in
+  let ctgt = F.cty_of_ast ~what:names.to_name target.env to_ast in
+  if List.length csrc <> List.length ctgt then
+    F.bad "%s has %d dimensions but %s has %d" names.from_name (List.length csrc) names.to_name (List.length ctgt);
+  let gs = List.map snd csrc and gt = List.map snd ctgt in
+  if gs <> gt then
+    F.bad "global shapes differ: %s is %s, %s is %s" names.from_name (F.show_shape gs) names.to_name (F.show_shape gt);
+  let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
+  check_figures_fit ~elem_bytes:dtype.bytes gs [];
+  let unsharded = List.map (fun n -> ([], n)) gs in
+  let meshes =
+    { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
+      src_placement = source.placement_text; tgt_placement = target.placement_text; src = unsharded; tgt = unsharded;
+      src_pending = []; tgt_pending = []; op = Dtype.Sum; dtype; elem_bytes = dtype.bytes; strategy = C.StratExchange }
   in
-  let from_ast = parse ~what:names.from_name Syntax.ty from in
-  let to_ast = parse ~what:names.to_name Syntax.ty to_ in
+  let c = { meshes; csrc; ctgt } in
+  if not (C.clayout_wf (source_clayout c)) then F.bad "%s: rejected by the core's clayout_wf" names.from_name;
+  if not (C.clayout_wf (target_clayout c)) then F.bad "%s: rejected by the core's clayout_wf" names.to_name;
+  c
+
+let make_plain ~names ~(source : placed) ~(target : placed) ~one_mesh ~strategy ~dtype from_ast to_ast =
   let src = F.ty_of_ast ~what:names.from_name source.env from_ast in
   let tgt = F.ty_of_ast ~what:names.to_name target.env to_ast in
   if List.length src <> List.length tgt then
@@ -192,6 +227,25 @@ let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
     src_placement = source.placement_text; tgt_placement = target.placement_text;
     src; tgt; src_pending; tgt_pending; op; dtype; elem_bytes; strategy }
 
+let make_any ~names ~meshes ~strategy ~from ~to_ ~dtype =
+  let source, target, one_mesh =
+    match meshes with
+    | One m -> let pm = placed ~what:names.mesh_name m in (pm, pm, true)
+    | Two (f, t) -> (placed ~what:names.from_mesh_name f, placed ~what:names.to_mesh_name t, false)
+  in
+  let from_ast = parse ~what:names.from_name Syntax.ty from in
+  let to_ast = parse ~what:names.to_name Syntax.ty to_ in
+  if F.is_composed from_ast || F.is_composed to_ast then
+    Composed (make_composed ~names ~source ~target ~one_mesh ~strategy ~dtype from_ast to_ast)
+  else Plain (make_plain ~names ~source ~target ~one_mesh ~strategy ~dtype from_ast to_ast)
+
+(* A problem without composed cuts: what gen, run and show take. *)
+let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
+  match make_any ~names ~meshes ~strategy ~from ~to_ ~dtype with
+  | Plain p -> p
+  | Composed _ ->
+      F.bad "%s, %s: composed cuts ({x}{y}N, {x}%%B N) are planned only by redist plan, check and the C ABI (not yet by gen, run, show or in place)"
+        names.from_name names.to_name
 
 (* The problem as the command reads it, messages naming its flags. *)
 let make_placed = make_named ~names:flag_names

@@ -10,7 +10,10 @@
    op     ::= 'sum' | 'prod' | 'max' | 'min' | 'avg'
    dim    ::= INT '{' names '}' INT        local size, axes, global size
             | '{' names '}' INT           local size inferred
+            | cut cut* INT                composed cuts, outermost first
             | INT                         unsharded
+   cut    ::= '{' names '}' ['%' INT]     a ceil-block cut, or with '%' B a
+                                  cyclic one dealing blocks of B
    names  ::= [NAME (',' NAME)*]
    plan   ::= one item per line, '#' starts a comment:
               'refine' NAME '=' NAME ':' INT ('*' NAME ':' INT)+
@@ -28,7 +31,14 @@
 
 type name = { name : string; ncol : int }
 
-type dim = { local : int option; axes : name list option; global : int; dcol : int }
+(* A cut of a dimension: its axes, and for a cyclic cut its block size
+   with the column of the '%'. *)
+type cut = { cut_axes : name list; cyclic : (int * int) option; ccol : int }
+
+(* [axes]: the axes of a dimension of one ceil-block cut (today's layouts);
+   [composed]: the cuts, outermost first, of any other sharded dimension
+   (then [axes] is [None]). *)
+type dim = { local : int option; axes : name list option; composed : cut list; global : int; dcol : int }
 
 (* [pending]: the operation's word (its name and column) and the axes of
    [sum{...}], [max{...}], ..., if given. *)
@@ -126,23 +136,38 @@ let parse_names c =
     more []
   end
 
+(* The cuts from a '{' to the global size. *)
+let parse_cuts c =
+  let rec more acc =
+    skip_ws c;
+    let ccol = c.i + 1 in
+    let cut_axes = parse_names c in
+    let cyclic =
+      skip_ws c;
+      let pcol = c.i + 1 in
+      if accept c '%' then Some (parse_int c "the block size after '%'", pcol) else None
+    in
+    let acc = { cut_axes; cyclic; ccol } :: acc in
+    if peek c = Some '{' then more acc else List.rev acc
+  in
+  let cuts = more [] in
+  (cuts, parse_int c "the global size after the cuts")
+
+let dim_of_cuts ~local ~dcol (cuts, global) =
+  match cuts with
+  | [ { cut_axes; cyclic = None; _ } ] -> { local; axes = Some cut_axes; composed = []; global; dcol }
+  | _ -> { local; axes = None; composed = cuts; global; dcol }
+
 let parse_dim c =
   skip_ws c;
   let dcol = c.i + 1 in
   match peek c with
-  | Some '{' ->
-      let axes = parse_names c in
-      let global = parse_int c "the global size after '}'" in
-      { local = None; axes = Some axes; global; dcol }
+  | Some '{' -> dim_of_cuts ~local:None ~dcol (parse_cuts c)
   | Some ch when is_digit ch ->
       let n = parse_int c "a size" in
-      if peek c = Some '{' then begin
-        let axes = parse_names c in
-        let global = parse_int c "the global size after '}'" in
-        { local = Some n; axes = Some axes; global; dcol }
-      end
-      else { local = None; axes = None; global = n; dcol }
-  | _ -> fail c "a dimension (N, n{axes}N or {axes}N)"
+      if peek c = Some '{' then dim_of_cuts ~local:(Some n) ~dcol (parse_cuts c)
+      else { local = None; axes = None; composed = []; global = n; dcol }
+  | _ -> fail c "a dimension (N, n{axes}N, {axes}N, {x}{y}N or {axes}%B N)"
 
 let parse_ty_at c =
   skip_ws c;

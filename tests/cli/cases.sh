@@ -436,3 +436,20 @@ run_profile 'single_copy without bytes_per_us' "$SC, \"single_copy\": {\"latency
 run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts 0,0,1
 run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts a,a,a,b,b,b,c
 run plan --mesh '{x:2}' --from '[6]' --to '[6]' --hosts a,,b
+# composed cuts (Part 3): nested ceil blocks in either order, block-cyclic,
+# a composition, between two meshes; planned by the region exchange
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[{y}5]'
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}8, 4]' --to '[{y}{x}8, 4]' --json
+run plan --mesh '{p:2, q:2}' --from '[{p}%2 7, {q}%2 5]' --to '[{p}7, 5]' --dtype f64
+run plan --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}%4{}30]' --to '[{x}%3{y}30]' --strategy exchange
+pipe_plan_check --mesh '{x:2, y:2}' --from '[{x}%4{y}30, 3]' --to '[{y}{x}30, 3]'
+run_stdin 'all_gather(0)\n' check --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --plan -
+# one line for each bad composed form
+run plan --mesh '{x:2, y:2}' --from '[{x}{x}5]' --to '[5]'
+run plan --mesh '{x:2, y:2}' --from '[{x}5, {y}{x}4]' --to '[5, 4]'
+run plan --mesh '{x:2, y:2}' --from '[{x}%0 5]' --to '[5]'
+run plan --mesh '{x:2, y:2}' --from '[2{x}{y}5]' --to '[5]'
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5] sum{x}'
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --strategy collectives
+run show --mesh '{x:2, y:2}' --type '[{x}%2 5]'
+run gen --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --name t

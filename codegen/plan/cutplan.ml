@@ -1,0 +1,108 @@
+(* What `plan` and `check` print about a problem with composed cuts
+   (Part 3): one region exchange, whose messages are the extracted
+   [region_sends], [region_recvs] and [region_copies] (Lowercuts.v); this
+   module only counts them and takes maxima and sums over the world's
+   ranks. *)
+
+module C = Redist_core
+module F = Front
+
+type t = {
+  problem : Problem.composed;
+  world : int;                (* world ranks 0 .. world - 1 take part *)
+  messages : int;             (* rank-to-rank messages, over the world *)
+  boxes : int;                (* the boxes those messages carry *)
+  copies : int;               (* boxes a rank copies from its source to its target array *)
+  src_max : int;              (* the largest source local array *)
+  tgt_max : int;              (* the largest target local array *)
+  global_elems : int;
+  recv_busiest : int;         (* region_recv_count: the lower bound on every rank *)
+  recv_total : int;
+  live_bytes : int;           (* the largest source + target local arrays of one rank *)
+}
+
+(* Elements of a rank's local array in [l], 0 outside its mesh. *)
+let local_elems (l : C.clayout) r =
+  match C.cl_device l r with
+  | Some d -> List.fold_left ( * ) 1 (C.c_shape (C.cl_m l) l.cl_ty0 d)
+  | None -> 0
+
+let make (c : Problem.composed) =
+  let src = Problem.source_clayout c and tgt = Problem.target_clayout c in
+  let world = Problem.world c.meshes in
+  let ranks = List.init world Fun.id in
+  let sum f = List.fold_left (fun acc r -> Bounds.add acc (f r)) 0 ranks in
+  let max_of f = List.fold_left (fun acc r -> max acc (f r)) 0 ranks in
+  let sends r = C.region_sends src tgt r in
+  let recv r = C.region_recv_count src tgt r in
+  { problem = c; world;
+    messages = sum (fun r -> List.length (sends r));
+    boxes = sum (fun r -> List.fold_left (fun acc (_, bs) -> acc + List.length bs) 0 (sends r));
+    copies = sum (fun r -> List.length (C.region_copies src tgt r));
+    src_max = max_of (local_elems src); tgt_max = max_of (local_elems tgt);
+    global_elems = List.fold_left ( * ) 1 (List.map snd c.csrc);
+    recv_busiest = max_of recv; recv_total = sum recv;
+    live_bytes = max_of (fun r -> Bounds.mul (local_elems src r + local_elems tgt r) c.meshes.elem_bytes) }
+
+let guarantees =
+  [ ("region_exchange_sound", "executing the listed messages and copies leaves every rank its whole target holding");
+    ("region_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
+    ("hexchange_recv_exact", "each rank receives exactly what its target holds and its source does not");
+    ("cuts_holder_exchange", "so between layouts of composed cuts the traffic is the lower bound on every rank") ]
+
+let show_source (c : Problem.composed) = F.show_cty c.meshes.env c.csrc
+let show_target (c : Problem.composed) = F.show_cty c.meshes.tgt_env c.ctgt
+
+(* The plan as a plan file: the one line `exchange`, the numbers as
+   comments, so that `redist check --plan -` reads it back. *)
+let text ~title (r : t) =
+  let p = r.problem.meshes in
+  let b = Buffer.create 1024 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
+  line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy exchange (composed cuts: the region exchange)" title
+    (Problem.show_meshes p) (show_source r.problem) (show_target r.problem) p.dtype.name p.elem_bytes;
+  line "exchange  # -> %s  largest local array %d  busiest rank recv %d (%s B)" (show_target r.problem) r.tgt_max
+    r.recv_busiest (bytes r.recv_busiest);
+  line "# messages: %s carrying %d box%s, and %d local cop%s (the region lists of the extracted lowering)"
+    (Report.plural r.messages "message") r.boxes (if r.boxes = 1 then "" else "es") r.copies
+    (if r.copies = 1 then "y" else "ies");
+  line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
+    (Report.plural r.recv_busiest "element") (bytes r.recv_busiest) r.recv_busiest;
+  line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (Report.plural r.recv_total "element")
+    (bytes r.recv_total) r.recv_total r.world;
+  line "# live bytes per rank: %s (its source and target local arrays); largest source array %d, largest target array %d; global %d"
+    (Bounds.mul_decimal r.live_bytes 1) r.src_max r.tgt_max r.global_elems;
+  line "# launches: 1 exchange (point-to-point, each rank only with the ranks whose holdings meet its own)";
+  line "# proven in Coq:";
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
+  Buffer.contents b
+
+let json ~command (r : t) : Yojson.Safe.t =
+  let p = r.problem.meshes in
+  Json.document ~command
+    [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
+      ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
+      ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
+      ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes); ("composed", `Bool true);
+      ("steps",
+        `List [ Json.step_object ("exchange", [], `Null) ~text:"exchange" ~after:(show_target r.problem)
+                  ~local_elems:r.tgt_max ~recv_max:r.recv_busiest ]);
+      ("messages", `Int r.messages); ("message_boxes", `Int r.boxes); ("local_copies", `Int r.copies);
+      ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max); ("global_elems", `Int r.global_elems);
+      ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
+      ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
+      ("live_bytes", `Int r.live_bytes); ("launches", `Int 1);
+      ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
+
+(* A plan file for a composed problem: the one line `exchange` (and
+   comments); anything else is rejected at its line. *)
+let check (c : Problem.composed) text =
+  (match Syntax.plan_lines text with
+   | [ (_, Syntax.Exchange) ] -> ()
+   | [] -> raise (Report.Rejected "the plan is empty; a problem with composed cuts is planned by the one line 'exchange'")
+   | (_, Syntax.Exchange) :: (line, _) :: _ | (line, _) :: _ ->
+       raise (Report.Rejected (Printf.sprintf "line %d: a problem with composed cuts is planned by the one line 'exchange'" line))
+   | exception Syntax.Plan_parse_error (line, col, msg) ->
+       F.bad "--plan: line %d, column %d: %s" line col msg);
+  make c
