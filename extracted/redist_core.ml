@@ -7513,11 +7513,21 @@ let block_round ranks k bb ws =
   in
   let ready = map fst (filter (fun wb -> negb (snd wb)) marked) in
   let blocked = map fst (filter snd marked) in
+  let read_after =
+    map fst
+      (WantSort.sort (map (fun wt -> ((place_key k wt.wt_from), wt)) blocked))
+  in
+  let to_save =
+    map fst
+      (filter snd
+        (mark_in fuel read_after
+          (map (fun wt -> ((place_key k wt.wt_to), wt)) blocked)))
+  in
   let saves =
     flat_map (fun w ->
       let mine =
         filter (fun wt -> (fun (a : int) b -> a = b) wt.wt_to.pl_rank w)
-          blocked
+          to_save
       in
       let used =
         map (fun p -> p.pl_off)

@@ -255,9 +255,9 @@ Definition validate_blocks (S T : layout) (B g : nat) (sc : schedule) : bool :=
     want is a target block and the block its element is read from now (the
     holder's source block, or a staging block it was saved to).  Each round
     writes every want whose target block no remaining want reads, and saves
-    blocked target blocks into free staging blocks (each rank at most
-    [B / g] at once), pointing their readers there; the next round can
-    write them.  Each round sorts the wants once, so a round costs
+    the target blocks that wants left for later still read into free
+    staging blocks (each rank at most [B / g] at once), pointing their
+    readers there; the next round can write them.  Each round sorts the wants once, so a round costs
     [n log n] in the [n] blocks. *)
 
 (** A row of a cell: its first local index (last coordinate 0) in a box of [shape]. *)
@@ -401,9 +401,12 @@ Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round 
   let marked := mark_in fuel (map fst reads) (sort_by (fun wt => place_key K (wt_to wt)) ws) in
   let ready := map fst (filter (fun wb => negb (snd wb)) marked) in
   let blocked := map fst (filter snd marked) in
+  (* Blocked only by wants written this round: free next round, no save. *)
+  let read_after := map fst (WantSort.sort (map (fun wt => (place_key K (wt_from wt), wt)) blocked)) in
+  let to_save := map fst (filter snd (mark_in fuel read_after (map (fun wt => (place_key K (wt_to wt), wt)) blocked))) in
   let saves :=
     flat_map (fun w =>
-                let mine := filter (fun wt => pl_rank (wt_to wt) =? w) blocked in
+                let mine := filter (fun wt => pl_rank (wt_to wt) =? w) to_save in
                 let used := map pl_off (filter (stage_of w) (map (fun kw => wt_from (snd kw)) reads)) in
                 combine (map wt_to mine)
                         (map (fun z => {| pl_rank := w; pl_area := Stage; pl_off := z |})
