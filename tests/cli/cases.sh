@@ -420,3 +420,21 @@ run_bounded plan "${ONE[@]}" --profile /dev/urandom
 run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts 0,0,1
 run plan --mesh '{x:6}' --from '[6]' --to '[6]' --hosts a,a,a,b,b,b,c
 run plan --mesh '{x:2}' --from '[6]' --to '[6]' --hosts a,,b
+
+# In place (--in-place): one buffer per rank of max(|src box|, |tgt box|)
+# and a staging of the budget less the largest buffer.  Rows to columns on
+# 4 ranks: without a budget (the fewest rounds), at the least budget (64 B
+# buffer + one element: staging 1, more rounds) and one byte below it.
+IP=(--mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place)
+run plan "${IP[@]}"
+run plan "${IP[@]}" --memory-budget 68
+run plan "${IP[@]}" --memory-budget 67
+run plan "${IP[@]}" --memory-budget 96 --json
+pipe_plan_check "${IP[@]}" --memory-budget 80
+# between meshes, uneven: 7 rows over 2 then over 3 ranks
+run plan --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84
+# not yet in place: one line each, exit 2
+run plan "${IP[@]}" --strategy collectives
+run plan --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place
+run plan "${IP[@]}" --ranks-per-host 2
+run_stdin 'all_gather(0)\n' check --mesh '{x:2}' --from '[{x}4]' --to '[4]' --in-place --plan -
