@@ -79,6 +79,14 @@ module Nat =
 
   let rec compare = fun n m -> if n=m then Eq else if n<m then Lt else Gt
 
+  (** val pow : int -> int -> int **)
+
+  let rec pow n m =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> Stdlib.Int.succ 0)
+      (fun m0 -> ( * ) n (pow n m0))
+      m
+
   (** val divmod : int -> int -> int -> int -> int * int **)
 
   let rec divmod x y q u =
@@ -7545,21 +7553,47 @@ let block_round ranks k bb ws =
     (map (fun sv -> ((place_key k (fst sv)), (snd sv))) saves)
     (sort_by (fun wt -> place_key k wt.wt_from) blocked)))
 
-(** val block_rounds :
-    int -> int list -> int -> int -> want list -> round list -> round list
-    option **)
+(** val inplace_block_limit : int **)
 
-let rec block_rounds fuel ranks k bb ws acc =
+let inplace_block_limit =
+  Nat.pow (Stdlib.Int.succ (Stdlib.Int.succ 0)) (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    0)))))))))))))))))
+
+(** val inplace_work_limit : int **)
+
+let inplace_work_limit =
+  Nat.pow (Stdlib.Int.succ (Stdlib.Int.succ 0)) (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ 0))))))))))))))))))))))
+
+(** val block_rounds :
+    int -> int -> int list -> int -> int -> want list -> round list -> round
+    list option **)
+
+let rec block_rounds fuel work ranks k bb ws acc =
   match ws with
   | [] -> Some (rev acc)
   | _ :: _ ->
     ((fun fO fS n -> if n=0 then fO () else fS (n-1))
        (fun _ -> None)
        (fun f ->
-       let (rd, ws') = block_round ranks k bb ws in
-       (match rd with
-        | [] -> None
-        | _ :: _ -> block_rounds f ranks k bb ws' (rd :: acc)))
+       if (fun (a : int) b -> a < b) work (length ws)
+       then None
+       else let (rd, ws') = block_round ranks k bb ws in
+            (match rd with
+             | [] -> None
+             | _ :: _ ->
+               block_rounds f
+                 ((fun (a : int) b -> if a >= b then a - b else 0) work
+                   (length ws)) ranks k bb ws' (rd :: acc)))
        fuel)
 
 (** val dedup_sorted : int list -> int list **)
@@ -7580,21 +7614,25 @@ let rec dedup_sorted xs = match xs with
 let inplace_schedule s t0 b =
   let runs = exchange_runs s t0 in
   let g = inplace_block runs b in
-  let ws = flat_map (run_wants g) runs in
-  let k =
-    Nat.succ
-      (fold_left (fun m wt ->
-        (fun (a : int) b -> if a >= b then a else b) m
-          ((fun (a : int) b -> if a >= b then a else b) wt.wt_to.pl_off
-            wt.wt_from.pl_off)) ws
-        ((fun a b -> if b = 0 then 0 else a / b) b g))
-  in
-  let ranks = dedup_sorted (NatSort.sort (ranks_of s t0)) in
-  ((option_map (map (map (scale_move g)))
-     (block_rounds
-       ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
-         (Stdlib.Int.succ 0)) ranks k
-       ((fun a b -> if b = 0 then 0 else a / b) b g) ws [])), g)
+  if (fun (a : int) b -> a < b) inplace_block_limit
+       (fold_left (fun n mv ->
+         (+) n ((fun a b -> if b = 0 then 0 else a / b) mv.mv_len g)) runs 0)
+  then (None, g)
+  else let ws = flat_map (run_wants g) runs in
+       let k =
+         Nat.succ
+           (fold_left (fun m wt ->
+             (fun (a : int) b -> if a >= b then a else b) m
+               ((fun (a : int) b -> if a >= b then a else b) wt.wt_to.pl_off
+                 wt.wt_from.pl_off)) ws
+             ((fun a b -> if b = 0 then 0 else a / b) b g))
+       in
+       let ranks = dedup_sorted (NatSort.sort (ranks_of s t0)) in
+       ((option_map (map (map (scale_move g)))
+          (block_rounds
+            ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
+              (Stdlib.Int.succ 0)) inplace_work_limit ranks k
+            ((fun a b -> if b = 0 then 0 else a / b) b g) ws [])), g)
 
 (** val inplace_plan : layout -> layout -> int -> schedule option **)
 

@@ -45,6 +45,8 @@ module Nat :
 
   val compare : int -> int -> comparison
 
+  val pow : int -> int -> int
+
   val divmod : int -> int -> int -> int -> int * int
 
   val gcd : int -> int -> int
@@ -5269,9 +5271,13 @@ val stage_of : int -> place -> bool
 
 val block_round : int list -> int -> int -> want list -> round * want list
 
+val inplace_block_limit : int
+
+val inplace_work_limit : int
+
 val block_rounds :
-  int -> int list -> int -> int -> want list -> round list -> round list
-  option
+  int -> int -> int list -> int -> int -> want list -> round list -> round
+  list option
 
 val dedup_sorted : int list -> int list
 

@@ -66,7 +66,11 @@ let plan (settings : Profile.t) (p : Problem.t) =
   let schedule =
     match C.inplace_plan src tgt staging_elems with
     | Some sc -> sc
-    | None -> failwith "the in-place generator found no schedule the validator accepts"
+    | None ->
+        let blocks = List.fold_left (fun acc (mv : C.move) -> acc + (mv.mv_len / block_elems)) 0 (C.exchange_runs src tgt) in
+        refuse "no schedule within the planner's limits (at most %d blocks, and %d blocks left summed over the rounds): %d blocks of %s with a staging of %s (a block divides every row of the exchange's messages and is at most the staging: uneven boxes make it small; a larger --memory-budget takes fewer rounds)"
+          C.inplace_block_limit C.inplace_work_limit blocks (Report.plural block_elems "element")
+          (Report.plural staging_elems "element")
     | exception Stack_overflow ->
         refuse "the planner ran out of stack: %d elements per buffer in blocks of %d (a block divides every row of the exchange's messages and is at most the staging: even boxes and more staging make larger blocks)"
           buffer_elems block_elems

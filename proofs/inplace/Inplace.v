@@ -417,8 +417,15 @@ Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round 
    redirect (length blocked + length saves + 1) (map (fun sv => (place_key K (fst sv), snd sv)) saves)
             (sort_by (fun wt => place_key K (wt_from wt)) blocked)).
 
-(** Every round writes or saves a block, so twice the wants bound the rounds. *)
-Fixpoint block_rounds (fuel : nat) (ranks : list nat) (K Bb : nat) (ws : list want) (acc : list round)
+(** The generator's limits: at most [inplace_block_limit] blocks, and at
+    most [inplace_work_limit] wants left summed over the rounds (what its
+    time grows with: a small staging takes many rounds). *)
+Definition inplace_block_limit : nat := Nat.pow 2 17.
+Definition inplace_work_limit : nat := Nat.pow 2 22.
+
+(** Every round writes or saves a block, so twice the wants bound the rounds;
+    [work]: what is left of [inplace_work_limit]. *)
+Fixpoint block_rounds (fuel work : nat) (ranks : list nat) (K Bb : nat) (ws : list want) (acc : list round)
   : option (list round) :=
   match ws with
   | [] => Some (rev acc)
@@ -426,10 +433,11 @@ Fixpoint block_rounds (fuel : nat) (ranks : list nat) (K Bb : nat) (ws : list wa
       match fuel with
       | 0 => None
       | S f =>
-          match block_round ranks K Bb ws with
-          | ([], _) => None
-          | (rd, ws') => block_rounds f ranks K Bb ws' (rd :: acc)
-          end
+          if work <? length ws then None
+          else match block_round ranks K Bb ws with
+               | ([], _) => None
+               | (rd, ws') => block_rounds f (work - length ws) ranks K Bb ws' (rd :: acc)
+               end
       end
   end.
 
@@ -439,14 +447,17 @@ Fixpoint dedup_sorted (xs : list nat) : list nat :=
   | _ => xs
   end.
 
-(** The schedule for staging [B] (at least 1), if the generator finds one. *)
+(** The schedule for staging [B] (at least 1), if the generator finds one
+    within its limits, and the block size. *)
 Definition inplace_schedule (S T : layout) (B : nat) : option schedule * nat :=
   let runs := exchange_runs S T in
   let g := inplace_block runs B in
-  let ws := flat_map (run_wants g) runs in
-  let K := Nat.succ (fold_left (fun m wt => Nat.max m (Nat.max (pl_off (wt_to wt)) (pl_off (wt_from wt)))) ws (B / g)) in
-  let ranks := dedup_sorted (NatSort.sort (ranks_of S T)) in
-  (option_map (map (map (scale_move g))) (block_rounds (2 * length ws + 1) ranks K (B / g) ws []), g).
+  if inplace_block_limit <? fold_left (fun n mv => n + mv_len mv / g) runs 0 then (None, g)
+  else
+    let ws := flat_map (run_wants g) runs in
+    let K := Nat.succ (fold_left (fun m wt => Nat.max m (Nat.max (pl_off (wt_to wt)) (pl_off (wt_from wt)))) ws (B / g)) in
+    let ranks := dedup_sorted (NatSort.sort (ranks_of S T)) in
+    (option_map (map (map (scale_move g))) (block_rounds (2 * length ws + 1) inplace_work_limit ranks K (B / g) ws []), g).
 
 (** The plan the command runs: the generator's schedule, if [validate_blocks] accepts it. *)
 Definition inplace_plan (S T : layout) (B : nat) : option schedule :=

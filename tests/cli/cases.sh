@@ -438,3 +438,7 @@ run plan "${IP[@]}" --strategy collectives
 run plan --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place
 run plan "${IP[@]}" --ranks-per-host 2
 run_stdin 'all_gather(0)\n' check --mesh '{x:2}' --from '[{x}4]' --to '[4]' --in-place --plan -
+# beyond the planner's limits: 2048 x 2048 at the least budget (blocks of
+# one element, the staging of one) and uneven 2047 x 2047 (blocks of one)
+run plan --mesh '{x:4}' --from 'f32[{x}2048, 2048]' --to 'f32[2048, {x}2048]' --in-place --memory-budget 4194308
+run plan --mesh '{x:4}' --from 'f32[{x}2047, 2047]' --to 'f32[2047, {x}2047]' --in-place
