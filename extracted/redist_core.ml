@@ -7521,14 +7521,11 @@ let block_round ranks k bb ws =
   in
   let ready = map fst (filter (fun wb -> negb (snd wb)) marked) in
   let blocked = map fst (filter snd marked) in
-  let read_after =
-    map fst
-      (WantSort.sort (map (fun wt -> ((place_key k wt.wt_from), wt)) blocked))
-  in
+  let blocked_by_from = sort_by (fun wt -> place_key k wt.wt_from) blocked in
   let to_save =
     map fst
       (filter snd
-        (mark_in fuel read_after
+        (mark_in fuel (map fst blocked_by_from)
           (map (fun wt -> ((place_key k wt.wt_to), wt)) blocked)))
   in
   let saves =
@@ -7551,7 +7548,7 @@ let block_round ranks k bb ws =
      (merge_runs (map (fun sv -> block_move (fst sv) (snd sv)) saves))),
   (redirect ((+) ((+) (length blocked) (length saves)) (Stdlib.Int.succ 0))
     (map (fun sv -> ((place_key k (fst sv)), (snd sv))) saves)
-    (sort_by (fun wt -> place_key k wt.wt_from) blocked)))
+    blocked_by_from))
 
 (** val inplace_block_limit : int **)
 
@@ -7572,7 +7569,7 @@ let inplace_work_limit =
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    (Stdlib.Int.succ 0))))))))))))))))))))))
+    0)))))))))))))))))))))
 
 (** val block_rounds :
     int -> int -> int list -> int -> int -> want list -> round list -> round

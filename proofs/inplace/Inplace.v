@@ -402,8 +402,9 @@ Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round 
   let ready := map fst (filter (fun wb => negb (snd wb)) marked) in
   let blocked := map fst (filter snd marked) in
   (* Blocked only by wants written this round: free next round, no save. *)
-  let read_after := map fst (WantSort.sort (map (fun wt => (place_key K (wt_from wt), wt)) blocked)) in
-  let to_save := map fst (filter snd (mark_in fuel read_after (map (fun wt => (place_key K (wt_to wt), wt)) blocked))) in
+  let blocked_by_from := sort_by (fun wt => place_key K (wt_from wt)) blocked in
+  let to_save := map fst (filter snd (mark_in fuel (map fst blocked_by_from)
+                                                (map (fun wt => (place_key K (wt_to wt), wt)) blocked))) in
   let saves :=
     flat_map (fun w =>
                 let mine := filter (fun wt => pl_rank (wt_to wt) =? w) to_save in
@@ -415,13 +416,13 @@ Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round 
   (merge_runs (map (fun wt => block_move (wt_from wt) (wt_to wt)) ready)
    ++ merge_runs (map (fun sv => block_move (fst sv) (snd sv)) saves),
    redirect (length blocked + length saves + 1) (map (fun sv => (place_key K (fst sv), snd sv)) saves)
-            (sort_by (fun wt => place_key K (wt_from wt)) blocked)).
+            blocked_by_from).
 
 (** The generator's limits: at most [inplace_block_limit] blocks, and at
     most [inplace_work_limit] wants left summed over the rounds (what its
     time grows with: a small staging takes many rounds). *)
 Definition inplace_block_limit : nat := Nat.pow 2 17.
-Definition inplace_work_limit : nat := Nat.pow 2 22.
+Definition inplace_work_limit : nat := Nat.pow 2 21.
 
 (** Every round writes or saves a block, so twice the wants bound the rounds;
     [work]: what is left of [inplace_work_limit]. *)
