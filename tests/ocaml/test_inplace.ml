@@ -185,6 +185,10 @@ let overwritten_read_refused () =
   and receive = [ mv (place 0 Buf 0) (place 1 Buf 0) 2 ] in
   Alcotest.(check bool) "sends, then the receive" true (validate s t 0 [ send_first; receive ]);
   Alcotest.(check bool) "the receive first" false (validate s t 0 [ receive; send_first ]);
+  (* On blocks: runs of 2 at offsets 0 and 2 are blocks of 2, not of 4. *)
+  Alcotest.(check bool) "blocks of 2: sends, then the receive" true (validate_blocks s t 0 2 [ send_first; receive ]);
+  Alcotest.(check bool) "blocks of 2: the receive first" false (validate_blocks s t 0 2 [ receive; send_first ]);
+  Alcotest.(check bool) "blocks of 4 do not fit these runs" false (validate_blocks s t 0 4 [ send_first; receive ]);
   Alcotest.(check (option string)) "generator's schedule" None (judge s t 1)
 
 let () =
