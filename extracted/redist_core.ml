@@ -7273,10 +7273,34 @@ let source_run_has s x n i =
      | None -> false)
   | Stage -> false
 
-(** val target_blocks_ok :
-    layout -> layout -> int -> schedule -> int -> bool **)
+type indexed_round = (int * round) list * round
 
-let target_blocks_ok s t0 g sc w =
+(** val index_round : int list -> round -> indexed_round **)
+
+let index_round ranks rd =
+  ((map (fun r -> (r,
+     (filter (fun mv -> (fun (a : int) b -> a = b) mv.mv_to.pl_rank r) rd)))
+     ranks), rd)
+
+(** val moves_to : indexed_round -> int -> round **)
+
+let moves_to ird r =
+  match find (fun p -> (fun (a : int) b -> a = b) (fst p) r) (fst ird) with
+  | Some p -> snd p
+  | None -> snd ird
+
+(** val trace_indexed : indexed_round list -> place -> place **)
+
+let rec trace_indexed isc y =
+  match isc with
+  | [] -> y
+  | ird :: isc' ->
+    let y' = trace_indexed isc' y in round_source (moves_to ird y'.pl_rank) y'
+
+(** val target_blocks_ok :
+    layout -> layout -> int -> indexed_round list -> int -> bool **)
+
+let target_blocks_ok s t0 g isc w =
   match pl_box t0 w with
   | Some tb ->
     let shape = box_shape tb in
@@ -7288,7 +7312,7 @@ let target_blocks_ok s t0 g sc w =
             ((+)
               ((fun a b -> if b = 0 then a else a mod b) q (row_len shape)) g)
             (row_len shape))
-          (source_run_has s (trace0 sc (buf_place w q)) g
+          (source_run_has s (trace_indexed isc (buf_place w q)) g
             (box_global tb (delin shape q)))))
       (seq 0
         (Nat.succ ((fun a b -> if b = 0 then 0 else a / b) (box_size tb) g)))
@@ -7305,7 +7329,9 @@ let validate_blocks s t0 b g sc =
           (forallb
             (forallb (fun mv -> (&&) (move_ok0 s t0 b mv) (aligned g mv))) sc))
         (forallb round_apart sc))
-      (forallb (target_blocks_ok s t0 g sc) t0.ly_mesh.pm_ranks))
+      (forallb
+        (target_blocks_ok s t0 g (map (index_round (ranks_of s t0)) sc))
+        t0.ly_mesh.pm_ranks))
     (forallb (fun w ->
       (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
       (ranks_of s t0))

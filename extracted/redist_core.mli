@@ -5206,7 +5206,16 @@ val aligned : int -> move -> bool
 
 val source_run_has : layout -> place -> int -> int list -> bool
 
-val target_blocks_ok : layout -> layout -> int -> schedule -> int -> bool
+type indexed_round = (int * round) list * round
+
+val index_round : int list -> round -> indexed_round
+
+val moves_to : indexed_round -> int -> round
+
+val trace_indexed : indexed_round list -> place -> place
+
+val target_blocks_ok :
+  layout -> layout -> int -> indexed_round list -> int -> bool
 
 val validate_blocks : layout -> layout -> int -> int -> schedule -> bool
 

@@ -226,9 +226,26 @@ Definition source_run_has (S : layout) (x : place) (n : nat) (i : list nat) : bo
   | _, _ => false
   end.
 
+(** A round with, for each rank of [ranks], the moves writing to it: a
+    trace looks only at those ([Inplaceproof.trace_indexed_trace]). *)
+Definition indexed_round : Type := (list (nat * round) * round)%type.
+
+Definition index_round (ranks : list nat) (rd : round) : indexed_round :=
+  (map (fun r => (r, filter (fun mv => pl_rank (mv_to mv) =? r) rd)) ranks, rd).
+
+Definition moves_to (ird : indexed_round) (r : nat) : round :=
+  match find (fun p => fst p =? r) (fst ird) with Some p => snd p | None => snd ird end.
+
+Fixpoint trace_indexed (isc : list indexed_round) (y : place) : place :=
+  match isc with
+  | [] => y
+  | ird :: isc' => let y' := trace_indexed isc' y in round_source (moves_to ird (pl_rank y')) y'
+  end.
+
 (** Every block of [g] places of rank [w]'s target box lies in one row and
-    ends up with the source elements of its global indices. *)
-Definition target_blocks_ok (S T : layout) (g : nat) (sc : schedule) (w : nat) : bool :=
+    ends up with the source elements of its global indices ([isc]: the
+    schedule, indexed). *)
+Definition target_blocks_ok (S T : layout) (g : nat) (isc : list indexed_round) (w : nat) : bool :=
   match pl_box T w with
   | Some tb =>
       let shape := box_shape tb in
@@ -236,14 +253,14 @@ Definition target_blocks_ok (S T : layout) (g : nat) (sc : schedule) (w : nat) :
                  let q := j * g in
                  (box_size tb <=? q)
                  || ((q mod row_len shape + g <=? row_len shape)
-                     && source_run_has S (trace sc (buf_place w q)) g (box_global tb (delin shape q))))
+                     && source_run_has S (trace_indexed isc (buf_place w q)) g (box_global tb (delin shape q))))
               (seq 0 (Nat.succ (box_size tb / g)))
   | None => true
   end.
 
 Definition validate_blocks (S T : layout) (B g : nat) (sc : schedule) : bool :=
   (0 <? g) && forallb (forallb (fun mv => move_ok S T B mv && aligned g mv)) sc && forallb round_apart sc
-  && forallb (target_blocks_ok S T g sc) (pm_ranks (ly_mesh T))
+  && forallb (target_blocks_ok S T g (map (index_round (ranks_of S T)) sc)) (pm_ranks (ly_mesh T))
   && forallb (fun w => received sc w =? recv_lower_bound S T w) (ranks_of S T).
 
 (** ** The generator (not proven: [validate_blocks] checks what it builds)

@@ -397,9 +397,36 @@ Proof.
     rewrite Eg. reflexivity.
 Qed.
 
+Lemma round_source_rank : forall rd y,
+  round_source (filter (fun mv => pl_rank (mv_to mv) =? pl_rank y) rd) y = round_source rd y.
+Proof.
+  induction rd as [|mv rd IH]; intros y; simpl; [reflexivity |].
+  destruct (pl_rank (mv_to mv) =? pl_rank y) eqn:E; simpl.
+  - rewrite IH. reflexivity.
+  - assert (Hn : in_run (mv_to mv) (mv_len mv) y = false).
+    { unfold in_run. rewrite E. reflexivity. }
+    rewrite Hn, IH. reflexivity.
+Qed.
+
+Lemma moves_to_source : forall ranks rd y,
+  round_source (moves_to (index_round ranks rd) (pl_rank y)) y = round_source rd y.
+Proof.
+  intros ranks rd y. unfold moves_to, index_round. simpl.
+  destruct (find (fun p => fst p =? pl_rank y) _) as [[r rd']|] eqn:E; [| reflexivity].
+  apply find_some in E. destruct E as [Hin Hr]. simpl in Hr. apply Nat.eqb_eq in Hr. subst r.
+  apply in_map_iff in Hin. destruct Hin as [r [Er _]]. injection Er as Er1 Er2. subst.
+  apply round_source_rank.
+Qed.
+
+Lemma trace_indexed_trace : forall ranks sc y, trace_indexed (map (index_round ranks) sc) y = trace sc y.
+Proof.
+  intros ranks. induction sc as [|rd sc IH]; intros y; simpl; [reflexivity |].
+  rewrite IH. apply moves_to_source.
+Qed.
+
 Lemma target_blocks_target_ok : forall S T g sc w, 0 < g ->
   (forall rd mv, In rd sc -> In mv rd -> aligned g mv = true) ->
-  target_blocks_ok S T g sc w = true -> target_ok S T sc w = true.
+  target_blocks_ok S T g (map (index_round (ranks_of S T)) sc) w = true -> target_ok S T sc w = true.
 Proof.
   intros S T g sc w Hg Hal H. unfold target_blocks_ok in H. unfold target_ok.
   destruct (pl_box T w) as [tb|]; [| reflexivity].
@@ -414,6 +441,7 @@ Proof.
   set (q := p / g * g) in H. set (k := p mod g) in *.
   rewrite orb_true_iff, Nat.leb_le, andb_true_iff, Nat.leb_le in H.
   destruct H as [H | [Hrow Hsrc]]; [unfold q in H; lia |].
+  rewrite trace_indexed_trace in Hsrc.
   assert (Ep : p = q + k) by (unfold q; lia).
   destruct (trace_shift g sc (buf_place w q) k Hg Hk Hal) as [Et _].
   { unfold aligned_at, buf_place. simpl. exists (p / g). reflexivity. }
