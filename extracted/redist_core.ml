@@ -7528,13 +7528,36 @@ let scale_move g mv =
     mv.mv_to.pl_rank; pl_area = mv.mv_to.pl_area; pl_off =
     (( * ) mv.mv_to.pl_off g) }; mv_len = (( * ) mv.mv_len g) }
 
-(** val stage_of : int -> place -> bool **)
+(** val split_rank :
+    ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list **)
 
-let stage_of w x =
-  (&&) ((fun (a : int) b -> a = b) x.pl_rank w)
-    (match x.pl_area with
-     | Buf -> false
-     | Stage -> true)
+let rec split_rank rank_of r xs = match xs with
+| [] -> ([], [])
+| x :: xs' ->
+  if (fun (a : int) b -> a < b) (rank_of x) r
+  then split_rank rank_of r xs'
+  else if (fun (a : int) b -> a = b) (rank_of x) r
+       then let (mine, rest) = split_rank rank_of r xs' in ((x :: mine), rest)
+       else ([], xs)
+
+(** val saves_by_rank :
+    int -> int list -> want list -> place list -> (place * place) list **)
+
+let rec saves_by_rank bb ranks to_save stage_reads =
+  match ranks with
+  | [] -> []
+  | w :: ranks' ->
+    let (mine, to_save') = split_rank (fun wt -> wt.wt_to.pl_rank) w to_save
+    in
+    let (used, stage_reads') = split_rank (fun p -> p.pl_rank) w stage_reads
+    in
+    app
+      (combine (map (fun w0 -> w0.wt_to) mine)
+        (map (fun z0 -> { pl_rank = w; pl_area = Stage; pl_off = z0 })
+          (free_slots
+            ((+) ((+) (length mine) (length used)) (Stdlib.Int.succ 0)) bb 0
+            (map (fun p -> p.pl_off) used) (length mine))))
+      (saves_by_rank bb ranks' to_save' stage_reads')
 
 (** val block_round :
     int list -> int -> int -> want list -> round * want list **)
@@ -7554,22 +7577,12 @@ let block_round ranks k bb ws =
         (mark_in fuel (map fst blocked_by_from)
           (map (fun wt -> ((place_key k wt.wt_to), wt)) blocked)))
   in
-  let saves =
-    flat_map (fun w ->
-      let mine =
-        filter (fun wt -> (fun (a : int) b -> a = b) wt.wt_to.pl_rank w)
-          to_save
-      in
-      let used =
-        map (fun p -> p.pl_off)
-          (filter (stage_of w) (map (fun kw -> (snd kw).wt_from) reads))
-      in
-      combine (map (fun w0 -> w0.wt_to) mine)
-        (map (fun z0 -> { pl_rank = w; pl_area = Stage; pl_off = z0 })
-          (free_slots
-            ((+) ((+) (length mine) (length used)) (Stdlib.Int.succ 0)) bb 0
-            used (length mine)))) ranks
+  let stage_reads =
+    filter (fun x -> match x.pl_area with
+                     | Buf -> false
+                     | Stage -> true) (map (fun kw -> (snd kw).wt_from) reads)
   in
+  let saves = saves_by_rank bb ranks to_save stage_reads in
   ((app (merge_runs (map (fun wt -> block_move wt.wt_from wt.wt_to) ready))
      (merge_runs (map (fun sv -> block_move (fst sv) (snd sv)) saves))),
   (redirect ((+) ((+) (length blocked) (length saves)) (Stdlib.Int.succ 0))

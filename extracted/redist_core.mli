@@ -5276,7 +5276,10 @@ val block_move : place -> place -> move
 
 val scale_move : int -> move -> move
 
-val stage_of : int -> place -> bool
+val split_rank : ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list
+
+val saves_by_rank :
+  int -> int list -> want list -> place list -> (place * place) list
 
 val block_round : int list -> int -> int -> want list -> round * want list
 

@@ -408,8 +408,30 @@ Definition scale_move (g : nat) (mv : move) : move :=
      mv_to := {| pl_rank := pl_rank (mv_to mv); pl_area := pl_area (mv_to mv); pl_off := pl_off (mv_to mv) * g |};
      mv_len := mv_len mv * g |}.
 
-Definition stage_of (w : nat) (x : place) : bool :=
-  (pl_rank x =? w) && match pl_area x with Stage => true | Buf => false end.
+(** The prefix of [xs] (ascending ranks) on rank [r], and the rest; entries of lower ranks are dropped. *)
+Fixpoint split_rank {A} (rank_of : A -> nat) (r : nat) (xs : list A) : list A * list A :=
+  match xs with
+  | [] => ([], [])
+  | x :: xs' =>
+      if rank_of x <? r then split_rank rank_of r xs'
+      else if rank_of x =? r then let (mine, rest) := split_rank rank_of r xs' in (x :: mine, rest)
+      else ([], xs)
+  end.
+
+(** Per rank of [ranks] (ascending): its blocks to save (ascending) paired
+    with its free staging blocks, those [stage_reads] (ascending) does not name. *)
+Fixpoint saves_by_rank (Bb : nat) (ranks : list nat) (to_save : list want) (stage_reads : list place)
+  : list (place * place) :=
+  match ranks with
+  | [] => []
+  | w :: ranks' =>
+      let (mine, to_save') := split_rank (fun wt => pl_rank (wt_to wt)) w to_save in
+      let (used, stage_reads') := split_rank pl_rank w stage_reads in
+      combine (map wt_to mine)
+              (map (fun z => {| pl_rank := w; pl_area := Stage; pl_off := z |})
+                   (free_slots (length mine + length used + 1) Bb 0 (map pl_off used) (length mine)))
+      ++ saves_by_rank Bb ranks' to_save' stage_reads'
+  end.
 
 (** One round on blocks: the moves (target order) and the wants left. *)
 Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round * list want :=
@@ -422,14 +444,9 @@ Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round 
   let blocked_by_from := sort_by (fun wt => place_key K (wt_from wt)) blocked in
   let to_save := map fst (filter snd (mark_in fuel (map fst blocked_by_from)
                                                 (map (fun wt => (place_key K (wt_to wt), wt)) blocked))) in
-  let saves :=
-    flat_map (fun w =>
-                let mine := filter (fun wt => pl_rank (wt_to wt) =? w) to_save in
-                let used := map pl_off (filter (stage_of w) (map (fun kw => wt_from (snd kw)) reads)) in
-                combine (map wt_to mine)
-                        (map (fun z => {| pl_rank := w; pl_area := Stage; pl_off := z |})
-                             (free_slots (length mine + length used + 1) Bb 0 used (length mine))))
-             ranks in
+  let stage_reads := filter (fun x => match pl_area x with Stage => true | Buf => false end)
+                            (map (fun kw => wt_from (snd kw)) reads) in
+  let saves := saves_by_rank Bb ranks to_save stage_reads in
   (merge_runs (map (fun wt => block_move (wt_from wt) (wt_to wt)) ready)
    ++ merge_runs (map (fun sv => block_move (fst sv) (snd sv)) saves),
    redirect (length blocked + length saves + 1) (map (fun sv => (place_key K (fst sv), snd sv)) saves)
