@@ -70,9 +70,22 @@ module MakeOrderTac =
 
 module Nat =
  struct
+  (** val succ : int -> int **)
+
+  let succ x =
+    Stdlib.Int.succ x
+
   (** val compare : int -> int -> comparison **)
 
   let rec compare = fun n m -> if n=m then Eq else if n<m then Lt else Gt
+
+  (** val pow : int -> int -> int **)
+
+  let rec pow n m =
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> Stdlib.Int.succ 0)
+      (fun m0 -> ( * ) n (pow n m0))
+      m
 
   (** val divmod : int -> int -> int -> int -> int * int **)
 
@@ -268,6 +281,14 @@ let rec last l d =
   | a :: l0 -> (match l0 with
                 | [] -> a
                 | _ :: _ -> last l0 d)
+
+(** val removelast : 'a1 list -> 'a1 list **)
+
+let rec removelast = function
+| [] -> []
+| a :: l0 -> (match l0 with
+              | [] -> []
+              | _ :: _ -> a :: (removelast l0))
 
 (** val rev : 'a1 list -> 'a1 list **)
 
@@ -7284,80 +7305,269 @@ let validate s t0 b sc =
       (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
       (ranks_of s t0))
 
-type want = { wt_to : place; wt_from : place }
+(** val row_len : int list -> int **)
+
+let row_len shape =
+  last shape (Stdlib.Int.succ 0)
 
 (** val buf_place : int -> int -> place **)
 
 let buf_place w q =
   { pl_rank = w; pl_area = Buf; pl_off = q }
 
-(** val rank_wants : layout -> layout -> holder_choice -> int -> want list **)
+(** val aligned : int -> move -> bool **)
 
-let rank_wants s t0 h w =
+let aligned g mv =
+  (&&)
+    ((&&)
+      ((fun (a : int) b -> a = b)
+        ((fun a b -> if b = 0 then a else a mod b) mv.mv_from.pl_off g) 0)
+      ((fun (a : int) b -> a = b)
+        ((fun a b -> if b = 0 then a else a mod b) mv.mv_to.pl_off g) 0))
+    ((fun (a : int) b -> a = b)
+      ((fun a b -> if b = 0 then a else a mod b) mv.mv_len g) 0)
+
+(** val source_run_has : layout -> place -> int -> int list -> bool **)
+
+let source_run_has s x n i =
+  match x.pl_area with
+  | Buf ->
+    (match pl_box s x.pl_rank with
+     | Some sb ->
+       (&&)
+         ((&&) ((fun (a : int) b -> a < b) x.pl_off (box_size sb))
+           ((fun (a : int) b -> a <= b)
+             ((+)
+               ((fun a b -> if b = 0 then a else a mod b) x.pl_off
+                 (row_len (box_shape sb))) n) (row_len (box_shape sb))))
+         (list_eqb (box_global sb (delin (box_shape sb) x.pl_off)) i)
+     | None -> false)
+  | Stage -> false
+
+type indexed_round = (int * round) list * round
+
+(** val index_round : int list -> round -> indexed_round **)
+
+let index_round ranks rd =
+  ((map (fun r -> (r,
+     (filter (fun mv -> (fun (a : int) b -> a = b) mv.mv_to.pl_rank r) rd)))
+     ranks), rd)
+
+(** val moves_to : indexed_round -> int -> round **)
+
+let moves_to ird r =
+  match find (fun p -> (fun (a : int) b -> a = b) (fst p) r) (fst ird) with
+  | Some p -> snd p
+  | None -> snd ird
+
+(** val trace_indexed : indexed_round list -> place -> place **)
+
+let rec trace_indexed isc y =
+  match isc with
+  | [] -> y
+  | ird :: isc' ->
+    let y' = trace_indexed isc' y in round_source (moves_to ird y'.pl_rank) y'
+
+(** val target_blocks_ok :
+    layout -> layout -> int -> indexed_round list -> int -> bool **)
+
+let target_blocks_ok s t0 g isc w =
   match pl_box t0 w with
   | Some tb ->
-    filter (fun wt -> negb (place_eqb wt.wt_to wt.wt_from))
-      (map (fun l ->
-        let i = box_global tb l in
-        let s0 = h w i in
-        let q =
-          match pl_box s s0 with
-          | Some sb -> lin (box_shape sb) (box_local sb i)
-          | None -> 0
-        in
-        { wt_to = (buf_place w (lin (box_shape tb) l)); wt_from =
-        (buf_place s0 q) }) (box_indices (box_shape tb)))
-  | None -> []
+    let shape = box_shape tb in
+    forallb (fun j ->
+      let q = ( * ) j g in
+      (||) ((fun (a : int) b -> a <= b) (box_size tb) q)
+        ((&&)
+          ((fun (a : int) b -> a <= b)
+            ((+)
+              ((fun a b -> if b = 0 then a else a mod b) q (row_len shape)) g)
+            (row_len shape))
+          (source_run_has s (trace_indexed isc (buf_place w q)) g
+            (box_global tb (delin shape q)))))
+      (seq 0
+        (Nat.succ ((fun a b -> if b = 0 then 0 else a / b) (box_size tb) g)))
+  | None -> true
 
-(** val all_wants : layout -> layout -> want list **)
+(** val validate_blocks :
+    layout -> layout -> int -> int -> schedule -> bool **)
 
-let all_wants s t0 =
-  let h = spread_holder s t0 in
-  flat_map (rank_wants s t0 h) t0.ly_mesh.pm_ranks
+let validate_blocks s t0 b g sc =
+  (&&)
+    ((&&)
+      ((&&)
+        ((&&) ((fun (a : int) b -> a < b) 0 g)
+          (forallb
+            (forallb (fun mv -> (&&) (move_ok0 s t0 b mv) (aligned g mv))) sc))
+        (forallb round_apart sc))
+      (forallb
+        (target_blocks_ok s t0 g (map (index_round (ranks_of s t0)) sc))
+        t0.ly_mesh.pm_ranks))
+    (forallb (fun w ->
+      (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
+      (ranks_of s t0))
 
-(** val read_by : want list -> place -> bool **)
+(** val row_starts : int list -> int list list **)
 
-let read_by ws x =
-  existsb (fun wt -> place_eqb wt.wt_from x) ws
+let row_starts shape = match shape with
+| [] -> [] :: []
+| _ :: _ -> box_indices (app (removelast shape) ((Stdlib.Int.succ 0) :: []))
 
-(** val want_move : want -> move **)
+(** val cell_runs : layout -> int -> box -> (int * box) -> move list **)
 
-let want_move wt =
-  { mv_from = wt.wt_from; mv_to = wt.wt_to; mv_len = (Stdlib.Int.succ 0) }
+let cell_runs s w tb = function
+| (s0, c) ->
+  (match pl_box s s0 with
+   | Some sb ->
+     map (fun l ->
+       let i = box_global c l in
+       { mv_from = (buf_place s0 (lin (box_shape sb) (box_local sb i)));
+       mv_to = (buf_place w (lin (box_shape tb) (box_local tb i))); mv_len =
+       (row_len (box_shape c)) }) (row_starts (box_shape c))
+   | None -> [])
 
-(** val free_stage : int -> int -> int -> place list -> place option **)
+(** val exchange_runs : layout -> layout -> move list **)
 
-let rec free_stage fuel w k busy =
+let exchange_runs s t0 =
+  flat_map (fun w ->
+    match pl_box t0 w with
+    | Some tb -> flat_map (cell_runs s w tb) (recv_messages s t0 w)
+    | None -> []) t0.ly_mesh.pm_ranks
+
+(** val divisor_below : int -> int -> int -> int **)
+
+let rec divisor_below fuel g d =
   (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> None)
+    (fun _ -> Stdlib.Int.succ 0)
     (fun f ->
-    let x = { pl_rank = w; pl_area = Stage; pl_off = k } in
-    if existsb (place_eqb x) busy
-    then free_stage f w (Stdlib.Int.succ k) busy
-    else Some x)
+    if (||) ((fun (a : int) b -> a = b) d 0)
+         ((fun (a : int) b -> a = b)
+           ((fun a b -> if b = 0 then a else a mod b) g d) 0)
+    then (fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ 0) d
+    else divisor_below f g
+           ((fun (a : int) b -> if a >= b then a - b else 0) d
+             (Stdlib.Int.succ 0)))
     fuel
 
-(** val pick_saves :
-    int -> want list -> place list -> (place * place) list -> (place * place)
-    list **)
+(** val inplace_block : move list -> int -> int **)
 
-let rec pick_saves b ws busy saved =
-  match ws with
-  | [] -> rev saved
-  | wt :: ws' ->
-    let x = wt.wt_to in
-    if existsb (fun sv -> place_eqb (fst sv) x) saved
-    then pick_saves b ws' busy saved
-    else (match free_stage b x.pl_rank 0 busy with
-          | Some y -> pick_saves b ws' (y :: busy) ((x, y) :: saved)
-          | None -> pick_saves b ws' busy saved)
+let inplace_block runs b =
+  let g =
+    fold_left (fun g mv ->
+      Nat.gcd (Nat.gcd g mv.mv_len)
+        (Nat.gcd mv.mv_from.pl_off mv.mv_to.pl_off)) runs 0
+  in
+  if (fun (a : int) b -> a = b) g 0
+  then Stdlib.Int.succ 0
+  else divisor_below ((fun (a : int) b -> if a <= b then a else b) g b) g
+         ((fun (a : int) b -> if a <= b then a else b) g b)
 
-(** val redirect : (place * place) list -> want -> want **)
+type want = { wt_to : place; wt_from : place }
 
-let redirect saves wt =
-  match find (fun sv -> place_eqb (fst sv) wt.wt_from) saves with
-  | Some sv -> { wt_to = wt.wt_to; wt_from = (snd sv) }
-  | None -> wt
+(** val block_at : int -> place -> int -> place **)
+
+let block_at g x j =
+  { pl_rank = x.pl_rank; pl_area = x.pl_area; pl_off =
+    ((+) ((fun a b -> if b = 0 then 0 else a / b) x.pl_off g) j) }
+
+(** val run_wants : int -> move -> want list **)
+
+let run_wants g mv =
+  filter (fun wt -> negb (place_eqb wt.wt_to wt.wt_from))
+    (map (fun j -> { wt_to = (block_at g mv.mv_to j); wt_from =
+      (block_at g mv.mv_from j) })
+      (seq 0 ((fun a b -> if b = 0 then 0 else a / b) mv.mv_len g)))
+
+(** val place_key : int -> place -> int **)
+
+let place_key k x =
+  (+)
+    (( * )
+      ((+) (( * ) x.pl_rank (Stdlib.Int.succ (Stdlib.Int.succ 0)))
+        (match x.pl_area with
+         | Buf -> 0
+         | Stage -> Stdlib.Int.succ 0)) k) x.pl_off
+
+module KeyedWant =
+ struct
+  type t = int * want
+
+  (** val leb : t -> t -> bool **)
+
+  let leb x y =
+    (fun (a : int) b -> a <= b) (fst x) (fst y)
+ end
+
+module WantSort = Sort(KeyedWant)
+
+(** val sort_by : (want -> int) -> want list -> (int * want) list **)
+
+let sort_by f ws =
+  WantSort.sort (map (fun wt -> ((f wt), wt)) ws)
+
+(** val mark_in :
+    int -> int list -> (int * want) list -> (want * bool) list **)
+
+let rec mark_in fuel ks kws =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    match kws with
+    | [] -> []
+    | p :: kws' ->
+      let (k, wt) = p in
+      (match ks with
+       | [] -> (wt, false) :: (mark_in f ks kws')
+       | k' :: ks' ->
+         if (fun (a : int) b -> a < b) k' k
+         then mark_in f ks' kws
+         else (wt, ((fun (a : int) b -> a = b) k' k)) :: (mark_in f ks kws')))
+    fuel
+
+(** val free_slots : int -> int -> int -> int list -> int -> int list **)
+
+let rec free_slots fuel bb z0 used count =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    (fun fO fS n -> if n=0 then fO () else fS (n-1))
+      (fun _ -> [])
+      (fun c ->
+      if (fun (a : int) b -> a <= b) bb z0
+      then []
+      else (match used with
+            | [] -> z0 :: (free_slots f bb (Stdlib.Int.succ z0) used c)
+            | u :: used' ->
+              if (fun (a : int) b -> a < b) u z0
+              then free_slots f bb z0 used' count
+              else if (fun (a : int) b -> a = b) u z0
+                   then free_slots f bb (Stdlib.Int.succ z0) used' count
+                   else z0 :: (free_slots f bb (Stdlib.Int.succ z0) used c)))
+      count)
+    fuel
+
+(** val redirect :
+    int -> (int * place) list -> (int * want) list -> want list **)
+
+let rec redirect fuel saves kws =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> [])
+    (fun f ->
+    match kws with
+    | [] -> []
+    | p :: kws' ->
+      let (k, wt) = p in
+      (match saves with
+       | [] -> wt :: (redirect f saves kws')
+       | p0 :: saves' ->
+         let (k', z0) = p0 in
+         if (fun (a : int) b -> a < b) k' k
+         then redirect f saves' kws
+         else if (fun (a : int) b -> a = b) k' k
+              then { wt_to = wt.wt_to; wt_from =
+                     z0 } :: (redirect f saves kws')
+              else wt :: (redirect f saves kws')))
+    fuel
 
 (** val merge_runs : round -> round **)
 
@@ -7376,52 +7586,168 @@ let rec merge_runs rd = match rd with
                ((+) mv.mv_len nx.mv_len) } :: rest
         else mv :: (nx :: rest)))
 
-(** val rounds_from :
-    int -> int -> want list -> schedule -> schedule option **)
+(** val block_move : place -> place -> move **)
 
-let rec rounds_from fuel b ws acc =
+let block_move x y =
+  { mv_from = x; mv_to = y; mv_len = (Stdlib.Int.succ 0) }
+
+(** val scale_move : int -> move -> move **)
+
+let scale_move g mv =
+  { mv_from = { pl_rank = mv.mv_from.pl_rank; pl_area = mv.mv_from.pl_area;
+    pl_off = (( * ) mv.mv_from.pl_off g) }; mv_to = { pl_rank =
+    mv.mv_to.pl_rank; pl_area = mv.mv_to.pl_area; pl_off =
+    (( * ) mv.mv_to.pl_off g) }; mv_len = (( * ) mv.mv_len g) }
+
+(** val split_rank :
+    ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list **)
+
+let rec split_rank rank_of r xs = match xs with
+| [] -> ([], [])
+| x :: xs' ->
+  if (fun (a : int) b -> a < b) (rank_of x) r
+  then split_rank rank_of r xs'
+  else if (fun (a : int) b -> a = b) (rank_of x) r
+       then let (mine, rest) = split_rank rank_of r xs' in ((x :: mine), rest)
+       else ([], xs)
+
+(** val saves_by_rank :
+    int -> int list -> want list -> place list -> (place * place) list **)
+
+let rec saves_by_rank bb ranks to_save stage_reads =
+  match ranks with
+  | [] -> []
+  | w :: ranks' ->
+    let (mine, to_save') = split_rank (fun wt -> wt.wt_to.pl_rank) w to_save
+    in
+    let (used, stage_reads') = split_rank (fun p -> p.pl_rank) w stage_reads
+    in
+    app
+      (combine (map (fun w0 -> w0.wt_to) mine)
+        (map (fun z0 -> { pl_rank = w; pl_area = Stage; pl_off = z0 })
+          (free_slots
+            ((+) ((+) (length mine) (length used)) (Stdlib.Int.succ 0)) bb 0
+            (map (fun p -> p.pl_off) used) (length mine))))
+      (saves_by_rank bb ranks' to_save' stage_reads')
+
+(** val block_round :
+    int list -> int -> int -> want list -> round * want list **)
+
+let block_round ranks k bb ws =
+  let reads = sort_by (fun wt -> place_key k wt.wt_from) ws in
+  let fuel = (+) ((+) (length ws) (length ws)) (Stdlib.Int.succ 0) in
+  let marked =
+    mark_in fuel (map fst reads) (sort_by (fun wt -> place_key k wt.wt_to) ws)
+  in
+  let ready = map fst (filter (fun wb -> negb (snd wb)) marked) in
+  let blocked = map fst (filter snd marked) in
+  let blocked_by_from = sort_by (fun wt -> place_key k wt.wt_from) blocked in
+  let to_save =
+    map fst
+      (filter snd
+        (mark_in fuel (map fst blocked_by_from)
+          (map (fun wt -> ((place_key k wt.wt_to), wt)) blocked)))
+  in
+  let stage_reads =
+    filter (fun x -> match x.pl_area with
+                     | Buf -> false
+                     | Stage -> true) (map (fun kw -> (snd kw).wt_from) reads)
+  in
+  let saves = saves_by_rank bb ranks to_save stage_reads in
+  ((app (merge_runs (map (fun wt -> block_move wt.wt_from wt.wt_to) ready))
+     (merge_runs (map (fun sv -> block_move (fst sv) (snd sv)) saves))),
+  (redirect ((+) ((+) (length blocked) (length saves)) (Stdlib.Int.succ 0))
+    (map (fun sv -> ((place_key k (fst sv)), (snd sv))) saves)
+    blocked_by_from))
+
+(** val inplace_block_limit : int **)
+
+let inplace_block_limit =
+  Nat.pow (Stdlib.Int.succ (Stdlib.Int.succ 0)) (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    0)))))))))))))))))
+
+(** val inplace_work_limit : int **)
+
+let inplace_work_limit =
+  Nat.pow (Stdlib.Int.succ (Stdlib.Int.succ 0)) (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    0)))))))))))))))))))))
+
+(** val block_rounds :
+    int -> int -> int list -> int -> int -> want list -> round list -> round
+    list option **)
+
+let rec block_rounds fuel work ranks k bb ws acc =
   match ws with
   | [] -> Some (rev acc)
   | _ :: _ ->
     ((fun fO fS n -> if n=0 then fO () else fS (n-1))
        (fun _ -> None)
        (fun f ->
-       let ready = filter (fun wt -> negb (read_by ws wt.wt_to)) ws in
-       (match ready with
-        | [] ->
-          let busy =
-            filter (fun x ->
-              match x.pl_area with
-              | Buf -> false
-              | Stage -> true) (map (fun w -> w.wt_from) ws)
-          in
-          (match pick_saves b ws busy [] with
-           | [] -> None
-           | p :: l ->
-             let saves = p :: l in
-             rounds_from f b (map (redirect saves) ws)
-               ((merge_runs
-                  (map (fun sv -> { mv_from = (fst sv); mv_to = (snd sv);
-                    mv_len = (Stdlib.Int.succ 0) }) saves)) :: acc))
-        | _ :: _ ->
-          rounds_from f b (filter (fun wt -> read_by ws wt.wt_to) ws)
-            ((merge_runs (map want_move ready)) :: acc)))
+       if (fun (a : int) b -> a < b) work (length ws)
+       then None
+       else let (rd, ws') = block_round ranks k bb ws in
+            (match rd with
+             | [] -> None
+             | _ :: _ ->
+               block_rounds f
+                 ((fun (a : int) b -> if a >= b then a - b else 0) work
+                   (length ws)) ranks k bb ws' (rd :: acc)))
        fuel)
 
-(** val inplace_schedule : layout -> layout -> int -> schedule option **)
+(** val dedup_sorted : int list -> int list **)
+
+let rec dedup_sorted xs = match xs with
+| [] -> xs
+| x :: xs' ->
+  (match xs' with
+   | [] -> xs
+   | y :: _ ->
+     if (fun (a : int) b -> a = b) x y
+     then dedup_sorted xs'
+     else x :: (dedup_sorted xs'))
+
+(** val inplace_schedule :
+    layout -> layout -> int -> schedule option * int **)
 
 let inplace_schedule s t0 b =
-  let ws = all_wants s t0 in
-  rounds_from
-    ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
-      (Stdlib.Int.succ 0)) b ws []
+  let runs = exchange_runs s t0 in
+  let g = inplace_block runs b in
+  if (fun (a : int) b -> a < b) inplace_block_limit
+       (fold_left (fun n mv ->
+         (+) n ((fun a b -> if b = 0 then 0 else a / b) mv.mv_len g)) runs 0)
+  then (None, g)
+  else let ws = flat_map (run_wants g) runs in
+       let k =
+         Nat.succ
+           (fold_left (fun m wt ->
+             (fun (a : int) b -> if a >= b then a else b) m
+               ((fun (a : int) b -> if a >= b then a else b) wt.wt_to.pl_off
+                 wt.wt_from.pl_off)) ws
+             ((fun a b -> if b = 0 then 0 else a / b) b g))
+       in
+       let ranks = dedup_sorted (NatSort.sort (ranks_of s t0)) in
+       ((option_map (map (map (scale_move g)))
+          (block_rounds
+            ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
+              (Stdlib.Int.succ 0)) inplace_work_limit ranks k
+            ((fun a b -> if b = 0 then 0 else a / b) b g) ws [])), g)
 
 (** val inplace_plan : layout -> layout -> int -> schedule option **)
 
 let inplace_plan s t0 b =
-  match inplace_schedule s t0 b with
-  | Some sc -> if validate s t0 b sc then Some sc else None
-  | None -> None
+  let (o, g) = inplace_schedule s t0 b in
+  (match o with
+   | Some sc -> if validate_blocks s t0 b g sc then Some sc else None
+   | None -> None)
 
 type cut =
 | Block of axis list

@@ -41,7 +41,11 @@ module MakeOrderTac :
 
 module Nat :
  sig
+  val succ : int -> int
+
   val compare : int -> int -> comparison
+
+  val pow : int -> int -> int
 
   val divmod : int -> int -> int -> int -> int * int
 
@@ -88,6 +92,8 @@ val nth : int -> 'a1 list -> 'a1 -> 'a1
 val nth_error : 'a1 list -> int -> 'a1 option
 
 val last : 'a1 list -> 'a1 -> 'a1
+
+val removelast : 'a1 list -> 'a1 list
 
 val rev : 'a1 list -> 'a1 list
 
@@ -5213,31 +5219,102 @@ val target_ok : layout -> layout -> schedule -> int -> bool
 
 val validate : layout -> layout -> int -> schedule -> bool
 
-type want = { wt_to : place; wt_from : place }
+val row_len : int list -> int
 
 val buf_place : int -> int -> place
 
-val rank_wants : layout -> layout -> holder_choice -> int -> want list
+val aligned : int -> move -> bool
 
-val all_wants : layout -> layout -> want list
+val source_run_has : layout -> place -> int -> int list -> bool
 
-val read_by : want list -> place -> bool
+type indexed_round = (int * round) list * round
 
-val want_move : want -> move
+val index_round : int list -> round -> indexed_round
 
-val free_stage : int -> int -> int -> place list -> place option
+val moves_to : indexed_round -> int -> round
 
-val pick_saves :
-  int -> want list -> place list -> (place * place) list -> (place * place)
-  list
+val trace_indexed : indexed_round list -> place -> place
 
-val redirect : (place * place) list -> want -> want
+val target_blocks_ok :
+  layout -> layout -> int -> indexed_round list -> int -> bool
+
+val validate_blocks : layout -> layout -> int -> int -> schedule -> bool
+
+val row_starts : int list -> int list list
+
+val cell_runs : layout -> int -> box -> (int * box) -> move list
+
+val exchange_runs : layout -> layout -> move list
+
+val divisor_below : int -> int -> int -> int
+
+val inplace_block : move list -> int -> int
+
+type want = { wt_to : place; wt_from : place }
+
+val block_at : int -> place -> int -> place
+
+val run_wants : int -> move -> want list
+
+val place_key : int -> place -> int
+
+module KeyedWant :
+ sig
+  type t = int * want
+
+  val leb : t -> t -> bool
+ end
+
+module WantSort :
+ sig
+  val merge : (int * want) list -> (int * want) list -> (int * want) list
+
+  val merge_list_to_stack :
+    (int * want) list option list -> (int * want) list -> (int * want) list
+    option list
+
+  val merge_stack : (int * want) list option list -> (int * want) list
+
+  val iter_merge :
+    (int * want) list option list -> (int * want) list -> (int * want) list
+
+  val sort : (int * want) list -> (int * want) list
+
+  val flatten_stack : (int * want) list option list -> (int * want) list
+ end
+
+val sort_by : (want -> int) -> want list -> (int * want) list
+
+val mark_in : int -> int list -> (int * want) list -> (want * bool) list
+
+val free_slots : int -> int -> int -> int list -> int -> int list
+
+val redirect : int -> (int * place) list -> (int * want) list -> want list
 
 val merge_runs : round -> round
 
-val rounds_from : int -> int -> want list -> schedule -> schedule option
+val block_move : place -> place -> move
 
-val inplace_schedule : layout -> layout -> int -> schedule option
+val scale_move : int -> move -> move
+
+val split_rank : ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list
+
+val saves_by_rank :
+  int -> int list -> want list -> place list -> (place * place) list
+
+val block_round : int list -> int -> int -> want list -> round * want list
+
+val inplace_block_limit : int
+
+val inplace_work_limit : int
+
+val block_rounds :
+  int -> int -> int list -> int -> int -> want list -> round list -> round
+  list option
+
+val dedup_sorted : int list -> int list
+
+val inplace_schedule : layout -> layout -> int -> schedule option * int
 
 val inplace_plan : layout -> layout -> int -> schedule option
 

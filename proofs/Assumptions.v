@@ -204,7 +204,9 @@ Print Assumptions Qc_avg.
 (** In place (Part 3): one buffer of max(src, tgt) per rank and a staging of
     B; a schedule the validator accepts ends with every target box in its
     buffer, stays within buffer + B, moves exactly the exchange's traffic,
-    and its rounds match between ranks and run one move at a time. *)
+    and its rounds match between ranks and run one move at a time.  The
+    command's validator works on blocks of places and implies the
+    element-by-element one. *)
 From Redist Require Import Inplaceproof.
 Print Assumptions inplace_sound.
 Print Assumptions inplace_live_bytes.
@@ -212,6 +214,7 @@ Print Assumptions inplace_traffic_exact.
 Print Assumptions inplace_traffic_optimal.
 Print Assumptions inplace_rounds_match.
 Print Assumptions round_sequential.
+Print Assumptions validate_blocks_validate.
 Print Assumptions inplace_plan_validated.
 
 (** Composed cuts (Part 3): per device and dimension, the local index is a

@@ -63,6 +63,16 @@ let sums_choice =
     ("choose_sums_within_budget", "the bytes it allocates per rank (source + destination + whole workspace) are within --memory-budget");
     ("choose_sums_fastest", "no accepted candidate within the budget has a smaller predicted time") ]
 
+(* The exchange in place (--in-place): the validated schedule's theorems (Inplaceproof.v). *)
+let in_place =
+  [ ("inplace_plan_validated", "the schedule is one the validator accepts (validate_blocks, which implies validate: validate_blocks_validate)");
+    ("inplace_sound", "run on one buffer per rank holding its source box, it leaves every target rank's buffer holding exactly its target box");
+    ("inplace_live_bytes", "every run it reads or writes lies in its rank's buffer of max(|src box|, |tgt box|) elements or in the staging: live bytes per rank are at most buffer + staging");
+    ("inplace_traffic_exact", "each rank receives from other ranks exactly its target box less what its source box shares with it");
+    ("inplace_traffic_optimal", "which is the lower bound no plan of any steps beats");
+    ("inplace_rounds_match", "in every round what a rank sends to another is, in order and length, what that rank receives from it");
+    ("round_sequential", "a round run one move at a time is the round: sends read and receives write the buffer directly") ]
+
 (* What covers a plan the checker accepted, by its kind. *)
 let for_checked = function
   | Xreport.Collectives (r : Report.t) -> for_check ~refined:(r.env.axes <> r.problem.env.axes)

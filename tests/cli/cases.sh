@@ -453,3 +453,26 @@ run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5] sum{x}'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --strategy collectives
 run show --mesh '{x:2, y:2}' --type '[{x}%2 5]'
 run gen --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --name t
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --in-place
+
+# In place (--in-place): one buffer per rank of max(|src box|, |tgt box|)
+# and a staging of the budget less the largest buffer.  Rows to columns on
+# 4 ranks: without a budget (the fewest rounds), at the least budget (64 B
+# buffer + one element: staging 1, more rounds) and one byte below it.
+IP=(--mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place)
+run plan "${IP[@]}"
+run plan "${IP[@]}" --memory-budget 68
+run plan "${IP[@]}" --memory-budget 67
+run plan "${IP[@]}" --memory-budget 96 --json
+pipe_plan_check "${IP[@]}" --memory-budget 80
+# between meshes, uneven: 7 rows over 2 then over 3 ranks
+run plan --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84
+# not yet in place: one line each, exit 2
+run plan "${IP[@]}" --strategy collectives
+run plan --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place
+run plan "${IP[@]}" --ranks-per-host 2
+run_stdin 'all_gather(0)\n' check --mesh '{x:2}' --from '[{x}4]' --to '[4]' --in-place --plan -
+# beyond the planner's limits: 2048 x 2048 at the least budget (blocks of
+# one element, the staging of one) and uneven 2047 x 2047 (blocks of one)
+run plan --mesh '{x:4}' --from 'f32[{x}2048, 2048]' --to 'f32[2048, {x}2048]' --in-place --memory-budget 4194308
+run plan --mesh '{x:4}' --from 'f32[{x}2047, 2047]' --to 'f32[2047, {x}2047]' --in-place

@@ -50,6 +50,10 @@ check_json "check, accepted" "$worked_plan" check "${W[@]}" --plan - --json
 check_json "check, accepted with refine" 'refine b = hi:3 * lo:2\ndyn_slice(0, lo)\nall_permute([1{hi,lo}6])\n' check "${S[@]}" --plan - --json
 check_json "check, rejected" 'dyn_slice(0, y)\nall_gather(0)\n' check "${W[@]}" --plan - --json
 check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan - --json
+check_json "plan, in place" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --json
+check_json "plan, in place between meshes, least budget" '' plan --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84 --json
+check_json "plan, in place, budget below the least" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --memory-budget 67 --json
+check_json "check, in place" 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --in-place --json
 check_json "plan, pending sums reduced and gathered" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --json
 check_json "plan, pending sums kept pending" '' plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --json
 check_json "plan, pending sums by the reducing exchange" '' plan --mesh '{x:2, y:3}' --from '[7, 8] sum{x}' --to '[{y}7, 8]' --json

@@ -1,6 +1,7 @@
-(* The extracted in-place plan (generator, then validator) on random
-   problems: uneven sizes, one mesh or two placed anywhere, staging budgets
-   from one element to unbounded.  Every accepted schedule is run here on
+(* The extracted in-place plan (generator, then the validator on blocks)
+   on random problems: uneven sizes, one mesh or two placed anywhere,
+   staging budgets from one element to unbounded; and on even sizes, where
+   the generator moves blocks of many elements.  Every accepted schedule is run here on
    one buffer per rank, by this file's own reading of a round (all runs read
    at the round's start, then written), and every target element checked. *)
 open Redist_core
@@ -9,7 +10,7 @@ let seed = 20261128
 
 let gen_mesh = Mesh_gen.mesh ~max_axes:2 ~names:4 ~max_devices:8 ~sizes:[ 1; 2; 2; 3; 4 ]
 
-let gen_problem =
+let gen_problem_of ~max_rank sizes =
   let open QCheck.Gen in
   gen_mesh >>= fun ma ->
   gen_mesh >>= fun mb ->
@@ -17,11 +18,16 @@ let gen_problem =
   Mesh_gen.placed ~spare:3 mb >>= fun pb ->
   bool >>= fun same ->
   let pb = if same then pa else pb in
-  int_range 1 3 >>= fun rank ->
-  list_repeat rank (oneofl [ 1; 2; 3; 4; 5; 6; 7; 9 ]) >>= fun ns ->
+  int_range 1 max_rank >>= fun rank ->
+  list_repeat rank (oneofl sizes) >>= fun ns ->
   Mesh_gen.dims_axes pa.pm_mesh rank >>= fun a ->
   Mesh_gen.dims_axes pb.pm_mesh rank >>= fun b ->
   return ({ ly_mesh = pa; ly_ty = List.combine a ns }, { ly_mesh = pb; ly_ty = List.combine b ns })
+
+let gen_problem = gen_problem_of ~max_rank:3 [ 1; 2; 3; 4; 5; 6; 7; 9 ]
+
+(* Multiples of every mesh size up to 4: blocks of many elements. *)
+let gen_even_problem = gen_problem_of ~max_rank:2 [ 12; 24 ]
 
 let pp_layout l =
   Printf.sprintf "{%s} @ [%s] [%s]"
@@ -98,16 +104,21 @@ let judge s t budget =
       match simulate s t budget sc with
       | Some why -> Some why
       | None ->
+          if not (validate s t budget sc) then Some "the element-by-element validator refuses the plan"
           (* Without its last round a schedule leaves some target place wrong. *)
-          if sc <> [] && validate s t budget (drop_last sc) then Some "validator accepts the schedule less its last round"
+          else if sc <> [] && validate s t budget (drop_last sc) then
+            Some "validator accepts the schedule less its last round"
+          else if sc <> [] && validate_blocks s t budget (snd (inplace_schedule s t budget)) (drop_last sc) then
+            Some "the validator on blocks accepts the schedule less its last round"
           else None)
 
-let random_problems () =
+(* [n] problems of [gen]: the problem-budget pairs checked, the most
+   rounds, the largest block, and what went wrong. *)
+let check_problems gen n =
   let rand = Random.State.make [| seed |] in
-  let n = 200 in
-  let bad = ref [] and checked = ref 0 and max_rounds = ref 0 in
+  let bad = ref [] and checked = ref 0 and max_rounds = ref 0 and max_block = ref 0 in
   for _ = 1 to n do
-    let s, t = gen_problem rand in
+    let s, t = gen rand in
     if layouts_wf s t then begin
       let unbounded = 1 + List.fold_left (fun acc w -> acc + held s w + held t w) 0 (ranks s t) in
       List.iter
@@ -116,17 +127,31 @@ let random_problems () =
           (match inplace_plan s t budget with
            | Some sc -> max_rounds := max !max_rounds (List.length sc)
            | None -> ());
+          max_block := max !max_block (snd (inplace_schedule s t budget));
           match judge s t budget with
           | None -> ()
           | Some why ->
               bad := Printf.sprintf "%s -> %s, staging %d: %s" (pp_layout s) (pp_layout t) budget why :: !bad)
-        [ 1; 2; 5; unbounded ]
+        [ 1; 2; 5; 64; unbounded ]
     end
   done;
   List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
-  Printf.printf "%d problem-budget pairs checked, at most %d rounds\n" !checked !max_rounds;
-  Alcotest.(check bool) "most problems well-formed" true (!checked >= 4 * n * 3 / 4);
-  Alcotest.(check int) (Printf.sprintf "bad results among %d problem-budget pairs" !checked) 0 (List.length !bad)
+  Printf.printf "%d problem-budget pairs checked, at most %d rounds, blocks of up to %d elements\n" !checked
+    !max_rounds !max_block;
+  (!checked, !max_block, List.length !bad)
+
+let random_problems () =
+  let n = 200 in
+  let checked, _, bad = check_problems gen_problem n in
+  Alcotest.(check bool) "most problems well-formed" true (checked >= 5 * n * 3 / 4);
+  Alcotest.(check int) (Printf.sprintf "bad results among %d problem-budget pairs" checked) 0 bad
+
+let even_problems () =
+  let n = 100 in
+  let checked, max_block, bad = check_problems gen_even_problem n in
+  Alcotest.(check bool) "most problems well-formed" true (checked >= 5 * n * 3 / 4);
+  Alcotest.(check bool) "blocks of more than one element" true (max_block > 1);
+  Alcotest.(check int) (Printf.sprintf "bad results among %d problem-budget pairs" checked) 0 bad
 
 (* A full buffer permuted on each rank (rows to columns on 2 x 2 devices,
    6 x 6 elements): every place waits on another, so cycles go through a
@@ -160,6 +185,10 @@ let overwritten_read_refused () =
   and receive = [ mv (place 0 Buf 0) (place 1 Buf 0) 2 ] in
   Alcotest.(check bool) "sends, then the receive" true (validate s t 0 [ send_first; receive ]);
   Alcotest.(check bool) "the receive first" false (validate s t 0 [ receive; send_first ]);
+  (* On blocks: runs of 2 at offsets 0 and 2 are blocks of 2, not of 4. *)
+  Alcotest.(check bool) "blocks of 2: sends, then the receive" true (validate_blocks s t 0 2 [ send_first; receive ]);
+  Alcotest.(check bool) "blocks of 2: the receive first" false (validate_blocks s t 0 2 [ receive; send_first ]);
+  Alcotest.(check bool) "blocks of 4 do not fit these runs" false (validate_blocks s t 0 4 [ send_first; receive ]);
   Alcotest.(check (option string)) "generator's schedule" None (judge s t 1)
 
 let () =
@@ -169,4 +198,5 @@ let () =
           Alcotest.test_case "no staging, no plan" `Quick no_staging;
           Alcotest.test_case "a read after an overwrite is refused" `Quick overwritten_read_refused ] );
       ("random",
-        [ Alcotest.test_case "200 problems, staging 1, 2, 5 and unbounded" `Quick random_problems ] ) ]
+        [ Alcotest.test_case "200 problems, staging 1, 2, 5, 64 and unbounded" `Quick random_problems;
+          Alcotest.test_case "100 even problems (blocks), the same staging" `Quick even_problems ] ) ]
