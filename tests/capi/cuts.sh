@@ -2,7 +2,8 @@
 # test-capi-cuts: composed cuts through the C ABI (tests/capi/cuts_c.c says
 # what each case checks): 80 random problems, 20 on each of 2 and 3 ranks
 # and 40 on 4 (on {a:4} and on {a:2, b:2}), every element of every rank
-# checked; then the DTensor and ScaLAPACK cases and the refused box
+# checked, every other one run in split phase; then the DTensor and
+# ScaLAPACK cases (ScaLAPACK also in split phase) and the refused box
 # queries on 4 ranks.  One test per problem and per case.
 set -u
 cd "$(dirname "$0")/../.."
