@@ -34,6 +34,7 @@ TEST_SUITES := \
   test-capi            \
   test-capi-fuzz       \
   test-capi-in-place   \
+  test-capi-cuts       \
   test-diff-steps      \
   test-docs            \
   test-python
@@ -194,6 +195,11 @@ test-capi: build runtime random-problems
 # checked, and the misuse cases.
 test-capi-in-place: build runtime
 	@$(SUITE) tests/capi/in_place.sh
+
+# Composed cuts through the C ABI (tests/capi/cuts.sh): 80 random problems
+# on 2 to 4 ranks and the DTensor and ScaLAPACK cases, every element checked.
+test-capi-cuts: build runtime
+	@$(SUITE) tests/capi/cuts.sh
 
 # The C ABI fuzz (tests/capi/fuzz.sh): 100,000 generated inputs, one
 # property, under ASan and UBSan against libredist_plan built with them.

@@ -135,6 +135,7 @@ type lowered =
   | By_reducing_exchange of reducing_exchange
   | Staged of int * int * lowered * lowered
   | In_place of in_place
+  | By_regions of regions
 
 (* The exchange in place (Inplace.v) as the runtime's InPlace::create takes
    it: the validated schedule, every world rank's buffer ([buf_size]) and
@@ -144,6 +145,19 @@ and in_place = {
   staging_elements : int;
   schedule : C.schedule;
   ip_elem_bytes : int;
+}
+
+(* Composed cuts (Part 3) as the runtime's RegionExchange::create takes
+   them, for every world rank: its source and target local shapes (zero
+   extents outside a layout's mesh) and the extracted [region_sends],
+   [region_recvs] and [region_copies] (Lowercuts.v). *)
+and regions = {
+  source_shapes : int array array;
+  target_shapes : int array array;
+  sends : (int * C.lbox list) list array;
+  recvs : (int * C.lbox list) list array;
+  copies : (C.lbox * C.lbox) list array;
+  rg_elem_bytes : int;
 }
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
@@ -187,6 +201,20 @@ let box (layout : C.layout) ndim rank =
   match C.pl_box layout rank with
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
+
+(* World rank [rank]'s local shape in [l]: the core's [c_shape] of its
+   device, zero extents for a rank outside the layout's mesh. *)
+let clocal_shape (l : C.clayout) rank =
+  match C.cl_device l rank with
+  | Some d -> Array.of_list (C.c_shape (C.cl_m l) l.cl_ty0 d)
+  | None -> Array.make (List.length l.cl_ty0) 0
+
+let regions (c : Problem.composed) =
+  let s = Problem.source_clayout c and t = Problem.target_clayout c in
+  let per_rank f = Array.init (Problem.world c.meshes) f in
+  { source_shapes = per_rank (clocal_shape s); target_shapes = per_rank (clocal_shape t);
+    sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t);
+    copies = per_rank (C.region_copies s t); rg_elem_bytes = c.meshes.elem_bytes }
 
 let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
@@ -270,6 +298,15 @@ let schedule_data (sc : C.schedule) =
   in
   D.items (fun rd -> D.items move (Array.of_list rd)) (Array.of_list sc)
 
+let lbox_data (b : C.lbox) = D.box (Array.of_list b)
+
+let messages_data per_rank =
+  D.items
+    (fun msgs ->
+      D.items (fun (peer, boxes) -> D.Record ("message", [| ("peer", D.Int peer); ("boxes", D.items lbox_data (Array.of_list boxes)) |]))
+        (Array.of_list msgs))
+    per_rank
+
 let rec lowered_data = function
   | By_collectives p -> D.Record ("collectives", [| ("program", program_data p) |])
   | By_exchange x -> D.Record ("exchange", [| ("exchange", exchange_data x) |])
@@ -288,3 +325,14 @@ let rec lowered_data = function
         ( "in_place",
           [| ("buffer_elements", D.ints ip.buffer_elements); ("staging_elements", D.Int ip.staging_elements);
              ("elem_bytes", D.Int ip.ip_elem_bytes); ("rounds", schedule_data ip.schedule) |] )
+  | By_regions rg ->
+      D.Record
+        ( "regions",
+          [| ("source_shapes", D.items D.ints rg.source_shapes); ("target_shapes", D.items D.ints rg.target_shapes);
+             ("sends", messages_data rg.sends); ("recvs", messages_data rg.recvs);
+             ( "copies",
+               D.items
+                 (fun cs ->
+                   D.items (fun (f, t) -> D.Record ("copy", [| ("from", lbox_data f); ("to", lbox_data t) |])) (Array.of_list cs))
+                 rg.copies );
+             ("elem_bytes", D.Int rg.rg_elem_bytes) |] )

@@ -56,23 +56,38 @@ let argument_names =
   { Problem.mesh_name = "mesh"; from_mesh_name = "mesh"; to_mesh_name = "to_mesh"; from_name = "from";
     to_name = "to"; dtype_name = "dtype" }
 
-let problem mesh to_mesh from to_ dtype strategy =
-  let meshes = if to_mesh = "" then Problem.One mesh else Problem.Two (mesh, to_mesh) in
-  let strategy =
-    if strategy = "" then Redist_core.StratAuto
-    else
+let meshes_of mesh to_mesh = if to_mesh = "" then Problem.One mesh else Problem.Two (mesh, to_mesh)
+
+let strategy_of = function
+  | "" -> Redist_core.StratAuto
+  | strategy -> (
       match List.assoc_opt strategy Problem.strategies with
       | Some s -> s
       | None ->
           Front.bad "strategy: unknown strategy %s (expected %s)" (Excerpt.quote strategy)
-            (String.concat ", " (List.map fst Problem.strategies))
-  in
+            (String.concat ", " (List.map fst Problem.strategies)))
+
+let dtype_of dtype = if dtype = "" then None else Some dtype
+
+let problem mesh to_mesh from to_ dtype strategy =
   let p =
-    Problem.make_named ~names:argument_names ~meshes ~strategy ~from ~to_
-      ~dtype:(if dtype = "" then None else Some dtype)
+    Problem.make_named ~names:argument_names ~meshes:(meshes_of mesh to_mesh) ~strategy:(strategy_of strategy) ~from
+      ~to_ ~dtype:(dtype_of dtype)
   in
   Problem.check_runtime_limits ~names:argument_names p;
   p
+
+(* A problem that either side may state with composed cuts: what
+   redist_plan_create plans. *)
+let any_problem mesh to_mesh from to_ dtype strategy =
+  let a =
+    Problem.make_any ~names:argument_names ~meshes:(meshes_of mesh to_mesh) ~strategy:(strategy_of strategy) ~from
+      ~to_ ~dtype:(dtype_of dtype)
+  in
+  (match a with
+   | Problem.Plain p -> Problem.check_runtime_limits ~names:argument_names p
+   | Problem.Composed c -> Problem.check_runtime_limits ~names:argument_names c.meshes);
+  a
 
 (* What the C ABI keeps of a plan of either kind: what `redist COMMAND`
    prints, the figures and the lowering. *)
@@ -158,15 +173,36 @@ let sums_info ?cost ~command ~title (r : Sumplan.t) =
     alloc_bytes = r.alloc_bytes;
     digest = Problem.digest p ~plan_lines:step_texts }
 
+(* A problem with composed cuts: one region exchange (Cutplan), its
+   figures and texts those of `redist plan`; a box query cannot describe a
+   composed holding, so capi.cpp refuses those for such plans. *)
+let regions_info (c : Problem.composed) =
+  let r = Cutplan.make c in
+  let p = c.meshes in
+  let bytes elems = Bounds.mul elems p.elem_bytes in
+  let guarantees = Cutplan.guarantees in
+  let step_texts = [ "exchange" ] in
+  { lowered = Lowering.By_regions (Lowering.regions c); problem = p; text = Cutplan.text ~title:"redist plan" r;
+    json = Yojson.Safe.pretty_to_string (Cutplan.json ~command:"plan" r) ^ "\n";
+    guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
+    step_texts = Array.of_list step_texts; devices = r.world;
+    global_shape = Array.of_list (List.map snd c.csrc); src_bytes = bytes r.src_max; tgt_bytes = bytes r.tgt_max;
+    peak_bytes = r.live_bytes; workspace_bytes = 0; recv_max_bytes = bytes r.recv_busiest;
+    lower_bound_recv_max_bytes = bytes r.recv_busiest; live_bytes = r.live_bytes; alloc_bytes = r.live_bytes;
+    (* The problem's own layouts are unsharded placeholders: the composed
+       ones enter the digest through its plan lines. *)
+    digest = Problem.digest p ~plan_lines:(step_texts @ [ Cutplan.show_source c; Cutplan.show_target c ]) }
+
 let create mesh to_mesh from to_ dtype strategy =
-  let p = problem mesh to_mesh from to_ dtype strategy in
-  if Problem.has_pending p then
-    let r, cost = Sumplan.choose_costed (Planning.default_settings p) p in
-    sums_info ~cost ~command:"plan" ~title:"redist plan" r
-  else
-    let settings = Planning.default_settings p in
-    let plan, guarantees, costing = Planning.choose_costed settings p in
-    info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
+  match any_problem mesh to_mesh from to_ dtype strategy with
+  | Problem.Composed c -> regions_info c
+  | Problem.Plain p when Problem.has_pending p ->
+      let r, cost = Sumplan.choose_costed (Planning.default_settings p) p in
+      sums_info ~cost ~command:"plan" ~title:"redist plan" r
+  | Problem.Plain p ->
+      let settings = Planning.default_settings p in
+      let plan, guarantees, costing = Planning.choose_costed settings p in
+      info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
 
 (* The exchange in place (Inplace.v): the extracted [inplace_plan] (the
    generator's schedule, accepted by the proven validator) with

@@ -249,6 +249,61 @@ bool in_place_of(const PlannerData& v, redist::InPlaceSchedule* out) {
   return true;
 }
 
+// A local shape or a local box (Abi_data.box: per dimension offset and extent) of Lowering.regions.
+bool local_shape_of(const PlannerData& v, redist::LocalShape* out) {
+  const std::vector<int> extents = v.ints();
+  if (extents.empty() || extents.size() > redist::kMaxRank) return false;
+  out->ndim = static_cast<int>(extents.size());
+  for (std::size_t d = 0; d < extents.size(); ++d) out->extent[d] = static_cast<std::size_t>(extents[d]);
+  return true;
+}
+
+bool region_box_of(const PlannerData& v, redist::RegionBox* out) {
+  if (v.size() > redist::kMaxRank) return false;
+  for (std::size_t d = 0; d < v.size(); ++d) {
+    out->offset[d] = v.item(d).field("offset").count();
+    out->extent[d] = v.item(d).field("extent").count();
+  }
+  return true;
+}
+
+bool region_messages_of(const PlannerData& v, std::vector<redist::RegionMessage>* out) {
+  for (std::size_t m = 0; m < v.size(); ++m) {
+    redist::RegionMessage& message = out->emplace_back();
+    message.peer = static_cast<int>(v.item(m).field("peer").integer());
+    const PlannerData boxes = v.item(m).field("boxes");
+    message.boxes.resize(boxes.size());
+    for (std::size_t b = 0; b < boxes.size(); ++b)
+      if (!region_box_of(boxes.item(b), &message.boxes[b])) return false;
+  }
+  return true;
+}
+
+// Lowering.regions: every world rank's shapes and lists.
+bool regions_of(const PlannerData& v, Lowered* out) {
+  const PlannerData sources = v.field("source_shapes"), targets = v.field("target_shapes"), sends = v.field("sends"),
+                    recvs = v.field("recvs"), copies = v.field("copies");
+  const std::size_t world = sources.size();
+  if (targets.size() != world || sends.size() != world || recvs.size() != world || copies.size() != world) return false;
+  out->region_sources.resize(world);
+  out->region_targets.resize(world);
+  out->regions.resize(world);
+  for (std::size_t r = 0; r < world; ++r) {
+    redist::RegionLists& lists = out->regions[r];
+    if (!local_shape_of(sources.item(r), &out->region_sources[r]) ||
+        !local_shape_of(targets.item(r), &out->region_targets[r]) || !region_messages_of(sends.item(r), &lists.sends) ||
+        !region_messages_of(recvs.item(r), &lists.recvs))
+      return false;
+    const PlannerData rank_copies = copies.item(r);
+    lists.copies.resize(rank_copies.size());
+    for (std::size_t c = 0; c < rank_copies.size(); ++c)
+      if (!region_box_of(rank_copies.item(c).field("from"), &lists.copies[c].from) ||
+          !region_box_of(rank_copies.item(c).field("to"), &lists.copies[c].to))
+        return false;
+  }
+  return world > 0;
+}
+
 // Lowering.lowered, by its kind, recursively for a hybrid's parts.
 bool lowered_of(const PlannerData& v, Lowered* out) {
   const std::string kind = v.kind();
@@ -275,6 +330,11 @@ bool lowered_of(const PlannerData& v, Lowered* out) {
     out->kind = PlanKind::in_place;
     out->elem_bytes = v.field("elem_bytes").count();
     return in_place_of(v, &out->in_place);
+  }
+  if (kind == "regions") {
+    out->kind = PlanKind::regions;
+    out->elem_bytes = v.field("elem_bytes").count();
+    return regions_of(v, out);
   }
   if (kind == "hybrid") {
     out->kind = PlanKind::hybrid;
@@ -368,6 +428,10 @@ int box(const redist_plan_t* plan, int which, int rank, std::size_t* offset, std
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: null plan, offset or extent");
   if (rank < 0)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan box: rank " + std::to_string(rank) + " is negative");
+  if (plan->lowered.kind == PlanKind::regions)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                std::string(which == 0 ? "redist_plan_src_box" : "redist_plan_tgt_box") +
+                    ": the plan has composed cuts, and a rank's composed holding is not one box of the global array");
   std::lock_guard<std::mutex> guard(ocaml_lock);
   CAMLparam0();
   CAMLlocal1(boxes);
@@ -639,6 +703,7 @@ int redist_plan_step(const redist_plan_t* plan, size_t i, redist_step_info_t* ou
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 plan->lowered.kind == PlanKind::hybrid     ? "redist_plan_step: the plan is a hybrid, not collectives"
                 : plan->lowered.kind == PlanKind::in_place ? "redist_plan_step: the plan is in place, not collectives"
+                : plan->lowered.kind == PlanKind::regions  ? "redist_plan_step: the plan is the region exchange, not collectives"
                                                            : "redist_plan_step: the plan is one exchange, not collectives");
   const redist::PlanProgram& p = plan->lowered.program;
   const std::size_t count = p.reductions.size() + p.steps.size() + p.additions.size();
@@ -674,6 +739,8 @@ int redist_plan_receives(const redist_plan_t* plan, int rank, redist_region_t* r
                     ? "redist_plan_receives: the plan is a hybrid, not one exchange"
                 : plan->lowered.kind == PlanKind::in_place
                     ? "redist_plan_receives: the plan is in place, not one exchange"
+                : plan->lowered.kind == PlanKind::regions
+                    ? "redist_plan_receives: the plan is the region exchange (composed cuts), whose pieces are not boxes of the global array"
                     : "redist_plan_receives: the plan is the reducing exchange: ask redist_plan_sum_receives");
   if (rank < 0 || rank >= plan->devices)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,

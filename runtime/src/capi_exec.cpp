@@ -12,6 +12,7 @@
 #include "redist/exchange.hpp"
 #include "redist/in_place.hpp"
 #include "redist/reduce_exchange.hpp"
+#include "redist/region_exchange.hpp"
 #include "redist/staged.hpp"
 
 // A lowering bound to a communicator.
@@ -22,6 +23,7 @@ struct redist_exec {
   redist::ReducingExchange reducing;
   redist::Staged staged;  // a hybrid
   redist::InPlace in_place;
+  redist::RegionExchange regions;
   // Between redist_exec_start and redist_exec_wait.
   bool started = false;
 };
@@ -47,9 +49,25 @@ std::unique_ptr<redist::StagedPart> staged_part(const Lowered& lowered) {
                                               staged_part(*lowered.first), staged_part(*lowered.second));
     case PlanKind::reducing_exchange:
     case PlanKind::in_place:
+    case PlanKind::regions:
       break;
   }
   return nullptr;
+}
+
+// This rank's part of a region exchange; a rank beyond the plan's world
+// holds nothing and exchanges nothing.
+redist::Status bind_regions(const Lowered& lowered, MPI_Comm comm, redist::RegionExchange* out) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const auto r = static_cast<std::size_t>(rank);
+  if (r < lowered.regions.size())
+    return redist::RegionExchange::create(comm, lowered.region_sources[r], lowered.region_targets[r], lowered.elem_bytes,
+                                          lowered.regions[r], lowered.program.problem, out);
+  redist::LocalShape empty;
+  empty.ndim = lowered.region_sources.front().ndim;
+  return redist::RegionExchange::create(comm, empty, empty, lowered.elem_bytes, redist::RegionLists{},
+                                        lowered.program.problem, out);
 }
 
 // Binds a lowering to `comm` (collective over it); a hybrid as a generated
@@ -75,6 +93,8 @@ redist::Status bind(const Lowered& lowered, MPI_Comm comm, redist_exec* exec) {
     case PlanKind::in_place:
       return redist::InPlace::create(comm, lowered.in_place, lowered.elem_bytes, lowered.program.problem,
                                      &exec->in_place);
+    case PlanKind::regions:
+      return bind_regions(lowered, comm, &exec->regions);
   }
   return redist::Status(kInvalidArgument, "unknown plan kind");
 }
@@ -94,6 +114,9 @@ redist::Status advance(redist_exec& exec, bool block, bool* done) {
       return block ? exec.reducing.wait() : exec.reducing.test(done);
     case PlanKind::hybrid:
       return exec.staged.advance(block, done);
+    case PlanKind::regions:
+      *done = block;
+      return block ? exec.regions.wait() : exec.regions.test(done);
     case PlanKind::in_place:  // never started (check_start)
       break;
   }
@@ -120,6 +143,8 @@ redist::Status start(redist_exec& exec, const void* src, std::size_t src_bytes, 
     }
     case PlanKind::hybrid:
       return exec.staged.start(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, what);
+    case PlanKind::regions:  // needs no workspace
+      return exec.regions.start(src, src_bytes, dst, dst_bytes);
     case PlanKind::in_place:  // refused by check_start
       break;
   }
@@ -145,7 +170,8 @@ redist::Status check_start(redist_exec& exec, const char* what) {
   if (kind == PlanKind::in_place)
     return redist::Status(kInvalidArgument, std::string(what) +
                                                 ": the plan is in place (one buffer): call redist_exec_run_in_place");
-  if (kind == PlanKind::exchange || kind == PlanKind::reducing_exchange) return redist::Status();
+  if (kind == PlanKind::exchange || kind == PlanKind::reducing_exchange || kind == PlanKind::regions)
+    return redist::Status();
   redist::Status local;
   if (exec.started)
     local = redist::Status(kInvalidArgument, "an operation is already started (not yet waited for): "
@@ -256,6 +282,8 @@ size_t redist_exec_direct_bytes(const redist_exec_t* exec) {
       return exec->interpreter.direct_bytes();
     case PlanKind::in_place:
       return 0;  // its messages go by MPI, between parts of one buffer
+    case PlanKind::regions:
+      return 0;  // every message goes by MPI (region_exchange.hpp)
   }
   return 0;
 }

@@ -186,7 +186,9 @@ int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dime
  * direct exchange, 2: the reducing exchange (pending sums), 3: a hybrid (its
  * parts in turn through the intermediate layout; only redist_exec_run runs
  * it: redist_plan_step and redist_plan_receives refuse it), 4: in place
- * (redist_plan_create_in_place; run by redist_exec_run_in_place only) */
+ * (redist_plan_create_in_place; run by redist_exec_run_in_place only), 5: the
+ * region exchange (composed cuts such as "[{x}{y}8, 4]" or "[{p}%2 8, {q}%2 6]";
+ * the box queries and redist_plan_receives refuse it) */
 int redist_plan_by_exchange(const redist_plan_t* plan);
 size_t redist_plan_elem_bytes(const redist_plan_t* plan);
 size_t redist_plan_num_steps(const redist_plan_t* plan);

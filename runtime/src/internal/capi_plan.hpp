@@ -15,6 +15,7 @@
 #include "redist/placed.hpp"
 #include "redist/redist.h"
 #include "redist/reduce.hpp"
+#include "redist/region_exchange.hpp"
 
 // OCaml's compatibility.h defines invalid_argument as a macro: the
 // runtime's code of that name is taken before its headers.
@@ -42,7 +43,7 @@ struct ReducingSpec {
 static_assert(REDIST_MAX_DIMS == redist::kMaxRank, "redist.h and the runtime disagree on the most dimensions");
 
 // Lowering.lowered's tags, and redist_plan_by_exchange's answers.
-enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2, hybrid = 3, in_place = 4 };
+enum class PlanKind { collectives = 0, exchange = 1, reducing_exchange = 2, hybrid = 3, in_place = 4, regions = 5 };
 
 // Lowering.lowered: a plan by one kind, or a hybrid of two parts.
 struct Lowered {
@@ -51,6 +52,10 @@ struct Lowered {
   ExchangeSpec exchange;        // by the exchange
   ReducingSpec reducing;        // by the reducing exchange
   redist::InPlaceSchedule in_place;  // in place
+  // Composed cuts, by the region exchange: per world rank its local shapes
+  // and its messages and copies.
+  std::vector<redist::LocalShape> region_sources, region_targets;
+  std::vector<redist::RegionLists> regions;
   std::size_t elem_bytes = 0;
   // A hybrid (the core's Staged, run by redist::Staged): the intermediate
   // fills the workspace's first mid_bytes; the first part moves the source

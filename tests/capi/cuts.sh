@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test-capi-cuts: composed cuts through the C ABI (tests/capi/cuts_c.c says
+# what each case checks): 80 random problems, 20 on each of 2 and 3 ranks
+# and 40 on 4 (on {a:4} and on {a:2, b:2}), every element of every rank
+# checked, every other one run in split phase; then the DTensor and
+# ScaLAPACK cases (ScaLAPACK also in split phase) and the refused box
+# queries on 4 ranks.  One test per problem and per case.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+out=_build/capi
+mkdir -p "$out"
+# shellcheck disable=SC2046  # pkg-config prints several words
+mpicc -std=c11 -Wall -Wextra -Werror -pedantic $(capi_flags --cflags) tests/capi/cuts_c.c \
+  $(capi_flags --libs) -o "$out/cuts_c" ||
+  { ko "cuts_c.c does not compile as C11 against redist/redist.h"; tap_end; exit 1; }
+# The seed's parity picks the mesh on 4 ranks: odd {a:4}, even {a:2, b:2}.
+seed=${CUTS_SEED:-20261129}
+status=0
+for run in "2 $seed" "3 $seed" "4 $seed" "4 $((seed + 1))"; do
+  set -- $run
+  tap_program "cuts_c random on $1 ranks, seed $2" \
+    timeout --kill-after=10 300 "${MPIRUN[@]}" -np "$1" "$out/cuts_c" random 20 "$2" </dev/null || status=1
+done
+tap_program "cuts_c fixed" timeout --kill-after=10 120 "${MPIRUN[@]}" -np 4 "$out/cuts_c" fixed </dev/null || status=1
+tap_end
+exit "$status"

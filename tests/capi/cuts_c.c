@@ -1,0 +1,323 @@
+/* Composed cuts (semantics.md Part 3) through the C ABI under mpirun, run
+ * by tests/capi/cuts.sh: redist_plan_create_with plans them by the region
+ * exchange, redist_plan_execute runs it.
+ *
+ *   cuts_c random COUNT SEED: COUNT random problems on this world's one
+ *   mesh ({a:W}, or {a:2, b:2} on 4 ranks), 1 or 2 dimensions of uneven
+ *   extents, each dimension cut by a random sequence of ceil-block and
+ *   block-cyclic cuts ({a}{b}N, {b}{a}N, {a}%B N, {a}%B{b}N, ...), at least
+ *   one side composed, every other one run in split phase (bind, start,
+ *   test until done).  Every element of every rank's target array is
+ *   checked against the global array, each rank's expected local array
+ *   computed here from Part 3's table.  One test per problem.
+ *
+ *   cuts_c fixed: on {a:2, b:2}, DTensor's (8, 4) tensor with Shard(0) on
+ *   both mesh dimensions in either order to replicated, and a ScaLAPACK
+ *   block-cyclic [{p}%2 8, {q}%2 6] to [{p}8, 6] (also in split phase); the box queries of a
+ *   composed plan refused in one line. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redist/redist.h"
+#include "tap.h"
+
+enum { kMaxDims = 2, kMaxCuts = 3, kMaxExtent = 64 };
+
+typedef struct {
+  int axes[2];  /* mesh axes of the group, in the order written */
+  int naxes;
+  int block;    /* 0: ceil block; else cyclic with blocks of `block` */
+} Cut;
+
+typedef struct {
+  int extent;
+  Cut cuts[kMaxCuts];
+  int ncuts;
+} Dim;
+
+typedef struct {
+  const char* names[2];
+  int sizes[2];
+  int naxes;
+} Mesh;
+
+/* The global indices a device (its coordinate per mesh axis) holds along
+ * one dimension, in local order: Part 3's table applied cut by cut, each on
+ * the extent the previous cut left.  Returns their count. */
+static int held(const Dim* dim, const int* coords, const Mesh* mesh, int* out) {
+  int n = dim->extent;
+  for (int i = 0; i < n; ++i) out[i] = i;
+  for (int c = 0; c < dim->ncuts; ++c) {
+    const Cut* cut = &dim->cuts[c];
+    int parts = 1, j = 0;
+    for (int k = 0; k < cut->naxes; ++k) {
+      parts *= mesh->sizes[cut->axes[k]];
+      j = j * mesh->sizes[cut->axes[k]] + coords[cut->axes[k]];
+    }
+    int kept = 0;
+    if (cut->block == 0) {
+      const int b = (n + parts - 1) / parts;
+      for (int i = j * b; i < n && i < (j + 1) * b; ++i) out[kept++] = out[i];
+    } else {
+      /* Local index ((i / B) / P) * B + i mod B grows with i: the order is kept. */
+      for (int i = 0; i < n; ++i)
+        if ((i / cut->block) % parts == j) out[kept++] = out[i];
+    }
+    n = kept;
+  }
+  return n;
+}
+
+static void append(char* buf, size_t size, const char* fmt, int value) {
+  const size_t used = strlen(buf);
+  snprintf(buf + used, size - used, fmt, value);
+}
+
+/* A type in the command line's notation, e.g. "[{a}%2{b}7, 5]". */
+static void type_text(const Dim* dims, int ndim, const Mesh* mesh, char* buf, size_t size) {
+  snprintf(buf, size, "[");
+  for (int d = 0; d < ndim; ++d) {
+    if (d > 0) strncat(buf, ", ", size - strlen(buf) - 1);
+    for (int c = 0; c < dims[d].ncuts; ++c) {
+      const Cut* cut = &dims[d].cuts[c];
+      strncat(buf, "{", size - strlen(buf) - 1);
+      for (int k = 0; k < cut->naxes; ++k) {
+        if (k > 0) strncat(buf, ",", size - strlen(buf) - 1);
+        strncat(buf, mesh->names[cut->axes[k]], size - strlen(buf) - 1);
+      }
+      strncat(buf, "}", size - strlen(buf) - 1);
+      if (cut->block > 0) append(buf, size, "%%%d ", cut->block);
+    }
+    append(buf, size, "%d", dims[d].extent);
+  }
+  strncat(buf, "]", size - strlen(buf) - 1);
+}
+
+static void mesh_text(const Mesh* mesh, char* buf, size_t size) {
+  snprintf(buf, size, "{");
+  for (int a = 0; a < mesh->naxes; ++a) {
+    if (a > 0) strncat(buf, ", ", size - strlen(buf) - 1);
+    strncat(buf, mesh->names[a], size - strlen(buf) - 1);
+    append(buf, size, ":%d", mesh->sizes[a]);
+  }
+  strncat(buf, "}", size - strlen(buf) - 1);
+}
+
+static int is_composed(const Dim* dims, int ndim) {
+  for (int d = 0; d < ndim; ++d)
+    if (dims[d].ncuts > 1 || (dims[d].ncuts == 1 && dims[d].cuts[0].block > 0)) return 1;
+  return 0;
+}
+
+/* The global array's value at a global index: distinct for every element. */
+static int64_t global_value(const int* index, const Dim* dims, int ndim) {
+  int64_t v = 0;
+  for (int d = 0; d < ndim; ++d) v = v * dims[d].extent + index[d];
+  return v * 7 + 3;
+}
+
+/* This rank's local array of a layout, row-major over the held indices. */
+static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank, int64_t** out) {
+  int coords[2] = {0, 0}, held_idx[kMaxDims][kMaxExtent], counts[kMaxDims];
+  for (int a = mesh->naxes - 1, r = rank; a >= 0; --a) {
+    coords[a] = r % mesh->sizes[a];
+    r /= mesh->sizes[a];
+  }
+  size_t total = 1;
+  for (int d = 0; d < ndim; ++d) {
+    counts[d] = held(&dims[d], coords, mesh, held_idx[d]);
+    total *= (size_t)counts[d];
+  }
+  *out = malloc((total > 0 ? total : 1) * sizeof(int64_t));
+  for (size_t e = 0; e < total; ++e) {
+    int index[kMaxDims];
+    size_t rest = e;
+    for (int d = ndim - 1; d >= 0; --d) {
+      index[d] = held_idx[d][rest % (size_t)counts[d]];
+      rest /= (size_t)counts[d];
+    }
+    (*out)[e] = global_value(index, dims, ndim);
+  }
+  return total;
+}
+
+/* The split phase: bind, start, redist_exec_test until done; the executor
+ * reads nothing by single copy (direct bytes 0). */
+static int run_split(const redist_plan_t* plan, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
+                     char* err, size_t errlen) {
+  redist_exec_t* exec = NULL;
+  int rc = redist_plan_bind(plan, MPI_COMM_WORLD, &exec, err, errlen);
+  if (rc == REDIST_OK && redist_exec_direct_bytes(exec) != 0) {
+    snprintf(err, errlen, "redist_exec_direct_bytes is %zu, expected 0", redist_exec_direct_bytes(exec));
+    rc = REDIST_ERR_INTERNAL;
+  }
+  if (rc == REDIST_OK) rc = redist_exec_start(exec, src, src_bytes, dst, dst_bytes, NULL, 0, err, errlen);
+  for (int done = 0; rc == REDIST_OK && !done;) rc = redist_exec_test(exec, &done, err, errlen);
+  redist_exec_free(exec);
+  return rc;
+}
+
+/* Plans and runs FROM -> TO on every rank (split: bind, start and test;
+ * else redist_plan_execute); 1 when every rank's target array is exactly its
+ * expected local array.  `why` gets the first failure. */
+static int run_case(const Mesh* mesh, const Dim* from, const Dim* to, int ndim, int split, int rank, char* why,
+                    size_t whylen) {
+  char mesh_s[64], from_s[128], to_s[128], err[512] = "";
+  mesh_text(mesh, mesh_s, sizeof mesh_s);
+  type_text(from, ndim, mesh, from_s, sizeof from_s);
+  type_text(to, ndim, mesh, to_s, sizeof to_s);
+  int ok = 1;
+  redist_plan_t* plan = NULL;
+  int64_t *src = NULL, *expected = NULL, *dst = NULL;
+  const size_t src_n = local_array(from, ndim, mesh, rank, &src);
+  const size_t dst_n = local_array(to, ndim, mesh, rank, &expected);
+  dst = calloc(dst_n > 0 ? dst_n : 1, sizeof(int64_t));
+  for (size_t e = 0; e < dst_n; ++e) dst[e] = -1;
+  if (redist_plan_create_with(mesh_s, NULL, from_s, to_s, "i64", "auto", &plan, err, sizeof err) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s: create: %s", mesh_s, from_s, to_s, err);
+    ok = 0;
+  } else if (is_composed(from, ndim) + is_composed(to, ndim) > 0 && redist_plan_by_exchange(plan) != 5) {
+    snprintf(why, whylen, "%s, %s to %s: planned as kind %d, not the region exchange (5)", mesh_s, from_s, to_s,
+             redist_plan_by_exchange(plan));
+    ok = 0;
+  } else if ((split ? run_split(plan, src, src_n * sizeof(int64_t), dst, dst_n * sizeof(int64_t), err, sizeof err)
+                    : redist_plan_execute(plan, MPI_COMM_WORLD, src, src_n * sizeof(int64_t), dst,
+                                          dst_n * sizeof(int64_t), NULL, 0, err, sizeof err)) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s: execute on rank %d: %s", mesh_s, from_s, to_s, rank, err);
+    ok = 0;
+  } else {
+    for (size_t e = 0; e < dst_n && ok; ++e)
+      if (dst[e] != expected[e]) {
+        snprintf(why, whylen, "%s, %s to %s: rank %d element %zu is %lld, expected %lld", mesh_s, from_s, to_s, rank,
+                 e, (long long)dst[e], (long long)expected[e]);
+        ok = 0;
+      }
+  }
+  if (ok) snprintf(why, whylen, "%s, %s to %s%s", mesh_s, from_s, to_s, split ? ", split phase" : "");
+  redist_plan_free(plan);
+  free(src);
+  free(expected);
+  free(dst);
+  return ok;
+}
+
+/* One test: every rank's verdict, the first failing rank's reason. */
+static void report(int ok, const char* why, int rank) {
+  int all = 0, mine_bad = ok ? 1 << 30 : rank, first_bad = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine_bad, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  char text[768];
+  snprintf(text, sizeof text, "%s", why);
+  if (!all && first_bad != 0) {
+    if (rank == first_bad) MPI_Send(text, sizeof text, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    if (rank == 0) MPI_Recv(text, sizeof text, MPI_CHAR, first_bad, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (rank == 0) tap_result(all, "%s", text);
+}
+
+static uint64_t rng_state;
+static int rnd(int n) {
+  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (int)((rng_state >> 33) % (uint64_t)n);
+}
+
+/* A random sharding of `extent`: each mesh axis in at most one cut of one
+ * dimension (`used` across the type's dimensions). */
+static void random_dim(Dim* dim, int extent, const Mesh* mesh, int* used) {
+  dim->extent = extent;
+  dim->ncuts = 0;
+  const int wanted = rnd(3);
+  for (int c = 0; c < wanted && dim->ncuts < kMaxCuts; ++c) {
+    Cut cut = {{0, 0}, 0, rnd(2) ? 0 : 1 + rnd(3)};
+    for (int a = 0; a < mesh->naxes; ++a)
+      if (!used[a] && rnd(2) && cut.naxes < 2) cut.axes[cut.naxes++] = a;
+    if (cut.naxes == 0) continue;
+    if (cut.naxes == 2 && rnd(2)) {
+      const int t = cut.axes[0];
+      cut.axes[0] = cut.axes[1];
+      cut.axes[1] = t;
+    }
+    for (int k = 0; k < cut.naxes; ++k) used[cut.axes[k]] = 1;
+    dim->cuts[dim->ncuts++] = cut;
+  }
+}
+
+static int random_suite(int count, uint64_t seed, int rank, int world) {
+  Mesh mesh = {{"a", "b"}, {world, 1}, 1};
+  if (world == 4 && seed % 2 == 0) mesh = (Mesh){{"a", "b"}, {2, 2}, 2};
+  rng_state = seed;
+  for (int t = 0; t < count; ++t) {
+    Dim from[kMaxDims], to[kMaxDims];
+    const int ndim = 1 + rnd(2);
+    do {
+      int used_from[2] = {0, 0}, used_to[2] = {0, 0};
+      for (int d = 0; d < ndim; ++d) {
+        const int extent = 1 + rnd(ndim == 1 ? 23 : 9);
+        random_dim(&from[d], extent, &mesh, used_from);
+        random_dim(&to[d], extent, &mesh, used_to);
+      }
+    } while (!is_composed(from, ndim) && !is_composed(to, ndim));
+    char why[768];
+    const int ok = run_case(&mesh, from, to, ndim, t % 2, rank, why, sizeof why);
+    report(ok, why, rank);
+  }
+  return rank == 0 ? tap_end() : 0;
+}
+
+static Cut cut1(int axis, int block) { return (Cut){{axis, 0}, 1, block}; }
+
+static int fixed_suite(int rank, int world) {
+  if (world != 4) {
+    if (rank == 0) tap_result(0, "cuts_c fixed needs 4 ranks, has %d", world);
+    return rank == 0 ? tap_end() : 0;
+  }
+  char why[768];
+  /* DTensor: (8, 4) with Shard(0) on mesh dims a then b, and b then a, to replicated. */
+  const Mesh ab = {{"a", "b"}, {2, 2}, 2};
+  const Dim replicated[2] = {{.extent = 8}, {.extent = 4}};
+  const Dim ab_order[2] = {{.extent = 8, .cuts = {cut1(0, 0), cut1(1, 0)}, .ncuts = 2}, {.extent = 4}};
+  const Dim ba_order[2] = {{.extent = 8, .cuts = {cut1(1, 0), cut1(0, 0)}, .ncuts = 2}, {.extent = 4}};
+  report(run_case(&ab, ab_order, replicated, 2, 0, rank, why, sizeof why), why, rank);
+  report(run_case(&ab, ba_order, replicated, 2, 0, rank, why, sizeof why), why, rank);
+  /* ScaLAPACK: 2x2 blocks of 2 over a 2x2 process grid, to row blocks over p. */
+  const Mesh pq = {{"p", "q"}, {2, 2}, 2};
+  const Dim cyclic[2] = {{.extent = 8, .cuts = {cut1(0, 2)}, .ncuts = 1}, {.extent = 6, .cuts = {cut1(1, 2)}, .ncuts = 1}};
+  const Dim rows[2] = {{.extent = 8, .cuts = {cut1(0, 0)}, .ncuts = 1}, {.extent = 6}};
+  report(run_case(&pq, cyclic, rows, 2, 0, rank, why, sizeof why), why, rank);
+  report(run_case(&pq, cyclic, rows, 2, 1, rank, why, sizeof why), why, rank);
+  /* A composed holding is not a box: both box queries refuse, in one line. */
+  redist_plan_t* plan = NULL;
+  char err[512] = "";
+  int ok = redist_plan_create("{p:2, q:2}", "[{p}%2 8, {q}%2 6]", "[{p}8, 6]", "i64", &plan, err, sizeof err) ==
+           REDIST_OK;
+  for (int which = 0; which < 2 && ok; ++which) {
+    size_t offset[REDIST_MAX_DIMS], extent[REDIST_MAX_DIMS];
+    err[0] = '\0';
+    const int rc = which == 0 ? redist_plan_src_box(plan, 0, offset, extent, err, sizeof err)
+                              : redist_plan_tgt_box(plan, 0, offset, extent, err, sizeof err);
+    ok = rc == REDIST_ERR_BAD_INPUT && strchr(err, '\n') == NULL && strstr(err, "composed") != NULL;
+    snprintf(why, sizeof why, "%s box of a composed plan refused in one line: code %d, \"%s\"",
+             which == 0 ? "source" : "target", rc, err);
+    report(ok, why, rank);
+  }
+  redist_plan_free(plan);
+  return rank == 0 ? tap_end() : 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, world = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  int rc = 2;
+  if (argc == 4 && strcmp(argv[1], "random") == 0)
+    rc = random_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
+  else if (argc == 2 && strcmp(argv[1], "fixed") == 0)
+    rc = fixed_suite(rank, world);
+  else if (rank == 0)
+    fprintf(stderr, "usage: cuts_c random COUNT SEED | cuts_c fixed\n");
+  MPI_Finalize();
+  return rc;
+}
