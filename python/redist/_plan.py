@@ -9,7 +9,7 @@ from . import _lib
 
 # redist_step_info_t.op: the collectives, then the pending-sum steps.
 STEP_OPS = ("dyn_slice", "all_gather", "all_to_all", "all_permute", "reduce_scatter", "all_reduce", "add_pending")
-KINDS = ("collectives", "exchange", "reducing_exchange", "hybrid", "in_place")  # redist_plan_by_exchange
+KINDS = ("collectives", "exchange", "reducing_exchange", "hybrid", "in_place", "regions")  # redist_plan_by_exchange
 SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
 
 
