@@ -52,7 +52,7 @@ def table(rows):
         ratio = f"{r['alloc_bytes'] / exchange[r['problem']]:.2f}" if ran else "-"
         median = f"{r['time_ms']:.2f}" if ran else "-"
         memory = mib(r["alloc_bytes"]) if ran else "-"
-        out.append(f"{r['problem']:<20} {r['system']:<18} {'yes' if r['ok'] else 'NO':<3} "
+        out.append(f"{r['problem']:<20} {r['system']:<18} {('yes' if r['ok'] else 'NO') if ran else '-':<3} "
                    f"{median:>10} {span:>19} {memory:>10} "
                    f"{heap:>14} {ratio:>6}  {r['note']}")
     return "\n".join(out)
