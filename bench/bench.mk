@@ -73,7 +73,8 @@ bench-shm: runtime
 # suite through the C ABI, redist_plan_create_in_place at staging of 5% and
 # 25% of the largest buffer beside the out-of-place exchange and FFTW-MPI's
 # in-place transpose, memory per rank, every element checked; BENCH_REPS
-# runs each, BENCH_ONLY=name,... a part of the suite.
+# runs each, BENCH_ONLY=name,... a part of the suite (its table into
+# bench/build/inplace, leaving the committed one).
 BENCH_REPS ?= 3
 BENCH_ONLY ?=
 .PHONY: bench-inplace
@@ -82,4 +83,4 @@ bench-inplace: bench-deps runtime
 	  bench/inplace.cpp bench/fftw.cpp bench/heap_counter.cpp \
 	  $$(PKG_CONFIG_PATH=$(RUNTIME_PREFIX)/lib/pkgconfig pkg-config --libs --static redist_plan) -lfftw3f_mpi -lfftw3f -o $(ROOT)/_build/bench-inplace
 	@$(BENCH_VENV)/bin/python bench/inplace.py $(ROOT)/_build/bench-inplace --reps $(BENCH_REPS) \
-	  $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) --out $(ROOT)/bench/results/inplace
+	  $(if $(BENCH_ONLY),--only $(BENCH_ONLY) --out $(ROOT)/bench/build/inplace,--out $(ROOT)/bench/results/inplace)
