@@ -68,3 +68,19 @@ bench-shm: runtime
 	@echo "with btl_vader_single_copy_mechanism cma:"
 	@for n in 2 4; do $(MPIRUN:none=cma) -np $$n $(ROOT)/_build/bench-shm 7 64 \
 	  || { echo "CMA is not permitted here"; break; }; done
+
+# In place beside out of place (issue 28, bench/inplace.cpp): the large
+# suite through the C ABI, redist_plan_create_in_place at staging of 5% and
+# 25% of the largest buffer beside the out-of-place exchange and FFTW-MPI's
+# in-place transpose, memory per rank, every element checked; BENCH_REPS
+# runs each, BENCH_ONLY=name,... a part of the suite (its table into
+# bench/build/inplace, leaving the committed one).
+BENCH_REPS ?= 3
+BENCH_ONLY ?=
+.PHONY: bench-inplace
+bench-inplace: bench-deps runtime
+	@mpicxx -std=c++17 -O2 -Wall -Wextra -Werror -I$(ROOT)/bench $$(PKG_CONFIG_PATH=$(RUNTIME_PREFIX)/lib/pkgconfig pkg-config --cflags redist_plan) \
+	  bench/inplace.cpp bench/fftw.cpp bench/heap_counter.cpp \
+	  $$(PKG_CONFIG_PATH=$(RUNTIME_PREFIX)/lib/pkgconfig pkg-config --libs --static redist_plan) -lfftw3f_mpi -lfftw3f -o $(ROOT)/_build/bench-inplace
+	@$(BENCH_VENV)/bin/python bench/inplace.py $(ROOT)/_build/bench-inplace --reps $(BENCH_REPS) \
+	  $(if $(BENCH_ONLY),--only $(BENCH_ONLY) --out $(ROOT)/bench/build/inplace,--out $(ROOT)/bench/results/inplace)

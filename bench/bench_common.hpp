@@ -197,8 +197,10 @@ struct Timing {
 
 // One warm-up run, then `reps` timed ones; each time is the slowest rank's.
 // The heap is watched over the timed runs only: what the warm-up leaves
-// behind (MPI's caches) is not a per-call cost.
-inline Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step) {
+// behind (MPI's caches) is not a per-call cost.  `prepare` (if any) runs
+// untimed before each run: an in-place run consumes its source.
+inline Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& step,
+                        const std::function<void()>& prepare = nullptr) {
   Timing t;
   long long base = 0;
   for (int i = 0; i <= reps; ++i) {
@@ -206,6 +208,7 @@ inline Timing time_runs(int reps, MPI_Comm comm, const std::function<void()>& st
       base = heap_now();
       heap_reset_peak();
     }
+    if (prepare) prepare();
     MPI_Barrier(comm);
     const double t0 = MPI_Wtime();
     step();
@@ -240,9 +243,9 @@ void gemr2d_free(Gemr2d* g);
 // FFTW-MPI's transpose (fftwf_mpi_plan_many_transpose) for the problems
 // fftw_direction marks (bench/fftw.cpp).  Its arrays are its own: `in` of
 // in_elems() holding the source box, `out` the target box in its first
-// elements.
+// elements (in place: `in` is `out`).
 struct FftwTranspose;
-FftwTranspose* fftw_setup(const Problem& p, int size);
+FftwTranspose* fftw_setup(const Problem& p, int size, bool in_place = false);
 float* fftw_in(FftwTranspose* f);
 const float* fftw_out(const FftwTranspose* f);
 std::size_t fftw_array_elems(const FftwTranspose* f);

@@ -7,7 +7,8 @@
 // P x N0 x (N1/P) with block 1: rank j gets columns [j*N1/P, (j+1)*N1/P) of
 // every row, row-major, which is the columns-over-all-ranks layout.  The
 // inverse (n0 = P, n1 = N0) moves columns back to rows.  Blocks are ceil
-// blocks, as redist's, so uneven N0 is expressed too.
+// blocks, as redist's, so uneven N0 is expressed too.  In place (in == out,
+// bench/inplace.cpp) the array holds the source and then the target.
 #include <fftw3-mpi.h>
 
 #include <cstring>
@@ -23,7 +24,7 @@ struct FftwTranspose {
   std::size_t elems = 0;
 };
 
-FftwTranspose* fftw_setup(const Problem& p, int size) {
+FftwTranspose* fftw_setup(const Problem& p, int size, bool in_place) {
   const ptrdiff_t rows = static_cast<ptrdiff_t>(p.shape[0]);
   const ptrdiff_t tuple = static_cast<ptrdiff_t>(p.shape[1]) / size;
   const ptrdiff_t row_block = (rows + size - 1) / size;
@@ -36,11 +37,12 @@ FftwTranspose* fftw_setup(const Problem& p, int size) {
   FftwTranspose* f = new FftwTranspose;
   f->elems = static_cast<std::size_t>(elems > 0 ? elems : 1);
   f->in = fftwf_alloc_real(f->elems);
-  f->out = fftwf_alloc_real(f->elems);
+  f->out = in_place ? f->in : fftwf_alloc_real(f->elems);
   // FFTW_MEASURE times candidate algorithms on the arrays (overwriting
-  // them); the caller fills `in` afterwards.
+  // them); the caller fills `in` afterwards.  In place the input is the
+  // output, so it cannot be preserved.
   f->plan = fftwf_mpi_plan_many_transpose(n[0], n[1], tuple, block0, block1, f->in, f->out, MPI_COMM_WORLD,
-                                          FFTW_MEASURE | FFTW_PRESERVE_INPUT);
+                                          FFTW_MEASURE | (in_place ? 0 : FFTW_PRESERVE_INPUT));
   if (f->plan == nullptr) {
     fftw_free(f);
     return nullptr;
@@ -55,8 +57,8 @@ void fftw_run(FftwTranspose* f) { fftwf_execute(f->plan); }
 
 void fftw_free(FftwTranspose* f) {
   if (f->plan != nullptr) fftwf_destroy_plan(f->plan);
+  if (f->out != f->in) fftwf_free(f->out);
   fftwf_free(f->in);
-  fftwf_free(f->out);
   delete f;
 }
 
