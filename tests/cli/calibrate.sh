@@ -39,7 +39,7 @@ else
 fi
 expect "plan accepts the measured profile" 0 "profile here, one host" plan "${P[@]}" --profile "$tmp/here.json"
 expect "plan prices the exchange by single copy with the measured profile" 0 \
-  "one host, same-host exchange messages by single copy, the rest by MPI" plan "${P[@]}" --profile "$tmp/here.json"
+  "one host, same-host exchange messages by single copy)" plan "${P[@]}" --profile "$tmp/here.json" --strategy exchange
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); del p["single_copy"]; json.dump(p, open(sys.argv[2], "w"))' \
   "$tmp/here.json" "$tmp/mpi.json"
 expect "a profile without single_copy (as before it existed) prices every message by MPI" 0 \
