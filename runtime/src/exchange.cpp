@@ -76,6 +76,20 @@ void SplitPhase::complete_abandoned(std::vector<MPI_Request>& requests) noexcept
   phase_ = Phase::idle;
 }
 
+void release_message_handles(SplitPhase& split, std::vector<MPI_Request>& requests,
+                             std::vector<MPI_Datatype>& types, MPI_Comm& comm) noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) {
+    split.complete_abandoned(requests);
+    for (MPI_Datatype& t : types)
+      if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+  comm = MPI_COMM_NULL;
+  types.clear();
+}
+
 Exchange::Exchange() = default;
 
 Exchange::Exchange(Exchange&& other) noexcept { *this = std::move(other); }
@@ -101,18 +115,7 @@ Exchange& Exchange::operator=(Exchange&& other) noexcept {
 
 Exchange::~Exchange() { release(); }
 
-void Exchange::release() noexcept {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  // After MPI_Finalize freeing is erroneous; the handles died with MPI.
-  if (!finalized) {
-    split_.complete_abandoned(requests_);
-    for (MPI_Datatype& t : types_) MPI_Type_free(&t);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-  comm_ = MPI_COMM_NULL;
-  types_.clear();
-}
+void Exchange::release() noexcept { release_message_handles(split_, requests_, types_, comm_); }
 
 Status Exchange::create(MPI_Comm world, const PlacedMesh& source, const BlockLayout& source_layout,
                         const PlacedMesh& target, const BlockLayout& target_layout,

@@ -55,18 +55,7 @@ ReducingExchange& ReducingExchange::operator=(ReducingExchange&& other) noexcept
 
 ReducingExchange::~ReducingExchange() { release(); }
 
-void ReducingExchange::release() noexcept {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) {
-    split_.complete_abandoned(requests_);
-    for (MPI_Datatype& t : types_)
-      if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-  types_.clear();
-  comm_ = MPI_COMM_NULL;
-}
+void ReducingExchange::release() noexcept { release_message_handles(split_, requests_, types_, comm_); }
 
 Status ReducingExchange::create(MPI_Comm world, const PlacedMesh& source,
                                 const BlockLayout& source_layout, const int* source_pending,

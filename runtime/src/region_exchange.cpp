@@ -315,19 +315,7 @@ RegionExchange& RegionExchange::operator=(RegionExchange&& other) noexcept {
 
 RegionExchange::~RegionExchange() { release(); }
 
-void RegionExchange::release() noexcept {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  // After MPI_Finalize freeing is erroneous; the handles died with MPI.
-  if (!finalized) {
-    split_.complete_abandoned(requests_);
-    for (MPI_Datatype& t : types_)
-      if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-  comm_ = MPI_COMM_NULL;
-  types_.clear();
-}
+void RegionExchange::release() noexcept { release_message_handles(split_, requests_, types_, comm_); }
 
 Status RegionExchange::create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
                               std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,

@@ -106,6 +106,13 @@ class SplitPhase {
   std::uint64_t source_sum_ = 0;
 };
 
+// A destructor's, for an executor of messages (Exchange, ReducingExchange,
+// RegionExchange): completes an operation still in flight, frees its message
+// types and its communicator, and leaves them empty and null.  After
+// MPI_Finalize nothing is freed: the handles died with MPI.
+void release_message_handles(SplitPhase& split, std::vector<MPI_Request>& requests,
+                             std::vector<MPI_Datatype>& types, MPI_Comm& comm) noexcept;
+
 // Single copy on a host for one exchange (Exchange, ReducingExchange): which
 // of a rank's receives it reads straight out of its sender's source array
 // (a buffer of shared_alloc on the same host), and which of its sends are
