@@ -184,7 +184,9 @@ Print Assumptions sum_steps_single_copy_no_slower.
     as commutative monoids, the headline theorems for each with its fill;
     max and min keep a value on every member, in the one execution of
     pending steps ([KeepAll]); avg as the sum then one division by the group
-    size. *)
+    size, to a plain target and to a target with pending avg axes (divided
+    once by the reduced axes' sizes, the added axes' members keeping the
+    value). *)
 From Redist Require Import Reductionsproof.
 Print Assumptions redist_sums_correct_for_op.
 Print Assumptions choose_sums_correct_for_op.
@@ -199,6 +201,8 @@ Print Assumptions plan_sums_plain_additions.
 Print Assumptions max_min_plain_keeps_value.
 Print Assumptions copies_aholds.
 Print Assumptions redist_avg_correct.
+Print Assumptions redist_avg_pending_correct.
+Print Assumptions plan_sums_collectives_kind.
 Print Assumptions Qc_avg.
 
 (** In place (Part 3): one buffer of max(src, tgt) per rank and a staging of

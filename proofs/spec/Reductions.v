@@ -15,7 +15,8 @@
       [Reductionsproof] instantiates the headline theorems once.
     [avg] is not a monoid of its own: it is the sum over the group followed
     by one division by the group size, over a carrier where that division
-    undoes the sum of copies ([avg_carrier]); the runtime offers it on
+    undoes the sum of copies and distributes over sums ([avg_carrier]);
+    the runtime offers it on
     floating types only, whose rounding no theorem here covers. *)
 
 From Coq Require Import List ZArith Lia Bool Eqdep_dec.
@@ -256,11 +257,17 @@ Definition fill_of (o : op) : fill :=
 (** ** [avg]: the sum over the group, then one division by its size *)
 
 (** A carrier where dividing the sum of [n] copies of [x] by [n] gives
-    [x] back ([n >= 1]): exact for rationals ([Qc_avg] in
-    [Reductionsproof]); the runtime's floating types satisfy it only up to
-    rounding. *)
+    [x] back ([n >= 1]), dividing a sum divides each term, and dividing by
+    [a] then by [b] divides by [a * b]: exact for rationals ([Qc_avg] in
+    [Reductionsproof]); the runtime's floating types satisfy these only up
+    to rounding.  The last two are what an avg target with pending axes
+    needs: the runtime divides every rank's value once, before the target's
+    groups are summed, by the sizes of the axes the plan reduced only. *)
 Record avg_carrier := {
   av_monoid : cmonoid;
   av_div : carrier av_monoid -> nat -> carrier av_monoid;
-  av_div_copies : forall x n, (1 <= n)%nat -> av_div (msum av_monoid (repeat x n)) n = x
+  av_div_copies : forall x n, (1 <= n)%nat -> av_div (msum av_monoid (repeat x n)) n = x;
+  av_div_add : forall x y n, (1 <= n)%nat ->
+    av_div (add av_monoid x y) n = add av_monoid (av_div x n) (av_div y n);
+  av_div_div : forall x a b, (1 <= a)%nat -> (1 <= b)%nat -> av_div (av_div x a) b = av_div x (a * b)
 }.
