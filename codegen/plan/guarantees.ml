@@ -79,13 +79,16 @@ let for_checked = function
   | Xreport.Exchange _ -> exchange_checker
   | Xreport.Hybrid _ -> hybrid
 
-(* What covers a pending operation other than sum (proofs/sums/Reductionsproof.v). *)
-let for_operation = function
+(* What covers a pending operation other than sum (proofs/sums/Reductionsproof.v);
+   an avg target keeps pending axes, which its own theorem covers. *)
+let for_operation ~pending_target = function
   | Dtype.Sum -> []
   | Dtype.Prod ->
       [ ("redist_sums_correct_for_op", "the pending-sum theorems hold for prod on integers (multiplication wrapping modulo 2^width, identity 1)") ]
   | Dtype.Max | Dtype.Min ->
       [ ("redist_sums_correct_for_op", "the pending-sum theorems hold for max and min on integers (identities the lowest and highest value)");
         ("copies_sholds", "a group whose members all hold the value denotes it: why every member may keep it") ]
+  | Dtype.Avg when pending_target ->
+      [ ("redist_avg_pending_correct", "every member of an added axis keeping the value, the plan's sums divided once by the product of the reduced groups' sizes leave every target group averaging to its box of the array (exact arithmetic; floats are tested, not proven)") ]
   | Dtype.Avg ->
       [ ("redist_avg_correct", "dividing the plan's sums once by the group size gives every rank its box of the average (exact arithmetic; floats are tested, not proven)") ]

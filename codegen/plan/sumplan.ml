@@ -377,7 +377,7 @@ let guarantees (r : t) =
          ("pplan_sound", "a plan of such steps that type-checks takes the source's pending sums to the target's");
          ("sum_received_exact", "a reduction receives (|a| - 1) elements per element of its new local array");
          ("lower_sums_correct", "the lowered calls (reductions, collectives, add_pending) leave in every rank's destination what the plan's execution gives") ])
-  @ Guarantees.for_operation r.problem.op
+  @ Guarantees.for_operation ~pending_target:(r.problem.tgt_pending <> []) r.problem.op
   @
   match (r.bound, r.plan) with
   | None, _ -> []
