@@ -5472,6 +5472,11 @@ type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }
 
+(** val avg_divisor : sum_program -> int **)
+
+let avg_divisor pg =
+  prod0 (map (fun c -> snd c.rc_group) pg.sg_pre)
+
 (** val lower_sums :
     int -> fill -> layout -> axis list -> layout -> sum_step list ->
     refinement -> plan -> sum_step list -> sum_program **)

@@ -4862,6 +4862,8 @@ type sum_program = { sg_mesh : mesh; sg_pre : rcall list;
                      sg_coll_mesh : mesh; sg_calls : call list;
                      sg_post : rcall list }
 
+val avg_divisor : sum_program -> int
+
 val lower_sums :
   int -> fill -> layout -> axis list -> layout -> sum_step list -> refinement
   -> plan -> sum_step list -> sum_program

@@ -61,7 +61,7 @@ Extraction "redist_core.ml"
   lower_exchange message_wire exchange_live splan_live_bytes program_workspace_bytes
   lower_sums reductions_out sum_live_bytes red0_bytes red1_bytes red_scratch_bytes collectives_offset sum_workspace_bytes
   lower_sumx sumx_pieces sumx_sends group_ranks sumx_array_bytes sumx_staging_bytes sumx_workspace_bytes sumx_live sumx_live_bytes
-  source_index sumx_dst lower_sumplan sumplan_live_bytes sumplan_workspace_bytes
+  source_index sumx_dst lower_sumplan avg_divisor sumplan_live_bytes sumplan_workspace_bytes
   choose strategy_candidates hybrid_candidates exchange_live_bytes predicted_ns
   xexec xreceived run_program initial_buffers
   rank_table_of spans_hosts rank_ns exchange_batches exchange_rank_ns

@@ -171,11 +171,6 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
        ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
-(* avg's one divisor: the product of the sizes of the groups the lowered
-   reductions add over, one per source pending axis the target drops. *)
-let avg_divisor (program : C.sum_program) =
-  List.fold_left (fun n (c : C.rcall) -> n * snd c.rc_group) 1 program.sg_pre
-
 let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   (* The reducing exchange combines with its own kernel, every operation;
@@ -249,7 +244,7 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     (Cxx.Expr "::redist::step_op(kOp)");
   if p.op = Dtype.Avg then
     Cxx.const bd ~note:"avg's one division: the devices the reductions below add over" "::std::size_t" "kAvgDivisor"
-      (Cxx.Int (avg_divisor program));
+      (Cxx.Int (C.avg_divisor program));
   Cxx.const bd ~note:(Sumplan.show_pty p.op p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
     (Cxx.Int (List.fold_left ( * ) 1 src_shape));
   Cxx.const bd "::std::size_t" "kSrcBytes" (Cxx.Expr "kSrcElems * kElemBytes");

@@ -107,6 +107,11 @@ Record sum_program : Type := {
   sg_post : list rcall
 }.
 
+(** avg's one division: the product of the sizes of the groups the lowered
+    reductions add over ([PlanProgram::avg_divisor], the generated header's
+    [kAvgDivisor]; [redist_avg_pending_correct] divides by it). *)
+Definition avg_divisor (pg : sum_program) : nat := prod (map (fun c => snd (rc_group c)) (sg_pre pg)).
+
 Definition lower_sums (elem : nat) (fl : fill) (S : layout) (ps : list axis) (T : layout) (pre : list sum_step)
     (rf : refinement) (p : plan) (post : list sum_step) : sum_program :=
   let m := ly_m S in

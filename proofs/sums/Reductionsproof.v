@@ -515,9 +515,7 @@ Qed.
 
 (** ** What the runtime divides an avg by *)
 
-(** The product of the sizes of the groups the lowered reductions add over
-    ([PlanProgram::avg_divisor], the generated header's [kAvgDivisor]). *)
-Definition avg_divisor (pg : sum_program) : nat := prod (map (fun c => snd (rc_group c)) (sg_pre pg)).
+(** [avg_divisor] (proofs/lower/Lowersums.v) is what the runtime divides by. *)
 
 Lemma reductions_divisor : forall m elem fl ks p p' inb, mesh_wf m = true -> pty_wf m p = true ->
   sum_plan_type m p ks = OK p' ->
