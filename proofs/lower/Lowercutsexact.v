@@ -510,3 +510,112 @@ Proof.
   intros S T r HS HT Hg. destruct (region_recv_exact S T HS HT Hg r) as (_ & _ & E). split; [exact E |].
   intros ms Hv Hfin Hc. rewrite E. apply hlower_bound_sound; try assumption; apply cuts_holding_laws; assumption.
 Qed.
+
+(** ** Live bytes: the region exchange lives in the two local arrays *)
+
+(** The elements of world rank [w]'s local array in [L] (none outside its mesh). *)
+Definition cl_local_elems (L : clayout) (w : nat) : nat :=
+  match cl_device L w with Some c => prod (c_shape (cl_m L) (cl_ty L) c) | None => 0 end.
+
+(** Rank [r]'s live bytes during the region exchange: its source and target
+    local arrays.  Nothing else is allocated: receives land in the target
+    array and sends read the source array through MPI derived datatypes
+    (runtime/src/region_exchange.cpp), copies go from one to the other
+    ([region_boxes_inside]). *)
+Definition region_live_bytes (elem_bytes : nat) (S T : clayout) (r : nat) : nat :=
+  (cl_local_elems S r + cl_local_elems T r) * elem_bytes.
+
+(** A global interval inside a held interval reads, in the local array, positions inside it. *)
+Lemma dim_sub_run_in : forall m ks E c a n lo k y, chunks_ok m ks c ->
+  In (a, n) (dim_intervals m ks E c) -> a <= lo -> lo + k <= a + n ->
+  dim_local m ks E c lo <= y < dim_local m ks E c lo + k -> y < dim_extent m ks E c.
+Proof.
+  intros m ks E c a n lo k y Hok Hin H1 H2 Hy.
+  destruct (interval_run m ks E c a n (lo - a) Hok Hin ltac:(lia)) as [_ Hlo].
+  replace (a + (lo - a)) with lo in Hlo by lia.
+  set (t := y - dim_local m ks E c lo).
+  destruct (interval_run m ks E c a n (lo - a + t) Hok Hin ltac:(unfold t; lia)) as [Ho Hl].
+  destruct (dim_local_of_owned m ks E c _ Hok Ho) as [Hlt _]. unfold t in *. lia.
+Qed.
+
+Definition inside_interval (iv : nat * nat) (ivs : list (nat * nat)) : Prop :=
+  exists a n, In (a, n) ivs /\ a <= fst iv /\ fst iv + snd iv <= a + n.
+
+Lemma localize_inside : forall m t c b l, cty_chunks_ok m t c ->
+  Forall2 inside_interval b (c_intervals m t c) -> in_lbox (localize m t c b) l = true ->
+  in_box (c_shape m t c) l.
+Proof.
+  induction t as [|d t IH]; intros c b l Hok Hb Hl.
+  - inversion Hb. subst. destruct l; [exact I | discriminate].
+  - inversion Hb as [| iv ivs b' ds Hiv Hb']. subst. destruct l as [|y l]; [discriminate |].
+    apply cty_chunks_ok_cons in Hok. destruct Hok as [Hd Hok].
+    simpl in Hl. rewrite !andb_true_iff, Nat.leb_le, Nat.ltb_lt in Hl. destruct Hl as [[Hy1 Hy2] Hl].
+    destruct Hiv as (a & n & Hin & H1 & H2). split.
+    + eapply dim_sub_run_in; [exact Hd | exact Hin | exact H1 | exact H2 | split; eassumption].
+    + apply (IH c b' l Hok Hb' Hl).
+Qed.
+
+Lemma cells_inside : forall XS YS b, length XS = length YS -> In b (product_boxes (meet_dims XS YS)) ->
+  Forall2 inside_interval b XS /\ Forall2 inside_interval b YS.
+Proof.
+  induction XS as [|x XS IH]; intros [|y YS] b Hl Hb; simpl in Hl; try discriminate.
+  - destruct Hb as [<- | []]. split; constructor.
+  - change (meet_dims (x :: XS) (y :: YS)) with (ivs_meet x y :: meet_dims XS YS) in Hb.
+    apply in_product_boxes in Hb. destruct Hb as (iv & b' & -> & Hiv & Hb').
+    destruct (IH YS b' ltac:(lia) Hb') as [H1 H2].
+    destruct (in_ivs_meet _ _ _ Hiv) as ([a n] & [a' n'] & Ha & Ha' & -> & Hn). unfold iv_meet in *. simpl in *.
+    split; constructor; try assumption.
+    + exists a, n. simpl. split; [exact Ha | lia].
+    + exists a', n'. simpl. split; [exact Ha' | lia].
+Qed.
+
+Section Inside.
+Variables S T : clayout.
+Hypothesis HS : clayout_wf S = true.
+Hypothesis HT : clayout_wf T = true.
+Hypothesis Hg : map snd (cl_ty S) = map snd (cl_ty T).
+
+Definition in_source (r : nat) (l : list nat) : Prop :=
+  exists cs, cl_device S r = Some cs /\ in_box (c_shape (cl_m S) (cl_ty S) cs) l.
+Definition in_target (r : nat) (l : list nat) : Prop :=
+  exists ct, cl_device T r = Some ct /\ in_box (c_shape (cl_m T) (cl_ty T) ct) l.
+
+Lemma cell_sides : forall s w b, In b (region_cells S T s w) ->
+  (forall l, in_lbox (src_local S s b) l = true -> in_source s l)
+  /\ (forall l, in_lbox (tgt_local T w b) l = true -> in_target w l).
+Proof.
+  intros s w b Hb. unfold region_cells in Hb.
+  destruct (cl_device S s) as [cs|] eqn:Hcs; [| destruct Hb]. destruct (cl_device T w) as [ct|] eqn:Hct; [| destruct Hb].
+  assert (Hl : length (c_intervals (cl_m S) (cl_ty S) cs) = length (c_intervals (cl_m T) (cl_ty T) ct)).
+  { unfold c_intervals. rewrite !map_length. rewrite <- (map_length snd (cl_ty S)), Hg, map_length. reflexivity. }
+  destruct (cells_inside _ _ b Hl Hb) as [H1 H2]. unfold src_local, tgt_local. rewrite Hcs, Hct. split.
+  - intros l H. exists cs. split; [exact Hcs |]. eapply localize_inside; [exact (cl_device_in S s cs HS Hcs) | exact H1 | exact H].
+  - intros l H. exists ct. split; [exact Hct |]. eapply localize_inside; [exact (cl_device_in T w ct HT Hct) | exact H2 | exact H].
+Qed.
+
+Lemma in_messages : forall (f : nat -> bool) (g : nat -> list lbox) qs p bs,
+  In (p, bs) (flat_map (fun q => if f q then message q (g q) else []) qs) -> f p = true /\ bs = g p.
+Proof.
+  intros f g qs p bs H. apply in_flat_map in H. destruct H as (q & _ & H). destruct (f q) eqn:E; [| destruct H].
+  unfold message in H. destruct (g q) eqn:G; [destruct H |]. destruct H as [H | []]. injection H as <- <-. auto.
+Qed.
+
+(** Every position of every box rank [r] sends is in its source array, of
+    every box it receives in its target array, and a copy reads the one and
+    writes the other. *)
+Theorem region_boxes_inside : forall r,
+  (forall p bs bx l, In (p, bs) (region_sends S T r) -> In bx bs -> in_lbox bx l = true -> in_source r l)
+  /\ (forall p bs bx l, In (p, bs) (region_recvs S T r) -> In bx bs -> in_lbox bx l = true -> in_target r l)
+  /\ (forall sb tb, In (sb, tb) (region_copies S T r) ->
+        (forall l, in_lbox sb l = true -> in_source r l) /\ (forall l, in_lbox tb l = true -> in_target r l)).
+Proof.
+  intros r. split; [| split].
+  - intros p bs bx l H Hbx Hl. apply in_messages in H. destruct H as [_ ->].
+    apply in_map_iff in Hbx. destruct Hbx as (b & <- & Hb). exact (proj1 (cell_sides r p b Hb) l Hl).
+  - intros p bs bx l H Hbx Hl. apply in_messages in H. destruct H as [_ ->].
+    apply in_map_iff in Hbx. destruct Hbx as (b & <- & Hb). exact (proj2 (cell_sides p r b Hb) l Hl).
+  - intros sb tb H. unfold region_copies in H. apply in_map_iff in H. destruct H as (b & E & Hb).
+    injection E as <- <-. exact (cell_sides r r b Hb).
+Qed.
+
+End Inside.
