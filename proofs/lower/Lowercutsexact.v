@@ -619,3 +619,105 @@ Proof.
 Qed.
 
 End Inside.
+
+(** ** Which rank sends which element, for any holder choice *)
+
+(** Any holder choice that returns holders takes each element [r] receives
+    from the rank the region messages take it from, or from a replica of it
+    (a rank in the same part of every source cut, holding the same elements);
+    from that very rank when the source mesh has no two replicas. *)
+Theorem region_sender_replica : forall S T h p r i,
+  clayout_wf S = true -> clayout_wf T = true -> map snd (cl_ty S) = map snd (cl_ty T) ->
+  hreturns_holders (clayout_holding S) (clayout_holding T) h ->
+  sends_to S p r = true -> In i (flat_map lbox_elems (region_cells S T p r)) ->
+  exists cp ch, cl_device S p = Some cp /\ cl_device S (h r i) = Some ch
+    /\ c_has (cl_m S) (cl_ty S) ch i = true /\ same_parts (cl_m S) (cl_ty S) ch cp = true.
+Proof.
+  intros S T h p r i HS HT Hg Hh Hp Hi.
+  apply (region_cells_elems S T HS HT Hg) in Hi. destruct Hi as (cp & ct & Hcp & Hct & Hs & Ht).
+  destruct (c_local_of_has _ _ _ _ (cl_device_in T r ct HT Hct) Ht) as [Hl Hgl].
+  assert (Hsh : hd_shape (clayout_holding T) r = Some (c_shape (cl_m T) (cl_ty T) ct)) by (simpl; rewrite Hct; reflexivity).
+  pose proof (Hh r _ (c_local (cl_m T) (cl_ty T) ct i) Hsh Hl) as Hhold. simpl in Hhold.
+  unfold device_or_self in Hhold. rewrite Hct, Hgl in Hhold.
+  destruct (cl_device S (h r i)) as [ch|] eqn:Hch; [| discriminate].
+  exists cp, ch. split; [exact Hcp |]. split; [reflexivity |]. split; [exact Hhold |].
+  apply (has_same_parts _ _ _ _ i Hhold Hs).
+Qed.
+
+(** No two ranks of the source mesh are replicas. *)
+Definition no_replicas (S : clayout) : Prop :=
+  forall k k', k < length (pm_ranks (cl_mesh S)) -> k' < length (pm_ranks (cl_mesh S)) ->
+  same_parts (cl_m S) (cl_ty S) (device_of_rank (cl_m S) k) (device_of_rank (cl_m S) k') = true -> k = k'.
+
+(** Without replicas, every holder choice that returns holders and keeps
+    what a rank holds sends, peer by peer, exactly the elements the region
+    messages send: those of the cells from [p] to [r]. *)
+Theorem region_messages_any_holder : forall S T h p r i,
+  clayout_wf S = true -> clayout_wf T = true -> map snd (cl_ty S) = map snd (cl_ty T) -> no_replicas S ->
+  hreturns_holders (clayout_holding S) (clayout_holding T) h -> hpicks_self (clayout_holding S) h ->
+  In p (pm_ranks (cl_mesh S)) ->
+  (sends_to S p r = true /\ In i (flat_map lbox_elems (region_cells S T p r)))
+  <-> (hd_has (clayout_holding T) r i = true /\ hd_has (clayout_holding S) r i = false /\ h r i = p).
+Proof.
+  intros S T h p r i HS HT Hg Hno Hh Hself Hpin.
+  assert (Hsame : forall p', sends_to S p' r = true -> In i (flat_map lbox_elems (region_cells S T p' r)) -> h r i = p').
+  { intros p' Hp' Hi. destruct (region_sender_replica S T h p' r i HS HT Hg Hh Hp' Hi) as (cp & ch & Hcp & Hch & _ & Hsp).
+    destruct (cl_device_index _ _ _ Hcp) as (k & Hk & ->). destruct (cl_device_index _ _ _ Hch) as (k' & Hk' & ->).
+    apply index_of_Some in Hk, Hk'. destruct Hk as [Hk Ek]. destruct Hk' as [Hk' Ek'].
+    rewrite <- Ek, <- Ek'. f_equal. apply Hno; assumption. }
+  split.
+  - intros [Hp Hi]. split; [| split; [exact (sender_not_self S T HS HT Hg p r i Hp Hi) | exact (Hsame p Hp Hi)]].
+    apply (region_cells_elems S T HS HT Hg) in Hi. destruct Hi as (cs & ct & _ & Hct & _ & Ht). simpl. rewrite Hct. exact Ht.
+  - intros (H1 & H2 & H3). destruct (sender_exists S T HS HT Hg r i H1 H2) as (p' & _ & Hp' & Hi).
+    rewrite <- H3, (Hsame p' Hp' Hi). auto.
+Qed.
+
+(** ** One ceil-block cut per dimension: the region messages are Part 2's exchange *)
+
+Lemma cty_of_ty_axes : forall t, cty_axes (cty_of_ty t) = ty_axes t.
+Proof.
+  induction t as [|d t IH]; [reflexivity |]. unfold cty_axes, ty_axes in *. simpl. rewrite app_nil_r, IH. reflexivity.
+Qed.
+
+Lemma clayout_of_layout_wf : forall L, layout_wf L = true -> clayout_wf (clayout_of_layout L) = true.
+Proof.
+  intros L HL. unfold layout_wf, lty_wf in HL. unfold clayout_wf, cty_wf, cl_m. simpl.
+  rewrite !andb_true_iff in HL |- *. destruct HL as [Hp [Hax Hnd]].
+  split; [exact Hp |]. split; [| rewrite cty_of_ty_axes; exact Hnd].
+  apply forallb_forall. intros cd Hcd. unfold cty_of_ty in Hcd. apply in_map_iff in Hcd.
+  destruct Hcd as (d & <- & Hd). rewrite forallb_forall in Hax. specialize (Hax d Hd).
+  simpl. unfold cut_wf. simpl. rewrite !andb_true_r. exact Hax.
+Qed.
+
+Lemma one_cut_missing : forall S T r, layout_wf S = true -> layout_wf T = true ->
+  hmissing (clayout_holding (clayout_of_layout S)) (clayout_holding (clayout_of_layout T)) r = missing S T r.
+Proof.
+  intros S T r HS HT. rewrite missing_holdings. unfold hmissing.
+  destruct (one_cut_holding T r HT) as (T1 & _ & _ & T4). destruct (one_cut_holding S r HS) as (_ & S2 & _ & _).
+  rewrite T1. destruct (hd_shape (layout_holding T) r); [| reflexivity].
+  rewrite (map_ext _ _ T4). apply filter_ext. intros i. rewrite S2. reflexivity.
+Qed.
+
+(** On Part 2's layouts, rank [r]'s region messages carry, once each, the
+    elements of Part 2's [missing S T r]: [recv_lower_bound S T r] of them,
+    what Part 2's exchange with the command's holder choice receives. *)
+Theorem one_cut_region_recv : forall S T r, layouts_wf S T = true ->
+  Permutation (region_recv_elems (clayout_of_layout S) (clayout_of_layout T) r) (missing S T r)
+  /\ region_recv_count (clayout_of_layout S) (clayout_of_layout T) r = recv_lower_bound S T r
+  /\ region_recv_count (clayout_of_layout S) (clayout_of_layout T) r = exchange_received S T (spread_holder S T) r.
+Proof.
+  intros S T r Hwf. set (cS := clayout_of_layout S). set (cT := clayout_of_layout T). pose proof Hwf as Hwf'. unfold layouts_wf in Hwf'.
+  rewrite !andb_true_iff, list_eqb_eq in Hwf'. destruct Hwf' as [[HS HT] Hgs].
+  assert (Hg : map snd (cl_ty cS) = map snd (cl_ty cT)).
+  { unfold cS, cT, clayout_of_layout, cty_of_ty. simpl. rewrite !map_map. exact Hgs. }
+  pose proof (clayout_of_layout_wf S HS) as HcS. pose proof (clayout_of_layout_wf T HT) as HcT.
+  destruct (region_recv_exact cS cT HcS HcT Hg r) as (Hnd & Hin & Hcount).
+  unfold cS, cT in Hcount. rewrite one_cut_missing in Hcount by assumption. fold cS cT in Hcount.
+  destruct (hmissing_spec (clayout_holding cS) (clayout_holding cT) r (cuts_holding_laws cT HcT)) as [Hm Hmi].
+  unfold cS, cT in Hm, Hmi. rewrite one_cut_missing in Hm, Hmi by assumption.
+  split; [| split].
+  - apply NoDup_Permutation; [exact Hnd | exact Hm |]. intros i. rewrite Hin, Hmi. reflexivity.
+  - rewrite Hcount. symmetry. apply recv_lower_bound_exact. exact Hwf.
+  - rewrite Hcount. destruct (spread_holder_ok S T Hwf) as [Hh Hself].
+    symmetry. apply exchange_recv_exact; assumption.
+Qed.
