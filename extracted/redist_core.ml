@@ -8235,7 +8235,7 @@ let cl_local_elems l w =
   | Some c -> prod0 (c_shape (cl_m l) l.cl_ty0 c)
   | None -> 0
 
-(** val region_live_bytes : int -> clayout -> clayout -> int -> int **)
+(** val region_live_elems : clayout -> clayout -> int -> int **)
 
-let region_live_bytes elem_bytes s t0 r =
-  ( * ) ((+) (cl_local_elems s r) (cl_local_elems t0 r)) elem_bytes
+let region_live_elems s t0 r =
+  (+) (cl_local_elems s r) (cl_local_elems t0 r)

@@ -5445,4 +5445,4 @@ val region_recv_count : clayout -> clayout -> int -> int
 
 val cl_local_elems : clayout -> int -> int
 
-val region_live_bytes : int -> clayout -> clayout -> int -> int
+val region_live_elems : clayout -> clayout -> int -> int

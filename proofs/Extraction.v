@@ -73,4 +73,4 @@ Extraction "redist_core.ml"
   inplace_schedule inplace_plan
   cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
   region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size
-  cl_local_elems region_live_bytes.
+  cl_local_elems region_live_elems.

@@ -16,7 +16,7 @@
       and the region exchange attains it ([region_exchange_optimal]).
     - [region_boxes_inside]: every box a rank sends, receives or copies lies
       in its source or its target local array, so the region exchange lives
-      in those two arrays ([region_live_bytes], what the runtime allocates:
+      in those two arrays ([region_live_elems], what the runtime allocates:
       MPI derived datatypes read and write them in place).
     - [one_cut_region_recv], [region_sender_replica]: on layouts of one
       ceil-block cut per dimension the region messages receive Part 2's
@@ -517,13 +517,13 @@ Qed.
 Definition cl_local_elems (L : clayout) (w : nat) : nat :=
   match cl_device L w with Some c => prod (c_shape (cl_m L) (cl_ty L) c) | None => 0 end.
 
-(** Rank [r]'s live bytes during the region exchange: its source and target
-    local arrays.  Nothing else is allocated: receives land in the target
-    array and sends read the source array through MPI derived datatypes
+(** Rank [r]'s live elements during the region exchange (its live bytes
+    are these times the element size): its source and target local arrays.
+    Nothing else is allocated: receives land in the target array and sends
+    read the source array through MPI derived datatypes
     (runtime/src/region_exchange.cpp), copies go from one to the other
     ([region_boxes_inside]). *)
-Definition region_live_bytes (elem_bytes : nat) (S T : clayout) (r : nat) : nat :=
-  (cl_local_elems S r + cl_local_elems T r) * elem_bytes.
+Definition region_live_elems (S T : clayout) (r : nat) : nat := cl_local_elems S r + cl_local_elems T r.
 
 (** A global interval inside a held interval reads, in the local array, positions inside it. *)
 Lemma dim_sub_run_in : forall m ks E c a n lo k y, chunks_ok m ks c ->
