@@ -269,6 +269,8 @@ Print Assumptions hlower_bound_sound.
 Print Assumptions lower_bound_sound_of_holdings.
 Print Assumptions region_exchange_optimal.
 Print Assumptions region_boxes_inside.
+Print Assumptions localize_elems.
+Print Assumptions region_writes_exact.
 Print Assumptions region_sender_replica.
 Print Assumptions region_messages_any_holder.
 Print Assumptions clayout_of_layout_wf.

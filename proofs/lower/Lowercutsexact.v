@@ -18,6 +18,8 @@
       in its source or its target local array, so the region exchange lives
       in those two arrays ([region_live_elems], what the runtime allocates:
       MPI derived datatypes read and write them in place).
+    - [region_writes_exact]: the boxes a rank's copies and receives write
+      cover its target array, each position once.
     - [one_cut_region_recv], [region_sender_replica]: on layouts of one
       ceil-block cut per dimension the region messages receive Part 2's
       missing elements, [recv_lower_bound] of them; any holder choice of the
@@ -721,3 +723,104 @@ Proof.
   - rewrite Hcount. destruct (spread_holder_ok S T Hwf) as [Hh Hself].
     symmetry. apply exchange_recv_exact; assumption.
 Qed.
+
+(** ** Every target position is written once *)
+
+Lemma map_flat_map : forall A B C (f : B -> C) (g : A -> list B) l,
+  map f (flat_map g l) = flat_map (fun x => map f (g x)) l.
+Proof. intros. induction l as [|a l IH]; simpl; [reflexivity |]. rewrite map_app, IH. reflexivity. Qed.
+
+(** A global box inside a device's intervals, read in its local array, is
+    the local indices of the box's elements, in the same order. *)
+Lemma localize_elems : forall m t c b, cty_chunks_ok m t c -> Forall2 inside_interval b (c_intervals m t c) ->
+  lbox_elems (localize m t c b) = map (c_local m t c) (lbox_elems b).
+Proof.
+  induction t as [|d t IH]; intros c b Hok Hb.
+  - inversion Hb. subst. reflexivity.
+  - inversion Hb as [| iv ivs b' ds Hiv Hb']. subst.
+    apply cty_chunks_ok_cons in Hok. destruct Hok as [Hd Hok].
+    destruct Hiv as (a & n & Hin & H1 & H2).
+    simpl. rewrite (IH c b' Hok Hb'), map_flat_map.
+    rewrite <- (map_seq_run (dim_local m (fst d) (snd d) c) (fst iv) (snd iv)).
+    + rewrite flat_map_of_map. apply flat_map_ext. intros x. rewrite !map_map. reflexivity.
+    + intros s Hs.
+      destruct (interval_run m (fst d) (snd d) c a n (fst iv - a) Hd Hin ltac:(lia)) as [_ E1].
+      destruct (interval_run m (fst d) (snd d) c a n (fst iv - a + s) Hd Hin ltac:(lia)) as [_ E2].
+      replace (a + (fst iv - a)) with (fst iv) in E1 by lia.
+      replace (a + (fst iv - a + s)) with (fst iv + s) in E2 by lia. lia.
+Qed.
+
+Lemma cells_local_elems : forall m t c bs, cty_chunks_ok m t c ->
+  (forall b, In b bs -> Forall2 inside_interval b (c_intervals m t c)) ->
+  flat_map lbox_elems (map (localize m t c) bs) = map (c_local m t c) (flat_map lbox_elems bs).
+Proof.
+  intros m t c bs Hok H. induction bs as [|b bs IH]; [reflexivity |]. simpl.
+  rewrite map_app, localize_elems, IH; [reflexivity | | exact Hok | apply H; left; reflexivity].
+  intros b' Hb'. apply H. right. exact Hb'.
+Qed.
+
+Section Writes.
+Variables S T : clayout.
+Hypothesis HS : clayout_wf S = true.
+Hypothesis HT : clayout_wf T = true.
+Hypothesis Hg : map snd (cl_ty S) = map snd (cl_ty T).
+
+Lemma recvs_boxes : forall r, flat_map snd (region_recvs S T r) = map (tgt_local T r) (region_recv_cells S T r).
+Proof.
+  intros r. unfold region_recvs, region_recv_cells. induction (pm_ranks (cl_mesh S)) as [|p ps IH]; [reflexivity |].
+  simpl. rewrite flat_map_app, map_app, IH. f_equal. destruct (sends_to S p r); [| reflexivity].
+  unfold message. destruct (map (tgt_local T r) (region_cells S T p r)); simpl; [reflexivity | rewrite app_nil_r; reflexivity].
+Qed.
+
+Lemma region_cells_inside : forall p r ct b, cl_device T r = Some ct -> In b (region_cells S T p r) ->
+  Forall2 inside_interval b (c_intervals (cl_m T) (cl_ty T) ct).
+Proof.
+  intros p r ct b Hct Hb. unfold region_cells in Hb. rewrite Hct in Hb.
+  destruct (cl_device S p) as [cs|]; [| destruct Hb].
+  assert (Hl : length (c_intervals (cl_m S) (cl_ty S) cs) = length (c_intervals (cl_m T) (cl_ty T) ct)).
+  { unfold c_intervals. rewrite !map_length. rewrite <- (map_length snd (cl_ty S)), Hg, map_length. reflexivity. }
+  exact (proj2 (cells_inside _ _ b Hl Hb)).
+Qed.
+
+(** The positions rank [r]'s copies and receives write in its target array:
+    each position of the array once (no two boxes overlap, none is left out),
+    so the runtime's receives and copies never race and leave nothing unset. *)
+Theorem region_writes_exact : forall r ct, cl_device T r = Some ct ->
+  NoDup (flat_map lbox_elems (map snd (region_copies S T r)) ++ flat_map lbox_elems (flat_map snd (region_recvs S T r)))
+  /\ forall l, In l (flat_map lbox_elems (map snd (region_copies S T r)) ++ flat_map lbox_elems (flat_map snd (region_recvs S T r)))
+               <-> in_box (c_shape (cl_m T) (cl_ty T) ct) l.
+Proof.
+  intros r ct Hct.
+  set (G := flat_map lbox_elems (region_cells S T r r) ++ region_recv_elems S T r).
+  assert (Htl : forall b, tgt_local T r b = localize (cl_m T) (cl_ty T) ct b) by (intros b; unfold tgt_local; rewrite Hct; reflexivity).
+  pose proof (cl_device_in T r ct HT Hct) as Okt.
+  assert (Hw : flat_map lbox_elems (map snd (region_copies S T r)) ++ flat_map lbox_elems (flat_map snd (region_recvs S T r))
+               = map (c_local (cl_m T) (cl_ty T) ct) G).
+  { unfold G, region_recv_elems. rewrite recvs_boxes, map_app. unfold region_copies. rewrite map_map. simpl.
+    rewrite !(map_ext _ _ Htl). f_equal; apply cells_local_elems; try exact Okt.
+    - intros b Hb. exact (region_cells_inside r r ct b Hct Hb).
+    - intros b Hb. unfold region_recv_cells in Hb. apply in_flat_map in Hb. destruct Hb as (p & _ & Hb).
+      destruct (sends_to S p r); [exact (region_cells_inside p r ct b Hct Hb) | destruct Hb]. }
+  assert (HG : forall i, In i G <-> c_has (cl_m T) (cl_ty T) ct i = true).
+  { intros i. unfold G. rewrite in_app_iff, (proj1 (proj2 (region_recv_exact S T HS HT Hg r)) i), region_cells_elems by assumption.
+    simpl. rewrite Hct. split.
+    - intros [(cs & ct' & _ & E & _ & H) | [H _]]; [injection E as <-; exact H | exact H].
+    - intros H. destruct (cl_device S r) as [cs|] eqn:Hcs; [| right; auto].
+      destruct (c_has (cl_m S) (cl_ty S) cs i) eqn:E; [left; exists cs, ct; auto | right; auto]. }
+  assert (HnG : NoDup G).
+  { unfold G. apply NoDup_app_disjoint.
+    - unfold region_cells. rewrite Hct. destruct (cl_device S r) as [cs|] eqn:Hcs; [| constructor].
+      exact (proj1 (device_cells_elems S T cs ct (cl_device_in S r cs HS Hcs) Okt Hg)).
+    - exact (proj1 (region_recv_exact S T HS HT Hg r)).
+    - intros i H1 H2. apply (region_cells_elems S T HS HT Hg) in H1. destruct H1 as (cs & _ & Hcs & _ & Hs & _).
+      apply (region_recv_exact S T HS HT Hg r) in H2. destruct H2 as [_ H2]. simpl in H2. rewrite Hcs, Hs in H2. discriminate. }
+  rewrite Hw. split.
+  - apply NoDup_map_in; [| exact HnG]. intros x y Hx Hy E. apply HG in Hx, Hy.
+    rewrite <- (proj2 (c_local_of_has _ _ _ _ Okt Hx)), <- (proj2 (c_local_of_has _ _ _ _ Okt Hy)), E. reflexivity.
+  - intros l. rewrite in_map_iff. split.
+    + intros (i & <- & Hi). apply HG in Hi. exact (proj1 (c_local_of_has _ _ _ _ Okt Hi)).
+    + intros Hl. destruct (c_global_has _ _ _ _ Okt Hl) as [H1 H2]. exists (c_global (cl_m T) (cl_ty T) ct l).
+      split; [exact H2 | apply HG, H1].
+Qed.
+
+End Writes.
