@@ -8232,3 +8232,15 @@ let boxes_size bs =
 
 let region_recv_count s t0 r =
   fold_right (fun m n -> (+) (boxes_size (snd m)) n) 0 (region_recvs s t0 r)
+
+(** val cl_local_elems : clayout -> int -> int **)
+
+let cl_local_elems l w =
+  match cl_device l w with
+  | Some c -> prod0 (c_shape (cl_m l) l.cl_ty0 c)
+  | None -> 0
+
+(** val region_live_elems : clayout -> clayout -> int -> int **)
+
+let region_live_elems s t0 r =
+  (+) (cl_local_elems s r) (cl_local_elems t0 r)

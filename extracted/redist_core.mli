@@ -5444,3 +5444,7 @@ val lbox_size : lbox -> int
 val boxes_size : lbox list -> int
 
 val region_recv_count : clayout -> clayout -> int -> int
+
+val cl_local_elems : clayout -> int -> int
+
+val region_live_elems : clayout -> clayout -> int -> int

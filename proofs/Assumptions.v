@@ -260,3 +260,23 @@ Print Assumptions cell_covers.
 Print Assumptions region_messages_match.
 Print Assumptions region_wire_source.
 Print Assumptions region_exchange_sound.
+
+(** The region messages over the messages themselves: exactly the lower
+    bound, per rank, busiest and in total; the lower bound over holdings;
+    the live bytes; one cut is Part 2. *)
+From Redist Require Import Lowercutsexact.
+Print Assumptions device_cells_elems.
+Print Assumptions region_recv_exact.
+Print Assumptions region_recv_busiest_exact.
+Print Assumptions region_recv_total_exact.
+Print Assumptions hlower_bound_sound.
+Print Assumptions lower_bound_sound_of_holdings.
+Print Assumptions region_exchange_optimal.
+Print Assumptions region_boxes_inside.
+Print Assumptions localize_elems.
+Print Assumptions region_writes_exact.
+Print Assumptions region_sender_replica.
+Print Assumptions region_messages_any_holder.
+Print Assumptions clayout_of_layout_wf.
+Print Assumptions one_cut_missing.
+Print Assumptions one_cut_region_recv.

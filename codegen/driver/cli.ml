@@ -135,6 +135,10 @@ let in_place_arg =
 
 (* The cost model's inputs: a function of the problem, whose world size
    the hosts are checked against. *)
+(* The cost options: [settings] for a problem of one cut per dimension;
+   composed cuts take [budget] alone (they have one plan, nothing to cost). *)
+type cost_options = { settings : Problem.t -> Profile.t; budget : unit -> int option }
+
 let cost_term =
   let profile_arg =
     Arg.(value & opt (some string) None
@@ -154,9 +158,12 @@ let cost_term =
          & info [ "memory-budget" ] ~docv:"BYTES"
              ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.")
   in
-  let make profile ranks_per_host host_list budget (p : Problem.t) =
-    let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" ~limit:Profile.max_file_bytes ~kind:"a profile" f)) profile in
-    Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
+  let make profile ranks_per_host host_list budget =
+    let settings (p : Problem.t) =
+      let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" ~limit:Profile.max_file_bytes ~kind:"a profile" f)) profile in
+      Profile.settings ~profile_file ~ranks_per_host ~host_list ~budget p
+    in
+    { settings; budget = (fun () -> Option.map Profile.budget_of_string budget) }
   in
   Term.(const make $ profile_arg $ ranks_per_host_arg $ hosts_arg $ budget_arg)
 
@@ -234,9 +241,9 @@ let plan_cmd =
     guard ~json ~command:"plan" (fun () ->
         match problem () with
         | Problem.Composed _ when in_place -> composed_in_place ()
-        | Problem.Composed c -> print_cuts ~command:"plan" ~title:"redist plan" ~json (Cutplan.make c); 0
+        | Problem.Composed c -> print_cuts ~command:"plan" ~title:"redist plan" ~json (Cutplan.plan ?budget:(cost.budget ()) c); 0
         | Problem.Plain p ->
-        let settings = cost p in
+        let settings = cost.settings p in
         if in_place then print_in_place ~command:"plan" ~title:"redist plan" ~json (Inplaceplan.plan settings p)
         else if Problem.has_pending p then
           let r, costing = Sumplan.choose_costed settings p in
@@ -274,9 +281,9 @@ let check_cmd =
         | Problem.Composed _ when in_place -> composed_in_place ()
         | Problem.Composed c ->
             let text = read_source ~what:"--plan" plan in
-            print_cuts ~command:"check" ~title ~json (Cutplan.check c text); 0
+            print_cuts ~command:"check" ~title ~json (Cutplan.check ?budget:(cost.budget ()) c text); 0
         | Problem.Plain p ->
-        let settings = cost p in
+        let settings = cost.settings p in
         let text = read_source ~what:"--plan" plan in
         if in_place then print_in_place ~command:"check" ~title ~json (Inplaceplan.check settings p text)
         else if Problem.has_pending p then
@@ -377,7 +384,7 @@ let gen_cmd =
   let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
         let p : Problem.t = problem () in
-        let settings = cost p in
+        let settings = cost.settings p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
         let header =
@@ -447,7 +454,7 @@ let run_cmd =
   let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
         let p = problem () in
-        let settings = cost p in
+        let settings = cost.settings p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
         match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
         | x ->

@@ -18,16 +18,14 @@ type t = {
   global_elems : int;
   recv_busiest : int;         (* region_recv_count: the lower bound on every rank *)
   recv_total : int;
-  live_bytes : int;           (* the largest source + target local arrays of one rank *)
+  live_bytes : int;           (* region_live_elems in bytes, max over ranks: a rank's source + target local arrays *)
+  budget : int option;        (* --memory-budget, bytes per rank *)
 }
 
-(* Elements of a rank's local array in [l], 0 outside its mesh. *)
-let local_elems (l : C.clayout) r =
-  match C.cl_device l r with
-  | Some d -> List.fold_left ( * ) 1 (C.c_shape (C.cl_m l) l.cl_ty0 d)
-  | None -> 0
-
-let make (c : Problem.composed) =
+(* [budget]: --memory-budget, which [plan] and [check] weigh the live bytes
+   against: the region exchange allocates a rank's two local arrays and
+   nothing more (region_boxes_inside), and no plan for composed cuts needs less. *)
+let make ?budget (c : Problem.composed) =
   let src = Problem.source_clayout c and tgt = Problem.target_clayout c in
   let world = Problem.world c.meshes in
   let ranks = List.init world Fun.id in
@@ -39,16 +37,26 @@ let make (c : Problem.composed) =
     messages = sum (fun r -> List.length (sends r));
     boxes = sum (fun r -> List.fold_left (fun acc (_, bs) -> acc + List.length bs) 0 (sends r));
     copies = sum (fun r -> List.length (C.region_copies src tgt r));
-    src_max = max_of (local_elems src); tgt_max = max_of (local_elems tgt);
+    src_max = max_of (C.cl_local_elems src); tgt_max = max_of (C.cl_local_elems tgt);
     global_elems = List.fold_left ( * ) 1 (List.map snd c.csrc);
     recv_busiest = max_of recv; recv_total = sum recv;
-    live_bytes = max_of (fun r -> Bounds.mul (local_elems src r + local_elems tgt r) c.meshes.elem_bytes) }
+    live_bytes = max_of (fun r -> Bounds.mul (C.region_live_elems src tgt r) c.meshes.elem_bytes); budget }
+
+let plan ?budget c =
+  let r = make ?budget c in
+  (match budget with
+   | Some b when r.live_bytes > b ->
+       F.bad "--memory-budget: %d bytes per rank is below %d, the live bytes per rank of the region exchange for this problem (a rank's source and target local arrays)"
+         b r.live_bytes
+   | _ -> ());
+  r
 
 let guarantees =
   [ ("region_exchange_sound", "executing the listed messages and copies leaves every rank its whole target holding");
     ("region_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
-    ("hexchange_recv_exact", "each rank receives exactly what its target holds and its source does not");
-    ("cuts_holder_exchange", "so between layouts of composed cuts the traffic is the lower bound on every rank") ]
+    ("region_recv_exact", "the boxes a rank receives are disjoint and hold exactly what its target holds and its source does not: region_recv_count, printed here, is the lower bound on every rank");
+    ("region_exchange_optimal", "no valid sequence of steps between the two holdings receives less on any rank");
+    ("region_boxes_inside", "every box a rank sends, receives or copies lies in its source or target local array: the live bytes are those two arrays") ]
 
 let show_source (c : Problem.composed) = F.show_cty c.meshes.env c.csrc
 let show_target (c : Problem.composed) = F.show_cty c.meshes.tgt_env c.ctgt
@@ -71,8 +79,10 @@ let text ~title (r : t) =
     (Report.plural r.recv_busiest "element") (bytes r.recv_busiest) r.recv_busiest;
   line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (Report.plural r.recv_total "element")
     (bytes r.recv_total) r.recv_total r.world;
-  line "# live bytes per rank: %s (its source and target local arrays); largest source array %d, largest target array %d; global %d"
-    (Bounds.mul_decimal r.live_bytes 1) r.src_max r.tgt_max r.global_elems;
+  line "# live bytes per rank: %d (its source and target local arrays; proven: region_boxes_inside)%s; largest source array %d, largest target array %d; global %d"
+    r.live_bytes
+    (match r.budget with Some b -> Printf.sprintf ", within --memory-budget %d" b | None -> "")
+    r.src_max r.tgt_max r.global_elems;
   line "# launches: 1 exchange (point-to-point, each rank only with the ranks whose holdings meet its own)";
   line "# proven in Coq:";
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
@@ -92,12 +102,13 @@ let json ~command (r : t) : Yojson.Safe.t =
       ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max); ("global_elems", `Int r.global_elems);
       ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
       ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
-      ("live_bytes", `Int r.live_bytes); ("launches", `Int 1);
+      ("live_bytes", `Int r.live_bytes);
+      ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null); ("launches", `Int 1);
       ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
 
 (* A plan file for a composed problem: the one line `exchange` (and
    comments); anything else is rejected at its line. *)
-let check (c : Problem.composed) text =
+let check ?budget (c : Problem.composed) text =
   (match Syntax.plan_lines text with
    | [ (_, Syntax.Exchange) ] -> ()
    | [] -> raise (Report.Rejected "the plan is empty; a problem with composed cuts is planned by the one line 'exchange'")
@@ -105,4 +116,9 @@ let check (c : Problem.composed) text =
        raise (Report.Rejected (Printf.sprintf "line %d: a problem with composed cuts is planned by the one line 'exchange'" line))
    | exception Syntax.Plan_parse_error (line, col, msg) ->
        F.bad "--plan: line %d, column %d: %s" line col msg);
-  make c
+  let r = make ?budget c in
+  (match budget with
+   | Some b when r.live_bytes > b ->
+       raise (Report.Rejected (Printf.sprintf "its live bytes per rank are %d (a rank's source and target local arrays), over --memory-budget %d" r.live_bytes b))
+   | _ -> ());
+  r

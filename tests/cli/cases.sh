@@ -444,6 +444,11 @@ run plan --mesh '{p:2, q:2}' --from '[{p}%2 7, {q}%2 5]' --to '[{p}7, 5]' --dtyp
 run plan --from-mesh '{x:4}' --to-mesh '{x:2, y:2} @ [5, 4, 3, 2]' --from '[{x}%4{}30]' --to '[{x}%3{y}30]' --strategy exchange
 pipe_plan_check --mesh '{x:2, y:2}' --from '[{x}%4{y}30, 3]' --to '[{y}{x}30, 3]'
 run_stdin 'all_gather(0)\n' check --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --plan -
+# --memory-budget weighs the region exchange's live bytes (a rank's source
+# and target local arrays: 20 B here): at the figure, one below it, and check
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[{y}5]' --memory-budget 20
+run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[{y}5]' --memory-budget 19
+run_stdin 'exchange\n' check --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[{y}5]' --plan - --memory-budget 16
 # one line for each bad composed form
 run plan --mesh '{x:2, y:2}' --from '[{x}{x}5]' --to '[5]'
 run plan --mesh '{x:2, y:2}' --from '[{x}5, {y}{x}4]' --to '[5, 4]'
