@@ -46,6 +46,7 @@ type program = {
   collectives_source : int;     (* the buffer the reductions leave their result in *)
   additions : step array;
   reduction : int;              (* Dtype.op_code of the pending axes' operation *)
+  avg_divisor : int;            (* avg's one division ([avg_divisor]); 1 without reductions *)
 }
 
 (* One call of a collective; the copy of a plan without steps is no step
@@ -70,7 +71,7 @@ let program_of_calls ~mesh_sizes ~elem_bytes ~src_shape ~tgt_shape (calls : C.ca
     scratch_bytes = C.scratch_bytes calls; groups = Array.of_list (Report.communicating_groups calls);
     steps = Array.of_list (List.filter_map step calls); dtype = -1; red0_bytes = 0; red1_bytes = 0;
     red_scratch_bytes = 0; reductions = [||]; collectives_source = buffer_code C.BSrc; additions = [||];
-    reduction = Dtype.op_code Dtype.Sum }
+    reduction = Dtype.op_code Dtype.Sum; avg_divisor = 1 }
 
 (* One reduction or add_pending of [lower_sums]. *)
 let sum_step (c : C.rcall) =
@@ -90,7 +91,8 @@ let program_of_sums ~mesh_sizes ~dtype ~op ~elem_bytes ~src_shape ~tgt_shape (pg
     dtype = dtype_code dtype; red0_bytes = C.red0_bytes pg; red1_bytes = C.red1_bytes pg;
     red_scratch_bytes = C.red_scratch_bytes pg; reductions = Array.of_list (List.map sum_step pg.sg_pre);
     collectives_source = sbuffer_code (C.reductions_out pg.sg_pre);
-    additions = Array.of_list (List.map sum_step pg.sg_post); reduction = Dtype.op_code op }
+    additions = Array.of_list (List.map sum_step pg.sg_post); reduction = Dtype.op_code op;
+    avg_divisor = C.avg_divisor pg }
 
 (* The program of a collectives plan's report whose lowered calls are [calls]. *)
 let program_of_report (r : Report.t) calls =
@@ -269,7 +271,8 @@ let program_data (p : program) =
          ("steps", D.items step_data p.steps); ("dtype", D.Int p.dtype); ("red0_bytes", D.Int p.red0_bytes);
          ("red1_bytes", D.Int p.red1_bytes); ("red_scratch_bytes", D.Int p.red_scratch_bytes);
          ("reductions", D.items step_data p.reductions); ("collectives_source", D.Int p.collectives_source);
-         ("additions", D.items step_data p.additions); ("reduction", D.Int p.reduction) |] )
+         ("additions", D.items step_data p.additions); ("reduction", D.Int p.reduction);
+         ("avg_divisor", D.Int p.avg_divisor) |] )
 
 let placed_layout_data (l : placed_layout) =
   D.Record

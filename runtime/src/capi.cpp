@@ -171,6 +171,7 @@ bool program_of(const PlannerData& v, redist::PlanProgram* p) {
   p->red0_bytes = v.field("red0_bytes").count();
   p->red1_bytes = v.field("red1_bytes").count();
   p->red_scratch_bytes = v.field("red_scratch_bytes").count();
+  p->avg_divisor = v.field("avg_divisor").count();
   if (!steps_of(v.field("reductions"), elem_bytes, &p->reductions)) return false;
   p->collectives_source = static_cast<redist::PlanBuffer>(v.field("collectives_source").integer());
   if (!steps_of(v.field("additions"), elem_bytes, &p->additions)) return false;

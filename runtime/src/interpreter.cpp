@@ -127,12 +127,6 @@ int PlanProgram::devices() const {
   return n;
 }
 
-std::size_t PlanProgram::avg_divisor() const {
-  std::size_t n = 1;
-  for (const PlanStep& s : reductions) n *= static_cast<std::size_t>(s.group.size);
-  return n;
-}
-
 Status PlanInterpreter::bind(const PlanProgram* program, MPI_Comm comm, PlanInterpreter* out) {
   if (program == nullptr || out == nullptr)
     return Status(Errc::invalid_argument, "PlanInterpreter::bind: null program or out");
@@ -345,7 +339,7 @@ Status PlanInterpreter::run(const void* src, std::size_t src_bytes, void* dst, s
     if (Status st = host_.barrier(kWhat); !st.ok()) return st;
   for (const PlanStep& s : p.additions)
     if (Status st = run_step(s, s.input); !st.ok()) return st;
-  if (p.op == Op::avg) local::divide(p.dtype, dst, num_elements(p.tgt_layout), p.avg_divisor());
+  if (p.op == Op::avg) local::divide(p.dtype, dst, num_elements(p.tgt_layout), p.avg_divisor);
   return Status();
 }
 

@@ -89,11 +89,11 @@ struct PlanProgram {
   std::vector<PlanStep> reductions;      // before the collectives: src, red0 or red1 to red0 or red1
   PlanBuffer collectives_source = PlanBuffer::src;  // the last reduction's output
   std::vector<PlanStep> additions;       // after the collectives, in place on dst
+  // avg: the one division of dst at the end (every reduction adds, step_op): the
+  // product of the reductions' group sizes, from the extracted avg_divisor.
+  std::size_t avg_divisor = 1;
 
   int devices() const;
-  // avg: the one division of dst at the end (every reduction adds, step_op):
-  // the product of the reductions' group sizes, the devices the plan reduced over.
-  std::size_t avg_divisor() const;
   std::size_t collectives_offset() const { return red0_bytes + red1_bytes + red_scratch_bytes; }
   std::size_t workspace_bytes() const { return collectives_offset() + ping_bytes + pong_bytes + scratch_bytes; }
 };
