@@ -184,14 +184,6 @@ let any_problem_term =
   in
   Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
 
-(* gen and run: problems without composed cuts. *)
-let problem_term =
-  let make mesh from_mesh to_mesh from to_ dtype strategy () =
-    let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
-    Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype
-  in
-  Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
-
 let print_cuts ~command ~title ~json r =
   write_output None
     (if json then Yojson.Safe.pretty_to_string (Cutplan.json ~command r) ^ "\n" else Cutplan.text ~title r)
@@ -359,6 +351,16 @@ let show_cmd =
   Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ])
     Term.(const run $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ type_arg $ side_arg "from" "source" $ side_arg "to" "target" $ json_arg)
 
+(* gen of composed cuts: the region exchange's tables, over MPI. *)
+let gen_composed (c : Problem.composed) ~plan ~backend ~name ~out =
+  Emit.check_name name;
+  Problem.check_runtime_limits c.meshes;
+  if backend = `Nccl then
+    Front.bad "--backend nccl: composed cuts are run by the MPI region exchange only so far; use --backend mpi";
+  Option.iter (fun file -> ignore (Cutplan.check c (read_source ~what:"--plan" file))) plan;
+  write_output out (Cxx.print (Emit_regions.header ~name c));
+  0
+
 let gen_cmd =
   let plan_arg =
     Arg.(value & opt (some string) None
@@ -376,7 +378,9 @@ let gen_cmd =
   in
   let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
-        let p : Problem.t = problem () in
+        match problem () with
+        | Problem.Composed c -> gen_composed c ~plan ~backend ~name ~out
+        | Problem.Plain p ->
         let settings = cost p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
@@ -426,7 +430,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ any_problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
@@ -446,10 +450,15 @@ let run_cmd =
   in
   let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
-        let p = problem () in
-        let settings = cost p in
+        let execute =
+          match problem () with
+          | Problem.Plain p ->
+              let cost = cost p in
+              fun () -> Run.run p ~cost ~np ~repeat ~timeout ~work_dir
+          | Problem.Composed c -> fun () -> Run.run_composed c ~np ~repeat ~timeout ~work_dir
+        in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
+        match execute () with
         | x ->
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
@@ -485,7 +494,7 @@ let run_cmd =
       Cmd.Exit.info 141 ~doc:"when interrupted by SIGPIPE, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ any_problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let calibrate_cmd =
   let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in

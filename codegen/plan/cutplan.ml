@@ -53,6 +53,15 @@ let guarantees =
 let show_source (c : Problem.composed) = F.show_cty c.meshes.env c.csrc
 let show_target (c : Problem.composed) = F.show_cty c.meshes.tgt_env c.ctgt
 
+(* What the ranks agree on before they exchange (the C ABI's bind and a
+   generated header's create): the problem's own layouts are unsharded
+   placeholders, so the composed ones enter the digest through its plan
+   lines. *)
+let plan_lines = [ "exchange" ]
+
+let digest (c : Problem.composed) =
+  Problem.digest c.meshes ~plan_lines:(plan_lines @ [ show_source c; show_target c ])
+
 (* The plan as a plan file: the one line `exchange`, the numbers as
    comments, so that `redist check --plan -` reads it back. *)
 let text ~title (r : t) =
@@ -78,9 +87,8 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
 
-let json ~command (r : t) : Yojson.Safe.t =
+let json_fields (r : t) =
   let p = r.problem.meshes in
-  Json.document ~command
     [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
       ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
       ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
@@ -94,6 +102,8 @@ let json ~command (r : t) : Yojson.Safe.t =
       ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
       ("live_bytes", `Int r.live_bytes); ("launches", `Int 1);
       ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
+
+let json ~command (r : t) : Yojson.Safe.t = Json.document ~command (json_fields r)
 
 (* A plan file for a composed problem: the one line `exchange` (and
    comments); anything else is rejected at its line. *)
