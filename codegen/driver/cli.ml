@@ -319,6 +319,12 @@ let show_cmd =
               let mesh = match mesh with Some m -> m | None -> Front.bad "--type needs --mesh" in
               let pm = Problem.placed ~what:"--mesh" mesh in
               let ast = Problem.parse ~what:"--type" Syntax.ty ty in
+              if Front.is_composed ast then begin
+                if ast.pending <> None then Front.bad "--type: pending axes with composed cuts are not shown yet";
+                let t = Front.cty_of_ast ~what:"--type" pm.env ast in
+                ((fun () -> Show.render_composed pm t), fun () -> Show.json_composed pm t)
+              end
+              else
               let dtype = Option.fold ~none:Dtype.default ~some:(Front.dtype_at ~what:"--type") ast.dtype in
               let t = Front.ty_of_ast ~what:"--type" pm.env ast in
               let op = Option.value (Front.op_of_ast ast) ~default:Dtype.Sum in
@@ -328,8 +334,9 @@ let show_cmd =
               ((fun () -> Show.render ~pending pm t), fun () -> Show.json ~pending pm t)
           | None, Some from, Some to_ ->
               let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
-              let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None in
-              ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+              (match Problem.make_any ~names:Problem.flag_names ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None with
+               | Problem.Plain p -> ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+               | Problem.Composed c -> ((fun () -> Show.render_composed_problem c), fun () -> Show.json_composed_problem c))
           | Some _, _, _ -> Front.bad "give --type (one layout) or --from and --to (a problem), not both"
           | None, Some _, None -> Front.bad "--from needs --to"
           | None, None, Some _ -> Front.bad "--to needs --from"

@@ -658,7 +658,7 @@ let json (x : result) =
     match x.plan with
     | Plain plan -> Json.problem p @ Json.any_plan plan @ [ ("workspace_bytes", `Int (workspace_bytes x.plan)) ]
     | Sums r -> Sumplan.json_fields r
-    | Regions r -> Cutplan.json_fields r
+    | Regions r -> Cutplan.problem_fields r @ [ ("workspace_bytes", `Int (workspace_bytes x.plan)) ]
   in
   let exchange_fields =
     match x.plan with

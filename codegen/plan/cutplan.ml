@@ -87,16 +87,23 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
 
-let json_fields (r : t) =
+(* The problem and its one step, in the fields every command's JSON gives
+   them (the mesh is not refined: no refine lines). *)
+let problem_fields (r : t) =
   let p = r.problem.meshes in
-    [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
-      ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
-      ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
-      ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes); ("composed", `Bool true);
-      ("steps",
-        `List [ Json.step_object ("exchange", [], `Null) ~text:"exchange" ~after:(show_target r.problem)
-                  ~local_elems:r.tgt_max ~recv_max:r.recv_busiest ]);
-      ("messages", `Int r.messages); ("message_boxes", `Int r.boxes); ("local_copies", `Int r.copies);
+  [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
+    ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
+    ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
+    ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes); ("composed", `Bool true);
+    ("refined_mesh", Json.mesh p.env); ("refine", `List []);
+    ("steps",
+      `List [ Json.step_object ("exchange", [], `Null) ~text:"exchange" ~after:(show_target r.problem)
+                ~local_elems:r.tgt_max ~recv_max:r.recv_busiest ]) ]
+
+let json_fields (r : t) =
+  problem_fields r
+  @ [ ("messages", `Int r.messages); ("message_boxes", `Int r.boxes); ("local_copies", `Int r.copies);
+      ("peak_elems", `Int (max r.src_max r.tgt_max)); ("slices", `Int 0);
       ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max); ("global_elems", `Int r.global_elems);
       ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
       ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
