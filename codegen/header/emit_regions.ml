@@ -1,7 +1,7 @@
 (* `redist gen` of a problem with composed cuts (Part 3): every world
    rank's extracted region messages and local copies ([region_sends],
-   [region_recvs], [region_copies] of Lowercuts.v, as Lowering.regions
-   gathers them for the C ABI) printed as constant tables, and one call into
+   [region_recvs], [region_copies] of Lowercuts.v, as Cutplan.lists
+   gathers them for the C ABI too) printed as constant tables, and one call into
    the runtime's RegionExchange, which reads its own rank's part of them.
    Nothing here or in the printed C++ computes a layout: the tables are the
    extracted values. *)
@@ -20,7 +20,7 @@ type tables = {
   boxes : C.lbox list;
 }
 
-let tables (rg : Lowering.regions) =
+let tables (rg : Cutplan.lists) =
   let boxes = ref [] and box_count = ref 0 in
   let add_box b = boxes := b :: !boxes; incr box_count; !box_count - 1 in
   (* Entries of every rank in turn, and where each rank's begin. *)
@@ -71,7 +71,7 @@ let tag (c : Problem.composed) = "p" ^ String.sub (Digest.to_hex (Digest.string 
 let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   let p = c.meshes in
   let r = Cutplan.make c in
-  let rg = Lowering.regions c in
+  let rg = Cutplan.lists c in
   let t = tables rg in
   let ndim = List.length c.csrc in
   let bd = Cxx.builder () in

@@ -21,11 +21,33 @@ type t = {
   live_bytes : int;           (* the largest source + target local arrays of one rank *)
 }
 
+(* World rank [rank]'s local shape in [l]: the core's [c_shape] of its
+   device, zero extents for a rank outside the layout's mesh. *)
+let local_shape (l : C.clayout) rank =
+  match C.cl_device l rank with
+  | Some d -> Array.of_list (C.c_shape (C.cl_m l) l.cl_ty0 d)
+  | None -> Array.make (List.length l.cl_ty0) 0
+
 (* Elements of a rank's local array in [l], 0 outside its mesh. *)
-let local_elems (l : C.clayout) r =
-  match C.cl_device l r with
-  | Some d -> List.fold_left ( * ) 1 (C.c_shape (C.cl_m l) l.cl_ty0 d)
-  | None -> 0
+let local_elems (l : C.clayout) r = Array.fold_left ( * ) 1 (local_shape l r)
+
+(* Every world rank's part of the region exchange as the runtime's
+   RegionExchange takes it (the C ABI's lowering and the header of gen):
+   its source and target local shapes and the extracted [region_sends],
+   [region_recvs] and [region_copies] (Lowercuts.v). *)
+type lists = {
+  source_shapes : int array array;
+  target_shapes : int array array;
+  sends : (int * C.lbox list) list array;
+  recvs : (int * C.lbox list) list array;
+  copies : (C.lbox * C.lbox) list array;
+}
+
+let lists (c : Problem.composed) =
+  let s = Problem.source_clayout c and t = Problem.target_clayout c in
+  let per_rank f = Array.init (Problem.world c.meshes) f in
+  { source_shapes = per_rank (local_shape s); target_shapes = per_rank (local_shape t);
+    sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t); copies = per_rank (C.region_copies s t) }
 
 let make (c : Problem.composed) =
   let src = Problem.source_clayout c and tgt = Problem.target_clayout c in
