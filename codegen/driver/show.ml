@@ -133,6 +133,28 @@ let device_of_world (pm : Problem.placed) =
   List.iteri (fun k w -> Hashtbl.replace position w k) pm.ranks;
   fun w -> Option.map (C.device_of_rank m) (Hashtbl.find_opt position w)
 
+(* One row per world rank: for each side, its device's coordinates and
+   [held device d] for each shown dimension d; "-" where the rank is not in
+   that side's mesh. *)
+let world_table line ~world ~shown sides =
+  let columns (side, (pm : Problem.placed), held) =
+    let device = device_of_world pm in
+    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
+    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
+    let cells w =
+      match device w with
+      | None -> "-" :: List.map (fun _ -> "-") shown
+      | Some c ->
+          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) pm.env.axes)
+          :: List.map (held c) shown
+    in
+    (header, cells)
+  in
+  let cols = List.map columns sides in
+  let header = "rank" :: List.concat_map fst cols in
+  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
+  List.iter line (pad_table (header :: rows))
+
 (* `show` of a problem: both layouts, and per world rank the box it holds
    before (source) and after (target); "-" where the rank is not in that
    mesh. *)
@@ -147,23 +169,8 @@ let render_problem (p : Problem.t) =
     [ ("source", Problem.source_placed p, p.src, (p.op, p.src_pending)); ("target", Problem.target_placed p, p.tgt, (p.op, p.tgt_pending)) ];
   let rank = List.length p.src in
   let shown = shown_dims line (List.sort_uniq compare (sharded_dims p.src @ sharded_dims p.tgt)) rank in
-  let columns (side, (pm : Problem.placed), ty) =
-    let device = device_of_world pm in
-    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
-    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
-    let cells w =
-      match device w with
-      | None -> "-" :: List.map (fun _ -> "-") shown
-      | Some c ->
-          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) pm.env.axes)
-          :: List.map (fun d -> show_span (List.nth (box pm.env ty c) d)) shown
-    in
-    (header, cells)
-  in
-  let cols = List.map columns sides in
-  let header = "rank" :: List.concat_map fst cols in
-  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
-  List.iter line (pad_table (header :: rows));
+  world_table line ~world ~shown
+    (List.map (fun (side, (pm : Problem.placed), ty) -> (side, pm, fun c d -> show_span (List.nth (box pm.env ty c) d))) sides);
   List.iter (fun (side, pm, ty) -> block_map line ~title:(Printf.sprintf "%s: ranks holding each block:" side) pm ty) sides;
   Buffer.contents b
 
@@ -263,25 +270,12 @@ let render_composed_problem (c : Problem.composed) =
   line (Printf.sprintf "world ranks 0 to %d; %s" (world - 1) (Problem.show_meshes p));
   List.iter (fun (side, pm, cty) -> line (Printf.sprintf "%s: %s" side (composed_summary pm cty))) sides;
   let shown = shown_dims line (List.sort_uniq compare (composed_dims c.csrc @ composed_dims c.ctgt)) (List.length c.csrc) in
-  let columns (side, (pm : Problem.placed), cty) =
-    let m = F.core_mesh pm.env in
-    let device = device_of_world pm in
-    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
-    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
-    let cells w =
-      match device w with
-      | None -> "-" :: List.map (fun _ -> "-") shown
-      | Some d ->
-          let ivs = C.c_intervals m cty d in
-          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (d a.id)) pm.env.axes)
-          :: List.map (fun k -> show_intervals (List.nth ivs k)) shown
-    in
-    (header, cells)
-  in
-  let cols = List.map columns sides in
-  let header = "rank" :: List.concat_map fst cols in
-  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
-  List.iter line (pad_table (header :: rows));
+  world_table line ~world ~shown
+    (List.map
+       (fun (side, (pm : Problem.placed), cty) ->
+         let m = F.core_mesh pm.env in
+         (side, pm, fun c d -> show_intervals (List.nth (C.c_intervals m cty c) d)))
+       sides);
   Buffer.contents b
 
 (* `show --json` of composed cuts: per device its world rank, coordinates,

@@ -226,8 +226,9 @@ assert r["command"] == "run" and r["verified"] is True and r["mismatches"] == 0 
 # The target holds every element once, over the three target ranks.
 assert r["elements_checked"] == 42 and r["composed"] is True and r["target"] == "[{z}%2 7, 6]", r
 assert r["box_disagreements"] == 0 and r["ranks_off_lower_bound"] == 0, r
-assert r["recv_elems_max_measured"] == r["lower_bound_recv_max"] == r["recv_elems_max"] == 18, r
-assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] == 8 * max(r["src_elems"], r["tgt_elems"]), r
+assert r["recv_elems_max_measured"] == r["lower_bound_recv_max"] == r["steps"][0]["recv_elems_max"] == 18, r
+# The largest local array: 3 rows of 6 on a target rank ({0, 1, 6} on z = 0).
+assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] == 8 * 18, r
 assert r["workspace_bytes"] == 0 and r["guards_intact"] is True, r
 assert r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
 PY
@@ -241,6 +242,9 @@ corrupt "composed: a count that is not the runtime's traffic" model.hpp 's/kRecv
 corrupt "composed: the target's shard order swapped in the reference" model.hpp \
   's/kTargetCuts\[\] = {{0, 0, 1, {1}}, {0, 0, 1, {0}}/kTargetCuts[] = {{0, 0, 1, {0}}, {0, 0, 1, {1}}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${Q[@]}"
+expect "composed: a box index past the tables refused on every rank, one line" 4 \
+  '^redist: error: the runtime refused the run: RegionExchange::create: ' -- \
+  env PATH="$tmp/corrupt:$PATH" CORRUPT_FILE=problem.hpp CORRUPT='s/^    {4, 5}, {6, 7},$/    {4, 5}, {6, 99},/' "$redist" run "${Q[@]}"
 corrupt "composed: a source shape that is not the layout's" problem.hpp 's/kSourceShapes\[8\] = {/&1+/' \
   "^FAILED: on [1-9][0-9]* ranks the runtime's source or target local array is not the model's" -- "$redist" run --mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[7, 3]' --repeat 1
 
