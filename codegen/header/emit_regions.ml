@@ -23,7 +23,7 @@ type tables = {
 let tables (rg : Cutplan.lists) =
   let boxes = ref [] and box_count = ref 0 in
   let add_box b = boxes := b :: !boxes; incr box_count; !box_count - 1 in
-  (* Entries of every rank in turn, and where each rank's begin. *)
+  (* Entries of every rank in turn, and where each rank's entries begin. *)
   let per_rank entries_of =
     let begins = ref [ 0 ] and entries = ref [] and count = ref 0 in
     Array.iteri
@@ -45,8 +45,6 @@ let tables (rg : Cutplan.lists) =
   let recvs_begin, recvs = per_rank (messages rg.recvs) in
   let copies_begin, copies = per_rank (fun r -> List.map (fun (f, t) -> let f = add_box f in (f, add_box t)) rg.copies.(r)) in
   { sends_begin; sends; recvs_begin; recvs; copies_begin; copies; boxes = List.rev !boxes }
-
-let ints l = String.concat ", " (List.map string_of_int l)
 
 (* A constant array printed a few entries a line; its name, or nullptr
    where it has no entry (C++ has no empty arrays). *)
