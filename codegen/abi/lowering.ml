@@ -150,17 +150,8 @@ and in_place = {
 }
 
 (* Composed cuts (Part 3) as the runtime's RegionExchange::create takes
-   them, for every world rank: its source and target local shapes (zero
-   extents outside a layout's mesh) and the extracted [region_sends],
-   [region_recvs] and [region_copies] (Lowercuts.v). *)
-and regions = {
-  source_shapes : int array array;
-  target_shapes : int array array;
-  sends : (int * C.lbox list) list array;
-  recvs : (int * C.lbox list) list array;
-  copies : (C.lbox * C.lbox) list array;
-  rg_elem_bytes : int;
-}
+   them: every world rank's lists (Cutplan.lists). *)
+and regions = { lists : Cutplan.lists; rg_elem_bytes : int }
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -204,19 +195,7 @@ let box (layout : C.layout) ndim rank =
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
 
-(* World rank [rank]'s local shape in [l]: the core's [c_shape] of its
-   device, zero extents for a rank outside the layout's mesh. *)
-let clocal_shape (l : C.clayout) rank =
-  match C.cl_device l rank with
-  | Some d -> Array.of_list (C.c_shape (C.cl_m l) l.cl_ty0 d)
-  | None -> Array.make (List.length l.cl_ty0) 0
-
-let regions (c : Problem.composed) =
-  let s = Problem.source_clayout c and t = Problem.target_clayout c in
-  let per_rank f = Array.init (Problem.world c.meshes) f in
-  { source_shapes = per_rank (clocal_shape s); target_shapes = per_rank (clocal_shape t);
-    sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t);
-    copies = per_rank (C.region_copies s t); rg_elem_bytes = c.meshes.elem_bytes }
+let regions (c : Problem.composed) = { lists = Cutplan.lists c; rg_elem_bytes = c.meshes.elem_bytes }
 
 let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
@@ -328,7 +307,7 @@ let rec lowered_data = function
         ( "in_place",
           [| ("buffer_elements", D.ints ip.buffer_elements); ("staging_elements", D.Int ip.staging_elements);
              ("elem_bytes", D.Int ip.ip_elem_bytes); ("rounds", schedule_data ip.schedule) |] )
-  | By_regions rg ->
+  | By_regions { lists = rg; rg_elem_bytes } ->
       D.Record
         ( "regions",
           [| ("source_shapes", D.items D.ints rg.source_shapes); ("target_shapes", D.items D.ints rg.target_shapes);
@@ -338,4 +317,4 @@ let rec lowered_data = function
                  (fun cs ->
                    D.items (fun (f, t) -> D.Record ("copy", [| ("from", lbox_data f); ("to", lbox_data t) |])) (Array.of_list cs))
                  rg.copies );
-             ("elem_bytes", D.Int rg.rg_elem_bytes) |] )
+             ("elem_bytes", D.Int rg_elem_bytes) |] )

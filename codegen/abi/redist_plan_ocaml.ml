@@ -181,7 +181,7 @@ let regions_info (c : Problem.composed) =
   let p = c.meshes in
   let bytes elems = Bounds.mul elems p.elem_bytes in
   let guarantees = Cutplan.guarantees in
-  let step_texts = [ "exchange" ] in
+  let step_texts = Cutplan.plan_lines in
   { lowered = Lowering.By_regions (Lowering.regions c); problem = p; text = Cutplan.text ~title:"redist plan" r;
     json = Yojson.Safe.pretty_to_string (Cutplan.json ~command:"plan" r) ^ "\n";
     guarantees = String.concat "" (List.map (fun (n, what) -> n ^ ": " ^ what ^ "\n") guarantees);
@@ -189,9 +189,7 @@ let regions_info (c : Problem.composed) =
     global_shape = Array.of_list (List.map snd c.csrc); src_bytes = bytes r.src_max; tgt_bytes = bytes r.tgt_max;
     peak_bytes = r.live_bytes; workspace_bytes = 0; recv_max_bytes = bytes r.recv_busiest;
     lower_bound_recv_max_bytes = bytes r.recv_busiest; live_bytes = r.live_bytes; alloc_bytes = r.live_bytes;
-    (* The problem's own layouts are unsharded placeholders: the composed
-       ones enter the digest through its plan lines. *)
-    digest = Problem.digest p ~plan_lines:(step_texts @ [ Cutplan.show_source c; Cutplan.show_target c ]) }
+    digest = Cutplan.digest c }
 
 let create mesh to_mesh from to_ dtype strategy =
   match any_problem mesh to_mesh from to_ dtype strategy with

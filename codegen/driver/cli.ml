@@ -191,14 +191,6 @@ let any_problem_term =
   in
   Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
 
-(* gen and run: problems without composed cuts. *)
-let problem_term =
-  let make mesh from_mesh to_mesh from to_ dtype strategy () =
-    let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
-    Problem.make_placed ~meshes ~strategy ~from ~to_ ~dtype
-  in
-  Term.(const make $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ from_arg $ to_arg $ dtype_arg $ strategy_arg)
-
 let print_cuts ~command ~title ~json r =
   write_output None
     (if json then Yojson.Safe.pretty_to_string (Cutplan.json ~command r) ^ "\n" else Cutplan.text ~title r)
@@ -334,6 +326,12 @@ let show_cmd =
               let mesh = match mesh with Some m -> m | None -> Front.bad "--type needs --mesh" in
               let pm = Problem.placed ~what:"--mesh" mesh in
               let ast = Problem.parse ~what:"--type" Syntax.ty ty in
+              if Front.is_composed ast then begin
+                if ast.pending <> None then Front.bad "--type: pending axes with composed cuts are not shown yet";
+                let t = Front.cty_of_ast ~what:"--type" pm.env ast in
+                ((fun () -> Show.render_composed pm t), fun () -> Show.json_composed pm t)
+              end
+              else
               let dtype = Option.fold ~none:Dtype.default ~some:(Front.dtype_at ~what:"--type") ast.dtype in
               let t = Front.ty_of_ast ~what:"--type" pm.env ast in
               let op = Option.value (Front.op_of_ast ast) ~default:Dtype.Sum in
@@ -343,8 +341,9 @@ let show_cmd =
               ((fun () -> Show.render ~pending pm t), fun () -> Show.json ~pending pm t)
           | None, Some from, Some to_ ->
               let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
-              let p = Problem.make_placed ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None in
-              ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+              (match Problem.make_any ~names:Problem.flag_names ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None with
+               | Problem.Plain p -> ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+               | Problem.Composed c -> ((fun () -> Show.render_composed_problem c), fun () -> Show.json_composed_problem c))
           | Some _, _, _ -> Front.bad "give --type (one layout) or --from and --to (a problem), not both"
           | None, Some _, None -> Front.bad "--from needs --to"
           | None, None, Some _ -> Front.bad "--to needs --from"
@@ -357,6 +356,7 @@ let show_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "With $(b,--type): one row per device: its world rank, its coordinates and the index range it holds in each dimension (for arrays of more than two dimensions, only the sharded dimensions); a ceil block cut short shows its true range, an empty one $(b,empty).  For one and two dimensions, also a map of the blocks with the ranks that hold each.";
+      `P (Printf.sprintf "Composed cuts ($(b,{x}{y}N), $(b,{x}%%B N)): per device its local shape and, per dimension, the intervals of global indices it holds, in local order (more than %d are cut short with their count); no block map." Show.max_intervals);
       `P "With $(b,--from) and $(b,--to): both layouts of a problem, on $(b,--mesh) or on $(b,--from-mesh) and $(b,--to-mesh): one row per world rank with its source device and box (before) and its target device and box (after), $(b,-) where the rank is not in that mesh; then the block map of each side.";
       `P "With $(b,--json): one object of the schema redist/1.  For $(b,--type): schema, command, mesh, type, global_shape, local_shape, local_elems and devices (rank, coords, offset, extent).  For a problem: schema, command, world, and source and target, each with mesh (axes and ranks), type, global_shape, local_shape, local_elems and devices." ]
     @ examples
@@ -365,6 +365,16 @@ let show_cmd =
   in
   Cmd.v (Cmd.info "show" ~doc ~man ~exits:[ exit_success; exit_bad_input; exit_internal ])
     Term.(const run $ one_mesh_arg $ from_mesh_arg $ to_mesh_arg $ type_arg $ side_arg "from" "source" $ side_arg "to" "target" $ json_arg)
+
+(* gen of composed cuts: the region exchange's tables, over MPI. *)
+let gen_composed (c : Problem.composed) ~plan ~backend ~name ~out =
+  Emit.check_name name;
+  Problem.check_runtime_limits c.meshes;
+  if backend = `Nccl then
+    Front.bad "--backend nccl: composed cuts are run by the MPI region exchange only so far; use --backend mpi";
+  Option.iter (fun file -> ignore (Cutplan.check c (read_source ~what:"--plan" file))) plan;
+  write_output out (Cxx.print (Emit_regions.header ~name c));
+  0
 
 let gen_cmd =
   let plan_arg =
@@ -383,7 +393,9 @@ let gen_cmd =
   in
   let run problem cost plan backend name out =
     guard ~command:"gen" (fun () ->
-        let p : Problem.t = problem () in
+        match problem () with
+        | Problem.Composed c -> gen_composed c ~plan ~backend ~name ~out
+        | Problem.Plain p ->
         let settings = cost.settings p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
@@ -424,7 +436,8 @@ let gen_cmd =
   let man =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
-      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs." ]
+      `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs.";
+      `P "Composed cuts ($(b,{x}{y}N), $(b,{x}%B N); MPI only): every world rank's extracted region messages and local copies as constant tables, $(b,create_exchange(MPI_Comm, redist::RegionExchange*)) (each rank takes its own part of the tables) and $(b,run(ex, src, src_bytes, dst, dst_bytes)) on its dense row-major local arrays, with the constants and the Plan interface of an exchange header." ]
     @ examples
         [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
@@ -433,7 +446,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ any_problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
 
 let run_cmd =
   let np_arg =
@@ -453,10 +466,15 @@ let run_cmd =
   in
   let run problem cost np backend json repeat timeout work_dir =
     guard ~json ~command:"run" (fun () ->
-        let p = problem () in
-        let settings = cost.settings p in
+        let execute =
+          match problem () with
+          | Problem.Plain p ->
+              let cost = cost.settings p in
+              fun () -> Run.run p ~cost ~np ~repeat ~timeout ~work_dir
+          | Problem.Composed c -> fun () -> Run.run_composed c ~np ~repeat ~timeout ~work_dir
+        in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
+        match execute () with
         | x ->
             write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
             if x.verified then 0 else 1
@@ -466,7 +484,7 @@ let run_cmd =
   let doc = "plan, generate, compile and run a redistribution under mpirun, and verify it" in
   let man =
     [ `S Manpage.s_description;
-      `P "Plans the problem with $(b,--strategy) (uneven and cross-mesh problems by the direct exchange), generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan, and compares every element of its target box; a rank outside a mesh passes null and 0 for that side.  A collectives plan runs with a workspace of exactly kWorkspaceBytes between guard bytes.  For a direct exchange the boxes come from the Coq model (the runtime's must agree, or nothing runs), guard bytes follow the destination, and every rank must receive exactly its proven lower bound.";
+      `P "Plans the problem with $(b,--strategy) (uneven and cross-mesh problems by the direct exchange), generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan, and compares every element of its target box; a rank outside a mesh passes null and 0 for that side.  A collectives plan runs with a workspace of exactly kWorkspaceBytes between guard bytes.  For a direct exchange the boxes come from the Coq model (the runtime's must agree, or nothing runs), guard bytes follow the destination, and every rank must receive exactly its proven lower bound.  For composed cuts each rank's local arrays are computed in the driver from the layouts as written (Part 3's table, apart from the planner), the runtime's must have their sizes, and every rank must receive exactly the extracted region_recv_count.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, what the busiest rank received against the lower bound (exchange), the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound (max(|src|, |tgt|); for the exchange the largest source or target box) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
       `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
       `S "MPIRUN OPTIONS" ]
@@ -492,7 +510,7 @@ let run_cmd =
       Cmd.Exit.info 141 ~doc:"when interrupted by SIGPIPE, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ any_problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
 
 let calibrate_cmd =
   let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in

@@ -312,6 +312,46 @@ let model_header_of ~name ~world ?peak (p : Problem.t) =
 
 let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~name ~world:r.world r.problem
 
+(* What the driver of composed cuts checks against (runtime/testing/verify.hpp's
+   RegionProblem): the layouts as written, which verify.hpp applies by
+   Part 3's table on its own to find each rank's elements, and the count
+   every rank must receive (the extracted region_recv_count, |held_tgt \
+   held_src|).  Nothing of the region lists is in it. *)
+let regions_model_header ?(name = "redist_model") (r : Cutplan.t) =
+  let c = r.problem in
+  let ndim = List.length c.csrc in
+  let b = Buffer.create 4096 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  let ints l = Emit.list_init (List.map string_of_int l) in
+  line "// The composed-cut layouts as written, and the extracted region_recv_count per world rank.";
+  line "#pragma once";
+  line "namespace %s {" name;
+  line "inline constexpr int kWorld = %d;" r.world;
+  line "inline constexpr int kRank = %d;" ndim;
+  line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (ints (List.map snd c.csrc));
+  line "inline constexpr std::size_t kPeakElems = %d;  // the largest source or target local array" (max r.src_max r.tgt_max);
+  line "inline constexpr std::size_t kRecvCount[kWorld] = %s;"
+    (ints (List.init r.world (Redist_core.region_recv_count (Problem.source_clayout c) (Problem.target_clayout c))));
+  List.iter
+    (fun (side, (env : F.env), ranks, (cty : Redist_core.cty)) ->
+      let position id = List.length (List.filter (fun (a : F.axis_info) -> a.id < id) env.axes) in
+      let cut d k =
+        let axes, block = match k with Redist_core.Block axes -> (axes, 0) | Redist_core.Cyclic (axes, bs) -> (axes, bs) in
+        Printf.sprintf "{%d, %d, %d, %s}" d block (List.length axes) (ints (List.map position axes))
+      in
+      let cuts = List.concat (List.mapi (fun d (ks, _) -> List.map (cut d) ks) cty) in
+      line "inline constexpr int k%sAxisSizes[] = %s;" side (ints (List.map (fun (a : F.axis_info) -> a.size) env.axes));
+      line "inline constexpr int k%sRanks[] = %s;" side (ints ranks);
+      line "// {dimension, block (0: ceil block), axes, the axes' positions in the mesh}, outermost first%s."
+        (if cuts = [] then " (none: one unused entry, C++ has no empty arrays)" else "");
+      line "inline constexpr redist_verify::Cut k%sCuts[] = %s;" side
+        (Emit.list_init (if cuts = [] then [ "{0, 0, 0, {}}" ] else cuts));
+      line "inline constexpr redist_verify::CutLayout k%s = {%d, k%sAxisSizes, %d, k%sRanks, %d, k%sCuts};" side
+        (List.length env.axes) side (List.length ranks) side (List.length cuts) side)
+    [ ("Source", c.meshes.env, c.meshes.src_ranks, c.csrc); ("Target", c.meshes.tgt_env, c.meshes.tgt_ranks, c.ctgt) ];
+  line "}  // namespace %s" name;
+  Buffer.contents b
+
 (* Integer sums are checked exactly over each target group: integers wrap,
    so every group's contributions add up to the global array in any integer
    type.  The other element types the runtime adds are checked rank by rank
@@ -369,7 +409,9 @@ let sums_model_header ?(name = "redist_model") ?(header = "problem") (r : Sumpla
       "" ]
 
 (* Which checks the driver compiles in, with the model header they read. *)
-type driver = Collectives_driver | Exchange_driver of string | Hybrid_driver of string | Sums_driver of string
+type driver =
+  | Collectives_driver | Exchange_driver of string | Hybrid_driver of string | Sums_driver of string
+  | Regions_driver of string
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
 let execute ~dir ~header ~driver ~np ~repeat ~timeout =
@@ -385,6 +427,7 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
     | Exchange_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_EXCHANGE" ]
     | Hybrid_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_HYBRID" ]
     | Sums_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_SUMS" ]
+    | Regions_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_REGIONS" ]
   in
   let exe = dir / "driver" and log = dir / "compile.log" in
   let args =
@@ -408,8 +451,9 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
       let why = match lines (read out) with l :: _ -> String.trim l | [] -> "no output" in
       fail "mpirun -np %d failed (exit %d): %s" np rc why
 
-(* A plan without pending sums, or one with them (Sumplan). *)
-type planned = Plain of Xreport.plan | Sums of Sumplan.t
+(* A plan without pending sums, one with them (Sumplan), or the region
+   exchange of composed cuts (Cutplan). *)
+type planned = Plain of Xreport.plan | Sums of Sumplan.t | Regions of Cutplan.t
 
 type result = { plan : planned; ranks : int; repeat : int; o : outcome; verified : bool }
 
@@ -418,6 +462,7 @@ let problem_of = function
   | Plain (Xreport.Exchange r) -> r.Xreport.problem
   | Plain (Xreport.Hybrid h) -> h.whole
   | Sums r -> r.Sumplan.problem
+  | Regions r -> r.Cutplan.problem.meshes
 
 (* The proven bound on the largest local array, in elements: max(|src|,
    |tgt|) for the collectives (plan_peak_bound), the largest source or
@@ -428,18 +473,20 @@ let proven_peak_elems = function
   | Plain (Xreport.Exchange r) -> r.Xreport.peak
   | Plain (Xreport.Hybrid h) -> (Xreport.figures h).h_peak
   | Sums r -> r.Sumplan.peak
+  | Regions r -> max r.Cutplan.src_max r.tgt_max
 
 let global_elems = function
   | Plain (Xreport.Collectives r) -> r.Report.global_elems
   | Plain (Xreport.Exchange r) -> r.Xreport.global_elems
   | Plain (Xreport.Hybrid h) -> List.fold_left ( * ) 1 (Redist_core.global_shape h.whole.src)
   | Sums r -> List.fold_left ( * ) 1 (Redist_core.global_shape r.Sumplan.problem.src)
+  | Regions r -> r.Cutplan.global_elems
 
 (* The workspace the header asks for: the exchange runs on the local
    arrays alone. *)
 let workspace_bytes = function
   | Plain (Xreport.Collectives r) -> Redist_core.workspace_bytes (Lazy.force r.calls)
-  | Plain (Xreport.Exchange _) -> 0
+  | Plain (Xreport.Exchange _) | Regions _ -> 0
   | Plain (Xreport.Hybrid h) -> (Xreport.figures h).h_workspace_bytes
   | Sums r -> r.Sumplan.workspace_bytes
 
@@ -460,16 +507,15 @@ let plan_of (p : Problem.t) ~cost =
         ( Plain plan, Cxx.print (Emit.hybrid_header ~name:"problem" ~backend:Emit.Mpi h ~guarantees),
           Hybrid_driver (model_header_of ~name:"redist_model" ~world:(Xreport.figures h).h_world ~peak:(Xreport.figures h).h_peak h.whole) )
 
-let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
-  Problem.check_runtime_limits p;
-  let plan, header, driver = plan_of p ~cost in
+(* --np (default: the world), --repeat, --timeout and --work-dir checked,
+   then the header compiled with its driver and run: every problem's path. *)
+let launch ~world ~np ~repeat ~timeout ~work_dir ~header ~driver =
   let np =
     match np with
     | Some n ->
         if n < 1 || n > max_procs then F.bad "--np: %d processes; redist run starts 1 to %d" n max_procs;
         n
     | None ->
-        let world = Problem.world p in
         if world > max_procs then
           F.bad "the world has %d ranks (the largest rank of either mesh plus one); redist run starts at most %d processes"
             world max_procs;
@@ -490,12 +536,32 @@ let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
             let dir = temp_dir () in
             Fun.protect ~finally:(fun () -> remove_dir dir) (fun () -> execute ~dir ~header ~driver ~np ~repeat ~timeout))
   in
-  let bound = proven_peak_elems plan * p.elem_bytes in
+  (np, o)
+
+let result_of plan ~np ~repeat (o : outcome) =
+  let bound = proven_peak_elems plan * (problem_of plan).elem_bytes in
   let verified =
     o.mismatches = 0 && o.box_disagreements = 0 && o.off_bound = 0 && o.guards_intact && o.news = 0
     && o.own_mallocs = 0 && o.peak_bytes <= bound
   in
   { plan; ranks = np; repeat; o; verified }
+
+let run (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
+  Problem.check_runtime_limits p;
+  let plan, header, driver = plan_of p ~cost in
+  let np, o = launch ~world:(Problem.world p) ~np ~repeat ~timeout ~work_dir ~header ~driver in
+  result_of plan ~np ~repeat o
+
+(* Composed cuts: the header `gen` writes (the extracted region lists as
+   tables), checked against the layouts as written. *)
+let run_composed (c : Problem.composed) ~np ~repeat ~timeout ~work_dir =
+  Problem.check_runtime_limits c.meshes;
+  let r = Cutplan.make c in
+  let header = Cxx.print (Emit_regions.header ~name:"problem" c) in
+  let np, o =
+    launch ~world:r.world ~np ~repeat ~timeout ~work_dir ~header ~driver:(Regions_driver (regions_model_header r))
+  in
+  result_of (Regions r) ~np ~repeat o
 
 (* ---- printing ---- *)
 
@@ -506,8 +572,13 @@ let text (x : result) =
   let proven_peak = proven_peak_elems x.plan * e in
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
-  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p)
-    (Sumplan.show_pty p.op p.env (p.src, p.src_pending)) (Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending)) p.dtype.name x.ranks;
+  let source, target =
+    match x.plan with
+    | Regions r -> (Cutplan.show_source r.problem, Cutplan.show_target r.problem)
+    | Plain _ | Sums _ ->
+        (Sumplan.show_pty p.op p.env (p.src, p.src_pending), Sumplan.show_pty p.op p.tgt_env (p.tgt, p.tgt_pending))
+  in
+  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p) source target p.dtype.name x.ranks;
   (match x.plan with
    | Plain (Xreport.Collectives r) ->
        line "plan: %s"
@@ -520,19 +591,22 @@ let text (x : result) =
          (match r.plan with
           | Redist_core.SumByExchange -> "reducing exchange"
           | Redist_core.SumByCollectives _ when r.steps = [] -> "(no steps: a copy)"
-          | Redist_core.SumByCollectives _ -> String.concat "; " (List.map (fun (s : Sumplan.step) -> s.text) r.steps)));
+          | Redist_core.SumByCollectives _ -> String.concat "; " (List.map (fun (s : Sumplan.step) -> s.text) r.steps))
+   | Regions _ -> line "plan: region exchange (composed cuts: the extracted region messages of every rank)");
   if x.verified then
-    line "verified: every element of every rank's target box %s (%d elements checked, 0 mismatches)"
+    line "verified: every element of every rank's target %s %s (%d elements checked, 0 mismatches)"
+      (match x.plan with Regions _ -> "local array" | Plain _ | Sums _ -> "box")
       (match x.plan with
        | Sums r when exact_group_sums r.Sumplan.problem -> "sums, over its target group, to the global array"
        | Sums r ->
            Printf.sprintf "is, bitwise, the %s of its contributions combined in the plan's order"
              (Dtype.op_name r.Sumplan.problem.op)
-       | Plain _ -> "is correct")
+       | Plain _ | Regions _ -> "is correct")
       o.checked
   else begin
     if o.box_disagreements > 0 then
-      line "FAILED: on %d ranks the runtime's source or target box is not the model's; nothing was run" o.box_disagreements;
+      line "FAILED: on %d ranks the runtime's source or target %s is not the model's; nothing was run" o.box_disagreements
+        (match x.plan with Regions _ -> "local array" | Plain _ | Sums _ -> "box");
     if o.mismatches > 0 then line "FAILED: %d mismatched elements (%d checked per run)" o.mismatches o.checked;
     if o.off_bound > 0 then line "FAILED: %d ranks received other than their proven lower bound" o.off_bound;
     if not o.guards_intact then line "FAILED: the run wrote outside its workspace or destination (guard bytes changed)";
@@ -545,6 +619,10 @@ let text (x : result) =
        line "received: the busiest rank %s; proven lower bound %d; %s" (Report.plural o.recv_max "element") r.lb_max
          (if o.off_bound = 0 then "every rank received exactly its lower bound"
           else Printf.sprintf "%d ranks did not" o.off_bound)
+   | Regions r when o.box_disagreements = 0 ->
+       line "received: the busiest rank %s; proven count %d (region_recv_count: target elements not already held, the lower bound); %s"
+         (Report.plural o.recv_max "element") r.recv_busiest
+         (if o.off_bound = 0 then "every rank received exactly its count" else Printf.sprintf "%d ranks did not" o.off_bound)
    | _ -> ());
   line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.repeat;
   let guards = if o.guards_intact then "intact" else "CHANGED" in
@@ -555,6 +633,7 @@ let text (x : result) =
           Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" (workspace_bytes x.plan)
             o.used_ping o.used_pong o.used_scratch )
     | Plain (Xreport.Exchange _) -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+    | Regions _ -> ("the largest source or target local array,", "none (the exchange moves data between the local arrays)")
     | Plain (Xreport.Hybrid _) ->
         ( "the larger part's peak,",
           Printf.sprintf "%d B allocated (kWorkspaceBytes), used: intermediate %d B, then %d B for the parts"
@@ -579,13 +658,14 @@ let json (x : result) =
     match x.plan with
     | Plain plan -> Json.problem p @ Json.any_plan plan @ [ ("workspace_bytes", `Int (workspace_bytes x.plan)) ]
     | Sums r -> Sumplan.json_fields r
+    | Regions r -> Cutplan.problem_fields r @ [ ("workspace_bytes", `Int (workspace_bytes x.plan)) ]
   in
   let exchange_fields =
     match x.plan with
     | Plain (Xreport.Collectives _ | Xreport.Hybrid _) | Sums _ -> []
-    | Plain (Xreport.Exchange r) ->
+    | Plain (Xreport.Exchange { lb_max; _ }) | Regions { recv_busiest = lb_max; _ } ->
         [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max);
-          ("lower_bound_recv_max", `Int r.lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]
+          ("lower_bound_recv_max", `Int lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]
   in
   Json.document ~command:"run"
     (plan_fields

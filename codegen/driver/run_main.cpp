@@ -3,7 +3,9 @@
 // exchange (-DREDIST_RUN_EXCHANGE) also model.hpp, the Coq model's boxes
 // and lower bounds per world rank; for a hybrid (-DREDIST_RUN_HYBRID)
 // model.hpp with the proven peak as well; for pending sums (-DREDIST_RUN_SUMS)
-// model.hpp, the header as a SumsProblem with its proven peak.
+// model.hpp, the header as a SumsProblem with its proven peak; for composed
+// cuts (-DREDIST_RUN_REGIONS) model.hpp, the layouts as written and the
+// count each rank receives.
 // argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
 // to, one JSON object that redist reads as data: {"error": MESSAGE} or the
 // fields of redist_verify::Outcome.
@@ -46,6 +48,23 @@ redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
   return redist_verify::verify_hybrid<hybrid::Plan>(
       REDIST_VERIFY_HYBRID(redist_gen::problem, redist_model, redist_model::kPeakElems), &hybrid::create, &run_hybrid,
       comm, repeats);
+}
+
+}  // namespace
+#elif defined(REDIST_RUN_REGIONS)
+#include "model.hpp"
+
+namespace {
+
+redist::Status run_regions(redist::RegionExchange& ex, const void* src, std::size_t src_bytes, void* dst,
+                           std::size_t dst_bytes) {
+  using T = redist_gen::problem::value_type;
+  return redist_gen::problem::run(ex, static_cast<const T*>(src), src_bytes, static_cast<T*>(dst), dst_bytes);
+}
+
+redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+  return redist_verify::verify_regions(REDIST_VERIFY_REGIONS(redist_gen::problem, redist_model, run_regions), comm,
+                                       repeats);
 }
 
 }  // namespace

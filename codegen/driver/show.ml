@@ -133,6 +133,28 @@ let device_of_world (pm : Problem.placed) =
   List.iteri (fun k w -> Hashtbl.replace position w k) pm.ranks;
   fun w -> Option.map (C.device_of_rank m) (Hashtbl.find_opt position w)
 
+(* One row per world rank: for each side, its device's coordinates and
+   [held device d] for each shown dimension d; "-" where the rank is not in
+   that side's mesh. *)
+let world_table line ~world ~shown sides =
+  let columns (side, (pm : Problem.placed), held) =
+    let device = device_of_world pm in
+    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
+    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
+    let cells w =
+      match device w with
+      | None -> "-" :: List.map (fun _ -> "-") shown
+      | Some c ->
+          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) pm.env.axes)
+          :: List.map (held c) shown
+    in
+    (header, cells)
+  in
+  let cols = List.map columns sides in
+  let header = "rank" :: List.concat_map fst cols in
+  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
+  List.iter line (pad_table (header :: rows))
+
 (* `show` of a problem: both layouts, and per world rank the box it holds
    before (source) and after (target); "-" where the rank is not in that
    mesh. *)
@@ -147,23 +169,8 @@ let render_problem (p : Problem.t) =
     [ ("source", Problem.source_placed p, p.src, (p.op, p.src_pending)); ("target", Problem.target_placed p, p.tgt, (p.op, p.tgt_pending)) ];
   let rank = List.length p.src in
   let shown = shown_dims line (List.sort_uniq compare (sharded_dims p.src @ sharded_dims p.tgt)) rank in
-  let columns (side, (pm : Problem.placed), ty) =
-    let device = device_of_world pm in
-    let axes = String.concat "," (List.map (fun (a : F.axis_info) -> a.name) pm.env.axes) in
-    let header = Printf.sprintf "%s (%s)" side axes :: List.map (Printf.sprintf "dim %d") shown in
-    let cells w =
-      match device w with
-      | None -> "-" :: List.map (fun _ -> "-") shown
-      | Some c ->
-          String.concat "," (List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) pm.env.axes)
-          :: List.map (fun d -> show_span (List.nth (box pm.env ty c) d)) shown
-    in
-    (header, cells)
-  in
-  let cols = List.map columns sides in
-  let header = "rank" :: List.concat_map fst cols in
-  let rows = List.init world (fun w -> string_of_int w :: List.concat_map (fun (_, cells) -> cells w) cols) in
-  List.iter line (pad_table (header :: rows));
+  world_table line ~world ~shown
+    (List.map (fun (side, (pm : Problem.placed), ty) -> (side, pm, fun c d -> show_span (List.nth (box pm.env ty c) d))) sides);
   List.iter (fun (side, pm, ty) -> block_map line ~title:(Printf.sprintf "%s: ranks holding each block:" side) pm ty) sides;
   Buffer.contents b
 
@@ -202,3 +209,97 @@ let json_problem (p : Problem.t) =
   Json.document ~command:"show"
     [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) p.src (p.op, p.src_pending));
       ("target", side (Problem.target_placed p) p.tgt (p.op, p.tgt_pending)) ]
+
+(* ---- composed cuts (Part 3) ----
+   A device holds, per dimension, a union of intervals: the core's
+   [c_intervals] ((start, length) of each, in local order); its local array
+   is their product, of the core's [c_shape]. *)
+
+(* At most this many intervals of one dimension are listed, then their count. *)
+let max_intervals = 4
+
+let show_intervals ivs =
+  match ivs with
+  | [] -> "empty"
+  | _ ->
+      let listed = List.filteri (fun i _ -> i < max_intervals) ivs in
+      let text = String.concat " " (List.map show_span listed) in
+      if List.length ivs > max_intervals then Printf.sprintf "%s .. (%d intervals)" text (List.length ivs) else text
+
+let composed_dims (cty : C.cty) = List.filter (fun d -> fst (List.nth cty d) <> []) (List.init (List.length cty) Fun.id)
+
+(* The largest local array of any device. *)
+let largest_local m cty =
+  List.fold_left (fun acc r -> max acc (List.fold_left ( * ) 1 (C.c_shape m cty (C.device_of_rank m r)))) 0
+    (List.init (C.mesh_size m) Fun.id)
+
+let composed_summary (pm : Problem.placed) (cty : C.cty) =
+  let m = F.core_mesh pm.env in
+  Printf.sprintf "mesh %s (%d devices), type %s: global shape %s, composed cuts (a device holds a union of intervals per dimension), at most %d elements per device"
+    (Problem.show_placed pm.env pm.placement_text) (C.mesh_size m) (F.show_cty pm.env cty) (F.show_shape (List.map snd cty)) (largest_local m cty)
+
+(* One row per device: its world rank, coordinates, local shape and the
+   intervals it holds in each shown dimension. *)
+let render_composed (pm : Problem.placed) (cty : C.cty) =
+  let env = pm.env in
+  let ranks = Array.of_list pm.ranks in
+  let m = F.core_mesh env in
+  let b = Buffer.create 1024 in
+  let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
+  line (composed_summary pm cty);
+  let shown = shown_dims line (composed_dims cty) (List.length cty) in
+  let header = ("rank" :: List.map (fun (a : F.axis_info) -> a.name) env.axes) @ ("local shape" :: List.map (Printf.sprintf "dim %d") shown) in
+  let rows =
+    List.init (C.mesh_size m) (fun r ->
+        let c = C.device_of_rank m r in
+        let ivs = C.c_intervals m cty c in
+        (string_of_int ranks.(r) :: List.map (fun (a : F.axis_info) -> string_of_int (c a.id)) env.axes)
+        @ (F.show_shape (C.c_shape m cty c) :: List.map (fun d -> show_intervals (List.nth ivs d)) shown))
+  in
+  List.iter line (pad_table (header :: rows));
+  Buffer.contents b
+
+(* A problem with composed cuts: per world rank its source and target
+   device and what it holds, "-" where the rank is not in that mesh. *)
+let render_composed_problem (c : Problem.composed) =
+  let p = c.meshes in
+  let sides = [ ("source", Problem.source_placed p, c.csrc); ("target", Problem.target_placed p, c.ctgt) ] in
+  let b = Buffer.create 2048 in
+  let line s = Buffer.add_string b s; Buffer.add_char b '\n' in
+  let world = Problem.world p in
+  line (Printf.sprintf "world ranks 0 to %d; %s" (world - 1) (Problem.show_meshes p));
+  List.iter (fun (side, pm, cty) -> line (Printf.sprintf "%s: %s" side (composed_summary pm cty))) sides;
+  let shown = shown_dims line (List.sort_uniq compare (composed_dims c.csrc @ composed_dims c.ctgt)) (List.length c.csrc) in
+  world_table line ~world ~shown
+    (List.map
+       (fun (side, (pm : Problem.placed), cty) ->
+         let m = F.core_mesh pm.env in
+         (side, pm, fun c d -> show_intervals (List.nth (C.c_intervals m cty c) d)))
+       sides);
+  Buffer.contents b
+
+(* `show --json` of composed cuts: per device its world rank, coordinates,
+   local shape and, per dimension, the intervals it holds as [start, end). *)
+let composed_fields (pm : Problem.placed) (cty : C.cty) =
+  let m = F.core_mesh pm.env in
+  let ranks = Array.of_list pm.ranks in
+  let ints l = `List (List.map (fun n -> `Int n) l) in
+  let device r =
+    let c = C.device_of_rank m r in
+    `Assoc
+      [ ("rank", `Int ranks.(r)); ("coords", ints (List.map (fun (a : F.axis_info) -> c a.id) pm.env.F.axes));
+        ("local_shape", ints (C.c_shape m cty c));
+        ("intervals", `List (List.map (fun ivs -> `List (List.map (fun (lo, n) -> ints [ lo; lo + n ]) ivs)) (C.c_intervals m cty c))) ]
+  in
+  [ ("type", `String (F.show_cty pm.env cty)); ("composed", `Bool true); ("global_shape", ints (List.map snd cty));
+    ("local_elems", `Int (largest_local m cty));
+    ("devices", `List (List.init (C.mesh_size m) device)) ]
+
+let json_composed (pm : Problem.placed) (cty : C.cty) = Json.document ~command:"show" (("mesh", Json.mesh pm.env) :: composed_fields pm cty)
+
+let json_composed_problem (c : Problem.composed) =
+  let p = c.meshes in
+  let side (pm : Problem.placed) cty = `Assoc (("mesh", Json.placed_mesh pm.env pm.ranks) :: composed_fields pm cty) in
+  Json.document ~command:"show"
+    [ ("world", `Int (Problem.world p)); ("source", side (Problem.source_placed p) c.csrc);
+      ("target", side (Problem.target_placed p) c.ctgt) ]

@@ -103,7 +103,7 @@ let check_ty ~what env (t : S.ty) : (C.ty, string) result =
     | (d : S.dim) :: rest -> (
         let axes = List.concat_map (expand env) (Option.value d.axes ~default:[]) in
         if d.composed <> [] then
-          err "dim %d (column %d): composed cuts ({x}{y}N, {x}%%B N) are planned only by redist plan, check and the C ABI" k d.dcol
+          err "dim %d (column %d): composed cuts ({x}{y}N, {x}%%B N) are a problem's layouts, planned by the region exchange, not a step's type" k d.dcol
         else if d.global = 0 then
           err "dim %d (column %d): global size 0; sizes must be at least 1" k d.dcol
         else

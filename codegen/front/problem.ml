@@ -244,7 +244,7 @@ let make_named ~names ~meshes ~strategy ~from ~to_ ~dtype =
   match make_any ~names ~meshes ~strategy ~from ~to_ ~dtype with
   | Plain p -> p
   | Composed _ ->
-      F.bad "%s, %s: composed cuts ({x}{y}N, {x}%%B N) are planned only by redist plan, check and the C ABI (not yet by gen, run, show or in place)"
+      F.bad "%s, %s: composed cuts ({x}{y}N, {x}%%B N) are not taken here yet (they are by redist plan, check, gen, run and show and by redist_plan_create; not in place)"
         names.from_name names.to_name
 
 (* The problem as the command reads it, messages naming its flags. *)

@@ -22,6 +22,31 @@ type t = {
   budget : int option;        (* --memory-budget, bytes per rank *)
 }
 
+(* World rank [rank]'s local shape in [l]: the core's [c_shape] of its
+   device, zero extents for a rank outside the layout's mesh. *)
+let local_shape (l : C.clayout) rank =
+  match C.cl_device l rank with
+  | Some d -> Array.of_list (C.c_shape (C.cl_m l) l.cl_ty0 d)
+  | None -> Array.make (List.length l.cl_ty0) 0
+
+(* Every world rank's part of the region exchange as the runtime's
+   RegionExchange takes it (the C ABI's lowering and the header of gen):
+   its source and target local shapes and the extracted [region_sends],
+   [region_recvs] and [region_copies] (Lowercuts.v). *)
+type lists = {
+  source_shapes : int array array;
+  target_shapes : int array array;
+  sends : (int * C.lbox list) list array;
+  recvs : (int * C.lbox list) list array;
+  copies : (C.lbox * C.lbox) list array;
+}
+
+let lists (c : Problem.composed) =
+  let s = Problem.source_clayout c and t = Problem.target_clayout c in
+  let per_rank f = Array.init (Problem.world c.meshes) f in
+  { source_shapes = per_rank (local_shape s); target_shapes = per_rank (local_shape t);
+    sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t); copies = per_rank (C.region_copies s t) }
+
 (* [budget]: --memory-budget, which [plan] and [check] weigh the live bytes
    against: the region exchange allocates a rank's two local arrays and
    nothing more (region_boxes_inside), and no plan for composed cuts needs less. *)
@@ -61,6 +86,15 @@ let guarantees =
 let show_source (c : Problem.composed) = F.show_cty c.meshes.env c.csrc
 let show_target (c : Problem.composed) = F.show_cty c.meshes.tgt_env c.ctgt
 
+(* What the ranks agree on before they exchange (the C ABI's bind and a
+   generated header's create): the problem's own layouts are unsharded
+   placeholders, so the composed ones enter the digest through its plan
+   lines. *)
+let plan_lines = [ "exchange" ]
+
+let digest (c : Problem.composed) =
+  Problem.digest c.meshes ~plan_lines:(plan_lines @ [ show_source c; show_target c ])
+
 (* The plan as a plan file: the one line `exchange`, the numbers as
    comments, so that `redist check --plan -` reads it back. *)
 let text ~title (r : t) =
@@ -88,23 +122,31 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
 
-let json ~command (r : t) : Yojson.Safe.t =
+(* The problem and its one step, in the fields every command's JSON gives
+   them (the mesh is not refined: no refine lines). *)
+let problem_fields (r : t) =
   let p = r.problem.meshes in
-  Json.document ~command
-    [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
-      ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
-      ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
-      ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes); ("composed", `Bool true);
-      ("steps",
-        `List [ Json.step_object ("exchange", [], `Null) ~text:"exchange" ~after:(show_target r.problem)
-                  ~local_elems:r.tgt_max ~recv_max:r.recv_busiest ]);
-      ("messages", `Int r.messages); ("message_boxes", `Int r.boxes); ("local_copies", `Int r.copies);
+  [ ("mesh", Json.mesh p.env); ("source_mesh", Json.placed_mesh p.env p.src_ranks);
+    ("target_mesh", Json.placed_mesh p.tgt_env p.tgt_ranks); ("strategy", `String "exchange");
+    ("source", `String (show_source r.problem)); ("target", `String (show_target r.problem));
+    ("dtype", `String p.dtype.name); ("elem_bytes", `Int p.elem_bytes); ("composed", `Bool true);
+    ("refined_mesh", Json.mesh p.env); ("refine", `List []);
+    ("steps",
+      `List [ Json.step_object ("exchange", [], `Null) ~text:"exchange" ~after:(show_target r.problem)
+                ~local_elems:r.tgt_max ~recv_max:r.recv_busiest ]) ]
+
+let json_fields (r : t) =
+  problem_fields r
+  @ [ ("messages", `Int r.messages); ("message_boxes", `Int r.boxes); ("local_copies", `Int r.copies);
+      ("peak_elems", `Int (max r.src_max r.tgt_max)); ("slices", `Int 0);
       ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max); ("global_elems", `Int r.global_elems);
       ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
       ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
       ("live_bytes", `Int r.live_bytes);
       ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null); ("launches", `Int 1);
       ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
+
+let json ~command (r : t) : Yojson.Safe.t = Json.document ~command (json_fields r)
 
 (* A plan file for a composed problem: the one line `exchange` (and
    comments); anything else is rejected at its line. *)

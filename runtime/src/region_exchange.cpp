@@ -139,6 +139,49 @@ Status check_lists(int me, int world_size, const LocalShape& source, const Local
 
 constexpr const char* kCreate = "RegionExchange::create";
 
+// Rank `me`'s shapes and lists from every rank's tables (none beyond
+// tables.world); an index out of the tables' range is reported, not read.
+Status read_tables(const RegionTables& t, int me, LocalShape* source, LocalShape* target, RegionLists* lists) {
+  if (t.ndim < 1 || t.ndim > kMaxRank)
+    return {Errc::invalid_argument, "tables: ndim " + std::to_string(t.ndim) + " is not in 1.." + std::to_string(kMaxRank)};
+  if (t.world < 0 || me >= t.world) return {};
+  const auto r = static_cast<std::size_t>(me), nd = static_cast<std::size_t>(t.ndim);
+  for (std::size_t d = 0; d < nd; ++d) {
+    source->extent[d] = t.source_shapes[r * nd + d];
+    target->extent[d] = t.target_shapes[r * nd + d];
+  }
+  auto box = [&](std::size_t b, RegionBox* out) -> Status {
+    if (b >= t.box_count)
+      return {Errc::invalid_argument, "tables: rank " + str(r) + " names box " + str(b) + " of " + str(t.box_count)};
+    for (std::size_t d = 0; d < nd; ++d) {
+      out->offset[d] = t.boxes[b * 2 * nd + d];
+      out->extent[d] = t.boxes[b * 2 * nd + nd + d];
+    }
+    return {};
+  };
+  auto messages = [&](const std::size_t* begin, const RegionTableMessage* table, std::vector<RegionMessage>* out) {
+    for (std::size_t k = begin[r]; k < begin[r + 1]; ++k) {
+      const RegionTableMessage& m = table[k];
+      RegionMessage message;
+      message.peer = m.peer;
+      message.boxes.resize(m.boxes);
+      for (std::size_t i = 0; i < m.boxes; ++i)
+        if (Status st = box(m.first_box + i, &message.boxes[i]); !st.ok()) return st;
+      out->push_back(std::move(message));
+    }
+    return Status{};
+  };
+  if (Status st = messages(t.sends_begin, t.sends, &lists->sends); !st.ok()) return st;
+  if (Status st = messages(t.recvs_begin, t.recvs, &lists->recvs); !st.ok()) return st;
+  for (std::size_t k = t.copies_begin[r]; k < t.copies_begin[r + 1]; ++k) {
+    RegionCopy c;
+    if (Status st = box(t.copies[k].from_box, &c.from); !st.ok()) return st;
+    if (Status st = box(t.copies[k].to_box, &c.to); !st.ok()) return st;
+    lists->copies.push_back(c);
+  }
+  return {};
+}
+
 // The pairing rule, checked by every receiver per peer: first the number of
 // boxes the peer sends it against the number it expects (collective over
 // `comm`, every rank's lists valid; the verdict agreed), ...
@@ -320,13 +363,32 @@ void RegionExchange::release() noexcept { release_message_handles(split_, reques
 Status RegionExchange::create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
                               std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
                               RegionExchange* out) {
+  return create_agreed(world, source, target, elem_bytes, lists, problem, Status{}, out);
+}
+
+Status RegionExchange::create(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
+                              const ProblemDigest& problem, RegionExchange* out) {
+  if (world == MPI_COMM_NULL)
+    return {Errc::invalid_argument, std::string(kCreate) + ": communicator is MPI_COMM_NULL"};
+  int me = 0;
+  MPI_Comm_rank(world, &me);
+  LocalShape source, target;
+  source.ndim = target.ndim = tables.ndim;
+  RegionLists lists;
+  Status found = read_tables(tables, me, &source, &target, &lists);
+  return create_agreed(world, source, target, elem_bytes, lists, problem, prefixed(kCreate, std::move(found)), out);
+}
+
+Status RegionExchange::create_agreed(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                                     std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
+                                     Status local, RegionExchange* out) {
   constexpr const char* what = kCreate;
   if (out == nullptr) return {Errc::invalid_argument, std::string(what) + ": output is null"};
   if (world == MPI_COMM_NULL) return {Errc::invalid_argument, std::string(what) + ": communicator is MPI_COMM_NULL"};
   int world_size = 0, me = 0;
   MPI_Comm_size(world, &world_size);
   MPI_Comm_rank(world, &me);
-  Status local = prefixed(what, check_lists(me, world_size, source, target, elem_bytes, lists));
+  if (local.ok()) local = prefixed(what, check_lists(me, world_size, source, target, elem_bytes, lists));
   backend::Agreed agreed[backend::kProblemAgreed + 1];
   backend::agreed_problem(problem, agreed);
   agreed[backend::kProblemAgreed] = {

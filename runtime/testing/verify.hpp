@@ -58,6 +58,7 @@
 #include "redist/mpi.hpp"
 #include "redist/mpi_reduce.hpp"
 #include "redist/reduce_exchange.hpp"
+#include "redist/region_exchange.hpp"
 
 namespace redist_verify {
 
@@ -358,6 +359,164 @@ inline Outcome verify_exchange(const ExchangeProblem& p, MPI_Comm comm, int repe
   for (const redist::Exchange::Peer& peer : ex.receives()) received += peer.elements;
   const std::size_t bound = me < p.world ? p.recv_bound[me] : 0;
   long off = received == bound ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &off, 1, MPI_LONG, MPI_SUM, comm);
+  out.off_bound = off;
+  unsigned long long mine[2] = {std::max(src.size(), dst_bytes), received}, most[2];
+  MPI_Allreduce(mine, most, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.peak_bytes = most[0];
+  out.recv_max = most[1];
+  return out;
+}
+
+// ---- composed cuts ----
+
+// One cut of semantics.md Part 3's table: the dimension it cuts, block 0
+// for the ceil-block cut, else the cyclic cut with blocks of `block`, and
+// its mesh axes (positions in the mesh) in the order written.
+struct Cut {
+  int dim;
+  std::size_t block;
+  int naxes;
+  int axes[redist::kMaxRank];
+};
+
+// A layout of composed cuts on a placed mesh: the axis sizes (the first
+// axis most significant in the device index), the world rank of each
+// device, the cuts in the order written (outermost first per dimension).
+struct CutLayout {
+  int naxes;
+  const int* axis_sizes;
+  int devices;
+  const int* ranks;
+  int ncuts;
+  const Cut* cuts;
+};
+
+// A header of composed cuts (redist gen: the region exchange's tables) and
+// what the checks compare it with: the layouts as written and the elements
+// each world rank must receive (region_recv_count, the lower bound).
+struct RegionProblem {
+  const char* name;
+  int world;
+  int rank;
+  const std::size_t* global_shape;
+  std::size_t elem_bytes;
+  std::size_t peak_elems;  // the largest source or target local array
+  redist::Status (*create)(MPI_Comm, redist::RegionExchange*);
+  redist::Status (*run)(redist::RegionExchange&, const void*, std::size_t, void*, std::size_t);
+  CutLayout source, target;
+  const std::size_t* recv_count;
+  void (*value)(std::uint64_t global, unsigned char* out);
+};
+
+// The global indices that world rank `me` holds along each dimension of
+// layout `l`, in local order (none outside the mesh): Part 3's table
+// applied cut by cut, each on the extent the previous cut left, written
+// from semantics.md apart from the planner and its region lists.  A
+// cyclic cut's local index ((i / B) / P) * B + i mod B grows with i, so
+// its kept indices stay in order.
+inline std::vector<std::vector<std::size_t>> held_indices(const CutLayout& l, int rank, const std::size_t* global_shape,
+                                                         int me) {
+  std::vector<std::vector<std::size_t>> held(static_cast<std::size_t>(rank));
+  int device = -1;
+  for (int k = 0; k < l.devices; ++k)
+    if (l.ranks[k] == me) device = k;
+  if (device < 0) return held;
+  std::vector<std::size_t> coord(static_cast<std::size_t>(l.naxes));
+  for (int a = l.naxes - 1, rest = device; a >= 0; --a) {
+    coord[static_cast<std::size_t>(a)] = static_cast<std::size_t>(rest % l.axis_sizes[a]);
+    rest /= l.axis_sizes[a];
+  }
+  for (int d = 0; d < rank; ++d) {
+    std::vector<std::size_t>& h = held[static_cast<std::size_t>(d)];
+    for (std::size_t i = 0; i < global_shape[d]; ++i) h.push_back(i);
+  }
+  for (int c = 0; c < l.ncuts; ++c) {
+    const Cut& cut = l.cuts[c];
+    std::size_t parts = 1, part = 0;
+    for (int k = 0; k < cut.naxes; ++k) {
+      parts *= static_cast<std::size_t>(l.axis_sizes[cut.axes[k]]);
+      part = part * static_cast<std::size_t>(l.axis_sizes[cut.axes[k]]) + coord[static_cast<std::size_t>(cut.axes[k])];
+    }
+    std::vector<std::size_t>& h = held[static_cast<std::size_t>(cut.dim)];
+    const std::size_t n = h.size();
+    std::vector<std::size_t> kept;
+    if (cut.block == 0) {
+      const std::size_t b = (n + parts - 1) / parts;
+      for (std::size_t i = part * b; i < n && i < (part + 1) * b; ++i) kept.push_back(h[i]);
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        if ((i / cut.block) % parts == part) kept.push_back(h[i]);
+    }
+    h = kept;
+  }
+  return held;
+}
+
+// Rank `me`'s local array of layout `l` (row-major over its held indices),
+// each element the value of its global index.
+inline std::vector<unsigned char> local_values(const RegionProblem& p, const CutLayout& l, int me) {
+  bool inside = false;
+  for (int k = 0; k < l.devices; ++k) inside = inside || l.ranks[k] == me;
+  if (!inside) return {};
+  const std::vector<std::vector<std::size_t>> held = held_indices(l, p.rank, p.global_shape, me);
+  std::size_t count = 1;
+  for (const std::vector<std::size_t>& h : held) count *= h.size();
+  std::vector<unsigned char> out(count * p.elem_bytes);
+  std::vector<std::size_t> local(static_cast<std::size_t>(p.rank), 0);
+  for (std::size_t e = 0; e < count; ++e) {
+    std::uint64_t global = 0;
+    for (int d = 0; d < p.rank; ++d)
+      global = global * p.global_shape[d] + held[static_cast<std::size_t>(d)][local[static_cast<std::size_t>(d)]];
+    p.value(global, &out[e * p.elem_bytes]);
+    for (int d = p.rank - 1; d >= 0; --d) {
+      if (++local[static_cast<std::size_t>(d)] < held[static_cast<std::size_t>(d)].size()) break;
+      local[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+  return out;
+}
+
+// Runs a header of composed cuts on `comm` (ranks past p.world take part
+// holding nothing).  The source is filled and the target checked on the
+// local arrays this file computes from the layouts; when the runtime's
+// local arrays have other sizes on some rank, nothing runs and
+// out.box_disagreements says on how many.  Each rank must receive exactly
+// p.recv_count.  Collective.
+inline Outcome verify_regions(const RegionProblem& p, MPI_Comm comm, int repeats) {
+  Outcome out;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  redist::RegionExchange ex;
+  if (redist::Status st = p.create(comm, &ex); !st.ok()) {
+    out.error = st.message();
+    return out;
+  }
+  const std::vector<unsigned char> src = local_values(p, p.source, me), want = local_values(p, p.target, me);
+  long disagree = src.size() == ex.source_bytes() && want.size() == ex.target_bytes() ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &disagree, 1, MPI_LONG, MPI_SUM, comm);
+  out.box_disagreements = disagree;
+  if (disagree > 0) return out;
+  const std::size_t E = p.elem_bytes, dst_bytes = want.size();
+  // [destination | guard]; a rank without a local array passes null and 0.
+  std::vector<unsigned char> dst(dst_bytes + kGuard, kGuardByte);
+  const void* src_ptr = src.empty() ? nullptr : src.data();
+  void* dst_ptr = dst_bytes == 0 ? nullptr : dst.data();
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs, [&](unsigned char poison) { std::memset(dst.data(), poison ^ 0x5A, dst_bytes); },
+      [&] { return p.run(ex, src_ptr, src.size(), dst_ptr, dst_bytes); },
+      [&](unsigned char) {
+        mismatches += count_mismatches(dst.data(), want.data(), dst_bytes / E, E);
+        guards = guards && guard_ok(dst.data() + dst_bytes);
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(dst_bytes / E), mismatches, allocs, guards);
+  std::size_t received = 0;
+  for (const redist::RegionExchange::Peer& peer : ex.receives()) received += peer.elements;
+  const std::size_t count = me < p.world ? p.recv_count[me] : 0;
+  long off = received == count ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &off, 1, MPI_LONG, MPI_SUM, comm);
   out.off_bound = off;
   unsigned long long mine[2] = {std::max(src.size(), dst_bytes), received}, most[2];
@@ -805,6 +964,7 @@ inline Outcome verify_sums(const SumsProblem& p, MPI_Comm comm, int repeats) {
 inline std::size_t proven_peak_bytes(const Problem& p) { return std::max(p.src_elems, p.tgt_elems) * p.elem_bytes; }
 inline std::size_t proven_peak_bytes(const ExchangeProblem& p) { return p.peak_elems * p.elem_bytes; }
 inline std::size_t proven_peak_bytes(const SumsProblem& p) { return p.peak_elems * p.elem_bytes; }
+inline std::size_t proven_peak_bytes(const RegionProblem& p) { return p.peak_elems * p.elem_bytes; }
 
 // "" when the outcome is verified, else the first reason it is not:
 // no error, the runtime's boxes the model's, no wrong element, every rank
@@ -846,6 +1006,17 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
         (NS::kMaxSrcElems > NS::kMaxTgtElems ? NS::kMaxSrcElems : NS::kMaxTgtElems), &NS::create_exchange, \
         &RUN, MODEL::kInSource, MODEL::kSrcOffset, MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,  \
         MODEL::kTgtExtent, MODEL::kRecvBound, &redist_verify::value_of<NS::value_type>                   \
+  }
+
+// A RegionProblem from the namespace NS of a generated header of composed
+// cuts, the namespace MODEL of `redist run`'s model header
+// (Run.regions_model_header) and RUN, a function calling NS::run on untyped
+// buffers.
+#define REDIST_VERIFY_REGIONS(NS, MODEL, RUN)                                                          \
+  redist_verify::RegionProblem {                                                                       \
+    #NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes, MODEL::kPeakElems,          \
+        &NS::create_exchange, &RUN, MODEL::kSource, MODEL::kTarget, MODEL::kRecvCount,                 \
+        &redist_verify::value_of<NS::value_type>                                                       \
   }
 
 // A HybridProblem from the namespace NS of a generated hybrid header and

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # test-capi-cuts: composed cuts through the C ABI (tests/capi/cuts_c.c says
-# what each case checks): 80 random problems, 20 on each of 2 and 3 ranks
-# and 40 on 4 (on {a:4} and on {a:2, b:2}), every element of every rank
-# checked, every other one run in split phase; then the DTensor and
-# ScaLAPACK cases (ScaLAPACK also in split phase) and the refused box
-# queries on 4 ranks.  One test per problem and per case.
+# what each case checks): 110 random problems on one mesh, 20 on each of 2
+# and 3 ranks, 40 on 4 (on {a:4} and on {a:2, b:2}), 15 on 6 ({a:2, b:3})
+# and 15 on 8 ({a:8}); 30 between two meshes placed on random world ranks,
+# 15 on 6 and 15 on 8; every element of every rank checked, every other
+# one run in split phase; then the DTensor and ScaLAPACK cases (ScaLAPACK
+# also in split phase) and the refused box queries on 4 ranks.  One test
+# per problem and per case.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -17,10 +19,11 @@ mpicc -std=c11 -Wall -Wextra -Werror -pedantic $(capi_flags --cflags) tests/capi
 # The seed's parity picks the mesh on 4 ranks: odd {a:4}, even {a:2, b:2}.
 seed=${CUTS_SEED:-20261129}
 status=0
-for run in "2 $seed" "3 $seed" "4 $seed" "4 $((seed + 1))"; do
+for run in "random 2 20 $seed" "random 3 20 $seed" "random 4 20 $seed" "random 4 20 $((seed + 1))" \
+           "random 6 15 $((seed + 1))" "random 8 15 $seed" "between 6 15 $seed" "between 8 15 $seed"; do
   set -- $run
-  tap_program "cuts_c random on $1 ranks, seed $2" \
-    timeout --kill-after=10 300 "${MPIRUN[@]}" -np "$1" "$out/cuts_c" random 20 "$2" </dev/null || status=1
+  tap_program "cuts_c $1 on $2 ranks, seed $4" \
+    timeout --kill-after=10 300 "${MPIRUN[@]}" -np "$2" "$out/cuts_c" "$1" "$3" "$4" </dev/null || status=1
 done
 tap_program "cuts_c fixed" timeout --kill-after=10 120 "${MPIRUN[@]}" -np 4 "$out/cuts_c" fixed </dev/null || status=1
 tap_end

@@ -3,13 +3,18 @@
  * exchange, redist_plan_execute runs it.
  *
  *   cuts_c random COUNT SEED: COUNT random problems on this world's one
- *   mesh ({a:W}, or {a:2, b:2} on 4 ranks), 1 or 2 dimensions of uneven
+ *   mesh ({a:W}, or for an even seed {a:2, b:W/2} when W is even), 1 or 2 dimensions of uneven
  *   extents, each dimension cut by a random sequence of ceil-block and
  *   block-cyclic cuts ({a}{b}N, {b}{a}N, {a}%B N, {a}%B{b}N, ...), at least
  *   one side composed, every other one run in split phase (bind, start,
  *   test until done).  Every element of every rank's target array is
  *   checked against the global array, each rank's expected local array
  *   computed here from Part 3's table.  One test per problem.
+ *
+ *   cuts_c between COUNT SEED: COUNT random problems between two meshes of
+ *   this world ({a:D} or {a:2, b:D/2}, each on D random world ranks in a
+ *   random order), the types as above on each mesh; a rank outside a mesh
+ *   holds nothing there.
  *
  *   cuts_c fixed: on {a:2, b:2}, DTensor's (8, 4) tensor with Shard(0) on
  *   both mesh dimensions in either order to replicated, and a ScaLAPACK
@@ -23,7 +28,7 @@
 #include "redist/redist.h"
 #include "tap.h"
 
-enum { kMaxDims = 2, kMaxCuts = 3, kMaxExtent = 64 };
+enum { kMaxDims = 2, kMaxCuts = 3, kMaxExtent = 64, kMaxRanks = 16 };
 
 typedef struct {
   int axes[2];  /* mesh axes of the group, in the order written */
@@ -37,11 +42,25 @@ typedef struct {
   int ncuts;
 } Dim;
 
+/* A mesh placed on world ranks: ranks[k] is the world rank of device k
+ * (row-major); placed 0: on ranks 0 .. devices - 1, written without "@". */
 typedef struct {
   const char* names[2];
   int sizes[2];
   int naxes;
+  int placed;
+  int ranks[kMaxRanks];
 } Mesh;
+
+static int devices(const Mesh* mesh) { return mesh->naxes == 2 ? mesh->sizes[0] * mesh->sizes[1] : mesh->sizes[0]; }
+
+/* The device of world rank `rank` in the mesh, or -1. */
+static int device_of(const Mesh* mesh, int rank) {
+  if (!mesh->placed) return rank < devices(mesh) ? rank : -1;
+  for (int k = 0; k < devices(mesh); ++k)
+    if (mesh->ranks[k] == rank) return k;
+  return -1;
+}
 
 /* The global indices a device (its coordinate per mesh axis) holds along
  * one dimension, in local order: Part 3's table applied cut by cut, each on
@@ -103,6 +122,11 @@ static void mesh_text(const Mesh* mesh, char* buf, size_t size) {
     append(buf, size, ":%d", mesh->sizes[a]);
   }
   strncat(buf, "}", size - strlen(buf) - 1);
+  if (mesh->placed) {
+    strncat(buf, " @ [", size - strlen(buf) - 1);
+    for (int k = 0; k < devices(mesh); ++k) append(buf, size, k > 0 ? ", %d" : "%d", mesh->ranks[k]);
+    strncat(buf, "]", size - strlen(buf) - 1);
+  }
 }
 
 static int is_composed(const Dim* dims, int ndim) {
@@ -118,10 +142,16 @@ static int64_t global_value(const int* index, const Dim* dims, int ndim) {
   return v * 7 + 3;
 }
 
-/* This rank's local array of a layout, row-major over the held indices. */
+/* This rank's local array of a layout, row-major over the held indices
+ * (none outside the mesh). */
 static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank, int64_t** out) {
   int coords[2] = {0, 0}, held_idx[kMaxDims][kMaxExtent], counts[kMaxDims];
-  for (int a = mesh->naxes - 1, r = rank; a >= 0; --a) {
+  const int device = device_of(mesh, rank);
+  if (device < 0) {
+    *out = malloc(sizeof(int64_t));
+    return 0;
+  }
+  for (int a = mesh->naxes - 1, r = device; a >= 0; --a) {
     coords[a] = r % mesh->sizes[a];
     r /= mesh->sizes[a];
   }
@@ -162,45 +192,53 @@ static int run_split(const redist_plan_t* plan, const void* src, size_t src_byte
 /* Plans and runs FROM -> TO on every rank (split: bind, start and test;
  * else redist_plan_execute); 1 when every rank's target array is exactly its
  * expected local array.  `why` gets the first failure. */
-static int run_case(const Mesh* mesh, const Dim* from, const Dim* to, int ndim, int split, int rank, char* why,
-                    size_t whylen) {
-  char mesh_s[64], from_s[128], to_s[128], err[512] = "";
+static int run_between(const Mesh* mesh, const Mesh* to_mesh, const Dim* from, const Dim* to, int ndim, int split,
+                       int rank, char* why, size_t whylen) {
+  /* meshes_s names both meshes in the messages; the planner takes them apart. */
+  char mesh_s[128], to_mesh_s[128], meshes_s[260], from_s[128], to_s[128], err[512] = "";
   mesh_text(mesh, mesh_s, sizeof mesh_s);
+  mesh_text(to_mesh, to_mesh_s, sizeof to_mesh_s);
+  snprintf(meshes_s, sizeof meshes_s, "%s%s%s", mesh_s, to_mesh != mesh ? " -> " : "", to_mesh != mesh ? to_mesh_s : "");
   type_text(from, ndim, mesh, from_s, sizeof from_s);
-  type_text(to, ndim, mesh, to_s, sizeof to_s);
+  type_text(to, ndim, to_mesh, to_s, sizeof to_s);
   int ok = 1;
   redist_plan_t* plan = NULL;
   int64_t *src = NULL, *expected = NULL, *dst = NULL;
   const size_t src_n = local_array(from, ndim, mesh, rank, &src);
-  const size_t dst_n = local_array(to, ndim, mesh, rank, &expected);
+  const size_t dst_n = local_array(to, ndim, to_mesh, rank, &expected);
   dst = calloc(dst_n > 0 ? dst_n : 1, sizeof(int64_t));
   for (size_t e = 0; e < dst_n; ++e) dst[e] = -1;
-  if (redist_plan_create_with(mesh_s, NULL, from_s, to_s, "i64", "auto", &plan, err, sizeof err) != REDIST_OK) {
-    snprintf(why, whylen, "%s, %s to %s: create: %s", mesh_s, from_s, to_s, err);
+  if (redist_plan_create_with(mesh_s, to_mesh != mesh ? to_mesh_s : NULL, from_s, to_s, "i64", "auto", &plan, err, sizeof err) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s: create: %s", meshes_s, from_s, to_s, err);
     ok = 0;
   } else if (is_composed(from, ndim) + is_composed(to, ndim) > 0 && redist_plan_by_exchange(plan) != 5) {
-    snprintf(why, whylen, "%s, %s to %s: planned as kind %d, not the region exchange (5)", mesh_s, from_s, to_s,
+    snprintf(why, whylen, "%s, %s to %s: planned as kind %d, not the region exchange (5)", meshes_s, from_s, to_s,
              redist_plan_by_exchange(plan));
     ok = 0;
   } else if ((split ? run_split(plan, src, src_n * sizeof(int64_t), dst, dst_n * sizeof(int64_t), err, sizeof err)
                     : redist_plan_execute(plan, MPI_COMM_WORLD, src, src_n * sizeof(int64_t), dst,
                                           dst_n * sizeof(int64_t), NULL, 0, err, sizeof err)) != REDIST_OK) {
-    snprintf(why, whylen, "%s, %s to %s: execute on rank %d: %s", mesh_s, from_s, to_s, rank, err);
+    snprintf(why, whylen, "%s, %s to %s: execute on rank %d: %s", meshes_s, from_s, to_s, rank, err);
     ok = 0;
   } else {
     for (size_t e = 0; e < dst_n && ok; ++e)
       if (dst[e] != expected[e]) {
-        snprintf(why, whylen, "%s, %s to %s: rank %d element %zu is %lld, expected %lld", mesh_s, from_s, to_s, rank,
+        snprintf(why, whylen, "%s, %s to %s: rank %d element %zu is %lld, expected %lld", meshes_s, from_s, to_s, rank,
                  e, (long long)dst[e], (long long)expected[e]);
         ok = 0;
       }
   }
-  if (ok) snprintf(why, whylen, "%s, %s to %s%s", mesh_s, from_s, to_s, split ? ", split phase" : "");
+  if (ok) snprintf(why, whylen, "%s, %s to %s%s", meshes_s, from_s, to_s, split ? ", split phase" : "");
   redist_plan_free(plan);
   free(src);
   free(expected);
   free(dst);
   return ok;
+}
+
+static int run_case(const Mesh* mesh, const Dim* from, const Dim* to, int ndim, int split, int rank, char* why,
+                    size_t whylen) {
+  return run_between(mesh, mesh, from, to, ndim, split, rank, why, whylen);
 }
 
 /* One test: every rank's verdict, the first failing rank's reason. */
@@ -244,24 +282,55 @@ static void random_dim(Dim* dim, int extent, const Mesh* mesh, int* used) {
   }
 }
 
+/* A random problem from FROM_MESH to TO_MESH: 1 or 2 dimensions of uneven
+ * extents, at least one side composed; run (every other one in split
+ * phase) and reported as one test. */
+static void random_case(const Mesh* from_mesh, const Mesh* to_mesh, int t, int rank) {
+  Dim from[kMaxDims], to[kMaxDims];
+  const int ndim = 1 + rnd(2);
+  do {
+    int used_from[2] = {0, 0}, used_to[2] = {0, 0};
+    for (int d = 0; d < ndim; ++d) {
+      const int extent = 1 + rnd(ndim == 1 ? 23 : 9);
+      random_dim(&from[d], extent, from_mesh, used_from);
+      random_dim(&to[d], extent, to_mesh, used_to);
+    }
+  } while (!is_composed(from, ndim) && !is_composed(to, ndim));
+  char why[768];
+  const int ok = run_between(from_mesh, to_mesh, from, to, ndim, t % 2, rank, why, sizeof why);
+  report(ok, why, rank);
+}
+
 static int random_suite(int count, uint64_t seed, int rank, int world) {
-  Mesh mesh = {{"a", "b"}, {world, 1}, 1};
-  if (world == 4 && seed % 2 == 0) mesh = (Mesh){{"a", "b"}, {2, 2}, 2};
+  Mesh mesh = {{"a", "b"}, {world, 1}, 1, 0, {0}};
+  if (world % 2 == 0 && world > 2 && seed % 2 == 0) mesh = (Mesh){{"a", "b"}, {2, world / 2}, 2, 0, {0}};
+  rng_state = seed;
+  for (int t = 0; t < count; ++t) random_case(&mesh, &mesh, t, rank);
+  return rank == 0 ? tap_end() : 0;
+}
+
+/* A mesh of D devices (1 <= D <= world), {A:D} or {A:2, B:D/2}, on D
+ * distinct world ranks in a random order. */
+static Mesh random_placed_mesh(int world, const char* a, const char* b) {
+  const int d = 1 + rnd(world);
+  Mesh mesh = {{a, b}, {d, 1}, 1, 1, {0}};
+  if (d % 2 == 0 && d > 2 && rnd(2)) mesh = (Mesh){{a, b}, {2, d / 2}, 2, 1, {0}};
+  int pool[kMaxRanks];
+  for (int r = 0; r < world; ++r) pool[r] = r;
+  for (int k = 0; k < d; ++k) { /* a partial Fisher-Yates shuffle */
+    const int j = k + rnd(world - k), t = pool[k];
+    pool[k] = pool[j];
+    pool[j] = t;
+    mesh.ranks[k] = pool[k];
+  }
+  return mesh;
+}
+
+static int between_suite(int count, uint64_t seed, int rank, int world) {
   rng_state = seed;
   for (int t = 0; t < count; ++t) {
-    Dim from[kMaxDims], to[kMaxDims];
-    const int ndim = 1 + rnd(2);
-    do {
-      int used_from[2] = {0, 0}, used_to[2] = {0, 0};
-      for (int d = 0; d < ndim; ++d) {
-        const int extent = 1 + rnd(ndim == 1 ? 23 : 9);
-        random_dim(&from[d], extent, &mesh, used_from);
-        random_dim(&to[d], extent, &mesh, used_to);
-      }
-    } while (!is_composed(from, ndim) && !is_composed(to, ndim));
-    char why[768];
-    const int ok = run_case(&mesh, from, to, ndim, t % 2, rank, why, sizeof why);
-    report(ok, why, rank);
+    const Mesh from_mesh = random_placed_mesh(world, "a", "b"), to_mesh = random_placed_mesh(world, "c", "d");
+    random_case(&from_mesh, &to_mesh, t, rank);
   }
   return rank == 0 ? tap_end() : 0;
 }
@@ -275,14 +344,14 @@ static int fixed_suite(int rank, int world) {
   }
   char why[768];
   /* DTensor: (8, 4) with Shard(0) on mesh dims a then b, and b then a, to replicated. */
-  const Mesh ab = {{"a", "b"}, {2, 2}, 2};
+  const Mesh ab = {{"a", "b"}, {2, 2}, 2, 0, {0}};
   const Dim replicated[2] = {{.extent = 8}, {.extent = 4}};
   const Dim ab_order[2] = {{.extent = 8, .cuts = {cut1(0, 0), cut1(1, 0)}, .ncuts = 2}, {.extent = 4}};
   const Dim ba_order[2] = {{.extent = 8, .cuts = {cut1(1, 0), cut1(0, 0)}, .ncuts = 2}, {.extent = 4}};
   report(run_case(&ab, ab_order, replicated, 2, 0, rank, why, sizeof why), why, rank);
   report(run_case(&ab, ba_order, replicated, 2, 0, rank, why, sizeof why), why, rank);
   /* ScaLAPACK: 2x2 blocks of 2 over a 2x2 process grid, to row blocks over p. */
-  const Mesh pq = {{"p", "q"}, {2, 2}, 2};
+  const Mesh pq = {{"p", "q"}, {2, 2}, 2, 0, {0}};
   const Dim cyclic[2] = {{.extent = 8, .cuts = {cut1(0, 2)}, .ncuts = 1}, {.extent = 6, .cuts = {cut1(1, 2)}, .ncuts = 1}};
   const Dim rows[2] = {{.extent = 8, .cuts = {cut1(0, 0)}, .ncuts = 1}, {.extent = 6}};
   report(run_case(&pq, cyclic, rows, 2, 0, rank, why, sizeof why), why, rank);
@@ -314,10 +383,13 @@ int main(int argc, char** argv) {
   int rc = 2;
   if (argc == 4 && strcmp(argv[1], "random") == 0)
     rc = random_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
+  else if (argc == 4 && strcmp(argv[1], "between") == 0 && world <= kMaxRanks)
+    rc = between_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
   else if (argc == 2 && strcmp(argv[1], "fixed") == 0)
     rc = fixed_suite(rank, world);
   else if (rank == 0)
-    fprintf(stderr, "usage: cuts_c random COUNT SEED | cuts_c fixed\n");
+    fprintf(stderr, "usage: cuts_c random COUNT SEED | cuts_c between COUNT SEED (at most %d ranks) | cuts_c fixed\n",
+            kMaxRanks);
   MPI_Finalize();
   return rc;
 }

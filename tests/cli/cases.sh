@@ -456,9 +456,25 @@ run plan --mesh '{x:2, y:2}' --from '[{x}%0 5]' --to '[5]'
 run plan --mesh '{x:2, y:2}' --from '[2{x}{y}5]' --to '[5]'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5] sum{x}'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --strategy collectives
-run show --mesh '{x:2, y:2}' --type '[{x}%2 5]'
-run gen --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --name t
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --in-place
+# show: what each rank holds, per dimension its intervals (a long list cut
+# short with its count), one layout or both sides of a problem
+run show --mesh '{x:2, y:2}' --type '[{x}%2 5]'
+run show --mesh '{p:2, q:2}' --type '[{p}%2 8, {q}%1 30]'
+run show --mesh '{x:2, y:2, z:2}' --type '[4, {z}{x}%2 11, 3]'
+run show --mesh '{x:2}' --type '[{x}%2 5]' --json
+run show --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]'
+run show --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[{y}{x}5]' --json
+run show --mesh '{x:2}' --type '[{x}%2 5] sum{x}'
+# gen: the extracted region lists as tables and one RegionExchange
+run gen --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --dtype i64 --name t
+run_stdin 'exchange\n' gen --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5]' --plan - --name t -o /dev/null
+run_stdin 'all_gather(0)\n' gen --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5]' --plan - --name t -o /dev/null
+run gen --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5]' --backend nccl --name t
+run gen --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5] sum{y}' --name t
+run gen --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5]' --name 2t
+run run --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5]' --backend nccl
+run run --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[5] sum{x}'
 
 # In place (--in-place): one buffer per rank of max(|src box|, |tgt box|)
 # and a staging of the budget less the largest buffer.  Rows to columns on

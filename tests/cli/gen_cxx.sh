@@ -67,6 +67,26 @@ hybrid_gather|exchange\nvia [16{b}64, 64]\nall_gather(0)\n
 hybrid_all_to_all|all_to_all(1, 0)\nvia [8{b,a}64, 64]\nexchange\n
 PLANS
 
+# Headers of composed cuts (the region lists as tables, one RegionExchange):
+# nested, block-cyclic with local copies, between disjoint meshes (no local
+# copy: a null table), each warning-free under every standard.
+while IFS='|' read -r name args; do
+  eval "set -- $args"
+  if ! "$redist" gen "$@" --name "$name" -o "$out/$name.hpp"; then ko "$name: redist gen failed"; continue; fi
+  for std in c++17 gnu++17 c++20; do
+    if printf '#include "%s.hpp"\nint main() { return redist_gen::%s::kTables.world == redist_gen::%s::kWorldSize ? 0 : 1; }\n' "$name" "$name" "$name" |
+         mpicxx -std="$std" -Wall -Wextra -Werror -c -I"$include" -I"$out" -x c++ - -o "$out/link/$name.o"; then
+      ok "$name: header of composed cuts compiles with -std=$std"
+    else
+      ko "$name: header of composed cuts does not compile with -std=$std"
+    fi
+  done
+done <<'CUTS'
+cuts_nested|--mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[{y}{x}7, 3]' --dtype bf16
+cuts_cyclic|--mesh '{p:2, q:3}' --from '[{p}%2 13, {q}%3 10]' --to '[{p}13, 10]' --dtype c64
+cuts_between|--from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]' --dtype f8e4m3
+CUTS
+
 # An exchange header for 4,096 devices (a permuted target rank list): no
 # table over pairs of ranks, so it stays under 1 MB, and it compiles.
 big_ranks=$(seq 4095 -1 0 | paste -sd, -)

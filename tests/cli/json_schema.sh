@@ -70,6 +70,11 @@ check_json "show, 3 dimensions" '' show --mesh '{x:2, y:2}' --type 'f32[4{x}8, 8
 check_json "plan, bad mesh" '' plan --mesh '{x:2' --from '[2]' --to '[2]' --json
 check_json "plan, command-line error" '' plan "${W[@]}" --bogus --json
 check_json "show, bad type" '' show --mesh '{x:2}' --type '[4{x}6]' --json
+# composed cuts: what each device holds (intervals per dimension), the plan, the run
+check_json "show, composed cuts" '' show --mesh '{x:2, y:2}' --type '[{x}%2 5, {y}%1 3]' --json
+check_json "show, a problem of composed cuts across meshes" '' show --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]' --json
+check_json "plan, composed cuts" '' plan --mesh '{p:2, q:2}' --from '[{p}%2 7, {q}%2 5]' --to '[{p}7, 5]' --json
+check_json "run, composed cuts" '' run --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[{y}{x}5]' --repeat 1 --json
 check_json "run" '' run "${W[@]}" --repeat 1 --json
 check_json "run, exchange across meshes" '' run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json

@@ -199,6 +199,55 @@ corrupt "pending sums: add_pending leaves every member its value" problem.hpp 's
 corrupt "pending sums: all_reduce over the wrong axis" problem.hpp 's/all_reduce(mesh, ::redist::Group{1, 2}/all_reduce(mesh, ::redist::Group{2, 2}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${PS[@]}"
 
+# Composed cuts (semantics.md Part 3): gen's header (every rank's extracted
+# region messages and copies as tables, one RegionExchange), every element
+# of every rank's target local array checked against the layouts applied
+# by Part 3's table in verify.hpp, each rank at region_recv_count.
+RV='^verified: every element of every rank.s target local array is correct \([1-9][0-9]* elements checked, 0 mismatches\)$'
+RX='^received: .* every rank received exactly its count$'
+expect_regions() {  # NAME -- ARGS: verified and at region_recv_count
+  local name=$1; shift 2
+  expect "$name" 0 "$RV" -- "$redist" run "$@" --repeat 1
+  if [ "$(grep -cE "$RV|$RX" "$tmp/out")" -ne 2 ]; then ko "$name: not at region_recv_count: $(head -c 400 "$tmp/out")"; fi
+}
+expect_regions "composed: nested even, x then y, to replicated, i64" -- --mesh '{x:2, y:2}' --from '[{x}{y}8, 4]' --to '[8, 4]' --dtype i64
+expect_regions "composed: nested uneven, x then y to y then x, f64" -- --mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[{y}{x}7, 3]' --dtype f64
+expect_regions "composed: block-cyclic to row blocks (ScaLAPACK), c128" -- --mesh '{p:2, q:3}' --from '[{p}%2 13, {q}%3 10]' --to '[{p}13, 10]' --dtype c128
+expect_regions "composed: a block-size change on one grid, u8" -- --mesh '{p:2, q:2}' --from '[{p}%2 9, {q}%3 7]' --to '[{p}%3 9, {q}%1 7]' --dtype u8
+expect_regions "composed: cyclic then ceil blocks, to nested" -- --mesh '{x:2, y:2}' --from '[{x}%4{y}30, 3]' --to '[{y}{x}30, 3]'
+expect_regions "composed: between meshes, permuted target ranks" -- --from-mesh '{x:4}' --to-mesh '{a:2, b:3} @ [6, 5, 4, 3, 2, 1]' --from '[{x}%3 17, 5]' --to '[{b}{a}17, 5]'
+expect_regions "composed: disjoint meshes, 2x2 nested to 3 ranks cyclic, i16" -- --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]' --dtype i16
+expect_regions "composed: more processes than the world hold nothing" -- --mesh '{x:2, y:2}' --from '[{y}%1 5]' --to '[{x}{y}5]' --np 6
+"$redist" run --from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]' --dtype f64 --json --repeat 2 >"$tmp/json" 2>&1
+if python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["command"] == "run" and r["verified"] is True and r["mismatches"] == 0 and r["ranks"] == 7, r
+# The target holds every element once, over the three target ranks.
+assert r["elements_checked"] == 42 and r["composed"] is True and r["target"] == "[{z}%2 7, 6]", r
+assert r["box_disagreements"] == 0 and r["ranks_off_lower_bound"] == 0, r
+assert r["recv_elems_max_measured"] == r["lower_bound_recv_max"] == r["steps"][0]["recv_elems_max"] == 18, r
+# The largest local array: 3 rows of 6 on a target rank ({0, 1, 6} on z = 0).
+assert 0 < r["peak_bytes"] <= r["proven_peak_bytes"] == 8 * 18, r
+assert r["workspace_bytes"] == 0 and r["guards_intact"] is True, r
+assert r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
+PY
+then ok "--json of composed cuts between meshes: verified, at region_recv_count, peak within the bound"; else ko "--json composed: $(head -c 300 "$tmp/json")"; fi
+Q=(--mesh '{x:2, y:2}' --from '[{x}{y}8, 4]' --to '[{y}{x}8, 4]' --repeat 1)
+corrupt "composed: a byte of the destination flipped" problem.hpp \
+  's|return ex.run(src, src_bytes, dst, dst_bytes);|::redist::Status st = ex.run(src, src_bytes, dst, dst_bytes); if (dst_bytes > 0) reinterpret_cast<unsigned char*>(dst)[0] ^= 1; return st;|' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${Q[@]}"
+corrupt "composed: a count that is not the runtime's traffic" model.hpp 's/kRecvCount\[kWorld\] = {0, 8/kRecvCount[kWorld] = {0, 9/' \
+  '^FAILED: 1 ranks received other than their proven lower bound$' -- "$redist" run "${Q[@]}"
+corrupt "composed: the target's shard order swapped in the reference" model.hpp \
+  's/kTargetCuts\[\] = {{0, 0, 1, {1}}, {0, 0, 1, {0}}/kTargetCuts[] = {{0, 0, 1, {0}}, {0, 0, 1, {1}}/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${Q[@]}"
+expect "composed: a box index past the tables refused on every rank, one line" 4 \
+  '^redist: error: the runtime refused the run: RegionExchange::create: ' -- \
+  env PATH="$tmp/corrupt:$PATH" CORRUPT_FILE=problem.hpp CORRUPT='s/^    {4, 5}, {6, 7},$/    {4, 5}, {6, 99},/' "$redist" run "${Q[@]}"
+corrupt "composed: a source shape that is not the layout's" problem.hpp 's/kSourceShapes\[8\] = {/&1+/' \
+  "^FAILED: on [1-9][0-9]* ranks the runtime's source or target local array is not the model's" -- "$redist" run --mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[7, 3]' --repeat 1
+
 expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${WC[@]}" --np 4
 expect "no mpicxx on PATH" 4 'redist: error: mpicxx is not on PATH' -- env PATH=/nonexistent "$redist" run "${W[@]}"
 expect "REDIST_RUNTIME_PREFIX without a runtime" 4 'redist: error: REDIST_RUNTIME_PREFIX=/ holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a$' -- \

@@ -75,6 +75,33 @@ struct RegionLists {
   std::vector<RegionCopy> copies;
 };
 
+// Every world rank's lists as the constant tables a generated header holds
+// (redist gen of composed cuts): flat arrays indexed by rank, read by
+// create(world, tables, ...) on each rank for its own part.
+struct RegionTableMessage {
+  int peer;
+  std::size_t first_box, boxes;  // boxes [first_box, first_box + boxes) of RegionTables::boxes
+};
+struct RegionTableCopy {
+  std::size_t from_box, to_box;  // indices into RegionTables::boxes
+};
+struct RegionTables {
+  int world = 0;  // ranks with lists; a rank at or beyond it holds and exchanges nothing
+  int ndim = 0;
+  const std::size_t* source_shapes = nullptr;  // world * ndim extents
+  const std::size_t* target_shapes = nullptr;
+  // Rank r's sends are sends[sends_begin[r] .. sends_begin[r + 1]); likewise
+  // recvs and copies.  The arrays may be null where they have no entry.
+  const std::size_t* sends_begin = nullptr;
+  const RegionTableMessage* sends = nullptr;
+  const std::size_t* recvs_begin = nullptr;
+  const RegionTableMessage* recvs = nullptr;
+  const std::size_t* copies_begin = nullptr;
+  const RegionTableCopy* copies = nullptr;
+  std::size_t box_count = 0;
+  const std::size_t* boxes = nullptr;  // box b: ndim offsets, then ndim extents, at b * 2 * ndim
+};
+
 // Owns a duplicate of the world communicator and one committed datatype per
 // message, freed in the destructor (before MPI_Finalize).  Move-only; a
 // default-constructed or moved-from RegionExchange is empty and run() on it
@@ -103,6 +130,10 @@ class RegionExchange {
                        std::size_t elem_bytes, const RegionLists& lists, RegionExchange* out) {
     return create(world, source, target, elem_bytes, lists, ProblemDigest{}, out);
   }
+  // The same with this rank's part read from every rank's tables; an index
+  // out of range in them fails on every rank alike.
+  static Status create(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
+                       const ProblemDigest& problem, RegionExchange* out);
 
   // Collective over the world: src is this rank's source local array
   // (source_bytes(); null/0 when it is empty), dst its target local array
@@ -124,6 +155,10 @@ class RegionExchange {
 
  private:
   void release() noexcept;
+  // create(), with `local` an error this rank found before its lists were checked.
+  static Status create_agreed(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                              std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
+                              Status local, RegionExchange* out);
   Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
