@@ -374,14 +374,19 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run problem cost plan backend name out =
+  let run problem cost plan backend name out in_place =
     guard ~command:"gen" (fun () ->
         let p : Problem.t = problem () in
         let settings = cost p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
         let header =
-          if Problem.has_pending p then begin
+          if in_place then begin
+            if plan <> None then Front.bad "--in-place: the schedule is the in-place planner's; --plan is not taken in place";
+            if backend = `Nccl then Front.bad "--in-place: the in-place executor runs over MPI only; use --backend mpi";
+            Emit_inplace.header ~name (Inplaceplan.plan settings p)
+          end
+          else if Problem.has_pending p then begin
             let r =
               match plan with
               | Some file ->
@@ -426,7 +431,7 @@ let gen_cmd =
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg $ in_place_arg)
 
 let run_cmd =
   let np_arg =
@@ -444,15 +449,24 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run problem cost np backend json repeat timeout work_dir =
+  let run problem cost np backend json repeat timeout work_dir in_place =
     guard ~json ~command:"run" (fun () ->
         let p = problem () in
         let settings = cost p in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir with
-        | x ->
-            write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
-            if x.verified then 0 else 1
+        let print doc text verified =
+          write_output None (if json then Yojson.Safe.to_string doc ^ "\n" else text);
+          if verified then 0 else 1
+        in
+        match
+          if in_place then
+            let x = Run.run_in_place p ~cost:settings ~np ~repeat ~timeout ~work_dir in
+            print (Run.json_in_place x) (Run.text_in_place x) x.ip_verified
+          else
+            let x = Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir in
+            print (Run.json x) (Run.text x) x.verified
+        with
+        | code -> code
         | exception Run.Interrupted { signal; exit_code } ->
             report_failure ~json ~command:"run" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
   in
@@ -485,7 +499,8 @@ let run_cmd =
       Cmd.Exit.info 141 ~doc:"when interrupted by SIGPIPE, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg
+          $ in_place_arg)
 
 let calibrate_cmd =
   let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in

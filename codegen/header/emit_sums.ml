@@ -56,8 +56,7 @@ let reducing_exchange_opening ~command ~name ~how ~notes ~runtime_header (r : Su
   let bd = Cxx.builder () in
   Emit.standard_preamble bd ~command;
   problem_line bd p ~how;
-  Cxx.preamble bd "Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> Cxx.preamble bd "  %s: %s" n what) (Sumplan.guarantees r);
+  Emit.proven bd (Sumplan.guarantees r);
   List.iter (Cxx.preamble bd "%s") notes;
   Cxx.prologue bd "#include \"redist/%s.hpp\"" runtime_header;
   Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
@@ -219,8 +218,7 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   problem_line bd p;
   pre "Plan, accepted by the verified checker scheck (plan-file syntax):";
   List.iter (fun (s : Sumplan.step) -> pre "  %s  -> %s" s.text s.after) r.steps;
-  pre "Proven in Coq (proofs/):";
-  List.iter (fun (n, what) -> pre "  %s: %s" n what) (Sumplan.guarantees r);
+  Emit.proven bd (Sumplan.guarantees r);
   pre "Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
   pre "  destination + the reduction arrays it reads and writes (during the collectives";
   pre "  the one the reductions left) + its ping, pong and scratch.";

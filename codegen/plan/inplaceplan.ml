@@ -15,6 +15,7 @@ type t = {
   buffer_elems : int;       (* the largest buffer of a world rank: max(|src box|, |tgt box|) *)
   staging_elems : int;      (* every rank's staging *)
   block_elems : int;        (* every run of the schedule is a multiple of this *)
+  schedule : C.schedule;    (* the extracted inplace_plan's, which gen prints as tables *)
   rounds : int;
   messages : int;           (* moves from one rank to another *)
   local_copies : int;       (* moves within a rank (saves to the staging, copies within the buffer) *)
@@ -77,7 +78,7 @@ let plan (settings : Profile.t) (p : Problem.t) =
   in
   let count f = List.fold_left (fun acc rd -> acc + List.length (List.filter f rd)) 0 schedule in
   let recv = List.init (Problem.world p) (C.received0 schedule) in
-  { exchange; budget = settings.budget; buffer_elems; staging_elems; block_elems; rounds = List.length schedule;
+  { exchange; budget = settings.budget; buffer_elems; staging_elems; block_elems; schedule; rounds = List.length schedule;
     messages = count C.crosses; local_copies = count (fun mv -> not (C.crosses mv));
     recv_busiest = List.fold_left max 0 recv; recv_total = List.fold_left Bounds.add 0 recv }
 
