@@ -465,6 +465,7 @@ struct InPlaceProblem {
   std::size_t staging_bytes;  // what every rank passes as its staging (kStagingBytes)
   std::size_t live_bytes;     // the proven bound: the largest buffer + the staging (kLiveBytes)
   redist::Status (*create)(MPI_Comm, redist::InPlace*);
+  redist::Status (*run)(redist::InPlace&, void*, std::size_t, void*, std::size_t);
 };
 
 // Runs in-place problem p on `comm`: each rank's buffer of the model's size
@@ -515,7 +516,7 @@ inline Outcome verify_in_place(const InPlaceProblem& h, MPI_Comm comm, int repea
         if (!src.empty()) std::memcpy(buffer.data(), src.data(), src.size());
         std::memset(staging, poison, h.staging_bytes);
       },
-      [&] { return ip.run(buffer_ptr, buffer_bytes, staging_ptr, h.staging_bytes); },
+      [&] { return h.run(ip, buffer_ptr, buffer_bytes, staging_ptr, h.staging_bytes); },
       [&](unsigned char poison) {
         mismatches += count_mismatches(buffer.data(), want.data(), tgt_elems, E);
         guards = guards && guard_ok(buffer.data() + buffer_bytes) && guard_ok(stage.data()) &&
@@ -964,7 +965,7 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
                                    MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,              \
                                    MODEL::kTgtExtent, MODEL::kRecvBound,                                \
                                    &redist_verify::value_of<NS::value_type>},                           \
-        NS::kStagingBytes, NS::kLiveBytes, &NS::create                                                  \
+        NS::kStagingBytes, NS::kLiveBytes, &NS::create, &NS::run                                        \
   }
 
 // A SumsProblem from the namespace NS of a generated pending-sum header
