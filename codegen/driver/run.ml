@@ -667,19 +667,21 @@ let text_in_place (x : in_place_result) =
   line "guard bytes %s" (if o.guards_intact then "intact" else "CHANGED");
   Buffer.contents b
 
+(* run's fields of the other plans, with the in-place figures in them: the
+   peak is the live bytes measured (buffer + staging used) against the proven
+   buffer + staging, the workspace is the staging. *)
 let json_in_place (x : in_place_result) =
-  let o = x.ip_o in
-  let plan_fields =
-    match Inplaceplan.json ~command:"run" x.in_place with
-    | `Assoc (_schema :: _command :: fields) -> fields
-    | _ -> failwith "Inplaceplan.json is not a document"
-  in
+  let o = x.ip_o and r = x.in_place in
+  let p = r.exchange.problem in
   Json.document ~command:"run"
-    (plan_fields
-    @ [ ("verified", `Bool x.ip_verified); ("ranks", `Int x.ip_ranks); ("elements_checked", `Int o.checked);
+    (Json.problem p @ Json.any_plan (Xreport.Exchange r.exchange)
+    @ [ Inplaceplan.in_place_field r; ("workspace_bytes", `Int (Bounds.mul r.staging_elems p.elem_bytes));
+        ("verified", `Bool x.ip_verified); ("ranks", `Int x.ip_ranks); ("elements_checked", `Int o.checked);
         ("mismatches", `Int o.mismatches); ("box_disagreements", `Int o.box_disagreements);
-        ("median_s", `Float o.median_s); ("repeat", `Int x.ip_repeat);
-        ("live_bytes_measured", `Int o.peak_bytes); ("used_staging_bytes", `Int o.used_scratch);
+        ("median_s", `Float o.median_s); ("repeat", `Int x.ip_repeat); ("peak_bytes", `Int o.peak_bytes);
+        ("proven_peak_bytes", `Int (Inplaceplan.live_bytes r));
+        ("gather_everything_bytes", `Int (Bounds.mul r.exchange.global_elems p.elem_bytes));
+        ("used_ping_bytes", `Int 0); ("used_pong_bytes", `Int 0); ("used_scratch_bytes", `Int o.used_scratch);
         ("heap_growth_bytes", `Int o.heap_growth); ("guards_intact", `Bool o.guards_intact);
         ("operator_new_calls", `Int o.news); ("own_malloc_calls", `Int o.own_mallocs);
         ("mpi_malloc_calls", `Int o.mallocs) ])

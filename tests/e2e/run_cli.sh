@@ -168,9 +168,10 @@ assert r["box_disagreements"] == 0 and r["ranks"] == 4, r
 # 16 elements of 8 bytes per buffer, 4 elements of staging: 160 bytes.
 assert ip["buffer_bytes"] == 128 and ip["staging_bytes"] == 32 and ip["live_bytes"] == 160 == ip["memory_budget"], r
 assert ip["rounds"] >= 2, r
-assert 128 <= r["live_bytes_measured"] <= ip["live_bytes"], r
-assert 0 < r["used_staging_bytes"] <= ip["staging_bytes"], r
-assert r["live_bytes_measured"] == 128 + r["used_staging_bytes"], r
+# peak_bytes: the live bytes measured, buffer + staging used, within the proven.
+assert 128 <= r["peak_bytes"] <= r["proven_peak_bytes"] == ip["live_bytes"], r
+assert 0 < r["used_scratch_bytes"] <= r["workspace_bytes"] == ip["staging_bytes"], r
+assert r["peak_bytes"] == 128 + r["used_scratch_bytes"], r
 assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
 assert r["heap_growth_bytes"] >= 0, r
 PY
