@@ -161,7 +161,8 @@ test-e2e-sums: build runtime
 
 # 200 random problems of the exchange in place (uneven, cross-mesh, even;
 # budgets from the least accepted to none) through gen --in-place's header,
-# 100 to a translation unit, one test per problem.
+# 100 to a translation unit, one test per problem; per world size, a null
+# table and ranks with different headers refused on every rank.
 test-e2e-in-place: build runtime
 	@$(SUITE) tests/e2e/in_place.sh e2e-in-place 200 100
 

@@ -70,7 +70,8 @@ let () =
       add "#include \"%s.hpp\"  // %s" ip description;
       add "#include \"%s.hpp\"" model;
       entries :=
-        Printf.sprintf "{\"%s\", REDIST_VERIFY_IN_PLACE(redist_gen::%s, %s)}" (String.escaped description) ip model
+        Printf.sprintf "{\"%s\", REDIST_VERIFY_IN_PLACE(redist_gen::%s, %s), &redist_gen::%s::kSchedule, redist_gen::%s::kProblem}"
+          (String.escaped description) ip model ip ip
         :: !entries
     done;
     add "";

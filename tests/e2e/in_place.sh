@@ -5,7 +5,7 @@
 # end, in-place planner and header printer, compiled PER_TU to a translation
 # unit into one executable, and run under one mpirun per world size; every
 # element of every rank's buffer is checked (tests/e2e/in_place_e2e_main.cpp).
-# One test per problem.
+# One test per problem, and per world size the refusals of that driver.
 #   tests/e2e/in_place.sh SUITE COUNT PER_TU [SEED]
 set -u
 cd "$(dirname "$0")/../.."

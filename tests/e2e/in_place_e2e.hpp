@@ -8,6 +8,8 @@
 struct in_place_entry {
   const char* description;  // class: meshes, source -> target, dtype, staging
   redist_verify::InPlaceProblem in_place;
+  const redist::InPlaceTables* schedule;  // the header's kSchedule
+  redist::ProblemDigest problem;          // the header's kProblem
 };
 
 struct in_place_table {

@@ -5,7 +5,8 @@
 // stagings of the ranks in rounds.
 //
 // The schedule is data, made and validated by the verified planner
-// (Redist_core.inplace_plan; the C ABI's redist_plan_create_in_place).  Its
+// (Redist_core.inplace_plan; the C ABI's redist_plan_create_in_place, or the
+// constant tables of a header of `redist gen --in-place`: InPlaceTables).  Its
 // validator guarantees what this executor relies on: within a round no run
 // written meets a run read or another run written (round_sequential: so
 // sends go straight out of the buffer and receives straight into it, local
