@@ -96,27 +96,41 @@ capi_flags() {
   PKG_CONFIG_PATH=_build/prefix/lib/pkgconfig pkg-config "$1" redist_plan
 }
 
-# random_e2e SUITE COUNT PER_TU SEED GENERATOR DRIVER WHAT: a random
-# end-to-end suite.  tests/e2e/GENERATOR.ml writes COUNT random problems
-# (seed SEED) as translation units of PER_TU headers each and the world sizes
-# they need; they are compiled into one executable with the driver
-# tests/e2e/DRIVER and run under one mpirun per world size (run_per_world).
-# One property test, "COUNT random WHAT", its case count beside it.
-random_e2e() {
-  local suite=$1 count=$2 per_tu=$3 seed=$4 generator=$5 driver=$6 what=$7
+# random_e2e_build SUITE COUNT PER_TU SEED GENERATOR DRIVER: a random
+# end-to-end suite's executable.  tests/e2e/GENERATOR.ml writes COUNT random
+# problems (seed SEED) into _build/SUITE as translation units of PER_TU
+# headers each and the world sizes they need (sizes.txt: "WORLD COUNT"
+# lines); they are compiled into _build/SUITE/e2e.exe with the driver
+# tests/e2e/DRIVER.  On failure build_failure says why and it returns 1.
+random_e2e_build() {
+  local suite=$1 count=$2 per_tu=$3 seed=$4 generator=$5 driver=$6
   local out=_build/$suite tu objs=()
   rm -rf "$out" && mkdir -p "$out"
-  fail_all() { ko "$*"; tap_end "property: $count random $what"; exit 1; }
-  runtime_flags --libs >/dev/null || fail_all "the runtime is not staged in _build/prefix (make runtime)"
-  dune build -j 1 "./tests/e2e/$generator.exe" 2>&1 || fail_all "the problem generator does not build"
-  "_build/default/tests/e2e/$generator.exe" "$seed" "$count" "$per_tu" "$out" || fail_all "the problem generator failed"
+  build_failure=
+  runtime_flags --libs >/dev/null ||
+    { build_failure="the runtime is not staged in _build/prefix (make runtime)"; return 1; }
+  dune build -j 1 "./tests/e2e/$generator.exe" 2>&1 || { build_failure="the problem generator does not build"; return 1; }
+  "_build/default/tests/e2e/$generator.exe" "$seed" "$count" "$per_tu" "$out" ||
+    { build_failure="the problem generator failed"; return 1; }
   local CXX=(mpicxx -std=c++17 -O1 -Wall -Wextra -Werror $(runtime_flags --cflags) -Itests/e2e -Iruntime/testing -I"$out")
   for tu in "$out"/tu*.cpp; do
-    "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" || { head -30 "${tu%.cpp}.log"; fail_all "$tu does not compile"; }
+    "${CXX[@]}" -c "$tu" -o "${tu%.cpp}.o" 2>"${tu%.cpp}.log" ||
+      { head -30 "${tu%.cpp}.log"; build_failure="$tu does not compile"; return 1; }
     objs+=("${tu%.cpp}.o")
   done
   "${CXX[@]}" "tests/e2e/$driver" "${objs[@]}" $(runtime_flags --libs) -o "$out/e2e.exe" 2>"$out/link.log" ||
-    { head -30 "$out/link.log"; fail_all "the driver does not link"; }
+    { head -30 "$out/link.log"; build_failure="the driver does not link"; return 1; }
+}
+
+# random_e2e SUITE COUNT PER_TU SEED GENERATOR DRIVER WHAT: a random
+# end-to-end suite built by random_e2e_build and run under one mpirun per
+# world size (run_per_world).  One property test, "COUNT random WHAT", its
+# case count beside it.
+random_e2e() {
+  local suite=$1 count=$2 per_tu=$3 seed=$4 generator=$5 driver=$6 what=$7
+  local out=_build/$suite
+  random_e2e_build "$suite" "$count" "$per_tu" "$seed" "$generator" "$driver" ||
+    { ko "$build_failure"; tap_end "property: $count random $what"; exit 1; }
   good=0 bad=0
   run_per_world "$out/e2e.exe" "$out/sizes.txt" "$out" >"$out/cases.log"
   sed 's/^/# /' "$out/cases.log"

@@ -28,6 +28,7 @@ TEST_SUITES := \
   test-e2e             \
   test-e2e-exchange    \
   test-e2e-sums        \
+  test-e2e-in-place    \
   test-run             \
   test-run-agree       \
   test-run-disagree    \
@@ -157,6 +158,13 @@ test-e2e-exchange: build runtime
 # replicated and pending targets; integer dtypes), 80 to a translation unit.
 test-e2e-sums: build runtime
 	@$(SUITE) tests/e2e/sums.sh e2e-sums 240 120
+
+# 200 random problems of the exchange in place (uneven, cross-mesh, even;
+# budgets from the least accepted to none) through gen --in-place's header,
+# 100 to a translation unit, one test per problem; per world size, a null
+# table and ranks with different headers refused on every rank.
+test-e2e-in-place: build runtime
+	@$(SUITE) tests/e2e/in_place.sh e2e-in-place 200 100
 
 # Not in `make test`: 5,000 problems, 250 to a translation unit, of each
 # random end-to-end suite, and one message over 2 GiB (about 13 GiB of

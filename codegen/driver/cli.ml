@@ -131,7 +131,7 @@ let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object i
 let in_place_arg =
   Arg.(value & flag
        & info [ "in-place" ]
-           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  Not yet for pending sums, $(b,--strategy collectives) or the cost options.")
+           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  $(b,gen) prints the schedule as constant tables run by the runtime's redist::InPlace, $(b,run) runs that header and checks every element of every rank's buffer.  Not yet for pending sums, $(b,--strategy collectives) or the cost options, nor with $(b,gen --plan) or $(b,--backend nccl).")
 
 (* The cost model's inputs: a function of the problem, whose world size
    the hosts are checked against. *)
@@ -391,16 +391,22 @@ let gen_cmd =
   let out_arg =
     Arg.(value & opt (some string) None & info [ "o"; "output" ] ~docv:"FILE" ~doc:"Write the header to FILE instead of standard output.")
   in
-  let run problem cost plan backend name out =
+  let run problem cost plan backend name out in_place =
     guard ~command:"gen" (fun () ->
         match problem () with
+        | Problem.Composed _ when in_place -> composed_in_place ()
         | Problem.Composed c -> gen_composed c ~plan ~backend ~name ~out
         | Problem.Plain p ->
         let settings = cost.settings p in
         Emit.check_name name;
         Problem.check_runtime_limits p;
         let header =
-          if Problem.has_pending p then begin
+          if in_place then begin
+            if plan <> None then Front.bad "--in-place: the schedule is the in-place planner's; --plan is not taken in place";
+            if backend = `Nccl then Front.bad "--in-place: the in-place executor runs over MPI only; use --backend mpi";
+            Emit_inplace.header ~name (Inplaceplan.plan settings p)
+          end
+          else if Problem.has_pending p then begin
             let r =
               match plan with
               | Some file ->
@@ -437,16 +443,18 @@ let gen_cmd =
     [ `S Manpage.s_description;
       `P "Emits a header with the plan as straight-line calls into the redist runtime, every shape, group (stride, size) and permutation table baked in as constants, src_box/tgt_box helpers giving each rank's boxes, and the exact workspace size.  The header starts with a comment stating the problem, the plan and the proven guarantees.";
       `P "API of the header (namespace $(b,redist_gen::NAME); NAME is a C++ identifier other than a keyword, a macro or a reserved name): $(b,create_mesh(MPI_Comm, redist::Mesh*)) (collective, once; with $(b,--backend nccl): $(b,create_mesh(MPI_Comm, cudaStream_t, redist::nccl::Mesh*)), and run only enqueues: call $(b,mesh.synchronize())), $(b,run(mesh, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes)) (collective), constants $(b,kSrcElems), $(b,kTgtElems), $(b,kSrcBytes), $(b,kTgtBytes), $(b,kWorkspaceBytes), $(b,kSrcLayout), $(b,kTgtLayout), and $(b,src_box)/$(b,tgt_box)(rank, offset, extent).  For an exchange plan: $(b,create_exchange(MPI_Comm, redist::Exchange*)) and $(b,run(ex, src, src_bytes, dst, dst_bytes)); with $(b,--backend nccl): $(b,create_exchange(ncclComm_t, cudaStream_t, redist::nccl::Exchange*)) or $(b,create_exchange(MPI_Comm, redist::nccl::Exchange*)), $(b,run(ex, src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, cudaStream_t)) and $(b,kWorkspaceBytes), the staging the busiest rank needs.";
-      `P "Composed cuts ($(b,{x}{y}N), $(b,{x}%B N); MPI only): every world rank's extracted region messages and local copies as constant tables, $(b,create_exchange(MPI_Comm, redist::RegionExchange*)) (each rank takes its own part of the tables) and $(b,run(ex, src, src_bytes, dst, dst_bytes)) on its dense row-major local arrays, with the constants and the Plan interface of an exchange header." ]
+      `P "Composed cuts ($(b,{x}{y}N), $(b,{x}%B N); MPI only): every world rank's extracted region messages and local copies as constant tables, $(b,create_exchange(MPI_Comm, redist::RegionExchange*)) (each rank takes its own part of the tables) and $(b,run(ex, src, src_bytes, dst, dst_bytes)) on its dense row-major local arrays, with the constants and the Plan interface of an exchange header.";
+      `P "With $(b,--in-place): the exchange in place (see $(b,redist plan --in-place)): constants $(b,kBufferElems[kWorldSize]) and $(b,kBufferBytes[kWorldSize]) (each world rank's buffer, max(|src box|, |tgt box|)), $(b,kStagingBytes) (every rank's staging), $(b,kLiveBytes) (the largest buffer + the staging), $(b,kRounds), one array of moves per round and $(b,kSchedule); $(b,create(MPI_Comm, redist::InPlace*)) (collective, once) and $(b,run(ip, buffer, buffer_bytes, staging, staging_bytes)) (collective, no allocation): the buffer holds this rank's source box at offset 0 before and its target box after." ]
     @ examples
         [ "  redist gen --strategy collectives --mesh '{x:2, y:4}' --from '[16{x}32, 64{y}256]' --to '[8{y}32, 128{x}256]' \\\\";
           "    --dtype f32 --backend mpi --name reshard -o reshard.hpp";
+          "  redist gen --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --memory-budget 80 --name rows_to_cols";
           "  mpicxx -std=c++17 -IPREFIX/include app.cpp PREFIX/lib/libredist_mpi.a PREFIX/lib/libredist_common.a";
           "  # PREFIX: where make install put redist, or _build/prefix of the source tree after make" ]
   in
   Cmd.v (Cmd.info "gen" ~doc ~man
            ~exits:[ exit_success; exit_rejected "the plan given with $(b,--plan)"; exit_bad_input; exit_internal ])
-    Term.(const run $ any_problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg)
+    Term.(const run $ any_problem_term $ cost_term $ plan_arg $ backend_arg $ name_arg $ out_arg $ in_place_arg)
 
 let run_cmd =
   let np_arg =
@@ -464,20 +472,30 @@ let run_cmd =
     Arg.(value & opt (some string) None
          & info [ "work-dir" ] ~docv:"DIR" ~doc:"Write the header, driver, executable and logs into DIR and keep them (default: a temporary directory, removed).")
   in
-  let run problem cost np backend json repeat timeout work_dir =
+  let run problem cost np backend json repeat timeout work_dir in_place =
     guard ~json ~command:"run" (fun () ->
-        let execute =
-          match problem () with
-          | Problem.Plain p ->
-              let cost = cost.settings p in
-              fun () -> Run.run p ~cost ~np ~repeat ~timeout ~work_dir
-          | Problem.Composed c -> fun () -> Run.run_composed c ~np ~repeat ~timeout ~work_dir
-        in
+        let problem = problem () in
         if backend = `Nccl then Front.bad "--backend: run executes only the mpi backend (nccl needs GPUs: use gen)";
-        match execute () with
-        | x ->
-            write_output None (if json then Yojson.Safe.to_string (Run.json x) ^ "\n" else Run.text x);
-            if x.verified then 0 else 1
+        let print doc text verified =
+          write_output None (if json then Yojson.Safe.to_string doc ^ "\n" else text);
+          if verified then 0 else 1
+        in
+        match
+          match problem with
+          | Problem.Composed _ when in_place -> composed_in_place ()
+          | Problem.Composed c ->
+              let x = Run.run_composed c ~np ~repeat ~timeout ~work_dir in
+              print (Run.json x) (Run.text x) x.verified
+          | Problem.Plain p ->
+              let settings = cost.settings p in
+              if in_place then
+                let x = Run.run_in_place p ~cost:settings ~np ~repeat ~timeout ~work_dir in
+                print (Run.json_in_place x) (Run.text_in_place x) x.ip_verified
+              else
+                let x = Run.run p ~cost:settings ~np ~repeat ~timeout ~work_dir in
+                print (Run.json x) (Run.text x) x.verified
+        with
+        | code -> code
         | exception Run.Interrupted { signal; exit_code } ->
             report_failure ~json ~command:"run" ("error: interrupted by " ^ signal ^ ": mpirun and its ranks were stopped") exit_code)
   in
@@ -486,6 +504,7 @@ let run_cmd =
     [ `S Manpage.s_description;
       `P "Plans the problem with $(b,--strategy) (uneven and cross-mesh problems by the direct exchange), generates the header as $(b,gen) does, compiles it with a driver (mpicxx -O2) against the MPI runtime, and runs it under $(b,mpirun -np N) with the options below.  Every rank fills its source box with a function of the global index (distinct per element for 4-, 8- and 16-byte types; a 64-bit hash truncated to 1 or 2 bytes for the 1- and 2-byte types, so there a misplaced element escapes with probability 2^-8 or 2^-16), runs the plan, and compares every element of its target box; a rank outside a mesh passes null and 0 for that side.  A collectives plan runs with a workspace of exactly kWorkspaceBytes between guard bytes.  For a direct exchange the boxes come from the Coq model (the runtime's must agree, or nothing runs), guard bytes follow the destination, and every rank must receive exactly its proven lower bound.  For composed cuts each rank's local arrays are computed in the driver from the layouts as written (Part 3's table, apart from the planner), the runtime's must have their sizes, and every rank must receive exactly the extracted region_recv_count.";
       `P "Prints $(b,verified) or $(b,FAILED) with the number of mismatched elements, what the busiest rank received against the lower bound (exchange), the median time of K runs (slowest rank), the measured peak local array (the largest of source, destination and the used workspace buffers) against the proven bound (max(|src|, |tgt|); for the exchange the largest source or target box) and the gather-everything plan, the used part of the workspace, and the operator new and malloc calls made during the runs (operator new and malloc from the runtime and generated code must be 0; MPI's own malloc calls are reported apart).";
+      `P "With $(b,--in-place): the header of $(b,gen --in-place) on every rank: each rank's buffer (max(|src box|, |tgt box|) of the Coq model, which the runtime's must equal) holds its source box at offset 0, and after every run its first |tgt box| elements must be its target box; guard bytes follow the buffer and surround the staging.  Prints the rounds, the staging, the live bytes measured (buffer + staging used, busiest rank) against the proven buffer + staging, and the heap's peak growth during a run (every allocation of the process, Open MPI's included) beside the allocation counts.";
       `P "The runtime (headers and static libraries) is taken from the prefix $(b,REDIST_RUNTIME_PREFIX) if set; else from the prefix redist is installed in (PREFIX/bin/redist with PREFIX/include/redist and PREFIX/lib, as $(b,make install) puts them); else from _build/prefix of the source tree whose _build holds the executable (staged by $(b,make runtime)).  redist run never builds the runtime: concurrent runs are independent, each in a temporary directory of its own under $(b,TMPDIR), removed at the end.";
       `S "MPIRUN OPTIONS" ]
     @ List.map (fun (o : Run.mpirun_option) -> `I ("$(b," ^ String.concat " " o.flags ^ ")", o.why)) Run.mpirun_option_table
@@ -494,7 +513,8 @@ let run_cmd =
         [ "  redist run --mesh '{x:2, y:3}' --from '[3{x}6]' --to '[2{y}6]' --strategy collectives";
           "  redist run --mesh '{x:8}' --from '[{x}50257]' --to '[50257]'";
           "  redist run --from-mesh '{x:4}' --to-mesh '{x:2, y:4} @ 4' --from '[{x}64, 16]' --to '[{x}64, {y}16]'";
-          "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json" ]
+          "  redist run --mesh '{x:2, y:2, z:2}' --from '[8{x}16, 16{y,z}64]' --to '[16, 8{z,y,x}64]' --dtype f64 --json";
+          "  redist run --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84" ]
   in
   let run_exits =
     [ Cmd.Exit.info 0 ~doc:"when every element of every rank's target box was verified.";
@@ -510,7 +530,8 @@ let run_cmd =
       Cmd.Exit.info 141 ~doc:"when interrupted by SIGPIPE, likewise." ]
   in
   Cmd.v (Cmd.info "run" ~doc ~man ~exits:run_exits)
-    Term.(const run $ any_problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg)
+    Term.(const run $ any_problem_term $ cost_term $ np_arg $ backend_arg $ json_arg $ repeat_arg $ timeout_arg $ work_dir_arg
+          $ in_place_arg)
 
 let calibrate_cmd =
   let np_arg = Arg.(value & opt int 2 & info [ "np" ] ~docv:"N" ~doc:"Start N MPI processes (at least 2; default 2).") in

@@ -253,6 +253,7 @@ type outcome = {
   used_ping : int;
   used_pong : int;
   used_scratch : int;
+  heap_growth : int;          (* the live heap's peak growth during a run, every caller (MPI too) *)
 }
 
 (* The driver's result file: {"error": MSG}, or the fields of [outcome]
@@ -271,7 +272,7 @@ let outcome_of_json (j : Yojson.Safe.t) =
     news = int "news"; own_mallocs = int "own_mallocs"; mallocs = int "mallocs";
     median_s = (match get "median_s" with `Float x -> x | `Int n -> float_of_int n | _ -> fail "the driver's median_s is not a number");
     peak_bytes = int "peak_bytes"; used_ping = int "used_ping"; used_pong = int "used_pong";
-    used_scratch = int "used_scratch" }
+    used_scratch = int "used_scratch"; heap_growth = int "heap_growth" }
 
 (* What the driver of an exchange checks against: the Coq model's box of
    every world rank on each side ([pl_box]; none outside the mesh) and the
@@ -410,8 +411,12 @@ let sums_model_header ?(name = "redist_model") ?(header = "problem") (r : Sumpla
 
 (* Which checks the driver compiles in, with the model header they read. *)
 type driver =
-  | Collectives_driver | Exchange_driver of string | Hybrid_driver of string | Sums_driver of string
+  | Collectives_driver
+  | Exchange_driver of string
+  | Hybrid_driver of string
+  | Sums_driver of string
   | Regions_driver of string
+  | In_place_driver of string
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
 let execute ~dir ~header ~driver ~np ~repeat ~timeout =
@@ -428,6 +433,7 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
     | Hybrid_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_HYBRID" ]
     | Sums_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_SUMS" ]
     | Regions_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_REGIONS" ]
+    | In_place_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_IN_PLACE" ]
   in
   let exe = dir / "driver" and log = dir / "compile.log" in
   let args =
@@ -678,3 +684,77 @@ let json (x : result) =
         ("guards_intact", `Bool o.guards_intact); ("operator_new_calls", `Int o.news);
         ("own_malloc_calls", `Int o.own_mallocs); ("mpi_malloc_calls", `Int o.mallocs) ]
     @ exchange_fields)
+
+(* ---- in place ---- *)
+
+(* `run --in-place`: the header of `gen --in-place` on every rank, each
+   rank's buffer of the model's size holding its source box at offset 0;
+   afterwards its prefix must be the target box on every element, within
+   the proven live bytes (buffer + staging). *)
+type in_place_result = { in_place : Inplaceplan.t; ip_ranks : int; ip_repeat : int; ip_o : outcome; ip_verified : bool }
+
+let run_in_place (p : Problem.t) ~cost ~np ~repeat ~timeout ~work_dir =
+  Problem.check_runtime_limits p;
+  let r = Inplaceplan.plan cost p in
+  let header = Cxx.print (Emit_inplace.header ~name:"problem" r) in
+  let np, o =
+    launch ~world:(Problem.world p) ~header ~driver:(In_place_driver (model_header r.exchange)) ~np ~repeat ~timeout ~work_dir
+  in
+  let verified =
+    o.mismatches = 0 && o.box_disagreements = 0 && o.guards_intact && o.news = 0 && o.own_mallocs = 0
+    && o.peak_bytes <= Inplaceplan.live_bytes r
+  in
+  { in_place = r; ip_ranks = np; ip_repeat = repeat; ip_o = o; ip_verified = verified }
+
+let text_in_place (x : in_place_result) =
+  let o = x.ip_o and r = x.in_place in
+  let p = r.exchange.problem in
+  let bytes elems = Bounds.mul elems p.elem_bytes in
+  let live = Inplaceplan.live_bytes r in
+  let b = Buffer.create 1024 in
+  let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
+  line "redist run: %s, %s -> %s, %s, %d ranks under mpirun" (Problem.show_meshes p) (F.show_ty p.env p.src)
+    (F.show_ty p.tgt_env p.tgt) p.dtype.name x.ip_ranks;
+  line "plan: exchange in place, %s (%d messages, %d local copies); staging %s (%d B) per rank%s"
+    (Report.plural r.rounds "round") r.messages r.local_copies (Report.plural r.staging_elems "element")
+    (bytes r.staging_elems)
+    (match r.budget with Some budget -> Printf.sprintf ", within --memory-budget %d" budget | None -> "");
+  if x.ip_verified then
+    line "verified: every element of every rank's target box is correct in its buffer (%d elements checked, 0 mismatches)"
+      o.checked
+  else begin
+    if o.box_disagreements > 0 then
+      line "FAILED: on %d ranks the runtime's buffer is not the model's max(|src box|, |tgt box|); nothing was run"
+        o.box_disagreements;
+    if o.mismatches > 0 then line "FAILED: %d mismatched elements (%d checked per run)" o.mismatches o.checked;
+    if not o.guards_intact then line "FAILED: the run wrote outside its buffer or staging (guard bytes changed)";
+    if o.news > 0 || o.own_mallocs > 0 then
+      line "FAILED: run() allocated: %d operator new, %d malloc calls" o.news o.own_mallocs;
+    if o.peak_bytes > live then line "FAILED: measured live bytes above the proven bound"
+  end;
+  line "time: %.6f s (median of %d runs, slowest rank)" o.median_s x.ip_repeat;
+  line "live bytes: %d B measured (buffer + staging used, busiest rank; staging used %d B); proven at most %d B (buffer + staging); the exchange out of place: %d B"
+    o.peak_bytes o.used_scratch live r.exchange.live_bytes;
+  line "heap growth during a run: %d B (the live heap's peak growth, MPI's allocations included); %d operator new and %d malloc calls from the runtime and generated code, %d malloc calls inside MPI"
+    o.heap_growth o.news o.own_mallocs o.mallocs;
+  line "guard bytes %s" (if o.guards_intact then "intact" else "CHANGED");
+  Buffer.contents b
+
+(* run's fields of the other plans, with the in-place figures in them: the
+   peak is the live bytes measured (buffer + staging used) against the proven
+   buffer + staging, the workspace is the staging. *)
+let json_in_place (x : in_place_result) =
+  let o = x.ip_o and r = x.in_place in
+  let p = r.exchange.problem in
+  Json.document ~command:"run"
+    (Json.problem p @ Json.any_plan (Xreport.Exchange r.exchange)
+    @ [ Inplaceplan.in_place_field r; ("workspace_bytes", `Int (Bounds.mul r.staging_elems p.elem_bytes));
+        ("verified", `Bool x.ip_verified); ("ranks", `Int x.ip_ranks); ("elements_checked", `Int o.checked);
+        ("mismatches", `Int o.mismatches); ("box_disagreements", `Int o.box_disagreements);
+        ("median_s", `Float o.median_s); ("repeat", `Int x.ip_repeat); ("peak_bytes", `Int o.peak_bytes);
+        ("proven_peak_bytes", `Int (Inplaceplan.live_bytes r));
+        ("gather_everything_bytes", `Int (Bounds.mul r.exchange.global_elems p.elem_bytes));
+        ("used_ping_bytes", `Int 0); ("used_pong_bytes", `Int 0); ("used_scratch_bytes", `Int o.used_scratch);
+        ("heap_growth_bytes", `Int o.heap_growth); ("guards_intact", `Bool o.guards_intact);
+        ("operator_new_calls", `Int o.news); ("own_malloc_calls", `Int o.own_mallocs);
+        ("mpi_malloc_calls", `Int o.mallocs) ])

@@ -5,7 +5,8 @@
 // model.hpp with the proven peak as well; for pending sums (-DREDIST_RUN_SUMS)
 // model.hpp, the header as a SumsProblem with its proven peak; for composed
 // cuts (-DREDIST_RUN_REGIONS) model.hpp, the layouts as written and the
-// count each rank receives.
+// count each rank receives; in place (-DREDIST_RUN_IN_PLACE) model.hpp with
+// the boxes of the exchange.
 // argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
 // to, one JSON object that redist reads as data: {"error": MESSAGE} or the
 // fields of redist_verify::Outcome.
@@ -68,6 +69,16 @@ redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
 }
 
 }  // namespace
+#elif defined(REDIST_RUN_IN_PLACE)
+#include "model.hpp"
+
+namespace {
+
+redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+  return redist_verify::verify_in_place(REDIST_VERIFY_IN_PLACE(redist_gen::problem, redist_model), comm, repeats);
+}
+
+}  // namespace
 #elif defined(REDIST_RUN_SUMS)
 #include "model.hpp"
 
@@ -119,10 +130,10 @@ bool write_outcome(const char* path, const redist_verify::Outcome& o) {
                  "{\"checked\": %ld, \"mismatches\": %ld, \"box_disagreements\": %ld, \"off_bound\": %ld, "
                  "\"recv_max\": %zu, \"guards_intact\": %s, \"news\": %ld, \"own_mallocs\": %ld, \"mallocs\": %ld, "
                  "\"median_s\": %.9e, \"peak_bytes\": %zu, \"used_ping\": %zu, \"used_pong\": %zu, "
-                 "\"used_scratch\": %zu}\n",
+                 "\"used_scratch\": %zu, \"heap_growth\": %zu}\n",
                  o.checked, o.mismatches, o.box_disagreements, o.off_bound, o.recv_max,
                  o.guards_intact ? "true" : "false", o.news, o.own_mallocs, o.mallocs, o.median_s, o.peak_bytes,
-                 o.used_ping, o.used_pong, o.used_scratch);
+                 o.used_ping, o.used_pong, o.used_scratch, o.heap_growth);
   return std::fclose(f) == 0;
 }
 

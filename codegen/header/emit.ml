@@ -220,8 +220,8 @@ let standard_preamble bd ~command =
   Cxx.preamble bd "Command: %s" (String.concat " " (List.map shell_word ("redist" :: List.tl command)));
   Cxx.preamble bd ""
 
-(* The theorems that cover the plan, each with what it guarantees. *)
-let proven_preamble bd guarantees =
+(* The theorems that cover a header's plan, in its preamble. *)
+let proven bd guarantees =
   Cxx.preamble bd "Proven in Coq (proofs/):";
   List.iter (fun (n, what) -> Cxx.preamble bd "  %s: %s" n what) guarantees
 
@@ -266,7 +266,7 @@ let collectives_header ?(command = Array.to_list Sys.argv) ?digest ~name ~backen
   pre "Peak local size %s (max(|src|, |tgt|) = %d); the busiest rank receives %s"
     (Report.plural r.peak "element") (max r.src_elems r.tgt_elems) (Report.plural r.recv_busiest "element");
   pre "(lower bound %d); %s." r.lb_max (Report.plural r.launches "communicating collective");
-  proven_preamble bd guarantees;
+  proven bd guarantees;
   pre "Live bytes per rank: %d (proven: lower_live_bytes): at every call, source +" (Lazy.force r.live_bytes);
   pre "  destination + the workspace arrays it reads and writes + its scratch.";
   pre "Workspace: %d bytes (workspace_bytes; exactly what the calls use: lower_workspace_exact)"
@@ -477,7 +477,7 @@ let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
   (match backend with
    | Mpi -> pre "  and target boxes only; no workspace."
    | Nccl -> pre "  and target boxes only; over NCCL it also holds the staging workspace (kWorkspaceBytes).");
-  proven_preamble bd guarantees;
+  proven bd guarantees;
   runtime_prologue bd p ~std:[ "cstddef"; "cstdint" ] (match backend with Mpi -> "exchange" | Nccl -> "nccl_exchange");
   value_type bd p;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int (r.world));
@@ -622,7 +622,7 @@ let hybrid_header ?(command = Array.to_list Sys.argv) ~name ~backend (h : Xrepor
   pre "  array that part does not touch on top.";
   pre "Workspace: %d bytes (program_workspace_exact): the intermediate, then the larger part's workspace."
     f.h_workspace_bytes;
-  proven_preamble bd guarantees;
+  proven bd guarantees;
   Cxx.part bd part1;
   Cxx.part bd part2;
   let identity = String.concat "\n" [ Cxx.print part1; Cxx.print part2; name ] in

@@ -84,7 +84,7 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   pre "Busiest rank receives %s (region_recv_count: the target elements it does not" (Report.plural r.recv_busiest "element");
   pre "  already hold, the lower bound); largest source local array %d, target %d elements." r.src_max r.tgt_max;
   pre "Live bytes per rank: %d: its source and target local arrays; no workspace." r.live_bytes;
-  Emit.proven_preamble bd Cutplan.guarantees;
+  Emit.proven bd Cutplan.guarantees;
   Emit.runtime_prologue bd p ~std:[ "cstddef"; "cstdint" ] "region_exchange";
   Emit.value_type bd p;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int r.world);

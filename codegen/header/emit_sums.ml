@@ -56,7 +56,7 @@ let reducing_exchange_opening ~command ~name ~how ~notes ~runtime_header (r : Su
   let bd = Cxx.builder () in
   Emit.standard_preamble bd ~command;
   problem_line bd p ~how;
-  Emit.proven_preamble bd (Sumplan.guarantees r);
+  Emit.proven bd (Sumplan.guarantees r);
   List.iter (Cxx.preamble bd "%s") notes;
   Cxx.prologue bd "#include \"redist/%s.hpp\"" runtime_header;
   Cxx.part bd (Emit.exchange_header ~command ~name:(name ^ "_layouts") ~backend:Emit.Mpi xr ~guarantees:Guarantees.exchange_checker);
@@ -170,6 +170,11 @@ let exchange_nccl_header ~command ~name (r : Sumplan.t) =
        ~run:[ "return plan.exchange.run(src, src_bytes, dst, dst_bytes, workspace, workspace_bytes, plan.stream);" ] ());
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Named name ]
 
+(* avg's one divisor: the product of the sizes of the groups the lowered
+   reductions add over, one per source pending axis the target drops. *)
+let avg_divisor (program : C.sum_program) =
+  List.fold_left (fun n (c : C.rcall) -> n * snd c.rc_group) 1 program.sg_pre
+
 let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : Sumplan.t) =
   let p = r.problem in
   (* The reducing exchange combines with its own kernel, every operation;
@@ -213,7 +218,7 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
   problem_line bd p;
   pre "Plan, accepted by the verified checker scheck (plan-file syntax):";
   List.iter (fun (s : Sumplan.step) -> pre "  %s  -> %s" s.text s.after) r.steps;
-  Emit.proven_preamble bd (Sumplan.guarantees r);
+  Emit.proven bd (Sumplan.guarantees r);
   pre "Live bytes per rank: %d (proven: lower_sums_live_bytes): at every call, source +" live_bytes;
   pre "  destination + the reduction arrays it reads and writes (during the collectives";
   pre "  the one the reductions left) + its ping, pong and scratch.";
@@ -242,7 +247,7 @@ let header ?(command = Array.to_list Sys.argv) ?(backend = Emit.Mpi) ~name (r : 
     (Cxx.Expr "::redist::step_op(kOp)");
   if p.op = Dtype.Avg then
     Cxx.const bd ~note:"avg's one division: the devices the reductions below add over" "::std::size_t" "kAvgDivisor"
-      (Cxx.Int (C.avg_divisor program));
+      (Cxx.Int (avg_divisor program));
   Cxx.const bd ~note:(Sumplan.show_pty p.op p.env (p.src, p.src_pending)) "::std::size_t" "kSrcElems"
     (Cxx.Int (List.fold_left ( * ) 1 src_shape));
   Cxx.const bd "::std::size_t" "kSrcBytes" (Cxx.Expr "kSrcElems * kElemBytes");

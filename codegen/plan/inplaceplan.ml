@@ -15,6 +15,7 @@ type t = {
   buffer_elems : int;       (* the largest buffer of a world rank: max(|src box|, |tgt box|) *)
   staging_elems : int;      (* every rank's staging *)
   block_elems : int;        (* every run of the schedule is a multiple of this *)
+  schedule : C.schedule;    (* the extracted inplace_plan's, which gen prints as tables *)
   rounds : int;
   messages : int;           (* moves from one rank to another *)
   local_copies : int;       (* moves within a rank (saves to the staging, copies within the buffer) *)
@@ -77,7 +78,7 @@ let plan (settings : Profile.t) (p : Problem.t) =
   in
   let count f = List.fold_left (fun acc rd -> acc + List.length (List.filter f rd)) 0 schedule in
   let recv = List.init (Problem.world p) (C.received0 schedule) in
-  { exchange; budget = settings.budget; buffer_elems; staging_elems; block_elems; rounds = List.length schedule;
+  { exchange; budget = settings.budget; buffer_elems; staging_elems; block_elems; schedule; rounds = List.length schedule;
     messages = count C.crosses; local_copies = count (fun mv -> not (C.crosses mv));
     recv_busiest = List.fold_left max 0 recv; recv_total = List.fold_left Bounds.add 0 recv }
 
@@ -120,20 +121,24 @@ let text ~title (r : t) =
   List.iter (fun (name, what) -> line "#   %s: %s" name what) Guarantees.in_place;
   Buffer.contents b
 
-let json ~command (r : t) =
+(* The JSON field "in_place" of plan, check and run. *)
+let in_place_field (r : t) =
   let e = r.exchange.problem.elem_bytes in
+  ( "in_place",
+    `Assoc
+      [ ("buffer_elems", `Int r.buffer_elems); ("buffer_bytes", `Int (r.buffer_elems * e));
+        ("staging_elems", `Int r.staging_elems); ("staging_bytes", `Int (r.staging_elems * e));
+        ("live_bytes", `Int (live_bytes r));
+        ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null);
+        ("least_memory_budget", `Int ((r.buffer_elems + 1) * e));
+        ("block_elems", `Int r.block_elems); ("rounds", `Int r.rounds); ("messages", `Int r.messages);
+        ("local_copies", `Int r.local_copies) ] )
+
+let json ~command (r : t) =
   match Json.exchange_report ~command ~guarantees:Guarantees.in_place r.exchange with
   | `Assoc fields ->
       let replace key v = List.map (fun (k, old) -> (k, if k = key then v else old)) in
       `Assoc
         (replace "recv_elems_total" (`Int r.recv_total) (replace "recv_elems_max" (`Int r.recv_busiest) fields)
-        @ [ ( "in_place",
-              `Assoc
-                [ ("buffer_elems", `Int r.buffer_elems); ("buffer_bytes", `Int (r.buffer_elems * e));
-                  ("staging_elems", `Int r.staging_elems); ("staging_bytes", `Int (r.staging_elems * e));
-                  ("live_bytes", `Int (live_bytes r));
-                  ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null);
-                  ("least_memory_budget", `Int ((r.buffer_elems + 1) * e));
-                  ("block_elems", `Int r.block_elems); ("rounds", `Int r.rounds); ("messages", `Int r.messages);
-                  ("local_copies", `Int r.local_copies) ] ) ])
+        @ [ in_place_field r ])
   | doc -> doc

@@ -126,13 +126,38 @@ void InPlace::release() noexcept {
 
 Status InPlace::create(MPI_Comm world, const InPlaceSchedule& schedule, std::size_t elem_bytes,
                        const ProblemDigest& problem, InPlace* out) {
+  return create_agreed(world, schedule, elem_bytes, problem, {}, out);
+}
+
+Status InPlace::create(MPI_Comm world, const InPlaceTables& tables, std::size_t elem_bytes,
+                       const ProblemDigest& problem, InPlace* out) {
+  InPlaceSchedule schedule;
+  schedule.staging_elements = tables.staging_elements;
+  Status read;
+  if ((tables.buffer_elements == nullptr && tables.ranks > 0) || (tables.rounds == nullptr && tables.round_count > 0))
+    read = {Errc::invalid_argument, "a null table with a nonzero count"};
+  else {
+    schedule.buffer_elements.assign(tables.buffer_elements, tables.buffer_elements + tables.ranks);
+    for (std::size_t r = 0; r < tables.round_count && read.ok(); ++r) {
+      const InPlaceRound& round = tables.rounds[r];
+      if (round.moves == nullptr && round.count > 0)
+        read = {Errc::invalid_argument, "round " + str(r) + ": a null table of " + str(round.count) + " moves"};
+      else
+        schedule.rounds.emplace_back(round.moves, round.moves + round.count);
+    }
+  }
+  return create_agreed(world, read.ok() ? schedule : InPlaceSchedule{}, elem_bytes, problem, std::move(read), out);
+}
+
+Status InPlace::create_agreed(MPI_Comm world, const InPlaceSchedule& schedule, std::size_t elem_bytes,
+                              const ProblemDigest& problem, Status read, InPlace* out) {
   constexpr const char* what = "InPlace::create";
   if (out == nullptr) return {Errc::invalid_argument, "InPlace::create: output is null"};
   if (world == MPI_COMM_NULL) return {Errc::invalid_argument, "InPlace::create: communicator is MPI_COMM_NULL"};
   int world_size = 0, me = 0;
   MPI_Comm_size(world, &world_size);
   MPI_Comm_rank(world, &me);
-  Status local = prefixed(what, check_schedule(schedule, elem_bytes, world_size));
+  Status local = prefixed(what, read.ok() ? check_schedule(schedule, elem_bytes, world_size) : std::move(read));
   backend::Agreed agreed[backend::kProblemAgreed + 1];
   backend::agreed_problem(problem, agreed);
   agreed[backend::kProblemAgreed] = {schedule_digest(schedule, elem_bytes),

@@ -6,7 +6,8 @@
 // kWorkspaceBytes between guard bytes (verify); a direct exchange
 // (verify_exchange) on the boxes of the Coq model (pl_box, written into the
 // driver by `redist run`), not the runtime's own, and each rank must receive
-// exactly the model's lower bound.
+// exactly the model's lower bound; an in-place schedule (verify_in_place)
+// on one buffer per rank of the model's size and a staging.
 //
 // Element values (distinct per element where the type allows it):
 //   f32, f64   the global index as a float/double while that is exact
@@ -33,7 +34,10 @@
 // checked runs (after one warm-up run, in which MPI sets up its channels).
 // A malloc call is the program's own when its return address lies in the
 // executable's text, where the runtime and the generated code are linked
-// statically; the others come from shared libraries (MPI).
+// statically; the others come from shared libraries (MPI).  The live heap
+// (every allocation and free, the aligned ones too, in usable sizes) is
+// followed during those runs: its peak growth is reported beside the
+// proven live bytes of an in-place run (verify_in_place).
 #pragma once
 
 #ifndef OMPI_SKIP_MPICXX
@@ -55,6 +59,7 @@
 #include <vector>
 
 #include "redist/exchange.hpp"
+#include "redist/in_place.hpp"
 #include "redist/mpi.hpp"
 #include "redist/mpi_reduce.hpp"
 #include "redist/reduce_exchange.hpp"
@@ -107,9 +112,12 @@ void value_of(std::uint64_t g, unsigned char* out) {
   std::memcpy(out, &v, sizeof(V));
 }
 
-// Allocation counters (defined with REDIST_VERIFY_MAIN).
+// Allocation counters (defined with REDIST_VERIFY_MAIN).  heap_live: bytes
+// allocated less bytes freed while counting (by every caller, MPI too), in
+// the allocator's usable sizes; heap_peak: its most.
 extern std::atomic<bool> counting;
 extern std::atomic<long> news, mallocs, own_mallocs;
+extern std::atomic<long long> heap_live, heap_peak;
 
 struct Outcome {
   std::string error;          // non-empty: the run could not be checked
@@ -123,6 +131,7 @@ struct Outcome {
   double median_s = 0;        // median over repeats of the slowest rank's time
   std::size_t peak_bytes = 0; // measured largest local array, max over ranks
   std::size_t used_ping = 0, used_pong = 0, used_scratch = 0;  // max over ranks
+  std::size_t heap_growth = 0; // the live heap's peak growth during a checked or timed run, max over runs and ranks
 };
 
 constexpr std::size_t kGuard = 64;
@@ -171,11 +180,15 @@ bool repeat_runs(MPI_Comm comm, int repeats, Outcome& out, long allocs[3], Prepa
     prepare(poison);
     MPI_Barrier(comm);
     const bool count_allocs = k > 0;
-    if (count_allocs) { news = 0; mallocs = 0; own_mallocs = 0; counting = true; }
+    if (count_allocs) { news = 0; mallocs = 0; own_mallocs = 0; heap_live = 0; heap_peak = 0; counting = true; }
     const double t0 = MPI_Wtime();
     redist::Status st = run();
     const double t1 = MPI_Wtime();
-    if (count_allocs) { counting = false; allocs[0] += news; allocs[1] += mallocs; allocs[2] += own_mallocs; }
+    if (count_allocs) {
+      counting = false;
+      allocs[0] += news; allocs[1] += mallocs; allocs[2] += own_mallocs;
+      out.heap_growth = std::max(out.heap_growth, static_cast<std::size_t>(heap_peak.load()));
+    }
     double mine[2] = {t1 - t0, st.ok() ? 0.0 : 1.0}, most[2];
     MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
     if (most[1] > 0) {
@@ -192,7 +205,7 @@ bool repeat_runs(MPI_Comm comm, int repeats, Outcome& out, long allocs[3], Prepa
 
 // Sums over ranks: the elements checked in one run (checked: this rank's
 // target box), the wrong ones over all runs, the allocations; guards intact
-// on every rank.
+// on every rank; the most heap growth of any rank.
 inline void gather_counts(MPI_Comm comm, Outcome& out, long checked, long mismatches, const long allocs[3], bool guards) {
   long sums[5] = {checked, mismatches, allocs[0], allocs[1], allocs[2]}, tot[5];
   MPI_Allreduce(sums, tot, 5, MPI_LONG, MPI_SUM, comm);
@@ -204,6 +217,9 @@ inline void gather_counts(MPI_Comm comm, Outcome& out, long checked, long mismat
   int g = guards ? 1 : 0, all_g = 0;
   MPI_Allreduce(&g, &all_g, 1, MPI_INT, MPI_MIN, comm);
   out.guards_intact = all_g == 1;
+  unsigned long long growth = out.heap_growth;
+  MPI_Allreduce(MPI_IN_PLACE, &growth, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.heap_growth = growth;
 }
 
 inline long count_mismatches(const unsigned char* got, const unsigned char* want, std::size_t elems, std::size_t E) {
@@ -598,6 +614,83 @@ Outcome verify_hybrid(const HybridProblem& h, redist::Status (*create)(MPI_Comm,
   return out;
 }
 
+// ---- in place ----
+
+// An in-place header (redist gen --in-place) and the model's boxes of its
+// source and target per world rank (the exchange's model header): each
+// rank's buffer is max(|src box|, |tgt box|) elements.
+struct InPlaceProblem {
+  ExchangeProblem model;      // boxes, global shape and element bytes (create, run and peak unused)
+  std::size_t staging_bytes;  // what every rank passes as its staging (kStagingBytes)
+  std::size_t live_bytes;     // the proven bound: the largest buffer + the staging (kLiveBytes)
+  redist::Status (*create)(MPI_Comm, redist::InPlace*);
+  redist::Status (*run)(redist::InPlace&, void*, std::size_t, void*, std::size_t);
+};
+
+// Runs in-place problem p on `comm`: each rank's buffer of the model's size
+// (the runtime's must agree, else nothing runs: box_disagreements) holds its
+// source box at offset 0, the rest and the staging poisoned; after the run
+// the buffer's first |tgt box| elements must be its target box.  Guards
+// follow the buffer and surround the staging.  used_scratch: the staging
+// used; peak_bytes: the most over ranks of buffer + staging used, the
+// measured live bytes.  Collective.
+inline Outcome verify_in_place(const InPlaceProblem& h, MPI_Comm comm, int repeats) {
+  const ExchangeProblem& p = h.model;
+  Outcome out;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  redist::InPlace ip;
+  if (redist::Status st = h.create(comm, &ip); !st.ok()) {
+    out.error = st.message();
+    return out;
+  }
+  const redist::Box sb = model_box(p, me, p.in_source, p.src_offset, p.src_extent);
+  const redist::Box tb = model_box(p, me, p.in_target, p.tgt_offset, p.tgt_extent);
+  const std::size_t E = p.elem_bytes, src_elems = redist::box_elements(sb), tgt_elems = redist::box_elements(tb);
+  const std::size_t buffer_bytes = std::max(src_elems, tgt_elems) * E;
+  long disagree = ip.buffer_bytes() == buffer_bytes ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &disagree, 1, MPI_LONG, MPI_SUM, comm);
+  out.box_disagreements = disagree;
+  if (disagree > 0) return out;
+  std::size_t ext[redist::kMaxRank] = {};
+  std::vector<unsigned char> src(src_elems * E);
+  for (int d = 0; d < sb.ndim; ++d) ext[d] = sb.hi[d] - sb.lo[d];
+  for_box(p.rank, p.global_shape, sb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &src[i * E]); });
+  std::vector<unsigned char> want(tgt_elems * E);
+  for (int d = 0; d < tb.ndim; ++d) ext[d] = tb.hi[d] - tb.lo[d];
+  for_box(p.rank, p.global_shape, tb.lo, ext, [&](std::uint64_t g, std::size_t i) { p.value(g, &want[i * E]); });
+  // [buffer | guard] and [guard | staging | guard]: exact sizes.
+  std::vector<unsigned char> buffer(buffer_bytes + kGuard, kGuardByte);
+  std::vector<unsigned char> stage(h.staging_bytes + 2 * kGuard, kGuardByte);
+  unsigned char* staging = stage.data() + kGuard;
+  void* buffer_ptr = buffer_bytes == 0 ? nullptr : buffer.data();
+  void* staging_ptr = h.staging_bytes == 0 ? nullptr : staging;
+  long mismatches = 0, allocs[3] = {0, 0, 0};
+  bool guards = true;
+  std::size_t used_staging = 0;
+  const bool ran = repeat_runs(
+      comm, repeats, out, allocs,
+      [&](unsigned char poison) {
+        std::memset(buffer.data(), poison ^ 0x5A, buffer_bytes);
+        if (!src.empty()) std::memcpy(buffer.data(), src.data(), src.size());
+        std::memset(staging, poison, h.staging_bytes);
+      },
+      [&] { return h.run(ip, buffer_ptr, buffer_bytes, staging_ptr, h.staging_bytes); },
+      [&](unsigned char poison) {
+        mismatches += count_mismatches(buffer.data(), want.data(), tgt_elems, E);
+        guards = guards && guard_ok(buffer.data() + buffer_bytes) && guard_ok(stage.data()) &&
+                 guard_ok(staging + h.staging_bytes);
+        used_staging = std::max(used_staging, used_extent(staging, h.staging_bytes, poison));
+      });
+  if (!ran) return out;
+  gather_counts(comm, out, static_cast<long>(tgt_elems), mismatches, allocs, guards);
+  unsigned long long mine[2] = {buffer_bytes + used_staging, used_staging}, most[2];
+  MPI_Allreduce(mine, most, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  out.peak_bytes = most[0];
+  out.used_scratch = most[1];
+  return out;
+}
+
 // ---- pending sums ----
 
 // A pending-sum header (redist gen with sum{...}, codegen/header/emit_sums.ml): by
@@ -965,6 +1058,8 @@ inline std::size_t proven_peak_bytes(const Problem& p) { return std::max(p.src_e
 inline std::size_t proven_peak_bytes(const ExchangeProblem& p) { return p.peak_elems * p.elem_bytes; }
 inline std::size_t proven_peak_bytes(const SumsProblem& p) { return p.peak_elems * p.elem_bytes; }
 inline std::size_t proven_peak_bytes(const RegionProblem& p) { return p.peak_elems * p.elem_bytes; }
+// In place the bound is on the live bytes, buffer + staging (inplace_live_bytes).
+inline std::size_t proven_peak_bytes(const InPlaceProblem& p) { return p.live_bytes; }
 
 // "" when the outcome is verified, else the first reason it is not:
 // no error, the runtime's boxes the model's, no wrong element, every rank
@@ -1032,6 +1127,18 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
         NS::kWorkspaceBytes, NS::kMidBytes                                                              \
   }
 
+// An InPlaceProblem from the namespace NS of a generated in-place header and
+// the namespace MODEL of `redist run`'s model header.
+#define REDIST_VERIFY_IN_PLACE(NS, MODEL)                                                               \
+  redist_verify::InPlaceProblem {                                                                       \
+    redist_verify::ExchangeProblem{#NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes, \
+                                   0, nullptr, nullptr, MODEL::kInSource, MODEL::kSrcOffset,            \
+                                   MODEL::kSrcExtent, MODEL::kInTarget, MODEL::kTgtOffset,              \
+                                   MODEL::kTgtExtent, MODEL::kRecvBound,                                \
+                                   &redist_verify::value_of<NS::value_type>},                           \
+        NS::kStagingBytes, NS::kLiveBytes, &NS::create, &NS::run                                        \
+  }
+
 // A SumsProblem from the namespace NS of a generated pending-sum header
 // (redist_gen::NS), by the collectives or by the reducing exchange; PEAK:
 // the plan's proven peak local array in elements (Sumplan's peak), which
@@ -1062,40 +1169,79 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
   }
 
 #ifdef REDIST_VERIFY_MAIN
+#include <malloc.h>
+
 extern "C" void* __libc_malloc(std::size_t);
 extern "C" void* __libc_calloc(std::size_t, std::size_t);
 extern "C" void* __libc_realloc(void*, std::size_t);
+extern "C" void* __libc_memalign(std::size_t, std::size_t);
+extern "C" void __libc_free(void*);
 
 extern "C" char __executable_start, etext;  // bounds of the executable's text (GNU ld)
 
 namespace redist_verify {
 std::atomic<bool> counting{false};
 std::atomic<long> news{0}, mallocs{0}, own_mallocs{0};
+std::atomic<long long> heap_live{0}, heap_peak{0};
 
-inline void count_malloc(const void* caller) {
-  if (!counting.load(std::memory_order_relaxed)) return;
+inline void heap_grew(const void* q) {
+  if (q == nullptr || !counting.load(std::memory_order_relaxed)) return;
+  const long long live = heap_live += static_cast<long long>(malloc_usable_size(const_cast<void*>(q)));
+  long long peak = heap_peak.load();
+  while (live > peak && !heap_peak.compare_exchange_weak(peak, live)) {
+  }
+}
+
+inline void heap_shrank(void* q) {
+  if (q != nullptr && counting.load(std::memory_order_relaxed)) heap_live -= static_cast<long long>(malloc_usable_size(q));
+}
+
+inline void* count_malloc(void* q, const void* caller) {
+  if (!counting.load(std::memory_order_relaxed)) return q;
   const char* c = static_cast<const char*>(caller);
   if (c >= &__executable_start && c < &etext) ++own_mallocs; else ++mallocs;
+  heap_grew(q);
+  return q;
 }
 }  // namespace redist_verify
 
 // glibc's allocator does the work; these only count calls while a run is
 // being measured.  Not inlined: the return address must be the caller's.
 extern "C" __attribute__((noinline)) void* malloc(std::size_t n) {
-  redist_verify::count_malloc(__builtin_return_address(0));
-  return __libc_malloc(n);
+  return redist_verify::count_malloc(__libc_malloc(n), __builtin_return_address(0));
 }
 extern "C" __attribute__((noinline)) void* calloc(std::size_t n, std::size_t m) {
-  redist_verify::count_malloc(__builtin_return_address(0));
-  return __libc_calloc(n, m);
+  return redist_verify::count_malloc(__libc_calloc(n, m), __builtin_return_address(0));
 }
 extern "C" __attribute__((noinline)) void* realloc(void* q, std::size_t n) {
-  redist_verify::count_malloc(__builtin_return_address(0));
-  return __libc_realloc(q, n);
+  redist_verify::heap_shrank(q);
+  void* moved = __libc_realloc(q, n);
+  redist_verify::count_malloc(moved != nullptr ? moved : (n > 0 ? q : nullptr), __builtin_return_address(0));
+  return moved;
+}
+extern "C" void free(void* q) {
+  redist_verify::heap_shrank(q);
+  __libc_free(q);
+}
+// The aligned allocations too, so that what they allocate and free is
+// weighed alike.
+extern "C" __attribute__((noinline)) void* memalign(std::size_t alignment, std::size_t n) {
+  return redist_verify::count_malloc(__libc_memalign(alignment, n), __builtin_return_address(0));
+}
+extern "C" __attribute__((noinline)) void* aligned_alloc(std::size_t alignment, std::size_t n) {
+  return redist_verify::count_malloc(__libc_memalign(alignment, n), __builtin_return_address(0));
+}
+extern "C" __attribute__((noinline)) int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
+  void* q = redist_verify::count_malloc(__libc_memalign(alignment, n), __builtin_return_address(0));
+  if (q == nullptr) return 12;  // ENOMEM
+  *out = q;
+  return 0;
 }
 void* operator new(std::size_t n) {
   if (redist_verify::counting.load(std::memory_order_relaxed)) ++redist_verify::news;
-  if (void* q = __libc_malloc(n == 0 ? 1 : n)) return q;
+  void* q = __libc_malloc(n == 0 ? 1 : n);
+  redist_verify::heap_grew(q);
+  if (q != nullptr) return q;
   throw std::bad_alloc();
 }
 void operator delete(void* q) noexcept { std::free(q); }

@@ -497,3 +497,10 @@ run_stdin 'all_gather(0)\n' check --mesh '{x:2}' --from '[{x}4]' --to '[4]' --in
 # one element, the staging of one) and uneven 2047 x 2047 (blocks of one)
 run plan --mesh '{x:4}' --from 'f32[{x}2048, 2048]' --to 'f32[2048, {x}2048]' --in-place --memory-budget 4194308
 run plan --mesh '{x:4}' --from 'f32[{x}2047, 2047]' --to 'f32[2047, {x}2047]' --in-place
+# gen --in-place: the extracted schedule as constant tables and one call to
+# redist::InPlace; what it does not take, one line each
+run gen "${IP[@]}" --memory-budget 80 --name rows_to_cols
+run gen "${IP[@]}" --memory-budget 67 --name rows_to_cols
+run gen "${IP[@]}" --backend nccl --name rows_to_cols
+run_stdin 'exchange\n' gen "${IP[@]}" --plan - --name rows_to_cols
+run gen --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place --name sums

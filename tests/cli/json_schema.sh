@@ -78,6 +78,8 @@ check_json "run, composed cuts" '' run --mesh '{x:2, y:2}' --from '[{x}%2 5]' --
 check_json "run" '' run "${W[@]}" --repeat 1 --json
 check_json "run, exchange across meshes" '' run --from-mesh '{x:2}' --to-mesh '{x:3} @ 2' --from '[{x}5]' --to '[{x}5]' --repeat 1 --json
 check_json "run, bad input" '' run "${W[@]}" --repeat 0 --json
+check_json "run, in place between meshes" '' run --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84 --repeat 1 --json
+check_json "run, in place, budget below the least" '' run --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --memory-budget 67 --json
 
 # check_candidates LABEL ARGS...: every candidate of plan ARGS --json, read
 # back from its plan_file by check --plan, has the candidate's own figures.

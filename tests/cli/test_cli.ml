@@ -191,6 +191,31 @@ let sums_live_bytes_stated () =
       "kPre0Bytes = 128;"; "kPre1Bytes = 64;"; "kReduceScratchBytes = 256;"; "kCollectivesOffset = 448;";
       "reduce_scatter(mesh, ::redist::Group{2, 2}, kDtype, kStepOp, ::redist::Layout{2, {8, 8}, 4}, 0, src, 256, ws, 128," ]
 
+(* The header of gen --in-place prints the extracted schedule: one table
+   line per move, in the schedule's order, with its places and length,
+   and the plan's live bytes and rounds as constants. *)
+let in_place_tables () =
+  let p =
+    Problem.make_placed ~meshes:(Problem.One "{x:4}") ~strategy:Redist_core.StratAuto ~from:"[{x}8, 8]"
+      ~to_:"[8, {x}8]" ~dtype:(Some "f32")
+  in
+  let r = Inplaceplan.plan { (Planning.default_settings p) with budget = Some 80 } p in
+  let h = Emit_inplace.header ~command:[ "redist" ] ~name:"ip" r in
+  let hdr = Cxx.print h in
+  let area = function Redist_core.Buf -> "kBuf" | Redist_core.Stage -> "kStage" in
+  let place (x : Redist_core.place) = Printf.sprintf "{%d, %s, %d}" x.pl_rank (area x.pl_area) x.pl_off in
+  let moves =
+    List.concat_map
+      (List.map (fun (mv : Redist_core.move) -> Printf.sprintf "    {%s, %s, %d}," (place mv.mv_from) (place mv.mv_to) mv.mv_len))
+      r.schedule
+  in
+  let printed = List.filter (fun l -> String.length l > 6 && String.sub l 0 6 = "    {{") (String.split_on_char '\n' hdr) in
+  Alcotest.(check (list string)) "moves" moves printed;
+  Alcotest.(check int) "rounds" (List.length r.schedule) (Cxx.int_constant h "kRounds");
+  Alcotest.(check int) "live bytes" 80 (Cxx.int_constant h "kLiveBytes");
+  Alcotest.(check int) "staging bytes" 16 (Cxx.int_constant h "kStagingBytes");
+  Alcotest.(check bool) "theorems" true (contains hdr "//   inplace_sound: ")
+
 (* The driver's result file: numbers read back as data, an error object
    raised as a tool error (exit 4) with the runtime's message, a missing
    field named. *)
@@ -198,11 +223,11 @@ let run_result_file () =
   let o =
     Run.outcome_of_json
       (Yojson.Safe.from_string
-         {|{"checked": 12, "mismatches": 3, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 5.000000000e-01, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|})
+         {|{"checked": 12, "mismatches": 3, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 5.000000000e-01, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0, "heap_growth": 104}|})
   in
-  Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0 ]
+  Alcotest.(check (list int)) "fields" [ 12; 3; 1; 2; 5; 0; 7; 12; 4; 4; 0; 104 ]
     [ o.checked; o.mismatches; o.box_disagreements; o.off_bound; o.recv_max; o.news; o.mallocs; o.peak_bytes;
-      o.used_ping; o.used_pong; o.used_scratch ];
+      o.used_ping; o.used_pong; o.used_scratch; o.heap_growth ];
   Alcotest.(check (float 0.)) "median" 0.5 o.median_s;
   Alcotest.(check bool) "guards" true o.guards_intact;
   let tool_error what json expected =
@@ -213,7 +238,7 @@ let run_result_file () =
   tool_error "error object" {|{"error": "Mesh::create: communicator has 4 ranks but the mesh has 6 devices"}|}
     "the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices";
   tool_error "missing field"
-    {|{"checked": 12, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 0.5, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0}|}
+    {|{"checked": 12, "box_disagreements": 1, "off_bound": 2, "recv_max": 5, "guards_intact": true, "news": 0, "own_mallocs": 0, "mallocs": 7, "median_s": 0.5, "peak_bytes": 12, "used_ping": 4, "used_pong": 4, "used_scratch": 0, "heap_growth": 0}|}
     "the driver's result lacks mismatches"
 
 (* Byte totals past 2^62: 2^60 * 16 = 2^64 exactly, and a carry into a new
@@ -276,6 +301,7 @@ let () =
           Alcotest.test_case "bytes past 2^62" `Quick bytes_past_int_range;
           Alcotest.test_case "workspace stated" `Quick workspace_stated;
           Alcotest.test_case "live bytes stated" `Quick live_bytes_stated;
+          Alcotest.test_case "in-place tables" `Quick in_place_tables;
           Alcotest.test_case "run's result file" `Quick run_result_file;
           Alcotest.test_case "pending-sum live bytes stated" `Quick sums_live_bytes_stated ] );
       ("proofs", [ Alcotest.test_case "cited theorems exist" `Quick cited_theorems_exist ]) ]

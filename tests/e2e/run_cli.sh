@@ -148,6 +148,46 @@ corrupt "a lower bound that is not the runtime's traffic" model.hpp 's/kRecvBoun
 corrupt "a collectives permutation table" problem.hpp 's/kRecvFrom1\[kDevices\] = {0, 2, 4, 1, 3, 5}/kRecvFrom1[kDevices] = {0, 4, 2, 1, 3, 5}/' \
   '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${WC[@]}" --repeat 1
 
+# In place (--in-place): the header of gen --in-place on every rank, each
+# rank's buffer holding its source box at offset 0; after the run its
+# prefix must be the target box on every element, the live bytes measured
+# within the proven buffer + staging.
+IV='^verified: every element of every rank.s target box is correct in its buffer \([1-9][0-9]* elements checked, 0 mismatches\)$'
+expect "in place: between meshes, uneven, the least budget" 0 "$IV" -- \
+  "$redist" run --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84 --repeat 1
+expect "in place: 3x2 mesh, bf16, no budget" 0 "$IV" -- \
+  "$redist" run --mesh '{x:3, y:2}' --from 'bf16[{x}11, {y}5]' --to 'bf16[{y}11, 5]' --in-place --repeat 1
+IP=(--mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --repeat 1)
+"$redist" run "${IP[@]}" --dtype f64 --memory-budget 160 --json >"$tmp/json" 2>&1
+if python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+ip = r["in_place"]
+assert r["command"] == "run" and r["verified"] is True and r["mismatches"] == 0 and r["elements_checked"] == 64, r
+assert r["box_disagreements"] == 0 and r["ranks"] == 4, r
+# 16 elements of 8 bytes per buffer, 4 elements of staging: 160 bytes.
+assert ip["buffer_bytes"] == 128 and ip["staging_bytes"] == 32 and ip["live_bytes"] == 160 == ip["memory_budget"], r
+assert ip["rounds"] >= 2, r
+# peak_bytes: the live bytes measured, buffer + staging used, within the proven.
+assert 128 <= r["peak_bytes"] <= r["proven_peak_bytes"] == ip["live_bytes"], r
+assert 0 < r["used_scratch_bytes"] <= r["workspace_bytes"] == ip["staging_bytes"], r
+assert r["peak_bytes"] == 128 + r["used_scratch_bytes"], r
+assert r["guards_intact"] is True and r["operator_new_calls"] == 0 and r["own_malloc_calls"] == 0, r
+assert r["heap_growth_bytes"] >= 0, r
+PY
+then ok "in place --json: verified, the live bytes measured within buffer + staging"; else ko "in place --json: $(head -c 300 "$tmp/json")"; fi
+corrupt "in place: a byte of the buffer flipped" problem.hpp \
+  's|return ip.run(buffer, buffer_bytes, staging, staging_bytes);|::redist::Status st = ip.run(buffer, buffer_bytes, staging, staging_bytes); if (buffer_bytes > 0) static_cast<unsigned char*>(buffer)[0] ^= 1; return st;|' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${IP[@]}"
+corrupt "in place: a buffer that is not the model's" problem.hpp 's/kBufferElems\[kWorldSize\] = {16/kBufferElems[kWorldSize] = {17/' \
+  "^FAILED: on 1 ranks the runtime's buffer is not the model's max\\(\\|src box\\|, \\|tgt box\\|\\); nothing was run$" -- "$redist" run "${IP[@]}"
+expect "in place: a budget below the largest buffer and one element" 2 '^redist: error: --memory-budget: 67 bytes per rank is below 68, the least an in-place plan takes' -- \
+  "$redist" run "${IP[@]}" --memory-budget 67
+expect "in place: pending sums refused" 2 '^redist: error: --in-place: pending sums \(sum\{\.\.\.\}\) are not supported in place yet; drop --in-place$' -- \
+  "$redist" run --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place
+expect "in place: --strategy collectives refused" 2 '^redist: error: --in-place: --strategy collectives is not supported in place yet' -- \
+  "$redist" run "${IP[@]}" --strategy collectives
+
 # Pending sums: every element of every rank's target box must sum, over its
 # target group, to the global array (runtime/testing/verify.hpp's verify_sums), by
 # the reductions and collectives or by the reducing exchange.

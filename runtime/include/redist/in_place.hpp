@@ -5,7 +5,8 @@
 // stagings of the ranks in rounds.
 //
 // The schedule is data, made and validated by the verified planner
-// (Redist_core.inplace_plan; the C ABI's redist_plan_create_in_place).  Its
+// (Redist_core.inplace_plan; the C ABI's redist_plan_create_in_place, or the
+// constant tables of a header of `redist gen --in-place`: InPlaceTables).  Its
 // validator guarantees what this executor relies on: within a round no run
 // written meets a run read or another run written (round_sequential: so
 // sends go straight out of the buffer and receives straight into it, local
@@ -62,6 +63,21 @@ struct InPlaceSchedule {
   std::vector<std::vector<InPlaceMove>> rounds;
 };
 
+// A schedule as constant tables, as a header of `redist gen --in-place`
+// prints it: one array of moves per round, pointed at here.
+struct InPlaceRound {
+  const InPlaceMove* moves;  // null when count is 0
+  std::size_t count;
+};
+
+struct InPlaceTables {
+  const std::size_t* buffer_elements;  // per world rank, `ranks` of them
+  std::size_t ranks;
+  std::size_t staging_elements;
+  const InPlaceRound* rounds;  // null when round_count is 0
+  std::size_t round_count;
+};
+
 // The most staging elements the schedule uses on any rank (at most its
 // staging_elements): what every rank must pass to run().
 std::size_t staging_used(const InPlaceSchedule& schedule);
@@ -84,6 +100,10 @@ class InPlace {
   // 1..16) or when ranks passed different schedules or problems.
   static Status create(MPI_Comm world, const InPlaceSchedule& schedule, std::size_t elem_bytes,
                        const ProblemDigest& problem, InPlace* out);
+  // The same over constant tables (a null table with a nonzero count fails
+  // on every rank alike).
+  static Status create(MPI_Comm world, const InPlaceTables& tables, std::size_t elem_bytes,
+                       const ProblemDigest& problem, InPlace* out);
 
   // Collective over the world.  buffer: this rank's buffer_bytes() (null/0
   // when it has none), its source box at offset 0; on return its target box.
@@ -98,6 +118,9 @@ class InPlace {
 
  private:
   void release() noexcept;
+  // create() once the tables, if any, were read: `read` is how that went.
+  static Status create_agreed(MPI_Comm world, const InPlaceSchedule& schedule, std::size_t elem_bytes,
+                              const ProblemDigest& problem, Status read, InPlace* out);
 
   // One message of a round: to or from `peer`, a datatype over runs of the
   // area `area` of this rank.
