@@ -279,7 +279,8 @@ let cited_theorems_exist () =
       Alcotest.(check bool) (name ^ " is a Theorem or Lemma in proofs/") true
         (contains text ("Theorem " ^ name ^ " ") || contains text ("Lemma " ^ name ^ " ")))
     (Guarantees.for_plan ~refined:true @ Guarantees.sums_choice @ Guarantees.in_place
-    @ List.concat_map Guarantees.for_operation Dtype.[ Sum; Prod; Max; Min; Avg ])
+    @ List.concat_map (fun pending_target -> List.concat_map (Guarantees.for_operation ~pending_target) Dtype.[ Sum; Prod; Max; Min; Avg ])
+        [ false; true ])
 
 let () =
   Tap.run "cli"
