@@ -256,3 +256,20 @@ Print Assumptions cell_covers.
 Print Assumptions region_messages_match.
 Print Assumptions region_wire_source.
 Print Assumptions region_exchange_sound.
+
+(** The reducing exchange over holdings (composed cuts with pending
+    reductions over any commutative monoid, targets pending with either
+    fill) and its lowering to region messages. *)
+From Redist Require Import Holdsum Lowercutsredproof.
+Print Assumptions group_value.
+Print Assumptions fill_sholds.
+Print Assumptions hreduce_sound.
+Print Assumptions plain_target_laws.
+Print Assumptions hreduce_recv_exact.
+Print Assumptions cuts_group_laws.
+Print Assumptions cuts_designated_once.
+Print Assumptions cuts_fill_laws.
+Print Assumptions cuts_reduce_exchange_sound.
+Print Assumptions reduce_messages_match.
+Print Assumptions region_reduce_contributors.
+Print Assumptions region_reduce_exchange_sound.
