@@ -8228,6 +8228,31 @@ let boxes_size bs =
 let region_recv_count s t0 r =
   fold_right (fun m n -> (+) (boxes_size (snd m)) n) 0 (region_recvs s t0 r)
 
+type holding = { hd_shape : (int -> int list option);
+                 hd_has : (int -> int list -> bool);
+                 hd_local : (int -> int list -> int list);
+                 hd_global : (int -> int list -> int list) }
+
+(** val device_or_self :
+    clayout -> int -> (device -> int list -> int list) -> int list -> int list **)
+
+let device_or_self l w f x =
+  match cl_device l w with
+  | Some c -> f c x
+  | None -> x
+
+(** val clayout_holding : clayout -> holding **)
+
+let clayout_holding l =
+  { hd_shape = (fun w ->
+    option_map (c_shape (cl_m l) l.cl_ty0) (cl_device l w)); hd_has =
+    (fun w i ->
+    match cl_device l w with
+    | Some c -> c_has (cl_m l) l.cl_ty0 c i
+    | None -> false); hd_local = (fun w ->
+    device_or_self l w (c_local (cl_m l) l.cl_ty0)); hd_global = (fun w ->
+    device_or_self l w (c_global (cl_m l) l.cl_ty0)) }
+
 (** val fill_receives : fill -> (int -> bool) -> int -> bool **)
 
 let fill_receives fl desig r =
@@ -8330,3 +8355,14 @@ let region_reduce_run m s ps t0 pt fl st r l =
     (map (fun src -> st (fst src) (snd src))
       (reduce_contributions (reduce_sends s ps t0 pt fl) r
         (reduce_recvs s ps t0 pt fl r) l))
+
+(** val region_reduce_received :
+    clayout -> axis list -> clayout -> axis list -> fill -> int -> int **)
+
+let region_reduce_received s ps t0 pt fl r =
+  length
+    (filter (fun src -> negb ((fun (a : int) b -> a = b) (fst src) r))
+      (flat_map
+        (reduce_contributions (reduce_sends s ps t0 pt fl) r
+          (reduce_recvs s ps t0 pt fl r))
+        (positions (clayout_holding t0).hd_shape r)))

@@ -5443,6 +5443,16 @@ val boxes_size : lbox list -> int
 
 val region_recv_count : clayout -> clayout -> int -> int
 
+type holding = { hd_shape : (int -> int list option);
+                 hd_has : (int -> int list -> bool);
+                 hd_local : (int -> int list -> int list);
+                 hd_global : (int -> int list -> int list) }
+
+val device_or_self :
+  clayout -> int -> (device -> int list -> int list) -> int list -> int list
+
+val clayout_holding : clayout -> holding
+
 val fill_receives : fill -> (int -> bool) -> int -> bool
 
 val same_group : mesh -> axis list -> device -> device -> bool
@@ -5473,3 +5483,6 @@ val reduce_contributions :
 val region_reduce_run :
   cmonoid -> clayout -> axis list -> clayout -> axis list -> fill -> carrier
   state -> carrier state
+
+val region_reduce_received :
+  clayout -> axis list -> clayout -> axis list -> fill -> int -> int

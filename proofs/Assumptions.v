@@ -270,6 +270,9 @@ Print Assumptions cuts_group_laws.
 Print Assumptions cuts_designated_once.
 Print Assumptions cuts_fill_laws.
 Print Assumptions cuts_reduce_exchange_sound.
+Print Assumptions cuts_group_length.
+Print Assumptions cuts_reduce_exchange_recv.
 Print Assumptions reduce_messages_match.
 Print Assumptions region_reduce_contributors.
 Print Assumptions region_reduce_exchange_sound.
+Print Assumptions region_reduce_recv_exact.

@@ -74,4 +74,4 @@ Extraction "redist_core.ml"
   inplace_schedule inplace_plan
   cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
   region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size
-  cpending_wf cuts_group cuts_designated fill_receives reduce_sends reduce_recvs reduce_contributions region_reduce_run.
+  cpending_wf cuts_group cuts_designated fill_receives reduce_sends reduce_recvs reduce_contributions region_reduce_run region_reduce_received group_size.

@@ -28,9 +28,11 @@
       contributions it does not hold itself: [G - 1] per position whose
       index its source holds, [G] per missing one ([hmissing]); a rank
       the fill does not designate receives nothing.
-    - [cuts_group_laws], [cuts_designated_once], [cuts_reduce_exchange]:
-      the same for any two layouts of composed cuts with pending axes
-      ([cpending_wf]), with [cuts_holder]. *)
+    - [cuts_group_laws], [cuts_designated_once], [cuts_group_length],
+      [cuts_reduce_exchange_sound], [cuts_reduce_exchange_recv]: the same
+      for any two layouts of composed cuts with pending axes
+      ([cpending_wf]), with [cuts_holder]; every group has [group_size]
+      members. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
@@ -391,6 +393,92 @@ Proof.
       rewrite device_of_rank_rank by (try assumption; apply (Hps a Ha)). unfold d0. rewrite Ha. reflexivity.
 Qed.
 
+(** ** The size of a group *)
+
+Lemma map_add_seq : forall k n, map (fun r => k + r) (seq 0 n) = seq k n.
+Proof.
+  intros k n. induction n as [|n IH]; [reflexivity |].
+  rewrite !seq_S, map_app, IH. reflexivity.
+Qed.
+
+(** [q < s·w] read as the digits [(q / w, q mod w)]. *)
+Lemma seq_digits : forall s w, seq 0 (s * w) = flat_map (fun j => map (fun r => j * w + r) (seq 0 w)) (seq 0 s).
+Proof.
+  intros s w. induction s as [|s IH]; [reflexivity |].
+  replace (S s * w) with (s * w + w) by lia. rewrite seq_app, IH, seq_S, flat_map_app. simpl.
+  rewrite app_nil_r, map_add_seq. reflexivity.
+Qed.
+
+Section Group_size.
+Variable m : mesh.
+Variable ps : list axis.
+
+Lemma set_radix_base : forall xs q b b' a, In a xs -> set_radix m xs q b a = set_radix m xs q b' a.
+Proof.
+  induction xs as [|x xs IH]; intros q b b' a Ha; [destruct Ha |]. simpl.
+  destruct (in_dec Nat.eq_dec a xs) as [Hin | Hnin]; [apply IH, Hin |].
+  destruct Ha as [<- | Ha]; [| contradiction].
+  rewrite !set_radix_notin by exact Hnin. rewrite !set_coord_same. reflexivity.
+Qed.
+
+(** The devices of the coordinates [xs] that agree with [c] outside [ps]:
+    the product of the sizes of [ps]'s axes among [xs]. *)
+Lemma count_agreeing : forall xs c b, NoDup xs ->
+  (forall x, In x xs -> memb x ps = false -> c x < axis_size m x) ->
+  length (filter (fun q => forallb (fun a => memb a ps || (c a =? set_radix m xs q b a)) xs)
+                 (seq 0 (prod (map (axis_size m) xs))))
+  = prod (map (axis_size m) (filter (fun x => memb x ps) xs)).
+Proof.
+  induction xs as [|x xs IH]; intros c b Hnd Hc; [reflexivity |].
+  inversion Hnd as [| ? ? Hx Hnd']. subst.
+  set (w := prod (map (axis_size m) xs)). simpl map. simpl prod. fold w.
+  rewrite seq_digits.
+  rewrite (count_flat_map _ _ _ _ (fun j => memb x ps || (c x =? j)) (prod (map (axis_size m) (filter (fun x => memb x ps) xs)))).
+  - simpl filter. destruct (memb x ps) eqn:Ex; simpl.
+    + rewrite length_filter_true, seq_length. lia.
+    + rewrite (filter_ext (fun j => c x =? j) (fun j => j =? c x)) by (intros j; apply Nat.eqb_sym).
+      rewrite count_seq_eq by (apply Hc; [left; reflexivity | exact Ex]). lia.
+  - intros j. rewrite length_filter_map.
+    destruct (memb x ps || (c x =? j)) eqn:Ej.
+    + rewrite <- (IH c b Hnd' (fun y Hy => Hc y (or_intror Hy))). fold w.
+      apply f_equal, filter_ext_in. intros r Hr. apply in_seq in Hr.
+      assert (Hq : (j * w + r) / w = j /\ (j * w + r) mod w = r).
+      { split; [rewrite Nat.div_add_l, Nat.div_small by lia; lia |].
+        rewrite Nat.add_comm, Nat.mod_add, Nat.mod_small by lia. reflexivity. }
+      cbn [set_radix forallb]. fold w. rewrite (proj1 Hq), (proj2 Hq).
+      rewrite set_radix_notin by exact Hx. rewrite set_coord_same, Ej. cbn [andb].
+      apply forallb_ext_in. intros a Ha. rewrite (set_radix_base xs r _ b a Ha). reflexivity.
+    + apply (length_filter_const _ _ _ false). intros r Hr. apply in_seq in Hr.
+      assert (Hq : (j * w + r) / w = j) by (rewrite Nat.div_add_l, Nat.div_small by lia; lia).
+      cbn [set_radix forallb]. fold w. rewrite Hq.
+      rewrite set_radix_notin by exact Hx. rewrite set_coord_same, Ej. reflexivity.
+Qed.
+
+End Group_size.
+
+(** Every group of a layout pending over [ps] has [group_size] members. *)
+Theorem cuts_group_length : forall L ps w c, cpending_wf L ps = true -> cl_device L w = Some c ->
+  length (cuts_group L ps w) = group_size (cl_m L) ps.
+Proof.
+  intros L ps w c Hw Hc. destruct (cpending_parts L ps Hw) as (HL & Hm & Hlen & Hnd & Hps).
+  destruct (cl_device_index L w c Hc) as (k & Hk & ->). apply index_of_Some in Hk. destruct Hk as [Hk _].
+  unfold cuts_group. rewrite Hc.
+  rewrite (filter_ext _ (fun w' => match index_of w' (pm_ranks (cl_mesh L)) with
+                                   | Some k' => same_group (cl_m L) ps (device_of_rank (cl_m L) k) (device_of_rank (cl_m L) k')
+                                   | None => false end)).
+  2: { intros w'. unfold cl_device. destruct (index_of w' (pm_ranks (cl_mesh L))); reflexivity. }
+  rewrite count_by_index, Hlen, (mesh_size_prod _ Hm) by exact Hnd.
+  unfold group_size, same_group, device_of_rank at 2.
+  apply count_agreeing; [apply mesh_wf_NoDup, Hm |]. intros x Hx _.
+  apply device_of_rank_in; [exact Hm | lia | exact Hx].
+Qed.
+
+Lemma group_size_pos : forall m ps, mesh_wf m = true -> 1 <= group_size m ps.
+Proof.
+  intros m ps Hm. unfold group_size. apply prod_pos. intros n Hn. apply in_map_iff in Hn.
+  destruct Hn as (x & <- & Hx). apply filter_In in Hx. apply mesh_wf_size_pos; [exact Hm | apply Hx].
+Qed.
+
 Lemma cuts_fill_laws : forall M fl L pt, cpending_wf L pt = true -> (fl = KeepAll -> idempotent M) ->
   fill_laws M fl (clayout_holding L) (cuts_group L pt) (cuts_designated L pt).
 Proof.
@@ -400,9 +488,7 @@ Qed.
 (** Between any two layouts of composed cuts of one global shape, with
     pending axes [ps] on the source and [pt] on the target, the reducing
     exchange with [cuts_holder] leaves every target group combining to its
-    elements of the array, and a receiving rank receives, for each
-    position, the contributions of the other members of the group that
-    supplies it. *)
+    elements of the array. *)
 Theorem cuts_reduce_exchange_sound : forall M S ps T pt fl g (st : state (carrier M)),
   cpending_wf S ps = true -> cpending_wf T pt = true -> map snd (cl_ty S) = map snd (cl_ty T) ->
   (fl = KeepAll -> idempotent M) ->
@@ -415,4 +501,26 @@ Proof.
   destruct (cpending_parts S ps HwS) as (HS & _). destruct (cpending_parts T pt HwT) as (HT & _).
   apply hreduce_sound; [apply cuts_holding_laws, HS | apply cuts_group_laws, HwS | apply cuts_group_laws, HwT
     | apply cuts_fill_laws; assumption | apply (cuts_holder_ok S T HS HT Hg) | exact Hst].
+Qed.
+
+(** With [cuts_holder], a receiving target rank receives, per position of
+    its target array, the contributions of the other members of the source
+    group that supplies it: [group_size - 1] where its source holds the
+    element, [group_size] where it does not; a rank the fill does not
+    designate receives nothing. *)
+Theorem cuts_reduce_exchange_recv : forall S ps T pt fl r s,
+  cpending_wf S ps = true -> cpending_wf T pt = true -> map snd (cl_ty S) = map snd (cl_ty T) ->
+  hd_shape (clayout_holding T) r = Some s ->
+  hreduce_received (clayout_holding S) (cuts_group S ps) (clayout_holding T)
+    (fill_receives fl (cuts_designated T pt)) (cuts_holder S) r
+  = if fill_receives fl (cuts_designated T pt) r
+    then (group_size (cl_m S) ps - 1) * prod s + length (hmissing (clayout_holding S) (clayout_holding T) r)
+    else 0.
+Proof.
+  intros S ps T pt fl r s HwS HwT Hg Hs.
+  destruct (cpending_parts S ps HwS) as (HS & Hm & _). destruct (cpending_parts T pt HwT) as (HT & _).
+  destruct (cuts_holder_ok S T HS HT Hg) as [Hh Hself].
+  apply hreduce_recv_exact; [apply cuts_holding_laws, HS | apply cuts_group_laws, HwS | exact Hh | exact Hself | | apply group_size_pos, Hm | exact Hs].
+  intros w sh Hw. cbn [hd_shape clayout_holding] in Hw.
+  destruct (cl_device S w) as [c|] eqn:Hc; [| discriminate]. apply (cuts_group_length S ps w c HwS Hc).
 Qed.

@@ -26,11 +26,12 @@
     combines the group members in ascending mesh rank, [r]'s own value at
     its place: the fixed order of [Holdsum.cuts_group].
 
-    [region_reduce_run] executes the messages alone. *)
+    [region_reduce_run] executes the messages alone; [region_reduce_received]
+    counts, from them, the contributions a rank receives from other ranks. *)
 
 From Coq Require Import List Arith Bool.
 Import ListNotations.
-From Redist Require Import Model Layout Cuts Sums Lowercuts Holdsum.
+From Redist Require Import Model Layout Cuts Sums Holding Lowercuts Holdsum.
 
 (** The mesh rank of [c] with its coordinates on [ps] set to 0: the first
     member of its group. *)
@@ -79,3 +80,10 @@ Definition region_reduce_run (M : cmonoid) (S : clayout) (ps : list axis) (T : c
     (fl : fill) (st : state (carrier M)) : state (carrier M) :=
   fun r l => msum M (map (fun src => st (fst src) (snd src))
                          (reduce_contributions (reduce_sends S ps T pt fl) r (reduce_recvs S ps T pt fl r) l)).
+
+(** Contributions rank [r] receives from other ranks, over the positions of its target array. *)
+Definition region_reduce_received (S : clayout) (ps : list axis) (T : clayout) (pt : list axis) (fl : fill)
+    (r : nat) : nat :=
+  length (filter (fun src => negb (fst src =? r))
+                 (flat_map (reduce_contributions (reduce_sends S ps T pt fl) r (reduce_recvs S ps T pt fl r))
+                           (positions (hd_shape (clayout_holding T)) r))).

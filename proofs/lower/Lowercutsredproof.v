@@ -167,6 +167,7 @@ Qed.
 Theorem region_reduce_contributors : forall r i, fill_receives fl (cuts_designated T pt) r = true ->
   Forall2 (fun x n => x < n) i (map snd (cl_ty S)) ->
   exists s0, hd_has (clayout_holding S) s0 i = true
+  /\ (hd_has (clayout_holding S) r i = true -> s0 = r)
   /\ filter (fun p => rsends_to S ps T pt fl p r && hd_has (clayout_holding S) p i) (pm_ranks (cl_mesh S))
      = cuts_group S ps s0.
 Proof.
@@ -192,7 +193,7 @@ Proof.
       rewrite <- (same_group_has S ps c0 cs i HwS Eg), Hc0 in Eh. discriminate. }
   destruct (cl_device S r) as [cr|] eqn:Hcr.
   - destruct (c_has (cl_m S) (cl_ty S) cr i) eqn:Hown.
-    + exists r. split; [cbn [hd_has clayout_holding]; rewrite Hcr; exact Hown |].
+    + exists r. split; [cbn [hd_has clayout_holding]; rewrite Hcr; exact Hown |]. split; [reflexivity |].
       unfold cuts_group. rewrite Hcr. apply (Hlead cr Hown). intros cs _ Eh.
       destruct (same_group (cl_m S) ps cr cs) eqn:Eg.
       * rewrite (same_group_parts S ps cr cs HwS Eg). reflexivity.
@@ -200,11 +201,13 @@ Proof.
         rewrite (has_same_parts _ _ _ _ i Hown Eh) in Ep. discriminate.
     + destruct (lead_group i Hr) as (s0 & c0 & Hs0 & Hh0 & Hsel).
       exists s0. split; [cbn [hd_has clayout_holding]; rewrite Hs0; exact Hh0 |].
+      split; [cbn [hd_has clayout_holding]; rewrite Hcr, Hown; discriminate |].
       unfold cuts_group. rewrite Hs0. apply (Hlead c0 Hh0). intros cs Hcs Eh.
       destruct (same_parts (cl_m S) (cl_ty S) cr cs) eqn:Ep; [| apply Hsel; assumption].
       rewrite (same_parts_has _ _ _ _ i Ep), Eh in Hown. discriminate.
   - destruct (lead_group i Hr) as (s0 & c0 & Hs0 & Hh0 & Hsel).
     exists s0. split; [cbn [hd_has clayout_holding]; rewrite Hs0; exact Hh0 |].
+    split; [cbn [hd_has clayout_holding]; rewrite Hcr; discriminate |].
     unfold cuts_group. rewrite Hs0. apply (Hlead c0 Hh0). exact Hsel.
 Qed.
 
@@ -277,11 +280,63 @@ Proof.
     set (i := c_global (cl_m T) (cl_ty T) ct l).
     assert (Hr : Forall2 (fun x n => x < n) i (map snd (cl_ty S))).
     { rewrite Hg. eapply c_has_range. apply (c_global_has _ _ _ _ (cl_device_in T r ct HT Hct) Hl). }
-    destruct (region_reduce_contributors S ps T pt fl HwS r i Hrecv Hr) as (s0 & Hs0 & Ef).
+    destruct (region_reduce_contributors S ps T pt fl HwS r i Hrecv Hr) as (s0 & Hs0 & _ & Ef).
     rewrite Ef, map_map. cbn [fst snd hd_global clayout_holding]. unfold device_or_self. rewrite Hct. fold i.
     apply (group_value M (clayout_holding S) (cuts_group S ps) g st s0 i);
       [apply cuts_holding_laws, HS | apply cuts_group_laws, HwS | exact Hst | exact Hs0].
   - assert (E : reduce_recvs S ps T pt fl r = []).
     { unfold reduce_recvs, rsends_to. rewrite Hrecv. induction (pm_ranks (cl_mesh S)) as [|p ps' IH]; [reflexivity | exact IH]. }
     rewrite E. reflexivity.
+Qed.
+
+(** Counted from the messages, a receiving target rank receives, per
+    position of its target array, the contributions of the other members
+    of the group that supplies it: [group_size - 1] where its source holds
+    the element, [group_size] where it does not (what
+    [Holdsum.cuts_reduce_exchange_recv] states for the exchange); a rank the
+    fill does not designate receives nothing. *)
+Theorem region_reduce_recv_exact : forall S ps T pt fl r s,
+  cpending_wf S ps = true -> cpending_wf T pt = true -> map snd (cl_ty S) = map snd (cl_ty T) ->
+  hd_shape (clayout_holding T) r = Some s ->
+  region_reduce_received S ps T pt fl r
+  = if fill_receives fl (cuts_designated T pt) r
+    then (group_size (cl_m S) ps - 1) * prod s + length (hmissing (clayout_holding S) (clayout_holding T) r)
+    else 0.
+Proof.
+  intros S ps T pt fl r s HwS HwT Hg Hs.
+  destruct (cpending_parts S ps HwS) as (HS & Hm & _). destruct (cpending_parts T pt HwT) as (HT & _).
+  unfold region_reduce_received, positions, hmissing. rewrite Hs.
+  cbn [hd_shape clayout_holding] in Hs. destruct (cl_device T r) as [ct|] eqn:Hct; [| discriminate].
+  injection Hs as <-.
+  destruct (fill_receives fl (cuts_designated T pt) r) eqn:Hrecv.
+  2: { assert (E : reduce_recvs S ps T pt fl r = []).
+       { unfold reduce_recvs, rsends_to. rewrite Hrecv. induction (pm_ranks (cl_mesh S)) as [|p ps' IH]; [reflexivity | exact IH]. }
+       rewrite E. induction (box_indices _) as [|l ls IH]; [reflexivity | exact IH]. }
+  set (G := group_size (cl_m S) ps).
+  rewrite (count_flat_map_less_one _ _ _ _ (fun l => hd_has (clayout_holding S) r (hd_global (clayout_holding T) r l)) G _
+             (group_size_pos _ ps Hm)).
+  - rewrite length_filter_map, length_box_indices. reflexivity.
+  - intros l Hl. apply in_box_indices in Hl.
+    rewrite (contributions_filter S ps T pt fl HwS HwT Hg r ct l Hct Hl).
+    set (i := c_global (cl_m T) (cl_ty T) ct l).
+    assert (Hgl : hd_global (clayout_holding T) r l = i)
+      by (cbn [hd_global clayout_holding]; unfold device_or_self; rewrite Hct; reflexivity).
+    rewrite Hgl.
+    assert (Hr : Forall2 (fun x n => x < n) i (map snd (cl_ty S))).
+    { rewrite Hg. eapply c_has_range. apply (c_global_has _ _ _ _ (cl_device_in T r ct HT Hct) Hl). }
+    destruct (region_reduce_contributors S ps T pt fl HwS r i Hrecv Hr) as (s0 & Hs0 & Hself & Ef).
+    rewrite Ef, length_filter_map. cbn [fst].
+    assert (Hsz : length (cuts_group S ps s0) = G).
+    { cbn [hd_has clayout_holding] in Hs0. destruct (cl_device S s0) as [c0|] eqn:Hc0; [| discriminate].
+      apply (cuts_group_length S ps s0 c0 HwS Hc0). }
+    destruct (hd_has (clayout_holding S) r i) eqn:Hri.
+    + rewrite (Hself eq_refl) in *.
+      destruct (proj2 (cuts_holding_laws S HS) r i Hri) as (sh & Hsh & _).
+      destruct (cuts_group_laws S ps HwS r sh Hsh) as (Hnd & Hin & _).
+      rewrite length_filter_other by assumption. rewrite Hsz. reflexivity.
+    + rewrite (length_filter_const _ _ _ true); [exact Hsz |].
+      intros w Hw. apply negb_true_iff, Nat.eqb_neq. intros ->.
+      destruct (group_member_local (clayout_holding S) (cuts_group S ps) s0 r i
+                  (cuts_holding_laws S HS) (cuts_group_laws S ps HwS) Hs0 Hw) as [E _].
+      congruence.
 Qed.
