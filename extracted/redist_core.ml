@@ -8233,6 +8233,31 @@ let boxes_size bs =
 let region_recv_count s t0 r =
   fold_right (fun m n -> (+) (boxes_size (snd m)) n) 0 (region_recvs s t0 r)
 
+type holding = { hd_shape : (int -> int list option);
+                 hd_has : (int -> int list -> bool);
+                 hd_local : (int -> int list -> int list);
+                 hd_global : (int -> int list -> int list) }
+
+(** val device_or_self :
+    clayout -> int -> (device -> int list -> int list) -> int list -> int list **)
+
+let device_or_self l w f x =
+  match cl_device l w with
+  | Some c -> f c x
+  | None -> x
+
+(** val clayout_holding : clayout -> holding **)
+
+let clayout_holding l =
+  { hd_shape = (fun w ->
+    option_map (c_shape (cl_m l) l.cl_ty0) (cl_device l w)); hd_has =
+    (fun w i ->
+    match cl_device l w with
+    | Some c -> c_has (cl_m l) l.cl_ty0 c i
+    | None -> false); hd_local = (fun w ->
+    device_or_self l w (c_local (cl_m l) l.cl_ty0)); hd_global = (fun w ->
+    device_or_self l w (c_global (cl_m l) l.cl_ty0)) }
+
 (** val cl_local_elems : clayout -> int -> int **)
 
 let cl_local_elems l w =
@@ -8244,3 +8269,117 @@ let cl_local_elems l w =
 
 let region_live_elems s t0 r =
   (+) (cl_local_elems s r) (cl_local_elems t0 r)
+
+(** val fill_receives : fill -> (int -> bool) -> int -> bool **)
+
+let fill_receives fl desig r =
+  match fl with
+  | KeepOne -> desig r
+  | KeepAll -> true
+
+(** val same_group : mesh -> axis list -> device -> device -> bool **)
+
+let same_group m ps c c' =
+  forallb (fun a ->
+    (||) (memb a ps) ((fun (a : int) b -> a = b) (c a) (c' a))) (mesh_axes m)
+
+(** val cuts_group : clayout -> axis list -> int -> int list **)
+
+let cuts_group l ps w =
+  match cl_device l w with
+  | Some c ->
+    filter (fun w' ->
+      match cl_device l w' with
+      | Some c' -> same_group (cl_m l) ps c c'
+      | None -> false) l.cl_mesh.pm_ranks
+  | None -> []
+
+(** val cpending_wf : clayout -> axis list -> bool **)
+
+let cpending_wf l ps =
+  (&&) ((&&) (clayout_wf l) (nodupb ps))
+    (forallb (fun a ->
+      (&&) (memb a (mesh_axes (cl_m l))) (negb (memb a (cty_axes l.cl_ty0))))
+      ps)
+
+(** val cuts_designated : clayout -> axis list -> int -> bool **)
+
+let cuts_designated l pt w =
+  match cl_device l w with
+  | Some c -> forallb (fun a -> (fun (a : int) b -> a = b) (c a) 0) pt
+  | None -> false
+
+(** val group_first_rank : mesh -> axis list -> device -> int **)
+
+let group_first_rank m ps c =
+  rank m (fun a -> if memb a ps then 0 else c a)
+
+(** val rsends_to :
+    clayout -> axis list -> clayout -> axis list -> fill -> int -> int -> bool **)
+
+let rsends_to s ps t0 pt fl s0 r =
+  (&&) (fill_receives fl (cuts_designated t0 pt) r)
+    (match cl_device s s0 with
+     | Some cs ->
+       let in_lead_group = is_lead s (group_first_rank (cl_m s) ps cs) in
+       (match cl_device s r with
+        | Some cr ->
+          if same_parts (cl_m s) s.cl_ty0 cr cs
+          then same_group (cl_m s) ps cr cs
+          else in_lead_group
+        | None -> in_lead_group)
+     | None -> false)
+
+(** val reduce_sends :
+    clayout -> axis list -> clayout -> axis list -> fill -> int ->
+    (int * lbox list) list **)
+
+let reduce_sends s ps t0 pt fl r =
+  flat_map (fun p ->
+    if rsends_to s ps t0 pt fl r p
+    then message p (map (src_local s r) (region_cells s t0 r p))
+    else []) t0.cl_mesh.pm_ranks
+
+(** val reduce_recvs :
+    clayout -> axis list -> clayout -> axis list -> fill -> int ->
+    (int * lbox list) list **)
+
+let reduce_recvs s ps t0 pt fl r =
+  flat_map (fun p ->
+    if rsends_to s ps t0 pt fl p r
+    then message p (map (tgt_local t0 r) (region_cells s t0 p r))
+    else []) s.cl_mesh.pm_ranks
+
+(** val reduce_contributions :
+    (int -> (int * lbox list) list) -> int -> (int * lbox list) list -> int
+    list -> (int * int list) list **)
+
+let reduce_contributions sends r recvs l =
+  flat_map (fun e ->
+    match find_box (snd e) l with
+    | Some k ->
+      ((fst e),
+        (shift0 (nth k (snd e) []) (nth k (peer_boxes (sends (fst e)) r) [])
+          l)) :: []
+    | None -> []) recvs
+
+(** val region_reduce_run :
+    cmonoid -> clayout -> axis list -> clayout -> axis list -> fill ->
+    carrier state -> carrier state **)
+
+let region_reduce_run m s ps t0 pt fl st r l =
+  msum m
+    (map (fun src -> st (fst src) (snd src))
+      (reduce_contributions (reduce_sends s ps t0 pt fl) r
+        (reduce_recvs s ps t0 pt fl r) l))
+
+(** val region_reduce_received :
+    clayout -> axis list -> clayout -> axis list -> fill -> int -> int **)
+
+let region_reduce_received s ps t0 pt fl r =
+  length
+    (filter (fun src -> negb ((fun (a : int) b -> a = b) (fst src) r))
+      (flat_map
+        (reduce_contributions (reduce_sends s ps t0 pt fl) r
+          (reduce_recvs s ps t0 pt fl r))
+        (positions (clayout_holding t0).hd_shape r)))

@@ -5445,6 +5445,50 @@ val boxes_size : lbox list -> int
 
 val region_recv_count : clayout -> clayout -> int -> int
 
+type holding = { hd_shape : (int -> int list option);
+                 hd_has : (int -> int list -> bool);
+                 hd_local : (int -> int list -> int list);
+                 hd_global : (int -> int list -> int list) }
+
+val device_or_self :
+  clayout -> int -> (device -> int list -> int list) -> int list -> int list
+
+val clayout_holding : clayout -> holding
+
 val cl_local_elems : clayout -> int -> int
 
 val region_live_elems : clayout -> clayout -> int -> int
+
+val fill_receives : fill -> (int -> bool) -> int -> bool
+
+val same_group : mesh -> axis list -> device -> device -> bool
+
+val cuts_group : clayout -> axis list -> int -> int list
+
+val cpending_wf : clayout -> axis list -> bool
+
+val cuts_designated : clayout -> axis list -> int -> bool
+
+val group_first_rank : mesh -> axis list -> device -> int
+
+val rsends_to :
+  clayout -> axis list -> clayout -> axis list -> fill -> int -> int -> bool
+
+val reduce_sends :
+  clayout -> axis list -> clayout -> axis list -> fill -> int -> (int * lbox
+  list) list
+
+val reduce_recvs :
+  clayout -> axis list -> clayout -> axis list -> fill -> int -> (int * lbox
+  list) list
+
+val reduce_contributions :
+  (int -> (int * lbox list) list) -> int -> (int * lbox list) list -> int
+  list -> (int * int list) list
+
+val region_reduce_run :
+  cmonoid -> clayout -> axis list -> clayout -> axis list -> fill -> carrier
+  state -> carrier state
+
+val region_reduce_received :
+  clayout -> axis list -> clayout -> axis list -> fill -> int -> int

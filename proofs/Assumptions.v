@@ -280,3 +280,26 @@ Print Assumptions region_messages_any_holder.
 Print Assumptions clayout_of_layout_wf.
 Print Assumptions one_cut_missing.
 Print Assumptions one_cut_region_recv.
+
+(** The reducing exchange over holdings (composed cuts with pending
+    reductions over any commutative monoid, targets pending with either
+    fill) and its lowering to region messages. *)
+From Redist Require Import Holdsum Holdsumonecut Lowercutsredproof.
+Print Assumptions group_value.
+Print Assumptions fill_sholds.
+Print Assumptions hreduce_sound.
+Print Assumptions plain_target_laws.
+Print Assumptions hreduce_recv_exact.
+Print Assumptions cuts_group_laws.
+Print Assumptions cuts_designated_once.
+Print Assumptions cuts_fill_laws.
+Print Assumptions cuts_reduce_exchange_sound.
+Print Assumptions cuts_group_length.
+Print Assumptions cuts_reduce_exchange_recv.
+Print Assumptions cuts_group_members.
+Print Assumptions one_cut_pending_value.
+Print Assumptions one_cut_sholds.
+Print Assumptions reduce_messages_match.
+Print Assumptions region_reduce_contributors.
+Print Assumptions region_reduce_exchange_sound.
+Print Assumptions region_reduce_recv_exact.

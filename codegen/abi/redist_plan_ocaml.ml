@@ -177,10 +177,13 @@ let sums_info ?cost ~command ~title (r : Sumplan.t) =
    figures and texts those of `redist plan`; a box query cannot describe a
    composed holding, so capi.cpp refuses those for such plans. *)
 let regions_info (c : Problem.composed) =
+  if Cutplan.reducing c then
+    Front.bad "%s, %s: pending axes with composed cuts are planned by redist plan and check only; the runtime does not run the reducing region exchange yet"
+      argument_names.from_name argument_names.to_name;
   let r = Cutplan.make c in
   let p = c.meshes in
   let bytes elems = Bounds.mul elems p.elem_bytes in
-  let guarantees = Cutplan.guarantees in
+  let guarantees = Cutplan.guarantees c in
   let step_texts = Cutplan.plan_lines in
   { lowered = Lowering.By_regions (Lowering.regions c); problem = p; text = Cutplan.text ~title:"redist plan" r;
     json = Yojson.Safe.pretty_to_string (Cutplan.json ~command:"plan" r) ^ "\n";

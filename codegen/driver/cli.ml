@@ -343,6 +343,7 @@ let show_cmd =
               let meshes = Problem.meshes_of_flags ~mesh ~from_mesh ~to_mesh in
               (match Problem.make_any ~names:Problem.flag_names ~meshes ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:None with
                | Problem.Plain p -> ((fun () -> Show.render_problem p), fun () -> Show.json_problem p)
+               | Problem.Composed c when Cutplan.reducing c -> Front.bad "--from/--to: pending axes with composed cuts are not shown yet"
                | Problem.Composed c -> ((fun () -> Show.render_composed_problem c), fun () -> Show.json_composed_problem c))
           | Some _, _, _ -> Front.bad "give --type (one layout) or --from and --to (a problem), not both"
           | None, Some _, None -> Front.bad "--from needs --to"

@@ -166,7 +166,9 @@ let check_figures_fit ~elem_bytes shape pendings =
         (Bounds.mul_decimal elems elem_bytes) arrays
 
 (* A problem where either side has composed cuts (Part 3): planned by the
-   region exchange (Lowercuts.v), without pending axes. *)
+   region exchange (Lowercuts.v), or with pending axes by the reducing
+   region exchange (Lowercutsred.v); [meshes] carries the pending axes and
+   the operation. *)
 type composed = {
   meshes : t;  (* the meshes, their placements, the element type; its src and tgt are unsharded *)
   csrc : C.cty;
@@ -180,10 +182,6 @@ let source_clayout c = clayout c.meshes.env c.meshes.src_ranks c.csrc
 let target_clayout c = clayout c.meshes.tgt_env c.meshes.tgt_ranks c.ctgt
 
 let make_composed ~names ~(source : placed) ~(target : placed) ~one_mesh ~strategy ~dtype (from_ast : Syntax.ty) (to_ast : Syntax.ty) =
-  List.iter
-    (fun (what, (t : Syntax.ty)) ->
-      if t.pending <> None then F.bad "%s: pending axes with composed cuts are not planned yet" what)
-    [ (names.from_name, from_ast); (names.to_name, to_ast) ];
   if strategy <> C.StratAuto && strategy <> C.StratExchange then
     F.bad "--strategy %s: a problem with composed cuts is planned by the region exchange; use --strategy exchange or auto"
       (strategy_name strategy);
@@ -195,16 +193,23 @@ let make_composed ~names ~(source : placed) ~(target : placed) ~one_mesh ~strate
   if gs <> gt then
     F.bad "global shapes differ: %s is %s, %s is %s" names.from_name (F.show_shape gs) names.to_name (F.show_shape gt);
   let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
-  check_figures_fit ~elem_bytes:dtype.bytes gs [];
+  (* The axes each dimension's cuts name, for the front end's "also shards" check. *)
+  let cut_axes (t : C.cty) = List.map (fun (ks, n) -> (List.concat_map C.cut_axes ks, n)) t in
+  let src_pending = F.pending_of_ast ~what:names.from_name source.env from_ast (cut_axes csrc) in
+  let tgt_pending = F.pending_of_ast ~what:names.to_name target.env to_ast (cut_axes ctgt) in
+  let op = resolve_op ~names ~strategy ~one_mesh dtype (from_ast, src_pending) (to_ast, tgt_pending) in
+  if op = Dtype.Avg && (src_pending <> [] || tgt_pending <> []) then
+    F.bad "%s, %s: avg{..} with composed cuts is not planned yet (sum, prod, max and min are)" names.from_name names.to_name;
+  check_figures_fit ~elem_bytes:dtype.bytes gs [ (source.env, src_pending); (target.env, tgt_pending) ];
   let unsharded = List.map (fun n -> ([], n)) gs in
   let meshes =
     { env = source.env; tgt_env = target.env; src_ranks = source.ranks; tgt_ranks = target.ranks; one_mesh;
       src_placement = source.placement_text; tgt_placement = target.placement_text; src = unsharded; tgt = unsharded;
-      src_pending = []; tgt_pending = []; op = Dtype.Sum; dtype; elem_bytes = dtype.bytes; strategy = C.StratExchange }
+      src_pending; tgt_pending; op; dtype; elem_bytes = dtype.bytes; strategy = C.StratExchange }
   in
   let c = { meshes; csrc; ctgt } in
-  if not (C.clayout_wf (source_clayout c)) then F.bad "%s: rejected by the core's clayout_wf" names.from_name;
-  if not (C.clayout_wf (target_clayout c)) then F.bad "%s: rejected by the core's clayout_wf" names.to_name;
+  if not (C.cpending_wf (source_clayout c) src_pending) then F.bad "%s: rejected by the core's cpending_wf" names.from_name;
+  if not (C.cpending_wf (target_clayout c) tgt_pending) then F.bad "%s: rejected by the core's cpending_wf" names.to_name;
   c
 
 let make_plain ~names ~(source : placed) ~(target : placed) ~one_mesh ~strategy ~dtype from_ast to_ast =

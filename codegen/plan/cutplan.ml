@@ -1,8 +1,10 @@
 (* What `plan` and `check` print about a problem with composed cuts
    (Part 3): one region exchange, whose messages are the extracted
-   [region_sends], [region_recvs] and [region_copies] (Lowercuts.v); this
-   module only counts them and takes maxima and sums over the world's
-   ranks. *)
+   [region_sends], [region_recvs] and [region_copies] (Lowercuts.v), or,
+   with pending axes, one reducing region exchange, whose messages are
+   [reduce_sends] and [reduce_recvs] (Lowercutsred.v: an entry whose peer
+   is the rank itself is its local contribution); this module only counts
+   them and takes maxima and sums over the world's ranks. *)
 
 module C = Redist_core
 module F = Front
@@ -16,7 +18,7 @@ type t = {
   src_max : int;              (* the largest source local array *)
   tgt_max : int;              (* the largest target local array *)
   global_elems : int;
-  recv_busiest : int;         (* region_recv_count: the lower bound on every rank *)
+  recv_busiest : int;         (* region_recv_count: the lower bound on every rank; region_reduce_received with pending axes *)
   recv_total : int;
   live_bytes : int;           (* region_live_elems in bytes, max over ranks: a rank's source + target local arrays *)
   budget : int option;        (* --memory-budget, bytes per rank *)
@@ -50,22 +52,35 @@ let lists (c : Problem.composed) =
 (* [budget]: --memory-budget, which [plan] and [check] weigh the live bytes
    against: the region exchange allocates a rank's two local arrays and
    nothing more (region_boxes_inside), and no plan for composed cuts needs less. *)
+let reducing (c : Problem.composed) = Problem.has_pending c.meshes
+
 let make ?budget (c : Problem.composed) =
+  let p = c.meshes in
   let src = Problem.source_clayout c and tgt = Problem.target_clayout c in
-  let world = Problem.world c.meshes in
+  let world = Problem.world p in
   let ranks = List.init world Fun.id in
   let sum f = List.fold_left (fun acc r -> Bounds.add acc (f r)) 0 ranks in
   let max_of f = List.fold_left (fun acc r -> max acc (f r)) 0 ranks in
-  let sends r = C.region_sends src tgt r in
-  let recv r = C.region_recv_count src tgt r in
+  let boxes_of msgs = List.fold_left (fun acc (_, bs) -> acc + List.length bs) 0 msgs in
+  (* Messages to other ranks, the boxes a rank moves within itself, and
+     what it receives, from the lowering of either exchange. *)
+  let sends, copies, recv =
+    if reducing c then
+      let fill = Problem.fill p in
+      ((fun r -> List.filter (fun (q, _) -> q <> r) (C.reduce_sends src p.src_pending tgt p.tgt_pending fill r)),
+       (fun r -> boxes_of (List.filter (fun (q, _) -> q = r) (C.reduce_recvs src p.src_pending tgt p.tgt_pending fill r))),
+       C.region_reduce_received src p.src_pending tgt p.tgt_pending fill)
+    else
+      (C.region_sends src tgt, (fun r -> List.length (C.region_copies src tgt r)), C.region_recv_count src tgt)
+  in
   { problem = c; world;
     messages = sum (fun r -> List.length (sends r));
-    boxes = sum (fun r -> List.fold_left (fun acc (_, bs) -> acc + List.length bs) 0 (sends r));
-    copies = sum (fun r -> List.length (C.region_copies src tgt r));
+    boxes = sum (fun r -> boxes_of (sends r));
+    copies = sum copies;
     src_max = max_of (C.cl_local_elems src); tgt_max = max_of (C.cl_local_elems tgt);
     global_elems = List.fold_left ( * ) 1 (List.map snd c.csrc);
     recv_busiest = max_of recv; recv_total = sum recv;
-    live_bytes = max_of (fun r -> Bounds.mul (C.region_live_elems src tgt r) c.meshes.elem_bytes); budget }
+    live_bytes = max_of (fun r -> Bounds.mul (C.region_live_elems src tgt r) p.elem_bytes); budget }
 
 let plan ?budget c =
   let r = make ?budget c in
@@ -76,15 +91,25 @@ let plan ?budget c =
    | _ -> ());
   r
 
-let guarantees =
+let plain_guarantees =
   [ ("region_exchange_sound", "executing the listed messages and copies leaves every rank its whole target holding");
     ("region_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
     ("region_recv_exact", "the boxes a rank receives are disjoint and hold exactly what its target holds and its source does not: region_recv_count, printed here, is the lower bound on every rank");
     ("region_exchange_optimal", "no valid sequence of steps between the two holdings receives less on any rank");
     ("region_boxes_inside", "every box a rank sends, receives or copies lies in its source or target local array: the live bytes are those two arrays") ]
 
-let show_source (c : Problem.composed) = F.show_cty c.meshes.env c.csrc
-let show_target (c : Problem.composed) = F.show_cty c.meshes.tgt_env c.ctgt
+let reducing_guarantees =
+  [ ("region_reduce_exchange_sound", "combining the listed boxes into the identity, in the listed order, leaves every target group combining to its elements of the array");
+    ("reduce_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
+    ("region_reduce_contributors", "each element combines every member of one source group holding it once, in ascending source-mesh rank");
+    ("region_reduce_recv_exact", "a receiving rank receives (group size - 1) contributions per target element, one more where its source lacks it") ]
+
+let guarantees c = if reducing c then reducing_guarantees else plain_guarantees
+
+let show_source (c : Problem.composed) =
+  F.show_cty c.meshes.env c.csrc ^ F.show_pending c.meshes.env c.meshes.op c.meshes.src_pending
+let show_target (c : Problem.composed) =
+  F.show_cty c.meshes.tgt_env c.ctgt ^ F.show_pending c.meshes.tgt_env c.meshes.op c.meshes.tgt_pending
 
 (* What the ranks agree on before they exchange (the C ABI's bind and a
    generated header's create): the problem's own layouts are unsharded
@@ -102,24 +127,34 @@ let text ~title (r : t) =
   let b = Buffer.create 1024 in
   let line fmt = Printf.ksprintf (fun s -> Buffer.add_string b s; Buffer.add_char b '\n') fmt in
   let bytes elems = Bounds.mul_decimal elems p.elem_bytes in
-  line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy exchange (composed cuts: the region exchange)" title
-    (Problem.show_meshes p) (show_source r.problem) (show_target r.problem) p.dtype.name p.elem_bytes;
+  line "# %s: %s, %s -> %s, %s (%d bytes per element), strategy exchange (composed cuts: the %sregion exchange)" title
+    (Problem.show_meshes p) (show_source r.problem) (show_target r.problem) p.dtype.name p.elem_bytes
+    (if reducing r.problem then "reducing " else "");
   line "exchange  # -> %s  largest local array %d  busiest rank recv %d (%s B)" (show_target r.problem) r.tgt_max
     r.recv_busiest (bytes r.recv_busiest);
-  line "# messages: %s carrying %d box%s, and %d local cop%s (the region lists of the extracted lowering)"
+  line "# messages: %s carrying %d box%s, and %d local %s (the region lists of the extracted lowering)"
     (Report.plural r.messages "message") r.boxes (if r.boxes = 1 then "" else "es") r.copies
-    (if r.copies = 1 then "y" else "ies");
-  line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
-    (Report.plural r.recv_busiest "element") (bytes r.recv_busiest) r.recv_busiest;
-  line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (Report.plural r.recv_total "element")
-    (bytes r.recv_total) r.recv_total r.world;
-  line "# live bytes per rank: %d (its source and target local arrays; proven: region_boxes_inside)%s; largest source array %d, largest target array %d; global %d"
+    (match (reducing r.problem, r.copies = 1) with
+     | true, true -> "contribution" | true, false -> "contributions" | false, true -> "copy" | false, false -> "copies");
+  if reducing r.problem then begin
+    line "# busiest rank receives: %s (%s B): (group size - 1) per target element, one more where its source lacks it"
+      (Report.plural r.recv_busiest "element") (bytes r.recv_busiest);
+    line "# total received: %s (%s B) (summed over %d world ranks); order of combination: ascending source-mesh rank"
+      (Report.plural r.recv_total "element") (bytes r.recv_total) r.world
+  end else begin
+    line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
+      (Report.plural r.recv_busiest "element") (bytes r.recv_busiest) r.recv_busiest;
+    line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (Report.plural r.recv_total "element")
+      (bytes r.recv_total) r.recv_total r.world
+  end;
+  line "# live bytes per rank: %d (its source and target local arrays; %s)%s; largest source array %d, largest target array %d; global %d"
     r.live_bytes
+    (if reducing r.problem then "the staging of received contributions is not counted yet" else "proven: region_boxes_inside")
     (match r.budget with Some b -> Printf.sprintf ", within --memory-budget %d" b | None -> "")
     r.src_max r.tgt_max r.global_elems;
   line "# launches: 1 exchange (point-to-point, each rank only with the ranks whose holdings meet its own)";
   line "# proven in Coq:";
-  List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) (guarantees r.problem);
   Buffer.contents b
 
 (* The problem and its one step, in the fields every command's JSON gives
@@ -141,10 +176,12 @@ let json_fields (r : t) =
       ("peak_elems", `Int (max r.src_max r.tgt_max)); ("slices", `Int 0);
       ("src_elems", `Int r.src_max); ("tgt_elems", `Int r.tgt_max); ("global_elems", `Int r.global_elems);
       ("recv_elems_max", `Int r.recv_busiest); ("recv_elems_total", `Int r.recv_total);
-      ("lower_bound_recv_max", `Int r.recv_busiest); ("lower_bound_recv_total", `Int r.recv_total);
+      (* no bound is stated for a reducing exchange *)
+      ("lower_bound_recv_max", if reducing r.problem then `Null else `Int r.recv_busiest);
+      ("lower_bound_recv_total", if reducing r.problem then `Null else `Int r.recv_total);
       ("live_bytes", `Int r.live_bytes);
       ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null); ("launches", `Int 1);
-      ("proven", `List (List.map (fun (n, _) -> `String n) guarantees)) ]
+      ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r.problem))) ]
 
 let json ~command (r : t) : Yojson.Safe.t = Json.document ~command (json_fields r)
 

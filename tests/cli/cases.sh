@@ -455,6 +455,19 @@ run plan --mesh '{x:2, y:2}' --from '[{x}5, {y}{x}4]' --to '[5, 4]'
 run plan --mesh '{x:2, y:2}' --from '[{x}%0 5]' --to '[5]'
 run plan --mesh '{x:2, y:2}' --from '[2{x}{y}5]' --to '[5]'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5] sum{x}'
+# composed cuts with pending reductions: the reducing region exchange
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --dtype i32
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] max{y}' --to '[{x}5] max{y}' --dtype f32
+run plan --mesh '{x:2, y:2, z:2}' --from '[{x}{y}8] prod{z}' --to '[{y}%2 8] prod{x}' --dtype i64 --json
+pipe_plan_check --from-mesh '{x:2, y:2, z:2}' --to-mesh '{p:3} @ [4, 1, 2]' --from '[{x}%2{y}7] min{z}' --to '[{p}%2 7]' --dtype i16
+pipe_plan_check --mesh '{x:2, y:2}' --from '[{y}%4 6] sum{x}' --to '[{x}%2 6] sum{y}' --dtype f64
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]'
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}5] max{y}'
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] max{y}' --to '[{x}{y}5]' --dtype bool
+# planned and proven, not run yet: gen, run and show refuse it (never the plain region exchange's lists)
+run gen --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --dtype i32 --name t
+run run --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --dtype i32
+run show --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --strategy collectives
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --in-place
 # show: what each rank holds, per dimension its intervals (a long list cut

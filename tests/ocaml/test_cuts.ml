@@ -1,7 +1,9 @@
 (* The extracted composed cuts (Part 3) and the exchange lowered to region
    messages, against an independent reference on random small problems:
    nested uneven blocks in either order, block-cyclic, block-cyclic then
-   block, on one mesh and between two meshes placed anywhere in a world. *)
+   block, on one mesh and between two meshes placed anywhere in a world;
+   and the reducing exchange's region messages (Lowercutsred.v) with
+   pending sums and maxima on either side, run as a runtime would. *)
 open Redist_core
 
 let seed = 20260526
@@ -180,6 +182,151 @@ let run_cases name gen n seed () =
   List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
   Alcotest.(check int) (Printf.sprintf "bad results among %d problems" n) 0 (List.length !bad)
 
+(* ---- pending reductions: the reducing region messages ------------------- *)
+
+(* An operation as the runtime applies it: its identity and combination. *)
+type op = { name : string; identity : int; combine : int -> int -> int }
+
+let sum_op = { name = "sum"; identity = 0; combine = ( + ) }
+let max_op = { name = "max"; identity = min_int; combine = max }
+
+(* A problem of composed cuts with pending axes drawn among each mesh's axes
+   that no cut names; a fill that the operation allows (KeepAll: max only). *)
+let gen_pending_problem =
+  let open QCheck.Gen in
+  let free_axes l = List.filter (fun (x, _) -> not (List.mem x (cty_axes l.cl_ty0))) l.cl_mesh.pm_mesh in
+  let subset l = map (List.filter_map Fun.id) (flatten_l (List.map (fun (x, _) -> map (fun b -> if b then Some x else None) bool) (free_axes l))) in
+  gen_problem >>= fun (s, t) ->
+  subset s >>= fun ps ->
+  subset t >>= fun pt ->
+  oneofl [ (sum_op, KeepOne); (max_op, KeepOne); (max_op, KeepAll) ] >>= fun (op, fl) ->
+  return (s, ps, t, pt, op, fl)
+
+(* The world ranks of [w]'s group over [ps], by comparing coordinates. *)
+let reference_group l ps w =
+  match cl_device l w with
+  | None -> []
+  | Some c ->
+      let outside = List.filter (fun (x, _) -> not (List.mem x ps)) l.cl_mesh.pm_mesh in
+      List.filter
+        (fun w' -> match cl_device l w' with
+           | Some c' -> List.for_all (fun (x, _) -> c x = c' x) outside
+           | None -> false)
+        l.cl_mesh.pm_ranks
+
+let value_of i = (List.fold_left (fun acc x -> (acc * 31) + x) 7 i) mod 1000
+
+(* A source state holding pending reductions of [value_of]: in each group,
+   random contributions that combine to the value. *)
+let pending_source rand s ps op ranks =
+  let st = Hashtbl.create 64 in
+  List.iter
+    (fun w ->
+      match reference s w with
+      | Some held ->
+          let group = reference_group s ps w in
+          if List.hd group = w then
+            List.iter
+              (fun pos ->
+                let v = value_of (element held pos) in
+                let k = List.length group in
+                let parts =
+                  if op.name = "sum" then
+                    let rs = List.init (k - 1) (fun _ -> Random.State.int rand 101 - 50) in
+                    rs @ [ v - List.fold_left ( + ) 0 rs ]
+                  else
+                    let j = Random.State.int rand k in
+                    List.init k (fun n -> if n = j then v else v - Random.State.int rand 51)
+                in
+                List.iter2 (fun m x -> Hashtbl.replace st (m, pos) x) group parts)
+              (positions (List.map List.length held))
+      | _ -> ())
+    ranks;
+  st
+
+(* Every target position combines, in the order of the receive entries, the
+   matching source elements; the fill, the group meaning, the combination
+   order and the traffic against the reference. *)
+let reduce_ok rand (s, ps, t, pt, op, fl) =
+  let ranks = List.init (world s t) Fun.id in
+  let st = pending_source rand s ps op ranks in
+  let src_index w = let rec go k = function [] -> max_int | x :: r -> if x = w then k else go (k + 1) r in go 0 s.cl_mesh.pm_ranks in
+  let group_size = prod (List.map (fun x -> List.assoc x s.cl_mesh.pm_mesh) ps) in
+  let result = Hashtbl.create 64 in
+  let ok = ref true in
+  List.iter
+    (fun r ->
+      let recvs = reduce_recvs s ps t pt fl r in
+      let peers = List.map fst recvs in
+      if List.sort compare (List.map src_index peers) <> List.map src_index peers then ok := false;
+      let received = ref 0 in
+      List.iter
+        (fun (p, tbs) ->
+          match List.assoc_opt r (reduce_sends s ps t pt fl p) with
+          | Some sbs when List.length sbs = List.length tbs && List.for_all2 (fun a b -> List.map snd a = List.map snd b) sbs tbs ->
+              List.iter2
+                (fun sb tb ->
+                  List.iter2
+                    (fun sp tp ->
+                      let acc = Option.value ~default:op.identity (Hashtbl.find_opt result (r, tp)) in
+                      Hashtbl.replace result (r, tp) (op.combine acc (Hashtbl.find st (p, sp)));
+                      if p <> r then incr received)
+                    (box_positions sb) (box_positions tb))
+                sbs tbs
+          | _ -> ok := false)
+        recvs;
+      List.iter (fun (p, _) -> if not (List.mem_assoc r (reduce_recvs s ps t pt fl p)) then ok := false) (reduce_sends s ps t pt fl r);
+      match reference t r with
+      | None -> if recvs <> [] then ok := false
+      | Some held ->
+          let c = Option.get (cl_device t r) in
+          let receives = fl = KeepAll || List.for_all (fun x -> c x = 0) pt in
+          let has_src i = match reference s r with Some h -> List.for_all2 List.mem i h | None -> false in
+          let tgt_positions = positions (List.map List.length held) in
+          let missing = List.length (List.filter (fun pos -> not (has_src (element held pos))) tgt_positions) in
+          let want_recv = if receives then ((group_size - 1) * List.length tgt_positions) + missing else 0 in
+          List.iter
+            (fun pos ->
+              let got = Option.value ~default:op.identity (Hashtbl.find_opt result (r, pos)) in
+              if got <> (if receives then value_of (element held pos) else op.identity) then ok := false)
+            tgt_positions;
+          if !received <> want_recv || region_reduce_received s ps t pt fl r <> want_recv then ok := false)
+    ranks;
+  (* the target's pending meaning: each target group combines to the value *)
+  List.iter
+    (fun r ->
+      match reference t r with
+      | None -> ()
+      | Some held ->
+          List.iter
+            (fun pos ->
+              let v = List.fold_left (fun acc w -> op.combine acc (Option.value ~default:op.identity (Hashtbl.find_opt result (w, pos)))) op.identity (reference_group t pt r) in
+              if v <> value_of (element held pos) then ok := false)
+            (positions (List.map List.length held)))
+    ranks;
+  !ok
+
+let run_pending_cases n seed () =
+  let rand = Random.State.make [| seed |] in
+  Printf.printf "pending reductions: seed %d\n%!" seed;
+  let bad = ref [] in
+  for _ = 1 to n do
+    let ((s, ps, t, pt, op, fl) as pb) = QCheck.Gen.generate1 ~rand gen_pending_problem in
+    let why =
+      if not (cpending_wf s ps && cpending_wf t pt) then Some "layout rejected"
+      else if not (reduce_ok rand pb) then Some "reducing region messages do not give every target group its value"
+      else None
+    in
+    match why with
+    | None -> ()
+    | Some why ->
+        let axes xs = String.concat "," (List.map string_of_int xs) in
+        bad := Printf.sprintf "%s %s{%s} -> %s %s{%s} (%s): %s" (pp_layout s) op.name (axes ps) (pp_layout t) op.name (axes pt)
+                 (if fl = KeepAll then "keep all" else "keep one") why :: !bad
+  done;
+  List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
+  Alcotest.(check int) (Printf.sprintf "bad results among %d problems" n) 0 (List.length !bad)
+
 (* ---- the model's examples ------------------------------------------------ *)
 
 let x2y2 = [ (0, 2); (1, 2) ]
@@ -209,4 +356,6 @@ let () =
     [ ("examples", [ Alcotest.test_case "Part 3's examples and one exchange" `Quick examples ]);
       ("random",
         [ Alcotest.test_case "3000 composed-cut problems, one and two meshes" `Quick
-            (run_cases "composed cuts" gen_problem 3000 seed) ] ) ]
+            (run_cases "composed cuts" gen_problem 3000 seed);
+          Alcotest.test_case "2000 composed-cut problems with pending sums and maxima" `Quick
+            (run_pending_cases 2000 seed) ] ) ]
