@@ -218,9 +218,27 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
        | Some (settings, costing) -> Costreport.text settings problem costing
        | None -> "")
 
-let print_in_place ~command ~title ~json r =
+(* [within]: the cost model's choice that took in place within a budget,
+   printed after the plan with why. *)
+let print_in_place ~command ~title ~json ?within r =
+  let p = r.Inplaceplan.exchange.problem in
+  let within_guarantees = Guarantees.within @ Guarantees.in_place in
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Inplaceplan.json ~command r) ^ "\n" else Inplaceplan.text ~title r)
+    (match (json, within) with
+     | true, None -> Yojson.Safe.pretty_to_string (Inplaceplan.json ~command r) ^ "\n"
+     | false, None -> Inplaceplan.text ~title r
+     | true, Some (settings, ch) -> (
+         match Inplaceplan.json ~guarantees:within_guarantees ~command r with
+         | `Assoc fields ->
+             Yojson.Safe.pretty_to_string
+               (`Assoc
+                  (fields @ Costreport.json_fields settings p (Planning.Costed_within ch)
+                  @ [ ("in_place_chosen", `String (Costreport.in_place_why settings ch)) ]))
+             ^ "\n"
+         | _ -> failwith "an in-place report that is not a JSON object")
+     | false, Some (settings, ch) ->
+         Inplaceplan.text ~guarantees:within_guarantees ~title r ^ Costreport.text settings p (Planning.Costed_within ch)
+         ^ Costreport.cost_model_line (Costreport.in_place_why settings ch))
 
 let print_sums ~command ~title ~json ?cost r =
   write_output None
@@ -242,9 +260,18 @@ let plan_cmd =
           let r, costing = Sumplan.choose_costed settings p in
           print_sums ~command:"plan" ~title:"redist plan" ~json ~cost:costing r
         else begin
-          let r, guarantees, choice = Planning.choose_costed settings p in
-          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
-            ~cost:(Some (settings, choice)) r
+          (* Under auto a budget weighs in place too ([Costinplace.choose_within]). *)
+          match (settings.budget, p.strategy) with
+          | Some budget, Redist_core.StratAuto -> (
+              match Planning.choose_within settings p budget with
+              | Planning.Out_of_place (r, guarantees, choice) ->
+                  print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
+              | Planning.In_place (staging, schedule, ch) ->
+                  print_in_place ~command:"plan" ~title:"redist plan" ~json ~within:(settings, ch)
+                    (Inplaceplan.of_schedule settings p staging schedule))
+          | _ ->
+              let r, guarantees, choice = Planning.choose_costed settings p in
+              print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
         end;
         0)
   in

@@ -71,7 +71,11 @@ let guarantees_of strategy sp =
 
 (* What [choose_costed] says about the cost model: its choice (without
    the hybrids, and why), or why it was not applied. *)
-type costing = Costed of C.splan C.choice | Costed_no_hybrids of C.splan C.choice * string | Not_costed of string
+type costing =
+  | Costed of C.splan C.choice
+  | Costed_no_hybrids of C.splan C.choice * string
+  | Not_costed of string
+  | Costed_within of C.buffer_plan C.choice  (* [choose_within]'s: in place among the candidates *)
 
 (* What costing the candidates takes, in units of about 0.2 us of CPU,
    measured here: costing a collective candidate lowers it, and each
@@ -159,6 +163,36 @@ let choose_costed ?no_hybrids (cost : Profile.t) (p : Problem.t) =
                "not applied: costing the candidates would take about %d units of 0.2 us (%d all_permute table entries to lower, one per rank per permute, and each exchange's ranks; the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
                plain.units plain.permute_entries costing_work_limit cost_option_hint) )
     | None -> no_collectives p
+
+(* [auto] within a --memory-budget ([Costinplace.choose_within]): the
+   cheapest plan that fits, out of place or in place at the most staging
+   the budget allows ([inplace_staging_most]). *)
+type within =
+  | Out_of_place of Xreport.plan * (string * string) list * costing
+  | In_place of int * C.schedule * C.buffer_plan C.choice  (* the staging, the schedule, the choice *)
+
+let choose_within (cost : Profile.t) (p : Problem.t) budget =
+  refuse_pending p;
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.choose_within true cost.profile cost.hosts p.elem_bytes (Some budget) p.strategy src tgt with
+  | C.OK ch -> (
+      match ch.ch_best.cs_plan with
+      | C.OutOfPlace sp ->
+          Out_of_place (report_of p sp, Guarantees.within @ guarantees_of p.strategy sp, Costed_within ch)
+      | C.InPlace (staging, sc) -> In_place (staging, sc, ch))
+  | C.Error C.NoCandidate -> no_collectives p
+  | C.Error (C.BelowMinimum least) -> (
+      let out_of_place =
+        Printf.sprintf "--memory-budget: %d bytes per rank is below %d, the least bytes allocated per rank (source + destination + whole workspace) of any verified plan out of place"
+          budget least
+      in
+      match C.inplace_staging p.elem_bytes src tgt (Some budget) with
+      | None ->
+          Front.bad "%s, and below %d, the least in place (the largest buffer, max(|src box|, |tgt box|), and one element of staging)"
+            out_of_place (C.inplace_least_budget p.elem_bytes src tgt)
+      | Some staging ->
+          Front.bad "%s, and in place with a staging of %s the planner found no schedule within its limits (`plan --in-place --memory-budget %d` says why)"
+            out_of_place (Report.plural staging "element") budget)
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)
