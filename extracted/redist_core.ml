@@ -7891,20 +7891,23 @@ let in_place_candidates pf h elem budget s s0 t0 i =
   | _ -> []
 
 (** val within_candidates :
-    bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-    layout -> buffer_plan costed list **)
+    bool -> bool -> profile -> hosts -> int -> int option -> strategy ->
+    layout -> layout -> buffer_plan costed list **)
 
-let within_candidates hybrids pf h elem budget s s0 t0 =
+let within_candidates hybrids in_place pf h elem budget s s0 t0 =
   let sps = strategy_candidates hybrids s s0 t0 in
   app (map out_of_place (cost_all pf h elem s0 t0 0 sps))
-    (in_place_candidates pf h elem budget s s0 t0 (length sps))
+    (if in_place
+     then in_place_candidates pf h elem budget s s0 t0 (length sps)
+     else [])
 
 (** val choose_within :
-    bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-    layout -> (choose_error, buffer_plan choice) res **)
+    bool -> bool -> profile -> hosts -> int -> int option -> strategy ->
+    layout -> layout -> (choose_error, buffer_plan choice) res **)
 
-let choose_within hybrids pf h elem budget s s0 t0 =
-  choose_among budget (within_candidates hybrids pf h elem budget s s0 t0)
+let choose_within hybrids in_place pf h elem budget s s0 t0 =
+  choose_among budget
+    (within_candidates hybrids in_place pf h elem budget s s0 t0)
 
 type cut =
 | Block of axis list

@@ -5381,12 +5381,12 @@ val in_place_candidates :
   int -> buffer_plan costed list
 
 val within_candidates :
-  bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-  layout -> buffer_plan costed list
+  bool -> bool -> profile -> hosts -> int -> int option -> strategy -> layout
+  -> layout -> buffer_plan costed list
 
 val choose_within :
-  bool -> profile -> hosts -> int -> int option -> strategy -> layout ->
-  layout -> (choose_error, buffer_plan choice) res
+  bool -> bool -> profile -> hosts -> int -> int option -> strategy -> layout
+  -> layout -> (choose_error, buffer_plan choice) res
 
 type cut =
 | Block of axis list

@@ -232,12 +232,12 @@ let print_in_place ~command ~title ~json ?within r =
          | `Assoc fields ->
              Yojson.Safe.pretty_to_string
                (`Assoc
-                  (fields @ Costreport.json_fields settings p (Planning.Costed_within ch)
+                  (fields @ Costreport.json_fields settings p (Planning.Costed_within (ch, None))
                   @ [ ("in_place_chosen", `String (Costreport.in_place_why settings ch)) ]))
              ^ "\n"
          | _ -> failwith "an in-place report that is not a JSON object")
      | false, Some (settings, ch) ->
-         Inplaceplan.text ~guarantees:within_guarantees ~title r ^ Costreport.text settings p (Planning.Costed_within ch)
+         Inplaceplan.text ~guarantees:within_guarantees ~title r ^ Costreport.text settings p (Planning.Costed_within (ch, None))
          ^ Costreport.cost_model_line (Costreport.in_place_why settings ch))
 
 let print_sums ~command ~title ~json ?cost r =

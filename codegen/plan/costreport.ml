@@ -216,10 +216,14 @@ let text (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> comment_lines ~sums:false cost (rows_of_choice cost p ch)
   | Planning.Costed_no_hybrids (ch, why) -> comment_lines ~sums:false cost (rows_of_choice cost p ch) ^ cost_model_line why
   | Planning.Not_costed why -> cost_model_line why
-  | Planning.Costed_within ch -> comment_lines ~sums:false cost (rows_of_within cost p ch)
+  | Planning.Costed_within (ch, not_weighed) ->
+      comment_lines ~sums:false cost (rows_of_within cost p ch)
+      ^ (match not_weighed with Some why -> cost_model_line why | None -> "")
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)) ]
   | Planning.Costed_no_hybrids (ch, why) -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)); ("hybrids_not_costed", `String why) ]
   | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]
-  | Planning.Costed_within ch -> [ ("cost", json ~sums:false cost (rows_of_within cost p ch)) ]
+  | Planning.Costed_within (ch, not_weighed) ->
+      ("cost", json ~sums:false cost (rows_of_within cost p ch))
+      :: (match not_weighed with Some why -> [ ("in_place_not_weighed", `String why) ] | None -> [])

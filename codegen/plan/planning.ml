@@ -75,7 +75,8 @@ type costing =
   | Costed of C.splan C.choice
   | Costed_no_hybrids of C.splan C.choice * string
   | Not_costed of string
-  | Costed_within of C.buffer_plan C.choice  (* [choose_within]'s: in place among the candidates *)
+  | Costed_within of C.buffer_plan C.choice * string option
+      (* [choose_within]'s: in place among the candidates, or why it was not weighed *)
 
 (* What costing the candidates takes, in units of about 0.2 us of CPU,
    measured here: costing a collective candidate lowers it, and each
@@ -171,14 +172,50 @@ type within =
   | Out_of_place of Xreport.plan * (string * string) list * costing
   | In_place of int * C.schedule * C.buffer_plan C.choice  (* the staging, the schedule, the choice *)
 
+(* Weighing in place costs generating and validating its schedule, whose
+   validation checks every pair of a round's moves (proofs/README.md, "In
+   place": 1.9 s of the 2 s for 2048 x 2048 with unbounded staging).  Where
+   a plan out of place fits, in place is weighed only when the exchange has
+   at most [in_place_weigh_rows] rows ([exchange_runs], listed only for at
+   most [in_place_weigh_elems] global elements; a round's moves are about
+   its rows, whose pairs the validation checks: 1024 x 1024 on 4 ranks,
+   rows to columns, is 4096 rows, at the limit); where none fits, always. *)
+let in_place_weigh_elems = 1 lsl 20
+let in_place_weigh_rows = 1 lsl 12
+
+let in_place_too_long (p : Problem.t) src tgt =
+  let elems = List.fold_left ( * ) 1 (C.global_shape p.src) in
+  if elems > in_place_weigh_elems then
+    Some (Printf.sprintf "%d elements (weighed up to %d)" elems in_place_weigh_elems)
+  else
+    let rows = List.length (C.exchange_runs src tgt) in
+    if rows > in_place_weigh_rows then
+      Some (Printf.sprintf "%d rows of the exchange's messages (weighed up to %d)" rows in_place_weigh_rows)
+    else None
+
 let choose_within (cost : Profile.t) (p : Problem.t) budget =
   refuse_pending p;
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  match C.choose_within true cost.profile cost.hosts p.elem_bytes (Some budget) p.strategy src tgt with
+  let choose in_place = C.choose_within true in_place cost.profile cost.hosts p.elem_bytes (Some budget) p.strategy src tgt in
+  let too_long = in_place_too_long p src tgt in
+  let answer, not_weighed =
+    match too_long with
+    | None -> (choose true, None)
+    | Some size -> (
+        match choose false with
+        | C.Error (C.BelowMinimum _) -> (choose true, None)
+        | answer ->
+            ( answer,
+              Some
+                (Printf.sprintf
+                   "in place not weighed: a plan out of place fits, and validating an in-place schedule of %s would take long; `plan --in-place --memory-budget %d` plans it"
+                   size budget) ))
+  in
+  match answer with
   | C.OK ch -> (
       match ch.ch_best.cs_plan with
       | C.OutOfPlace sp ->
-          Out_of_place (report_of p sp, Guarantees.within @ guarantees_of p.strategy sp, Costed_within ch)
+          Out_of_place (report_of p sp, Guarantees.within @ guarantees_of p.strategy sp, Costed_within (ch, not_weighed))
       | C.InPlace (staging, sc) -> In_place (staging, sc, ch))
   | C.Error C.NoCandidate -> no_collectives p
   | C.Error (C.BelowMinimum least) -> (

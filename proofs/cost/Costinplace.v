@@ -16,7 +16,8 @@
     defined from the schedule alone ([inplace_steps_ns]).
 
     The choice ([choose_within]): with a memory budget, [auto] weighs the
-    out-of-place candidates of [Cost.choose] and the in-place plan at the
+    out-of-place candidates of [Cost.choose] and (unless [in_place] is
+    false) the in-place plan at the
     most staging the budget allows ([inplace_staging]: the budget less the
     largest buffer, at most that buffer, which with no more saves every
     blocked block in the first round), whose allocated bytes per rank are
@@ -138,11 +139,15 @@ Definition in_place_candidates (pf : profile) (h : hosts) (elem : nat) (budget :
   | _, _, _ => []
   end.
 
-Definition within_candidates (hybrids : bool) (pf : profile) (h : hosts) (elem : nat) (budget : option nat)
-    (s : strategy) (S T : layout) : list (costed buffer_plan) :=
+(** [in_place = false] leaves in place out: the command does so where
+    generating and validating its schedule would take long and a plan out
+    of place fits (as [hybrids] for the hybrids). *)
+Definition within_candidates (hybrids in_place : bool) (pf : profile) (h : hosts) (elem : nat)
+    (budget : option nat) (s : strategy) (S T : layout) : list (costed buffer_plan) :=
   let sps := strategy_candidates hybrids s S T in
-  map out_of_place (cost_all pf h elem S T 0 sps) ++ in_place_candidates pf h elem budget s S T (length sps).
+  map out_of_place (cost_all pf h elem S T 0 sps)
+  ++ (if in_place then in_place_candidates pf h elem budget s S T (length sps) else []).
 
-Definition choose_within (hybrids : bool) (pf : profile) (h : hosts) (elem : nat) (budget : option nat)
+Definition choose_within (hybrids in_place : bool) (pf : profile) (h : hosts) (elem : nat) (budget : option nat)
     (s : strategy) (S T : layout) : res choose_error (choice buffer_plan) :=
-  choose_among budget (within_candidates hybrids pf h elem budget s S T).
+  choose_among budget (within_candidates hybrids in_place pf h elem budget s S T).

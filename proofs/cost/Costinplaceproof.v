@@ -16,7 +16,8 @@
       [inplace_live_bytes] cover it), with its predicted time and
       allocated bytes.
     - [choose_within_fastest]: no accepted out-of-place candidate that fits
-      the budget, and not the in-place plan, has a smaller predicted time.
+      the budget, and not the in-place plan when it is weighed, has a
+      smaller predicted time.
     - [inplace_ns_app]: the time of a schedule is the sum of its parts'. *)
 
 From Coq Require Import List Arith Lia Bool.
@@ -87,28 +88,29 @@ Proof.
   exists B, sc. auto.
 Qed.
 
-Lemma within_candidates_spec : forall hy pf h elem budget s S T c,
-  In c (within_candidates hy pf h elem budget s S T) ->
+Lemma within_candidates_spec : forall hy ip pf h elem budget s S T c,
+  In c (within_candidates hy ip pf h elem budget s S T) ->
   (exists sp, cs_plan c = OutOfPlace sp /\ In sp (strategy_candidates hy s S T) /\ (exists rep, xcheck S T sp = OK rep)
      /\ cs_alloc_bytes c = splan_alloc_bytes elem S T sp /\ cs_time_ns c = predicted_ns pf h elem S T sp)
   \/ exists B sc, cs_plan c = InPlace B sc /\ inplace_staging elem S T budget = Some B /\ inplace_plan S T B = Some sc
      /\ cs_alloc_bytes c = (largest_buffer S T + B) * elem /\ cs_time_ns c = inplace_ns pf h elem sc.
 Proof.
-  intros hy pf h elem budget s S T c H. unfold within_candidates in H.
+  intros hy ip pf h elem budget s S T c H. unfold within_candidates in H.
   apply in_app_or in H as [H | H].
   - left. apply in_map_iff in H as [c0 [<- Hc0]].
     destruct (cost_all_sound _ _ _ _ _ _ _ _ Hc0) as [Hin [Hx [Ha Ht]]].
     exists (cs_plan c0). simpl. auto.
-  - right. destruct (in_place_candidates_spec _ _ _ _ _ _ _ _ _ H) as [B [sc [Hst [Hp Hrest]]]].
+  - right. destruct ip; [| contradiction].
+    destruct (in_place_candidates_spec _ _ _ _ _ _ _ _ _ H) as [B [sc [Hst [Hp Hrest]]]].
     exists B, sc. auto.
 Qed.
 
-Theorem choose_within_fits : forall hy pf h elem b s S T ch,
-  choose_within hy pf h elem (Some b) s S T = OK ch -> cs_alloc_bytes (ch_best ch) <= b.
-Proof. intros hy pf h elem b s S T ch H. exact (choose_among_within_budget _ _ _ H). Qed.
+Theorem choose_within_fits : forall hy ip pf h elem b s S T ch,
+  choose_within hy ip pf h elem (Some b) s S T = OK ch -> cs_alloc_bytes (ch_best ch) <= b.
+Proof. intros hy ip pf h elem b s S T ch H. exact (choose_among_within_budget _ _ _ H). Qed.
 
-Theorem choose_within_verified : forall hy pf h elem budget s S T ch,
-  choose_within hy pf h elem budget s S T = OK ch ->
+Theorem choose_within_verified : forall hy ip pf h elem budget s S T ch,
+  choose_within hy ip pf h elem budget s S T = OK ch ->
   (exists sp, cs_plan (ch_best ch) = OutOfPlace sp /\ In sp (strategy_candidates hy s S T)
      /\ (exists rep, xcheck S T sp = OK rep)
      /\ cs_alloc_bytes (ch_best ch) = splan_alloc_bytes elem S T sp
@@ -118,22 +120,22 @@ Theorem choose_within_verified : forall hy pf h elem budget s S T ch,
      /\ cs_alloc_bytes (ch_best ch) = (largest_buffer S T + B) * elem
      /\ cs_time_ns (ch_best ch) = inplace_ns pf h elem sc.
 Proof.
-  intros hy pf h elem budget s S T ch H. destruct (choose_among_best_in _ _ _ H) as [Hin _].
-  destruct (within_candidates_spec _ _ _ _ _ _ _ _ _ Hin) as [Hout | [B [sc [Hp [Hst [Hpl Hrest]]]]]];
+  intros hy ip pf h elem budget s S T ch H. destruct (choose_among_best_in _ _ _ H) as [Hin _].
+  destruct (within_candidates_spec _ _ _ _ _ _ _ _ _ _ Hin) as [Hout | [B [sc [Hp [Hst [Hpl Hrest]]]]]];
     [left; exact Hout |].
   right. exists B, sc. split; [exact Hp | split; [exact Hst | split; [exact (inplace_plan_validated _ _ _ _ Hpl) | exact Hrest]]].
 Qed.
 
-Theorem choose_within_fastest : forall hy pf h elem budget s S T ch,
-  choose_within hy pf h elem budget s S T = OK ch ->
+Theorem choose_within_fastest : forall hy ip pf h elem budget s S T ch,
+  choose_within hy ip pf h elem budget s S T = OK ch ->
   (forall sp rep, In sp (strategy_candidates hy s S T) -> xcheck S T sp = OK rep ->
      (forall b, budget = Some b -> splan_alloc_bytes elem S T sp <= b) ->
      cs_time_ns (ch_best ch) <= predicted_ns pf h elem S T sp)
-  /\ (forall b B sc, s = StratAuto -> budget = Some b -> layouts_wf S T = true ->
+  /\ (forall b B sc, ip = true -> s = StratAuto -> budget = Some b -> layouts_wf S T = true ->
      inplace_staging elem S T budget = Some B -> inplace_plan S T B = Some sc ->
      cs_time_ns (ch_best ch) <= inplace_ns pf h elem sc).
 Proof.
-  intros hy pf h elem budget s S T ch H. destruct (choose_among_best_in _ _ _ H) as [_ [_ Hle]].
+  intros hy ip pf h elem budget s S T ch H. destruct (choose_among_best_in _ _ _ H) as [_ [_ Hle]].
   split.
   - intros sp rep Hsp Hx Hb.
     destruct (cost_all_complete pf h elem S T _ 0 sp rep Hsp Hx) as [c [Hc <-]].
@@ -141,7 +143,7 @@ Proof.
     rewrite <- Ht. apply (Hle (out_of_place c)).
     + unfold within_candidates. apply in_or_app. left. apply in_map. exact Hc.
     + destruct budget as [b|]; [simpl | reflexivity]. apply Nat.leb_le. rewrite Hl. apply Hb. reflexivity.
-  - intros b B sc -> -> Hwf Hst Hpl.
+  - intros b B sc -> -> -> Hwf Hst Hpl.
     set (i := length (strategy_candidates hy StratAuto S T)).
     assert (Hc : cost_in_place pf h elem S T i B
                  = Some {| cs_index := i; cs_plan := InPlace B sc; cs_steps_ns := inplace_steps_ns pf h elem sc;
