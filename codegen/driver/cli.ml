@@ -131,7 +131,7 @@ let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object i
 let in_place_arg =
   Arg.(value & flag
        & info [ "in-place" ]
-           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  Not yet for pending sums, $(b,--strategy collectives) or the cost options.")
+           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  Not yet for pending sums or $(b,--strategy collectives).  Without $(b,--in-place), $(b,plan --memory-budget) under auto weighs it among the candidates, and takes it where only it fits.")
 
 (* The cost model's inputs: a function of the problem, whose world size
    the hosts are checked against. *)
@@ -152,7 +152,7 @@ let cost_term =
   let budget_arg =
     Arg.(value & opt (some string) None
          & info [ "memory-budget" ] ~docv:"BYTES"
-             ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.")
+             ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.  Under auto, $(b,plan) weighs the in-place plan too (one buffer per rank and a staging, see $(b,--in-place)): below source + destination only it fits.")
   in
   let make profile ranks_per_host host_list budget (p : Problem.t) =
     let profile_file = Option.map (fun f -> (f, read_source ~what:"--profile" ~limit:Profile.max_file_bytes ~kind:"a profile" f)) profile in
