@@ -7754,6 +7754,166 @@ let inplace_plan s t0 b =
    | Some sc -> if validate_blocks s t0 b g sc then Some sc else None
    | None -> None)
 
+module KeyedRun =
+ struct
+  type t = (int * int) * int
+
+  (** val leb : t -> t -> bool **)
+
+  let leb x y =
+    let (p, _) = x in
+    let (to0, from) = p in
+    let (p0, _) = y in
+    let (to', from') = p0 in
+    (||) ((fun (a : int) b -> a < b) to0 to')
+      ((&&) ((fun (a : int) b -> a = b) to0 to')
+        ((fun (a : int) b -> a <= b) from from'))
+ end
+
+module RunSort = Sort(KeyedRun)
+
+(** val peer_ns : profile -> hosts -> int -> int -> int -> int **)
+
+let peer_ns pf h to0 from bytes =
+  batch_ns pf (((route_between h to0 from), (Stdlib.Int.succ 0)), bytes)
+
+(** val busiest_ns :
+    profile -> hosts -> int -> int -> int -> int -> int ->
+    ((int * int) * int) list -> int **)
+
+let rec busiest_ns pf h to0 from bytes rank0 best0 = function
+| [] ->
+  (fun (a : int) b -> if a >= b then a else b) best0
+    ((+) rank0 (peer_ns pf h to0 from bytes))
+| p :: runs' ->
+  let (p0, b) = p in
+  let (to', from') = p0 in
+  if (&&) ((fun (a : int) b -> a = b) to' to0)
+       ((fun (a : int) b -> a = b) from' from)
+  then busiest_ns pf h to0 from ((+) bytes b) rank0 best0 runs'
+  else if (fun (a : int) b -> a = b) to' to0
+       then busiest_ns pf h to' from' b
+              ((+) rank0 (peer_ns pf h to0 from bytes)) best0 runs'
+       else busiest_ns pf h to' from' b 0
+              ((fun (a : int) b -> if a >= b then a else b) best0
+                ((+) rank0 (peer_ns pf h to0 from bytes))) runs'
+
+(** val round_ns : profile -> hosts -> int -> round -> int **)
+
+let round_ns pf h elem rd =
+  match RunSort.sort
+          (map (fun mv -> ((mv.mv_to.pl_rank, mv.mv_from.pl_rank),
+            (( * ) mv.mv_len elem))) rd) with
+  | [] -> 0
+  | p :: runs ->
+    let (p0, b) = p in
+    let (to0, from) = p0 in busiest_ns pf h to0 from b 0 0 runs
+
+(** val inplace_steps_ns : profile -> hosts -> int -> schedule -> int list **)
+
+let inplace_steps_ns pf h elem sc =
+  map (round_ns pf h elem) sc
+
+(** val inplace_ns : profile -> hosts -> int -> schedule -> int **)
+
+let inplace_ns pf h elem sc =
+  list_sum (inplace_steps_ns pf h elem sc)
+
+(** val largest_buffer : layout -> layout -> int **)
+
+let largest_buffer s t0 =
+  max_over (ranks_of s t0) (buf_size s t0)
+
+(** val inplace_least_budget : int -> layout -> layout -> int **)
+
+let inplace_least_budget elem s t0 =
+  ( * ) ((+) (largest_buffer s t0) (Stdlib.Int.succ 0)) elem
+
+(** val inplace_staging :
+    int -> layout -> layout -> int option -> int option **)
+
+let inplace_staging elem s t0 budget =
+  let most =
+    (fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ 0)
+      (largest_buffer s t0)
+  in
+  (match budget with
+   | Some b ->
+     if (fun (a : int) b -> a < b) b (inplace_least_budget elem s t0)
+     then None
+     else Some
+            ((fun (a : int) b -> if a <= b then a else b) most
+              ((fun a b -> if b = 0 then 0 else a / b)
+                ((fun (a : int) b -> if a >= b then a - b else 0) b
+                  (( * ) (largest_buffer s t0) elem)) elem))
+   | None -> Some most)
+
+type buffer_plan =
+| OutOfPlace of splan
+| InPlace of int * schedule
+
+(** val out_of_place : splan costed -> buffer_plan costed **)
+
+let out_of_place c =
+  { cs_index = c.cs_index; cs_plan = (OutOfPlace c.cs_plan); cs_steps_ns =
+    c.cs_steps_ns; cs_time_ns = c.cs_time_ns; cs_live_bytes =
+    c.cs_live_bytes; cs_alloc_bytes = c.cs_alloc_bytes; cs_traffic =
+    c.cs_traffic; cs_launches = c.cs_launches }
+
+(** val cost_in_place :
+    profile -> hosts -> int -> layout -> layout -> int -> int -> buffer_plan
+    costed option **)
+
+let cost_in_place pf h elem s t0 i b =
+  match inplace_plan s t0 b with
+  | Some sc ->
+    let steps = inplace_steps_ns pf h elem sc in
+    let bytes = ( * ) ((+) (largest_buffer s t0) b) elem in
+    Some { cs_index = i; cs_plan = (InPlace (b, sc)); cs_steps_ns = steps;
+    cs_time_ns = (list_sum steps); cs_live_bytes = bytes; cs_alloc_bytes =
+    bytes; cs_traffic = (max_over (ranks_of s t0) (received0 sc));
+    cs_launches = (length sc) }
+  | None -> None
+
+(** val in_place_candidates :
+    profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+    int -> buffer_plan costed list **)
+
+let in_place_candidates pf h elem budget s s0 t0 i =
+  match s with
+  | StratAuto ->
+    (match budget with
+     | Some n ->
+       (match inplace_staging elem s0 t0 (Some n) with
+        | Some b ->
+          if layouts_wf s0 t0
+          then (match cost_in_place pf h elem s0 t0 i b with
+                | Some c -> c :: []
+                | None -> [])
+          else []
+        | None -> [])
+     | None -> [])
+  | _ -> []
+
+(** val within_candidates :
+    bool -> bool -> profile -> hosts -> int -> int option -> strategy ->
+    layout -> layout -> buffer_plan costed list **)
+
+let within_candidates hybrids in_place pf h elem budget s s0 t0 =
+  let sps = strategy_candidates hybrids s s0 t0 in
+  app (map out_of_place (cost_all pf h elem s0 t0 0 sps))
+    (if in_place
+     then in_place_candidates pf h elem budget s s0 t0 (length sps)
+     else [])
+
+(** val choose_within :
+    bool -> bool -> profile -> hosts -> int -> int option -> strategy ->
+    layout -> layout -> (choose_error, buffer_plan choice) res **)
+
+let choose_within hybrids in_place pf h elem budget s s0 t0 =
+  choose_among budget
+    (within_candidates hybrids in_place pf h elem budget s s0 t0)
+
 type cut =
 | Block of axis list
 | Cyclic of axis list * int

@@ -5320,6 +5320,76 @@ val inplace_schedule : layout -> layout -> int -> schedule option * int
 
 val inplace_plan : layout -> layout -> int -> schedule option
 
+module KeyedRun :
+ sig
+  type t = (int * int) * int
+
+  val leb : t -> t -> bool
+ end
+
+module RunSort :
+ sig
+  val merge :
+    ((int * int) * int) list -> ((int * int) * int) list ->
+    ((int * int) * int) list
+
+  val merge_list_to_stack :
+    ((int * int) * int) list option list -> ((int * int) * int) list ->
+    ((int * int) * int) list option list
+
+  val merge_stack :
+    ((int * int) * int) list option list -> ((int * int) * int) list
+
+  val iter_merge :
+    ((int * int) * int) list option list -> ((int * int) * int) list ->
+    ((int * int) * int) list
+
+  val sort : ((int * int) * int) list -> ((int * int) * int) list
+
+  val flatten_stack :
+    ((int * int) * int) list option list -> ((int * int) * int) list
+ end
+
+val peer_ns : profile -> hosts -> int -> int -> int -> int
+
+val busiest_ns :
+  profile -> hosts -> int -> int -> int -> int -> int -> ((int * int) * int)
+  list -> int
+
+val round_ns : profile -> hosts -> int -> round -> int
+
+val inplace_steps_ns : profile -> hosts -> int -> schedule -> int list
+
+val inplace_ns : profile -> hosts -> int -> schedule -> int
+
+val largest_buffer : layout -> layout -> int
+
+val inplace_least_budget : int -> layout -> layout -> int
+
+val inplace_staging : int -> layout -> layout -> int option -> int option
+
+type buffer_plan =
+| OutOfPlace of splan
+| InPlace of int * schedule
+
+val out_of_place : splan costed -> buffer_plan costed
+
+val cost_in_place :
+  profile -> hosts -> int -> layout -> layout -> int -> int -> buffer_plan
+  costed option
+
+val in_place_candidates :
+  profile -> hosts -> int -> int option -> strategy -> layout -> layout ->
+  int -> buffer_plan costed list
+
+val within_candidates :
+  bool -> bool -> profile -> hosts -> int -> int option -> strategy -> layout
+  -> layout -> buffer_plan costed list
+
+val choose_within :
+  bool -> bool -> profile -> hosts -> int -> int option -> strategy -> layout
+  -> layout -> (choose_error, buffer_plan choice) res
+
 type cut =
 | Block of axis list
 | Cyclic of axis list * int

@@ -221,6 +221,19 @@ Print Assumptions round_sequential.
 Print Assumptions validate_blocks_validate.
 Print Assumptions inplace_plan_validated.
 
+(** The cost of in place and the choice within a budget: the staging is
+    the most the budget allows and fits it; the chosen plan, out of place
+    or in place, is verified, fits the budget and is no slower than any
+    other verified candidate that fits. *)
+From Redist Require Import Costinplaceproof.
+Print Assumptions inplace_ns_app.
+Print Assumptions inplace_staging_fits.
+Print Assumptions inplace_staging_most.
+Print Assumptions inplace_staging_refused.
+Print Assumptions choose_within_fits.
+Print Assumptions choose_within_verified.
+Print Assumptions choose_within_fastest.
+
 (** Composed cuts (Part 3): per device and dimension, the local index is a
     bijection from the held indices onto [0, extent); the intervals are
     exactly the held indices, sorted and disjoint; one owner per cut

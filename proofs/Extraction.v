@@ -11,7 +11,7 @@ From Redist Require Import Model Semantics Checker Planner Layout Exchange Strat
 From Redist Require Import Lowernccl.
 From Redist Require Import Lowersumx.
 From Redist Require Import Choose Costsums.
-From Redist Require Import Inplace.
+From Redist Require Import Inplace Costinplace.
 From Redist Require Import Cuts Lowercuts Lowercutsexact.
 From Redist Require Import Holdsum Lowercutsred.
 
@@ -72,6 +72,8 @@ Extraction "redist_core.ml"
   held_size buf_size lin delin round_source run_round run_moves run_schedule trace received rank_sends rank_recvs
   area_size validate validate_blocks crosses exchange_runs inplace_block inplace_block_limit inplace_work_limit
   inplace_schedule inplace_plan
+  round_ns inplace_steps_ns inplace_ns largest_buffer inplace_least_budget inplace_staging cost_in_place
+  within_candidates choose_within
   cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
   region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size
   cl_local_elems region_live_elems

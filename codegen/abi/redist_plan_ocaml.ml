@@ -216,23 +216,9 @@ let in_place_guarantees =
     ("inplace_rounds_match", "within a round, what a rank sends to a peer is what the peer receives from it, run by run");
     ("round_sequential", "within a round no run written meets a run read or another written: any order of the moves gives the same buffer") ]
 
-let create_in_place mesh to_mesh from to_ dtype staging_bytes =
-  let p = problem mesh to_mesh from to_ dtype "" in
-  if Problem.has_pending p then Front.bad "redist_plan_create_in_place: pending sums are not planned in place";
-  if staging_bytes < p.elem_bytes then
-    Front.bad "staging_bytes: %d bytes is less than one element of %s (%d bytes); in place needs at least one"
-      staging_bytes p.dtype.name p.elem_bytes;
+(* [schedule], the extracted [inplace_plan] at [staging] elements. *)
+let in_place_info (p : Problem.t) staging schedule =
   let s = Problem.source_layout p and t = Problem.target_layout p in
-  (* A rank saves at most one element per place of its buffer, so staging
-     beyond the largest buffer is never used: "unbounded" is that. *)
-  let largest_buffer = List.fold_left (fun acc w -> max acc (Redist_core.buf_size s t w)) 1 (List.init (Problem.world p) Fun.id) in
-  let staging = min (staging_bytes / p.elem_bytes) largest_buffer in
-  let schedule =
-    match Redist_core.inplace_plan s t staging with
-    | Some sc -> sc
-    | None ->
-        raise (Report.Rejected (Printf.sprintf "no in-place schedule within staging of %d elements" staging))
-  in
   let lowered = Lowering.in_place p staging schedule in
   let bytes elems = Bounds.mul elems p.elem_bytes in
   let world = Problem.world p in
@@ -285,6 +271,40 @@ let create_in_place mesh to_mesh from to_ dtype staging_bytes =
     lower_bound_recv_max_bytes = bytes (most (Redist_core.recv_lower_bound s t)); live_bytes = live;
     alloc_bytes = live;
     digest = Problem.digest p ~plan_lines:(Printf.sprintf "in place, staging %d" staging :: step_texts) }
+
+let create_in_place mesh to_mesh from to_ dtype staging_bytes =
+  let p = problem mesh to_mesh from to_ dtype "" in
+  if Problem.has_pending p then Front.bad "redist_plan_create_in_place: pending sums are not planned in place";
+  if staging_bytes < p.elem_bytes then
+    Front.bad "staging_bytes: %d bytes is less than one element of %s (%d bytes); in place needs at least one"
+      staging_bytes p.dtype.name p.elem_bytes;
+  let s = Problem.source_layout p and t = Problem.target_layout p in
+  (* A rank saves at most one element per place of its buffer, so staging
+     beyond the largest buffer is never used: "unbounded" is that. *)
+  let staging = min (staging_bytes / p.elem_bytes) (max 1 (Redist_core.largest_buffer s t)) in
+  match Redist_core.inplace_plan s t staging with
+  | Some schedule -> in_place_info p staging schedule
+  | None -> raise (Report.Rejected (Printf.sprintf "no in-place schedule within staging of %d elements" staging))
+
+(* The plan `redist plan --memory-budget` takes under auto with the
+   built-in profile on one host ([Costinplace.choose_within]): the
+   cheapest that allocates at most [budget_bytes] per rank, out of place
+   or in place (kind 4); pending sums by [Costsums.choose_sums] within the
+   budget. *)
+let create_within mesh to_mesh from to_ dtype budget_bytes =
+  match any_problem mesh to_mesh from to_ dtype "" with
+  | Problem.Composed _ ->
+      Front.bad "redist_plan_create_within: composed cuts are not planned within a budget yet; use redist_plan_create"
+  | Problem.Plain p ->
+      let settings = { (Planning.default_settings p) with budget = Some budget_bytes; given = true } in
+      if Problem.has_pending p then
+        let r, cost = Sumplan.choose_costed settings p in
+        sums_info ~cost ~command:"plan" ~title:"redist plan" r
+      else (
+        match Planning.choose_within settings p budget_bytes with
+        | Planning.Out_of_place (plan, guarantees, costing) ->
+            info ~cost:(settings, costing) ~command:"plan" ~title:"redist plan" p plan guarantees
+        | Planning.In_place (staging, schedule, _) -> in_place_info p staging schedule)
 
 (* A plan in plan-file syntax, checked by the verified checker as `redist
    check --plan` does. *)
@@ -377,6 +397,8 @@ let () =
       guarded (fun () -> created (check mesh to_mesh from to_ dtype text)));
   Callback.register "redist_plan_create_in_place" (fun mesh to_mesh from to_ dtype staging_bytes ->
       guarded (fun () -> created (create_in_place mesh to_mesh from to_ dtype staging_bytes)));
+  Callback.register "redist_plan_create_within" (fun mesh to_mesh from to_ dtype budget_bytes ->
+      guarded (fun () -> created (create_within mesh to_mesh from to_ dtype budget_bytes)));
   Callback.register "redist_plan_from_json" (fun text -> guarded (fun () -> created (from_json text)));
   (* which: 0 the source layout, 1 the target layout; rank >= 0
      (capi.cpp checks it): a rank in neither mesh holds an empty box. *)

@@ -131,7 +131,7 @@ let json_arg = Arg.(value & flag & info [ "json" ] ~doc:"Print one JSON object i
 let in_place_arg =
   Arg.(value & flag
        & info [ "in-place" ]
-           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  $(b,gen) prints the schedule as constant tables run by the runtime's redist::InPlace, $(b,run) runs that header and checks every element of every rank's buffer.  Not yet for pending sums, $(b,--strategy collectives) or the cost options, nor with $(b,gen --plan) or $(b,--backend nccl).")
+           ~doc:"The direct exchange in place: each rank has one buffer of max(|src box|, |tgt box|) elements, holding its source box at the start and its target box at the end, and a staging within $(b,--memory-budget) (the budget less the largest buffer; at least one element more than the largest buffer; without a budget, the staging for the fewest rounds).  The schedule runs in rounds of point-to-point messages and local copies, proven to end with every target box in its buffer, within buffer + staging, with the exchange's traffic.  $(b,gen) prints the schedule as constant tables run by the runtime's redist::InPlace, $(b,run) runs that header and checks every element of every rank's buffer.  Not yet for pending sums or $(b,--strategy collectives), nor with $(b,gen --plan) or $(b,--backend nccl).  Without $(b,--in-place), $(b,plan --memory-budget) under auto weighs it among the candidates, and takes it where only it fits.")
 
 (* The cost model's inputs: a function of the problem, whose world size
    the hosts are checked against. *)
@@ -156,7 +156,7 @@ let cost_term =
   let budget_arg =
     Arg.(value & opt (some string) None
          & info [ "memory-budget" ] ~docv:"BYTES"
-             ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.")
+             ~doc:"The most bytes the caller may allocate on a rank for the redistribution: its source and destination arrays and the plan's whole workspace (at least the bytes alive at once, which plan also prints), e.g. $(b,4096), $(b,64KiB), $(b,16MiB): plans that allocate more are not chosen; if every plan does, the error names the least figure possible.  Under auto, $(b,plan) weighs the in-place plan too (one buffer per rank and a staging, see $(b,--in-place)): below source + destination only it fits.")
   in
   let make profile ranks_per_host host_list budget =
     let settings (p : Problem.t) =
@@ -217,9 +217,27 @@ let print_report ~command ~title ~guarantees ~json ~cost r =
        | Some (settings, costing) -> Costreport.text settings problem costing
        | None -> "")
 
-let print_in_place ~command ~title ~json r =
+(* [within]: the cost model's choice that took in place within a budget,
+   printed after the plan with why. *)
+let print_in_place ~command ~title ~json ?within r =
+  let p = r.Inplaceplan.exchange.problem in
+  let within_guarantees = Guarantees.within @ Guarantees.in_place in
   write_output None
-    (if json then Yojson.Safe.pretty_to_string (Inplaceplan.json ~command r) ^ "\n" else Inplaceplan.text ~title r)
+    (match (json, within) with
+     | true, None -> Yojson.Safe.pretty_to_string (Inplaceplan.json ~command r) ^ "\n"
+     | false, None -> Inplaceplan.text ~title r
+     | true, Some (settings, ch) -> (
+         match Inplaceplan.json ~guarantees:within_guarantees ~command r with
+         | `Assoc fields ->
+             Yojson.Safe.pretty_to_string
+               (`Assoc
+                  (fields @ Costreport.json_fields settings p (Planning.Costed_within (ch, None))
+                  @ [ ("in_place_chosen", `String (Costreport.in_place_why settings ch)) ]))
+             ^ "\n"
+         | _ -> failwith "an in-place report that is not a JSON object")
+     | false, Some (settings, ch) ->
+         Inplaceplan.text ~guarantees:within_guarantees ~title r ^ Costreport.text settings p (Planning.Costed_within (ch, None))
+         ^ Costreport.cost_model_line (Costreport.in_place_why settings ch))
 
 let print_sums ~command ~title ~json ?cost r =
   write_output None
@@ -241,9 +259,18 @@ let plan_cmd =
           let r, costing = Sumplan.choose_costed settings p in
           print_sums ~command:"plan" ~title:"redist plan" ~json ~cost:costing r
         else begin
-          let r, guarantees, choice = Planning.choose_costed settings p in
-          print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json
-            ~cost:(Some (settings, choice)) r
+          (* Under auto a budget weighs in place too ([Costinplace.choose_within]). *)
+          match (settings.budget, p.strategy) with
+          | Some budget, Redist_core.StratAuto -> (
+              match Planning.choose_within settings p budget with
+              | Planning.Out_of_place (r, guarantees, choice) ->
+                  print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
+              | Planning.In_place (staging, schedule, ch) ->
+                  print_in_place ~command:"plan" ~title:"redist plan" ~json ~within:(settings, ch)
+                    (Inplaceplan.of_schedule settings p staging schedule))
+          | _ ->
+              let r, guarantees, choice = Planning.choose_costed settings p in
+              print_report ~command:"plan" ~title:"redist plan" ~guarantees ~json ~cost:(Some (settings, choice)) r
         end;
         0)
   in

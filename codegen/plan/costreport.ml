@@ -12,9 +12,11 @@ type verdict = Chosen | Slower | Over_budget
 let verdict_name = function Chosen -> "chosen" | Slower -> "slower" | Over_budget -> "over_budget"
 
 (* Every verified candidate with its verdict. *)
-let candidates (ch : C.splan C.choice) =
+let candidates (ch : _ C.choice) =
   ((ch.ch_best, Chosen) :: List.map (fun c -> (c, Slower)) ch.ch_slower)
   @ List.map (fun c -> (c, Over_budget)) ch.ch_over_budget
+
+let in_place_strategy = "in_place"
 
 let strategy_of = function
   | C.ByCollectives _ -> "collectives"
@@ -68,6 +70,7 @@ let upper_bound_note = "at most: the exchange across hosts charges each message 
 let transport ~sums (cost : Profile.t) strategy =
   let in_place_collectives = "gathers, all-to-alls and permutes by single copy where their group is on one host" in
   match cost.profile.pf_single_copy with
+  | _ when strategy = in_place_strategy -> ("mpi", "in-place messages by MPI")
   | None -> ("mpi", "same-host messages by MPI")
   | Some _ ->
       ( "single_copy",
@@ -103,13 +106,30 @@ type row = {
 (* In the core's candidate order. *)
 let sorted rows = List.sort (fun a b -> compare a.index b.index) rows
 
+let row_of (cost : Profile.t) (p : Problem.t) verdict (c : C.splan C.costed) =
+  { index = c.cs_index; verdict; strategy = strategy_of c.cs_plan; plan = describe p c.cs_plan;
+    plan_file = plan_file_lines p c.cs_plan; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
+    upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; alloc_bytes = c.cs_alloc_bytes; traffic = c.cs_traffic;
+    launches = c.cs_launches }
+
 let rows_of_choice (cost : Profile.t) (p : Problem.t) (ch : C.splan C.choice) =
+  List.map (fun (c, verdict) -> row_of cost p verdict c) (candidates ch)
+
+(* The in-place candidate: its launches are its rounds, its time exact
+   whatever the hosts (each message priced on its own link:
+   [Costinplace.round_ns]); `check --in-place` reads its plan file. *)
+let rows_of_within (cost : Profile.t) (p : Problem.t) (ch : C.buffer_plan C.choice) =
   List.map
-    (fun ((c : C.splan C.costed), verdict) ->
-      { index = c.cs_index; verdict; strategy = strategy_of c.cs_plan; plan = describe p c.cs_plan;
-        plan_file = plan_file_lines p c.cs_plan; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns;
-        upper_bound = is_upper_bound cost p c; live_bytes = c.cs_live_bytes; alloc_bytes = c.cs_alloc_bytes; traffic = c.cs_traffic;
-        launches = c.cs_launches })
+    (fun ((c : C.buffer_plan C.costed), verdict) ->
+      match c.cs_plan with
+      | C.OutOfPlace sp -> row_of cost p verdict { c with cs_plan = sp }
+      | C.InPlace (staging, _) ->
+          { index = c.cs_index; verdict; strategy = in_place_strategy;
+            plan = Printf.sprintf "exchange in place (%s, staging %s)" (Report.plural c.cs_launches "round")
+                     (Report.plural staging "element");
+            plan_file = [ "exchange" ]; time_ns = c.cs_time_ns; steps_ns = c.cs_steps_ns; upper_bound = false;
+            live_bytes = c.cs_live_bytes; alloc_bytes = c.cs_alloc_bytes; traffic = c.cs_traffic;
+            launches = c.cs_launches })
     (candidates ch)
 
 let lines ~sums (cost : Profile.t) rows =
@@ -122,8 +142,9 @@ let lines ~sums (cost : Profile.t) rows =
   let bound r = if r.upper_bound then "; " ^ upper_bound_note else "" in
   [ Printf.sprintf "predicted time: %s (profile %s, %s, %s%s); per step: %s" (show_ns best.time_ns) cost.name
       cost.hosts_text (snd (transport ~sums cost best.strategy)) (bound best) (String.concat ", " (List.map show_ns best.steps_ns));
-    Printf.sprintf "memory per rank: %d B allocated (source + destination + whole workspace), peak live %d B%s"
-      best.alloc_bytes best.live_bytes budget ]
+    Printf.sprintf "memory per rank: %d B allocated (%s), peak live %d B%s" best.alloc_bytes
+      (if best.strategy = in_place_strategy then "buffer + staging" else "source + destination + whole workspace")
+      best.live_bytes budget ]
   @ (match rows with
      | [ _ ] -> []
      | rs -> [ Printf.sprintf "verified candidates: %d; not chosen:" (List.length rs) ])
@@ -137,7 +158,11 @@ let lines ~sums (cost : Profile.t) rows =
           | Slower, _ ->
               (* At equal predicted time the choice went by traffic, launches, then order ([Cost.cheaper]). *)
               let tie = if r.time_ns = best.time_ns then "as fast, not chosen" else "slower" in
-              let launches = if r.launches = 1 then "1 launch" else Printf.sprintf "%d launches" r.launches in
+              let launches =
+                if r.strategy = in_place_strategy then Report.plural r.launches "round"
+                else if r.launches = 1 then "1 launch"
+                else Printf.sprintf "%d launches" r.launches
+              in
               Some
                 (Printf.sprintf "%s (%s%s, busiest rank recv %d, %s, allocates %d B, live %d B)" tie (show_ns r.time_ns)
                    (bound r) r.traffic launches r.alloc_bytes r.live_bytes)
@@ -175,12 +200,30 @@ let comment_lines ~sums cost rows = String.concat "" (List.map (fun l -> "# " ^ 
    it was not applied; as comment lines, and as fields of the JSON report. *)
 let cost_model_line why = "# cost model: " ^ why ^ "\n"
 
+(* Why [choose_within] took in place: only it fits the budget, or it is
+   the fastest of those that do. *)
+let in_place_why (cost : Profile.t) (ch : C.buffer_plan C.choice) =
+  let out_of_place (c : C.buffer_plan C.costed) = match c.cs_plan with C.OutOfPlace _ -> true | C.InPlace _ -> false in
+  let budget = Option.get cost.budget in
+  match List.filter out_of_place ch.ch_over_budget with
+  | over when List.exists out_of_place ch.ch_slower || over = [] ->
+      Printf.sprintf "in place: the fastest plan within --memory-budget %d" budget
+  | over ->
+      Printf.sprintf "only in place fits: every plan out of place allocates more than --memory-budget %d (at least %d B)"
+        budget (List.fold_left (fun m (c : C.buffer_plan C.costed) -> min m c.cs_alloc_bytes) max_int over)
+
 let text (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> comment_lines ~sums:false cost (rows_of_choice cost p ch)
   | Planning.Costed_no_hybrids (ch, why) -> comment_lines ~sums:false cost (rows_of_choice cost p ch) ^ cost_model_line why
   | Planning.Not_costed why -> cost_model_line why
+  | Planning.Costed_within (ch, not_weighed) ->
+      comment_lines ~sums:false cost (rows_of_within cost p ch)
+      ^ (match not_weighed with Some why -> cost_model_line why | None -> "")
 
 let json_fields (cost : Profile.t) (p : Problem.t) = function
   | Planning.Costed ch -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)) ]
   | Planning.Costed_no_hybrids (ch, why) -> [ ("cost", json ~sums:false cost (rows_of_choice cost p ch)); ("hybrids_not_costed", `String why) ]
   | Planning.Not_costed why -> [ ("cost_not_applied", `String why) ]
+  | Planning.Costed_within (ch, not_weighed) ->
+      ("cost", json ~sums:false cost (rows_of_within cost p ch))
+      :: (match not_weighed with Some why -> [ ("in_place_not_weighed", `String why) ] | None -> [])

@@ -48,6 +48,14 @@ let choice ~hybrids =
       if hybrids then "no accepted candidate within the budget has a smaller predicted time"
       else "no accepted candidate within the budget, the hybrids left out, has a smaller predicted time" ) ]
 
+(* [auto] within a --memory-budget, in place among the candidates
+   ([Costinplace.choose_within]). *)
+let within =
+  [ ("choose_within_verified", "the chosen plan is a candidate out of place the verified checker accepts, or the in-place plan at the staging the budget allows, accepted by the validator");
+    ("choose_within_fits", "the bytes it allocates per rank are within --memory-budget (out of place: source + destination + whole workspace; in place: buffer + staging)");
+    ("choose_within_fastest", "no accepted candidate within the budget, out of place or in place, has a smaller predicted time");
+    ("inplace_staging_most", "in place, the staging is the most the budget allows, up to the largest buffer") ]
+
 (* A hybrid: the exchange and a collective through an intermediate layout. *)
 let hybrid =
   [ ("xcheck_correct", "an accepted hybrid moves every rank's source box to the intermediate box, then to its target box");

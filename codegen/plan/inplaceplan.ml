@@ -2,9 +2,10 @@
    run on one buffer per rank of max(|src box|, |tgt box|) elements and a
    staging within --memory-budget.  The schedule is the extracted
    [inplace_plan]'s (generated on blocks, then accepted by [validate_blocks],
-   which implies [validate]: inplace_plan_validated); this module weighs the
-   budget, counts the schedule's rounds and moves, and takes maxima and sums
-   over the world's ranks. *)
+   which implies [validate]: inplace_plan_validated) at the staging the
+   budget allows ([inplace_staging]), priced by [inplace_ns]; this module
+   counts the schedule's rounds and moves, and takes maxima and sums over
+   the world's ranks. *)
 
 module C = Redist_core
 module F = Front
@@ -21,47 +22,50 @@ type t = {
   local_copies : int;       (* moves within a rank (saves to the staging, copies within the buffer) *)
   recv_busiest : int;       (* what the schedule's moves bring to a rank from other ranks *)
   recv_total : int;
+  predicted_ns : int;       (* [Costinplace.inplace_ns] under the profile and hosts *)
+  profile_name : string;
+  hosts_text : string;
 }
 
 let refuse fmt = Printf.ksprintf (fun s -> F.bad "--in-place: %s" s) fmt
 
 (* What is not in place yet: one line each, before any planning. *)
-let refuse_unsupported (settings : Profile.t) (p : Problem.t) =
+let refuse_unsupported (p : Problem.t) =
   if Problem.has_pending p then refuse "pending sums (sum{...}) are not supported in place yet; drop --in-place";
   if p.strategy = C.StratCollectives then
-    refuse "--strategy collectives is not supported in place yet: the direct exchange runs in place (--strategy exchange or auto)";
-  if settings.machine_given then
-    refuse "the cost model does not price rounds yet: --profile, --ranks-per-host and --hosts are not taken in place"
+    refuse "--strategy collectives is not supported in place yet: the direct exchange runs in place (--strategy exchange or auto)"
 
-let largest_buffer (p : Problem.t) =
-  let src = Problem.source_layout p and tgt = Problem.target_layout p in
-  List.fold_left max 0 (List.init (Problem.world p) (C.buf_size src tgt))
-
-(* The staging per rank: the budget less the largest buffer, and never more
-   than the largest buffer (a rank never stages more than its buffer: with
-   that much every blocked block is saved in the first round).  Without a
-   budget, that most. *)
+(* The staging per rank ([Costinplace.inplace_staging]): the budget less
+   the largest buffer, at most that buffer; without a budget, that most. *)
 let staging_of (settings : Profile.t) (p : Problem.t) buffer_elems =
-  let e = p.elem_bytes in
-  let most = max 1 buffer_elems in
-  match settings.budget with
-  | None -> most
-  | Some budget ->
-      let least = Bounds.mul (Bounds.add buffer_elems 1) e in
-      if budget < least then
-        F.bad "--memory-budget: %d bytes per rank is below %d, the least an in-place plan takes: the largest buffer, max(|src box|, |tgt box|) = %s B, and one element of staging"
-          budget least (Bounds.mul_decimal buffer_elems e);
-      min most ((budget - (buffer_elems * e)) / e)
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  match C.inplace_staging p.elem_bytes src tgt settings.budget with
+  | Some staging -> staging
+  | None ->
+      F.bad "--memory-budget: %d bytes per rank is below %d, the least an in-place plan takes: the largest buffer, max(|src box|, |tgt box|) = %s B, and one element of staging"
+        (Option.get settings.budget) (C.inplace_least_budget p.elem_bytes src tgt) (Bounds.mul_decimal buffer_elems p.elem_bytes)
 
-let plan (settings : Profile.t) (p : Problem.t) =
-  refuse_unsupported settings p;
+(* The report of [schedule], the extracted [inplace_plan] at [staging_elems]. *)
+let of_schedule (settings : Profile.t) (p : Problem.t) staging_elems schedule =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   let exchange =
     match Xreport.of_exchange p with
     | C.OK r -> r
     | C.Error _ -> failwith "xcheck rejected the exchange (contradicts xcheck_correct's premise, exchange_wf)"
   in
-  let buffer_elems = largest_buffer p in
+  let count f = List.fold_left (fun acc rd -> acc + List.length (List.filter f rd)) 0 schedule in
+  let recv = List.init (Problem.world p) (C.received0 schedule) in
+  { exchange; budget = settings.budget; buffer_elems = C.largest_buffer src tgt; staging_elems; schedule;
+    block_elems = C.inplace_block (C.exchange_runs src tgt) staging_elems; rounds = List.length schedule;
+    messages = count C.crosses; local_copies = count (fun mv -> not (C.crosses mv));
+    recv_busiest = List.fold_left max 0 recv; recv_total = List.fold_left Bounds.add 0 recv;
+    predicted_ns = C.inplace_ns settings.profile settings.hosts p.elem_bytes schedule;
+    profile_name = settings.name; hosts_text = settings.hosts_text }
+
+let plan (settings : Profile.t) (p : Problem.t) =
+  refuse_unsupported p;
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  let buffer_elems = C.largest_buffer src tgt in
   let staging_elems = staging_of settings p buffer_elems in
   let block_elems = C.inplace_block (C.exchange_runs src tgt) staging_elems in
   let schedule =
@@ -76,22 +80,18 @@ let plan (settings : Profile.t) (p : Problem.t) =
         refuse "the planner ran out of stack: %d elements per buffer in blocks of %d (a block divides every row of the exchange's messages and is at most the staging: even boxes and more staging make larger blocks)"
           buffer_elems block_elems
   in
-  let count f = List.fold_left (fun acc rd -> acc + List.length (List.filter f rd)) 0 schedule in
-  let recv = List.init (Problem.world p) (C.received0 schedule) in
-  { exchange; budget = settings.budget; buffer_elems; staging_elems; block_elems; schedule; rounds = List.length schedule;
-    messages = count C.crosses; local_copies = count (fun mv -> not (C.crosses mv));
-    recv_busiest = List.fold_left max 0 recv; recv_total = List.fold_left Bounds.add 0 recv }
+  of_schedule settings p staging_elems schedule
 
 (* [check --in-place]: the plan file must be the one line `exchange`. *)
 let check (settings : Profile.t) (p : Problem.t) text =
-  refuse_unsupported settings p;
+  refuse_unsupported p;
   match Planfile.check_any p text with
   | Xreport.Exchange _ -> plan settings p
   | Xreport.Collectives _ | Xreport.Hybrid _ -> refuse "only the plan `exchange` runs in place; this plan file is not the one line exchange"
 
 let live_bytes (r : t) = (r.buffer_elems + r.staging_elems) * r.exchange.problem.elem_bytes
 
-let text ~title (r : t) =
+let text ?(guarantees = Guarantees.in_place) ~title (r : t) =
   let x = r.exchange in
   let p = x.problem in
   let b = Buffer.create 1024 in
@@ -113,12 +113,14 @@ let text ~title (r : t) =
     (bytes (r.buffer_elems + 1));
   line "# rounds: %d (runs in blocks of %s); messages: %d (point-to-point); local copies: %d" r.rounds
     (plural r.block_elems "element") r.messages r.local_copies;
+  line "# predicted time: %s (profile %s, %s; per round one message per peer by MPI and the local copies, the busiest receiving rank's)"
+    (Costreport.show_ns r.predicted_ns) r.profile_name r.hosts_text;
   line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
     (plural r.recv_busiest "element") (bytes r.recv_busiest) x.lb_max;
   line "# total received: %s (%s B); lower bound %d (summed over %d world ranks)" (plural r.recv_total "element")
     (bytes r.recv_total) x.lb_total x.world;
   line "# proven in Coq:";
-  List.iter (fun (name, what) -> line "#   %s: %s" name what) Guarantees.in_place;
+  List.iter (fun (name, what) -> line "#   %s: %s" name what) guarantees;
   Buffer.contents b
 
 (* The JSON field "in_place" of plan, check and run. *)
@@ -132,10 +134,10 @@ let in_place_field (r : t) =
         ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null);
         ("least_memory_budget", `Int ((r.buffer_elems + 1) * e));
         ("block_elems", `Int r.block_elems); ("rounds", `Int r.rounds); ("messages", `Int r.messages);
-        ("local_copies", `Int r.local_copies) ] )
+        ("local_copies", `Int r.local_copies); ("predicted_ns", `Int r.predicted_ns) ] )
 
-let json ~command (r : t) =
-  match Json.exchange_report ~command ~guarantees:Guarantees.in_place r.exchange with
+let json ?(guarantees = Guarantees.in_place) ~command (r : t) =
+  match Json.exchange_report ~command ~guarantees r.exchange with
   | `Assoc fields ->
       let replace key v = List.map (fun (k, old) -> (k, if k = key then v else old)) in
       `Assoc

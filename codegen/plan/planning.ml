@@ -71,7 +71,12 @@ let guarantees_of strategy sp =
 
 (* What [choose_costed] says about the cost model: its choice (without
    the hybrids, and why), or why it was not applied. *)
-type costing = Costed of C.splan C.choice | Costed_no_hybrids of C.splan C.choice * string | Not_costed of string
+type costing =
+  | Costed of C.splan C.choice
+  | Costed_no_hybrids of C.splan C.choice * string
+  | Not_costed of string
+  | Costed_within of C.buffer_plan C.choice * string option
+      (* [choose_within]'s: in place among the candidates, or why it was not weighed *)
 
 (* What costing the candidates takes, in units of about 0.2 us of CPU,
    measured here: costing a collective candidate lowers it, and each
@@ -159,6 +164,72 @@ let choose_costed ?no_hybrids (cost : Profile.t) (p : Problem.t) =
                "not applied: costing the candidates would take about %d units of 0.2 us (%d all_permute table entries to lower, one per rank per permute, and each exchange's ranks; the default costs at most %d, about half a second); planned by least busiest-rank traffic, then fewer launches; %s"
                plain.units plain.permute_entries costing_work_limit cost_option_hint) )
     | None -> no_collectives p
+
+(* [auto] within a --memory-budget ([Costinplace.choose_within]): the
+   cheapest plan that fits, out of place or in place at the most staging
+   the budget allows ([inplace_staging_most]). *)
+type within =
+  | Out_of_place of Xreport.plan * (string * string) list * costing
+  | In_place of int * C.schedule * C.buffer_plan C.choice  (* the staging, the schedule, the choice *)
+
+(* Weighing in place costs generating and validating its schedule, whose
+   validation checks every pair of a round's moves (proofs/README.md, "In
+   place": 1.9 s of the 2 s for 2048 x 2048 with unbounded staging).  Where
+   a plan out of place fits, in place is weighed only when the exchange has
+   at most [in_place_weigh_rows] rows ([exchange_runs], listed only for at
+   most [in_place_weigh_elems] global elements; a round's moves are about
+   its rows, whose pairs the validation checks: 1024 x 1024 on 4 ranks,
+   rows to columns, is 4096 rows, at the limit); where none fits, always. *)
+let in_place_weigh_elems = 1 lsl 20
+let in_place_weigh_rows = 1 lsl 12
+
+let in_place_too_long (p : Problem.t) src tgt =
+  let elems = List.fold_left ( * ) 1 (C.global_shape p.src) in
+  if elems > in_place_weigh_elems then
+    Some (Printf.sprintf "%d elements (weighed up to %d)" elems in_place_weigh_elems)
+  else
+    let rows = List.length (C.exchange_runs src tgt) in
+    if rows > in_place_weigh_rows then
+      Some (Printf.sprintf "%d rows of the exchange's messages (weighed up to %d)" rows in_place_weigh_rows)
+    else None
+
+let choose_within (cost : Profile.t) (p : Problem.t) budget =
+  refuse_pending p;
+  let src = Problem.source_layout p and tgt = Problem.target_layout p in
+  let choose in_place = C.choose_within true in_place cost.profile cost.hosts p.elem_bytes (Some budget) p.strategy src tgt in
+  let too_long = in_place_too_long p src tgt in
+  let answer, not_weighed =
+    match too_long with
+    | None -> (choose true, None)
+    | Some size -> (
+        match choose false with
+        | C.Error (C.BelowMinimum _) -> (choose true, None)
+        | answer ->
+            ( answer,
+              Some
+                (Printf.sprintf
+                   "in place not weighed: a plan out of place fits, and validating an in-place schedule of %s would take long; `plan --in-place --memory-budget %d` plans it"
+                   size budget) ))
+  in
+  match answer with
+  | C.OK ch -> (
+      match ch.ch_best.cs_plan with
+      | C.OutOfPlace sp ->
+          Out_of_place (report_of p sp, Guarantees.within @ guarantees_of p.strategy sp, Costed_within (ch, not_weighed))
+      | C.InPlace (staging, sc) -> In_place (staging, sc, ch))
+  | C.Error C.NoCandidate -> no_collectives p
+  | C.Error (C.BelowMinimum least) -> (
+      let out_of_place =
+        Printf.sprintf "--memory-budget: %d bytes per rank is below %d, the least bytes allocated per rank (source + destination + whole workspace) of any verified plan out of place"
+          budget least
+      in
+      match C.inplace_staging p.elem_bytes src tgt (Some budget) with
+      | None ->
+          Front.bad "%s, and below %d, the least in place (the largest buffer, max(|src box|, |tgt box|), and one element of staging)"
+            out_of_place (C.inplace_least_budget p.elem_bytes src tgt)
+      | Some staging ->
+          Front.bad "%s, and in place with a staging of %s the planner found no schedule within its limits (`plan --in-place --memory-budget %d` says why)"
+            out_of_place (Report.plural staging "element") budget)
 
 (* A plan the checker accepted, costed as the one candidate; [Rejected]
    above the budget. *)

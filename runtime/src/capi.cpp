@@ -388,7 +388,8 @@ bool plan_of(const PlannerData& info, redist_plan* plan) {
 }
 
 // Calls the OCaml function `name` (redist_plan_create, redist_plan_check,
-// redist_plan_from_json or redist_plan_create_in_place) on its strings
+// redist_plan_from_json, redist_plan_create_in_place or
+// redist_plan_create_within) on its strings
 // (NULL passes ""), then `count` when given (an OCaml int: larger counts
 // are max_int); six arguments at most.
 int create(const char* name, std::initializer_list<const char*> strings, redist_plan_t** out, char* err,
@@ -623,6 +624,18 @@ int redist_plan_create_in_place(const char* mesh, const char* to_mesh, const cha
   *out = nullptr;
   try {
     return create("redist_plan_create_in_place", {mesh, to_mesh, from, to, dtype}, out, err, errlen, &staging_bytes);
+  } catch (const std::bad_alloc&) {
+    return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
+  }
+}
+
+int redist_plan_create_within(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                              const char* dtype, size_t budget_bytes, redist_plan_t** out, char* err, size_t errlen) {
+  if (mesh == nullptr || from == nullptr || to == nullptr || out == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_create_within: null mesh, from, to or out");
+  *out = nullptr;
+  try {
+    return create("redist_plan_create_within", {mesh, to_mesh, from, to, dtype}, out, err, errlen, &budget_bytes);
   } catch (const std::bad_alloc&) {
     return fail(err, errlen, REDIST_ERR_INTERNAL, "internal error: out of memory");
   }

@@ -22,6 +22,8 @@
  *   during the second run and reported, the most over ranks and problems
  *   on the closing comment line.
  *
+ *   in_place_c within: redist_plan_create_within on 4 ranks (within_suite).
+ *
  *   in_place_c misuse: the refusals, each one line and a non-zero code on
  *   every rank, none waiting: a plain plan run in place and an in-place
  *   plan run or started as a plain one, a buffer or a staging one byte
@@ -179,6 +181,7 @@ typedef struct {
   int two_meshes;
   const char* dtype;
   size_t elem_bytes, staging_bytes;
+  int within; /* staging_bytes is a budget for redist_plan_create_within, whose choice must be in place */
 } problem_t;
 
 /* A mesh of 1 or 2 axes named by `names` (at most `world` devices), placed
@@ -227,6 +230,7 @@ static void random_problem(int world, int k, problem_t* p) {
   const int ndim = 1 + below(3);
   for (int d = 0; d < ndim; ++d) extents[d] = 1 + below(ndim == 1 ? 40 : ndim == 2 ? 14 : 9);
   random_mesh(world, "ab", p->mesh, &naxes, sizes);
+  p->within = 0;
   p->two_meshes = below(2);
   if (p->two_meshes) random_mesh(world, "cd", p->to_mesh, &to_naxes, to_sizes);
   random_type(ndim, extents, naxes, "ab", p->from);
@@ -301,9 +305,18 @@ static void global_shape(const redist_plan_t* plan, int devices, size_t* shape) 
 static int run_problem(const problem_t* p, int rank, size_t* rounds, long long* heap_peak, char* why, size_t whylen) {
   char err[512];
   redist_plan_t* plan = NULL;
-  int rc = redist_plan_create_in_place(p->mesh, p->two_meshes ? p->to_mesh : NULL, p->from, p->to, p->dtype,
-                                       p->staging_bytes, &plan, err, sizeof err);
+  const char* to_mesh = p->two_meshes ? p->to_mesh : NULL;
+  int rc = p->within ? redist_plan_create_within(p->mesh, to_mesh, p->from, p->to, p->dtype, p->staging_bytes, &plan,
+                                                 err, sizeof err)
+                     : redist_plan_create_in_place(p->mesh, to_mesh, p->from, p->to, p->dtype, p->staging_bytes, &plan,
+                                                   err, sizeof err);
   if (rc != REDIST_OK) return snprintf(why, whylen, "create: code %d: %s", rc, err), 0;
+  if (p->within && (redist_plan_by_exchange(plan) != 4 || redist_plan_alloc_bytes(plan) > p->staging_bytes)) {
+    snprintf(why, whylen, "within %zu B: plan kind %d allocating %llu B, not in place within the budget",
+             p->staging_bytes, redist_plan_by_exchange(plan), (unsigned long long)redist_plan_alloc_bytes(plan));
+    redist_plan_free(plan);
+    return 0;
+  }
   *rounds = redist_plan_num_steps(plan);
   const int ndim = redist_plan_ndim(plan), devices = redist_plan_devices(plan);
   size_t shape[REDIST_MAX_DIMS], src_off[REDIST_MAX_DIMS], src_ext[REDIST_MAX_DIMS], tgt_off[REDIST_MAX_DIMS],
@@ -399,6 +412,59 @@ static int random_suite(int count, uint64_t seed, int rank, int world) {
     printf("# %d problems on %d ranks: 0 bytes allocated outside MPI calls during the runs; the most Open MPI "
            "took inside them (run 2's peak heap growth, any rank) %lld bytes\n",
            count, world, mpi_peak);
+  return rank == 0 ? tap_end() : 0;
+}
+
+/* ---- within a budget ------------------------------------------------------ */
+
+/* redist_plan_create_within on 4 ranks, rows to columns of 8 x 8 f32 (64 B
+ * of source and of target per rank): at 128 B, source + destination, a
+ * plan out of place within it; one byte less only in place fits (kind 4),
+ * run in place and every element checked; below the largest buffer and
+ * one element (68 B) code 2 naming both least figures; composed cuts and
+ * null arguments code 2. */
+static int within_suite(int rank, int world) {
+  const char* mesh = "{x:4}";
+  const char* from = "[{x}8, 8]";
+  const char* to = "[8, {x}8]";
+  char err[512] = "";
+  redist_plan_t* plan = NULL;
+  if (world != 4) {
+    if (rank == 0) tap_result(0, "within: needs 4 ranks, has %d", world);
+    return rank == 0 ? tap_end() : 1;
+  }
+  int rc = redist_plan_create_within(mesh, NULL, from, to, "f32", 128, &plan, err, sizeof err);
+  int ok = rc == REDIST_OK && redist_plan_by_exchange(plan) != 4 && redist_plan_alloc_bytes(plan) <= 128 &&
+           redist_plan_alloc_bytes(plan) == redist_plan_src_bytes(plan) + redist_plan_dst_bytes(plan) +
+                                                redist_plan_workspace_bytes(plan);
+  if (rank == 0)
+    tap_result(ok, "within 128 B: out of place (kind %d), allocating %llu B: %s", plan ? redist_plan_by_exchange(plan) : -1,
+               plan ? (unsigned long long)redist_plan_alloc_bytes(plan) : 0ull, rc == REDIST_OK ? "" : err);
+  redist_plan_free(plan);
+
+  problem_t p = {.two_meshes = 0, .dtype = "f32", .elem_bytes = 4, .staging_bytes = 127, .within = 1};
+  strcpy(p.mesh, mesh), strcpy(p.from, from), strcpy(p.to, to);
+  char why[600] = "";
+  size_t rounds = 0;
+  long long peak = 0;
+  ok = run_problem(&p, rank, &rounds, &peak, why, sizeof why);
+  int all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0)
+    tap_result(all_ok, "within 127 B: in place (kind 4, %zu rounds), every element of every rank right: %s", rounds,
+               ok ? "" : why);
+
+  plan = NULL;
+  rc = redist_plan_create_within(mesh, NULL, from, to, "f32", 67, &plan, err, sizeof err);
+  ok = rc == REDIST_ERR_BAD_INPUT && plan == NULL && strstr(err, "below 128") != NULL && strstr(err, "below 68") != NULL;
+  if (rank == 0) tap_result(ok, "within 67 B: code 2, \"%s\"", err);
+  rc = redist_plan_create_within("{x:2, y:2}", NULL, "[{x}{y}8, 4]", "[{y}{x}8, 4]", "f32", 1 << 20, &plan, err,
+                                 sizeof err);
+  ok = rc == REDIST_ERR_BAD_INPUT && plan == NULL && strstr(err, "composed cuts") != NULL;
+  if (rank == 0) tap_result(ok, "within, composed cuts: code 2, \"%s\"", err);
+  rc = redist_plan_create_within(mesh, NULL, NULL, to, "f32", 128, &plan, err, sizeof err);
+  ok = rc == REDIST_ERR_BAD_INPUT && plan == NULL && strstr(err, "null") != NULL;
+  if (rank == 0) tap_result(ok, "within, a null from: code 2, \"%s\"", err);
   return rank == 0 ? tap_end() : 0;
 }
 
@@ -513,8 +579,10 @@ int main(int argc, char** argv) {
     rc = random_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
   else if (argc == 2 && strcmp(argv[1], "misuse") == 0)
     rc = misuse_suite(rank, world);
+  else if (argc == 2 && strcmp(argv[1], "within") == 0)
+    rc = within_suite(rank, world);
   else if (rank == 0)
-    fprintf(stderr, "usage: in_place_c random COUNT SEED | in_place_c misuse\n");
+    fprintf(stderr, "usage: in_place_c random COUNT SEED | in_place_c misuse | in_place_c within\n");
   MPI_Finalize();
   return rc;
 }

@@ -501,11 +501,21 @@ run plan "${IP[@]}" --memory-budget 96 --json
 pipe_plan_check "${IP[@]}" --memory-budget 80
 # between meshes, uneven: 7 rows over 2 then over 3 ranks
 run plan --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84
+# priced under the machine options: two hosts of two ranks
+run plan "${IP[@]}" --ranks-per-host 2
 # not yet in place: one line each, exit 2
 run plan "${IP[@]}" --strategy collectives
 run plan --mesh '{x:2}' --from '[4] sum{x}' --to '[4]' --in-place
-run plan "${IP[@]}" --ranks-per-host 2
 run_stdin 'all_gather(0)\n' check --mesh '{x:2}' --from '[{x}4]' --to '[4]' --in-place --plan -
+# auto within a budget weighs in place too: at the least budget out of
+# place (source + destination, 128 B) the fastest of all, in place among
+# the candidates; one byte less only in place fits; below the least in
+# place (64 B buffer + one element) refused, naming both figures
+IPA=(--mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]')
+run plan "${IPA[@]}" --memory-budget 128
+run plan "${IPA[@]}" --memory-budget 127
+run plan "${IPA[@]}" --memory-budget 67
+run plan "${IPA[@]}" --memory-budget 127 --ranks-per-host 2 --json
 # beyond the planner's limits: 2048 x 2048 at the least budget (blocks of
 # one element, the staging of one) and uneven 2047 x 2047 (blocks of one)
 run plan --mesh '{x:4}' --from 'f32[{x}2048, 2048]' --to 'f32[2048, {x}2048]' --in-place --memory-budget 4194308

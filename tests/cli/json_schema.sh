@@ -53,6 +53,8 @@ check_json "check, plan syntax error" 'all_reduce(0)\n' check "${W[@]}" --plan -
 check_json "plan, in place" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --json
 check_json "plan, in place between meshes, least budget" '' plan --from-mesh '{x:2}' --to-mesh '{y:3} @ 1' --from '[{x}7, 5]' --to '[{y}7, 5]' --in-place --memory-budget 84 --json
 check_json "plan, in place, budget below the least" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --in-place --memory-budget 67 --json
+check_json "plan, auto within a budget only in place fits" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --memory-budget 127 --json
+check_json "plan, auto within a budget, in place among the candidates" '' plan --mesh '{x:4}' --from '[{x}8, 8]' --to '[8, {x}8]' --memory-budget 128 --json
 check_json "check, in place" 'exchange\n' check --mesh '{x:3}' --from '[{x}7]' --to '[7]' --plan - --in-place --json
 check_json "plan, pending sums reduced and gathered" '' plan --mesh '{x:2, y:2}' --from '[4{x}8, 8] sum{y}' --to '[8, 8]' --dtype i32 --json
 check_json "plan, pending sums kept pending" '' plan --mesh '{x:2, y:2}' --from '[8, 8] sum{x,y}' --to '[8, 8] sum{y}' --json

@@ -278,7 +278,7 @@ let cited_theorems_exist () =
     (fun (name, _) ->
       Alcotest.(check bool) (name ^ " is a Theorem or Lemma in proofs/") true
         (contains text ("Theorem " ^ name ^ " ") || contains text ("Lemma " ^ name ^ " ")))
-    (Guarantees.for_plan ~refined:true @ Guarantees.sums_choice @ Guarantees.in_place
+    (Guarantees.for_plan ~refined:true @ Guarantees.sums_choice @ Guarantees.in_place @ Guarantees.within
     @ List.concat_map (fun pending_target -> List.concat_map (Guarantees.for_operation ~pending_target) Dtype.[ Sum; Prod; Max; Min; Avg ])
         [ false; true ])
 

@@ -38,7 +38,7 @@ let draw_budget st i buffer elem_bytes =
 let planned st i =
   let d = draw st i in
   let p = problem d Redist_core.StratExchange in
-  let budget, what = draw_budget st i (Inplaceplan.largest_buffer p) p.elem_bytes in
+  let budget, what = draw_budget st i (Redist_core.largest_buffer (Problem.source_layout p) (Problem.target_layout p)) p.elem_bytes in
   let description = Printf.sprintf "%s, %s" (describe d) what in
   match Inplaceplan.plan { (Planning.default_settings p) with budget } p with
   | r -> (r, description)

@@ -25,7 +25,10 @@
      costs more than by MPI (Costclosed.single_copy_no_slower), the
      exchange alone is priced as with the single-copy link for same-host
      messages, and some collective plans get cheaper; on a gather and a
-     transpose on one host the collectives win with single copy too. *)
+     transpose on one host the collectives win with single copy too;
+   - within a budget (Planning.choose_within) in place is weighed, taken
+     below the least out of place, and refused below the least in place
+     ([within_budget]). *)
 module C = Redist_core
 
 let seed = 20261123
@@ -48,6 +51,7 @@ let measured = snd (Profile.default ())
 let costed = function
   | Planning.Costed ch -> ch
   | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> Alcotest.failf "not costed: %s" why
+  | Planning.Costed_within _ -> Alcotest.fail "choose_costed weighed in place, which only choose_within does"
 let chosen s p = let _, _, ch = Planning.choose_costed s p in costed ch
 
 let candidates (ch : C.splan C.choice) = (ch.ch_best :: ch.ch_slower) @ ch.ch_over_budget
@@ -154,7 +158,8 @@ let default_is_the_cost_model () =
       (match costing with
        | Planning.Costed d when d.ch_best.cs_index = ch.ch_best.cs_index -> ()
        | Planning.Costed d -> fail "the default chose candidate %d, the built-in profile %d" d.ch_best.cs_index ch.ch_best.cs_index
-       | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> fail "not costed by default: %s" why);
+       | Planning.Costed_no_hybrids (_, why) | Planning.Not_costed why -> fail "not costed by default: %s" why
+       | Planning.Costed_within _ -> fail "the default weighed in place, which only choose_within does");
       if Xreport.splan r <> ch.ch_best.cs_plan then fail "the default's report is of another plan")
 
 (* One host, [n] ranks per host, or a host list drawn at random. *)
@@ -256,6 +261,63 @@ let single_copy_changes_the_choice () =
   let exchange = List.find (fun (c : C.splan C.costed) -> c.cs_plan = C.ByExchange) (candidates (chosen (settings fast) transpose)) in
   if exchange.cs_time_ns <> 1_704 then Alcotest.failf "transpose: the exchange %d ns, expected 1704 ns (as the all-to-all)" exchange.cs_time_ns
 
+(* Planning.choose_within (Costinplace.choose_within) on the first
+   [within_count] problems: at the least bytes any plan out of place
+   allocates, the choice fits and no candidate that fits, in place among
+   them, predicts less; one byte less, at least the least in place, the
+   choice is in place within it, at the staging the budget allows, its
+   schedule accepted by the validator, every plan out of place over it (or,
+   uneven boxes past the generator's limits, refused saying so); below the
+   least in place, refused naming both least figures. *)
+let within_count = 200
+
+let within_budget () =
+  let st = Random.State.make [| seed |] in
+  let in_place_chosen = ref 0 in
+  for i = 0 to within_count - 1 do
+    let d = Placed_problem.draw st i in
+    let p = Placed_problem.problem d C.StratAuto in
+    let fail fmt = Printf.ksprintf (fun s -> Alcotest.failf "problem %d (%s): %s" i (Placed_problem.describe d) s) fmt in
+    let src = Problem.source_layout p and tgt = Problem.target_layout p in
+    let least = List.fold_left (fun m (c : C.splan C.costed) -> min m c.cs_alloc_bytes) max_int (candidates (chosen (settings measured) p)) in
+    let in_place_least = C.inplace_least_budget p.elem_bytes src tgt in
+    let choose budget =
+      let check (ch : C.buffer_plan C.choice) =
+        if ch.ch_best.cs_alloc_bytes > budget then fail "within %d the choice allocates %d" budget ch.ch_best.cs_alloc_bytes;
+        List.iter
+          (fun (c : C.buffer_plan C.costed) ->
+            if c.cs_alloc_bytes <= budget && c.cs_time_ns < ch.ch_best.cs_time_ns then
+              fail "within %d candidate %d fits and predicts %d ns, below the chosen %d" budget c.cs_index c.cs_time_ns ch.ch_best.cs_time_ns)
+          (ch.ch_slower @ ch.ch_over_budget)
+      in
+      match Planning.choose_within (settings ~budget measured) p budget with
+      | Planning.Out_of_place (_, _, Planning.Costed_within (ch, _)) -> check ch; `Out_of_place
+      | Planning.Out_of_place _ -> fail "within %d: an out-of-place choice without its candidates" budget
+      | Planning.In_place (staging, sc, ch) ->
+          check ch;
+          if C.inplace_staging p.elem_bytes src tgt (Some budget) <> Some staging then
+            fail "within %d: staging %d, not the most the budget allows" budget staging;
+          if ch.ch_best.cs_alloc_bytes <> (C.largest_buffer src tgt + staging) * p.elem_bytes then
+            fail "within %d: in place allocates %d, not the largest buffer and the staging" budget ch.ch_best.cs_alloc_bytes;
+          if not (C.validate src tgt staging sc) then fail "within %d: the validator refuses the schedule" budget;
+          `In_place
+    in
+    ignore (choose least);
+    (if least - 1 >= in_place_least then
+       match choose (least - 1) with
+       | `In_place -> incr in_place_chosen
+       | `Out_of_place -> fail "within %d, one byte below the least out of place: an out-of-place plan" (least - 1)
+       | exception Front.Bad_input why ->
+           if not (String.ends_with ~suffix:"says why)" why) then fail "within %d refused: %s" (least - 1) why);
+    let below = min (least - 1) (in_place_least - 1) in
+    match choose below with
+    | _ -> fail "within %d, below the least out of place %d and in place %d: a plan" below least in_place_least
+    | exception Front.Bad_input why ->
+        if not (String.ends_with ~suffix:"one element of staging)" why) then fail "within %d refused: %s" below why
+  done;
+  if !in_place_chosen < within_count / 2 then
+    Alcotest.failf "in place chosen below the least out of place in %d of %d problems" !in_place_chosen within_count
+
 let () =
   Tap.run "cost"
     [ ( "choice",
@@ -267,4 +329,5 @@ let () =
           Alcotest.test_case (Printf.sprintf "%d random problems: the default is the built-in profile's choice" count) `Quick default_is_the_cost_model;
           Alcotest.test_case (Printf.sprintf "%d random problems: the exchange's closed form = its messages (one host), >= (across)" count) `Quick closed_form_is_the_messages;
           Alcotest.test_case (Printf.sprintf "%d random problems: single copy makes no step dearer, the exchange priced by its link, some collective plans cheaper" count) `Quick single_copy_no_dearer;
-          Alcotest.test_case "a gather and a transpose on one host: with single copy the collectives still win (the all-gathers and the all-to-all priced by it)" `Quick single_copy_changes_the_choice ] ) ]
+          Alcotest.test_case "a gather and a transpose on one host: with single copy the collectives still win (the all-gathers and the all-to-all priced by it)" `Quick single_copy_changes_the_choice;
+          Alcotest.test_case (Printf.sprintf "%d random problems: within a budget in place weighed, taken one byte below the least out of place, refused below the least in place" within_count) `Quick within_budget ] ) ]

@@ -89,6 +89,7 @@ let default_cost_model () =
   | _, _, _, (_, _, (P.Costed ch | P.Costed_no_hybrids (ch, _))) ->
       if ch.ch_slower = [] then Alcotest.fail "the even gather: one candidate costed, expected the collectives and the exchange"
   | _, _, _, (_, _, P.Not_costed why) -> Alcotest.failf "the even gather not costed: %s" why
+  | _, _, _, (_, _, P.Costed_within _) -> Alcotest.fail "the even gather: in place weighed without a budget"
 
 (* Pending sums: every candidate costed within Planning.costing_work_limit
    (Sumplan.candidate_units), else under auto the collectives without the

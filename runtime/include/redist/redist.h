@@ -176,6 +176,22 @@ int redist_plan_from_json(const char* json, redist_plan_t** out, char* err, size
 int redist_plan_create_in_place(const char* mesh, const char* to_mesh, const char* from, const char* to,
                                 const char* dtype, size_t staging_bytes, redist_plan_t** out, char* err,
                                 size_t errlen);
+/* Within a memory budget (`redist plan --memory-budget BUDGET_BYTES`
+ * under auto, the built-in profile, one host): the extracted choose_within
+ * weighs redist_plan_create_with's candidates, which allocate source +
+ * destination + workspace per rank, and the in-place plan at the most
+ * staging the budget allows (budget less the largest buffer, at most that
+ * buffer), and returns the cheapest whose allocated bytes per rank fit
+ * (proven: choose_within_fits, choose_within_verified,
+ * choose_within_fastest).  Below source + destination only in place fits:
+ * redist_plan_by_exchange says which was chosen (4: in place, run by
+ * redist_exec_run_in_place; its redist_plan_alloc_bytes is the largest
+ * buffer plus the staging).  Pending sums: their candidates within the
+ * budget (never in place).  A budget below every candidate's figure
+ * (in place: the largest buffer and one element) is code 2, naming the
+ * least figures; composed cuts are code 2. */
+int redist_plan_create_within(const char* mesh, const char* to_mesh, const char* from, const char* to,
+                              const char* dtype, size_t budget_bytes, redist_plan_t** out, char* err, size_t errlen);
 void redist_plan_free(redist_plan_t* plan);
 
 /* Queries.  Strings belong to the plan and live as long as it.  A NULL
@@ -186,7 +202,8 @@ int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dime
  * direct exchange, 2: the reducing exchange (pending sums), 3: a hybrid (its
  * parts in turn through the intermediate layout; only redist_exec_run runs
  * it: redist_plan_step and redist_plan_receives refuse it), 4: in place
- * (redist_plan_create_in_place; run by redist_exec_run_in_place only), 5: the
+ * (redist_plan_create_in_place, or redist_plan_create_within's choice; run by
+ * redist_exec_run_in_place only), 5: the
  * region exchange (composed cuts such as "[{x}{y}8, 4]" or "[{p}%2 8, {q}%2 6]";
  * the box queries and redist_plan_receives refuse it) */
 int redist_plan_by_exchange(const redist_plan_t* plan);
