@@ -69,7 +69,7 @@ Extraction "redist_core.ml"
   choose_sums sum_candidates sum_predicted_ns
   program_alloc_bytes splan_alloc_bytes sum_lowered_alloc_bytes sumplan_alloc_bytes
   held_size buf_size lin delin round_source run_round run_moves run_schedule trace received rank_sends rank_recvs
-  area_size validate validate_blocks crosses exchange_runs inplace_block inplace_block_limit inplace_work_limit
+  area_size validate validate_blocks validate_runs crosses exchange_runs inplace_work_limit
   inplace_schedule inplace_plan
   cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
   region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size.
