@@ -17,13 +17,15 @@
     the wrong element: [Inplaceproof.inplace_sound] rules that out from the
     validation, it does not assume it.
 
-    [inplace_schedule] (the generator, not proven) builds rounds on blocks
-    of places from the exchange's messages ([recv_messages]); [validate]
-    executes a schedule symbolically, tracing every target place back to
-    the source place whose element it ends up holding, and checks bounds,
-    disjointness and traffic; [validate_blocks], what the command runs,
-    traces one place per block and implies it
-    ([Inplaceproof.validate_blocks_validate]).  A schedule the generator
+    [inplace_schedule] (the generator, not proven) builds rounds on runs
+    of any lengths cut from the exchange's messages ([recv_messages]);
+    [validate] executes a schedule symbolically, tracing every target place
+    back to the source place whose element it ends up holding, and checks
+    bounds, disjointness and traffic; [validate_runs], what the command
+    runs, traces whole runs and implies it
+    ([Inplaceproof.validate_runs_validate]), as does [validate_blocks]
+    on schedules of blocks ([Inplaceproof.validate_blocks_validate]).
+    A schedule the generator
     gets wrong is refused, never run. *)
 
 From Coq Require Import List Arith Lia Bool Orders Mergesort.

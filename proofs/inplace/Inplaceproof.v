@@ -15,7 +15,9 @@
       the two meshes.
     - [round_sequential]: a round [validate] accepts, run one move at a time
       in any order its list gives, is the round itself: sends may read and
-      receives write the buffer directly. *)
+      receives write the buffer directly.
+    - [validate_runs_validate], [validate_blocks_validate]: the validators
+      the command can run, on runs and on blocks, imply [validate]. *)
 
 From Coq Require Import List Arith Lia Bool.
 Import ListNotations.
