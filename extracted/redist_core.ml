@@ -296,6 +296,18 @@ let rec rev = function
 | [] -> []
 | x :: l' -> app (rev l') (x :: [])
 
+(** val rev_append : 'a1 list -> 'a1 list -> 'a1 list **)
+
+let rec rev_append l l' =
+  match l with
+  | [] -> l'
+  | a :: l0 -> rev_append l0 (a :: l')
+
+(** val rev' : 'a1 list -> 'a1 list **)
+
+let rev' l =
+  rev_append l []
+
 (** val map : ('a1 -> 'a2) -> 'a1 list -> 'a2 list **)
 
 let rec map f = function
@@ -6364,8 +6376,8 @@ type run = (int * bool) * int
 
 (** val mark_runs : bool -> (int * int) list -> run list **)
 
-let mark_runs inside rs =
-  map (fun pat -> let (len, k) = pat in ((len, inside), k)) rs
+let mark_runs inside0 rs =
+  map (fun pat -> let (len, k) = pat in ((len, inside0), k)) rs
 
 (** val dim_runs : (int * int) -> (int * int) -> int -> int -> run list **)
 
@@ -6388,7 +6400,7 @@ let dim_runs iv sv bs bt =
              (cut_runs
                ((fun (a : int) b -> if a >= b then a - b else 0) hi b) b hi
                bs bt)))
-  else map (fun piece -> (((snd piece), (starts_in slo sn (fst piece))),
+  else map (fun piece0 -> (((snd piece0), (starts_in slo sn (fst piece0))),
          (Stdlib.Int.succ 0))) (cuts n lo hi bs bt)
 
 (** val dims_runs : box -> box -> int list -> int list -> run list list **)
@@ -6415,14 +6427,14 @@ let rec dims_runs tb sb bss bts =
 (** val runs_sum :
     (bool -> int -> int) -> bool -> int -> run list list -> int **)
 
-let rec runs_sum cell_ns inside size = function
-| [] -> cell_ns inside size
+let rec runs_sum cell_ns inside0 size = function
+| [] -> cell_ns inside0 size
 | rs :: rss' ->
   list_sum
     (map (fun pat ->
       let (y, k) = pat in
       let (len, i) = y in
-      ( * ) k (runs_sum cell_ns ((&&) inside i) (( * ) size len) rss')) rs)
+      ( * ) k (runs_sum cell_ns ((&&) inside0 i) (( * ) size len) rss')) rs)
 
 (** val exchange_cell_ns : profile -> bool -> int -> bool -> int -> int **)
 
@@ -7085,14 +7097,6 @@ let area_eqb a b =
 
 type place = { pl_rank : int; pl_area : area; pl_off : int }
 
-(** val place_eqb : place -> place -> bool **)
-
-let place_eqb x y =
-  (&&)
-    ((&&) ((fun (a : int) b -> a = b) x.pl_rank y.pl_rank)
-      (area_eqb x.pl_area y.pl_area))
-    ((fun (a : int) b -> a = b) x.pl_off y.pl_off)
-
 type 'a memory = place -> 'a
 
 (** val lin : int list -> int list -> int **)
@@ -7412,6 +7416,300 @@ let validate_blocks s t0 b g sc =
       (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
       (ranks_of s t0))
 
+(** val map_tr : ('a1 -> 'a2) -> 'a1 list -> 'a2 list **)
+
+let map_tr f l =
+  rev' (fold_left (fun acc x -> (f x) :: acc) l [])
+
+(** val filter_tr : ('a1 -> bool) -> 'a1 list -> 'a1 list **)
+
+let filter_tr f l =
+  rev' (fold_left (fun acc x -> if f x then x :: acc else acc) l [])
+
+(** val count : 'a1 list -> int **)
+
+let count l =
+  fold_left (fun n _ -> Stdlib.Int.succ n) l 0
+
+(** val merge_acc :
+    ('a1 -> int) -> 'a1 list -> 'a1 list -> 'a1 list -> 'a1 list **)
+
+let rec merge_acc key0 l1 =
+  let rec merge_aux l2 acc =
+    match l1 with
+    | [] -> rev_append acc l2
+    | a :: l1' ->
+      (match l2 with
+       | [] -> rev_append acc l1
+       | b :: l2' ->
+         if (fun (a : int) b -> a <= b) (key0 a) (key0 b)
+         then merge_acc key0 l1' l2 (a :: acc)
+         else merge_aux l2' (b :: acc))
+  in merge_aux
+
+(** val merge_pairs :
+    ('a1 -> int) -> 'a1 list list -> 'a1 list list -> 'a1 list list **)
+
+let rec merge_pairs key0 ls acc =
+  match ls with
+  | [] -> acc
+  | a :: l ->
+    (match l with
+     | [] -> a :: acc
+     | b :: rest -> merge_pairs key0 rest ((merge_acc key0 a b []) :: acc))
+
+(** val sort_passes : ('a1 -> int) -> int -> 'a1 list list -> 'a1 list **)
+
+let rec sort_passes key0 fuel ls = match ls with
+| [] -> []
+| a :: l ->
+  (match l with
+   | [] -> a
+   | _ :: _ ->
+     ((fun fO fS n -> if n=0 then fO () else fS (n-1))
+        (fun _ -> fold_left (fun acc a0 -> rev_append a0 acc) ls [])
+        (fun f -> sort_passes key0 f (merge_pairs key0 ls []))
+        fuel))
+
+(** val sort_key : ('a1 -> int) -> 'a1 list -> 'a1 list **)
+
+let sort_key key0 l =
+  sort_passes key0 (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ
+    0))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+    (fold_left (fun acc x -> (x :: []) :: acc) l [])
+
+(** val place_key : int -> place -> int **)
+
+let place_key k x =
+  (+)
+    (( * )
+      ((+) (( * ) x.pl_rank (Stdlib.Int.succ (Stdlib.Int.succ 0)))
+        (match x.pl_area with
+         | Buf -> 0
+         | Stage -> Stdlib.Int.succ 0)) k) x.pl_off
+
+type span = { sp_key : int; sp_len : int; sp_write : bool; sp_id : int }
+
+(** val round_spans : int -> round -> span list **)
+
+let round_spans k rd =
+  flat_map (fun im ->
+    let (i, mv) = im in
+    { sp_key = (place_key k mv.mv_to); sp_len = mv.mv_len; sp_write = true;
+    sp_id = i } :: ({ sp_key = (place_key k mv.mv_from); sp_len = mv.mv_len;
+    sp_write = false; sp_id = i } :: [])) (combine (seq 0 (length rd)) rd)
+
+(** val spans_apart : int -> int -> span list -> bool **)
+
+let rec spans_apart hw ha = function
+| [] -> true
+| s :: l' ->
+  (&&)
+    (if s.sp_write
+     then (fun (a : int) b -> a <= b) ha s.sp_key
+     else (fun (a : int) b -> a <= b) hw s.sp_key)
+    (spans_apart
+      (if s.sp_write
+       then (fun (a : int) b -> if a >= b then a else b) hw
+              ((+) s.sp_key s.sp_len)
+       else hw)
+      ((fun (a : int) b -> if a >= b then a else b) ha
+        ((+) s.sp_key s.sp_len)) l')
+
+(** val round_apart_sorted : int -> round -> bool **)
+
+let round_apart_sorted k rd =
+  spans_apart 0 0 (sort_key (fun s -> s.sp_key) (round_spans k rd))
+
+type mtree =
+| MLeaf of move
+| MNode of int * int * mtree * mtree
+
+(** val mt_lo : int -> mtree -> int **)
+
+let mt_lo k = function
+| MLeaf mv -> place_key k mv.mv_to
+| MNode (lo, _, _, _) -> lo
+
+(** val mt_hi : int -> mtree -> int **)
+
+let mt_hi k = function
+| MLeaf mv -> (+) (place_key k mv.mv_to) mv.mv_len
+| MNode (_, hi, _, _) -> hi
+
+(** val mt_node : int -> mtree -> mtree -> mtree **)
+
+let mt_node k l r =
+  MNode
+    (((fun (a : int) b -> if a <= b then a else b) (mt_lo k l) (mt_lo k r)),
+    ((fun (a : int) b -> if a >= b then a else b) (mt_hi k l) (mt_hi k r)),
+    l, r)
+
+(** val mt_pairs : int -> mtree list -> mtree list -> mtree list **)
+
+let rec mt_pairs k ts acc =
+  match ts with
+  | [] -> rev' acc
+  | a :: l ->
+    (match l with
+     | [] -> rev' (a :: acc)
+     | b :: rest -> mt_pairs k rest ((mt_node k a b) :: acc))
+
+(** val mt_forest : int -> int -> mtree list -> mtree list **)
+
+let rec mt_forest fuel k ts =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> ts)
+    (fun f ->
+    match ts with
+    | [] -> ts
+    | _ :: l ->
+      (match l with
+       | [] -> ts
+       | _ :: _ -> mt_forest f k (mt_pairs k ts [])))
+    fuel
+
+(** val round_forest : int -> round -> mtree list **)
+
+let round_forest k rd =
+  mt_forest (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+    (Stdlib.Int.succ
+    0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))) k
+    (map_tr (fun x -> MLeaf x) (sort_key (fun mv -> place_key k mv.mv_to) rd))
+
+(** val mt_meeting : int -> int -> int -> mtree -> move list -> move list **)
+
+let rec mt_meeting k s e t0 acc =
+  match t0 with
+  | MLeaf mv ->
+    if (&&) ((fun (a : int) b -> a < b) (place_key k mv.mv_to) e)
+         ((fun (a : int) b -> a < b) s ((+) (place_key k mv.mv_to) mv.mv_len))
+    then mv :: acc
+    else acc
+  | MNode (lo, hi, l, r) ->
+    if (&&) ((fun (a : int) b -> a < b) lo e)
+         ((fun (a : int) b -> a < b) s hi)
+    then mt_meeting k s e l (mt_meeting k s e r acc)
+    else acc
+
+(** val forest_meeting : int -> int -> int -> mtree list -> move list **)
+
+let forest_meeting k s e f =
+  fold_left (fun acc t0 -> mt_meeting k s e t0 acc) f []
+
+(** val run_gap : place -> int -> place -> int -> int **)
+
+let run_gap x len y n =
+  if in_run x len y
+  then (fun (a : int) b -> if a >= b then a - b else 0) ((+) x.pl_off len)
+         y.pl_off
+  else if (&&)
+            ((&&) ((fun (a : int) b -> a = b) x.pl_rank y.pl_rank)
+              (area_eqb x.pl_area y.pl_area))
+            ((fun (a : int) b -> a < b) y.pl_off x.pl_off)
+       then (fun (a : int) b -> if a >= b then a - b else 0) x.pl_off y.pl_off
+       else n
+
+(** val uniform_len : round -> place -> int -> int **)
+
+let rec uniform_len ms y n =
+  match ms with
+  | [] -> n
+  | mv :: ms' ->
+    (fun (a : int) b -> if a <= b then a else b)
+      (run_gap mv.mv_to mv.mv_len y n) (uniform_len ms' y n)
+
+(** val trace_run : int -> mtree list list -> place -> int -> place * int **)
+
+let rec trace_run k fs y n =
+  match fs with
+  | [] -> (y, n)
+  | f :: fs' ->
+    let (y', n') = trace_run k fs' y n in
+    let ms = forest_meeting k (place_key k y') ((+) (place_key k y') n') f in
+    ((round_source ms y'), (uniform_len ms y' n'))
+
+(** val runs_cover :
+    layout -> int -> mtree list list -> int -> box -> int -> int -> bool **)
+
+let rec runs_cover s k fs w tb fuel q =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> false)
+    (fun f ->
+    (||) ((fun (a : int) b -> a <= b) (box_size tb) q)
+      (let shape = box_shape tb in
+       let rl = row_len shape in
+       let (x, n) =
+         trace_run k fs (buf_place w q)
+           ((fun (a : int) b -> if a >= b then a - b else 0) rl
+             ((fun a b -> if b = 0 then a else a mod b) q rl))
+       in
+       (&&)
+         ((&&)
+           ((&&) ((fun (a : int) b -> a < b) 0 n)
+             ((fun (a : int) b -> a <= b)
+               ((+) ((fun a b -> if b = 0 then a else a mod b) q rl) n) rl))
+           (source_run_has s x n (box_global tb (delin shape q))))
+         (runs_cover s k fs w tb f ((+) q n))))
+    fuel
+
+(** val target_runs_ok :
+    layout -> layout -> int -> mtree list list -> int -> bool **)
+
+let target_runs_ok s t0 k fs w =
+  match pl_box t0 w with
+  | Some tb -> runs_cover s k fs w tb (Stdlib.Int.succ (box_size tb)) 0
+  | None -> true
+
+(** val validate_runs : layout -> layout -> int -> schedule -> bool **)
+
+let validate_runs s t0 b sc =
+  let k = Stdlib.Int.succ
+    (fold_left (fun m w ->
+      (fun (a : int) b -> if a >= b then a else b) m (buf_size s t0 w))
+      (ranks_of s t0) b)
+  in
+  (&&)
+    ((&&)
+      ((&&) (forallb (forallb (move_ok0 s t0 b)) sc)
+        (forallb (round_apart_sorted k) sc))
+      (forallb (target_runs_ok s t0 k (map (round_forest k) sc))
+        t0.ly_mesh.pm_ranks))
+    (forallb (fun w ->
+      (fun (a : int) b -> a = b) (received0 sc w) (recv_lower_bound s t0 w))
+      (ranks_of s t0))
+
 (** val row_starts : int list -> int list list **)
 
 let row_starts shape = match shape with
@@ -7439,241 +7737,383 @@ let exchange_runs s t0 =
     | Some tb -> flat_map (cell_runs s w tb) (recv_messages s t0 w)
     | None -> []) t0.ly_mesh.pm_ranks
 
-(** val divisor_below : int -> int -> int -> int **)
+type piece = { pc_to : int; pc_from : int; pc_len : int }
 
-let rec divisor_below fuel g d =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> Stdlib.Int.succ 0)
-    (fun f ->
-    if (||) ((fun (a : int) b -> a = b) d 0)
-         ((fun (a : int) b -> a = b)
-           ((fun a b -> if b = 0 then a else a mod b) g d) 0)
-    then (fun (a : int) b -> if a >= b then a else b) (Stdlib.Int.succ 0) d
-    else divisor_below f g
-           ((fun (a : int) b -> if a >= b then a - b else 0) d
-             (Stdlib.Int.succ 0)))
-    fuel
+(** val key_place : int -> int -> place **)
 
-(** val inplace_block : move list -> int -> int **)
+let key_place k k0 =
+  { pl_rank =
+    ((fun a b -> if b = 0 then 0 else a / b) k0
+      (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) k)); pl_area =
+    (if (fun (a : int) b -> a = b)
+          ((fun a b -> if b = 0 then a else a mod b)
+            ((fun a b -> if b = 0 then 0 else a / b) k0 k) (Stdlib.Int.succ
+            (Stdlib.Int.succ 0))) 0
+     then Buf
+     else Stage); pl_off = ((fun a b -> if b = 0 then a else a mod b) k0 k) }
 
-let inplace_block runs b =
-  let g =
-    fold_left (fun g mv ->
-      Nat.gcd (Nat.gcd g mv.mv_len)
-        (Nat.gcd mv.mv_from.pl_off mv.mv_to.pl_off)) runs 0
-  in
-  if (fun (a : int) b -> a = b) g 0
-  then Stdlib.Int.succ 0
-  else divisor_below ((fun (a : int) b -> if a <= b then a else b) g b) g
-         ((fun (a : int) b -> if a <= b then a else b) g b)
+(** val piece_move : int -> piece -> move **)
 
-type want = { wt_to : place; wt_from : place }
+let piece_move k p =
+  { mv_from = (key_place k p.pc_from); mv_to = (key_place k p.pc_to);
+    mv_len = p.pc_len }
 
-(** val block_at : int -> place -> int -> place **)
+(** val sub_piece : piece -> int -> int -> piece **)
 
-let block_at g x j =
-  { pl_rank = x.pl_rank; pl_area = x.pl_area; pl_off =
-    ((+) ((fun a b -> if b = 0 then 0 else a / b) x.pl_off g) j) }
+let sub_piece p d n =
+  { pc_to = ((+) p.pc_to d); pc_from = ((+) p.pc_from d); pc_len = n }
 
-(** val run_wants : int -> move -> want list **)
+(** val merge_adjacent : piece -> piece list -> piece list -> piece list **)
 
-let run_wants g mv =
-  filter (fun wt -> negb (place_eqb wt.wt_to wt.wt_from))
-    (map (fun j -> { wt_to = (block_at g mv.mv_to j); wt_from =
-      (block_at g mv.mv_from j) })
-      (seq 0 ((fun a b -> if b = 0 then 0 else a / b) mv.mv_len g)))
+let rec merge_adjacent cur ps acc =
+  match ps with
+  | [] -> rev' (cur :: acc)
+  | p :: ps' ->
+    if (&&) ((fun (a : int) b -> a = b) ((+) cur.pc_to cur.pc_len) p.pc_to)
+         ((fun (a : int) b -> a = b) ((+) cur.pc_from cur.pc_len) p.pc_from)
+    then merge_adjacent { pc_to = cur.pc_to; pc_from = cur.pc_from; pc_len =
+           ((+) cur.pc_len p.pc_len) } ps' acc
+    else merge_adjacent p ps' (cur :: acc)
 
-(** val place_key : int -> place -> int **)
+(** val coalesce : piece list -> piece list **)
 
-let place_key k x =
-  (+)
-    (( * )
-      ((+) (( * ) x.pl_rank (Stdlib.Int.succ (Stdlib.Int.succ 0)))
-        (match x.pl_area with
-         | Buf -> 0
-         | Stage -> Stdlib.Int.succ 0)) k) x.pl_off
+let coalesce = function
+| [] -> []
+| p :: ps' -> merge_adjacent p ps' []
 
-module KeyedWant =
- struct
-  type t = int * want
+(** val union_sorted :
+    (int * int) -> (int * int) list -> (int * int) list -> (int * int) list **)
 
-  (** val leb : t -> t -> bool **)
+let rec union_sorted cur l acc =
+  match l with
+  | [] -> rev' (cur :: acc)
+  | p :: l' ->
+    let (a, b) = p in
+    if (fun (a : int) b -> a <= b) a (snd cur)
+    then union_sorted ((fst cur),
+           ((fun (a : int) b -> if a >= b then a else b) (snd cur) b)) l' acc
+    else union_sorted (a, b) l' (cur :: acc)
 
-  let leb x y =
-    (fun (a : int) b -> a <= b) (fst x) (fst y)
- end
+(** val reads_of : piece list -> ((int * int) * int) list **)
 
-module WantSort = Sort(KeyedWant)
-
-(** val sort_by : (want -> int) -> want list -> (int * want) list **)
-
-let sort_by f ws =
-  WantSort.sort (map (fun wt -> ((f wt), wt)) ws)
-
-(** val mark_in :
-    int -> int list -> (int * want) list -> (want * bool) list **)
-
-let rec mark_in fuel ks kws =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> [])
-    (fun f ->
-    match kws with
-    | [] -> []
-    | p :: kws' ->
-      let (k, wt) = p in
-      (match ks with
-       | [] -> (wt, false) :: (mark_in f ks kws')
-       | k' :: ks' ->
-         if (fun (a : int) b -> a < b) k' k
-         then mark_in f ks' kws
-         else (wt, ((fun (a : int) b -> a = b) k' k)) :: (mark_in f ks kws')))
-    fuel
-
-(** val free_slots : int -> int -> int -> int list -> int -> int list **)
-
-let rec free_slots fuel bb z0 used count =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> [])
-    (fun f ->
-    (fun fO fS n -> if n=0 then fO () else fS (n-1))
-      (fun _ -> [])
-      (fun c ->
-      if (fun (a : int) b -> a <= b) bb z0
-      then []
-      else (match used with
-            | [] -> z0 :: (free_slots f bb (Stdlib.Int.succ z0) used c)
-            | u :: used' ->
-              if (fun (a : int) b -> a < b) u z0
-              then free_slots f bb z0 used' count
-              else if (fun (a : int) b -> a = b) u z0
-                   then free_slots f bb (Stdlib.Int.succ z0) used' count
-                   else z0 :: (free_slots f bb (Stdlib.Int.succ z0) used c)))
-      count)
-    fuel
-
-(** val redirect :
-    int -> (int * place) list -> (int * want) list -> want list **)
-
-let rec redirect fuel saves kws =
-  (fun fO fS n -> if n=0 then fO () else fS (n-1))
-    (fun _ -> [])
-    (fun f ->
-    match kws with
-    | [] -> []
-    | p :: kws' ->
-      let (k, wt) = p in
-      (match saves with
-       | [] -> wt :: (redirect f saves kws')
-       | p0 :: saves' ->
-         let (k', z0) = p0 in
-         if (fun (a : int) b -> a < b) k' k
-         then redirect f saves' kws
-         else if (fun (a : int) b -> a = b) k' k
-              then { wt_to = wt.wt_to; wt_from =
-                     z0 } :: (redirect f saves kws')
-              else wt :: (redirect f saves kws')))
-    fuel
-
-(** val merge_runs : round -> round **)
-
-let rec merge_runs rd = match rd with
-| [] -> rd
-| mv :: rd' ->
-  (match rd' with
-   | [] -> rd
-   | _ :: _ ->
-     (match merge_runs rd' with
-      | [] -> mv :: []
-      | nx :: rest ->
-        if (&&) (place_eqb (shift mv.mv_from mv.mv_len) nx.mv_from)
-             (place_eqb (shift mv.mv_to mv.mv_len) nx.mv_to)
-        then { mv_from = mv.mv_from; mv_to = mv.mv_to; mv_len =
-               ((+) mv.mv_len nx.mv_len) } :: rest
-        else mv :: (nx :: rest)))
-
-(** val block_move : place -> place -> move **)
-
-let block_move x y =
-  { mv_from = x; mv_to = y; mv_len = (Stdlib.Int.succ 0) }
-
-(** val scale_move : int -> move -> move **)
-
-let scale_move g mv =
-  { mv_from = { pl_rank = mv.mv_from.pl_rank; pl_area = mv.mv_from.pl_area;
-    pl_off = (( * ) mv.mv_from.pl_off g) }; mv_to = { pl_rank =
-    mv.mv_to.pl_rank; pl_area = mv.mv_to.pl_area; pl_off =
-    (( * ) mv.mv_to.pl_off g) }; mv_len = (( * ) mv.mv_len g) }
-
-(** val split_rank :
-    ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list **)
-
-let rec split_rank rank_of r xs = match xs with
-| [] -> ([], [])
-| x :: xs' ->
-  if (fun (a : int) b -> a < b) (rank_of x) r
-  then split_rank rank_of r xs'
-  else if (fun (a : int) b -> a = b) (rank_of x) r
-       then let (mine, rest) = split_rank rank_of r xs' in ((x :: mine), rest)
-       else ([], xs)
-
-(** val saves_by_rank :
-    int -> int list -> want list -> place list -> (place * place) list **)
-
-let rec saves_by_rank bb ranks to_save stage_reads =
-  match ranks with
+let reads_of ps =
+  match map_tr (fun p -> (p.pc_from, ((+) p.pc_from p.pc_len))) ps with
   | [] -> []
-  | w :: ranks' ->
-    let (mine, to_save') = split_rank (fun wt -> wt.wt_to.pl_rank) w to_save
+  | c :: l ->
+    map_tr (fun ab -> (((fst ab), (snd ab)), 0)) (union_sorted c l [])
+
+(** val drop_ended :
+    int -> ((int * int) * int) list -> ((int * int) * int) list **)
+
+let rec drop_ended s r = match r with
+| [] -> []
+| p :: r' ->
+  let (p0, _) = p in
+  let (_, b) = p0 in
+  if (fun (a : int) b -> a <= b) b s then drop_ended s r' else r
+
+(** val cut_run :
+    int -> int -> int -> ((int * int) * int) list -> ((int * int) * int
+    option) list -> ((int * int) * int option) list **)
+
+let rec cut_run fuel s e r acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> rev' acc)
+    (fun f ->
+    if (fun (a : int) b -> a <= b) e s
+    then rev' acc
+    else (match r with
+          | [] -> rev' (((s, e), None) :: acc)
+          | p :: r' ->
+            let (p0, d) = p in
+            let (a, b) = p0 in
+            if (fun (a : int) b -> a <= b) b s
+            then cut_run f s e r' acc
+            else if (fun (a : int) b -> a < b) s a
+                 then cut_run f
+                        ((fun (a : int) b -> if a <= b then a else b) a e) e
+                        r (((s,
+                        ((fun (a : int) b -> if a <= b then a else b) a e)),
+                        None) :: acc)
+                 else cut_run f
+                        ((fun (a : int) b -> if a <= b then a else b) b e) e
+                        r' (((s,
+                        ((fun (a : int) b -> if a <= b then a else b) b e)),
+                        (Some
+                        ((+) d
+                          ((fun (a : int) b -> if a >= b then a - b else 0) s
+                            a)))) :: acc)))
+    fuel
+
+(** val cut_pieces :
+    (piece -> int) -> piece list -> ((int * int) * int) list -> (piece * int
+    option) list -> (piece * int option) list **)
+
+let rec cut_pieces coord ps r acc =
+  match ps with
+  | [] -> rev' acc
+  | p :: ps' ->
+    let s = coord p in
+    let r1 = drop_ended s r in
+    let parts =
+      cut_run
+        ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) p.pc_len)
+          (Stdlib.Int.succ (Stdlib.Int.succ 0))) s ((+) s p.pc_len) r1 []
     in
-    let (used, stage_reads') = split_rank (fun p -> p.pl_rank) w stage_reads
+    cut_pieces coord ps' r1
+      (fold_left (fun acc' part ->
+        let (p0, d) = part in
+        let (a, b) = p0 in
+        ((sub_piece p ((fun (a : int) b -> if a >= b then a - b else 0) a s)
+           ((fun (a : int) b -> if a >= b then a - b else 0) b a)), d) :: acc')
+        parts acc)
+
+(** val outside : (piece * int option) list -> piece list **)
+
+let outside parts =
+  map_tr fst
+    (filter_tr (fun pd -> match snd pd with
+                          | Some _ -> false
+                          | None -> true) parts)
+
+(** val inside : (piece * int option) list -> piece list **)
+
+let inside parts =
+  map_tr fst
+    (filter_tr (fun pd -> match snd pd with
+                          | Some _ -> true
+                          | None -> false) parts)
+
+(** val fill0 :
+    int -> (int * int) list -> (int * int) list -> piece list -> piece list **)
+
+let rec fill0 fuel need free acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun f ->
+    match need with
+    | [] -> acc
+    | p :: need' ->
+      let (t0, te) = p in
+      (match free with
+       | [] -> acc
+       | p0 :: free' ->
+         let (z0, ze) = p0 in
+         let m =
+           (fun (a : int) b -> if a <= b then a else b)
+             ((fun (a : int) b -> if a >= b then a - b else 0) te t0)
+             ((fun (a : int) b -> if a >= b then a - b else 0) ze z0)
+         in
+         fill0 f
+           (if (fun (a : int) b -> a < b) ((+) t0 m) te
+            then (((+) t0 m), te) :: need'
+            else need')
+           (if (fun (a : int) b -> a < b) ((+) z0 m) ze
+            then (((+) z0 m), ze) :: free'
+            else free') ({ pc_to = z0; pc_from = t0; pc_len = m } :: acc)))
+    fuel
+
+(** val split_while :
+    ('a1 -> bool) -> 'a1 list -> 'a1 list -> 'a1 list * 'a1 list **)
+
+let rec split_while p l acc =
+  match l with
+  | [] -> ((rev' acc), [])
+  | x :: l' -> if p x then split_while p l' (x :: acc) else ((rev' acc), l)
+
+(** val plan_saves :
+    int -> int -> int -> ((int * int) * int) list -> (int * int) list ->
+    piece list -> piece list **)
+
+let rec plan_saves fuel k b reads need acc =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> acc)
+    (fun f ->
+    match need with
+    | [] -> acc
+    | p :: _ ->
+      let (t0, _) = p in
+      let r =
+        (fun a b -> if b = 0 then 0 else a / b) t0
+          (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) k)
+      in
+      let (mine, rest) =
+        split_while (fun x ->
+          (fun (a : int) b -> a = b)
+            ((fun a b -> if b = 0 then 0 else a / b) (fst x)
+              (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) k)) r) need []
+      in
+      let base =
+        ( * )
+          ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) r)
+            (Stdlib.Int.succ 0)) k
+      in
+      let reads' = drop_ended base reads in
+      let free =
+        map_tr (fun part -> let (y, _) = part in y)
+          (filter_tr (fun part ->
+            match snd part with
+            | Some _ -> false
+            | None -> true)
+            (cut_run
+              ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) b)
+                (Stdlib.Int.succ (Stdlib.Int.succ 0))) base ((+) base b)
+              reads' []))
+      in
+      plan_saves f k b reads' rest
+        (fill0 ((+) (count mine) (count free)) mine free acc))
+    fuel
+
+(** val subtract :
+    ((int * int) * int) list -> ((int * int) * int) list ->
+    ((int * int) * int) list -> ((int * int) * int) list **)
+
+let rec subtract a r acc =
+  match a with
+  | [] -> rev' acc
+  | p :: a' ->
+    let (p0, _) = p in
+    let (a0, b) = p0 in
+    let r1 = drop_ended a0 r in
+    subtract a' r1
+      (fold_left (fun acc' part ->
+        let (p1, o) = part in
+        (match o with
+         | Some _ -> acc'
+         | None -> (p1, 0) :: acc'))
+        (cut_run
+          ((+)
+            (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0))
+              ((fun (a : int) b -> if a >= b then a - b else 0) b a0))
+            (Stdlib.Int.succ (Stdlib.Int.succ 0))) a0 b r1 []) acc)
+
+type itree =
+| ILeaf of int * int * int
+| INode of int * int * itree * itree
+
+(** val it_lo : itree -> int **)
+
+let it_lo = function
+| ILeaf (a, _, _) -> a
+| INode (lo, _, _, _) -> lo
+
+(** val it_hi : itree -> int **)
+
+let it_hi = function
+| ILeaf (_, b, _) -> b
+| INode (_, hi, _, _) -> hi
+
+(** val it_node : itree -> itree -> itree **)
+
+let it_node l r =
+  INode (((fun (a : int) b -> if a <= b then a else b) (it_lo l) (it_lo r)),
+    ((fun (a : int) b -> if a >= b then a else b) (it_hi l) (it_hi r)), l, r)
+
+(** val it_pairs : itree list -> itree list -> itree list **)
+
+let rec it_pairs ts acc =
+  match ts with
+  | [] -> rev' acc
+  | a :: l ->
+    (match l with
+     | [] -> rev' (a :: acc)
+     | b :: rest -> it_pairs rest ((it_node a b) :: acc))
+
+(** val it_forest : int -> itree list -> itree list **)
+
+let rec it_forest fuel ts =
+  (fun fO fS n -> if n=0 then fO () else fS (n-1))
+    (fun _ -> ts)
+    (fun f ->
+    match ts with
+    | [] -> ts
+    | _ :: l ->
+      (match l with
+       | [] -> ts
+       | _ :: _ -> it_forest f (it_pairs ts [])))
+    fuel
+
+(** val it_meeting :
+    int -> int -> itree -> ((int * int) * int) list -> ((int * int) * int)
+    list **)
+
+let rec it_meeting s e t0 acc =
+  match t0 with
+  | ILeaf (a, b, d) ->
+    if (&&) ((fun (a : int) b -> a < b) a e) ((fun (a : int) b -> a < b) s b)
+    then ((a, b), d) :: acc
+    else acc
+  | INode (lo, hi, l, r) ->
+    if (&&) ((fun (a : int) b -> a < b) lo e)
+         ((fun (a : int) b -> a < b) s hi)
+    then it_meeting s e l (it_meeting s e r acc)
+    else acc
+
+(** val gen_round : int -> int -> piece list -> round * piece list **)
+
+let gen_round k b ps =
+  let reads = reads_of (sort_key (fun p -> p.pc_from) ps) in
+  let parts = cut_pieces (fun p -> p.pc_to) ps reads [] in
+  let ready = coalesce (outside parts) in
+  let blocked = inside parts in
+  let read_later =
+    subtract reads (reads_of (sort_key (fun p -> p.pc_from) ready)) []
+  in
+  let need =
+    map_tr (fun p -> (p.pc_to, ((+) p.pc_to p.pc_len)))
+      (inside (cut_pieces (fun p -> p.pc_to) blocked read_later []))
+  in
+  let saves = rev' (plan_saves (count need) k b reads need []) in
+  let save_tree =
+    it_forest (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
+      (Stdlib.Int.succ
+      0))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+      (map_tr (fun sv -> ILeaf (sv.pc_from, ((+) sv.pc_from sv.pc_len),
+        sv.pc_to)) saves)
+  in
+  let redirect = fun acc p ->
+    let s = p.pc_from in
+    let hits =
+      fold_right (fun t0 acc' -> it_meeting s ((+) s p.pc_len) t0 acc') []
+        save_tree
     in
-    app
-      (combine (map (fun w0 -> w0.wt_to) mine)
-        (map (fun z0 -> { pl_rank = w; pl_area = Stage; pl_off = z0 })
-          (free_slots
-            ((+) ((+) (length mine) (length used)) (Stdlib.Int.succ 0)) bb 0
-            (map (fun p -> p.pl_off) used) (length mine))))
-      (saves_by_rank bb ranks' to_save' stage_reads')
-
-(** val block_round :
-    int list -> int -> int -> want list -> round * want list **)
-
-let block_round ranks k bb ws =
-  let reads = sort_by (fun wt -> place_key k wt.wt_from) ws in
-  let fuel = (+) ((+) (length ws) (length ws)) (Stdlib.Int.succ 0) in
-  let marked =
-    mark_in fuel (map fst reads) (sort_by (fun wt -> place_key k wt.wt_to) ws)
+    (match hits with
+     | [] -> p :: acc
+     | _ :: _ ->
+       fold_left (fun acc' part ->
+         let (p0, d) = part in
+         let (a, b0) = p0 in
+         let q =
+           sub_piece p ((fun (a : int) b -> if a >= b then a - b else 0) a s)
+             ((fun (a : int) b -> if a >= b then a - b else 0) b0 a)
+         in
+         (match d with
+          | Some z0 ->
+            { pc_to = q.pc_to; pc_from = z0; pc_len = q.pc_len } :: acc'
+          | None -> q :: acc'))
+         (cut_run
+           ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) p.pc_len)
+             (Stdlib.Int.succ (Stdlib.Int.succ 0))) s ((+) s p.pc_len) hits
+           []) acc)
   in
-  let ready = map fst (filter (fun wb -> negb (snd wb)) marked) in
-  let blocked = map fst (filter snd marked) in
-  let blocked_by_from = sort_by (fun wt -> place_key k wt.wt_from) blocked in
-  let to_save =
-    map fst
-      (filter snd
-        (mark_in fuel (map fst blocked_by_from)
-          (map (fun wt -> ((place_key k wt.wt_to), wt)) blocked)))
-  in
-  let stage_reads =
-    filter (fun x -> match x.pl_area with
-                     | Buf -> false
-                     | Stage -> true) (map (fun kw -> (snd kw).wt_from) reads)
-  in
-  let saves = saves_by_rank bb ranks to_save stage_reads in
-  ((app (merge_runs (map (fun wt -> block_move wt.wt_from wt.wt_to) ready))
-     (merge_runs (map (fun sv -> block_move (fst sv) (snd sv)) saves))),
-  (redirect ((+) ((+) (length blocked) (length saves)) (Stdlib.Int.succ 0))
-    (map (fun sv -> ((place_key k (fst sv)), (snd sv))) saves)
-    blocked_by_from))
-
-(** val inplace_block_limit : int **)
-
-let inplace_block_limit =
-  Nat.pow (Stdlib.Int.succ (Stdlib.Int.succ 0)) (Stdlib.Int.succ
-    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    0)))))))))))))))))
+  ((app (map_tr (piece_move k) ready)
+     (map_tr (piece_move k) (coalesce saves))),
+  (coalesce (rev' (fold_left redirect blocked []))))
 
 (** val inplace_work_limit : int **)
 
@@ -7684,75 +8124,56 @@ let inplace_work_limit =
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
     (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ (Stdlib.Int.succ
-    0)))))))))))))))))))))
+    (Stdlib.Int.succ (Stdlib.Int.succ 0)))))))))))))))))))))))
 
-(** val block_rounds :
-    int -> int -> int list -> int -> int -> want list -> round list -> round
-    list option **)
+(** val gen_rounds :
+    int -> int -> int -> int -> piece list -> round list -> schedule option **)
 
-let rec block_rounds fuel work ranks k bb ws acc =
-  match ws with
-  | [] -> Some (rev acc)
+let rec gen_rounds fuel work k b ps acc =
+  match ps with
+  | [] -> Some (rev' acc)
   | _ :: _ ->
     ((fun fO fS n -> if n=0 then fO () else fS (n-1))
        (fun _ -> None)
        (fun f ->
-       if (fun (a : int) b -> a < b) work (length ws)
+       let n = count ps in
+       if (fun (a : int) b -> a < b) work n
        then None
-       else let (rd, ws') = block_round ranks k bb ws in
+       else let (rd, ps') = gen_round k b ps in
             (match rd with
              | [] -> None
              | _ :: _ ->
-               block_rounds f
-                 ((fun (a : int) b -> if a >= b then a - b else 0) work
-                   (length ws)) ranks k bb ws' (rd :: acc)))
+               gen_rounds f
+                 ((fun (a : int) b -> if a >= b then a - b else 0) work n) k
+                 b ps' (rd :: acc)))
        fuel)
 
-(** val dedup_sorted : int list -> int list **)
-
-let rec dedup_sorted xs = match xs with
-| [] -> xs
-| x :: xs' ->
-  (match xs' with
-   | [] -> xs
-   | y :: _ ->
-     if (fun (a : int) b -> a = b) x y
-     then dedup_sorted xs'
-     else x :: (dedup_sorted xs'))
-
-(** val inplace_schedule :
-    layout -> layout -> int -> schedule option * int **)
+(** val inplace_schedule : layout -> layout -> int -> schedule option **)
 
 let inplace_schedule s t0 b =
-  let runs = exchange_runs s t0 in
-  let g = inplace_block runs b in
-  if (fun (a : int) b -> a < b) inplace_block_limit
-       (fold_left (fun n mv ->
-         (+) n ((fun a b -> if b = 0 then 0 else a / b) mv.mv_len g)) runs 0)
-  then (None, g)
-  else let ws = flat_map (run_wants g) runs in
-       let k =
-         Nat.succ
-           (fold_left (fun m wt ->
-             (fun (a : int) b -> if a >= b then a else b) m
-               ((fun (a : int) b -> if a >= b then a else b) wt.wt_to.pl_off
-                 wt.wt_from.pl_off)) ws
-             ((fun a b -> if b = 0 then 0 else a / b) b g))
-       in
-       let ranks = dedup_sorted (NatSort.sort (ranks_of s t0)) in
-       ((option_map (map (map (scale_move g)))
-          (block_rounds
-            ((+) (( * ) (Stdlib.Int.succ (Stdlib.Int.succ 0)) (length ws))
-              (Stdlib.Int.succ 0)) inplace_work_limit ranks k
-            ((fun a b -> if b = 0 then 0 else a / b) b g) ws [])), g)
+  let k = Stdlib.Int.succ
+    (fold_left (fun m w ->
+      (fun (a : int) b -> if a >= b then a else b) m (buf_size s t0 w))
+      (ranks_of s t0) b)
+  in
+  let pieces =
+    map_tr (fun mv -> { pc_to = (place_key k mv.mv_to); pc_from =
+      (place_key k mv.mv_from); pc_len = mv.mv_len }) (exchange_runs s t0)
+  in
+  let moving =
+    filter_tr (fun p ->
+      (&&) (negb ((fun (a : int) b -> a = b) p.pc_to p.pc_from))
+        ((fun (a : int) b -> a < b) 0 p.pc_len)) pieces
+  in
+  gen_rounds (Stdlib.Int.succ inplace_work_limit) inplace_work_limit k b
+    (coalesce (sort_key (fun p -> p.pc_to) moving)) []
 
 (** val inplace_plan : layout -> layout -> int -> schedule option **)
 
 let inplace_plan s t0 b =
-  let (o, g) = inplace_schedule s t0 b in
-  (match o with
-   | Some sc -> if validate_blocks s t0 b g sc then Some sc else None
-   | None -> None)
+  match inplace_schedule s t0 b with
+  | Some sc -> if validate_runs s t0 b sc then Some sc else None
+  | None -> None
 
 module KeyedRun =
  struct

@@ -97,6 +97,10 @@ val removelast : 'a1 list -> 'a1 list
 
 val rev : 'a1 list -> 'a1 list
 
+val rev_append : 'a1 list -> 'a1 list -> 'a1 list
+
+val rev' : 'a1 list -> 'a1 list
+
 val map : ('a1 -> 'a2) -> 'a1 list -> 'a2 list
 
 val flat_map : ('a1 -> 'a2 list) -> 'a1 list -> 'a2 list
@@ -5161,8 +5165,6 @@ val area_eqb : area -> area -> bool
 
 type place = { pl_rank : int; pl_area : area; pl_off : int }
 
-val place_eqb : place -> place -> bool
-
 type 'a memory = place -> 'a
 
 val lin : int list -> int list -> int
@@ -5242,81 +5244,139 @@ val target_blocks_ok :
 
 val validate_blocks : layout -> layout -> int -> int -> schedule -> bool
 
+val map_tr : ('a1 -> 'a2) -> 'a1 list -> 'a2 list
+
+val filter_tr : ('a1 -> bool) -> 'a1 list -> 'a1 list
+
+val count : 'a1 list -> int
+
+val merge_acc : ('a1 -> int) -> 'a1 list -> 'a1 list -> 'a1 list -> 'a1 list
+
+val merge_pairs :
+  ('a1 -> int) -> 'a1 list list -> 'a1 list list -> 'a1 list list
+
+val sort_passes : ('a1 -> int) -> int -> 'a1 list list -> 'a1 list
+
+val sort_key : ('a1 -> int) -> 'a1 list -> 'a1 list
+
+val place_key : int -> place -> int
+
+type span = { sp_key : int; sp_len : int; sp_write : bool; sp_id : int }
+
+val round_spans : int -> round -> span list
+
+val spans_apart : int -> int -> span list -> bool
+
+val round_apart_sorted : int -> round -> bool
+
+type mtree =
+| MLeaf of move
+| MNode of int * int * mtree * mtree
+
+val mt_lo : int -> mtree -> int
+
+val mt_hi : int -> mtree -> int
+
+val mt_node : int -> mtree -> mtree -> mtree
+
+val mt_pairs : int -> mtree list -> mtree list -> mtree list
+
+val mt_forest : int -> int -> mtree list -> mtree list
+
+val round_forest : int -> round -> mtree list
+
+val mt_meeting : int -> int -> int -> mtree -> move list -> move list
+
+val forest_meeting : int -> int -> int -> mtree list -> move list
+
+val run_gap : place -> int -> place -> int -> int
+
+val uniform_len : round -> place -> int -> int
+
+val trace_run : int -> mtree list list -> place -> int -> place * int
+
+val runs_cover :
+  layout -> int -> mtree list list -> int -> box -> int -> int -> bool
+
+val target_runs_ok : layout -> layout -> int -> mtree list list -> int -> bool
+
+val validate_runs : layout -> layout -> int -> schedule -> bool
+
 val row_starts : int list -> int list list
 
 val cell_runs : layout -> int -> box -> (int * box) -> move list
 
 val exchange_runs : layout -> layout -> move list
 
-val divisor_below : int -> int -> int -> int
+type piece = { pc_to : int; pc_from : int; pc_len : int }
 
-val inplace_block : move list -> int -> int
+val key_place : int -> int -> place
 
-type want = { wt_to : place; wt_from : place }
+val piece_move : int -> piece -> move
 
-val block_at : int -> place -> int -> place
+val sub_piece : piece -> int -> int -> piece
 
-val run_wants : int -> move -> want list
+val merge_adjacent : piece -> piece list -> piece list -> piece list
 
-val place_key : int -> place -> int
+val coalesce : piece list -> piece list
 
-module KeyedWant :
- sig
-  type t = int * want
+val union_sorted :
+  (int * int) -> (int * int) list -> (int * int) list -> (int * int) list
 
-  val leb : t -> t -> bool
- end
+val reads_of : piece list -> ((int * int) * int) list
 
-module WantSort :
- sig
-  val merge : (int * want) list -> (int * want) list -> (int * want) list
+val drop_ended : int -> ((int * int) * int) list -> ((int * int) * int) list
 
-  val merge_list_to_stack :
-    (int * want) list option list -> (int * want) list -> (int * want) list
-    option list
+val cut_run :
+  int -> int -> int -> ((int * int) * int) list -> ((int * int) * int option)
+  list -> ((int * int) * int option) list
 
-  val merge_stack : (int * want) list option list -> (int * want) list
+val cut_pieces :
+  (piece -> int) -> piece list -> ((int * int) * int) list -> (piece * int
+  option) list -> (piece * int option) list
 
-  val iter_merge :
-    (int * want) list option list -> (int * want) list -> (int * want) list
+val outside : (piece * int option) list -> piece list
 
-  val sort : (int * want) list -> (int * want) list
+val inside : (piece * int option) list -> piece list
 
-  val flatten_stack : (int * want) list option list -> (int * want) list
- end
+val fill0 :
+  int -> (int * int) list -> (int * int) list -> piece list -> piece list
 
-val sort_by : (want -> int) -> want list -> (int * want) list
+val split_while : ('a1 -> bool) -> 'a1 list -> 'a1 list -> 'a1 list * 'a1 list
 
-val mark_in : int -> int list -> (int * want) list -> (want * bool) list
+val plan_saves :
+  int -> int -> int -> ((int * int) * int) list -> (int * int) list -> piece
+  list -> piece list
 
-val free_slots : int -> int -> int -> int list -> int -> int list
+val subtract :
+  ((int * int) * int) list -> ((int * int) * int) list -> ((int * int) * int)
+  list -> ((int * int) * int) list
 
-val redirect : int -> (int * place) list -> (int * want) list -> want list
+type itree =
+| ILeaf of int * int * int
+| INode of int * int * itree * itree
 
-val merge_runs : round -> round
+val it_lo : itree -> int
 
-val block_move : place -> place -> move
+val it_hi : itree -> int
 
-val scale_move : int -> move -> move
+val it_node : itree -> itree -> itree
 
-val split_rank : ('a1 -> int) -> int -> 'a1 list -> 'a1 list * 'a1 list
+val it_pairs : itree list -> itree list -> itree list
 
-val saves_by_rank :
-  int -> int list -> want list -> place list -> (place * place) list
+val it_forest : int -> itree list -> itree list
 
-val block_round : int list -> int -> int -> want list -> round * want list
+val it_meeting :
+  int -> int -> itree -> ((int * int) * int) list -> ((int * int) * int) list
 
-val inplace_block_limit : int
+val gen_round : int -> int -> piece list -> round * piece list
 
 val inplace_work_limit : int
 
-val block_rounds :
-  int -> int -> int list -> int -> int -> want list -> round list -> round
-  list option
+val gen_rounds :
+  int -> int -> int -> int -> piece list -> round list -> schedule option
 
-val dedup_sorted : int list -> int list
-
-val inplace_schedule : layout -> layout -> int -> schedule option * int
+val inplace_schedule : layout -> layout -> int -> schedule option
 
 val inplace_plan : layout -> layout -> int -> schedule option
 

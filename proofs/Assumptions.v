@@ -209,8 +209,8 @@ Print Assumptions Qc_avg.
     B; a schedule the validator accepts ends with every target box in its
     buffer, stays within buffer + B, moves exactly the exchange's traffic,
     and its rounds match between ranks and run one move at a time.  The
-    command's validator works on blocks of places and implies the
-    element-by-element one. *)
+    command's validator works on runs of places (any lengths) and implies
+    the element-by-element one; so does the validator on blocks. *)
 From Redist Require Import Inplaceproof.
 Print Assumptions inplace_sound.
 Print Assumptions inplace_live_bytes.
@@ -219,6 +219,7 @@ Print Assumptions inplace_traffic_optimal.
 Print Assumptions inplace_rounds_match.
 Print Assumptions round_sequential.
 Print Assumptions validate_blocks_validate.
+Print Assumptions validate_runs_validate.
 Print Assumptions inplace_plan_validated.
 
 (** The cost of in place and the choice within a budget: the staging is

@@ -70,7 +70,7 @@ Extraction "redist_core.ml"
   choose_sums sum_candidates sum_predicted_ns
   program_alloc_bytes splan_alloc_bytes sum_lowered_alloc_bytes sumplan_alloc_bytes
   held_size buf_size lin delin round_source run_round run_moves run_schedule trace received rank_sends rank_recvs
-  area_size validate validate_blocks crosses exchange_runs inplace_block inplace_block_limit inplace_work_limit
+  area_size validate validate_blocks validate_runs crosses exchange_runs inplace_work_limit
   inplace_schedule inplace_plan
   round_ns inplace_steps_ns inplace_ns largest_buffer inplace_least_budget inplace_staging cost_in_place
   within_candidates choose_within

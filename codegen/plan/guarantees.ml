@@ -73,7 +73,7 @@ let sums_choice =
 
 (* The exchange in place (--in-place): the validated schedule's theorems (Inplaceproof.v). *)
 let in_place =
-  [ ("inplace_plan_validated", "the schedule is one the validator accepts (validate_blocks, which implies validate: validate_blocks_validate)");
+  [ ("inplace_plan_validated", "the schedule is one the validator accepts (validate_runs, which implies validate: validate_runs_validate)");
     ("inplace_sound", "run on one buffer per rank holding its source box, it leaves every target rank's buffer holding exactly its target box");
     ("inplace_live_bytes", "every run it reads or writes lies in its rank's buffer of max(|src box|, |tgt box|) elements or in the staging: live bytes per rank are at most buffer + staging");
     ("inplace_traffic_exact", "each rank receives from other ranks exactly its target box less what its source box shares with it");

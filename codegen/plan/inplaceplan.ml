@@ -1,11 +1,11 @@
 (* What `plan --in-place` and `check --in-place` print: the direct exchange
    run on one buffer per rank of max(|src box|, |tgt box|) elements and a
    staging within --memory-budget.  The schedule is the extracted
-   [inplace_plan]'s (generated on blocks, then accepted by [validate_blocks],
-   which implies [validate]: inplace_plan_validated) at the staging the
-   budget allows ([inplace_staging]), priced by [inplace_ns]; this module
-   counts the schedule's rounds and moves, and takes maxima and sums over
-   the world's ranks. *)
+   [inplace_plan]'s (generated on runs of any lengths, then accepted by
+   [validate_runs], which implies [validate]: inplace_plan_validated) at the
+   staging the budget allows ([inplace_staging]), priced by [inplace_ns];
+   this module counts the schedule's rounds and moves, and takes maxima and
+   sums over the world's ranks. *)
 
 module C = Redist_core
 module F = Front
@@ -53,10 +53,17 @@ let of_schedule (settings : Profile.t) (p : Problem.t) staging_elems schedule =
     | C.OK r -> r
     | C.Error _ -> failwith "xcheck rejected the exchange (contradicts xcheck_correct's premise, exchange_wf)"
   in
+  (* The runs have no common block by design; this is the largest that divides every run's offsets and length. *)
+  let block_elems =
+    List.fold_left
+      (List.fold_left (fun g (mv : C.move) -> List.fold_left C.Nat.gcd g [ mv.mv_len; mv.mv_from.pl_off; mv.mv_to.pl_off ]))
+      0 schedule
+    |> max 1
+  in
   let count f = List.fold_left (fun acc rd -> acc + List.length (List.filter f rd)) 0 schedule in
   let recv = List.init (Problem.world p) (C.received0 schedule) in
   { exchange; budget = settings.budget; buffer_elems = C.largest_buffer src tgt; staging_elems; schedule;
-    block_elems = C.inplace_block (C.exchange_runs src tgt) staging_elems; rounds = List.length schedule;
+    block_elems; rounds = List.length schedule;
     messages = count C.crosses; local_copies = count (fun mv -> not (C.crosses mv));
     recv_busiest = List.fold_left max 0 recv; recv_total = List.fold_left Bounds.add 0 recv;
     predicted_ns = C.inplace_ns settings.profile settings.hosts p.elem_bytes schedule;
@@ -67,18 +74,15 @@ let plan (settings : Profile.t) (p : Problem.t) =
   let src = Problem.source_layout p and tgt = Problem.target_layout p in
   let buffer_elems = C.largest_buffer src tgt in
   let staging_elems = staging_of settings p buffer_elems in
-  let block_elems = C.inplace_block (C.exchange_runs src tgt) staging_elems in
   let schedule =
     match C.inplace_plan src tgt staging_elems with
     | Some sc -> sc
     | None ->
-        let blocks = List.fold_left (fun acc (mv : C.move) -> acc + (mv.mv_len / block_elems)) 0 (C.exchange_runs src tgt) in
-        refuse "no schedule within the planner's limits (at most %d blocks, and %d blocks left summed over the rounds): %d blocks of %s with a staging of %s (a block divides every row of the exchange's messages and is at most the staging: uneven boxes make it small; a larger --memory-budget takes fewer rounds)"
-          C.inplace_block_limit C.inplace_work_limit blocks (Report.plural block_elems "element")
-          (Report.plural staging_elems "element")
+        refuse "no schedule within the planner's limit (%d pieces left, summed over the rounds) with a staging of %s (a larger --memory-budget takes fewer rounds)"
+          C.inplace_work_limit (Report.plural staging_elems "element")
     | exception Stack_overflow ->
-        refuse "the planner ran out of stack: %d elements per buffer in blocks of %d (a block divides every row of the exchange's messages and is at most the staging: even boxes and more staging make larger blocks)"
-          buffer_elems block_elems
+        refuse "the planner ran out of stack: %d elements per buffer with a staging of %s" buffer_elems
+          (Report.plural staging_elems "element")
   in
   of_schedule settings p staging_elems schedule
 

@@ -17,13 +17,15 @@
     the wrong element: [Inplaceproof.inplace_sound] rules that out from the
     validation, it does not assume it.
 
-    [inplace_schedule] (the generator, not proven) builds rounds on blocks
-    of places from the exchange's messages ([recv_messages]); [validate]
-    executes a schedule symbolically, tracing every target place back to
-    the source place whose element it ends up holding, and checks bounds,
-    disjointness and traffic; [validate_blocks], what the command runs,
-    traces one place per block and implies it
-    ([Inplaceproof.validate_blocks_validate]).  A schedule the generator
+    [inplace_schedule] (the generator, not proven) builds rounds on runs
+    of any lengths cut from the exchange's messages ([recv_messages]);
+    [validate] executes a schedule symbolically, tracing every target place
+    back to the source place whose element it ends up holding, and checks
+    bounds, disjointness and traffic; [validate_runs], what the command
+    runs, traces whole runs and implies it
+    ([Inplaceproof.validate_runs_validate]), as does [validate_blocks]
+    on schedules of blocks ([Inplaceproof.validate_blocks_validate]).
+    A schedule the generator
     gets wrong is refused, never run. *)
 
 From Coq Require Import List Arith Lia Bool Orders Mergesort.
@@ -263,19 +265,209 @@ Definition validate_blocks (S T : layout) (B g : nat) (sc : schedule) : bool :=
   && forallb (target_blocks_ok S T g (map (index_round (ranks_of S T)) sc)) (pm_ranks (ly_mesh T))
   && forallb (fun w => received sc w =? recv_lower_bound S T w) (ranks_of S T).
 
-(** ** The generator (not proven: [validate_blocks] checks what it builds)
+(** ** Lists of any length
+
+    The generator and the validator on runs handle a run per row of the
+    exchange's messages (hundreds of thousands on a large uneven problem),
+    so they walk lists with accumulators, never deeper than a round. *)
+
+Definition map_tr {A B} (f : A -> B) (l : list A) : list B := rev' (fold_left (fun acc x => f x :: acc) l []).
+
+Definition filter_tr {A} (f : A -> bool) (l : list A) : list A :=
+  rev' (fold_left (fun acc x => if f x then x :: acc else acc) l []).
+
+Definition count {A} (l : list A) : nat := fold_left (fun n _ => S n) l 0.
+
+(** A bottom-up merge sort by a key ([Inplaceproof.In_sort_key]: the same elements). *)
+Section KeySort.
+Context {A : Type} (key : A -> nat).
+
+Fixpoint merge_acc (l1 : list A) : list A -> list A -> list A :=
+  fix merge_aux (l2 acc : list A) : list A :=
+    match l1, l2 with
+    | [], _ => rev_append acc l2
+    | _, [] => rev_append acc l1
+    | a :: l1', b :: l2' => if key a <=? key b then merge_acc l1' l2 (a :: acc) else merge_aux l2' (b :: acc)
+    end.
+
+Fixpoint merge_pairs (ls acc : list (list A)) : list (list A) :=
+  match ls with
+  | a :: b :: rest => merge_pairs rest (merge_acc a b [] :: acc)
+  | [a] => a :: acc
+  | [] => acc
+  end.
+
+(** Each pass halves the sorted lists; 64 passes sort any list a machine holds. *)
+Fixpoint sort_passes (fuel : nat) (ls : list (list A)) : list A :=
+  match ls with
+  | [] => []
+  | [a] => a
+  | _ => match fuel with
+         | 0 => fold_left (fun acc a => rev_append a acc) ls []
+         | S f => sort_passes f (merge_pairs ls [])
+         end
+  end.
+
+Definition sort_key (l : list A) : list A := sort_passes 64 (fold_left (fun acc x => [x] :: acc) l []).
+End KeySort.
+
+(** Places as numbers, in (rank, area, offset) order; for offsets below
+    [K] distinct places have distinct numbers. *)
+Definition place_key (K : nat) (x : place) : nat :=
+  (pl_rank x * 2 + match pl_area x with Buf => 0 | Stage => 1 end) * K + pl_off x.
+
+(** ** The validator on runs
+
+    A schedule whose runs have no common block (uneven boxes, runs cut
+    anywhere) is checked run by run.  [validate_runs] implies [validate]
+    ([Inplaceproof.validate_runs_validate]):
+    - no run a round writes meets another it writes or one it reads: the
+      round's runs as intervals of [place_key], sorted, each write starting
+      past every run before it and each read past every write before it
+      ([round_apart_sorted]);
+    - every target box, cut into runs along its rows, traced back round by
+      round as whole runs: a round moves a run [y, y + n) as one while no
+      run the round writes starts or ends inside it ([uniform_len]); the
+      moves that may write it are found in a tree of the round's writes by
+      their key intervals ([round_forest]), so a trace costs the log of a
+      round's moves, not their number. *)
+
+Record span : Type := { sp_key : nat; sp_len : nat; sp_write : bool; sp_id : nat }.
+
+(** Each move of a round, numbered, as the run it writes and the run it reads. *)
+Definition round_spans (K : nat) (rd : round) : list span :=
+  flat_map (fun im : nat * move =>
+              let (i, mv) := im in
+              [{| sp_key := place_key K (mv_to mv); sp_len := mv_len mv; sp_write := true; sp_id := i |};
+               {| sp_key := place_key K (mv_from mv); sp_len := mv_len mv; sp_write := false; sp_id := i |}])
+           (combine (seq 0 (length rd)) rd).
+
+(** [hw]: where the writes so far end, [ha]: where every run so far ends. *)
+Fixpoint spans_apart (hw ha : nat) (l : list span) : bool :=
+  match l with
+  | [] => true
+  | s :: l' =>
+      (if sp_write s then ha <=? sp_key s else hw <=? sp_key s)
+      && spans_apart (if sp_write s then Nat.max hw (sp_key s + sp_len s) else hw) (Nat.max ha (sp_key s + sp_len s)) l'
+  end.
+
+Definition round_apart_sorted (K : nat) (rd : round) : bool := spans_apart 0 0 (sort_key sp_key (round_spans K rd)).
+
+(** The moves of a round in a tree, each node with the least key and the
+    greatest end of the runs written below it. *)
+Inductive mtree : Type :=
+| MLeaf (mv : move)
+| MNode (lo hi : nat) (l r : mtree).
+
+Fixpoint mt_moves (t : mtree) : list move :=
+  match t with
+  | MLeaf mv => [mv]
+  | MNode _ _ l r => mt_moves l ++ mt_moves r
+  end.
+
+Definition mt_lo (K : nat) (t : mtree) : nat :=
+  match t with MLeaf mv => place_key K (mv_to mv) | MNode lo _ _ _ => lo end.
+
+Definition mt_hi (K : nat) (t : mtree) : nat :=
+  match t with MLeaf mv => place_key K (mv_to mv) + mv_len mv | MNode _ hi _ _ => hi end.
+
+Definition mt_node (K : nat) (l r : mtree) : mtree :=
+  MNode (Nat.min (mt_lo K l) (mt_lo K r)) (Nat.max (mt_hi K l) (mt_hi K r)) l r.
+
+Fixpoint mt_pairs (K : nat) (ts acc : list mtree) : list mtree :=
+  match ts with
+  | a :: b :: rest => mt_pairs K rest (mt_node K a b :: acc)
+  | [a] => rev' (a :: acc)
+  | [] => rev' acc
+  end.
+
+Fixpoint mt_forest (fuel K : nat) (ts : list mtree) : list mtree :=
+  match fuel, ts with
+  | 0, _ | _, [] | _, [_] => ts
+  | S f, _ => mt_forest f K (mt_pairs K ts [])
+  end.
+
+Definition round_forest (K : nat) (rd : round) : list mtree :=
+  mt_forest 64 K (map_tr MLeaf (sort_key (fun mv => place_key K (mv_to mv)) rd)).
+
+(** The moves below [t] whose written run may meet the keys [s, e), onto [acc]. *)
+Fixpoint mt_meeting (K s e : nat) (t : mtree) (acc : list move) : list move :=
+  match t with
+  | MLeaf mv => if (place_key K (mv_to mv) <? e) && (s <? place_key K (mv_to mv) + mv_len mv) then mv :: acc else acc
+  | MNode lo hi l r => if (lo <? e) && (s <? hi) then mt_meeting K s e l (mt_meeting K s e r acc) else acc
+  end.
+
+Definition forest_meeting (K s e : nat) (f : list mtree) : list move := fold_left (fun acc t => mt_meeting K s e t acc) f [].
+
+(** How far from [y] the run [x, x + len) neither starts nor ends ([n] if never). *)
+Definition run_gap (x : place) (len : nat) (y : place) (n : nat) : nat :=
+  if in_run x len y then pl_off x + len - pl_off y
+  else if (pl_rank x =? pl_rank y) && area_eqb (pl_area x) (pl_area y) && (pl_off y <? pl_off x) then pl_off x - pl_off y
+  else n.
+
+(** The places from [y], at most [n], that the moves [ms] treat alike. *)
+Fixpoint uniform_len (ms : round) (y : place) (n : nat) : nat :=
+  match ms with
+  | [] => n
+  | mv :: ms' => Nat.min (run_gap (mv_to mv) (mv_len mv) y n) (uniform_len ms' y n)
+  end.
+
+(** Where the run of [n] places from [y] came from, through the rounds
+    whose trees are [fs], and how much of it moved as one. *)
+Fixpoint trace_run (K : nat) (fs : list (list mtree)) (y : place) (n : nat) : place * nat :=
+  match fs with
+  | [] => (y, n)
+  | f :: fs' =>
+      let (y', n') := trace_run K fs' y n in
+      let ms := forest_meeting K (place_key K y') (place_key K y' + n') f in
+      (round_source ms y', uniform_len ms y' n')
+  end.
+
+(** From place [q] on, rank [w]'s target box [tb] is covered by runs, each
+    within a row, each holding at the end the source elements of its
+    global indices. *)
+Fixpoint runs_cover (S : layout) (K : nat) (fs : list (list mtree)) (w : nat) (tb : box) (fuel q : nat) : bool :=
+  match fuel with
+  | 0 => false
+  | Datatypes.S f =>
+      (box_size tb <=? q)
+      || (let shape := box_shape tb in
+          let rl := row_len shape in
+          let (x, n) := trace_run K fs (buf_place w q) (rl - q mod rl) in
+          (0 <? n) && (q mod rl + n <=? rl) && source_run_has S x n (box_global tb (delin shape q))
+          && runs_cover S K fs w tb f (q + n))
+  end.
+
+Definition target_runs_ok (S T : layout) (K : nat) (fs : list (list mtree)) (w : nat) : bool :=
+  match pl_box T w with
+  | Some tb => runs_cover S K fs w tb (Datatypes.S (box_size tb)) 0
+  | None => true
+  end.
+
+Definition validate_runs (S T : layout) (B : nat) (sc : schedule) : bool :=
+  let K := Datatypes.S (fold_left (fun m w => Nat.max m (buf_size S T w)) (ranks_of S T) B) in
+  forallb (forallb (move_ok S T B)) sc && forallb (round_apart_sorted K) sc
+  && forallb (target_runs_ok S T K (map (round_forest K) sc)) (pm_ranks (ly_mesh T))
+  && forallb (fun w => received sc w =? recv_lower_bound S T w) (ranks_of S T).
+
+(** ** The generator (not proven: [validate_runs] checks what it builds)
 
     The exchange's messages ([recv_messages]: per target cell, one holder)
-    are cut into rows, each a run of consecutive places in both buffers;
-    the block size [g] divides every run's offsets and length (and is at
-    most [B]), and the generator works on blocks of [g] places as units.  A
-    want is a target block and the block its element is read from now (the
-    holder's source block, or a staging block it was saved to).  Each round
-    writes every want whose target block no remaining want reads, and saves
-    the target blocks that wants left for later still read into free
-    staging blocks (each rank at most [B / g] at once), pointing their
-    readers there; the next round can write them.  Each round sorts the wants once, so a round costs
-    [n log n] in the [n] blocks. *)
+    are cut into rows, each a run of consecutive places in both buffers
+    ([exchange_runs]).  The generator works on pieces: a run of target
+    places and the run of places it reads now (the holder's source, or
+    staging it was saved to), as intervals of [place_key]; pieces are cut
+    wherever a round needs, so runs of any lengths move whole, never in a
+    common block.  Each round, over the pieces left (ascending targets):
+    - every part of a piece whose target no piece reads is written;
+    - of the other parts, those some piece left for later still reads are
+      saved, as far as the staging allows, into staging no piece reads
+      (each rank at most [B] places), and their readers read the staging
+      from then on: the next round writes them (a cycle of the local
+      permutation goes through the staging once);
+    - parts read only by pieces written this round wait a round, unsaved.
+    Adjacent parts moving alike merge into one run.  A round costs a few
+    sorts of the pieces left. *)
 
 (** A row of a cell: its first local index (last coordinate 0) in a box of [shape]. *)
 Definition row_starts (shape : list nat) : list (list nat) :=
@@ -305,198 +497,223 @@ Definition exchange_runs (S T : layout) : list move :=
                      end)
            (pm_ranks (ly_mesh T)).
 
-(** The largest divisor of [g] at most [d] ([fuel]: [d]). *)
-Fixpoint divisor_below (fuel g d : nat) : nat :=
+Record piece : Type := { pc_to : nat; pc_from : nat; pc_len : nat }.
+
+(** The place of a key ([place_key K] below [K]). *)
+Definition key_place (K k : nat) : place :=
+  {| pl_rank := k / (2 * K); pl_area := if (k / K) mod 2 =? 0 then Buf else Stage; pl_off := k mod K |}.
+
+Definition piece_move (K : nat) (p : piece) : move :=
+  {| mv_from := key_place K (pc_from p); mv_to := key_place K (pc_to p); mv_len := pc_len p |}.
+
+Definition sub_piece (p : piece) (d n : nat) : piece := {| pc_to := pc_to p + d; pc_from := pc_from p + d; pc_len := n |}.
+
+(** Pieces (in order) merged where one continues the previous in both runs. *)
+Fixpoint merge_adjacent (cur : piece) (ps acc : list piece) : list piece :=
+  match ps with
+  | [] => rev' (cur :: acc)
+  | p :: ps' =>
+      if (pc_to cur + pc_len cur =? pc_to p) && (pc_from cur + pc_len cur =? pc_from p)
+      then merge_adjacent {| pc_to := pc_to cur; pc_from := pc_from cur; pc_len := pc_len cur + pc_len p |} ps' acc
+      else merge_adjacent p ps' (cur :: acc)
+  end.
+
+Definition coalesce (ps : list piece) : list piece :=
+  match ps with [] => [] | p :: ps' => merge_adjacent p ps' [] end.
+
+(** Intervals [a, b) (ascending by [a]) as their union: disjoint, ascending. *)
+Fixpoint union_sorted (cur : nat * nat) (l acc : list (nat * nat)) : list (nat * nat) :=
+  match l with
+  | [] => rev' (cur :: acc)
+  | (a, b) :: l' =>
+      if a <=? snd cur then union_sorted (fst cur, Nat.max (snd cur) b) l' acc
+      else union_sorted (a, b) l' (cur :: acc)
+  end.
+
+(** Where pieces (ascending by where they read) read, as disjoint intervals
+    [(a, b, 0)]: the payload of [cut_run]'s intervals is unused here. *)
+Definition reads_of (ps : list piece) : list (nat * nat * nat) :=
+  match map_tr (fun p => (pc_from p, pc_from p + pc_len p)) ps with
+  | [] => []
+  | c :: l => map_tr (fun ab => (fst ab, snd ab, 0)) (union_sorted c l [])
+  end.
+
+Fixpoint drop_ended (s : nat) (R : list (nat * nat * nat)) : list (nat * nat * nat) :=
+  match R with
+  | (a, b, d) :: R' => if b <=? s then drop_ended s R' else R
+  | [] => []
+  end.
+
+(** The parts of [s, e) outside the intervals [(a, b, d)] of [R] (disjoint,
+    ascending; [None]) and inside them ([Some], where [d] maps the part's
+    start: [a] goes to [d]). *)
+Fixpoint cut_run (fuel s e : nat) (R : list (nat * nat * nat)) (acc : list (nat * nat * option nat))
+  : list (nat * nat * option nat) :=
   match fuel with
-  | 0 => 1
-  | S f => if (d =? 0) || (g mod d =? 0) then Nat.max 1 d else divisor_below f g (d - 1)
-  end.
-
-(** The block size: the largest dividing every run's offsets and length, at most [B]. *)
-Definition inplace_block (runs : list move) (B : nat) : nat :=
-  let g := fold_left (fun g mv => Nat.gcd (Nat.gcd g (mv_len mv)) (Nat.gcd (pl_off (mv_from mv)) (pl_off (mv_to mv))))
-                     runs 0 in
-  if g =? 0 then 1 else divisor_below (Nat.min g B) g (Nat.min g B).
-
-Record want : Type := { wt_to : place; wt_from : place }.
-
-Definition block_at (g : nat) (x : place) (j : nat) : place :=
-  {| pl_rank := pl_rank x; pl_area := pl_area x; pl_off := pl_off x / g + j |}.
-
-(** A run's blocks, less those already in place. *)
-Definition run_wants (g : nat) (mv : move) : list want :=
-  filter (fun wt => negb (place_eqb (wt_to wt) (wt_from wt)))
-         (map (fun j => {| wt_to := block_at g (mv_to mv) j; wt_from := block_at g (mv_from mv) j |})
-              (seq 0 (mv_len mv / g))).
-
-(** Places as numbers, in (rank, area, offset) order, for offsets below [K]. *)
-Definition place_key (K : nat) (x : place) : nat :=
-  (pl_rank x * 2 + match pl_area x with Buf => 0 | Stage => 1 end) * K + pl_off x.
-
-Module KeyedWant <: Orders.TotalLeBool'.
-  Definition t : Type := (nat * want)%type.
-  Definition leb (x y : t) : bool := fst x <=? fst y.
-  Lemma leb_total : forall x y, leb x y = true \/ leb y x = true.
-  Proof. intros x y. unfold leb. destruct (Nat.le_ge_cases (fst x) (fst y)); [left | right]; apply Nat.leb_le; lia. Qed.
-End KeyedWant.
-
-Module WantSort := Mergesort.Sort KeyedWant.
-
-Definition sort_by (f : want -> nat) (ws : list want) : list (nat * want) :=
-  WantSort.sort (map (fun wt => (f wt, wt)) ws).
-
-(** Each want of [kws] (ascending keys) with whether its key is in [ks] (ascending). *)
-Fixpoint mark_in (fuel : nat) (ks : list nat) (kws : list (nat * want)) : list (want * bool) :=
-  match fuel, kws with
-  | 0, _ | _, [] => []
-  | S f, (k, wt) :: kws' =>
-      match ks with
-      | [] => (wt, false) :: mark_in f ks kws'
-      | k' :: ks' => if k' <? k then mark_in f ks' kws else (wt, k' =? k) :: mark_in f ks kws'
-      end
-  end.
-
-(** Up to [count] staging blocks [z >= z0] below [Bb] not in [used] (ascending). *)
-Fixpoint free_slots (fuel Bb z : nat) (used : list nat) (count : nat) : list nat :=
-  match fuel, count with
-  | 0, _ | _, 0 => []
-  | S f, S c =>
-      if Bb <=? z then []
-      else match used with
-           | u :: used' =>
-               if u <? z then free_slots f Bb z used' count
-               else if u =? z then free_slots f Bb (S z) used' count
-               else z :: free_slots f Bb (S z) used c
-           | [] => z :: free_slots f Bb (S z) used c
+  | 0 => rev' acc
+  | S f =>
+      if e <=? s then rev' acc
+      else match R with
+           | [] => rev' ((s, e, None) :: acc)
+           | (a, b, d) :: R' =>
+               if b <=? s then cut_run f s e R' acc
+               else if s <? a then cut_run f (Nat.min a e) e R ((s, Nat.min a e, None) :: acc)
+               else cut_run f (Nat.min b e) e R' ((s, Nat.min b e, Some (d + (s - a))) :: acc)
            end
   end.
 
-(** Each want of [kws] (ascending keys of where it reads) reading a place
-    [saves] (ascending keys) saves, redirected to the staging block. *)
-Fixpoint redirect (fuel : nat) (saves : list (nat * place)) (kws : list (nat * want)) : list want :=
-  match fuel, kws with
-  | 0, _ | _, [] => []
-  | S f, (k, wt) :: kws' =>
-      match saves with
-      | [] => wt :: redirect f saves kws'
-      | (k', z) :: saves' =>
-          if k' <? k then redirect f saves' kws
-          else if k' =? k then {| wt_to := wt_to wt; wt_from := z |} :: redirect f saves kws'
-          else wt :: redirect f saves kws'
-      end
+(** Every piece of [ps] (ascending in [coord]) cut at the intervals of [R] along [coord]. *)
+Fixpoint cut_pieces (coord : piece -> nat) (ps : list piece) (R : list (nat * nat * nat))
+  (acc : list (piece * option nat)) : list (piece * option nat) :=
+  match ps with
+  | [] => rev' acc
+  | p :: ps' =>
+      let s := coord p in
+      let R1 := drop_ended s R in
+      let parts := cut_run (2 * pc_len p + 2) s (s + pc_len p) R1 [] in
+      cut_pieces coord ps' R1
+        (fold_left (fun acc' (part : nat * nat * option nat) =>
+                      let '(a, b, d) := part in (sub_piece p (a - s) (b - a), d) :: acc') parts acc)
   end.
 
-(** Merge a move into the next when both runs continue it. *)
-Fixpoint merge_runs (rd : round) : round :=
-  match rd with
-  | mv :: ((mv' :: rd'') as rd') =>
-      match merge_runs rd' with
-      | nx :: rest =>
-          if place_eqb (shift (mv_from mv) (mv_len mv)) (mv_from nx)
-             && place_eqb (shift (mv_to mv) (mv_len mv)) (mv_to nx)
-          then {| mv_from := mv_from mv; mv_to := mv_to mv; mv_len := mv_len mv + mv_len nx |} :: rest
-          else mv :: nx :: rest
-      | [] => [mv]
-      end
-  | _ => rd
+Definition outside (parts : list (piece * option nat)) : list piece :=
+  map_tr fst (filter_tr (fun pd => match snd pd with None => true | Some _ => false end) parts).
+
+Definition inside (parts : list (piece * option nat)) : list piece :=
+  map_tr fst (filter_tr (fun pd => match snd pd with None => false | Some _ => true end) parts).
+
+(** Saves of the runs [need] (ascending) into the [free] runs, as far as they go: (staging, saved, length) as pieces. *)
+Fixpoint fill (fuel : nat) (need free : list (nat * nat)) (acc : list piece) : list piece :=
+  match fuel, need, free with
+  | S f, (t, te) :: need', (z, ze) :: free' =>
+      let m := Nat.min (te - t) (ze - z) in
+      fill f (if t + m <? te then (t + m, te) :: need' else need')
+           (if z + m <? ze then (z + m, ze) :: free' else free')
+           ({| pc_to := z; pc_from := t; pc_len := m |} :: acc)
+  | _, _, _ => acc
   end.
 
-Definition block_move (x y : place) : move := {| mv_from := x; mv_to := y; mv_len := 1 |}.
-
-Definition scale_move (g : nat) (mv : move) : move :=
-  {| mv_from := {| pl_rank := pl_rank (mv_from mv); pl_area := pl_area (mv_from mv); pl_off := pl_off (mv_from mv) * g |};
-     mv_to := {| pl_rank := pl_rank (mv_to mv); pl_area := pl_area (mv_to mv); pl_off := pl_off (mv_to mv) * g |};
-     mv_len := mv_len mv * g |}.
-
-(** The prefix of [xs] (ascending ranks) on rank [r], and the rest; entries of lower ranks are dropped. *)
-Fixpoint split_rank {A} (rank_of : A -> nat) (r : nat) (xs : list A) : list A * list A :=
-  match xs with
-  | [] => ([], [])
-  | x :: xs' =>
-      if rank_of x <? r then split_rank rank_of r xs'
-      else if rank_of x =? r then let (mine, rest) := split_rank rank_of r xs' in (x :: mine, rest)
-      else ([], xs)
+Fixpoint split_while {A} (p : A -> bool) (l acc : list A) : list A * list A :=
+  match l with
+  | x :: l' => if p x then split_while p l' (x :: acc) else (rev' acc, l)
+  | [] => (rev' acc, [])
   end.
 
-(** Per rank of [ranks] (ascending): its blocks to save (ascending) paired
-    with its free staging blocks, those [stage_reads] (ascending) does not name. *)
-Fixpoint saves_by_rank (Bb : nat) (ranks : list nat) (to_save : list want) (stage_reads : list place)
-  : list (place * place) :=
-  match ranks with
-  | [] => []
-  | w :: ranks' =>
-      let (mine, to_save') := split_rank (fun wt => pl_rank (wt_to wt)) w to_save in
-      let (used, stage_reads') := split_rank pl_rank w stage_reads in
-      combine (map wt_to mine)
-              (map (fun z => {| pl_rank := w; pl_area := Stage; pl_off := z |})
-                   (free_slots (length mine + length used + 1) Bb 0 (map pl_off used) (length mine)))
-      ++ saves_by_rank Bb ranks' to_save' stage_reads'
+(** The saves of [need] (ascending runs of target places, grouped by rank)
+    into each rank's staging of [B] places less what [reads] (ascending)
+    reads there; reversed. *)
+Fixpoint plan_saves (fuel K B : nat) (reads : list (nat * nat * nat)) (need : list (nat * nat)) (acc : list piece)
+  : list piece :=
+  match fuel, need with
+  | S f, (t, _) :: _ =>
+      let r := t / (2 * K) in
+      let (mine, rest) := split_while (fun x => fst x / (2 * K) =? r) need [] in
+      let base := (2 * r + 1) * K in
+      let reads' := drop_ended base reads in
+      let free := map_tr (fun part => let '(a, b, _) := part in (a, b))
+                         (filter_tr (fun part => match snd part with None => true | Some _ => false end)
+                                    (cut_run (2 * B + 2) base (base + B) reads' [])) in
+      plan_saves f K B reads' rest (fill (count mine + count free) mine free acc)
+  | _, _ => acc
   end.
 
-(** One round on blocks: the moves (target order) and the wants left. *)
-Definition block_round (ranks : list nat) (K Bb : nat) (ws : list want) : round * list want :=
-  let reads := sort_by (fun wt => place_key K (wt_from wt)) ws in
-  let fuel := length ws + length ws + 1 in
-  let marked := mark_in fuel (map fst reads) (sort_by (fun wt => place_key K (wt_to wt)) ws) in
-  let ready := map fst (filter (fun wb => negb (snd wb)) marked) in
-  let blocked := map fst (filter snd marked) in
-  (* Blocked only by wants written this round: free next round, no save. *)
-  let blocked_by_from := sort_by (fun wt => place_key K (wt_from wt)) blocked in
-  let to_save := map fst (filter snd (mark_in fuel (map fst blocked_by_from)
-                                                (map (fun wt => (place_key K (wt_to wt), wt)) blocked))) in
-  let stage_reads := filter (fun x => match pl_area x with Stage => true | Buf => false end)
-                            (map (fun kw => wt_from (snd kw)) reads) in
-  let saves := saves_by_rank Bb ranks to_save stage_reads in
-  (merge_runs (map (fun wt => block_move (wt_from wt) (wt_to wt)) ready)
-   ++ merge_runs (map (fun sv => block_move (fst sv) (snd sv)) saves),
-   redirect (length blocked + length saves + 1) (map (fun sv => (place_key K (fst sv), snd sv)) saves)
-            blocked_by_from).
+(** The parts of the intervals [A] (disjoint, ascending) outside those of [R] (the same). *)
+Fixpoint subtract (A R : list (nat * nat * nat)) (acc : list (nat * nat * nat)) : list (nat * nat * nat) :=
+  match A with
+  | [] => rev' acc
+  | (a, b, _) :: A' =>
+      let R1 := drop_ended a R in
+      subtract A' R1
+        (fold_left (fun acc' (part : nat * nat * option nat) =>
+                      match part with (x, y, None) => (x, y, 0) :: acc' | _ => acc' end)
+                   (cut_run (2 * (b - a) + 2) a b R1 []) acc)
+  end.
 
-(** The generator's limits: at most [inplace_block_limit] blocks, and at
-    most [inplace_work_limit] wants left summed over the rounds (what its
+(** Intervals [a, b) with a payload [d] in a tree, each node with its least start and greatest end. *)
+Inductive itree : Type :=
+| ILeaf (a b d : nat)
+| INode (lo hi : nat) (l r : itree).
+
+Definition it_lo (t : itree) : nat := match t with ILeaf a _ _ => a | INode lo _ _ _ => lo end.
+Definition it_hi (t : itree) : nat := match t with ILeaf _ b _ => b | INode _ hi _ _ => hi end.
+Definition it_node (l r : itree) : itree := INode (Nat.min (it_lo l) (it_lo r)) (Nat.max (it_hi l) (it_hi r)) l r.
+
+Fixpoint it_pairs (ts acc : list itree) : list itree :=
+  match ts with
+  | a :: b :: rest => it_pairs rest (it_node a b :: acc)
+  | [a] => rev' (a :: acc)
+  | [] => rev' acc
+  end.
+
+Fixpoint it_forest (fuel : nat) (ts : list itree) : list itree :=
+  match fuel, ts with
+  | 0, _ | _, [] | _, [_] => ts
+  | S f, _ => it_forest f (it_pairs ts [])
+  end.
+
+(** The intervals below [t] meeting [s, e), in order, onto [acc]. *)
+Fixpoint it_meeting (s e : nat) (t : itree) (acc : list (nat * nat * nat)) : list (nat * nat * nat) :=
+  match t with
+  | ILeaf a b d => if (a <? e) && (s <? b) then (a, b, d) :: acc else acc
+  | INode lo hi l r => if (lo <? e) && (s <? hi) then it_meeting s e l (it_meeting s e r acc) else acc
+  end.
+
+(** One round over the pieces left (ascending targets, disjoint): its moves
+    and the pieces left after it (the same order).  A target part read by a
+    piece written this round and by one left is saved a round later. *)
+Definition gen_round (K B : nat) (ps : list piece) : round * list piece :=
+  let reads := reads_of (sort_key pc_from ps) in
+  let parts := cut_pieces pc_to ps reads [] in
+  let ready := coalesce (outside parts) in
+  let blocked := inside parts in
+  let read_later := subtract reads (reads_of (sort_key pc_from ready)) [] in
+  let need := map_tr (fun p => (pc_to p, pc_to p + pc_len p)) (inside (cut_pieces pc_to blocked read_later [])) in
+  let saves := rev' (plan_saves (count need) K B reads need []) in
+  let save_tree := it_forest 64 (map_tr (fun sv => ILeaf (pc_from sv) (pc_from sv + pc_len sv) (pc_to sv)) saves) in
+  let redirect (acc : list piece) (p : piece) : list piece :=
+    let s := pc_from p in
+    let hits := fold_right (fun t acc' => it_meeting s (s + pc_len p) t acc') [] save_tree in
+    match hits with
+    | [] => p :: acc
+    | _ => fold_left (fun acc' (part : nat * nat * option nat) =>
+                        let '(a, b, d) := part in
+                        let q := sub_piece p (a - s) (b - a) in
+                        match d with Some z => {| pc_to := pc_to q; pc_from := z; pc_len := pc_len q |} :: acc' | None => q :: acc' end)
+                     (cut_run (2 * pc_len p + 2) s (s + pc_len p) hits []) acc
+    end in
+  (map_tr (piece_move K) ready ++ map_tr (piece_move K) (coalesce saves), coalesce (rev' (fold_left redirect blocked []))).
+
+(** The generator's limit: the pieces left summed over the rounds (what its
     time grows with: a small staging takes many rounds). *)
-Definition inplace_block_limit : nat := Nat.pow 2 17.
-Definition inplace_work_limit : nat := Nat.pow 2 21.
+Definition inplace_work_limit : nat := Nat.pow 2 23.
 
-(** Every round writes or saves a block, so twice the wants bound the rounds;
-    [work]: what is left of [inplace_work_limit]. *)
-Fixpoint block_rounds (fuel work : nat) (ranks : list nat) (K Bb : nat) (ws : list want) (acc : list round)
-  : option (list round) :=
-  match ws with
-  | [] => Some (rev acc)
+Fixpoint gen_rounds (fuel work K B : nat) (ps : list piece) (acc : list round) : option schedule :=
+  match ps with
+  | [] => Some (rev' acc)
   | _ =>
       match fuel with
       | 0 => None
       | S f =>
-          if work <? length ws then None
-          else match block_round ranks K Bb ws with
+          let n := count ps in
+          if work <? n then None
+          else match gen_round K B ps with
                | ([], _) => None
-               | (rd, ws') => block_rounds f (work - length ws) ranks K Bb ws' (rd :: acc)
+               | (rd, ps') => gen_rounds f (work - n) K B ps' (rd :: acc)
                end
       end
   end.
 
-Fixpoint dedup_sorted (xs : list nat) : list nat :=
-  match xs with
-  | x :: ((y :: _) as xs') => if x =? y then dedup_sorted xs' else x :: dedup_sorted xs'
-  | _ => xs
-  end.
+(** The schedule for staging [B] (at least 1), if the generator finds one within its limit. *)
+Definition inplace_schedule (S T : layout) (B : nat) : option schedule :=
+  let K := Datatypes.S (fold_left (fun m w => Nat.max m (buf_size S T w)) (ranks_of S T) B) in
+  let pieces := map_tr (fun mv => {| pc_to := place_key K (mv_to mv); pc_from := place_key K (mv_from mv); pc_len := mv_len mv |})
+                       (exchange_runs S T) in
+  let moving := filter_tr (fun p => negb (pc_to p =? pc_from p) && (0 <? pc_len p)) pieces in
+  gen_rounds (Datatypes.S inplace_work_limit) inplace_work_limit K B (coalesce (sort_key pc_to moving)) [].
 
-(** The schedule for staging [B] (at least 1), if the generator finds one
-    within its limits, and the block size. *)
-Definition inplace_schedule (S T : layout) (B : nat) : option schedule * nat :=
-  let runs := exchange_runs S T in
-  let g := inplace_block runs B in
-  if inplace_block_limit <? fold_left (fun n mv => n + mv_len mv / g) runs 0 then (None, g)
-  else
-    let ws := flat_map (run_wants g) runs in
-    let K := Nat.succ (fold_left (fun m wt => Nat.max m (Nat.max (pl_off (wt_to wt)) (pl_off (wt_from wt)))) ws (B / g)) in
-    let ranks := dedup_sorted (NatSort.sort (ranks_of S T)) in
-    (option_map (map (map (scale_move g))) (block_rounds (2 * length ws + 1) inplace_work_limit ranks K (B / g) ws []), g).
-
-(** The plan the command runs: the generator's schedule, if [validate_blocks] accepts it. *)
+(** The plan the command runs: the generator's schedule, if [validate_runs] accepts it. *)
 Definition inplace_plan (S T : layout) (B : nat) : option schedule :=
   match inplace_schedule S T B with
-  | (Some sc, g) => if validate_blocks S T B g sc then Some sc else None
-  | (None, _) => None
+  | Some sc => if validate_runs S T B sc then Some sc else None
+  | None => None
   end.
