@@ -2,9 +2,11 @@
 # test-capi-cuts: composed cuts through the C ABI (tests/capi/cuts_c.c says
 # what each case checks): 80 random problems, 20 on each of 2 and 3 ranks
 # and 40 on 4 (on {a:4} and on {a:2, b:2}), every element of every rank
-# checked, every other one run in split phase; then the DTensor and
-# ScaLAPACK cases (ScaLAPACK also in split phase) and the refused box
-# queries on 4 ranks.  One test per problem and per case.
+# checked, every other one run in split phase, and each again through the
+# region queries (the lists alone, applied here, give every rank its target
+# array); then the DTensor and ScaLAPACK cases (ScaLAPACK also in split
+# phase), the refused box queries and a refused region query on 4 ranks.
+# Two tests per random problem, one per fixed case.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
