@@ -5,7 +5,8 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    other ranks with one copy (redist_exec_direct_bytes: the bytes of its
    pieces from other ranks), from plain memory none; every element right;
  - random problems (meshes (4,), 2x2 and (4,) over ranks out of order;
-   even and uneven, Partial() sources among them): for each, source and
+   even and uneven, nested uneven shards by the region exchange and
+   Partial() sources among them): for each, source and
    destination in shared memory, the source only, the destination only,
    neither, blocking and async_op=True: every element of every rank's
    tensor equal to its part of the true array (a Partial target: its
@@ -153,12 +154,12 @@ def random_problems(results):
         mesh = meshes[case % 3]
         ndim = rng.randint(1, 2)
         shape = tuple(rng.choice([2, 3, 5, 6, 7, 8]) for _ in range(ndim))
-        src = random_placements(ndim, mesh.ndim, shape, rng)
+        src = random_placements(ndim, mesh.ndim, shape, rng, composed=case % 4 != 3)
         dtype = [torch.float32, torch.int64, torch.bfloat16][case % 3]
         if case % 4 == 3:  # a Partial() source, of integers: its sums exact
             src[rng.randrange(mesh.ndim)] = Partial()
             dtype = torch.int32
-        dst = random_placements(ndim, mesh.ndim, shape, rng)
+        dst = random_placements(ndim, mesh.ndim, shape, rng, composed=case % 4 != 3)
         full = torch.arange(math.prod(shape)).reshape(shape).to(dtype)
         plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
         kinds[plan.kind] = kinds.get(plan.kind, 0) + 1
@@ -193,9 +194,10 @@ def random_problems(results):
             if src_shared:
                 rt.free(x.to_local())
     results.append(("transport=\"mpi\": %d random problems, source and destination shared, one, neither, blocking "
-                    "and async: every element equal to the true array and to the default transport's; one copy "
-                    "(direct bytes) exactly where the exchange or the reducing exchange reads a shared source" % RANDOM_CASES,
-                    not bad and direct > 0, "%d moves, plans %s, %d async moves by one copy; wrong: %s"
+                    "and async, nested uneven shards (composed cuts, the region exchange) among them: every element "
+                    "equal to the true array and to the default transport's; one copy (direct bytes) exactly where the "
+                    "exchange or the reducing exchange reads a shared source" % RANDOM_CASES,
+                    not bad and direct > 0 and kinds.get("regions", 0) > 0, "%d moves, plans %s, %d async moves by one copy; wrong: %s"
                     % (moves, kinds, direct, bad[:3])))
 
 
