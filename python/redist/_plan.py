@@ -296,17 +296,19 @@ def _text(s, what):
                                % (what, s[e.start], e.start, e.reason)) from None
 
 
-def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None):
+def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None, lib=None):
     """Plans moving an array from layout `source` to `target`, in the
     notation of the `redist` command: plan("{x:2, y:4}", "[{x}32, {y}256]",
     "[{y}32, {x}256]", "bf16").  target_mesh: a second (placed) mesh for a
     move between meshes ("{x:4} @ 4"); strategy: "collectives", "exchange"
-    or "auto" (default).  Raises RedistError naming what is wrong."""
+    or "auto" (default).  Raises RedistError naming what is wrong.  lib:
+    the library that makes it, default the planner's."""
+    lib = lib or _lib.lib()
     handle = ctypes.c_void_p()
-    _lib.call(_lib.lib().redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+    _lib.call(lib.redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
               _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"),
               _text(strategy, "strategy"), ctypes.byref(handle))
-    return Plan(handle, (mesh, target_mesh, source, target))
+    return Plan(handle, (mesh, target_mesh, source, target), lib)
 
 
 def _check(mesh, target_mesh, source, target, dtype, lines):
