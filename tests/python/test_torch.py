@@ -22,13 +22,21 @@
  - every Shard/Replicate/Partial layout of 1- and 2-dimensional tensors
    on meshes (4,), 2x2 and 2x3 (the last in the world of 6), both shard
    orders (DTensorSpec.shard_order and _StridedShard), even and uneven
-   sizes, as source and as target: accepted exactly where redist's ceil
-   blocks are DTensor's nested chunks (the test's own account), then the
-   true array and DTensor.redistribute's result where DTensor's is right
-   (its source's full_tensor() the array); refused in one line otherwise;
+   sizes, as source and as target: every move accepted (nested uneven
+   shards are composed cuts) but Partial ones with a composed cut (the
+   planner's one line: not planned yet; the test's own account of which
+   nested chunks are one ceil block), each the true array and
+   DTensor.redistribute's result where DTensor's is right (its source's
+   full_tensor() the array); the moves by the region exchange counted apart;
+ - _StridedShard as DTensor makes it (DTensor.view of sharded dimensions,
+   distribute_tensor): to Replicate() the array, as DTensor's, and back
+   each rank's local tensor; a view of uneven blocks refused in one line;
  - issue 26: [Shard(0), Shard(0)] with mesh dimension 1 cutting first
    ({b,a}), as shard_order and as _StridedShard, to Replicate(): the array;
-   the same order of an uneven dimension refused on every rank;
+   the same order of an uneven (6, 4) tensor ([{b}{a}6, 4]) to Replicate()
+   and back;
+ - the translation of placements to redist's types ({a,b}N where it is
+   DTensor's holding, composed cuts otherwise, {a}%B for a view's split);
  - Partial(op) for op in product, max, min, avg, as source and target, with
    every dtype that has it (integers, floats, complex), random problems even,
    uneven and between meshes: every rank's tensor reduced over its Partial
@@ -37,7 +45,7 @@
    bound for float products and averages), and DTensor.redistribute's on
    the same inputs is the same;
  - one-line errors for Partial('bxor'), mixed reduce_ops, Partial('avg') of
-   int32, nested uneven shards and a _StridedShard that no shard order gives;
+   int32, and a _StridedShard whose blocks no redist cut gives;
  - a rank's bad input to redistribute (a local tensor that does not fit its
    box or is on another device, a plain tensor, ranks asking different
    moves) is a RedistError on every rank, agreed before any data moves, and
