@@ -47,6 +47,10 @@ class Contribution(ctypes.Structure):
                 ("extent", ctypes.c_size_t * MAX_DIMS)]
 
 
+class LocalBox(ctypes.Structure):
+    _fields_ = [("offset", ctypes.c_size_t * MAX_DIMS), ("extent", ctypes.c_size_t * MAX_DIMS)]
+
+
 def _library_path():
     if os.environ.get("REDIST_LIB"):
         return os.environ["REDIST_LIB"]
@@ -88,6 +92,13 @@ def declare(lib):
         "redist_plan_sum_receives": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.POINTER(Contribution), size_t,
                                                     ctypes.POINTER(size_t), ctypes.POINTER(ctypes.c_int),
                                                     ctypes.POINTER(ctypes.c_int)] + err),
+        "redist_plan_local_shape": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.c_int, ctypes.POINTER(size_t)] + err),
+        "redist_plan_region_count": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.c_int, ctypes.POINTER(size_t)] + err),
+        "redist_plan_region_message": (ctypes.c_int, [c_plan, ctypes.c_int, ctypes.c_int, size_t,
+                                                      ctypes.POINTER(ctypes.c_int), ctypes.POINTER(LocalBox), size_t,
+                                                      ctypes.POINTER(size_t)] + err),
+        "redist_plan_region_copy": (ctypes.c_int, [c_plan, ctypes.c_int, size_t, ctypes.POINTER(LocalBox),
+                                                   ctypes.POINTER(LocalBox)] + err),
     }
     for figure in ["src_bytes", "dst_bytes", "peak_bytes", "workspace_bytes", "live_bytes", "alloc_bytes",
                    "recv_max_bytes", "lower_bound_recv_bytes"]:

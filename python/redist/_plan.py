@@ -65,6 +65,24 @@ class SumReceives:
     contributions: Tuple[Contribution, ...]
 
 
+@dataclass(frozen=True)
+class RegionLists:
+    """A rank's part of the region exchange (a plan of composed cuts), the
+    extracted lowering's lists: sends and recvs, one (peer world rank,
+    boxes) per peer, each box (offset, extent) of the rank's local array
+    (the source for sends, the target for recvs); a message is its boxes'
+    elements in order, row-major within each box, and the k-th box a rank
+    sends to a peer is the k-th the peer receives from it.  copies: (source
+    box, target box) pairs of equal extents, moved within the rank."""
+    sends: Tuple[Tuple[int, Tuple[Tuple[Tuple[int, ...], Tuple[int, ...]], ...]], ...]
+    recvs: Tuple[Tuple[int, Tuple[Tuple[Tuple[int, ...], Tuple[int, ...]], ...]], ...]
+    copies: Tuple[Tuple[Tuple[Tuple[int, ...], Tuple[int, ...]], Tuple[Tuple[int, ...], Tuple[int, ...]]], ...]
+
+
+# redist.h's REDIST_REGION_SENDS, _RECVS, _COPIES.
+_REGION_SENDS, _REGION_RECVS, _REGION_COPIES = 0, 1, 2
+
+
 class Plan:
     """A redistribution planned by redist's extracted, verified planner.
 
@@ -134,6 +152,50 @@ class Plan:
     def tgt_box(self, rank):
         """(offset, extent) in the target layout."""
         return self._box(self._lib.redist_plan_tgt_box, rank, "tgt_box")
+
+    def _local_shape(self, which, rank, what):
+        extent = (ctypes.c_size_t * self.ndim)()
+        _lib.call(self._lib.redist_plan_local_shape, self._handle, which, self._rank(rank, what), extent)
+        return tuple(extent)
+
+    def src_shape(self, rank):
+        """The shape of world rank `rank`'s source local array: its box's
+        extent, or for a composed layout (kind "regions", whose holdings are
+        no boxes) its holding's; all 0 outside the source mesh."""
+        return self._local_shape(0, rank, "src_shape")
+
+    def tgt_shape(self, rank):
+        """src_shape's in the target layout."""
+        return self._local_shape(1, rank, "tgt_shape")
+
+    def regions(self, rank):
+        """World rank `rank`'s RegionLists (a plan by the region exchange)."""
+        rank = self._rank(rank, "regions")
+        lib, count = self._lib, ctypes.c_size_t()
+
+        def local(box):
+            return tuple(box.offset[:self.ndim]), tuple(box.extent[:self.ndim])
+
+        def messages(which):
+            _lib.call(lib.redist_plan_region_count, self._handle, rank, which, ctypes.byref(count))
+            found = []
+            for i in range(count.value):
+                peer, nboxes = ctypes.c_int(), ctypes.c_size_t()
+                _lib.call(lib.redist_plan_region_message, self._handle, rank, which, i, ctypes.byref(peer), None, 0,
+                          ctypes.byref(nboxes))
+                boxes = (_lib.LocalBox * nboxes.value)()
+                _lib.call(lib.redist_plan_region_message, self._handle, rank, which, i, ctypes.byref(peer), boxes,
+                          nboxes.value, ctypes.byref(nboxes))
+                found.append((peer.value, tuple(map(local, boxes))))
+            return tuple(found)
+        sends, recvs = messages(_REGION_SENDS), messages(_REGION_RECVS)
+        _lib.call(lib.redist_plan_region_count, self._handle, rank, _REGION_COPIES, ctypes.byref(count))
+        copies = []
+        for i in range(count.value):
+            source, target = _lib.LocalBox(), _lib.LocalBox()
+            _lib.call(lib.redist_plan_region_copy, self._handle, rank, i, ctypes.byref(source), ctypes.byref(target))
+            copies.append((local(source), local(target)))
+        return RegionLists(sends, recvs, tuple(copies))
 
     def buffer_bytes(self, rank):
         """A plan in place: world rank `rank`'s one buffer, max(source box,
@@ -234,17 +296,19 @@ def _text(s, what):
                                % (what, s[e.start], e.start, e.reason)) from None
 
 
-def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None):
+def plan(mesh, source, target, dtype=None, *, target_mesh=None, strategy=None, lib=None):
     """Plans moving an array from layout `source` to `target`, in the
     notation of the `redist` command: plan("{x:2, y:4}", "[{x}32, {y}256]",
     "[{y}32, {x}256]", "bf16").  target_mesh: a second (placed) mesh for a
     move between meshes ("{x:4} @ 4"); strategy: "collectives", "exchange"
-    or "auto" (default).  Raises RedistError naming what is wrong."""
+    or "auto" (default).  Raises RedistError naming what is wrong.  lib:
+    the library that makes it, default the planner's."""
+    lib = lib or _lib.lib()
     handle = ctypes.c_void_p()
-    _lib.call(_lib.lib().redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+    _lib.call(lib.redist_plan_create_with, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
               _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"),
               _text(strategy, "strategy"), ctypes.byref(handle))
-    return Plan(handle, (mesh, target_mesh, source, target))
+    return Plan(handle, (mesh, target_mesh, source, target), lib)
 
 
 def _check(mesh, target_mesh, source, target, dtype, lines):

@@ -13,7 +13,11 @@ at $REDIST_MPI_LIB, else at $REDIST_LIB when that is libredist_plan.so,
 else in an installed prefix (`make install`) through the dynamic linker's
 path.  Plans are made by the package's planner as everywhere and handed to
 the runtime as their JSON report (redist_plan_from_json, which the
-verified checker checks again): nothing here plans.
+verified checker checks again): nothing here plans.  A plan of composed
+cuts has no report the checker reads yet (kind "regions": its only plan is
+the region exchange's lists): the runtime's library makes it from the
+same problem with the same extracted planner, and its report must be the
+package's plan's, else it is refused.
 
 MPI is initialized on first use unless the program did it (then the
 program finalizes it too); at exit the package frees its executors and
@@ -334,6 +338,14 @@ class Executor:
                 raise RedistError("redist.mpi: a plan in place runs from redist.mpi.plan_in_place (redist.plan_in_place's "
                                   "plans are for inspection)")
             self._plan_handle, plan_handle = None, plan._handle
+        elif plan.kind == "regions":  # no plan file for composed cuts: made again here, and compared
+            mesh, target_mesh, source, target = plan._problem
+            self._same_plan = _plan.plan(mesh, source, target, plan.report["dtype"], target_mesh=target_mesh,
+                                         strategy=plan.report["strategy"], lib=rt.lib)
+            if self._same_plan.report != plan.report:
+                raise RedistError("redist.mpi: the runtime's library plans %s -> %s otherwise than the package's "
+                                  "planner (two builds of redist?)" % (source, target), code=3)
+            self._plan_handle, plan_handle = None, self._same_plan._handle
         else:  # the planner's plan, handed over as its report and checked again
             plan_handle = ctypes.c_void_p()
             _call(rt.lib.redist_plan_from_json, json.dumps(plan.report).encode(), ctypes.byref(plan_handle))

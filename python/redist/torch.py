@@ -6,25 +6,35 @@ called on every rank of the default process group.
 
 A DeviceMesh is redist's mesh with one axis per mesh dimension (named by
 mesh_dim_names, else d0, d1, ...), placed on the world ranks its `mesh`
-tensor lists, row-major.  Shard(d) on mesh dimensions i and j shards
-tensor dimension d over axes i then j ({i,j}: i major) in DTensor's shard
-order: mesh order by default, the order DTensorSpec.shard_order or the
-_StridedShard placements encoding it name otherwise (j cutting first is
-{j,i}).  Replicate() leaves the axis out, and Partial(reduce_op) is
+tensor lists, row-major.  A tensor dimension that Shard(d) cuts on mesh
+dimensions i then j (DTensor's shard order: mesh order by default, the
+order DTensorSpec.shard_order or the _StridedShard placements encoding it
+name otherwise) is redist's composed cut {i}{j}N, j's ceil blocks of each
+of i's (torch.chunk of a chunk; j cutting first: {j}{i}N), written {i,j}N,
+one ceil block over the product, where that is the same on every device
+(even sizes, and some uneven ones), since the collectives can plan that
+and composed cuts take the region exchange.  A _StridedShard of no shard
+order (what DTensor.view leaves when it flattens sharded dimensions) is
+blocks dealt round robin, {i}%B, where its blocks have one size B.
+Replicate() leaves the axis out, and Partial(reduce_op) is
 redist's pending reduction over its mesh dimensions: "sum", "product",
 "max", "min", "avg" are `sum{...}`, `prod{...}`, `max{...}`, `min{...}`,
 `avg{...}` (one operation per move, as redist plans it; the bitwise
 "band", "bor", "bxor" are refused in one line).
 Every translation is checked before it runs: on every device of the mesh,
 the indices DTensor's placements give it along each tensor dimension
-(torch's own per-placement split) must be its box in redist's plan, else
-the move is refused in one line naming the placements and mesh dimensions.
-Uneven Shard(d) is torch.chunk's split, redist's ceil block, so one mesh
-dimension per tensor dimension always passes; DTensor's nested chunks of
-a dimension cut by several mesh dimensions are redist's ceil blocks over
-their product only for some sizes (on a 2x2 mesh: 4k, 4k + 3 and 1), and
-a _StridedShard whose split factor no shard order gives (a view's) is no
-block at all.
+(torch's own per-placement split), in local order, must be the ones
+redist holds there (the planner's answer: a box, or a composed holding
+as the region exchange's local copies to the replicated layout list it),
+else the next candidate is tried, and where none is the move is refused
+in one line naming the placements, the mesh dimensions and a device where
+they differ (a _StridedShard whose blocks have several sizes).
+
+A plan of composed cuts (kind "regions") runs, with torch.distributed,
+the messages and copies of the extracted lowering (Plan.regions: each a
+peer and boxes of the local arrays, sent point-to-point as their elements
+in order), and with transport="mpi" through the C runtime's region
+exchange.
 
 A move on one DeviceMesh is planned on the mesh alone (its devices
 numbered row-major, as its `mesh` tensor lists their world ranks), so
@@ -121,10 +131,9 @@ def _normalized(placements, ndim, what):
     return tuple(out)
 
 
-def _cuts(device_mesh, placements, ndim, what):
-    """Per tensor dimension, the mesh dimensions cutting it in DTensor's
-    shard order (the first cuts first): mesh order for Shard placements,
-    the order _StridedShard's split factors encode (torch's decoding)."""
+def _checked_placements(device_mesh, placements, what):
+    """The placements, one per mesh dimension, each a Shard, _StridedShard,
+    Replicate or Partial of one of redist's reductions."""
     names = axis_names(device_mesh)
     if len(placements) != len(names):
         raise RedistError("%s: %d placements for a mesh of %d dimensions" % (what, len(placements), len(names)))
@@ -136,33 +145,147 @@ def _cuts(device_mesh, placements, ndim, what):
         elif not isinstance(p, (Shard, _StridedShard, Replicate)):
             raise RedistError("%s: %r on mesh dimension %s has no redist layout (Shard, Replicate, Partial only)"
                               % (what, p, name))
-    placements = _normalized(placements, ndim, what)
+
+
+def _shard_order(device_mesh, placements):
+    """{tensor dimension: the mesh dimensions cutting it in DTensor's shard
+    order (the first cuts first)}, as torch decodes the placements: mesh
+    order for Shard, the order _StridedShard's split factors encode; None
+    where no order gives those split factors (a view's split)."""
     order = DTensorSpec._maybe_convert_StridedShard_to_shard_order(placements, device_mesh)
-    if order is None:
-        strided = next(i for i, p in enumerate(placements) if isinstance(p, _StridedShard))
-        raise RedistError("%s: %r on mesh dimension %s has a split factor that no order of the mesh dimensions "
-                          "cutting tensor dimension %d gives (a view's interleaved split), which has no redist layout"
-                          % (what, placements[strided], names[strided], placements[strided].dim))
-    cuts = [() for _ in range(ndim)]
-    for entry in order:
-        cuts[entry.tensor_dim] = entry.mesh_dims
-    return cuts
+    return None if order is None else {entry.tensor_dim: entry.mesh_dims for entry in order}
+
+
+def _candidate_cuts(names, mesh_shape, placements, order, dim, size):
+    """redist's cuts of tensor dimension `dim` that may be DTensor's, best
+    first, each a list of cut texts (outermost first; none: not cut): in
+    the shard order, one ceil block over the product of the mesh dimensions
+    (which the collectives can plan, where composed cuts take the region
+    exchange), then the nested ceil blocks (torch.chunk of a chunk, DTensor's
+    meaning); then the placements left to right as torch applies them, each
+    on the extent E the ones before left: Shard a ceil block, and
+    _StridedShard(sf) on a mesh dimension of P blocks of E // (sf * P) dealt
+    round robin (what a view flattening sharded dimensions holds), E taken
+    on the mesh's first device.  Which one is DTensor's is _dim_text's
+    check, not this guess."""
+    found = []
+    if order is not None:
+        axes = [names[m] for m in order.get(dim, ())]
+        if len(axes) > 1:
+            found.append(["{%s}" % ",".join(axes)])
+        found.append(["{%s}" % a for a in axes])
+    left_to_right = []
+    for m, p in enumerate(placements):
+        if isinstance(p, _StridedShard) and p.dim == dim:
+            extent = len(_dtensor_indices(placements[:m], mesh_shape, (0,) * len(mesh_shape), dim, size))
+            block = extent // (p._split_factor_int() * mesh_shape[m])
+            if block == 0:
+                return found
+            left_to_right.append("{%s}%%%d" % (names[m], block))
+        elif isinstance(p, Shard) and p.dim == dim:
+            left_to_right.append("{%s}" % names[m])
+    if left_to_right not in found:
+        found.append(left_to_right)
+    return found
+
+
+def _cut_text(cuts, size):
+    """A dimension in redist's notation: "{a}{b}7", "{a}%2 8", "7"."""
+    return "".join(cuts) + (" " if cuts and "%" in cuts[-1] else "") + str(size)
+
+
+def _merged(runs):
+    """Runs (first, length) of indices, in order, with each run that
+    continues the one before joined to it (and empty ones left out)."""
+    out = []
+    for first, n in runs:
+        if out and out[-1][0] + out[-1][1] == first:
+            out[-1][1] += n
+        elif n:
+            out.append([first, n])
+    return tuple(map(tuple, out))
+
+
+def _runs(indices):
+    """Indices in local order as runs (first, length) of consecutive ones."""
+    if isinstance(indices, range):
+        return _merged([(indices.start, len(indices))])
+    return _merged((i, 1) for i in indices)
+
+
+def _runs_text(runs):
+    if not runs:
+        return "nothing"
+    shown = ["%d" % first if n == 1 else "%d..%d" % (first, first + n - 1) for first, n in runs[:4]]
+    return "indices " + ", ".join(shown + (["..."] if len(runs) > 4 else []))
+
+
+@functools.lru_cache(maxsize=1024)
+def _redist_indices(axes, text, size):
+    """The global indices each device of the mesh `axes` (redist's notation,
+    devices row-major) holds of the one-dimensional layout `text`, in local
+    order, as runs: redist's own answer, not computed here.  One ceil-block
+    cut: the box of the plan to the replicated layout.  Composed cuts: the
+    copies of that plan's region exchange, since a replicated target holds
+    every index at its global place and each device copies all it holds
+    (hexchange_recv_exact: it receives only what it does not hold)."""
+    p = _plan.plan(axes, "[%s]" % text, "[%d]" % size, "u8")
+    if p.kind != "regions":
+        return tuple(_merged([(p.src_box(d)[0][0], p.src_box(d)[1][0])]) for d in range(p.devices))
+    # A copy is (source box, target box) of local indices; the target's are the global ones.
+    return tuple(_merged((to[0][0], to[1][0]) for _, to in sorted(p.regions(d).copies)) for d in range(p.devices))
+
+
+@functools.lru_cache(maxsize=1024)
+def _dim_text(device_mesh, placements, dim, size, what):
+    """Tensor dimension `dim` (of this size) in redist's notation: the first
+    of _candidate_cuts whose indices on every device of the mesh, in local
+    order, are those torch's own placements give it (_dtensor_indices);
+    refused in one line where none is (naming the placements, the mesh
+    dimensions, and a device where DTensor's and the last candidate's
+    differ)."""
+    names = axis_names(device_mesh)
+    mesh_shape = tuple(device_mesh.mesh.shape)
+    cutting = [m for m, p in enumerate(placements) if isinstance(p, (Shard, _StridedShard)) and p.dim == dim]
+    if not cutting:
+        return str(size)
+    coordinates = list(itertools.product(*map(range, mesh_shape)))
+    dtensors = [_runs(_dtensor_indices(placements, mesh_shape, c, dim, size)) for c in coordinates]
+    order = _shard_order(device_mesh, placements)
+    axes = mesh_text(device_mesh, placed=False)
+    tried = None
+    for cuts in _candidate_cuts(names, mesh_shape, placements, order, dim, size):
+        text = _cut_text(cuts, size)
+        theirs = _redist_indices(axes, text, size)
+        differ = next((k for k, runs in enumerate(dtensors) if runs != theirs[k]), None)
+        if differ is None:
+            return text
+        tried = (text, differ, theirs[differ])
+    where = "which are no redist cut's (a _StridedShard whose split factor is no shard order and deals no fixed blocks)"
+    if tried:
+        text, k, theirs = tried
+        where = "which are no redist cut's: at %s DTensor holds %s, redist's %s holds %s" % (
+            ", ".join("%s=%d" % (n, c) for n, c in zip(names, coordinates[k])), _runs_text(dtensors[k]), text,
+            _runs_text(theirs))
+    raise RedistError("%s: %s on mesh dimensions %s split tensor dimension %d of size %d into DTensor's blocks, %s; "
+                      "redistribute it with DTensor.redistribute to placements that cut it otherwise first"
+                      % (what, ", ".join(repr(placements[m]) for m in cutting), ", ".join(names[m] for m in cutting),
+                         dim, size, where))
 
 
 def type_text(device_mesh, placements, shape, what="placements"):
     """redist's type for DTensor placements of a tensor of this global
-    shape (_StridedShard placements in the shard order they encode).  Where
-    DTensor's blocks are not redist's (uneven nested cuts), plan() refuses
-    it."""
+    shape: each tensor dimension as _dim_text gives it (checked to be
+    DTensor's on every device), Partial mesh dimensions pending."""
     names = axis_names(device_mesh)
-    cuts = _cuts(device_mesh, placements, len(shape), what)
+    _checked_placements(device_mesh, placements, what)
+    placements = _normalized(placements, len(shape), what)
     pending = [(name, p.reduce_op) for name, p in zip(names, placements) if isinstance(p, Partial)]
     ops = sorted({op for _, op in pending})
     if len(ops) > 1:
         raise RedistError("%s: %s: one reduce_op per DTensor (redist's pending axes share one operation)"
                           % (what, ", ".join("Partial(%r) on mesh dimension %s" % (op, name) for name, op in pending)))
-    dims = "[" + ", ".join("{%s}%d" % (",".join(names[m] for m in axes), n) if axes else str(n)
-                           for n, axes in zip(shape, cuts)) + "]"
+    dims = "[" + ", ".join(_dim_text(device_mesh, placements, d, n, what) for d, n in enumerate(shape)) + "]"
     return dims + (" %s{%s}" % (_REDUCE_OPS[ops[0]], ",".join(name for name, _ in pending)) if pending else "")
 
 
@@ -182,43 +305,6 @@ def _dtensor_indices(placements, mesh_shape, coordinate, dim, size):
             kept, first = p._local_shard_size_and_offset(len(held), mesh_shape[mesh_dim], coordinate[mesh_dim])
             held = held[first:first + kept]
     return held
-
-
-def _indices_text(indices):
-    if not indices:
-        return "nothing"
-    if len(indices) == 1:
-        return "index %d" % indices[0]
-    if list(indices) == list(range(indices[0], indices[-1] + 1)):
-        return "indices %d..%d" % (indices[0], indices[-1])
-    return "indices %s" % (list(indices[:6]) + (["..."] if len(indices) > 6 else []))
-
-
-def _check_exact(box, device_mesh, placements, shape, devices, what):
-    """Refuses (RedistError) a translation (type_text) whose boxes are not
-    DTensor's blocks: on every device of the mesh (devices: the plan's
-    device at each mesh position, row-major) and along every tensor
-    dimension, DTensor's indices (_dtensor_indices) must be its box
-    (box(device): the plan's (offset, extent))."""
-    names = axis_names(device_mesh)
-    placements = _normalized(placements, len(shape), what)
-    cuts = _cuts(device_mesh, placements, len(shape), what)
-    mesh_shape = tuple(device_mesh.mesh.shape)
-    for device, coordinate in zip(devices, itertools.product(*map(range, mesh_shape))):
-        offset, extent = box(device)
-        for d, axes in enumerate(cuts):
-            ours = _dtensor_indices(placements, mesh_shape, coordinate, d, shape[d])
-            theirs = range(offset[d], offset[d] + extent[d])
-            if ours == (theirs if isinstance(ours, range) else list(theirs)):
-                continue
-            raise RedistError(
-                "%s: %s on mesh dimensions %s (cutting in that order) split tensor dimension %d of size %d into "
-                "DTensor's blocks, which are not redist's ceil blocks of {%s}%d: at %s DTensor holds %s, redist's "
-                "box is %s; redistribute it with DTensor.redistribute to placements that cut it evenly first"
-                % (what, ", ".join(repr(placements[m]) for m in axes), ", ".join(names[m] for m in axes), d,
-                   shape[d], ",".join(names[m] for m in axes), shape[d],
-                   ", ".join("%s=%d" % (n, c) for n, c in zip(names, coordinate)), _indices_text(ours),
-                   _indices_text(theirs)))
 
 
 def _placements(placements, what):
@@ -259,18 +345,10 @@ def _problem_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype
     return mesh_text(src_mesh), mesh_text(dst_mesh), src_type, dst_type, dtype_name(dtype)
 
 
-def _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape):
-    """The world rank of each of the plan's devices, once the plan's boxes
-    are checked to be DTensor's."""
-    if src_mesh == dst_mesh:
-        ranks = tuple(src_mesh.mesh.flatten().tolist())
-        src_devices = dst_devices = range(p.devices)
-    else:
-        ranks = tuple(range(p.devices))
-        src_devices, dst_devices = src_mesh.mesh.flatten().tolist(), dst_mesh.mesh.flatten().tolist()
-    _check_exact(p.src_box, src_mesh, src_placements, shape, src_devices, "source placements")
-    _check_exact(p.tgt_box, dst_mesh, dst_placements, shape, dst_devices, "target placements")
-    return ranks
+def _placed(p, src_mesh, dst_mesh):
+    """The world rank of each of the plan's devices: the mesh's, for a
+    move on one mesh, else the world's."""
+    return tuple(src_mesh.mesh.flatten().tolist()) if src_mesh == dst_mesh else tuple(range(p.devices))
 
 
 @functools.lru_cache(maxsize=256)
@@ -279,7 +357,7 @@ def _plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape, dtype):
     mesh, target_mesh, source, target, dtype_text = _problem_of(src_mesh, src_placements, dst_mesh, dst_placements,
                                                                 shape, dtype)
     p = _plan.plan(mesh, source, target, dtype_text, target_mesh=target_mesh)
-    return p, _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape)
+    return p, _placed(p, src_mesh, dst_mesh)
 
 
 @functools.lru_cache(maxsize=256)
@@ -292,7 +370,7 @@ def _in_place_plan_of(src_mesh, src_placements, dst_mesh, dst_placements, shape,
     mesh, target_mesh, source, target, dtype_text = _problem_of(src_mesh, src_placements, dst_mesh, dst_placements,
                                                                 shape, dtype)
     p = _mpi.plan_in_place(mesh, source, target, dtype_text, target_mesh=target_mesh, staging_bytes=staging_bytes)
-    return p, _placed(p, src_mesh, src_placements, dst_mesh, dst_placements, shape)
+    return p, _placed(p, src_mesh, dst_mesh)
 
 
 def _region(tensor, box_offset, offset, extent):
@@ -691,6 +769,42 @@ def _run_reducing_exchange(p, x, me, ranks):
     return pending.then(lambda _: result())
 
 
+def _local_box(tensor, box):
+    """The part of a local array in a box of its own indices (offset, extent)."""
+    return _region(tensor, (0,) * tensor.dim(), *box)
+
+
+def _run_regions(p, x, me, ranks):
+    """The region exchange (composed cuts): device me's messages and copies
+    as the extracted lowering lists them (Plan.regions), each message its
+    boxes' elements in order, row-major within each box, point-to-point."""
+    if me is None:
+        return _Pending.done(x)
+    lists = _region_lists(p, me)
+    out = torch.empty(p.tgt_shape(me), dtype=x.dtype, device=x.device)
+    for source, target in lists.copies:
+        _local_box(out, target).copy_(_local_box(x, source))
+    ops = [dist.P2POp(dist.isend, torch.cat([_local_box(x, box).reshape(-1) for box in boxes]), ranks[peer])
+           for peer, boxes in lists.sends]
+    received = []
+    for peer, boxes in lists.recvs:
+        buffer = torch.empty(sum(math.prod(extent) for _, extent in boxes), dtype=x.dtype, device=x.device)
+        ops.append(dist.P2POp(dist.irecv, buffer, ranks[peer]))
+        received.append((boxes, buffer))
+
+    def finish():
+        for boxes, buffer in received:
+            for box, part in zip(boxes, buffer.split([math.prod(extent) for _, extent in boxes])):
+                _local_box(out, box).copy_(part.view(box[1]))
+        return out
+    return _post(ops, finish)
+
+
+@functools.lru_cache(maxsize=64)
+def _region_lists(p, me):
+    return p.regions(me)
+
+
 def _run(p, x, me, ranks):
     """Device me's local tensor x moved by plan p (me is None on a rank
     outside the plan's devices; ranks[d] is device d's world rank), its
@@ -703,6 +817,8 @@ def _run(p, x, me, ranks):
         return _run_exchange(p, x, me, ranks)
     if p.kind == "reducing_exchange":
         return _run_reducing_exchange(p, x, me, ranks)
+    if p.kind == "regions":
+        return _run_regions(p, x, me, ranks)
     return _run_collectives(p, x, me, ranks)
 
 
@@ -733,9 +849,9 @@ def _checked(dtensor, placements, device_mesh, plan_of=_plan_of):
     rank = dist.get_rank()
     me = ranks.index(rank) if rank in ranks else None
     local = dtensor.to_local()
-    if me is not None and tuple(local.shape) != p.src_box(me)[1]:
+    if me is not None and tuple(local.shape) != p.src_shape(me):
         raise RedistError("redistribute: rank %d's local tensor has shape %s, but its box of the %s DTensor under %s "
-                          "is %s" % (rank, tuple(local.shape), shape, list(src_placements), p.src_box(me)[1]))
+                          "is %s" % (rank, tuple(local.shape), shape, list(src_placements), p.src_shape(me)))
     if me is not None and local.device.type != src_mesh.device_type:
         raise RedistError("redistribute: rank %d's local tensor is on %s, its DeviceMesh on %s devices"
                           % (rank, local.device, src_mesh.device_type))
@@ -818,7 +934,7 @@ def _mpi_checked(dtensor, p, me, out):
         return
     if me is None:
         raise RedistError("redistribute: out= on rank %d, which holds no part of the move" % dist.get_rank())
-    box = p.tgt_box(me)[1]
+    box = p.tgt_shape(me)
     if not isinstance(out, torch.Tensor) or isinstance(out, DTensor) or out.device.type != "cpu" \
             or not out.is_contiguous() or tuple(out.shape) != box or out.dtype != dtensor.dtype:
         raise RedistError("redistribute: out= on rank %d must be a contiguous CPU tensor of shape %s and %s (its "
@@ -887,7 +1003,7 @@ def _moved(dtensor, placements, device_mesh, async_op, transport, out):
     local = dtensor.to_local()
     pending = _run(p, local, me, ranks)
     if async_op and pending.requests:
-        out = _on_first_use(pending, p.tgt_box(me)[1], local)
+        out = _on_first_use(pending, p.tgt_shape(me), local)
     else:
         out = pending.result()
     return DTensor.from_local(out, dst_mesh, placements, run_check=False, shape=dtensor.shape,
@@ -900,7 +1016,7 @@ def _moved_by_mpi(dtensor, placements, device_mesh, out):
     p, ranks, me, dst_mesh, placements = _agreed(dtensor, placements, device_mesh, "mpi", out)
     local = dtensor.to_local()
     if me is not None and out is None:
-        out = torch.empty(p.tgt_box(me)[1], dtype=local.dtype)
+        out = torch.empty(p.tgt_shape(me), dtype=local.dtype)
     src = local.contiguous() if me is not None else None
     result = out if me is not None else local
 
@@ -922,7 +1038,7 @@ def _moved_in_place(dtensor, placements, device_mesh, transport, out, in_place, 
     _mpi.executor(p, ranks).run_in_place(local if me is not None else None)
     if me is not None:
         local = torch.empty(0, dtype=local.dtype).set_(local.untyped_storage(), local.storage_offset(),
-                                                       p.tgt_box(me)[1])
+                                                       p.tgt_shape(me))
     return DTensor.from_local(local, dst_mesh, placements, run_check=False, shape=dtensor.shape,
                               stride=dtensor.stride())
 
@@ -1033,7 +1149,7 @@ def empty_for_in_place(device_mesh, placements, target_placements, shape, dtype=
     p, ranks = _in_place_plan_of(src_mesh, _placements(placements, "source placements"), dst_mesh,
                                  _placements(target_placements, "target placements"), _plan.sizes(shape), dtype, None)
     me = ranks.index(dist.get_rank()) if dist.get_rank() in ranks else None
-    box = p.src_box(me)[1] if me is not None else (0,) * len(shape)
+    box = p.src_shape(me) if me is not None else (0,) * len(shape)
     storage = torch.empty(p.buffer_bytes(me) if me is not None else 0, dtype=torch.uint8)
     return storage.view(dtype)[:math.prod(box)].view(box)
 

@@ -829,3 +829,121 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
   CAMLreturnT(int, REDIST_OK);
 }
 }  // extern "C"
+
+// The region exchange's lists (redist_plan_local_shape, redist_plan_region_*):
+// Lowering.regions as regions_of copied it at create, handed out as they are.
+static_assert(redist::kMaxRank == REDIST_MAX_DIMS, "a local box has REDIST_MAX_DIMS entries per side");
+
+namespace {
+
+void local_box_out(const redist::RegionBox& in, int ndim, redist_local_box_t* out) {
+  *out = redist_local_box_t{};
+  for (int d = 0; d < ndim; ++d) {
+    out->offset[d] = in.offset[d];
+    out->extent[d] = in.extent[d];
+  }
+}
+
+// Code 2 with one line unless `plan` is the region exchange and `rank` one of its world ranks.
+int region_lists_refused(const redist_plan_t* plan, int rank, const char* what, char* err, std::size_t errlen) {
+  if (plan->lowered.kind != PlanKind::regions)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                std::string(what) + ": the plan is not the region exchange (composed cuts, kind 5), kind " +
+                    std::to_string(static_cast<int>(plan->lowered.kind)));
+  if (rank < 0 || static_cast<std::size_t>(rank) >= plan->lowered.regions.size())
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                std::string(what) + ": rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->lowered.regions.size()) + " ranks");
+  return REDIST_OK;
+}
+
+const std::vector<redist::RegionMessage>* region_messages(const redist_plan_t* plan, int rank, int list) {
+  const redist::RegionLists& lists = plan->lowered.regions[static_cast<std::size_t>(rank)];
+  return list == REDIST_REGION_SENDS ? &lists.sends : list == REDIST_REGION_RECVS ? &lists.recvs : nullptr;
+}
+
+}  // namespace
+
+extern "C" {
+
+int redist_plan_local_shape(const redist_plan_t* plan, int which, int rank, size_t* extent, char* err,
+                            size_t errlen) {
+  if (plan == nullptr || extent == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_local_shape: null plan or extent");
+  if (which != 0 && which != 1)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_local_shape: which " + std::to_string(which) + " is neither 0 (source) nor 1 (target)");
+  if (rank < 0 || rank >= plan->devices)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_local_shape: rank " + std::to_string(rank) + " outside the world of " +
+                    std::to_string(plan->devices) + " ranks");
+  if (plan->lowered.kind != PlanKind::regions) {
+    size_t offset[REDIST_MAX_DIMS];
+    return box(plan, which, rank, offset, extent, err, errlen);
+  }
+  if (const int rc = region_lists_refused(plan, rank, "redist_plan_local_shape", err, errlen); rc != REDIST_OK)
+    return rc;
+  const redist::LocalShape& shape =
+      (which == 0 ? plan->lowered.region_sources : plan->lowered.region_targets)[static_cast<std::size_t>(rank)];
+  for (int d = 0; d < plan->ndim; ++d) extent[d] = d < shape.ndim ? shape.extent[d] : 0;
+  return REDIST_OK;
+}
+
+int redist_plan_region_count(const redist_plan_t* plan, int rank, int list, size_t* count, char* err, size_t errlen) {
+  if (plan == nullptr || count == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_region_count: null plan or count");
+  if (const int rc = region_lists_refused(plan, rank, "redist_plan_region_count", err, errlen); rc != REDIST_OK)
+    return rc;
+  if (list == REDIST_REGION_COPIES) {
+    *count = plan->lowered.regions[static_cast<std::size_t>(rank)].copies.size();
+    return REDIST_OK;
+  }
+  const std::vector<redist::RegionMessage>* messages = region_messages(plan, rank, list);
+  if (messages == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_region_count: list " + std::to_string(list) +
+                    " is none of REDIST_REGION_SENDS (0), _RECVS (1), _COPIES (2)");
+  *count = messages->size();
+  return REDIST_OK;
+}
+
+int redist_plan_region_message(const redist_plan_t* plan, int rank, int list, size_t i, int* peer,
+                               redist_local_box_t* boxes, size_t max_boxes, size_t* nboxes, char* err,
+                               size_t errlen) {
+  if (plan == nullptr || peer == nullptr || nboxes == nullptr || (boxes == nullptr && max_boxes > 0))
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_region_message: null plan, peer, boxes or nboxes");
+  if (const int rc = region_lists_refused(plan, rank, "redist_plan_region_message", err, errlen); rc != REDIST_OK)
+    return rc;
+  const std::vector<redist::RegionMessage>* messages = region_messages(plan, rank, list);
+  if (messages == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_region_message: list " + std::to_string(list) +
+                    " is neither REDIST_REGION_SENDS (0) nor _RECVS (1)");
+  if (i >= messages->size())
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_region_message: message " + std::to_string(i) + " of rank " + std::to_string(rank) +
+                    ", which has " + std::to_string(messages->size()));
+  const redist::RegionMessage& message = (*messages)[i];
+  *peer = message.peer;
+  *nboxes = message.boxes.size();
+  for (std::size_t b = 0; b < message.boxes.size() && b < max_boxes; ++b)
+    local_box_out(message.boxes[b], plan->ndim, &boxes[b]);
+  return REDIST_OK;
+}
+
+int redist_plan_region_copy(const redist_plan_t* plan, int rank, size_t i, redist_local_box_t* from,
+                            redist_local_box_t* to, char* err, size_t errlen) {
+  if (plan == nullptr || from == nullptr || to == nullptr)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT, "redist_plan_region_copy: null plan, from or to");
+  if (const int rc = region_lists_refused(plan, rank, "redist_plan_region_copy", err, errlen); rc != REDIST_OK)
+    return rc;
+  const std::vector<redist::RegionCopy>& copies = plan->lowered.regions[static_cast<std::size_t>(rank)].copies;
+  if (i >= copies.size())
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                "redist_plan_region_copy: copy " + std::to_string(i) + " of rank " + std::to_string(rank) +
+                    ", which has " + std::to_string(copies.size()));
+  local_box_out(copies[i].from, plan->ndim, from);
+  local_box_out(copies[i].to, plan->ndim, to);
+  return REDIST_OK;
+}
+}  // extern "C"

@@ -2,11 +2,13 @@
 # test-capi-cuts: composed cuts through the C ABI (tests/capi/cuts_c.c says
 # what each case checks): 110 random problems on one mesh, 20 on each of 2
 # and 3 ranks, 40 on 4 (on {a:4} and on {a:2, b:2}), 15 on 6 ({a:2, b:3})
-# and 15 on 8 ({a:8}); 30 between two meshes placed on random world ranks,
-# 15 on 6 and 15 on 8; every element of every rank checked, every other
-# one run in split phase; then the DTensor and ScaLAPACK cases (ScaLAPACK
-# also in split phase) and the refused box queries on 4 ranks.  One test
-# per problem and per case.
+# and 15 on 8 ({a:8}), each again through the region queries (the lists
+# alone, applied here, give every rank its target array); 30 between two
+# meshes placed on random world ranks, 15 on 6 and 15 on 8; every element
+# of every rank checked, every other one run in split phase; then the
+# DTensor and ScaLAPACK cases (ScaLAPACK also in split phase), the refused
+# box queries and a refused region query on 4 ranks.  Two tests per random
+# problem on one mesh, one per problem between meshes and per fixed case.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh

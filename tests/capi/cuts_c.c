@@ -16,6 +16,14 @@
  *   random order), the types as above on each mesh; a rank outside a mesh
  *   holds nothing there.
  *
+ *   Each random problem on one mesh is a second test too: the region queries
+ *   (redist_plan_local_shape, redist_plan_region_count, _message, _copy)
+ *   reproduce the move without the runtime.  This rank's local shapes are
+ *   the held counts, and its target array built here from its copies and,
+ *   for each message it receives, the boxes the peer's lists send it (out
+ *   of the peer's source array, computed here), in order, is its expected
+ *   local array.
+ *
  *   cuts_c fixed: on {a:2, b:2}, DTensor's (8, 4) tensor with Shard(0) on
  *   both mesh dimensions in either order to replicated, and a ScaLAPACK
  *   block-cyclic [{p}%2 8, {q}%2 6] to [{p}8, 6] (also in split phase); the box queries of a
@@ -173,6 +181,141 @@ static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank,
   return total;
 }
 
+/* The extents of this rank's local array of a layout: the held counts. */
+static void local_extents(const Dim* dims, int ndim, const Mesh* mesh, int rank, size_t* extent) {
+  int coords[2] = {0, 0}, held_idx[kMaxExtent];
+  for (int a = mesh->naxes - 1, r = rank; a >= 0; --a) {
+    coords[a] = r % mesh->sizes[a];
+    r /= mesh->sizes[a];
+  }
+  for (int d = 0; d < ndim; ++d) extent[d] = (size_t)held(&dims[d], coords, mesh, held_idx);
+}
+
+/* The row-major offsets, in a local array of `shape`, of a box's elements
+ * in row-major order within the box; returns their count. */
+static size_t box_offsets(const redist_local_box_t* box, const size_t* shape, int ndim, size_t* out) {
+  size_t n = 1;
+  for (int d = 0; d < ndim; ++d) n *= box->extent[d];
+  for (size_t e = 0; e < n; ++e) {
+    size_t rest = e, offset = 0, stride = 1;
+    for (int d = ndim - 1; d >= 0; --d) {
+      offset += (box->offset[d] + rest % box->extent[d]) * stride;
+      rest /= box->extent[d];
+      stride *= shape[d];
+    }
+    out[e] = offset;
+  }
+  return n;
+}
+
+/* One message of a rank's region list: its peer and its boxes (malloc'd). */
+static int region_message(const redist_plan_t* plan, int rank, int list, size_t i, int* peer,
+                          redist_local_box_t** boxes, size_t* nboxes, char* err, size_t errlen) {
+  int rc = redist_plan_region_message(plan, rank, list, i, peer, NULL, 0, nboxes, err, errlen);
+  *boxes = malloc((*nboxes > 0 ? *nboxes : 1) * sizeof(redist_local_box_t));
+  if (rc == REDIST_OK) rc = redist_plan_region_message(plan, rank, list, i, peer, *boxes, *nboxes, nboxes, err, errlen);
+  return rc;
+}
+
+/* The region queries' move of this rank's target array (see the top of the
+ * file); 1 when it is the expected local array. */
+static int queries_case(const Mesh* mesh, const Dim* from, const Dim* to, int ndim, int world, int rank, char* why,
+                        size_t whylen) {
+  char mesh_s[64], from_s[128], to_s[128], err[512] = "";
+  mesh_text(mesh, mesh_s, sizeof mesh_s);
+  type_text(from, ndim, mesh, from_s, sizeof from_s);
+  type_text(to, ndim, mesh, to_s, sizeof to_s);
+  snprintf(why, whylen, "region queries of %s, %s to %s: rank %d's target array built from them is its own",
+           mesh_s, from_s, to_s, rank);
+  redist_plan_t* plan = NULL;
+  if (redist_plan_create_with(mesh_s, NULL, from_s, to_s, "i64", "auto", &plan, err, sizeof err) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s: create: %s", mesh_s, from_s, to_s, err);
+    return 0;
+  }
+  int ok = 1;
+  size_t src_shape[kMaxDims], dst_shape[kMaxDims], want[kMaxDims], got[REDIST_MAX_DIMS];
+  local_extents(from, ndim, mesh, rank, src_shape);
+  local_extents(to, ndim, mesh, rank, dst_shape);
+  for (int which = 0; which < 2 && ok; ++which) {
+    local_extents(which == 0 ? from : to, ndim, mesh, rank, want);
+    ok = redist_plan_local_shape(plan, which, rank, got, err, sizeof err) == REDIST_OK;
+    for (int d = 0; d < ndim && ok; ++d) ok = got[d] == want[d];
+    if (!ok)
+      snprintf(why, whylen, "%s, %s to %s: rank %d's %s local shape: %s (dim 0: %zu, expected %zu)", mesh_s, from_s,
+               to_s, rank, which == 0 ? "source" : "target", err, got[0], want[0]);
+  }
+  int64_t* mine = NULL;
+  int64_t* expected = NULL;
+  local_array(from, ndim, mesh, rank, &mine);
+  const size_t dst_n = local_array(to, ndim, mesh, rank, &expected);
+  int64_t* dst = malloc((dst_n > 0 ? dst_n : 1) * sizeof(int64_t));
+  size_t global = 1;  /* no box holds more elements than the array */
+  for (int d = 0; d < ndim; ++d) global *= (size_t)from[d].extent;
+  size_t* at = malloc((global + 1) * sizeof(size_t));
+  size_t* there = malloc((global + 1) * sizeof(size_t));
+  for (size_t e = 0; e < dst_n; ++e) dst[e] = -1;
+  size_t count = 0;
+  ok = ok && redist_plan_region_count(plan, rank, REDIST_REGION_COPIES, &count, err, sizeof err) == REDIST_OK;
+  for (size_t i = 0; i < count && ok; ++i) {
+    redist_local_box_t a, b;
+    ok = redist_plan_region_copy(plan, rank, i, &a, &b, err, sizeof err) == REDIST_OK;
+    const size_t n = ok ? box_offsets(&a, src_shape, ndim, at) : 0;
+    ok = ok && box_offsets(&b, dst_shape, ndim, there) == n;
+    for (size_t e = 0; e < n && ok; ++e) dst[there[e]] = mine[at[e]];
+  }
+  ok = ok && redist_plan_region_count(plan, rank, REDIST_REGION_RECVS, &count, err, sizeof err) == REDIST_OK;
+  for (size_t i = 0; i < count && ok; ++i) {
+    int peer = -1, to_me = -1;
+    size_t nrecv = 0, nsend = 0, sends = 0, received = 0, sent = 0;
+    redist_local_box_t *recv_boxes = NULL, *send_boxes = NULL;
+    ok = region_message(plan, rank, REDIST_REGION_RECVS, i, &peer, &recv_boxes, &nrecv, err, sizeof err) == REDIST_OK &&
+         peer >= 0 && peer < world && peer != rank &&
+         redist_plan_region_count(plan, peer, REDIST_REGION_SENDS, &sends, err, sizeof err) == REDIST_OK;
+    for (size_t k = 0; k < sends && ok && to_me != rank; ++k) {
+      free(send_boxes);
+      ok = region_message(plan, peer, REDIST_REGION_SENDS, k, &to_me, &send_boxes, &nsend, err, sizeof err) ==
+           REDIST_OK;
+    }
+    int64_t* theirs = NULL;
+    size_t their_shape[kMaxDims];
+    local_extents(from, ndim, mesh, peer, their_shape);
+    if (ok && to_me == rank) local_array(from, ndim, mesh, peer, &theirs);
+    else ok = 0;
+    /* The peer's boxes, element by element, into this rank's boxes, in order. */
+    for (size_t r = 0, s = 0, left = 0, used = 0; ok && r < nrecv; ++r) {
+      const size_t n = box_offsets(&recv_boxes[r], dst_shape, ndim, there);
+      received += n;
+      for (size_t e = 0; e < n && ok; ++e) {
+        while (ok && used == left) {
+          ok = s < nsend;
+          if (ok) left = box_offsets(&send_boxes[s++], their_shape, ndim, at), used = 0, sent += left;
+        }
+        if (ok) dst[there[e]] = theirs[at[used++]];
+      }
+      if (r + 1 == nrecv) ok = ok && used == left && s == nsend && sent == received;
+    }
+    if (!ok)
+      snprintf(why, whylen, "%s, %s to %s: rank %d's message %zu from rank %d does not pair with rank %d's sends%s%s",
+               mesh_s, from_s, to_s, rank, i, peer, peer, err[0] ? ": " : "", err);
+    free(theirs);
+    free(recv_boxes);
+    free(send_boxes);
+  }
+  for (size_t e = 0; e < dst_n && ok; ++e)
+    if (dst[e] != expected[e]) {
+      snprintf(why, whylen, "%s, %s to %s: by the region queries rank %d's element %zu is %lld, expected %lld", mesh_s,
+               from_s, to_s, rank, e, (long long)dst[e], (long long)expected[e]);
+      ok = 0;
+    }
+  redist_plan_free(plan);
+  free(mine);
+  free(expected);
+  free(dst);
+  free(at);
+  free(there);
+  return ok;
+}
+
 /* The split phase: bind, start, redist_exec_test until done; the executor
  * reads nothing by single copy (direct bytes 0). */
 static int run_split(const redist_plan_t* plan, const void* src, size_t src_bytes, void* dst, size_t dst_bytes,
@@ -285,7 +428,7 @@ static void random_dim(Dim* dim, int extent, const Mesh* mesh, int* used) {
 /* A random problem from FROM_MESH to TO_MESH: 1 or 2 dimensions of uneven
  * extents, at least one side composed; run (every other one in split
  * phase) and reported as one test. */
-static void random_case(const Mesh* from_mesh, const Mesh* to_mesh, int t, int rank) {
+static void random_case(const Mesh* from_mesh, const Mesh* to_mesh, int t, int rank, int world) {
   Dim from[kMaxDims], to[kMaxDims];
   const int ndim = 1 + rnd(2);
   do {
@@ -299,13 +442,14 @@ static void random_case(const Mesh* from_mesh, const Mesh* to_mesh, int t, int r
   char why[768];
   const int ok = run_between(from_mesh, to_mesh, from, to, ndim, t % 2, rank, why, sizeof why);
   report(ok, why, rank);
+  if (from_mesh == to_mesh) report(queries_case(from_mesh, from, to, ndim, world, rank, why, sizeof why), why, rank);
 }
 
 static int random_suite(int count, uint64_t seed, int rank, int world) {
   Mesh mesh = {{"a", "b"}, {world, 1}, 1, 0, {0}};
   if (world % 2 == 0 && world > 2 && seed % 2 == 0) mesh = (Mesh){{"a", "b"}, {2, world / 2}, 2, 0, {0}};
   rng_state = seed;
-  for (int t = 0; t < count; ++t) random_case(&mesh, &mesh, t, rank);
+  for (int t = 0; t < count; ++t) random_case(&mesh, &mesh, t, rank, world);
   return rank == 0 ? tap_end() : 0;
 }
 
@@ -330,7 +474,7 @@ static int between_suite(int count, uint64_t seed, int rank, int world) {
   rng_state = seed;
   for (int t = 0; t < count; ++t) {
     const Mesh from_mesh = random_placed_mesh(world, "a", "b"), to_mesh = random_placed_mesh(world, "c", "d");
-    random_case(&from_mesh, &to_mesh, t, rank);
+    random_case(&from_mesh, &to_mesh, t, rank, world);
   }
   return rank == 0 ? tap_end() : 0;
 }
@@ -371,6 +515,17 @@ static int fixed_suite(int rank, int world) {
              which == 0 ? "source" : "target", rc, err);
     report(ok, why, rank);
   }
+  redist_plan_free(plan);
+  /* The region queries of a plan that is not the region exchange: refused in one line. */
+  plan = NULL;
+  size_t count = 0;
+  ok = redist_plan_create("{p:2, q:2}", "[{p}7, 6]", "[7, {q}6]", "i64", &plan, err, sizeof err) == REDIST_OK;
+  err[0] = '\0';
+  const int rc = ok ? redist_plan_region_count(plan, 0, REDIST_REGION_SENDS, &count, err, sizeof err) : -1;
+  snprintf(why, sizeof why, "region queries of a plan that is not the region exchange refused in one line: code %d, "
+           "\"%s\"", rc, err);
+  report(rc == REDIST_ERR_BAD_INPUT && strchr(err, '\n') == NULL && strstr(err, "not the region exchange") != NULL,
+         why, rank);
   redist_plan_free(plan);
   return rank == 0 ? tap_end() : 0;
 }

@@ -96,8 +96,8 @@ def random_problems(results):
         dst_mesh = square if between else mesh
         ndim = rng.randint(1, 2)
         shape = tuple(rng.choice([2, 3, 5, 6, 7, 8, 9]) for _ in range(ndim))
-        src = random_placements(ndim, mesh.ndim, shape, rng)
-        dst = random_placements(ndim, dst_mesh.ndim, shape, rng)
+        src = random_placements(ndim, mesh.ndim, shape, rng, composed=False)
+        dst = random_placements(ndim, dst_mesh.ndim, shape, rng, composed=False)
         dtype = [torch.float32, torch.int64, torch.bfloat16, torch.int16][case % 4]
         stage = STAGINGS[case % 3]
         full = torch.arange(math.prod(shape)).reshape(shape).to(dtype)

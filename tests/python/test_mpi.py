@@ -5,7 +5,8 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    other ranks with one copy (redist_exec_direct_bytes: the bytes of its
    pieces from other ranks), from plain memory none; every element right;
  - random problems (meshes (4,), 2x2 and (4,) over ranks out of order;
-   even and uneven, Partial() sources among them): for each, source and
+   even and uneven, nested uneven shards by the region exchange and
+   Partial() sources among them): for each, source and
    destination in shared memory, the source only, the destination only,
    neither, blocking and async_op=True: every element of every rank's
    tensor equal to its part of the true array (a Partial target: its
@@ -14,6 +15,9 @@ C runtime over MPI; torch.distributed over gloo beside it, the same ranks):
    exchange or the reducing exchange and the source shared, else 0;
  - a move between meshes ((4,) to a 2x2 mesh over ranks out of order) from
    a shared source: every element, the pieces from other ranks by one copy;
+ - composed cuts (nested uneven shards in both shard orders, a view's
+   _StridedShard) by the region exchange, blocking and async: every
+   element equal to the true array and to the default transport's;
  - async overlapped with a torch computation (matmuls, is_completed() polled
    between them) gives the blocking move's result, every element;
  - misuse: wait twice; a handle dropped without wait (a RuntimeWarning,
@@ -153,12 +157,12 @@ def random_problems(results):
         mesh = meshes[case % 3]
         ndim = rng.randint(1, 2)
         shape = tuple(rng.choice([2, 3, 5, 6, 7, 8]) for _ in range(ndim))
-        src = random_placements(ndim, mesh.ndim, shape, rng)
+        src = random_placements(ndim, mesh.ndim, shape, rng, composed=case % 4 != 3)
         dtype = [torch.float32, torch.int64, torch.bfloat16][case % 3]
         if case % 4 == 3:  # a Partial() source, of integers: its sums exact
             src[rng.randrange(mesh.ndim)] = Partial()
             dtype = torch.int32
-        dst = random_placements(ndim, mesh.ndim, shape, rng)
+        dst = random_placements(ndim, mesh.ndim, shape, rng, composed=case % 4 != 3)
         full = torch.arange(math.prod(shape)).reshape(shape).to(dtype)
         plan = rt.plan(mesh, tuple(src), mesh, tuple(dst), shape, dtype)
         kinds[plan.kind] = kinds.get(plan.kind, 0) + 1
@@ -193,10 +197,11 @@ def random_problems(results):
             if src_shared:
                 rt.free(x.to_local())
     results.append(("transport=\"mpi\": %d random problems, source and destination shared, one, neither, blocking "
-                    "and async: every element equal to the true array and to the default transport's; one copy "
-                    "(direct bytes) exactly where the exchange or the reducing exchange reads a shared source" % RANDOM_CASES,
-                    not bad and direct > 0, "%d moves, plans %s, %d async moves by one copy; wrong: %s"
-                    % (moves, kinds, direct, bad[:3])))
+                    "and async, nested uneven shards (composed cuts, the region exchange) among them: every element "
+                    "equal to the true array and to the default transport's; one copy (direct bytes) exactly where the "
+                    "exchange or the reducing exchange reads a shared source" % RANDOM_CASES,
+                    not bad and direct > 0 and kinds.get("regions", 0) > 0,
+                    "%d moves, plans %s, %d async moves by one copy; wrong: %s" % (moves, kinds, direct, bad[:3])))
 
 
 def between_meshes(results):
@@ -220,6 +225,40 @@ def between_meshes(results):
                     not bad and plan.kind == "exchange" and moved.direct_bytes == want,
                     "wrong: %s; direct bytes %s of %d" % (bad, moved.direct_bytes, want)))
     rt.free(x.to_local())
+
+
+def composed(results):
+    """Plans of composed cuts (the region exchange) by transport="mpi":
+    nested uneven shards in mesh order, in the other shard order (as
+    _StridedShard), and a view's _StridedShard, blocking and async, every
+    element equal to the true array and to the default transport's."""
+    from torch.distributed.tensor import DTensor, distribute_tensor
+    from torch.distributed.tensor.placement_types import _StridedShard
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    five, six = torch.arange(15.0).reshape(5, 3), torch.arange(24.0).reshape(6, 4)
+    a, b = square.get_coordinate()
+    rows = [0, 1, 2, 3, 4, 5][3 * b:3 * b + 3][2 * a:2 * a + 2]  # b cuts first: 3 and 3 rows, a each into 2 and 1
+    moves = [(dtensor_of(five, square, [Shard(0), Shard(0)]), [Shard(1), Shard(1)],
+              true_local(five, square, [Shard(1), Shard(1)])),
+             (DTensor.from_local(six[rows], square, [_StridedShard(0, split_factor=2), Shard(0)], shape=(6, 4),
+                                 stride=(4, 1)), [Replicate(), Replicate()], six),
+             (distribute_tensor(torch.arange(24.0).reshape(3, 8), line, [Shard(1)]).view(24), [Replicate()],
+              torch.arange(24.0))]
+    bad, kinds = [], []
+    for x, dst, truth in moves:
+        kinds.append(rt.plan(x.device_mesh, tuple(x.placements), x.device_mesh, tuple(dst), tuple(x.shape),
+                             x.dtype).kind)
+        by_torch = rt.redistribute(x, dst).to_local()
+        for async_op in (False, True):
+            moved = rt.redistribute(x, dst, transport="mpi", async_op=async_op)
+            got = (moved.wait() if async_op else moved).to_local()
+            if not local_equal(got, truth) or not local_equal(got, by_torch):
+                bad.append("%s -> %s%s" % (list(x.placements), dst, " async" if async_op else ""))
+    results.append(("transport=\"mpi\" on composed cuts (nested uneven in mesh order, b cutting first as "
+                    "_StridedShard, a view's _StridedShard): the region exchange, blocking and async, every element "
+                    "equal to the true array and to the default transport's",
+                    not bad and kinds == ["regions"] * 3, "plans %s; wrong: %s" % (kinds, bad)))
 
 
 def overlapped(results):
@@ -330,7 +369,8 @@ def misuse(results):
 
 def main():
     import checks
-    sys.exit(checks.run_parts_on_ranks((numpy_exchange, random_problems, between_meshes, overlapped, misuse), WORLD))
+    sys.exit(checks.run_parts_on_ranks((numpy_exchange, random_problems, between_meshes, composed, overlapped, misuse),
+                                       WORLD))
 
 
 if __name__ == "__main__":

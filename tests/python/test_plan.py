@@ -59,6 +59,23 @@ def not_a_string():
     return one_line_error(lambda: redist.plan("{x:2}", "[{x}8]", "[8]", strategy=1), "strategy", "int")
 
 
+@test("composed cuts: a plan's regions are the extracted lowering's lists, its local shapes the holdings'")
+def regions():
+    # [{b}{a}8, 4] on {a:2, b:2}: b cuts the rows first, so rank 1 (a=0, b=1) holds rows 4 and 5; to [8, 4] it
+    # copies them to rows 4, 5 of its target and receives rows 2, 3 from rank 2, 6, 7 from rank 3, 0, 1 from rank 0.
+    p = redist.plan("{a:2, b:2}", "[{b}{a}8, 4]", "[8, 4]", "f32")
+    mine = p.regions(1)
+    held = (((0, 0), (2, 4)),)
+    expected = redist.RegionLists(sends=tuple((peer, held) for peer in (0, 2, 3)),
+                                  recvs=((0, (((0, 0), (2, 4)),)), (2, (((2, 0), (2, 4)),)), (3, (((6, 0), (2, 4)),))),
+                                  copies=((((0, 0), (2, 4)), ((4, 0), (2, 4))),))
+    shapes = [p.src_shape(r) for r in range(4)] + [p.tgt_shape(1)]
+    box, box_detail = one_line_error(lambda: p.src_box(1), "src_box", "composed")
+    other, other_detail = one_line_error(lambda: EXCHANGE.regions(0), "not the region exchange")
+    return (p.kind == "regions" and mine == expected and shapes == [(2, 4)] * 4 + [(8, 4)] and box and other,
+            "kind %s; rank 1: %s; shapes %s; %s; %s" % (p.kind, mine, shapes, box_detail, other_detail))
+
+
 @test("picture: a format other than svg or png is one line")
 def picture_format():
     return one_line_error(lambda: EXCHANGE.picture("bogus"), "picture", "'bogus'", "svg", "png")

@@ -22,13 +22,21 @@
  - every Shard/Replicate/Partial layout of 1- and 2-dimensional tensors
    on meshes (4,), 2x2 and 2x3 (the last in the world of 6), both shard
    orders (DTensorSpec.shard_order and _StridedShard), even and uneven
-   sizes, as source and as target: accepted exactly where redist's ceil
-   blocks are DTensor's nested chunks (the test's own account), then the
-   true array and DTensor.redistribute's result where DTensor's is right
-   (its source's full_tensor() the array); refused in one line otherwise;
+   sizes, as source and as target: every move accepted (nested uneven
+   shards are composed cuts) but Partial ones with a composed cut (the
+   planner's one line: not planned yet; the test's own account of which
+   nested chunks are one ceil block), each the true array and
+   DTensor.redistribute's result where DTensor's is right (its source's
+   full_tensor() the array); the moves by the region exchange counted apart;
+ - _StridedShard as DTensor makes it (DTensor.view of sharded dimensions,
+   distribute_tensor): to Replicate() the array, as DTensor's, and back
+   each rank's local tensor; a view of uneven blocks refused in one line;
  - issue 26: [Shard(0), Shard(0)] with mesh dimension 1 cutting first
    ({b,a}), as shard_order and as _StridedShard, to Replicate(): the array;
-   the same order of an uneven dimension refused on every rank;
+   the same order of an uneven (6, 4) tensor ([{b}{a}6, 4]) to Replicate()
+   and back;
+ - the translation of placements to redist's types ({a,b}N where it is
+   DTensor's holding, composed cuts otherwise, {a}%B for a view's split);
  - Partial(op) for op in product, max, min, avg, as source and target, with
    every dtype that has it (integers, floats, complex), random problems even,
    uneven and between meshes: every rank's tensor reduced over its Partial
@@ -37,7 +45,7 @@
    bound for float products and averages), and DTensor.redistribute's on
    the same inputs is the same;
  - one-line errors for Partial('bxor'), mixed reduce_ops, Partial('avg') of
-   int32, nested uneven shards and a _StridedShard that no shard order gives;
+   int32, and a _StridedShard whose blocks no redist cut gives;
  - a rank's bad input to redistribute (a local tensor that does not fit its
    box or is on another device, a plain tensor, ranks asking different
    moves) is a RedistError on every rank, agreed before any data moves, and
@@ -78,14 +86,17 @@ REDUCE_OP_CASES = 24
 SUBMESH_WORLD = 6
 
 
-def random_placements(ndim, mesh_dims, shape, rng):
-    """Placements redist can express: a tensor dimension sharded over two
-    mesh dimensions only when it divides."""
+def random_placements(ndim, mesh_dims, shape, rng, composed=True):
+    """Random Shard and Replicate placements: a tensor dimension sharded
+    over two mesh dimensions too, of any size (DTensor's nested chunks,
+    redist's composed cuts where they are not its ceil blocks), or with
+    composed=False only where 4 divides it (one ceil block over the
+    product: for moves in place and with pending sums, which composed cuts
+    do not take yet)."""
     while True:
         choice = [Shard(rng.randrange(ndim)) if rng.random() < 0.7 else Replicate() for _ in range(mesh_dims)]
         dims = [p.dim for p in choice if isinstance(p, Shard)]
-        nested = [d for d in set(dims) if dims.count(d) > 1]
-        if all(shape[d] % 4 == 0 for d in nested):
+        if composed or all(shape[d] % 4 == 0 for d in set(dims) if dims.count(d) > 1):
             return choice
 
 
@@ -186,11 +197,11 @@ def encodings(mesh, placements, order):
             ("_StridedShard", (_StridedShard(d, split_factor=mesh.size(1)), Shard(d)), None)]
 
 
-def expressible(mesh, placements, order, shape):
-    """Whether redist's ceil blocks over the product of the mesh dimensions
-    cutting each tensor dimension (the first to cut major) are DTensor's
-    nested torch.chunk blocks in that order, on every coordinate: the
-    test's own account, from torch.chunk's block bounds."""
+def one_block(mesh, placements, order, shape):
+    """Whether DTensor's nested torch.chunk blocks of every tensor dimension
+    cut by two mesh dimensions (in `order`) are one ceil block over their
+    product, the first to cut major, on every coordinate (redist's {i,j}N,
+    no composed cut): the test's own account, from torch.chunk's bounds."""
     for d, size in enumerate(shape):
         axes = [i for i in order or range(mesh.ndim) if placements[i] == Shard(d)]
         if len(axes) < 2:
@@ -222,7 +233,8 @@ def layout_dtensor(full, mesh, placements, order, encoded, shard_order, seed):
 
 def sweep_shapes(mesh):
     """Even and uneven sizes: on a 2x2 mesh 8 (even), 7 and 3 (uneven, and
-    DTensor's nested blocks are redist's), 6, 5 and 2 (they are not)."""
+    DTensor's nested blocks are redist's ceil blocks over the product), 6, 5
+    and 2 (they are not: redist's composed cuts)."""
     if mesh.ndim == 1:
         return [(8,), (7,), (2,), (6, 3)]
     if mesh.size(1) == 2:
@@ -235,17 +247,20 @@ def layout_sweep(rank, results, shape_of_mesh):
     (both shard orders, as shard_order and as _StridedShard) on a mesh of
     this shape, even and uneven sizes: each layout as the source of moves
     to all-Replicate and to another layout, and each as the target of a move
-    from all-Replicate.  A move is accepted exactly where both layouts are
-    expressible (the test's own account); an accepted move's result equals
-    the true array and DTensor.redistribute's on the same input element by
-    element (a Partial target: its group sums); a refused one is one line
-    naming the placements and the mesh dimensions, on every rank."""
+    from all-Replicate.  Every move is accepted (nested uneven shards are
+    redist's composed cuts) but those with Partial placements and a layout
+    whose nested blocks are no one block (one_block), which the planner
+    refuses in one line (pending axes with composed cuts are not planned
+    yet); an accepted move's result equals the true array and
+    DTensor.redistribute's on the same input element by element (a Partial
+    target: its group sums).  Two results: all moves, and the moves between
+    composed layouts (the region exchange), counted apart."""
     import redist
     import redist.torch as rt
     names = ("a", "b", "c")[:len(shape_of_mesh)]
     mesh = init_device_mesh("cpu", shape_of_mesh, mesh_dim_names=names)
-    counts = {"accepted": 0, "refused": 0, "DTensor agrees": 0, "DTensor refuses": 0}
-    bad, dtensor_wrong = [], []
+    counts = {"moves": 0, "refused: pending with composed": 0, "DTensor agrees": 0, "DTensor refuses": 0}
+    bad, dtensor_wrong, composed, composed_bad = [], [], {"shard order": 0, "_StridedShard": 0, "mesh order": 0}, []
     for case, shape in enumerate(sweep_shapes(mesh)):
         full = torch.arange(1, math.prod(shape) + 1, dtype=torch.int64).reshape(shape) * 1009
         every = layouts(mesh, len(shape))
@@ -264,21 +279,28 @@ def layout_sweep(rank, results, shape_of_mesh):
             target = encodings(mesh, dst, dst_order)[-1][1]
             what = "%s %s (%s) -> %s" % (shape, list(encoded), how if shard_order is None else "shard_order %s"
                                          % (src_order,), list(target))
-            ok = expressible(mesh, src, src_order, shape) and expressible(mesh, dst, dst_order, shape)
+            pending = any(isinstance(p, Partial) for p in src + dst)
+            composed_cut = not (one_block(mesh, src, src_order, shape) and one_block(mesh, dst, dst_order, shape))
             try:
                 out = rt.redistribute(d, target)
             except redist.RedistError as e:
-                counts["refused"] += 1
-                msg = str(e)
-                if ok or "\n" in msg or not ("mesh dimension" in msg and "Shard(dim=" in msg):
-                    bad.append("%s refused: %s" % (what, msg))
+                counts["refused: pending with composed"] += 1
+                if not (pending and composed_cut) or "\n" in str(e) or "pending axes with composed cuts" not in str(e):
+                    bad.append("%s refused: %s" % (what, e))
                 continue
-            counts["accepted"] += 1
+            if pending and composed_cut:
+                bad.append("%s accepted, with pending axes and a composed cut" % what)
+            counts["moves"] += 1
             plain = [Replicate() if isinstance(p, Partial) else p for p in dst]
             truth = true_local(full, mesh, plain, dst_order)
             ours = group_sums(out.to_local(), mesh, dst)
-            if not ok or not local_equal(ours, truth) or tuple(out.placements) != tuple(target):
-                bad.append("%s: %s" % (what, "accepted" if not ok else "wrong"))
+            right = local_equal(ours, truth) and tuple(out.placements) == tuple(target)
+            if not right:
+                bad.append("%s: wrong" % what)
+            if rt.plan(mesh, rt._placements_in_order(d), mesh, tuple(target), shape, full.dtype).kind == "regions":
+                composed[{"placements": "mesh order", "shard_order": "shard order"}.get(how, how)] += 1
+                if not right:
+                    composed_bad.append(what)
             try:
                 theirs = d.redistribute(mesh, target).to_local()
             except RuntimeError:  # DTensor's "Can not redistribute from R to P(sum)"
@@ -293,12 +315,21 @@ def layout_sweep(rank, results, shape_of_mesh):
     dist.all_gather_object(everyone, sorted(dtensor_wrong))
     dtensor_wrong = sorted(set().union(*everyone))
     results.append(("every Shard/Replicate/Partial layout on a %s mesh, both shard orders, even and uneven sizes: "
-                    "accepted exactly where redist's blocks are DTensor's, then the true array, as "
-                    "DTensor.redistribute's result is where it is right; refused in one line otherwise"
+                    "every move accepted (but Partial with composed cuts, refused in one line), the true array, as "
+                    "DTensor.redistribute's result is where it is right"
                     % "x".join(map(str, shape_of_mesh)), not bad,
                     "on rank 0 %s; wrong: %s; DTensor.redistribute wrong on some rank in %d (the source's "
                     "full_tensor() the array): %s"
                     % (counts, bad[:3], len(dtensor_wrong), dtensor_wrong[:2])))
+    if len(shape_of_mesh) > 1:
+        everyone = [None] * dist.get_world_size()
+        dist.all_gather_object(everyone, (composed, composed_bad))
+        results.append(("composed layouts on a %s mesh (nested uneven shards in mesh order, in the other shard order "
+                        "as shard_order and as _StridedShard): every move by the region exchange the true array"
+                        % "x".join(map(str, shape_of_mesh)),
+                        all(c["shard order"] and c["_StridedShard"] and c["mesh order"] and not b for c, b in everyone),
+                        "moves by the region exchange on rank 0: %s; wrong on some rank: %s"
+                        % (composed, sorted(set().union(*[b for _, b in everyone]))[:3])))
 
 
 def sweep_line(rank, results):
@@ -311,6 +342,46 @@ def sweep_square(rank, results):
 
 def sweep_two_by_three(rank, results):
     layout_sweep(rank, results, (2, 3))
+
+
+def strided_shards(rank, results):
+    """_StridedShard placements as DTensor itself makes them: views that
+    flatten sharded dimensions (DTensor.view) and distribute_tensor with
+    the encoding of a shard order.  Each moved to Replicate() (the array,
+    as DTensor.redistribute's result) and from the replicated array back to
+    its placements (each rank's local tensor DTensor's); a view whose blocks
+    are uneven is refused in one line on every rank."""
+    import redist.torch as rt
+    from torch.distributed.tensor import distribute_tensor
+    from torch.distributed.tensor.placement_types import _StridedShard
+    line = init_device_mesh("cpu", (4,), mesh_dim_names=("x",))
+    square = init_device_mesh("cpu", (2, 2), mesh_dim_names=("a", "b"))
+    cases = [(line, (3, 8), [Shard(1)], (24,)), (square, (4, 8), [Shard(1), Replicate()], (32,)),
+             (square, (4, 8), [Shard(1), Shard(1)], (32,)), (square, (4, 8), [Shard(0), Shard(1)], (32,)),
+             (square, (2, 4, 8), [Shard(2), Shard(1)], (2, 32))]
+    made = []
+    for mesh, shape, placements, flat in cases:
+        full = torch.arange(math.prod(shape), dtype=torch.float32).reshape(shape)
+        made.append(("DTensor.view %s %s -> %s" % (list(shape), placements, list(flat)),
+                     distribute_tensor(full, mesh, placements).view(flat), full.reshape(flat)))
+    eight = torch.arange(32, dtype=torch.float32).reshape(8, 4)
+    made.append(("distribute_tensor (8, 4) [_StridedShard(0, sf=2), Shard(0)]",
+                 distribute_tensor(eight, square, [_StridedShard(0, split_factor=2), Shard(0)]), eight))
+    for what, d, full in made:
+        mesh, replicated = d.device_mesh, [Replicate()] * d.device_mesh.ndim
+        text = rt.type_text(mesh, tuple(d.placements), tuple(full.shape))
+        ours = rt.redistribute(d, replicated).to_local()
+        theirs = d.redistribute(mesh, replicated).to_local()
+        back = rt.redistribute(DTensor.from_local(full, mesh, replicated), list(d.placements)).to_local()
+        results.append(("_StridedShard of %s (%s): to Replicate() the array, as DTensor.redistribute's; back, each "
+                        "rank's local tensor DTensor's" % (what, list(d.placements)),
+                        "{" in text and local_equal(ours, full) and local_equal(theirs, full)
+                        and local_equal(back, d.to_local()), "rank %d: %s" % (rank, text)))
+    uneven = distribute_tensor(torch.arange(18.0).reshape(3, 6), line, [Shard(1)]).view(18)
+    results.append(("_StridedShard of DTensor.view [3, 6] [Shard(1)] -> [18] over 4 (column blocks 2, 2, 2, 0: no "
+                    "fixed blocks) is refused on every rank in one line",
+                    *refused(lambda: rt.redistribute(uneven, [Replicate()]), range(WORLD),
+                             "_StridedShard(dim=0, sf=3) on mesh dimensions x", "no redist cut's")))
 
 
 def between_meshes(rank, results):
@@ -717,7 +788,7 @@ def submeshes(rank, results):
         shape = tuple(rng.choice([2, 3, 4, 5, 6, 12]) for _ in range(ndim))
         partial = case % 4 == 3
         src = random_partial(ndim, mesh, rng, shape) if partial else random_placements(ndim, mesh.ndim, shape, rng)
-        dst = random_placements(ndim, mesh.ndim, shape, rng)
+        dst = random_placements(ndim, mesh.ndim, shape, rng, composed=not partial)
         # Sums of integers are exact; gloo's all_gather (DTensor's) has no int16.
         dtype = [torch.int64, torch.int32][case % 2] if partial else [torch.float32, torch.int64, torch.bfloat16][case % 3]
         full = torch.arange(math.prod(shape)).reshape(shape).to(dtype)
@@ -765,19 +836,26 @@ def errors(rank, results):
     average = one_line_error(lambda: rt.plan(square, (Partial("avg"), Replicate()), square, (Shard(0), Replicate()),
                                              (4, 4), torch.int32), "avg", "i32")
     results.append(("errors: Partial('avg') of int32 is one line", *average))
-    nested = one_line_error(lambda: rt.plan(square, (Shard(0), Shard(0)), square, (Replicate(), Replicate()),
-                                            (5, 4), torch.float32),
-                            "Shard(dim=0), Shard(dim=0) on mesh dimensions a, b", "tensor dimension 0 of size 5",
-                            "not redist's ceil blocks")
+    from torch.distributed.tensor.placement_types import _StridedShard
+    texts = [(placements, size, rt.type_text(square, placements, (size, 4)), want) for placements, size, want in [
+        ((Shard(0), Shard(0)), 8, "[{a,b}8, 4]"), ((Shard(0), Shard(0)), 7, "[{a,b}7, 4]"),
+        ((Shard(0), Shard(0)), 5, "[{a}{b}5, 4]"), ((_StridedShard(0, split_factor=2), Shard(0)), 6, "[{b}{a}6, 4]"),
+        ((_StridedShard(0, split_factor=2), Replicate()), 8, "[{a}%2 8, 4]"),
+        ((_StridedShard(0, split_factor=3), Shard(0)), 12, "[{a}%2{b}12, 4]")]]
+    results.append(("placements to redist's types: one ceil block over the product where DTensor's nested blocks are "
+                    "that (even, 7 on 2x2), composed cuts in the shard order otherwise, a _StridedShard of no shard "
+                    "order as blocks dealt round robin", all(got == want for _, _, got, want in texts),
+                    "; ".join("%s of %d: %s (expected %s)" % (p, n, got, want) for p, n, got, want in texts)))
+    nested = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=4), Replicate()), square,
+                                            (Replicate(), Replicate()), (20, 4), torch.float32),
+                            "_StridedShard(dim=0, sf=4) on mesh dimensions a", "tensor dimension 0 of size 20",
+                            "no redist cut's", "at a=0, b=0 DTensor holds indices 0..2, 5..7, 10..12, 15..17")
     fp8 = one_line_error(lambda: rt.plan(square, (Partial(), Replicate()), square, (Shard(0), Replicate()),
                                          (4, 4), torch.bool), "from: sum{..} of bool", "the runtime computes sum only")
     results.append(("errors: Partial() of a dtype the runtime cannot add is one line", *fp8))
-    results.append(("errors: a dimension DTensor splits over two mesh dimensions into other blocks than redist's "
-                    "is one line naming the placements and the mesh dimensions", *nested))
-    from torch.distributed.tensor.placement_types import _StridedShard
-    strided = one_line_error(lambda: rt.plan(square, (_StridedShard(0, split_factor=2), Replicate()), square,
-                                             (Shard(0), Replicate()), (8, 4), torch.float32), "no redist layout")
-    results.append(("errors: _StridedShard is one line saying it has no redist layout", *strided))
+    results.append(("errors: a _StridedShard whose blocks no redist cut gives (20 split in 4, each over a of 2: "
+                    "blocks of 3 and 2) is one line naming the placement, the mesh dimension and DTensor's indices",
+                    *nested))
     negative = rt.plan(square, (Shard(-1), Replicate()), square, (Shard(0), Replicate()), (4, 6), torch.float32)
     results.append(("Shard(-1) is the last dimension", negative.report["source"] == "[4, 3{a}6]",
                     negative.report["source"]))
@@ -885,11 +963,19 @@ def agreed_failures(rank, results):
     out = rt.redistribute(strided, [Replicate(), Replicate()]).to_local()
     results.append(("issue 26's order as _StridedShard placements ([_StridedShard(0, sf=2), Shard(0)]): the array "
                     "on every rank", local_equal(out, eight), "rank %d: first column %s" % (rank, out[:, 0].tolist())))
+    # The same order of a (6, 4) tensor: DTensor's nested blocks are 2, 1, 2, 1 rows (b cuts 3 and 3, a each 2 and
+    # 1), no ceil block over the product, so redist's [{b}{a}6, 4], by the region exchange; and back from the array.
     six = torch.arange(24, dtype=torch.float32).reshape(6, 4)
-    results.append(("errors: the same order of a (6, 4) tensor (DTensor's nested blocks 2, 1, 2, 1 rows, redist's "
-                    "2, 2, 2, 0) is refused on every rank, naming the placements and mesh dimensions b, a",
-                    *refused(lambda: rt.redistribute(reordered(six), [Replicate(), Replicate()]), range(WORLD),
-                             "on mesh dimensions b, a", "_StridedShard(dim=0, sf=2)", "not redist's ceil blocks")))
+    gathered = rt.redistribute(reordered(six), [Replicate(), Replicate()])
+    theirs = reordered(six).redistribute(square, [Replicate(), Replicate()]).to_local()
+    back = rt.redistribute(gathered, [_StridedShard(0, split_factor=2), Shard(0)])
+    text = rt.type_text(square, rt._placements_in_order(reordered(six)), (6, 4))
+    results.append(("issue 26's order of an uneven (6, 4) tensor ([{b}{a}6, 4]) to Replicate() twice: the array on "
+                    "every rank, as DTensor.redistribute's; and back to that order: each rank's rows",
+                    text == "[{b}{a}6, 4]" and local_equal(gathered.to_local(), six) and local_equal(theirs, six)
+                    and local_equal(back.to_local(), reordered(six).to_local()),
+                    "rank %d: %s, first column %s, back %s" % (rank, text, gathered.to_local()[:, 0].tolist(),
+                                                              back.to_local()[:, 0].tolist())))
     # An input that requires grad, detached or under no_grad: no graph kept.
     leaf = true_local(full, line, [Shard(0)]).clone().requires_grad_(True)
     learning = DTensor.from_local(leaf, line, [Shard(0)], shape=(7, 5), stride=(5, 1))
@@ -1112,7 +1198,7 @@ def reducing_exchange_bytes(rank, results):
 def suite(name):
     """The parts each rank runs in turn, and the world size they run in."""
     if name == "gloo":
-        return (random_problems, sweep_line, sweep_square, between_meshes, hybrid, issue_103306, permuted_mesh,
+        return (random_problems, sweep_line, sweep_square, strided_shards, between_meshes, hybrid, issue_103306, permuted_mesh,
                 partial_problems, uneven_partial, reduce_op_problems, errors, agreed_failures, gradients, training_step, async_moves,
                 reducing_exchange_bytes), WORLD
     if name == "gloo submeshes":

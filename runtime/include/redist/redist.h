@@ -325,6 +325,51 @@ int redist_plan_sum_receives(const redist_plan_t* plan, int rank, redist_contrib
                              size_t max_contributions, size_t* count, int* designated, int* group_size, char* err,
                              size_t errlen);
 
+/* The region exchange's lists (a plan of kind 5, composed cuts), for callers
+ * that move the data with collectives of their own (the Python package's
+ * PyTorch adapter): each world rank's messages and local copies, as the
+ * extracted lowering lists them (Lowering.regions), copied out, nothing
+ * computed.  A box here is one of a rank's dense row-major LOCAL arrays
+ * (not of the global array): per dimension its first local index and its
+ * extent.  Pairing: the k-th box rank r sends to peer p has the extents of,
+ * and carries the elements of, the k-th box p receives from r, row-major
+ * within each box; a message is its boxes' elements in list order. */
+typedef struct redist_local_box {
+  size_t offset[REDIST_MAX_DIMS];
+  size_t extent[REDIST_MAX_DIMS];
+} redist_local_box_t;
+
+/* The lists of redist_plan_region_count and redist_plan_region_message. */
+enum {
+  REDIST_REGION_SENDS = 0, /* boxes of the rank's source local array, per peer */
+  REDIST_REGION_RECVS = 1, /* boxes of the rank's target local array, per peer */
+  REDIST_REGION_COPIES = 2 /* (source box, target box) pairs of equal extents, copied within the rank */
+};
+
+/* World rank `rank`'s local array shape in the source (which 0) or target
+ * (which 1) layout: extent[d] for d < ndim, all 0 for a rank holding
+ * nothing.  Every kind of plan: a composed layout's from the lowering, any
+ * other the extents of redist_plan_src_box / redist_plan_tgt_box.  Code 2
+ * for a rank outside 0..devices-1 or `which` not 0 or 1. */
+int redist_plan_local_shape(const redist_plan_t* plan, int which, int rank, size_t* extent, char* err,
+                            size_t errlen);
+/* How many entries world rank `rank` has in list `list` (REDIST_REGION_*):
+ * messages (one per peer) or copies.  Code 2 for another kind of plan than
+ * the region exchange, a rank outside 0..devices-1 or an unknown list. */
+int redist_plan_region_count(const redist_plan_t* plan, int rank, int list, size_t* count, char* err,
+                             size_t errlen);
+/* Message i (< the count) of list REDIST_REGION_SENDS or _RECVS of world
+ * rank `rank`: *peer the other world rank, *nboxes its number of boxes, the
+ * first min(*nboxes, max_boxes) written to boxes (max_boxes 0 sizes it). */
+int redist_plan_region_message(const redist_plan_t* plan, int rank, int list, size_t i, int* peer,
+                               redist_local_box_t* boxes, size_t max_boxes, size_t* nboxes, char* err,
+                               size_t errlen);
+/* Copy i (< the count of REDIST_REGION_COPIES) of world rank `rank`: the
+ * box `from` of its source local array goes to the box `to` of its target
+ * local array. */
+int redist_plan_region_copy(const redist_plan_t* plan, int rank, size_t i, redist_local_box_t* from,
+                            redist_local_box_t* to, char* err, size_t errlen);
+
 /* Binds the plan to a communicator (the world: redist_plan_devices(plan)
  * ranks for the collectives, at least that many for either exchange or a
  * hybrid; mesh ranks row-major, the first axis most significant):
