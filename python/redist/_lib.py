@@ -71,6 +71,7 @@ def declare(lib):
         "redist_plan_create_with": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
         "redist_plan_check": (ctypes.c_int, [c_str] * 6 + [ctypes.POINTER(c_plan)] + err),
         "redist_plan_create_in_place": (ctypes.c_int, [c_str] * 5 + [size_t, ctypes.POINTER(c_plan)] + err),
+        "redist_plan_create_within": (ctypes.c_int, [c_str] * 5 + [size_t, ctypes.POINTER(c_plan)] + err),
         "redist_plan_buffer_bytes": (u64, [c_plan, ctypes.c_int]),
         "redist_plan_free": (None, [c_plan]),
         "redist_plan_devices": (ctypes.c_int, [c_plan]),

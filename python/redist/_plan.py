@@ -320,6 +320,29 @@ def _check(mesh, target_mesh, source, target, dtype, lines):
     return Plan(handle, (mesh, target_mesh, source, target))
 
 
+def _byte_count(what, n):
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= SIZE_MAX:
+        raise _lib.RedistError("%s: expected a number of bytes, got %r" % (what, n))
+    return n
+
+
+def plan_within(mesh, source, target, dtype=None, *, memory_budget, target_mesh=None, lib=None):
+    """plan()'s problem chosen by the cost model within memory_budget bytes
+    per rank (redist_plan_create_within, the verified choose_within): the
+    cheapest plan out of place that allocates at most the budget, or the
+    plan in place (kind "in_place": one buffer per rank and a staging within
+    the budget) where it is cheaper or the only one that fits.  A budget
+    below every plan's figure: RedistError naming the least.  lib: the
+    library that makes (and later runs) it, default the planner's."""
+    budget = _byte_count("memory_budget", memory_budget)
+    lib = lib or _lib.lib()
+    handle = ctypes.c_void_p()
+    _lib.call(lib.redist_plan_create_within, _text(mesh, "mesh"), _text(target_mesh, "target_mesh"),
+              _text(source, "source"), _text(target, "target"), _text(dtype, "dtype"), budget,
+              ctypes.byref(handle))
+    return Plan(handle, (mesh, target_mesh, source, target), lib)
+
+
 def plan_in_place(mesh, source, target, dtype=None, *, target_mesh=None, staging_bytes=None, lib=None):
     """plan()'s problem planned in place (redist_plan_create_in_place): one
     buffer per rank (Plan.buffer_bytes) and at most staging_bytes of staging

@@ -440,6 +440,15 @@ def executor(plan, ranks=None):
     return rt.executors[key]
 
 
+def plan_within(mesh, source, target, dtype=None, *, memory_budget, target_mesh=None):
+    """redist.plan_within's choice within memory_budget bytes per rank, made
+    by the runtime's library so that executor() runs it: plan.kind
+    "in_place" runs with executor(plan, ranks).run_in_place(buf) (below
+    source + destination only it fits), any other kind with run(src, dst)."""
+    return _plan.plan_within(mesh, source, target, dtype, memory_budget=memory_budget, target_mesh=target_mesh,
+                             lib=runtime().lib)
+
+
 def plan_in_place(mesh, source, target, dtype=None, *, target_mesh=None, staging_bytes=None):
     """The plan in place of redist.plan's problem (no pending sums), made by
     the runtime's library (redist_plan_create_in_place, the verified

@@ -10,6 +10,9 @@ of mpirun, torch.distributed's gloo group beside it:
    element of every rank equal to its part of the true array and to the
    out-of-place move's, the result a view of the source's storage at the
    same first element;
+ - redist.mpi.plan_within: the cost model's choice within a memory budget
+   (out of place at source + destination, in place one byte below, both
+   run, every element checked; below the least in-place figure refused);
  - memory: a move in place on numpy buffers allocates (tracemalloc's
    peak) less than half the target box, out of place at least it;
  - misuse, each refused on every rank in one line, the next move right: a
@@ -225,9 +228,37 @@ def misuse(results):
                     "run right", passed and after, detail))
 
 
+def numpy_within(results):
+    """redist.mpi.plan_within: 128 B per rank (source 64 + target 64) takes a
+    plan out of place, one byte less the plan in place; both run, every
+    element checked; below the least in-place figure, refused."""
+    me = redist.mpi.rank()
+    full = np.arange(8 * 8, dtype=np.float32).reshape(8, 8)
+    for budget, in_place in ((128, False), (127, True)):
+        plan = redist.mpi.plan_within("{x:4}", "[{x}8, 8]", "[8, {x}8]", "f32", memory_budget=budget)
+        (so, se), (to, te) = plan.src_box(me), plan.tgt_box(me)
+        src = full[so[0]:so[0] + se[0], so[1]:so[1] + se[1]]
+        want = full[to[0]:to[0] + te[0], to[1]:to[1] + te[1]]
+        if in_place:
+            buf = np.full(plan.buffer_bytes(me) // 4, -1, np.float32)
+            buf[:src.size] = src.ravel()
+            redist.mpi.executor(plan).run_in_place(buf)
+            got = buf[:want.size].reshape(te)
+        else:
+            got = np.full(te, -1, np.float32)
+            redist.mpi.executor(plan).run(np.ascontiguousarray(src), got)
+        right = (plan.kind == "in_place") == in_place and np.array_equal(got, want)
+        results.append(("redist.mpi.plan_within: a budget of %d B per rank chooses %s, every element right"
+                        % (budget, "in place" if in_place else "out of place"), right, "kind %s" % plan.kind))
+    passed, detail = refused(lambda: redist.mpi.plan_within("{x:4}", "[{x}8, 8]", "[8, {x}8]", "f32", memory_budget=67),
+                             range(WORLD), "memory-budget", "67")
+    results.append(("redist.mpi.plan_within: a budget below the largest buffer and one element is refused in one line",
+                    passed, detail))
+
+
 def main():
     import checks
-    sys.exit(checks.run_parts_on_ranks((numpy_in_place, random_problems, memory, misuse), WORLD))
+    sys.exit(checks.run_parts_on_ranks((numpy_in_place, numpy_within, random_problems, memory, misuse), WORLD))
 
 
 if __name__ == "__main__":
