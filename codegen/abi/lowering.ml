@@ -151,7 +151,11 @@ and in_place = {
 
 (* Composed cuts (Part 3) as the runtime's RegionExchange::create takes
    them: every world rank's lists (Cutplan.lists). *)
-and regions = { lists : Cutplan.lists; rg_elem_bytes : int }
+and regions = {
+  lists : Cutplan.lists;
+  rg_elem_bytes : int;
+  rg_reduction : (int * int) option;  (* pending axes: (dtype_code, Dtype.op_code), combined by RegionExchange *)
+}
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
   { axis_sizes = Array.of_list (List.map (fun (a : F.axis_info) -> a.size) env.axes);
@@ -195,7 +199,10 @@ let box (layout : C.layout) ndim rank =
   | Some b -> Array.of_list b
   | None -> Array.make ndim (0, 0)
 
-let regions (c : Problem.composed) = { lists = Cutplan.lists c; rg_elem_bytes = c.meshes.elem_bytes }
+let regions (c : Problem.composed) =
+  let p = c.meshes in
+  { lists = Cutplan.lists c; rg_elem_bytes = p.elem_bytes;
+    rg_reduction = (if Cutplan.reducing c then Some (dtype_code p.dtype, Dtype.op_code p.op) else None) }
 
 let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
@@ -307,7 +314,7 @@ let rec lowered_data = function
         ( "in_place",
           [| ("buffer_elements", D.ints ip.buffer_elements); ("staging_elements", D.Int ip.staging_elements);
              ("elem_bytes", D.Int ip.ip_elem_bytes); ("rounds", schedule_data ip.schedule) |] )
-  | By_regions { lists = rg; rg_elem_bytes } ->
+  | By_regions { lists = rg; rg_elem_bytes; rg_reduction } ->
       D.Record
         ( "regions",
           [| ("source_shapes", D.items D.ints rg.source_shapes); ("target_shapes", D.items D.ints rg.target_shapes);
@@ -317,4 +324,7 @@ let rec lowered_data = function
                  (fun cs ->
                    D.items (fun (f, t) -> D.Record ("copy", [| ("from", lbox_data f); ("to", lbox_data t) |])) (Array.of_list cs))
                  rg.copies );
-             ("elem_bytes", D.Int rg_elem_bytes) |] )
+             ("elem_bytes", D.Int rg_elem_bytes);
+             (* -1: the plain exchange *)
+             ("dtype", D.Int (match rg_reduction with Some (d, _) -> d | None -> -1));
+             ("op", D.Int (match rg_reduction with Some (_, o) -> o | None -> -1)) |] )

@@ -173,13 +173,11 @@ let sums_info ?cost ~command ~title (r : Sumplan.t) =
     alloc_bytes = r.alloc_bytes;
     digest = Problem.digest p ~plan_lines:step_texts }
 
-(* A problem with composed cuts: one region exchange (Cutplan), its
+(* A problem with composed cuts: one region exchange (Cutplan), reducing
+   with pending axes, its
    figures and texts those of `redist plan`; a box query cannot describe a
    composed holding, so capi.cpp refuses those for such plans. *)
 let regions_info (c : Problem.composed) =
-  if Cutplan.reducing c then
-    Front.bad "%s, %s: pending axes with composed cuts are planned by redist plan and check only; the runtime does not run the reducing region exchange yet"
-      argument_names.from_name argument_names.to_name;
   let r = Cutplan.make c in
   let p = c.meshes in
   let bytes elems = Bounds.mul elems p.elem_bytes in

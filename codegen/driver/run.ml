@@ -317,7 +317,9 @@ let model_header ?(name = "redist_model") (r : Xreport.t) = model_header_of ~nam
    RegionProblem): the layouts as written, which verify.hpp applies by
    Part 3's table on its own to find each rank's elements, and the count
    every rank must receive (the extracted region_recv_count, |held_tgt \
-   held_src|).  Nothing of the region lists is in it. *)
+   held_src|; with pending axes region_reduce_received, and the pending
+   axes, from which verify.hpp forms each group's contributions and their
+   combination itself).  Nothing of the region lists is in it. *)
 let regions_model_header ?(name = "redist_model") (r : Cutplan.t) =
   let c = r.problem in
   let ndim = List.length c.csrc in
@@ -331,10 +333,18 @@ let regions_model_header ?(name = "redist_model") (r : Cutplan.t) =
   line "inline constexpr int kRank = %d;" ndim;
   line "inline constexpr std::size_t kGlobalShape[kRank] = %s;" (ints (List.map snd c.csrc));
   line "inline constexpr std::size_t kPeakElems = %d;  // the largest source or target local array" (max r.src_max r.tgt_max);
-  line "inline constexpr std::size_t kRecvCount[kWorld] = %s;"
-    (ints (List.init r.world (Redist_core.region_recv_count (Problem.source_clayout c) (Problem.target_clayout c))));
+  let p = c.meshes and s = Problem.source_clayout c and t = Problem.target_clayout c in
+  let received =
+    if Cutplan.reducing c then Redist_core.region_reduce_received s p.src_pending t p.tgt_pending (Problem.fill p)
+    else Redist_core.region_recv_count s t
+  in
+  line "inline constexpr std::size_t kRecvCount[kWorld] = %s;" (ints (List.init r.world received));
+  if Cutplan.reducing c then begin
+    line "inline constexpr ::redist::Op kOp = ::redist::Op::%s;" (Dtype.op_name p.op);
+    line "inline constexpr ::redist::Dtype kDtype = ::redist::Dtype::%s;" p.dtype.name
+  end;
   List.iter
-    (fun (side, (env : F.env), ranks, (cty : Redist_core.cty)) ->
+    (fun (side, (env : F.env), ranks, (cty : Redist_core.cty), pending) ->
       let position id = List.length (List.filter (fun (a : F.axis_info) -> a.id < id) env.axes) in
       let cut d k =
         let axes, block = match k with Redist_core.Block axes -> (axes, 0) | Redist_core.Cyclic (axes, bs) -> (axes, bs) in
@@ -348,8 +358,16 @@ let regions_model_header ?(name = "redist_model") (r : Cutplan.t) =
       line "inline constexpr redist_verify::Cut k%sCuts[] = %s;" side
         (Emit.list_init (if cuts = [] then [ "{0, 0, 0, {}}" ] else cuts));
       line "inline constexpr redist_verify::CutLayout k%s = {%d, k%sAxisSizes, %d, k%sRanks, %d, k%sCuts};" side
-        (List.length env.axes) side (List.length ranks) side (List.length cuts) side)
-    [ ("Source", c.meshes.env, c.meshes.src_ranks, c.csrc); ("Target", c.meshes.tgt_env, c.meshes.tgt_ranks, c.ctgt) ];
+        (List.length env.axes) side (List.length ranks) side (List.length cuts) side;
+      if Cutplan.reducing c then begin
+        (* The pending axes' positions, ascending: the order of a group's members. *)
+        let positions = List.sort compare (List.map position pending) in
+        line "inline constexpr int k%sPendingCount = %d;" side (List.length positions);
+        if positions = [] then line "inline constexpr const int* k%sPending = nullptr;" side
+        else line "inline constexpr int k%sPending[] = %s;" side (ints positions)
+      end)
+    [ ("Source", c.meshes.env, c.meshes.src_ranks, c.csrc, c.meshes.src_pending);
+      ("Target", c.meshes.tgt_env, c.meshes.tgt_ranks, c.ctgt, c.meshes.tgt_pending) ];
   line "}  // namespace %s" name;
   Buffer.contents b
 
@@ -415,7 +433,7 @@ type driver =
   | Exchange_driver of string
   | Hybrid_driver of string
   | Sums_driver of string
-  | Regions_driver of string
+  | Regions_driver of string * bool  (* the model, and whether the exchange reduces *)
   | In_place_driver of string
 
 (* Header, driver, build, mpirun; the files stay in [dir]. *)
@@ -432,7 +450,9 @@ let execute ~dir ~header ~driver ~np ~repeat ~timeout =
     | Exchange_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_EXCHANGE" ]
     | Hybrid_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_HYBRID" ]
     | Sums_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_SUMS" ]
-    | Regions_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_REGIONS" ]
+    | Regions_driver (model, reducing) ->
+        write (dir / "model.hpp") model;
+        "-DREDIST_RUN_REGIONS" :: (if reducing then [ "-DREDIST_RUN_REDUCING" ] else [])
     | In_place_driver model -> write (dir / "model.hpp") model; [ "-DREDIST_RUN_IN_PLACE" ]
   in
   let exe = dir / "driver" and log = dir / "compile.log" in
@@ -565,7 +585,7 @@ let run_composed (c : Problem.composed) ~np ~repeat ~timeout ~work_dir =
   let r = Cutplan.make c in
   let header = Cxx.print (Emit_regions.header ~name:"problem" c) in
   let np, o =
-    launch ~world:r.world ~np ~repeat ~timeout ~work_dir ~header ~driver:(Regions_driver (regions_model_header r))
+    launch ~world:r.world ~np ~repeat ~timeout ~work_dir ~header ~driver:(Regions_driver (regions_model_header r, Cutplan.reducing c))
   in
   result_of (Regions r) ~np ~repeat o
 
@@ -598,6 +618,9 @@ let text (x : result) =
           | Redist_core.SumByExchange -> "reducing exchange"
           | Redist_core.SumByCollectives _ when r.steps = [] -> "(no steps: a copy)"
           | Redist_core.SumByCollectives _ -> String.concat "; " (List.map (fun (s : Sumplan.step) -> s.text) r.steps))
+   | Regions r when Cutplan.reducing r.problem ->
+       line "plan: reducing region exchange (composed cuts with pending %s: the extracted reduce_sends and reduce_recvs of every rank)"
+         (Dtype.op_name p.op)
    | Regions _ -> line "plan: region exchange (composed cuts: the extracted region messages of every rank)");
   if x.verified then
     line "verified: every element of every rank's target %s %s (%d elements checked, 0 mismatches)"
@@ -607,6 +630,9 @@ let text (x : result) =
        | Sums r ->
            Printf.sprintf "is, bitwise, the %s of its contributions combined in the plan's order"
              (Dtype.op_name r.Sumplan.problem.op)
+       | Regions r when Cutplan.reducing r.problem ->
+           Printf.sprintf "is, bitwise, the %s of its group's contributions combined in ascending source-mesh rank"
+             (Dtype.op_name p.op)
        | Plain _ | Regions _ -> "is correct")
       o.checked
   else begin
@@ -614,7 +640,9 @@ let text (x : result) =
       line "FAILED: on %d ranks the runtime's source or target %s is not the model's; nothing was run" o.box_disagreements
         (match x.plan with Regions _ -> "local array" | Plain _ | Sums _ -> "box");
     if o.mismatches > 0 then line "FAILED: %d mismatched elements (%d checked per run)" o.mismatches o.checked;
-    if o.off_bound > 0 then line "FAILED: %d ranks received other than their proven lower bound" o.off_bound;
+    if o.off_bound > 0 then
+      line "FAILED: %d ranks received other than their proven %s" o.off_bound
+        (match x.plan with Regions r when Cutplan.reducing r.problem -> "count" | _ -> "lower bound");
     if not o.guards_intact then line "FAILED: the run wrote outside its workspace or destination (guard bytes changed)";
     if o.news > 0 || o.own_mallocs > 0 then
       line "FAILED: run() allocated: %d operator new, %d malloc calls" o.news o.own_mallocs;
@@ -625,6 +653,10 @@ let text (x : result) =
        line "received: the busiest rank %s; proven lower bound %d; %s" (Report.plural o.recv_max "element") r.lb_max
          (if o.off_bound = 0 then "every rank received exactly its lower bound"
           else Printf.sprintf "%d ranks did not" o.off_bound)
+   | Regions r when o.box_disagreements = 0 && Cutplan.reducing r.problem ->
+       line "received: the busiest rank %s; proven count %d (region_reduce_received: group size - 1 per target element, one more where its source lacks it); %s"
+         (Report.plural o.recv_max "element") r.recv_busiest
+         (if o.off_bound = 0 then "every rank received exactly its count" else Printf.sprintf "%d ranks did not" o.off_bound)
    | Regions r when o.box_disagreements = 0 ->
        line "received: the busiest rank %s; proven count %d (region_recv_count: target elements not already held, the lower bound); %s"
          (Report.plural o.recv_max "element") r.recv_busiest
@@ -639,6 +671,8 @@ let text (x : result) =
           Printf.sprintf "%d B allocated (kWorkspaceBytes), used: ping %d B, pong %d B, scratch %d B" (workspace_bytes x.plan)
             o.used_ping o.used_pong o.used_scratch )
     | Plain (Xreport.Exchange _) -> ("the largest source or target box,", "none (the exchange moves data between the local arrays)")
+    | Regions r when Cutplan.reducing r.problem ->
+        ("the largest source or target local array,", "none given (the exchange owns its staging of the contributions)")
     | Regions _ -> ("the largest source or target local array,", "none (the exchange moves data between the local arrays)")
     | Plain (Xreport.Hybrid _) ->
         ( "the larger part's peak,",
@@ -669,6 +703,9 @@ let json (x : result) =
   let exchange_fields =
     match x.plan with
     | Plain (Xreport.Collectives _ | Xreport.Hybrid _) | Sums _ -> []
+    (* the reducing region exchange's count is not a lower bound *)
+    | Regions r when Cutplan.reducing r.problem ->
+        [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max) ]
     | Plain (Xreport.Exchange { lb_max; _ }) | Regions { recv_busiest = lb_max; _ } ->
         [ ("box_disagreements", `Int o.box_disagreements); ("recv_elems_max_measured", `Int o.recv_max);
           ("lower_bound_recv_max", `Int lb_max); ("ranks_off_lower_bound", `Int o.off_bound) ]

@@ -5,7 +5,8 @@
 // model.hpp with the proven peak as well; for pending sums (-DREDIST_RUN_SUMS)
 // model.hpp, the header as a SumsProblem with its proven peak; for composed
 // cuts (-DREDIST_RUN_REGIONS) model.hpp, the layouts as written and the
-// count each rank receives; in place (-DREDIST_RUN_IN_PLACE) model.hpp with
+// count each rank receives (with pending axes, -DREDIST_RUN_REDUCING too, and
+// the pending axes); in place (-DREDIST_RUN_IN_PLACE) model.hpp with
 // the boxes of the exchange.
 // argv[1]: timed repeats; argv[2]: the file rank 0 writes its measurements
 // to, one JSON object that redist reads as data: {"error": MESSAGE} or the
@@ -64,8 +65,13 @@ redist::Status run_regions(redist::RegionExchange& ex, const void* src, std::siz
 }
 
 redist_verify::Outcome verify(MPI_Comm comm, int repeats) {
+#ifdef REDIST_RUN_REDUCING
+  return redist_verify::verify_regions(
+      REDIST_VERIFY_REDUCING_REGIONS(redist_gen::problem, redist_model, run_regions), comm, repeats);
+#else
   return redist_verify::verify_regions(REDIST_VERIFY_REGIONS(redist_gen::problem, redist_model, run_regions), comm,
                                        repeats);
+#endif
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 (* `redist gen` of a problem with composed cuts (Part 3): every world
    rank's extracted region messages and local copies ([region_sends],
-   [region_recvs], [region_copies] of Lowercuts.v, as Cutplan.lists
-   gathers them for the C ABI too) printed as constant tables, and one call into
-   the runtime's RegionExchange, which reads its own rank's part of them.
+   [region_recvs], [region_copies] of Lowercuts.v; with pending axes
+   [reduce_sends] and [reduce_recvs] of Lowercutsred.v, a rank's own
+   contribution its entry from itself; as Cutplan.lists gathers them for the
+   C ABI too) printed as constant tables, and one call into the runtime's
+   RegionExchange, which reads its own rank's part of them.
    Nothing here or in the printed C++ computes a layout: the tables are the
    extracted values. *)
 
@@ -68,9 +70,7 @@ let tag (c : Problem.composed) = "p" ^ String.sub (Digest.to_hex (Digest.string 
 
 let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   let p = c.meshes in
-  (* The reducing region exchange is planned and proven; no executor runs its lists yet. *)
-  if Cutplan.reducing c then
-    Front.bad "pending axes with composed cuts: the reducing region exchange is planned (redist plan, check) but not run yet: gen and run refuse it";
+  let reducing = Cutplan.reducing c in
   let r = Cutplan.make c in
   let rg = Cutplan.lists c in
   let t = tables rg in
@@ -80,16 +80,35 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   Emit.standard_preamble bd ~command;
   pre "Problem: %s, %s -> %s, %s (%d bytes per element)." (Problem.show_meshes p) (Cutplan.show_source c)
     (Cutplan.show_target c) p.dtype.name p.elem_bytes;
-  pre "Plan: one region exchange (composed cuts); world ranks 0 .. %d take part." (r.world - 1);
-  pre "Messages: %s carrying %d box%s, and %d local cop%s: the extracted region_sends," (Report.plural r.messages "message")
-    r.boxes (if r.boxes = 1 then "" else "es") r.copies (if r.copies = 1 then "y" else "ies");
-  pre "  region_recvs and region_copies (Lowercuts.v) of every rank, as the tables below.";
-  pre "Busiest rank receives %s (region_recv_count: the target elements it does not" (Report.plural r.recv_busiest "element");
-  pre "  already hold, the lower bound); largest source local array %d, target %d elements." r.src_max r.tgt_max;
-  pre "Live bytes per rank: %d: its source and target local arrays; no workspace." r.live_bytes;
+  if reducing then begin
+    pre "Plan: one reducing region exchange (composed cuts, pending %s); world ranks 0 .. %d take part."
+      (Dtype.op_name p.op) (r.world - 1);
+    pre "Messages: %s carrying %d box%s, and %d local contribution%s: the extracted reduce_sends"
+      (Report.plural r.messages "message") r.boxes (if r.boxes = 1 then "" else "es") r.copies
+      (if r.copies = 1 then "" else "s");
+    pre "  and reduce_recvs (Lowercutsred.v) of every rank, as the tables below; each target";
+    pre "  element combines its contributions in the listed order (ascending source-mesh rank).";
+    pre "Busiest rank receives %s (region_reduce_received: group size - 1 per target element," (Report.plural r.recv_busiest "element");
+    pre "  one more where its source lacks it); largest source local array %d, target %d elements." r.src_max r.tgt_max;
+    pre "Live bytes per rank: %d: its source and target local arrays; the exchange also owns" r.live_bytes;
+    pre "  staging of G target local arrays for G contributions per element (none for G = 1),";
+    pre "  which the proven live bytes do not count yet."
+  end else begin
+    pre "Plan: one region exchange (composed cuts); world ranks 0 .. %d take part." (r.world - 1);
+    pre "Messages: %s carrying %d box%s, and %d local cop%s: the extracted region_sends," (Report.plural r.messages "message")
+      r.boxes (if r.boxes = 1 then "" else "es") r.copies (if r.copies = 1 then "y" else "ies");
+    pre "  region_recvs and region_copies (Lowercuts.v) of every rank, as the tables below.";
+    pre "Busiest rank receives %s (region_recv_count: the target elements it does not" (Report.plural r.recv_busiest "element");
+    pre "  already hold, the lower bound); largest source local array %d, target %d elements." r.src_max r.tgt_max;
+    pre "Live bytes per rank: %d: its source and target local arrays; no workspace." r.live_bytes
+  end;
   Emit.proven bd (Cutplan.guarantees c);
   Emit.runtime_prologue bd p ~std:[ "cstddef"; "cstdint" ] "region_exchange";
   Emit.value_type bd p;
+  if reducing then begin
+    Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
+    Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op))
+  end;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int r.world);
   Cxx.const bd "int" "kRank" (Cxx.Int ndim);
   Cxx.const bd "::std::size_t" "kGlobalShape[kRank]" (Cxx.Ints (List.map snd c.csrc));
@@ -110,7 +129,10 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   line "";
   line "// Rank r's messages are entries [begin[r], begin[r + 1]): {peer, first box, boxes};";
   line "// the k-th box r sends to p and the k-th box p receives from r are one cell";
-  line "// (region_messages_match).  Copies: {source box, target box}.";
+  if reducing then begin
+    line "// (reduce_messages_match); r's entry from itself, paired with its entry to itself,";
+    line "// is its own contribution, and r's receive entries are in the order of combination.";
+  end else line "// (region_messages_match).  Copies: {source box, target box}.";
   let begins name l = table bd ~ctype:"::std::size_t" ~name ~per_line:16 (List.map string_of_int l) in
   let messages name l =
     table bd ~ctype:"::redist::RegionTableMessage" ~name ~per_line:4
@@ -138,7 +160,9 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   line "// Collective over `world`, once: every rank of the world calls it and takes";
   line "// its own lists from the tables (a rank past kWorldSize holds nothing).";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::RegionExchange* out) {";
-  line "  return ::redist::RegionExchange::create(world, kTables, kElemBytes, kProblem, out);";
+  if reducing then
+    line "  return ::redist::RegionExchange::create(world, kTables, ::redist::RegionReduction{kDtype, kOp}, kProblem, out);"
+  else line "  return ::redist::RegionExchange::create(world, kTables, kElemBytes, kProblem, out);";
   line "}";
   line "";
   line "// Collective over the world.  src: this rank's source local array,";
@@ -149,7 +173,9 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   line "  return ex.run(src, src_bytes, dst, dst_bytes);";
   line "}";
   line "";
-  Cxx.const bd ~note:"the exchange runs on the local arrays alone" "::std::size_t" "kWorkspaceBytes" (Cxx.Int 0);
+  Cxx.const bd
+    ~note:(if reducing then "the exchange owns its staging" else "the exchange runs on the local arrays alone")
+    "::std::size_t" "kWorkspaceBytes" (Cxx.Int 0);
   List.iter (line "%s")
     (Emit.plan_interface ~backend:Emit.Mpi ~members:[ "::redist::RegionExchange exchange;" ]
        ~create:[ "return create_exchange(world, &out->exchange);" ]

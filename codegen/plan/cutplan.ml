@@ -34,7 +34,9 @@ let local_shape (l : C.clayout) rank =
 (* Every world rank's part of the region exchange as the runtime's
    RegionExchange takes it (the C ABI's lowering and the header of gen):
    its source and target local shapes and the extracted [region_sends],
-   [region_recvs] and [region_copies] (Lowercuts.v). *)
+   [region_recvs] and [region_copies] (Lowercuts.v), or, with pending axes,
+   [reduce_sends] and [reduce_recvs] (Lowercutsred.v; a rank's own
+   contribution is its entry from itself, so there are no copies). *)
 type lists = {
   source_shapes : int array array;
   target_shapes : int array array;
@@ -43,16 +45,25 @@ type lists = {
   copies : (C.lbox * C.lbox) list array;
 }
 
+let reducing (c : Problem.composed) = Problem.has_pending c.meshes
+
 let lists (c : Problem.composed) =
+  let p = c.meshes in
   let s = Problem.source_clayout c and t = Problem.target_clayout c in
-  let per_rank f = Array.init (Problem.world c.meshes) f in
-  { source_shapes = per_rank (local_shape s); target_shapes = per_rank (local_shape t);
-    sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t); copies = per_rank (C.region_copies s t) }
+  let per_rank f = Array.init (Problem.world p) f in
+  let shapes = { source_shapes = per_rank (local_shape s); target_shapes = per_rank (local_shape t);
+                 sends = [||]; recvs = [||]; copies = [||] } in
+  if reducing c then
+    let fill = Problem.fill p in
+    { shapes with sends = per_rank (C.reduce_sends s p.src_pending t p.tgt_pending fill);
+                  recvs = per_rank (C.reduce_recvs s p.src_pending t p.tgt_pending fill); copies = per_rank (fun _ -> []) }
+  else
+    { shapes with sends = per_rank (C.region_sends s t); recvs = per_rank (C.region_recvs s t);
+                  copies = per_rank (C.region_copies s t) }
 
 (* [budget]: --memory-budget, which [plan] and [check] weigh the live bytes
    against: the region exchange allocates a rank's two local arrays and
    nothing more (region_boxes_inside), and no plan for composed cuts needs less. *)
-let reducing (c : Problem.composed) = Problem.has_pending c.meshes
 
 let make ?budget (c : Problem.composed) =
   let p = c.meshes in

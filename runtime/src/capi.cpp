@@ -302,6 +302,12 @@ bool regions_of(const PlannerData& v, Lowered* out) {
           !region_box_of(rank_copies.item(c).field("to"), &lists.copies[c].to))
         return false;
   }
+  // Lowering.regions: dtype and op -1 for the plain exchange.
+  const long dtype = v.field("dtype").integer(), op = v.field("op").integer();
+  if (op >= 0) {
+    if (dtype < 0) return false;
+    out->region_reduction = redist::RegionReduction{static_cast<redist::Dtype>(dtype), static_cast<redist::Op>(op)};
+  }
   return world > 0;
 }
 

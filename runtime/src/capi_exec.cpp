@@ -61,13 +61,17 @@ redist::Status bind_regions(const Lowered& lowered, MPI_Comm comm, redist::Regio
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const auto r = static_cast<std::size_t>(rank);
-  if (r < lowered.regions.size())
-    return redist::RegionExchange::create(comm, lowered.region_sources[r], lowered.region_targets[r], lowered.elem_bytes,
-                                          lowered.regions[r], lowered.program.problem, out);
   redist::LocalShape empty;
   empty.ndim = lowered.region_sources.front().ndim;
-  return redist::RegionExchange::create(comm, empty, empty, lowered.elem_bytes, redist::RegionLists{},
-                                        lowered.program.problem, out);
+  const bool listed = r < lowered.regions.size();
+  const redist::LocalShape& source = listed ? lowered.region_sources[r] : empty;
+  const redist::LocalShape& target = listed ? lowered.region_targets[r] : empty;
+  const redist::RegionLists none;
+  const redist::RegionLists& lists = listed ? lowered.regions[r] : none;
+  if (lowered.region_reduction)
+    return redist::RegionExchange::create(comm, source, target, *lowered.region_reduction, lists,
+                                          lowered.program.problem, out);
+  return redist::RegionExchange::create(comm, source, target, lowered.elem_bytes, lists, lowered.program.problem, out);
 }
 
 // Binds a lowering to `comm` (collective over it); a hybrid as a generated

@@ -330,6 +330,102 @@ void copy_box(const unsigned char* src, const LocalShape& src_shape, const Regio
   }
 }
 
+// Calls f with the row-major index in the array of `shape` of every
+// element of `box`, in row-major order within the box.
+template <class F>
+void for_each_position(const RegionBox& box, const LocalShape& shape, F f) {
+  const int ndim = shape.ndim;
+  if (box_elements(box, ndim) == 0) return;
+  std::size_t index[kMaxRank] = {};
+  for (;;) {
+    std::size_t off = 0;
+    for (int d = 0; d < ndim; ++d) off = off * shape.extent[d] + box.offset[d] + index[d];
+    f(off);
+    int d = ndim - 1;
+    while (d >= 0 && index[d] + 1 == box.extent[d]) index[d--] = 0;
+    if (d < 0) return;
+    ++index[d];
+  }
+}
+
+Status check_reduction(const RegionReduction& r, std::size_t elem_bytes) {
+  if (r.op == Op::avg)
+    return {Errc::invalid_argument, "avg is not combined by the region exchange (its one division belongs to plans of pending axes without composed cuts)"};
+  if (!op_computes(r.dtype, r.op))
+    return {Errc::invalid_argument, std::string(op_name(r.op)) + " does not compute on " + dtype_name(r.dtype)};
+  if (elem_bytes != dtype_bytes(r.dtype))
+    return {Errc::invalid_argument, "element size " + str(elem_bytes) + " is not the size of " + dtype_name(r.dtype)};
+  return {};
+}
+
+// A reducing rank's lists as the plain exchange checks and posts them: its
+// entries to and from itself (its own contribution) become copies, box by
+// box; *own_entry is the index of its entry from itself among lists.recvs
+// (none: recvs.size()).
+Status own_contribution(int me, const RegionLists& lists, RegionLists* out, std::size_t* own_entry) {
+  if (!lists.copies.empty())
+    return {Errc::invalid_argument, "a reducing exchange's own contribution is its entry from itself, not copies"};
+  const RegionMessage* own_send = nullptr;
+  *own_entry = lists.recvs.size();
+  for (const RegionMessage& m : lists.sends) {
+    if (m.peer != me) {
+      out->sends.push_back(m);
+    } else if (own_send != nullptr) {
+      return {Errc::invalid_argument, "rank " + std::to_string(me) + " lists itself twice as a peer sent to"};
+    } else {
+      own_send = &m;
+    }
+  }
+  for (std::size_t e = 0; e < lists.recvs.size(); ++e) {
+    const RegionMessage& m = lists.recvs[e];
+    if (m.peer != me) {
+      out->recvs.push_back(m);
+      continue;
+    }
+    if (*own_entry != lists.recvs.size())
+      return {Errc::invalid_argument, "rank " + std::to_string(me) + " lists itself twice as a peer received from"};
+    *own_entry = e;
+  }
+  const std::size_t sent = own_send ? own_send->boxes.size() : 0;
+  const std::size_t kept = *own_entry < lists.recvs.size() ? lists.recvs[*own_entry].boxes.size() : 0;
+  if (sent != kept)
+    return {Errc::invalid_argument, "rank " + std::to_string(me) + " sends itself " + boxes_text(static_cast<int>(sent)) +
+                                        " and receives " + boxes_text(static_cast<int>(kept)) + " from itself"};
+  for (std::size_t k = 0; k < kept; ++k) out->copies.push_back({own_send->boxes[k], lists.recvs[*own_entry].boxes[k]});
+  return {};
+}
+
+// The numbering of a reducing rank's contributions, from its receive
+// entries alone (their boxes inside the target array): an entry's slot is
+// how many earlier entries hold its elements, the same for all of them;
+// *count is how many entries hold each position, the same for all.
+Status number_contributions(const LocalShape& target, const std::vector<RegionMessage>& recvs,
+                            std::vector<std::size_t>* slots, std::size_t* count) {
+  std::vector<std::size_t> seen(shape_elements(target), 0);
+  for (const RegionMessage& m : recvs) {
+    constexpr std::size_t unset = ~std::size_t{0};
+    std::size_t slot = unset, other = unset;
+    for (const RegionBox& b : m.boxes)
+      for_each_position(b, target, [&](std::size_t pos) {
+        const std::size_t c = seen[pos]++;
+        if (slot == unset) slot = c;
+        else if (c != slot) other = c;
+      });
+    if (other != unset)
+      return {Errc::invalid_argument, "the entry from rank " + std::to_string(m.peer) + " is contribution " + str(slot) +
+                                          " at some target positions and " + str(other) +
+                                          " at others; the lists must combine each entry at one place"};
+    slots->push_back(slot == unset ? 0 : slot);
+  }
+  *count = seen.empty() ? 0 : seen[0];
+  for (std::size_t pos = 0; pos < seen.size(); ++pos)
+    if (seen[pos] != *count)
+      return {Errc::invalid_argument, "target position " + str(pos) + " combines " + str(seen[pos]) +
+                                          " contributions, position 0 " + str(*count) +
+                                          "; every position must combine as many"};
+  return {};
+}
+
 }  // namespace
 
 RegionExchange::RegionExchange() = default;
@@ -347,6 +443,13 @@ RegionExchange& RegionExchange::operator=(RegionExchange&& other) noexcept {
     target_ = std::exchange(other.target_, LocalShape{});
     copies_ = std::exchange(other.copies_, {});
     kept_elements_ = std::exchange(other.kept_elements_, 0);
+    reducing_ = std::exchange(other.reducing_, false);
+    reduction_ = other.reduction_;
+    contributions_ = std::exchange(other.contributions_, 0);
+    receive_slots_ = std::exchange(other.receive_slots_, {});
+    copy_slots_ = std::exchange(other.copy_slots_, {});
+    staging_ = std::exchange(other.staging_, {});
+    dst_ = std::exchange(other.dst_, nullptr);
     receives_ = std::exchange(other.receives_, {});
     sends_ = std::exchange(other.sends_, {});
     types_ = std::exchange(other.types_, {});
@@ -363,11 +466,28 @@ void RegionExchange::release() noexcept { release_message_handles(split_, reques
 Status RegionExchange::create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
                               std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
                               RegionExchange* out) {
-  return create_agreed(world, source, target, elem_bytes, lists, problem, Status{}, out);
+  return create_agreed(world, source, target, elem_bytes, nullptr, lists, problem, Status{}, out);
+}
+
+Status RegionExchange::create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                              const RegionReduction& reduction, const RegionLists& lists, const ProblemDigest& problem,
+                              RegionExchange* out) {
+  return create_agreed(world, source, target, dtype_bytes(reduction.dtype), &reduction, lists, problem, Status{}, out);
 }
 
 Status RegionExchange::create(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
                               const ProblemDigest& problem, RegionExchange* out) {
+  return create_from_tables(world, tables, elem_bytes, nullptr, problem, out);
+}
+
+Status RegionExchange::create(MPI_Comm world, const RegionTables& tables, const RegionReduction& reduction,
+                              const ProblemDigest& problem, RegionExchange* out) {
+  return create_from_tables(world, tables, dtype_bytes(reduction.dtype), &reduction, problem, out);
+}
+
+Status RegionExchange::create_from_tables(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
+                                          const RegionReduction* reduction, const ProblemDigest& problem,
+                                          RegionExchange* out) {
   if (world == MPI_COMM_NULL)
     return {Errc::invalid_argument, std::string(kCreate) + ": communicator is MPI_COMM_NULL"};
   int me = 0;
@@ -376,19 +496,30 @@ Status RegionExchange::create(MPI_Comm world, const RegionTables& tables, std::s
   source.ndim = target.ndim = tables.ndim;
   RegionLists lists;
   Status found = read_tables(tables, me, &source, &target, &lists);
-  return create_agreed(world, source, target, elem_bytes, lists, problem, prefixed(kCreate, std::move(found)), out);
+  return create_agreed(world, source, target, elem_bytes, reduction, lists, problem,
+                       prefixed(kCreate, std::move(found)), out);
 }
 
 Status RegionExchange::create_agreed(MPI_Comm world, const LocalShape& source, const LocalShape& target,
-                                     std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
-                                     Status local, RegionExchange* out) {
+                                     std::size_t elem_bytes, const RegionReduction* reduction,
+                                     const RegionLists& given, const ProblemDigest& problem, Status local,
+                                     RegionExchange* out) {
   constexpr const char* what = kCreate;
   if (out == nullptr) return {Errc::invalid_argument, std::string(what) + ": output is null"};
   if (world == MPI_COMM_NULL) return {Errc::invalid_argument, std::string(what) + ": communicator is MPI_COMM_NULL"};
   int world_size = 0, me = 0;
   MPI_Comm_size(world, &world_size);
   MPI_Comm_rank(world, &me);
+  // A reducing rank's own contribution travels as copies (own_contribution).
+  RegionLists reduced;
+  std::size_t own_entry = given.recvs.size(), contributions = 0;
+  std::vector<std::size_t> entry_slots;
+  if (reduction != nullptr && local.ok()) local = prefixed(what, check_reduction(*reduction, elem_bytes));
+  if (reduction != nullptr && local.ok()) local = prefixed(what, own_contribution(me, given, &reduced, &own_entry));
+  const RegionLists& lists = reduction != nullptr ? reduced : given;
   if (local.ok()) local = prefixed(what, check_lists(me, world_size, source, target, elem_bytes, lists));
+  if (reduction != nullptr && local.ok())
+    local = prefixed(what, number_contributions(target, given.recvs, &entry_slots, &contributions));
   backend::Agreed agreed[backend::kProblemAgreed + 1];
   backend::agreed_problem(problem, agreed);
   agreed[backend::kProblemAgreed] = {
@@ -410,16 +541,27 @@ Status RegionExchange::create_agreed(MPI_Comm world, const LocalShape& source, c
   ex.target_bytes_ = shape_elements(target) * elem_bytes;
   ex.copies_ = lists.copies;
   for (const RegionCopy& c : lists.copies) ex.kept_elements_ += box_elements(c.from, ndim);
+  if (reduction != nullptr) {
+    ex.reducing_ = true;
+    ex.reduction_ = *reduction;
+    ex.contributions_ = contributions;
+    if (own_entry < given.recvs.size()) ex.copy_slots_.assign(lists.copies.size(), entry_slots[own_entry]);
+    if (contributions > 1) ex.staging_.resize(contributions * ex.target_bytes_);
+  }
   Status built = check_box_extents(ex.comm_, me, world_size, ndim, lists);
   MPI_Datatype element = MPI_DATATYPE_NULL;
   if (built.ok()) built = mpi_status(MPI_Type_contiguous(static_cast<int>(elem_bytes), MPI_BYTE, &element), what);
   // Messages without elements are not posted, on either side (pairing
   // makes both sides' counts equal).  Receives index the target array,
   // sends the source array.
+  // given.recvs less the own entry are lists.recvs, in order: entry e's
+  // slot is entry_slots[e], skipping own_entry.
   auto add = [&](const std::vector<RegionMessage>& messages, const LocalShape& shape, std::vector<Peer>* peers) {
-    for (const RegionMessage& m : messages) {
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      const RegionMessage& m = messages[i];
       const std::size_t elements = message_elements(m, ndim);
       if (elements == 0) continue;
+      if (ex.reducing_ && peers == &ex.receives_) ex.receive_slots_.push_back(entry_slots[i < own_entry ? i : i + 1]);
       peers->push_back({m.peer, elements});
       ex.types_.push_back(MPI_DATATYPE_NULL);
       if (built.ok()) built = region_type(shape, m.boxes, element, elem_bytes, &ex.types_.back(), what);
@@ -439,8 +581,7 @@ Status RegionExchange::create_agreed(MPI_Comm world, const LocalShape& source, c
 Status RegionExchange::run(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
   constexpr const char* what = "RegionExchange::run";
   if (Status st = start_as(what, src, src_bytes, dst, dst_bytes); !st.ok()) return st;
-  bool arrived = false;
-  return split_.advance(requests_, true, &arrived, what);
+  return complete(true, nullptr, what);
 }
 
 Status RegionExchange::start(const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes) {
@@ -449,15 +590,28 @@ Status RegionExchange::start(const void* src, std::size_t src_bytes, void* dst, 
 
 Status RegionExchange::test(bool* done) {
   if (done == nullptr) return {Errc::invalid_argument, "RegionExchange::test: done is null"};
+  return complete(false, done, "RegionExchange::test");
+}
+
+Status RegionExchange::wait() { return complete(true, nullptr, "RegionExchange::wait"); }
+
+Status RegionExchange::complete(bool block, bool* done, const char* what) {
   bool arrived = false;
-  const Status st = split_.advance(requests_, false, &arrived, "RegionExchange::test");
-  *done = st.ok() && !split_.in_flight();
+  const Status st = split_.advance(requests_, block, &arrived, what);
+  if (st.ok() && arrived && reducing_) {
+    const std::size_t elements = target_bytes_ / elem_bytes_;
+    if (contributions_ == 0)
+      local::fill_identity(reduction_.dtype, reduction_.op, dst_, elements);
+    else if (contributions_ > 1)
+      local::reduce_blocks(reduction_.dtype, reduction_.op, staging_.data(), elements, contributions_, dst_);
+  }
+  if (done != nullptr) *done = st.ok() && !split_.in_flight();
   return st;
 }
 
-Status RegionExchange::wait() {
-  bool arrived = false;
-  return split_.advance(requests_, true, &arrived, "RegionExchange::wait");
+unsigned char* RegionExchange::slot_base(std::size_t slot, void* dst) {
+  if (contributions_ <= 1) return static_cast<unsigned char*>(dst);
+  return staging_.data() + slot * target_bytes_;
 }
 
 Status RegionExchange::start_as(const char* what, const void* src, std::size_t src_bytes, void* dst,
@@ -473,7 +627,9 @@ Status RegionExchange::start_as(const char* what, const void* src, std::size_t s
   // Receives are posted first so that every send finds its receive posted.
   const std::size_t nrecv = receives_.size();
   for (std::size_t i = 0; i < nrecv; ++i)
-    if (Status st = mpi_status(MPI_Irecv(dst, 1, types_[i], receives_[i].rank, kRegionTag, comm_, &requests_[i]), what);
+    if (Status st = mpi_status(MPI_Irecv(reducing_ ? slot_base(receive_slots_[i], dst) : dst, 1, types_[i],
+                                         receives_[i].rank, kRegionTag, comm_, &requests_[i]),
+                               what);
         !st.ok())
       return st;
   for (std::size_t i = 0; i < sends_.size(); ++i)
@@ -481,9 +637,11 @@ Status RegionExchange::start_as(const char* what, const void* src, std::size_t s
             MPI_Isend(src, 1, types_[nrecv + i], sends_[i].rank, kRegionTag, comm_, &requests_[nrecv + i]), what);
         !st.ok())
       return st;
-  for (const RegionCopy& c : copies_)
-    copy_box(static_cast<const unsigned char*>(src), source_, c.from, static_cast<unsigned char*>(dst), target_, c.to,
+  for (std::size_t k = 0; k < copies_.size(); ++k)
+    copy_box(static_cast<const unsigned char*>(src), source_, copies_[k].from,
+             reducing_ ? slot_base(copy_slots_[k], dst) : static_cast<unsigned char*>(dst), target_, copies_[k].to,
              elem_bytes_);
+  dst_ = dst;
   split_.started(src, source_bytes_);
   return {};
 }

@@ -423,7 +423,50 @@ struct RegionProblem {
   CutLayout source, target;
   const std::size_t* recv_count;
   void (*value)(std::uint64_t global, unsigned char* out);
+  // Pending axes (the reducing region exchange; op -1: none): the
+  // operation, the element type, and the pending axes (positions in each
+  // side's mesh, ascending).  A source member's contribution at a global
+  // index is value(contribution_key(global, G, k)), k its place in its group (its
+  // coordinates along the source's pending axes, row-major; G the group's
+  // size), so every group combines to one array; recv_count is then the
+  // extracted region_reduce_received.
+  int op = -1;
+  redist::Dtype dtype = redist::Dtype::i32;
+  int source_npending = 0;
+  const int* source_pending = nullptr;
+  int target_npending = 0;
+  const int* target_pending = nullptr;
 };
+
+// The coordinates of world rank `me`'s device in layout `l`'s mesh (none
+// outside it).
+inline std::vector<std::size_t> device_coords(const CutLayout& l, int me) {
+  int device = -1;
+  for (int k = 0; k < l.devices; ++k)
+    if (l.ranks[k] == me) device = k;
+  if (device < 0) return {};
+  std::vector<std::size_t> coord(static_cast<std::size_t>(l.naxes));
+  for (int a = l.naxes - 1, rest = device; a >= 0; --a) {
+    coord[static_cast<std::size_t>(a)] = static_cast<std::size_t>(rest % l.axis_sizes[a]);
+    rest /= l.axis_sizes[a];
+  }
+  return coord;
+}
+
+// A device's place along `pending` (positions in l's mesh, ascending):
+// row-major over those coordinates, the order of its group's members.
+inline std::size_t pending_place(const CutLayout& l, const std::vector<std::size_t>& coord, const int* pending,
+                                 int npending) {
+  std::size_t k = 0;
+  for (int j = 0; j < npending; ++j) k = k * static_cast<std::size_t>(l.axis_sizes[pending[j]]) + coord[static_cast<std::size_t>(pending[j])];
+  return k;
+}
+
+inline std::size_t pending_group_size(const CutLayout& l, const int* pending, int npending) {
+  std::size_t g = 1;
+  for (int j = 0; j < npending; ++j) g *= static_cast<std::size_t>(l.axis_sizes[pending[j]]);
+  return g;
+}
 
 // The global indices that world rank `me` holds along each dimension of
 // layout `l`, in local order (none outside the mesh): Part 3's table
@@ -434,15 +477,8 @@ struct RegionProblem {
 inline std::vector<std::vector<std::size_t>> held_indices(const CutLayout& l, int rank, const std::size_t* global_shape,
                                                          int me) {
   std::vector<std::vector<std::size_t>> held(static_cast<std::size_t>(rank));
-  int device = -1;
-  for (int k = 0; k < l.devices; ++k)
-    if (l.ranks[k] == me) device = k;
-  if (device < 0) return held;
-  std::vector<std::size_t> coord(static_cast<std::size_t>(l.naxes));
-  for (int a = l.naxes - 1, rest = device; a >= 0; --a) {
-    coord[static_cast<std::size_t>(a)] = static_cast<std::size_t>(rest % l.axis_sizes[a]);
-    rest /= l.axis_sizes[a];
-  }
+  const std::vector<std::size_t> coord = device_coords(l, me);
+  if (coord.empty()) return held;
   for (int d = 0; d < rank; ++d) {
     std::vector<std::size_t>& h = held[static_cast<std::size_t>(d)];
     for (std::size_t i = 0; i < global_shape[d]; ++i) h.push_back(i);
@@ -470,8 +506,9 @@ inline std::vector<std::vector<std::size_t>> held_indices(const CutLayout& l, in
 }
 
 // Rank `me`'s local array of layout `l` (row-major over its held indices),
-// each element the value of its global index.
-inline std::vector<unsigned char> local_values(const RegionProblem& p, const CutLayout& l, int me) {
+// element e written by element(global index, out).
+template <class Element>
+inline std::vector<unsigned char> local_values(const RegionProblem& p, const CutLayout& l, int me, Element element) {
   bool inside = false;
   for (int k = 0; k < l.devices; ++k) inside = inside || l.ranks[k] == me;
   if (!inside) return {};
@@ -484,13 +521,56 @@ inline std::vector<unsigned char> local_values(const RegionProblem& p, const Cut
     std::uint64_t global = 0;
     for (int d = 0; d < p.rank; ++d)
       global = global * p.global_shape[d] + held[static_cast<std::size_t>(d)][local[static_cast<std::size_t>(d)]];
-    p.value(global, &out[e * p.elem_bytes]);
+    element(global, &out[e * p.elem_bytes]);
     for (int d = p.rank - 1; d >= 0; --d) {
       if (++local[static_cast<std::size_t>(d)] < held[static_cast<std::size_t>(d)].size()) break;
       local[static_cast<std::size_t>(d)] = 0;
     }
   }
   return out;
+}
+
+// What member `place` of a group of `members` contributes at a global
+// index, as a key of RegionProblem::value: scrambled, so that floating
+// contributions are rarely integers and their sum rounds differently in
+// another order.
+inline std::uint64_t contribution_key(std::uint64_t global, std::uint64_t members, std::uint64_t place) {
+  return mix(global * members + place);
+}
+
+// Rank `me`'s source local array: each element its global index's value,
+// or, with pending axes, its contribution (RegionProblem::op).
+inline std::vector<unsigned char> region_source(const RegionProblem& p, int me) {
+  if (p.op < 0) return local_values(p, p.source, me, p.value);
+  const std::vector<std::size_t> coord = device_coords(p.source, me);
+  if (coord.empty()) return {};
+  const std::uint64_t members = pending_group_size(p.source, p.source_pending, p.source_npending);
+  const std::uint64_t place = pending_place(p.source, coord, p.source_pending, p.source_npending);
+  return local_values(p, p.source, me, [&](std::uint64_t global, unsigned char* out) {
+    p.value(contribution_key(global, members, place), out);
+  });
+}
+
+// Rank `me`'s expected target local array.  With pending axes, replayed
+// on the host: the group's G contributions in member order combined by the
+// runtime's kernel (local::reduce_blocks: a left fold, so floats are
+// compared bitwise in that order), or op's identity on a target member
+// other than its group's first when op keeps the value on one member
+// (sum, prod).
+inline std::vector<unsigned char> region_target(const RegionProblem& p, int me) {
+  if (p.op < 0) return local_values(p, p.target, me, p.value);
+  const std::vector<std::size_t> coord = device_coords(p.target, me);
+  if (coord.empty()) return {};
+  const auto op = static_cast<redist::Op>(p.op);
+  const bool keeps = redist::every_member_keeps(op) ||
+                     pending_place(p.target, coord, p.target_pending, p.target_npending) == 0;
+  const std::uint64_t members = pending_group_size(p.source, p.source_pending, p.source_npending);
+  std::vector<unsigned char> contributions(members * p.elem_bytes);
+  return local_values(p, p.target, me, [&](std::uint64_t global, unsigned char* out) {
+    if (!keeps) return redist::local::fill_identity(p.dtype, op, out, 1);
+    for (std::uint64_t k = 0; k < members; ++k) p.value(contribution_key(global, members, k), &contributions[k * p.elem_bytes]);
+    redist::local::reduce_blocks(p.dtype, op, contributions.data(), 1, members, out);
+  });
 }
 
 // Runs a header of composed cuts on `comm` (ranks past p.world take part
@@ -508,7 +588,7 @@ inline Outcome verify_regions(const RegionProblem& p, MPI_Comm comm, int repeats
     out.error = st.message();
     return out;
   }
-  const std::vector<unsigned char> src = local_values(p, p.source, me), want = local_values(p, p.target, me);
+  const std::vector<unsigned char> src = region_source(p, me), want = region_target(p, me);
   long disagree = src.size() == ex.source_bytes() && want.size() == ex.target_bytes() ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &disagree, 1, MPI_LONG, MPI_SUM, comm);
   out.box_disagreements = disagree;
@@ -1112,6 +1192,18 @@ inline std::string failure(const Outcome& o, std::size_t proven_peak_bytes) {
     #NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes, MODEL::kPeakElems,          \
         &NS::create_exchange, &RUN, MODEL::kSource, MODEL::kTarget, MODEL::kRecvCount,                 \
         &redist_verify::value_of<NS::value_type>                                                       \
+  }
+
+// The same for a header with pending axes: MODEL also gives the operation
+// and element type (kOp, kDtype: the problem's, not the header's) and the
+// pending axes (kSourcePending, kTargetPending and their counts).
+#define REDIST_VERIFY_REDUCING_REGIONS(NS, MODEL, RUN)                                                 \
+  redist_verify::RegionProblem {                                                                       \
+    #NS, MODEL::kWorld, MODEL::kRank, MODEL::kGlobalShape, NS::kElemBytes, MODEL::kPeakElems,          \
+        &NS::create_exchange, &RUN, MODEL::kSource, MODEL::kTarget, MODEL::kRecvCount,                 \
+        &redist_verify::value_of<NS::value_type>, static_cast<int>(MODEL::kOp), MODEL::kDtype,         \
+        MODEL::kSourcePendingCount, MODEL::kSourcePending, MODEL::kTargetPendingCount,                 \
+        MODEL::kTargetPending                                                                          \
   }
 
 // A HybridProblem from the namespace NS of a generated hybrid header and

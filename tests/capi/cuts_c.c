@@ -24,6 +24,15 @@
  *   of the peer's source array, computed here), in order, is its expected
  *   local array.
  *
+ *   cuts_c pending COUNT SEED, cuts_c pending-between COUNT SEED: COUNT
+ *   random problems with pending axes (the reducing region exchange), on
+ *   one mesh of two axes or between two random placed meshes: types as
+ *   above, at least one side composed, pending over axes no cut names on
+ *   one side or both, sum, prod, max or min on a random integer type, every
+ *   other one in split phase.  Every element of every rank is checked
+ *   against a reference grouped by hand (run_pending); nothing past the
+ *   target array is written.
+ *
  *   cuts_c fixed: on {a:2, b:2}, DTensor's (8, 4) tensor with Shard(0) on
  *   both mesh dimensions in either order to replicated, and a ScaLAPACK
  *   block-cyclic [{p}%2 8, {q}%2 6] to [{p}8, 6] (also in split phase); the box queries of a
@@ -143,17 +152,11 @@ static int is_composed(const Dim* dims, int ndim) {
   return 0;
 }
 
-/* The global array's value at a global index: distinct for every element. */
-static int64_t global_value(const int* index, const Dim* dims, int ndim) {
-  int64_t v = 0;
-  for (int d = 0; d < ndim; ++d) v = v * dims[d].extent + index[d];
-  return v * 7 + 3;
-}
-
-/* This rank's local array of a layout, row-major over the held indices
- * (none outside the mesh). */
-static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank, int64_t** out) {
-  int coords[2] = {0, 0}, held_idx[kMaxDims][kMaxExtent], counts[kMaxDims];
+/* This rank's local array of a layout as the row-major global index of
+ * each element, row-major over the held indices (none outside the mesh);
+ * coords gets the rank's device's coordinates (unset outside it). */
+static size_t local_indices(const Dim* dims, int ndim, const Mesh* mesh, int rank, int64_t** out, int* coords) {
+  int held_idx[kMaxDims][kMaxExtent], counts[kMaxDims];
   const int device = device_of(mesh, rank);
   if (device < 0) {
     *out = malloc(sizeof(int64_t));
@@ -170,14 +173,26 @@ static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank,
   }
   *out = malloc((total > 0 ? total : 1) * sizeof(int64_t));
   for (size_t e = 0; e < total; ++e) {
-    int index[kMaxDims];
+    int64_t linear = 0, stride = 1;
     size_t rest = e;
     for (int d = ndim - 1; d >= 0; --d) {
-      index[d] = held_idx[d][rest % (size_t)counts[d]];
+      linear += held_idx[d][rest % (size_t)counts[d]] * stride;
+      stride *= dims[d].extent;
       rest /= (size_t)counts[d];
     }
-    (*out)[e] = global_value(index, dims, ndim);
+    (*out)[e] = linear;
   }
+  return total;
+}
+
+/* The global array's value at a row-major global index: distinct for every element. */
+static int64_t global_value(int64_t linear) { return linear * 7 + 3; }
+
+/* This rank's local array of a layout (none outside the mesh). */
+static size_t local_array(const Dim* dims, int ndim, const Mesh* mesh, int rank, int64_t** out) {
+  int coords[2] = {0, 0};
+  const size_t total = local_indices(dims, ndim, mesh, rank, out, coords);
+  for (size_t e = 0; e < total; ++e) (*out)[e] = global_value((*out)[e]);
   return total;
 }
 
@@ -315,6 +330,7 @@ static int queries_case(const Mesh* mesh, const Dim* from, const Dim* to, int nd
   free(there);
   return ok;
 }
+
 
 /* The split phase: bind, start, redist_exec_test until done; the executor
  * reads nothing by single copy (direct bytes 0). */
@@ -479,6 +495,221 @@ static int between_suite(int count, uint64_t seed, int rank, int world) {
   return rank == 0 ? tap_end() : 0;
 }
 
+/* ---- pending axes: the reducing region exchange ------------------------
+ * The reference is written apart from the plan: a source member's
+ * contribution at global index i depends only on i and the member's place
+ * k in its group (its coordinates along the pending axes, row-major), so
+ * every group combines to the same g(i) = c_0(i) op ... op c_{G-1}(i),
+ * computed here by hand; a target device holds g(i), or op's identity when
+ * op is sum or prod and it is not its group's member 0 (the fill). */
+typedef struct {
+  const char* name;
+  int bytes, is_signed;
+} IntType;
+static const IntType kIntTypes[] = {{"i8", 1, 1}, {"i16", 2, 1}, {"i32", 4, 1}, {"i64", 8, 1},
+                                    {"u8", 1, 0}, {"u16", 2, 0}, {"u32", 4, 0}};
+enum { kSum, kProd, kMax, kMin, kOps };
+static const char* const kOpNames[kOps] = {"sum", "prod", "max", "min"};
+
+/* v as a value of t: its low bits, sign- or zero-extended. */
+static int64_t as_type(const IntType* t, uint64_t v) {
+  if (t->bytes == 8) return (int64_t)v;
+  const uint64_t mask = (UINT64_C(1) << (8 * t->bytes)) - 1;
+  v &= mask;
+  if (t->is_signed && (v >> (8 * t->bytes - 1))) v |= ~mask;
+  return (int64_t)v;
+}
+
+static int64_t combine(int op, const IntType* t, int64_t a, int64_t b) {
+  switch (op) {
+    case kSum: return as_type(t, (uint64_t)a + (uint64_t)b);
+    case kProd: return as_type(t, (uint64_t)a * (uint64_t)b);
+    case kMax: return a > b ? a : b;
+    default: return a < b ? a : b;
+  }
+}
+
+static int64_t identity(int op, const IntType* t) {
+  const uint64_t top = UINT64_C(1) << (8 * t->bytes - 1);
+  switch (op) {
+    case kSum: return 0;
+    case kProd: return 1;
+    case kMax: return t->is_signed ? as_type(t, top) : 0;
+    default: return t->is_signed ? as_type(t, top - 1) : as_type(t, ~UINT64_C(0));
+  }
+}
+
+/* Member k's contribution at global index i. */
+static int64_t contribution(const IntType* t, uint64_t salt, int k, int64_t i) {
+  uint64_t h = salt ^ ((uint64_t)i * UINT64_C(0x9e3779b97f4a7c15)) ^ ((uint64_t)(k + 1) * UINT64_C(0xc2b2ae3d27d4eb4f));
+  h ^= h >> 29;
+  h *= UINT64_C(0xbf58476d1ce4e5b9);
+  h ^= h >> 32;
+  return as_type(t, h);
+}
+
+/* A device's place along `pending` (mesh axes), row-major in the order listed. */
+static int place_of(const int* coords, const Mesh* mesh, const int* pending, int npending) {
+  int k = 0;
+  for (int j = 0; j < npending; ++j) k = k * mesh->sizes[pending[j]] + coords[pending[j]];
+  return k;
+}
+
+static int group_size(const Mesh* mesh, const int* pending, int npending) {
+  int g = 1;
+  for (int j = 0; j < npending; ++j) g *= mesh->sizes[pending[j]];
+  return g;
+}
+
+/* " sum{a,b}" after a type with pending axes; nothing without. */
+static void pending_text(const Mesh* mesh, int op, const int* pending, int npending, char* buf, size_t size) {
+  if (npending == 0) return;
+  strncat(buf, " ", size - strlen(buf) - 1);
+  strncat(buf, kOpNames[op], size - strlen(buf) - 1);
+  strncat(buf, "{", size - strlen(buf) - 1);
+  for (int j = 0; j < npending; ++j) {
+    if (j > 0) strncat(buf, ",", size - strlen(buf) - 1);
+    strncat(buf, mesh->names[pending[j]], size - strlen(buf) - 1);
+  }
+  strncat(buf, "}", size - strlen(buf) - 1);
+}
+
+static void store(void* buf, size_t e, const IntType* t, int64_t v) { memcpy((char*)buf + e * (size_t)t->bytes, &v, (size_t)t->bytes); }
+static int64_t load(const void* buf, size_t e, const IntType* t) {
+  uint64_t v = 0;
+  memcpy(&v, (const char*)buf + e * (size_t)t->bytes, (size_t)t->bytes);
+  return as_type(t, v);
+}
+
+typedef struct {
+  const Dim* dims;
+  int pending[2], npending;
+} PendingType;
+
+/* Plans FROM -> TO with pending axes (op, t) and runs it on every rank;
+ * 1 when every rank's target array is exactly the reference.  The plan
+ * must be the region exchange (kind 5) and receive, on the busiest rank,
+ * the figure the plan text states. */
+static int run_pending(const Mesh* mesh, const Mesh* to_mesh, const PendingType* from, const PendingType* to, int ndim,
+                       int op, const IntType* t, uint64_t salt, int split, int rank, char* why, size_t whylen) {
+  char mesh_s[128], to_mesh_s[128], meshes_s[260], from_s[160], to_s[160], err[512] = "";
+  mesh_text(mesh, mesh_s, sizeof mesh_s);
+  mesh_text(to_mesh, to_mesh_s, sizeof to_mesh_s);
+  snprintf(meshes_s, sizeof meshes_s, "%s%s%s", mesh_s, to_mesh != mesh ? " -> " : "", to_mesh != mesh ? to_mesh_s : "");
+  type_text(from->dims, ndim, mesh, from_s, sizeof from_s);
+  pending_text(mesh, op, from->pending, from->npending, from_s, sizeof from_s);
+  type_text(to->dims, ndim, to_mesh, to_s, sizeof to_s);
+  pending_text(to_mesh, op, to->pending, to->npending, to_s, sizeof to_s);
+  int src_coords[2] = {0, 0}, dst_coords[2] = {0, 0};
+  int64_t *src_idx = NULL, *dst_idx = NULL;
+  const size_t src_n = local_indices(from->dims, ndim, mesh, rank, &src_idx, src_coords);
+  const size_t dst_n = local_indices(to->dims, ndim, to_mesh, rank, &dst_idx, dst_coords);
+  const size_t elem = (size_t)t->bytes;
+  void* src = malloc(src_n * elem + 1);
+  void* dst = malloc(dst_n * elem + 1);
+  const int k = place_of(src_coords, mesh, from->pending, from->npending);
+  for (size_t e = 0; e < src_n; ++e) store(src, e, t, contribution(t, salt, k, src_idx[e]));
+  memset(dst, 0xa5, dst_n * elem + 1);
+  const int members = group_size(mesh, from->pending, from->npending);
+  /* sum and prod keep the value on member 0 of a target group, max and min on every member. */
+  const int keeps = op == kMax || op == kMin || place_of(dst_coords, to_mesh, to->pending, to->npending) == 0;
+  int ok = 1;
+  redist_plan_t* plan = NULL;
+  if (redist_plan_create_with(mesh_s, to_mesh != mesh ? to_mesh_s : NULL, from_s, to_s, t->name, "auto", &plan, err,
+                              sizeof err) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s (%s): create: %s", meshes_s, from_s, to_s, t->name, err);
+    ok = 0;
+  } else if (redist_plan_by_exchange(plan) != 5) {
+    snprintf(why, whylen, "%s, %s to %s (%s): planned as kind %d, not the region exchange (5)", meshes_s, from_s, to_s,
+             t->name, redist_plan_by_exchange(plan));
+    ok = 0;
+  } else if ((split ? run_split(plan, src, src_n * elem, dst, dst_n * elem, err, sizeof err)
+                    : redist_plan_execute(plan, MPI_COMM_WORLD, src, src_n * elem, dst, dst_n * elem, NULL, 0, err,
+                                          sizeof err)) != REDIST_OK) {
+    snprintf(why, whylen, "%s, %s to %s (%s): execute on rank %d: %s", meshes_s, from_s, to_s, t->name, rank, err);
+    ok = 0;
+  } else {
+    for (size_t e = 0; e < dst_n && ok; ++e) {
+      int64_t want = identity(op, t);
+      if (keeps)
+        for (int m = 0; m < members; ++m) want = combine(op, t, want, contribution(t, salt, m, dst_idx[e]));
+      const int64_t got = load(dst, e, t);
+      if (got != want) {
+        snprintf(why, whylen, "%s, %s to %s (%s): rank %d element %zu (global %lld) is %lld, expected %lld", meshes_s,
+                 from_s, to_s, t->name, rank, e, (long long)dst_idx[e], (long long)got, (long long)want);
+        ok = 0;
+      }
+    }
+    if (ok && ((const unsigned char*)dst)[dst_n * elem] != 0xa5) {
+      snprintf(why, whylen, "%s, %s to %s (%s): rank %d wrote past its target array", meshes_s, from_s, to_s, t->name,
+               rank);
+      ok = 0;
+    }
+  }
+  if (ok) snprintf(why, whylen, "%s, %s to %s (%s)%s", meshes_s, from_s, to_s, t->name, split ? ", split phase" : "");
+  redist_plan_free(plan);
+  free(src_idx);
+  free(dst_idx);
+  free(src);
+  free(dst);
+  return ok;
+}
+
+/* The mesh axes that no cut of `dims` names, each taken with probability
+ * `percent`%. */
+static int random_pending(const Dim* dims, int ndim, const Mesh* mesh, int percent, int* out) {
+  int n = 0;
+  for (int a = 0; a < mesh->naxes; ++a) {
+    int cut = 0;
+    for (int d = 0; d < ndim; ++d)
+      for (int c = 0; c < dims[d].ncuts; ++c)
+        for (int j = 0; j < dims[d].cuts[c].naxes; ++j) cut |= dims[d].cuts[c].axes[j] == a;
+    if (!cut && rnd(100) < percent) out[n++] = a;
+  }
+  return n;
+}
+
+/* A random problem with pending axes from FROM_MESH to TO_MESH, at least
+ * one side composed and at least one side pending, a random operation and
+ * integer type; reported as one test. */
+static void random_pending_case(const Mesh* from_mesh, const Mesh* to_mesh, int t, int rank) {
+  Dim from[kMaxDims], to[kMaxDims];
+  PendingType pf = {from, {0, 0}, 0}, pt = {to, {0, 0}, 0};
+  const int ndim = 1 + rnd(2);
+  do {
+    int used_from[2] = {0, 0}, used_to[2] = {0, 0};
+    for (int d = 0; d < ndim; ++d) {
+      const int extent = 1 + rnd(ndim == 1 ? 23 : 9);
+      random_dim(&from[d], extent, from_mesh, used_from);
+      random_dim(&to[d], extent, to_mesh, used_to);
+    }
+    pf.npending = random_pending(from, ndim, from_mesh, 75, pf.pending);
+    pt.npending = random_pending(to, ndim, to_mesh, 40, pt.pending);
+  } while ((!is_composed(from, ndim) && !is_composed(to, ndim)) || pf.npending + pt.npending == 0);
+  const int op = rnd(kOps);
+  const IntType* type = &kIntTypes[rnd((int)(sizeof kIntTypes / sizeof kIntTypes[0]))];
+  const uint64_t salt = rng_state;
+  char why[768];
+  const int ok = run_pending(from_mesh, to_mesh, &pf, &pt, ndim, op, type, salt, t % 2, rank, why, sizeof why);
+  report(ok, why, rank);
+}
+
+/* On one mesh of two axes ({a:2, b:W/2}, or {a:W, b:1} for an odd world),
+ * or, `between`, two random placed meshes. */
+static int pending_suite(int count, uint64_t seed, int between, int rank, int world) {
+  rng_state = seed;
+  const Mesh one = world % 2 == 0 ? (Mesh){{"a", "b"}, {2, world / 2}, 2, 0, {0}} : (Mesh){{"a", "b"}, {world, 1}, 2, 0, {0}};
+  for (int t = 0; t < count; ++t) {
+    if (between) {
+      const Mesh from_mesh = random_placed_mesh(world, "a", "b"), to_mesh = random_placed_mesh(world, "c", "d");
+      random_pending_case(&from_mesh, &to_mesh, t, rank);
+    } else {
+      random_pending_case(&one, &one, t, rank);
+    }
+  }
+  return rank == 0 ? tap_end() : 0;
+}
+
 static Cut cut1(int axis, int block) { return (Cut){{axis, 0}, 1, block}; }
 
 static int fixed_suite(int rank, int world) {
@@ -540,10 +771,13 @@ int main(int argc, char** argv) {
     rc = random_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
   else if (argc == 4 && strcmp(argv[1], "between") == 0 && world <= kMaxRanks)
     rc = between_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), rank, world);
+  else if (argc == 4 && (strcmp(argv[1], "pending") == 0 || strcmp(argv[1], "pending-between") == 0) &&
+           world <= kMaxRanks)
+    rc = pending_suite(atoi(argv[2]), (uint64_t)strtoull(argv[3], NULL, 10), argv[1][7] == '-', rank, world);
   else if (argc == 2 && strcmp(argv[1], "fixed") == 0)
     rc = fixed_suite(rank, world);
   else if (rank == 0)
-    fprintf(stderr, "usage: cuts_c random COUNT SEED | cuts_c between COUNT SEED (at most %d ranks) | cuts_c fixed\n",
+    fprintf(stderr, "usage: cuts_c random|between|pending|pending-between COUNT SEED (at most %d ranks) | cuts_c fixed\n",
             kMaxRanks);
   MPI_Finalize();
   return rc;

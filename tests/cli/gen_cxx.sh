@@ -69,7 +69,8 @@ PLANS
 
 # Headers of composed cuts (the region lists as tables, one RegionExchange):
 # nested, block-cyclic with local copies, between disjoint meshes (no local
-# copy: a null table), each warning-free under every standard.
+# copy: a null table), with pending axes (the reducing exchange's lists),
+# each warning-free under every standard.
 while IFS='|' read -r name args; do
   eval "set -- $args"
   if ! "$redist" gen "$@" --name "$name" -o "$out/$name.hpp"; then ko "$name: redist gen failed"; continue; fi
@@ -85,6 +86,7 @@ done <<'CUTS'
 cuts_nested|--mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[{y}{x}7, 3]' --dtype bf16
 cuts_cyclic|--mesh '{p:2, q:3}' --from '[{p}%2 13, {q}%3 10]' --to '[{p}13, 10]' --dtype c64
 cuts_between|--from-mesh '{x:2, y:2}' --to-mesh '{z:3} @ 4' --from '[{x}{y}7, 6]' --to '[{z}%2 7, 6]' --dtype f8e4m3
+cuts_pending|--mesh '{x:2, y:2, z:2}' --from '[{x}%2{y}7] min{z}' --to '[{y}%3 7] min{x}' --dtype u16
 CUTS
 
 # An exchange header for 4,096 devices (a permuted target rank list): no

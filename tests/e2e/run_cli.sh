@@ -288,6 +288,35 @@ expect "composed: a box index past the tables refused on every rank, one line" 4
 corrupt "composed: a source shape that is not the layout's" problem.hpp 's/kSourceShapes\[8\] = {/&1+/' \
   "^FAILED: on [1-9][0-9]* ranks the runtime's source or target local array is not the model's" -- "$redist" run --mesh '{x:2, y:2}' --from '[{x}{y}7, 3]' --to '[7, 3]' --repeat 1
 
+# Composed cuts with pending axes: gen's header (every rank's extracted
+# reduce_sends and reduce_recvs as tables, one reducing RegionExchange);
+# verify.hpp forms each source member's contribution and combines a group's
+# in member order with the runtime's kernel (floats compared bitwise; c64
+# contributions are large and alike in magnitude, so another order rounds
+# otherwise, as the swapped member order below shows), the identity on a sum
+# or prod target member other than its group's first, each rank at
+# region_reduce_received.
+RRV='^verified: every element of every rank.s target local array is, bitwise, the (sum|prod|max|min) of its group.s contributions combined in ascending source-mesh rank \([1-9][0-9]* elements checked, 0 mismatches\)$'
+expect_reducing() {  # NAME -- ARGS: verified and at region_reduce_received
+  local name=$1; shift 2
+  expect "$name" 0 "$RRV" -- "$redist" run "$@" --repeat 1
+  if [ "$(grep -cE "$RRV|$RX" "$tmp/out")" -ne 2 ]; then ko "$name: not at region_reduce_received: $(head -c 400 "$tmp/out")"; fi
+}
+expect_reducing "composed pending: sum{y} of block-cyclic to nested, i32" -- --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --dtype i32
+expect_reducing "composed pending: prod{y} to prod{x,y}, bf16 (identity on all but one)" -- --mesh '{x:2, y:4}' --from '[{x}%2 9] prod{y}' --to '[9] prod{x,y}' --dtype bf16
+expect_reducing "composed pending: max{y} between meshes, permuted ranks, f16" -- --from-mesh '{x:2, y:2}' --to-mesh '{p:2, q:2} @ [3, 1, 0, 2]' --from '[{x}%2 5, 3] max{y}' --to '[{p}%2 5, {q}3]' --dtype f16
+expect_reducing "composed pending: min{z} to min{x} (every member keeps), u16" -- --mesh '{x:2, y:2, z:2}' --from '[{x}%2{y}7] min{z}' --to '[{y}%3 7] min{x}' --dtype u16
+expect_reducing "composed pending: sum{x,z} over two axes, f32" -- --mesh '{x:2, y:2, z:2}' --from '[{y}%3 10, 3] sum{x,z}' --to '[{z}{x}10, 3]' --dtype f32
+expect_reducing "composed pending: sum{y} of a plain source to a nested target, c64" -- --mesh '{x:2, y:2}' --from '[{x}5] sum{y}' --to '[{y}{x}5]' --dtype c64
+expect_reducing "composed pending: more processes than the world hold nothing, i8" -- --mesh '{x:2, y:2}' --from '[{x}%1 5] sum{y}' --to '[{y}5]' --dtype i8 --np 6
+QR=(--mesh '{x:2, y:2, z:2}' --from '[{y}%3 10, 3] sum{x,z}' --to '[{z}{x}10, 3]' --dtype c64 --repeat 1)
+corrupt "composed pending: the reference's member order swapped" model.hpp 's/kSourcePending\[\] = {0, 2}/kSourcePending[] = {2, 0}/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${QR[@]}"
+corrupt "composed pending: the header combines with another operation" problem.hpp 's/kOp = ::redist::Op::sum/kOp = ::redist::Op::prod/' \
+  '^FAILED: [1-9][0-9]* mismatched elements' -- "$redist" run "${QR[@]}"
+corrupt "composed pending: a count that is not the runtime's traffic" model.hpp 's/kRecvCount\[kWorld\] = {/&1+/' \
+  '^FAILED: 1 ranks received other than their proven count$' -- "$redist" run "${QR[@]}"
+
 expect "--np differs from the mesh" 4 'redist: error: the runtime refused the run: Mesh::create: communicator has 4 ranks but the mesh has 6 devices' -- "$redist" run "${WC[@]}" --np 4
 expect "no mpicxx on PATH" 4 'redist: error: mpicxx is not on PATH' -- env PATH=/nonexistent "$redist" run "${W[@]}"
 expect "REDIST_RUNTIME_PREFIX without a runtime" 4 'redist: error: REDIST_RUNTIME_PREFIX=/ holds no include/redist/redist.hpp, lib/libredist_mpi.a and lib/libredist_common.a$' -- \

@@ -125,6 +125,35 @@ TEST_CASE("the region exchange's run allocates nothing") {
   CHECK(allocations == 0);
 }
 
+TEST_CASE("the reducing region exchange's run allocates nothing (its staging is made at create)") {
+  const int n = test::world_size(), me = test::world_rank();
+  // Every rank's 6 f64 elements combine (max) into every rank's target,
+  // contributions in ascending rank, its own at its place: n slots of staging.
+  redist::LocalShape shape;
+  shape.ndim = 1;
+  shape.extent[0] = 6;
+  redist::RegionBox all;
+  all.extent[0] = 6;
+  redist::RegionLists lists;
+  for (int p = 0; p < n; ++p) {
+    lists.sends.push_back({p, {all}});
+    lists.recvs.push_back({p, {all}});
+  }
+  redist::RegionExchange ex;
+  REQUIRE(redist::RegionExchange::create(MPI_COMM_WORLD, shape, shape,
+                                         redist::RegionReduction{redist::Dtype::f64, redist::Op::max}, lists, {}, &ex)
+              .ok());
+  CHECK(ex.staging_bytes() == (n > 1 ? static_cast<std::size_t>(n) * 48 : 0u));
+  std::vector<double> src(6, me), dst(6);
+  const long before = g_news.load();
+  bool ok = true;
+  for (int i = 0; i < 3; ++i) ok &= ex.run(src.data(), ex.source_bytes(), dst.data(), ex.target_bytes()).ok();
+  const long allocations = g_news.load() - before;
+  CHECK(ok);
+  CHECK(allocations == 0);
+  CHECK(dst[5] == static_cast<double>(n - 1));
+}
+
 TEST_CASE("the reducing exchange's run allocates nothing") {
   const int n = test::world_size();
   // Rows pending over the whole world on {n}, to rows sharded on the

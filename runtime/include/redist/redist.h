@@ -205,7 +205,10 @@ int redist_plan_ndim(const redist_plan_t* plan);             /* the array's dime
  * (redist_plan_create_in_place, or redist_plan_create_within's choice; run by
  * redist_exec_run_in_place only), 5: the
  * region exchange (composed cuts such as "[{x}{y}8, 4]" or "[{p}%2 8, {q}%2 6]";
- * the box queries and redist_plan_receives refuse it) */
+ * with pending axes, "[{x}%2 8] sum{y}", the reducing one, combining in the
+ * listed order in staging it owns, G target local arrays for G contributions
+ * per element, which redist_plan_workspace_bytes and the live bytes leave
+ * out; the box queries and redist_plan_receives refuse it) */
 int redist_plan_by_exchange(const redist_plan_t* plan);
 size_t redist_plan_elem_bytes(const redist_plan_t* plan);
 size_t redist_plan_num_steps(const redist_plan_t* plan);

@@ -35,6 +35,25 @@
 // Single copy on a host (redist/shared.hpp) is not used: its readers locate
 // a message in the sender's array by global boxes, which region lists do
 // not carry; every message goes by MPI.
+//
+// Reducing (create with a RegionReduction: the lowering of composed cuts
+// with pending axes, reduce_sends and reduce_recvs): the receive entries
+// are listed in the order of combination, and an entry whose peer is this
+// rank is its own contribution, paired box by box with its send entry to
+// itself (there are no copies).  Every target position combines, in that
+// order, the element of each entry whose box holds it.  create numbers the
+// entries that hold a position (its contributions 0, 1, ...) from the lists
+// alone and refuses lists where an entry's elements are not one numbered
+// contribution throughout, or where positions count different numbers of
+// contributions.  With G contributions per position, each arrives (by MPI
+// or, its own, by copy) in slot k of a staging array of G target local
+// arrays that the exchange owns (staging_bytes(): G * target_bytes(), none
+// when G is 1: the one contribution lands in the target array), and
+// completion combines the slots with local::reduce_blocks, the kernel of
+// every reducing path (redist/reduce.hpp: a left fold c_0 op c_1 op ...,
+// f16 and bf16 in f32 rounded once).  A rank no entry reaches (G = 0: a
+// member the fill does not designate) holds op's identity.  avg is not
+// taken: its division belongs to plans of Part 2.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +62,7 @@
 #include "redist/exchange.hpp"
 #include "redist/mpi_c.hpp"
 #include "redist/redist.hpp"
+#include "redist/reduce.hpp"
 
 namespace redist {
 
@@ -102,6 +122,14 @@ struct RegionTables {
   const std::size_t* boxes = nullptr;  // box b: ndim offsets, then ndim extents, at b * 2 * ndim
 };
 
+// The combination of a reducing region exchange: the element type
+// (elem_bytes is its size) and the operation (sum, prod, max, min;
+// op_computes(dtype, op)).
+struct RegionReduction {
+  Dtype dtype = Dtype::i32;
+  Op op = Op::sum;
+};
+
 // Owns a duplicate of the world communicator and one committed datatype per
 // message, freed in the destructor (before MPI_Finalize).  Move-only; a
 // default-constructed or moved-from RegionExchange is empty and run() on it
@@ -134,6 +162,12 @@ class RegionExchange {
   // out of range in them fails on every rank alike.
   static Status create(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
                        const ProblemDigest& problem, RegionExchange* out);
+  // The reducing exchange (see the top of this file), from lists or tables.
+  static Status create(MPI_Comm world, const LocalShape& source, const LocalShape& target,
+                       const RegionReduction& reduction, const RegionLists& lists, const ProblemDigest& problem,
+                       RegionExchange* out);
+  static Status create(MPI_Comm world, const RegionTables& tables, const RegionReduction& reduction,
+                       const ProblemDigest& problem, RegionExchange* out);
 
   // Collective over the world: src is this rank's source local array
   // (source_bytes(); null/0 when it is empty), dst its target local array
@@ -152,14 +186,26 @@ class RegionExchange {
   const std::vector<Peer>& sends() const { return sends_; }
   // Elements this rank copies from its own source array.
   std::size_t kept_elements() const { return kept_elements_; }
+  // Reducing: the contributions each target position combines (G; 0 on a
+  // rank that holds the identity) and the staging the exchange owns for them.
+  std::size_t contributions() const { return contributions_; }
+  std::size_t staging_bytes() const { return staging_.size(); }
 
  private:
   void release() noexcept;
   // create(), with `local` an error this rank found before its lists were checked.
+  // reduction: null for the plain exchange.
   static Status create_agreed(MPI_Comm world, const LocalShape& source, const LocalShape& target,
-                              std::size_t elem_bytes, const RegionLists& lists, const ProblemDigest& problem,
-                              Status local, RegionExchange* out);
+                              std::size_t elem_bytes, const RegionReduction* reduction, const RegionLists& lists,
+                              const ProblemDigest& problem, Status local, RegionExchange* out);
+  static Status create_from_tables(MPI_Comm world, const RegionTables& tables, std::size_t elem_bytes,
+                                   const RegionReduction* reduction, const ProblemDigest& problem,
+                                   RegionExchange* out);
   Status start_as(const char* what, const void* src, std::size_t src_bytes, void* dst, std::size_t dst_bytes);
+  // advance() and, when the messages have arrived, the reducing combination.
+  Status complete(bool block, bool* done, const char* what);
+  // Where contribution `slot` lands: the target array itself when G is 1.
+  unsigned char* slot_base(std::size_t slot, void* dst);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::size_t elem_bytes_ = 0;
@@ -167,6 +213,14 @@ class RegionExchange {
   LocalShape source_, target_;
   std::vector<RegionCopy> copies_;
   std::size_t kept_elements_ = 0;
+  // Reducing only: the operation, G, each receive's and copy's slot, the
+  // staging, and the destination of the operation in flight.
+  bool reducing_ = false;
+  RegionReduction reduction_;
+  std::size_t contributions_ = 0;
+  std::vector<std::size_t> receive_slots_, copy_slots_;
+  std::vector<unsigned char> staging_;
+  void* dst_ = nullptr;
   std::vector<Peer> receives_, sends_;
   // One datatype per message, receives first, and a request slot for each.
   std::vector<MPI_Datatype> types_;

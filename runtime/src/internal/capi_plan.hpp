@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,11 @@ struct Lowered {
   ReducingSpec reducing;        // by the reducing exchange
   redist::InPlaceSchedule in_place;  // in place
   // Composed cuts, by the region exchange: per world rank its local shapes
-  // and its messages and copies.
+  // and its messages and copies; with pending axes, the reducing exchange's
+  // lists and its combination (region_reduction).
   std::vector<redist::LocalShape> region_sources, region_targets;
   std::vector<redist::RegionLists> regions;
+  std::optional<redist::RegionReduction> region_reduction;
   std::size_t elem_bytes = 0;
   // A hybrid (the core's Staged, run by redist::Staged): the intermediate
   // fills the workspace's first mid_bytes; the first part moves the source
