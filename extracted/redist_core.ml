@@ -8964,3 +8964,8 @@ let region_reduce_received s ps t0 pt fl r =
         (reduce_contributions (reduce_sends s ps t0 pt fl) r
           (reduce_recvs s ps t0 pt fl r))
         (positions (clayout_holding t0).hd_shape r)))
+
+(** val cuts_avg_divisor : clayout -> axis list -> int **)
+
+let cuts_avg_divisor s ps =
+  group_size (cl_m s) ps

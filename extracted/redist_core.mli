@@ -5622,3 +5622,5 @@ val region_reduce_run :
 
 val region_reduce_received :
   clayout -> axis list -> clayout -> axis list -> fill -> int -> int
+
+val cuts_avg_divisor : clayout -> axis list -> int

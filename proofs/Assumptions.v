@@ -317,3 +317,11 @@ Print Assumptions reduce_messages_match.
 Print Assumptions region_reduce_contributors.
 Print Assumptions region_reduce_exchange_sound.
 Print Assumptions region_reduce_recv_exact.
+
+(** avg over composed cuts: the reducing region messages with the sum, then
+    one division of every received position by the source's group size,
+    to a plain target and to a target pending avg (fill [KeepAll]). *)
+From Redist Require Import Lowercutsavg.
+Print Assumptions region_reduce_receiver_value.
+Print Assumptions region_reduce_avg_sound.
+Print Assumptions region_reduce_avg_pending_sound.

@@ -13,7 +13,7 @@ From Redist Require Import Lowersumx.
 From Redist Require Import Choose Costsums.
 From Redist Require Import Inplace Costinplace.
 From Redist Require Import Cuts Lowercuts Lowercutsexact.
-From Redist Require Import Holdsum Lowercutsred.
+From Redist Require Import Holdsum Lowercutsred Lowercutsavg.
 
 (* [Nat.div] and friends exist under two names, [Init.Nat] and its alias [PeanoNat.Nat]. *)
 Extract Inlined Constant Coq.Init.Nat.div => "(fun a b -> if b = 0 then 0 else a / b)".
@@ -77,4 +77,5 @@ Extraction "redist_core.ml"
   cty_wf clayout_wf cl_device c_has c_local c_global c_shape c_intervals clayout_of_layout
   region_cells region_sends region_recvs region_copies region_wire region_recv_count lbox_size
   cl_local_elems region_live_elems
-  cpending_wf cuts_group cuts_designated fill_receives reduce_sends reduce_recvs reduce_contributions region_reduce_run region_reduce_received group_size.
+  cpending_wf cuts_group cuts_designated fill_receives reduce_sends reduce_recvs reduce_contributions region_reduce_run region_reduce_received group_size
+  cuts_avg_divisor.

@@ -154,7 +154,7 @@ and in_place = {
 and regions = {
   lists : Cutplan.lists;
   rg_elem_bytes : int;
-  rg_reduction : (int * int) option;  (* pending axes: (dtype_code, Dtype.op_code), combined by RegionExchange *)
+  rg_reduction : (int * int * int) option;  (* pending axes: (dtype_code, Dtype.op_code, avg divisor), combined by RegionExchange *)
 }
 
 let placed_layout (env : F.env) ranks (ty : C.ty) =
@@ -202,7 +202,8 @@ let box (layout : C.layout) ndim rank =
 let regions (c : Problem.composed) =
   let p = c.meshes in
   { lists = Cutplan.lists c; rg_elem_bytes = p.elem_bytes;
-    rg_reduction = (if Cutplan.reducing c then Some (dtype_code p.dtype, Dtype.op_code p.op) else None) }
+    rg_reduction =
+      (if Cutplan.reducing c then Some (dtype_code p.dtype, Dtype.op_code p.op, Option.value (Cutplan.make c).avg_divisor ~default:1) else None) }
 
 let reducing_exchange (p : Problem.t) =
   { layouts = exchange p; source_pending = Array.of_list p.src_pending; target_pending = Array.of_list p.tgt_pending;
@@ -326,5 +327,6 @@ let rec lowered_data = function
                  rg.copies );
              ("elem_bytes", D.Int rg_elem_bytes);
              (* -1: the plain exchange *)
-             ("dtype", D.Int (match rg_reduction with Some (d, _) -> d | None -> -1));
-             ("op", D.Int (match rg_reduction with Some (_, o) -> o | None -> -1)) |] )
+             ("dtype", D.Int (match rg_reduction with Some (d, _, _) -> d | None -> -1));
+             ("op", D.Int (match rg_reduction with Some (_, o, _) -> o | None -> -1));
+             ("avg_divisor", D.Int (match rg_reduction with Some (_, _, n) -> n | None -> 1)) |] )

@@ -113,12 +113,8 @@ let check_op ~what (dtype : Dtype.t) op =
       (Dtype.computing_names op)
 
 (* The operation of the pending axes: the one both types name (DTensor
-   refuses mixed ones too), which the element type must compute.  An avg
-   target's members each hold the value, as DTensor's Partial("avg") after
-   Replicate, which add_pending gives and the reducing exchange, whose
-   other members hold the identity, cannot: such a problem is planned by
-   the collectives. *)
-let resolve_op ~names ~strategy ~one_mesh (dtype : Dtype.t) (from_ast, src_pending) (to_ast, tgt_pending) =
+   refuses mixed ones too), which the element type must compute. *)
+let resolve_op ~names (dtype : Dtype.t) (from_ast, src_pending) (to_ast, tgt_pending) =
   let named = List.filter_map (fun (what, ast, pending) -> if pending = [] then None else Option.map (fun op -> (what, op)) (F.op_of_ast ast))
       [ (names.from_name, from_ast, src_pending); (names.to_name, to_ast, tgt_pending) ] in
   match named with
@@ -130,13 +126,20 @@ let resolve_op ~names ~strategy ~one_mesh (dtype : Dtype.t) (from_ast, src_pendi
             F.bad "%s is %s{..} but %s is %s{..}: one operation per problem" w0 (Dtype.op_name op) w (Dtype.op_name op'))
         rest;
       check_op ~what:w0 dtype op;
-      if op = Dtype.Avg && tgt_pending <> [] then begin
-        if strategy = C.StratExchange then
-          F.bad "%s: avg{..} as a target is planned by the collectives (each member holds the value; the reducing exchange leaves it on one): use --strategy collectives or auto" names.to_name;
-        if not one_mesh then
-          F.bad "%s: avg{..} as a target needs the collectives (each member holds the value), which work on one mesh" names.to_name
-      end;
       op
+
+(* Without composed cuts, an avg target's members each hold the value, as
+   DTensor's Partial("avg") after Replicate, which add_pending gives and
+   Part 2's reducing exchange, whose other members hold the identity,
+   cannot: such a problem is planned by the collectives.  (With composed
+   cuts the reducing region exchange fills every member: Lowercutsavg.v.) *)
+let check_avg_target ~names ~strategy ~one_mesh op tgt_pending =
+  if op = Dtype.Avg && tgt_pending <> [] then begin
+    if strategy = C.StratExchange then
+      F.bad "%s: avg{..} as a target is planned by the collectives (each member holds the value; the reducing exchange leaves it on one): use --strategy collectives or auto" names.to_name;
+    if not one_mesh then
+      F.bad "%s: avg{..} as a target needs the collectives (each member holds the value), which work on one mesh" names.to_name
+  end
 
 (* The meshes as given on the command line. *)
 type meshes = One of string | Two of string * string
@@ -197,9 +200,7 @@ let make_composed ~names ~(source : placed) ~(target : placed) ~one_mesh ~strate
   let cut_axes (t : C.cty) = List.map (fun (ks, n) -> (List.concat_map C.cut_axes ks, n)) t in
   let src_pending = F.pending_of_ast ~what:names.from_name source.env from_ast (cut_axes csrc) in
   let tgt_pending = F.pending_of_ast ~what:names.to_name target.env to_ast (cut_axes ctgt) in
-  let op = resolve_op ~names ~strategy ~one_mesh dtype (from_ast, src_pending) (to_ast, tgt_pending) in
-  if op = Dtype.Avg && (src_pending <> [] || tgt_pending <> []) then
-    F.bad "%s, %s: avg{..} with composed cuts is not planned yet (sum, prod, max and min are)" names.from_name names.to_name;
+  let op = resolve_op ~names dtype (from_ast, src_pending) (to_ast, tgt_pending) in
   check_figures_fit ~elem_bytes:dtype.bytes gs [ (source.env, src_pending); (target.env, tgt_pending) ];
   let unsharded = List.map (fun n -> ([], n)) gs in
   let meshes =
@@ -224,7 +225,8 @@ let make_plain ~names ~(source : placed) ~(target : placed) ~one_mesh ~strategy 
   let dtype = resolve_dtype ~names ~flag:dtype [ (names.from_name, from_ast); (names.to_name, to_ast) ] in
   let src_pending = pending_checked ~what:names.from_name source from_ast src in
   let tgt_pending = pending_checked ~what:names.to_name target to_ast tgt in
-  let op = resolve_op ~names ~strategy ~one_mesh dtype (from_ast, src_pending) (to_ast, tgt_pending) in
+  let op = resolve_op ~names dtype (from_ast, src_pending) (to_ast, tgt_pending) in
+  check_avg_target ~names ~strategy ~one_mesh op tgt_pending;
   let strategy = if op = Dtype.Avg && tgt_pending <> [] then C.StratCollectives else strategy in
   let elem_bytes = dtype.bytes in
   check_figures_fit ~elem_bytes (C.global_shape src) [ (source.env, src_pending); (target.env, tgt_pending) ];

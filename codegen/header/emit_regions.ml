@@ -107,7 +107,9 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   Emit.value_type bd p;
   if reducing then begin
     Cxx.const bd "::redist::Dtype" "kDtype" (Cxx.Expr ("::redist::Dtype::" ^ p.dtype.name));
-    Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op))
+    Cxx.const bd "::redist::Op" "kOp" (Cxx.Expr ("::redist::Op::" ^ Dtype.op_name p.op));
+    Cxx.const bd ~note:"avg: every target position divided once by it (cuts_avg_divisor); 1 otherwise" "::std::size_t"
+      "kAvgDivisor" (Cxx.Int (Option.value r.avg_divisor ~default:1))
   end;
   Cxx.const bd ~note:"the world communicator has at least this many ranks" "int" "kWorldSize" (Cxx.Int r.world);
   Cxx.const bd "int" "kRank" (Cxx.Int ndim);
@@ -161,7 +163,7 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   line "// its own lists from the tables (a rank past kWorldSize holds nothing).";
   line "inline ::redist::Status create_exchange(::MPI_Comm world, ::redist::RegionExchange* out) {";
   if reducing then
-    line "  return ::redist::RegionExchange::create(world, kTables, ::redist::RegionReduction{kDtype, kOp}, kProblem, out);"
+    line "  return ::redist::RegionExchange::create(world, kTables, ::redist::RegionReduction{kDtype, kOp, kAvgDivisor}, kProblem, out);"
   else line "  return ::redist::RegionExchange::create(world, kTables, kElemBytes, kProblem, out);";
   line "}";
   line "";

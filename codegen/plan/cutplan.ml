@@ -20,6 +20,7 @@ type t = {
   global_elems : int;
   recv_busiest : int;         (* region_recv_count: the lower bound on every rank; region_reduce_received with pending axes *)
   recv_total : int;
+  avg_divisor : int option;   (* avg: cuts_avg_divisor, what every received position is divided by once *)
   live_bytes : int;           (* region_live_elems in bytes, max over ranks: a rank's source + target local arrays *)
   budget : int option;        (* --memory-budget, bytes per rank *)
 }
@@ -91,6 +92,7 @@ let make ?budget (c : Problem.composed) =
     src_max = max_of (C.cl_local_elems src); tgt_max = max_of (C.cl_local_elems tgt);
     global_elems = List.fold_left ( * ) 1 (List.map snd c.csrc);
     recv_busiest = max_of recv; recv_total = sum recv;
+    avg_divisor = (if p.op = Dtype.Avg then Some (C.cuts_avg_divisor src p.src_pending) else None);
     live_bytes = max_of (fun r -> Bounds.mul (C.region_live_elems src tgt r) p.elem_bytes); budget }
 
 let plan ?budget c =
@@ -109,13 +111,23 @@ let plain_guarantees =
     ("region_exchange_optimal", "no valid sequence of steps between the two holdings receives less on any rank");
     ("region_boxes_inside", "every box a rank sends, receives or copies lies in its source or target local array: the live bytes are those two arrays") ]
 
+(* What the reducing exchange's values are: for avg, the sums then one
+   division (Lowercutsavg.v), else the combination (Lowercutsredproof.v). *)
+let reducing_soundness (c : Problem.composed) =
+  match c.meshes.op with
+  | Dtype.Avg when c.meshes.tgt_pending <> [] ->
+      [ ("region_reduce_avg_pending_sound", "every member of every target group holding the sum of one source group (fill: every member), dividing every position once by the source's group size leaves every target group averaging to its elements of the average (exact arithmetic; floats are tested, not proven)") ]
+  | Dtype.Avg ->
+      [ ("region_reduce_avg_sound", "adding the listed boxes into zero, in the listed order, then dividing every position once by the source's group size leaves every target rank its elements of the average (exact arithmetic; floats are tested, not proven)") ]
+  | _ ->
+      [ ("region_reduce_exchange_sound", "combining the listed boxes into the identity, in the listed order, leaves every target group combining to its elements of the array") ]
+
 let reducing_guarantees =
-  [ ("region_reduce_exchange_sound", "combining the listed boxes into the identity, in the listed order, leaves every target group combining to its elements of the array");
-    ("reduce_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
+  [ ("reduce_messages_match", "the boxes a rank sends to a peer are, in order and size, those the peer receives from it");
     ("region_reduce_contributors", "each element combines every member of one source group holding it once, in ascending source-mesh rank");
     ("region_reduce_recv_exact", "a receiving rank receives (group size - 1) contributions per target element, one more where its source lacks it") ]
 
-let guarantees c = if reducing c then reducing_guarantees else plain_guarantees
+let guarantees c = if reducing c then reducing_soundness c @ reducing_guarantees else plain_guarantees
 
 let show_source (c : Problem.composed) =
   F.show_cty c.meshes.env c.csrc ^ F.show_pending c.meshes.env c.meshes.op c.meshes.src_pending
@@ -151,7 +163,11 @@ let text ~title (r : t) =
     line "# busiest rank receives: %s (%s B): (group size - 1) per target element, one more where its source lacks it"
       (Report.plural r.recv_busiest "element") (bytes r.recv_busiest);
     line "# total received: %s (%s B) (summed over %d world ranks); order of combination: ascending source-mesh rank"
-      (Report.plural r.recv_total "element") (bytes r.recv_total) r.world
+      (Report.plural r.recv_total "element") (bytes r.recv_total) r.world;
+    Option.iter
+      (fun n ->
+        line "# avg: the exchange adds (every target member receives the sum), then every position is divided once by %d (cuts_avg_divisor: the source's pending group size)" n)
+      r.avg_divisor
   end else begin
     line "# busiest rank receives: %s (%s B); lower bound %d (target elements not already held, max over ranks)"
       (Report.plural r.recv_busiest "element") (bytes r.recv_busiest) r.recv_busiest;

@@ -306,7 +306,8 @@ bool regions_of(const PlannerData& v, Lowered* out) {
   const long dtype = v.field("dtype").integer(), op = v.field("op").integer();
   if (op >= 0) {
     if (dtype < 0) return false;
-    out->region_reduction = redist::RegionReduction{static_cast<redist::Dtype>(dtype), static_cast<redist::Op>(op)};
+    out->region_reduction = redist::RegionReduction{static_cast<redist::Dtype>(dtype), static_cast<redist::Op>(op),
+                                                    v.field("avg_divisor").count()};
   }
   return world > 0;
 }

@@ -349,8 +349,9 @@ void for_each_position(const RegionBox& box, const LocalShape& shape, F f) {
 }
 
 Status check_reduction(const RegionReduction& r, std::size_t elem_bytes) {
-  if (r.op == Op::avg)
-    return {Errc::invalid_argument, "avg is not combined by the region exchange (its one division belongs to plans of pending axes without composed cuts)"};
+  if (r.avg_divisor == 0 || (r.op != Op::avg && r.avg_divisor != 1))
+    return {Errc::invalid_argument, "avg divisor " + str(r.avg_divisor) + " (avg: the source's pending group size; 1 for " +
+                                        op_name(r.op) + ")"};
   if (!op_computes(r.dtype, r.op))
     return {Errc::invalid_argument, std::string(op_name(r.op)) + " does not compute on " + dtype_name(r.dtype)};
   if (elem_bytes != dtype_bytes(r.dtype))
@@ -600,10 +601,12 @@ Status RegionExchange::complete(bool block, bool* done, const char* what) {
   const Status st = split_.advance(requests_, block, &arrived, what);
   if (st.ok() && arrived && reducing_) {
     const std::size_t elements = target_bytes_ / elem_bytes_;
+    const Op combine = step_op(reduction_.op);
     if (contributions_ == 0)
-      local::fill_identity(reduction_.dtype, reduction_.op, dst_, elements);
+      local::fill_identity(reduction_.dtype, combine, dst_, elements);
     else if (contributions_ > 1)
-      local::reduce_blocks(reduction_.dtype, reduction_.op, staging_.data(), elements, contributions_, dst_);
+      local::reduce_blocks(reduction_.dtype, combine, staging_.data(), elements, contributions_, dst_);
+    if (reduction_.op == Op::avg) local::divide(reduction_.dtype, dst_, elements, reduction_.avg_divisor);
   }
   if (done != nullptr) *done = st.ok() && !split_.in_flight();
   return st;

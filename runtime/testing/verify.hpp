@@ -554,7 +554,7 @@ inline std::vector<unsigned char> region_source(const RegionProblem& p, int me) 
 // Rank `me`'s expected target local array.  With pending axes, replayed
 // on the host: the group's G contributions in member order combined by the
 // runtime's kernel (local::reduce_blocks: a left fold, so floats are
-// compared bitwise in that order), or op's identity on a target member
+// compared bitwise in that order; avg adds, then divides once by G), or op's identity on a target member
 // other than its group's first when op keeps the value on one member
 // (sum, prod).
 inline std::vector<unsigned char> region_target(const RegionProblem& p, int me) {
@@ -569,7 +569,9 @@ inline std::vector<unsigned char> region_target(const RegionProblem& p, int me) 
   return local_values(p, p.target, me, [&](std::uint64_t global, unsigned char* out) {
     if (!keeps) return redist::local::fill_identity(p.dtype, op, out, 1);
     for (std::uint64_t k = 0; k < members; ++k) p.value(contribution_key(global, members, k), &contributions[k * p.elem_bytes]);
-    redist::local::reduce_blocks(p.dtype, op, contributions.data(), 1, members, out);
+    redist::local::reduce_blocks(p.dtype, redist::step_op(op), contributions.data(), 1, members, out);
+    // avg: the sum divided once by the source group's size, counted here from the layout.
+    if (op == redist::Op::avg) redist::local::divide(p.dtype, out, 1, members);
   });
 }
 

@@ -462,12 +462,21 @@ run plan --mesh '{x:2, y:2, z:2}' --from '[{x}{y}8] prod{z}' --to '[{y}%2 8] pro
 pipe_plan_check --from-mesh '{x:2, y:2, z:2}' --to-mesh '{p:3} @ [4, 1, 2]' --from '[{x}%2{y}7] min{z}' --to '[{p}%2 7]' --dtype i16
 pipe_plan_check --mesh '{x:2, y:2}' --from '[{y}%4 6] sum{x}' --to '[{x}%2 6] sum{y}' --dtype f64
 run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]'
+# avg over composed cuts (Lowercutsavg.v): the exchange adds, then one division by the source's group size
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}5] avg{y}' --dtype bf16
+run plan --mesh '{x:2, y:2, z:2}' --from '[{x}{y}8] avg{z}' --to '[{y}%2 8] avg{x, z}' --dtype f64 --json
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5]' --to '[{x}5] avg{y}' --dtype f16
+run plan --from-mesh '{x:2, y:2}' --to-mesh '{p:2, q:2} @ [3, 2, 1, 0]' --from '[{x}{y}6]' --to '[{p}%2 6] avg{q}' --dtype f32
+pipe_plan_check --from-mesh '{x:2, y:2, z:2}' --to-mesh '{p:3} @ [4, 1, 2]' --from '[{x}%2{y}7] avg{z}' --to '[{p}%2 7]' --dtype c64
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]' --dtype i32
+run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}5] sum{y}'
+run gen --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]' --name t
 run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}5] max{y}'
 run plan --mesh '{x:2, y:2}' --from '[{x}%2 5] max{y}' --to '[{x}{y}5]' --dtype bool
 # gen prints the reduce_sends and reduce_recvs lists as tables and one reducing
-# RegionExchange (test-run runs them); avg and nccl stay refused, show refuses it
+# RegionExchange (test-run runs them; avg adds, then divides once by kAvgDivisor,
+# cuts_avg_divisor); nccl stays refused, show refuses it
 run gen --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --dtype i32 --name t
-run run --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]'
 run gen --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]' --backend nccl --name t
 run show --mesh '{x:2, y:2}' --from '[{x}%2 5] sum{y}' --to '[{x}{y}5]'
 run plan --mesh '{x:2, y:2}' --from '[{x}{y}5]' --to '[5]' --strategy collectives

@@ -280,7 +280,14 @@ let cited_theorems_exist () =
         (contains text ("Theorem " ^ name ^ " ") || contains text ("Lemma " ^ name ^ " ")))
     (Guarantees.for_plan ~refined:true @ Guarantees.sums_choice @ Guarantees.in_place @ Guarantees.within
     @ List.concat_map (fun pending_target -> List.concat_map (Guarantees.for_operation ~pending_target) Dtype.[ Sum; Prod; Max; Min; Avg ])
-        [ false; true ])
+        [ false; true ]
+    @ List.concat_map
+        (fun (from, to_) ->
+          match Problem.make_any ~names:Problem.flag_names ~meshes:(Problem.One "{x:2, y:2}") ~strategy:Redist_core.StratAuto ~from ~to_ ~dtype:(Some "f32") with
+          | Problem.Composed c -> Cutplan.guarantees c
+          | Problem.Plain _ -> Alcotest.fail "a composed problem read as a plain one")
+        [ ("[{x}%2 5]", "[{y}5]"); ("[{x}%2 5] max{y}", "[{x}5] max{y}"); ("[{x}%2 5] avg{y}", "[{x}{y}5]");
+          ("[{x}%2 5] avg{y}", "[{x}5] avg{y}") ])
 
 let () =
   Tap.run "cli"

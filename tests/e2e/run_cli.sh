@@ -296,7 +296,7 @@ corrupt "composed: a source shape that is not the layout's" problem.hpp 's/kSour
 # otherwise, as the swapped member order below shows), the identity on a sum
 # or prod target member other than its group's first, each rank at
 # region_reduce_received.
-RRV='^verified: every element of every rank.s target local array is, bitwise, the (sum|prod|max|min) of its group.s contributions combined in ascending source-mesh rank \([1-9][0-9]* elements checked, 0 mismatches\)$'
+RRV='^verified: every element of every rank.s target local array is, bitwise, the (sum|prod|max|min|avg) of its group.s contributions combined in ascending source-mesh rank \([1-9][0-9]* elements checked, 0 mismatches\)$'
 expect_reducing() {  # NAME -- ARGS: verified and at region_reduce_received
   local name=$1; shift 2
   expect "$name" 0 "$RRV" -- "$redist" run "$@" --repeat 1
@@ -308,6 +308,9 @@ expect_reducing "composed pending: max{y} between meshes, permuted ranks, f16" -
 expect_reducing "composed pending: min{z} to min{x} (every member keeps), u16" -- --mesh '{x:2, y:2, z:2}' --from '[{x}%2{y}7] min{z}' --to '[{y}%3 7] min{x}' --dtype u16
 expect_reducing "composed pending: sum{x,z} over two axes, f32" -- --mesh '{x:2, y:2, z:2}' --from '[{y}%3 10, 3] sum{x,z}' --to '[{z}{x}10, 3]' --dtype f32
 expect_reducing "composed pending: sum{y} of a plain source to a nested target, c64" -- --mesh '{x:2, y:2}' --from '[{x}5] sum{y}' --to '[{y}{x}5]' --dtype c64
+expect_reducing "composed pending: avg{y} to a nested target (sum, then one division by 2), f32" -- --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}{y}5]' --dtype f32
+expect_reducing "composed pending: avg{y} to avg{y} (every member keeps the average), f64" -- --mesh '{x:2, y:2}' --from '[{x}%2 5] avg{y}' --to '[{x}5] avg{y}' --dtype f64
+expect_reducing "composed pending: avg{y} of three members between meshes, permuted ranks, bf16" -- --from-mesh '{x:2, y:3}' --to-mesh '{p:4} @ [5, 0, 2, 3]' --from '[{x}%2 7] avg{y}' --to '[{p}%2 7]' --dtype bf16
 expect_reducing "composed pending: more processes than the world hold nothing, i8" -- --mesh '{x:2, y:2}' --from '[{x}%1 5] sum{y}' --to '[{y}5]' --dtype i8 --np 6
 QR=(--mesh '{x:2, y:2, z:2}' --from '[{y}%3 10, 3] sum{x,z}' --to '[{z}{x}10, 3]' --dtype c64 --repeat 1)
 corrupt "composed pending: the reference's member order swapped" model.hpp 's/kSourcePending\[\] = {0, 2}/kSourcePending[] = {2, 0}/' \

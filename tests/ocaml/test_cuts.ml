@@ -3,7 +3,8 @@
    nested uneven blocks in either order, block-cyclic, block-cyclic then
    block, on one mesh and between two meshes placed anywhere in a world;
    and the reducing exchange's region messages (Lowercutsred.v) with
-   pending sums and maxima on either side, run as a runtime would. *)
+   pending sums and maxima on either side, run as a runtime would, and
+   with avg (Lowercutsavg.v: the sums, then one division). *)
 open Redist_core
 
 let seed = 20260526
@@ -327,6 +328,58 @@ let run_pending_cases n seed () =
   List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
   Alcotest.(check int) (Printf.sprintf "bad results among %d problems" n) 0 (List.length !bad)
 
+(* ---- avg: the reducing exchange adding, then one division (Lowercutsavg.v) *)
+
+(* Floats adding: the runtime's avg before its one division. *)
+let float_sum = { zero = Obj.repr 0.0; add0 = (fun a b -> Obj.repr ((Obj.obj a : float) +. (Obj.obj b : float))) }
+
+(* The extracted messages run with floats adding ([region_reduce_run]), the
+   target filled on every member (KeepAll), then every position divided
+   once by [cuts_avg_divisor]: the divisor is the source's group size, every
+   target member holds its element's sum over that size (small integers:
+   exact), and each target group over [pt] averages back to it. *)
+let avg_ok rand (s, ps, t, pt) =
+  let ranks = List.init (world s t) Fun.id in
+  let st = pending_source rand s ps sum_op ranks in
+  let source w l = Obj.repr (float_of_int (Option.value ~default:0 (Hashtbl.find_opt st (w, l)))) in
+  let n = prod (List.map (fun x -> List.assoc x s.cl_mesh.pm_mesh) ps) in
+  let ran = region_reduce_run float_sum s ps t pt KeepAll source in
+  let divided w l = (Obj.obj (ran w l) : float) /. float_of_int (cuts_avg_divisor s ps) in
+  cuts_avg_divisor s ps = n
+  && List.for_all
+       (fun r ->
+         match reference t r with
+         | None -> true
+         | Some held ->
+             let group = reference_group t pt r in
+             List.for_all
+               (fun pos ->
+                 let want = float_of_int (value_of (element held pos)) /. float_of_int n in
+                 let average = List.fold_left (fun acc w -> acc +. divided w pos) 0.0 group /. float_of_int (List.length group) in
+                 divided r pos = want && Float.abs (average -. want) <= 1e-12 *. Float.max 1.0 (Float.abs want))
+               (positions (List.map List.length held)))
+       ranks
+
+let run_avg_cases n seed () =
+  let rand = Random.State.make [| seed |] in
+  Printf.printf "pending avg: seed %d\n%!" seed;
+  let bad = ref [] in
+  for _ = 1 to n do
+    let s, ps, t, pt, _, _ = QCheck.Gen.generate1 ~rand gen_pending_problem in
+    let why =
+      if not (cpending_wf s ps && cpending_wf t pt) then Some "layout rejected"
+      else if not (avg_ok rand (s, ps, t, pt)) then Some "the sums divided once do not average every target group to its value"
+      else None
+    in
+    match why with
+    | None -> ()
+    | Some why ->
+        let axes xs = String.concat "," (List.map string_of_int xs) in
+        bad := Printf.sprintf "%s avg{%s} -> %s avg{%s}: %s" (pp_layout s) (axes ps) (pp_layout t) (axes pt) why :: !bad
+  done;
+  List.iteri (fun i b -> if i < 5 then print_endline b) (List.rev !bad);
+  Alcotest.(check int) (Printf.sprintf "bad results among %d problems" n) 0 (List.length !bad)
+
 (* ---- the model's examples ------------------------------------------------ *)
 
 let x2y2 = [ (0, 2); (1, 2) ]
@@ -358,4 +411,5 @@ let () =
         [ Alcotest.test_case "3000 composed-cut problems, one and two meshes" `Quick
             (run_cases "composed cuts" gen_problem 3000 seed);
           Alcotest.test_case "2000 composed-cut problems with pending sums and maxima" `Quick
-            (run_pending_cases 2000 seed) ] ) ]
+            (run_pending_cases 2000 seed);
+          Alcotest.test_case "1000 composed-cut problems with pending avg" `Quick (run_avg_cases 1000 seed) ] ) ]

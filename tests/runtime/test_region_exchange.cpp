@@ -559,14 +559,14 @@ TEST_CASE("reducing region exchange: hand-written lists, sum of i32 and max of i
       INT16_MIN, "max i16");
 }
 
-TEST_CASE("reducing region exchange: lists that do not number each entry's contribution alike, and avg, fail on every rank") {
+TEST_CASE("reducing region exchange: lists that do not number each entry's contribution alike, and a divisor other than avg's, fail on every rank") {
   const int n = test::world_size();
   if (n == 1) return;
   const int culprit = 0;
-  auto create_reducing = [](const RankPart& part, redist::Op op) {
+  auto create_reducing = [](const RankPart& part, redist::Op op, std::size_t avg_divisor = 1) {
     redist::RegionExchange ex;
     return redist::RegionExchange::create(MPI_COMM_WORLD, part.source, part.target,
-                                          redist::RegionReduction{redist::Dtype::i32, op}, part.lists, {}, &ex);
+                                          redist::RegionReduction{redist::Dtype::i32, op, avg_divisor}, part.lists, {}, &ex);
   };
   {
     // Rank 0 combines its own [0, 2) and rank 1's [1, 3): rank 1's elements
@@ -584,8 +584,8 @@ TEST_CASE("reducing region exchange: lists that do not number each entry's contr
   }
   {
     RankPart part = all_to_even_ranks();
-    check_culprit(create_reducing(part, test::world_rank() == culprit ? redist::Op::avg : redist::Op::sum), culprit,
-                  Errc::invalid_argument, "RegionExchange::create: avg is not combined by the region exchange");
+    check_culprit(create_reducing(part, redist::Op::sum, test::world_rank() == culprit ? 2 : 1), culprit,
+                  Errc::invalid_argument, "RegionExchange::create: avg divisor 2 (avg: the source's pending group size; 1 for sum)");
   }
   {
     // An own send entry without its receive entry.

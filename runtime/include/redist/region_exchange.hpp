@@ -128,6 +128,10 @@ struct RegionTables {
 struct RegionReduction {
   Dtype dtype = Dtype::i32;
   Op op = Op::sum;
+  // avg: the contributions are added (step_op) and every target position is
+  // then divided once by this (the extracted cuts_avg_divisor: the source's
+  // pending group size); 1 for the other operations.
+  std::size_t avg_divisor = 1;
 };
 
 // Owns a duplicate of the world communicator and one committed datatype per
