@@ -207,7 +207,9 @@ let json_fields (r : t) =
       ("lower_bound_recv_max", if reducing r.problem then `Null else `Int r.recv_busiest);
       ("lower_bound_recv_total", if reducing r.problem then `Null else `Int r.recv_total);
       ("live_bytes", `Int r.live_bytes);
-      ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null); ("launches", `Int 1);
+      ("memory_budget", match r.budget with Some b -> `Int b | None -> `Null); ("launches", `Int 1) ]
+  @ (if reducing r.problem then [ ("reduction", `String (Dtype.op_name r.problem.meshes.op)) ] else [])
+  @ [
       ("proven", `List (List.map (fun (n, _) -> `String n) (guarantees r.problem))) ]
 
 let json ~command (r : t) : Yojson.Safe.t = Json.document ~command (json_fields r)

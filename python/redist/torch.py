@@ -778,6 +778,10 @@ def _run_regions(p, x, me, ranks):
     """The region exchange (composed cuts): device me's messages and copies
     as the extracted lowering lists them (Plan.regions), each message its
     boxes' elements in order, row-major within each box, point-to-point."""
+    if p.reduction is not None:
+        raise RedistError("redistribute: pending axes with composed cuts (the reducing region exchange, %s) run over "
+                          "MPI only (transport=\"mpi\"): the torch.distributed transport sends the region messages "
+                          "as copies, and these receives are combined" % p.reduction)
     if me is None:
         return _Pending.done(x)
     lists = _region_lists(p, me)

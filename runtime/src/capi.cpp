@@ -852,11 +852,19 @@ void local_box_out(const redist::RegionBox& in, int ndim, redist_local_box_t* ou
 }
 
 // Code 2 with one line unless `plan` is the region exchange and `rank` one of its world ranks.
-int region_lists_refused(const redist_plan_t* plan, int rank, const char* what, char* err, std::size_t errlen) {
+// messages: the query reads the lists as plain messages and copies, which a
+// reducing region exchange's are not (its receives are combined).
+int region_lists_refused(const redist_plan_t* plan, int rank, const char* what, char* err, std::size_t errlen,
+                         bool messages = true) {
   if (plan->lowered.kind != PlanKind::regions)
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 std::string(what) + ": the plan is not the region exchange (composed cuts, kind 5), kind " +
                     std::to_string(static_cast<int>(plan->lowered.kind)));
+  if (messages && plan->lowered.region_reduction)
+    return fail(err, errlen, REDIST_ERR_BAD_INPUT,
+                std::string(what) + ": the plan is the reducing region exchange (pending axes): its receives are combined " +
+                    "(" + redist::op_name(plan->lowered.region_reduction->op) +
+                    "), not copies; run it with redist_exec_run");
   if (rank < 0 || static_cast<std::size_t>(rank) >= plan->lowered.regions.size())
     return fail(err, errlen, REDIST_ERR_BAD_INPUT,
                 std::string(what) + ": rank " + std::to_string(rank) + " outside the world of " +
@@ -888,7 +896,7 @@ int redist_plan_local_shape(const redist_plan_t* plan, int which, int rank, size
     size_t offset[REDIST_MAX_DIMS];
     return box(plan, which, rank, offset, extent, err, errlen);
   }
-  if (const int rc = region_lists_refused(plan, rank, "redist_plan_local_shape", err, errlen); rc != REDIST_OK)
+  if (const int rc = region_lists_refused(plan, rank, "redist_plan_local_shape", err, errlen, false); rc != REDIST_OK)
     return rc;
   const redist::LocalShape& shape =
       (which == 0 ? plan->lowered.region_sources : plan->lowered.region_targets)[static_cast<std::size_t>(rank)];
