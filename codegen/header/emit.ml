@@ -462,6 +462,18 @@ let collectives_header ?(command = Array.to_list Sys.argv) ?digest ~name ~backen
    boxes and peers, so the header holds at most one rank list per mesh (no
    table over pairs of ranks).  [create_exchange] builds it once; [run]
    allocates nothing. *)
+(* The Plan interface of a header whose plan is one MPI exchange object of
+   type [exchange_type], which moves the local arrays alone (no workspace). *)
+let exchange_plan_interface ~backend exchange_type =
+  plan_interface ~backend ~members:[ exchange_type ^ " exchange;" ]
+    ~create:[ "return create_exchange(world, &out->exchange);" ]
+    ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
+    ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ]
+    ~split:
+      ( [ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.start(src, src_bytes, dst, dst_bytes);" ],
+        [ "return plan.exchange.test(done);" ], [ "return plan.exchange.wait();" ] )
+    ()
+
 let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xreport.t) ~guarantees =
   let p = r.problem in
   let bd = Cxx.builder () in
@@ -542,15 +554,7 @@ let exchange_header ?(command = Array.to_list Sys.argv) ~name ~backend (r : Xrep
        line "}";
        line "";
        Cxx.const bd ~note:"the exchange runs on the local arrays alone" "::std::size_t" "kWorkspaceBytes" (Cxx.Int 0);
-       List.iter (line "%s")
-         (plan_interface ~backend ~members:[ "::redist::Exchange exchange;" ]
-            ~create:[ "return create_exchange(world, &out->exchange);" ]
-            ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-            ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ]
-            ~split:
-              ( [ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.start(src, src_bytes, dst, dst_bytes);" ],
-                [ "return plan.exchange.test(done);" ], [ "return plan.exchange.wait();" ] )
-            ())
+       List.iter (line "%s") (exchange_plan_interface ~backend "::redist::Exchange")
    | Nccl ->
        line "// The staging workspace (device memory) that run() needs on any rank: the";
        line "// most bytes one rank receives from and sends to other ranks (proven:";

@@ -178,13 +178,5 @@ let header ?(command = Array.to_list Sys.argv) ~name (c : Problem.composed) =
   Cxx.const bd
     ~note:(if reducing then "the exchange owns its staging" else "the exchange runs on the local arrays alone")
     "::std::size_t" "kWorkspaceBytes" (Cxx.Int 0);
-  List.iter (line "%s")
-    (Emit.plan_interface ~backend:Emit.Mpi ~members:[ "::redist::RegionExchange exchange;" ]
-       ~create:[ "return create_exchange(world, &out->exchange);" ]
-       ~source_bytes:[ "return plan.exchange.source_bytes();" ] ~target_bytes:[ "return plan.exchange.target_bytes();" ]
-       ~run:[ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.run(src, src_bytes, dst, dst_bytes);" ]
-       ~split:
-         ( [ "(void)workspace;"; "(void)workspace_bytes;"; "return plan.exchange.start(src, src_bytes, dst, dst_bytes);" ],
-           [ "return plan.exchange.test(done);" ], [ "return plan.exchange.wait();" ] )
-       ());
+  List.iter (line "%s") (Emit.exchange_plan_interface ~backend:Emit.Mpi "::redist::RegionExchange");
   Cxx.finish bd [ Cxx.Named "redist_gen"; Cxx.Inline (tag c, "this problem and plan"); Cxx.Named name ]
